@@ -1,0 +1,171 @@
+"""What a towers placement must have been, from what the sensors saw.
+
+Two kinds of tower sensing are supported:
+
+- a switch per cube position (9 rods x 9 levels): the table knows exactly
+  which positions became occupied;
+- a height per rod only: the table knows each rod's top level.
+
+Either way the answer is worked out against the placements the rules allow
+right now, never against a running tally of events. Cubes above level 9 are
+beyond the sensors, so a block that went over the top is recognised by the
+part of it that is still on the rods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.blocks import WIDTH, Cell, is_connected, normalize
+from engine.errors import (
+    AmbiguousPlacementError,
+    BlockNotAvailableError,
+    InferenceError,
+    NothingPlacedError,
+    NotOneBlockError,
+    PlacementError,
+    UnknownShapeError,
+    WrongPhaseError,
+)
+from engine.players import Player
+from engine.tower import (
+    LEVELS,
+    RODS,
+    cell_name,
+    cells_text,
+    check_placement,
+    resting_placements,
+    rod_name,
+)
+from engine.towers import Place, TowersState
+
+
+def _visible(cells: frozenset[Cell]) -> frozenset[Cell]:
+    return frozenset(c for c in cells if c[2] < LEVELS)
+
+
+def _candidates(state: TowersState, tower: Player) -> list[Place]:
+    """Every placement the rules allow on ``tower`` now, as actions."""
+    blocks = state.available_blocks(tower)
+    if not blocks:
+        raise WrongPhaseError(
+            f"no block may go on {tower}'s tower now: {state.describe_phase()}"
+        )
+    return [
+        Place(tower, block_id, cells)
+        for block_id in blocks
+        for cells in resting_placements(state.tower(tower), state.block(block_id))
+    ]
+
+
+def find_placement(state: TowersState, tower: Player, appeared: frozenset[Cell]) -> Place:
+    """The one legal placement that fills exactly the cube positions that appeared.
+
+    Raises ``NotOneBlockError``, ``BlockNotAvailableError``, ``UnknownShapeError``
+    or a ``NotRestingError`` saying why the cubes cannot be a legal placement,
+    and ``AmbiguousPlacementError`` (with the candidates) when the part of an
+    over-the-top block still on the rods fits more than one placement.
+    """
+    if not appeared:
+        raise NothingPlacedError(f"no new cube on {tower}'s tower")
+    occupied = state.tower(tower).occupied
+    clash = sorted(appeared & occupied)
+    if clash:
+        raise InferenceError(
+            f"{cell_name(clash[0])} on {tower}'s tower was already occupied; "
+            "the sensors disagree with the table"
+        )
+    fits = [p for p in _candidates(state, tower) if _visible(p.cells) == appeared]
+    if fits:
+        first = fits[0]
+        kind = state.block(first.block).kind
+        if all(p.cells == first.cells and state.block(p.block).kind == kind for p in fits):
+            return first
+        raise AmbiguousPlacementError(
+            f"{len(fits)} placements on {tower}'s tower fit what the sensors see; "
+            "say which block it was",
+            tuple(fits),
+        )
+    raise _why_not(state, tower, appeared)
+
+
+def _why_not(state: TowersState, tower: Player, appeared: frozenset[Cell]) -> Exception:
+    where = cells_text(appeared)
+    if not is_connected(appeared):
+        return NotOneBlockError(
+            f"the new cubes on {tower}'s tower ({where}) do not touch each other, "
+            "so they are not one block"
+        )
+    shape = normalize(appeared)
+    available = state.available_blocks(tower)
+    for block_id in available:
+        block = state.block(block_id)
+        if shape in block.orientations:
+            try:
+                check_placement(state.tower(tower), block, appeared)
+            except PlacementError as exc:
+                return exc
+    allowed = " or ".join(f"the {state.block(b)}" for b in available)
+    for block in state.game.block_set.blocks:
+        if shape in block.orientations:
+            return BlockNotAvailableError(
+                f"that is the shape of the {block.colour} block {block.id}, which is "
+                f"{state.where_is(block.id)}; {tower}'s tower takes {allowed} now"
+            )
+    return UnknownShapeError(
+        f"no block of the set has the shape that appeared on {tower}'s tower "
+        f"({len(appeared)} cube(s): {where}); {tower}'s tower takes {allowed} now"
+    )
+
+
+@dataclass(frozen=True)
+class HeightMatch:
+    """Placements that produce a rod height map.
+
+    ``equivalent`` is True when they are the same for the rest of the game:
+    the same kind of block (so the same score and what is left to place) and
+    the same top surface, differing at most in hidden gaps. Then the table
+    need not ask which one it was.
+    """
+
+    candidates: tuple[Place, ...]
+    equivalent: bool
+
+
+def placements_for_heights(
+    state: TowersState, tower: Player, heights: Sequence[int]
+) -> HeightMatch:
+    """Every legal placement after which ``tower``'s rods read ``heights``.
+
+    ``heights`` lists the nine rods a1 b1 c1 a2 ... c3, each 0 to 9 (a rod
+    sensor cannot see above level 9).
+    """
+    seen = tuple(heights)
+    if len(seen) != RODS or not all(type(h) is int and 0 <= h <= LEVELS for h in seen):
+        raise InferenceError(
+            f"a height map lists {RODS} rods, each 0 to {LEVELS} cubes high; got {list(seen)}"
+        )
+    before = state.tower(tower)
+    now = tuple(min(h, LEVELS) for h in before.heights)
+    lower = [i for i in range(RODS) if seen[i] < now[i]]
+    if lower:
+        i = lower[0]
+        raise InferenceError(
+            f"rod {rod_name(i % WIDTH, i // WIDTH)} on {tower}'s tower went down from "
+            f"{now[i]} to {seen[i]}: a block was lifted off, which is not a placement"
+        )
+    if seen == now:
+        raise NothingPlacedError(f"no rod of {tower}'s tower got higher")
+    matches = []
+    surfaces = set()
+    for place in _candidates(state, tower):
+        after = before.heights_after(place.cells)
+        if tuple(min(h, LEVELS) for h in after) == seen:
+            matches.append(place)
+            surfaces.add((state.block(place.block).kind, after))
+    if not matches:
+        raise UnknownShapeError(
+            f"no block that may go on {tower}'s tower now makes those rod heights"
+        )
+    return HeightMatch(candidates=tuple(matches), equivalent=len(surfaces) == 1)

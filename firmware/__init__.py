@@ -1,0 +1,1 @@
+"""The controller service that runs on the Pi, and the ``obelisk`` command."""

@@ -1,0 +1,74 @@
+"""The ``obelisk`` command: one entry point for everything a person runs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from importlib import metadata
+
+from engine.errors import ObeliskError
+from engine.towers import TowersOptions
+from engine.towers_rules import rules_text
+from firmware.sets import load_block_set
+
+
+def _version() -> str:
+    try:
+        return metadata.version("obelisk-table")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed; run ./setup.sh)"
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"the hourglass needs a positive time, not {text}")
+    return value
+
+
+def _rules_towers(args: argparse.Namespace) -> int:
+    options = TowersOptions(hourglass_s=args.hourglass, sudden_death=args.sudden_death)
+    print(rules_text(options, load_block_set(args.set)), end="")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="obelisk",
+        description="Obelisk Table: a smart table for the Obelisk family of games.",
+    )
+    parser.add_argument("--version", action="version", version=f"obelisk {_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    rules = commands.add_parser("rules", help="print the rules of a game as the table plays them")
+    games = rules.add_subparsers(dest="game", metavar="GAME")
+    games.required = True
+    towers = games.add_parser("towers", help="3D head-to-head tower packing")
+    towers.add_argument("--set", metavar="FILE", help="your own block set (TOML)")
+    towers.add_argument("--hourglass", metavar="SECONDS", type=_positive_seconds,
+                        default=TowersOptions.hourglass_s,
+                        help="the active player's time to choose (default: %(default)g)")
+    towers.add_argument("--sudden-death", action="store_true",
+                        help="no points: the first tower over the top loses")
+    towers.set_defaults(run=_rules_towers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one ``obelisk`` command; errors meant for people end with exit status 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except ObeliskError as exc:
+        print(f"obelisk: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Obelisk Table setup: everything this checkout needs, safe to run again.
+#
+# - checks for Python 3.11+ and its venv module (installs python3-venv on
+#   Debian / Raspberry Pi OS when it is missing and we may use apt);
+# - creates .venv and installs the project with its test and lint tools;
+# - on a Raspberry Pi only: adds the Pi-only LED packages and puts the user
+#   in the groups that may use GPIO, SPI and the serial port.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
+
+say() { printf 'setup: %s\n' "$*"; }
+die() { printf '\nsetup: FAILED: %s\n' "$*" >&2; exit 1; }
+trap 'die "the step \"$BASH_COMMAND\" (setup.sh line $LINENO) failed; see the messages above"' ERR
+
+is_pi() { grep -qas "Raspberry Pi" /proc/device-tree/model; }
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"
+    elif command -v sudo >/dev/null; then sudo "$@"
+    else return 1
+    fi
+}
+
+# 1. Python --------------------------------------------------------------------
+PYTHON="${PYTHON:-python3}"
+command -v "$PYTHON" >/dev/null \
+    || die "$PYTHON not found. Install it: sudo apt-get install python3 python3-venv"
+"$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+    || die "Python 3.11 or newer is needed, this is $("$PYTHON" -V 2>&1). Use Debian 12 / Raspberry Pi OS Bookworm or newer, or set PYTHON=/path/to/python3.11"
+if ! "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null; then
+    say "installing python3-venv (Python's venv module is missing)"
+    as_root apt-get update -qq && as_root apt-get install -y -qq python3-venv \
+        || die "Python's venv module is missing. Install it: sudo apt-get install python3-venv"
+fi
+
+# 2. Virtual environment and packages --------------------------------------------
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import sys' 2>/dev/null; then
+    say "creating .venv"
+    rm -rf .venv
+    "$PYTHON" -m venv .venv
+fi
+
+extras="dev"
+if is_pi; then extras="dev,pi"; fi
+stamp=".venv/.obelisk-setup"
+want="$(cat pyproject.toml; echo "extras=$extras")"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x .venv/bin/obelisk ]; then
+    say "packages are up to date (.venv)"
+else
+    say "installing the project and its tools into .venv (extras: $extras)"
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extras]"
+    printf '%s' "$want" > "$stamp"
+fi
+
+# 3. Raspberry Pi only ---------------------------------------------------------------
+if is_pi; then
+    user="${SUDO_USER:-$(id -un)}"
+    for group in gpio spi dialout; do
+        if getent group "$group" >/dev/null && ! id -nG "$user" | grep -qw "$group"; then
+            say "adding $user to the $group group (log out and in again to use it)"
+            as_root usermod -aG "$group" "$user" || die "could not add $user to $group; run: sudo usermod -aG $group $user"
+        fi
+    done
+    if command -v raspi-config >/dev/null && [ "$(as_root raspi-config nonint get_spi 2>/dev/null || echo 1)" != 0 ]; then
+        say "enabling SPI (NeoPixels on GPIO 10)"
+        as_root raspi-config nonint do_spi 0 || die "could not enable SPI; run: sudo raspi-config (Interface Options, SPI)"
+    fi
+fi
+
+say "ready. Try: .venv/bin/obelisk --help"
