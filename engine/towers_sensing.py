@@ -59,6 +59,21 @@ def _candidates(state: TowersState, tower: Player) -> list[Place]:
     ]
 
 
+def _future(state: TowersState, place: Place) -> tuple:
+    """What a placement means for the rest of the game.
+
+    Two placements with the same future need no question to the players: the
+    same kind of block, and either the same rod heights afterwards (they differ
+    only in hidden gaps) or, over the top, the same number of cubes above
+    level 9 (the block comes off and only that count is scored).
+    """
+    kind = state.block(place.block).kind
+    over = sum(1 for c in place.cells if c[2] >= LEVELS)
+    if over:
+        return (kind, "over", over)
+    return (kind, "heights", state.tower(place.tower).heights_after(place.cells))
+
+
 def find_placement(state: TowersState, tower: Player, appeared: frozenset[Cell]) -> Place:
     """The one legal placement that fills exactly the cube positions that appeared.
 
@@ -76,16 +91,18 @@ def find_placement(state: TowersState, tower: Player, appeared: frozenset[Cell])
             f"{cell_name(clash[0])} on {tower}'s tower was already occupied; "
             "the sensors disagree with the table"
         )
-    fits = [p for p in _candidates(state, tower) if _visible(p.cells) == appeared]
+    fits: dict[tuple, Place] = {}
+    for place in _candidates(state, tower):
+        if _visible(place.cells) == appeared:
+            fits.setdefault(_future(state, place), place)
+    if len(fits) == 1:
+        return next(iter(fits.values()))
     if fits:
-        first = fits[0]
-        kind = state.block(first.block).kind
-        if all(p.cells == first.cells and state.block(p.block).kind == kind for p in fits):
-            return first
+        choices = tuple(fits.values())
         raise AmbiguousPlacementError(
-            f"{len(fits)} placements on {tower}'s tower fit what the sensors see; "
-            "say which block it was",
-            tuple(fits),
+            f"{len(choices)} different placements on {tower}'s tower fit what the sensors "
+            "see; say which block it was",
+            choices,
         )
     raise _why_not(state, tower, appeared)
 
@@ -123,10 +140,9 @@ def _why_not(state: TowersState, tower: Player, appeared: frozenset[Cell]) -> Ex
 class HeightMatch:
     """Placements that produce a rod height map.
 
-    ``equivalent`` is True when they are the same for the rest of the game:
-    the same kind of block (so the same score and what is left to place) and
-    the same top surface, differing at most in hidden gaps. Then the table
-    need not ask which one it was.
+    ``equivalent`` is True when they all have the same future (see
+    ``_future``): they differ at most in hidden gaps, or in where the cubes
+    above level 9 went. Then the table need not ask which one it was.
     """
 
     candidates: tuple[Place, ...]
@@ -157,15 +173,13 @@ def placements_for_heights(
         )
     if seen == now:
         raise NothingPlacedError(f"no rod of {tower}'s tower got higher")
-    matches = []
-    surfaces = set()
-    for place in _candidates(state, tower):
-        after = before.heights_after(place.cells)
-        if tuple(min(h, LEVELS) for h in after) == seen:
-            matches.append(place)
-            surfaces.add((state.block(place.block).kind, after))
+    matches = tuple(
+        place for place in _candidates(state, tower)
+        if tuple(min(h, LEVELS) for h in before.heights_after(place.cells)) == seen
+    )
     if not matches:
         raise UnknownShapeError(
             f"no block that may go on {tower}'s tower now makes those rod heights"
         )
-    return HeightMatch(candidates=tuple(matches), equivalent=len(surfaces) == 1)
+    futures = {_future(state, place) for place in matches}
+    return HeightMatch(candidates=matches, equivalent=len(futures) == 1)

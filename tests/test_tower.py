@@ -8,7 +8,7 @@ from engine.blocks import Block, Colour
 from engine.errors import CellsTakenError, NotRestingError, OverhangError, ShapeMismatchError
 from engine.players import Player
 from engine.tower import LEVELS, PlacedBlock, Tower, check_placement, resting_placements
-from tests.conftest import build_tower, cells
+from tests.conftest import COLUMN_A, build_tower, cells, column
 
 
 def _block(shape, colour=Colour.GREEN, block_id="X"):
@@ -91,15 +91,14 @@ def test_every_resting_placement_passes_the_check(block_set):
 
 
 def test_over_the_top_is_counted_per_block(block_set):
-    column = [("Y4", cells(f"a1:{z}", f"a1:{z + 1}")) for z in (1, 3, 5, 7)]
-    tower = build_tower(block_set, *column)
+    tower = column(block_set, COLUMN_A)
     assert tower.heights[0] == 8 and tower.overflow == 0
-    # The standing corner with a cube on a1 level 9: upright it has one cube above
-    # the rods; upside down its hanging cube sits on a1 level 9 and two are above.
-    over = {p: tower.add(PlacedBlock(block_set["R4"], p, Player.A)).overflow
-            for p in resting_placements(tower, block_set["R4"]) if (0, 0, 8) in p}
-    assert over[cells("a1:9", "b1:9", "a1:10")] == 1
-    assert over[cells("a1:9", "a1:10", "b1:10")] == 2
+    # The square with a post, on a1 level 9: upright only the post is above the
+    # rods; upside down the post hangs onto a1 and the whole square is above.
+    over = {p: tower.add(PlacedBlock(block_set["B09"], p, Player.A)).overflow
+            for p in resting_placements(tower, block_set["B09"]) if (0, 0, 8) in p}
+    assert over[cells("a1:9", "b1:9", "a2:9", "b2:9", "a1:10")] == 1
+    assert over[cells("a1:9", "a1:10", "b1:10", "a2:10", "b2:10")] == 4
     assert all(n == sum(1 for c in p if c[2] >= LEVELS) for p, n in over.items())
 
 

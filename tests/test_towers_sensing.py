@@ -1,0 +1,147 @@
+"""From sensor readings to the one legal placement, or a reason why not."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import (
+    AmbiguousPlacementError,
+    BlockNotAvailableError,
+    InferenceError,
+    NothingPlacedError,
+    NotOneBlockError,
+    NotRestingError,
+    UnknownShapeError,
+    WrongPhaseError,
+)
+from engine.players import Player
+from engine.tower import LEVELS, resting_placements
+from engine.towers import Choose, Phase, Place, Take
+from engine.towers_sensing import find_placement, placements_for_heights
+from tests.conftest import COLUMN_A, COLUMN_B, cells, column, position
+
+A, B = Player.A, Player.B
+
+
+@pytest.fixture
+def dealt(game):
+    """A holds the blue B01, B holds the red R1, both towers empty."""
+    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
+    return s.apply_action(Take("R1"))
+
+
+def test_every_legal_placement_is_recognised_from_its_cells(dealt):
+    for p in resting_placements(dealt.tower(A), dealt.block("B01")):
+        assert find_placement(dealt, A, p) == Place(A, "B01", p)
+
+
+def test_the_first_placement_also_tells_the_take(game):
+    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
+    assert s.phase is Phase.TAKE
+    bar = cells("a1:1", "b1:1", "c1:1")
+    place = find_placement(s, A, bar)        # the active player got the red bar
+    assert place == Place(A, "R1", bar)
+    after = s.apply_action(place)
+    assert after.hands == (None, "B01")
+
+
+def test_cubes_that_do_not_touch_are_not_one_block(dealt):
+    with pytest.raises(NotOneBlockError, match=r"a1 level 1, c3 level 1.*not one block"):
+        find_placement(dealt, A, cells("a1:1", "c3:1"))
+
+
+def test_a_shape_nobody_has(dealt):
+    with pytest.raises(UnknownShapeError, match="no block of the set has the shape"):
+        find_placement(dealt, A, cells("a1:1", "a1:2", "a1:3", "a1:4"))
+
+
+def test_a_real_block_that_is_not_this_players_now(dealt):
+    square = cells("a1:1", "b1:1", "a2:1", "b2:1")
+    with pytest.raises(BlockNotAvailableError) as err:
+        find_placement(dealt, A, square)
+    assert str(err.value) == (
+        "that is the shape of the green block G01, which is in the common pile; "
+        "player A's tower takes the blue block B01 now"
+    )
+    # The red bar is B's block: on A's tower it is refused the same way.
+    with pytest.raises(BlockNotAvailableError, match="red block R1, which is in player B's hand"):
+        find_placement(dealt, A, cells("a1:1", "b1:1", "c1:1"))
+
+
+def test_a_floating_block_is_not_resting(dealt):
+    high_p = cells("a1:3", "b1:3", "a2:3", "b2:3", "a3:3")
+    with pytest.raises(NotRestingError, match="blue block B01 would not stay there"):
+        find_placement(dealt, A, high_p)
+
+
+def test_nothing_new_and_nothing_expected(game, dealt):
+    with pytest.raises(NothingPlacedError):
+        find_placement(dealt, A, frozenset())
+    with pytest.raises(WrongPhaseError, match="is choosing blocks"):
+        find_placement(game.new_initial_state(), A, cells("a1:1"))
+    placed = dealt.apply_action(Place(B, "R1", cells("a1:1", "b1:1", "c1:1")))
+    with pytest.raises(InferenceError, match="already occupied"):
+        find_placement(placed, B, cells("a1:1"))
+
+
+def test_an_over_the_top_block_is_known_by_its_part_on_the_rods(game, block_set):
+    s = position(game.new_initial_state(first=A), tower_a=column(block_set, COLUMN_A))
+    s = s.apply_action(Choose("B09")).apply_action(Choose("G03")).apply_action(Take("G03"))
+    # The square of B09 on level 9, its post above the rods over one of four corners:
+    # the sensors cannot tell which corner, and it does not matter.
+    seen = cells("a1:9", "b1:9", "a2:9", "b2:9")
+    place = find_placement(s, A, seen)
+    assert place.block == "B09" and seen < place.cells
+    assert sum(1 for c in place.cells if c[2] >= LEVELS) == 1
+
+
+def test_an_ambiguous_over_the_top_asks_the_player(game, block_set):
+    s = position(game.new_initial_state(first=A), tower_a=column(block_set, COLUMN_B))
+    s = s.apply_action(Choose("Y4")).apply_action(Choose("R4"))
+    # Only a1 level 9 shows: the standing pair (1 cube over) or the corner upside
+    # down (2 over). They score differently, so the table must ask.
+    with pytest.raises(AmbiguousPlacementError) as err:
+        find_placement(s, A, cells("a1:9"))
+    over = {p.block: sum(1 for c in p.cells if c[2] >= LEVELS) for p in err.value.candidates}
+    assert over == {"Y4": 1, "R4": 2} and len(err.value.candidates) == 2
+
+
+def test_heights_alone_single_answer(dealt):
+    match = placements_for_heights(dealt, B, (1, 1, 1, 0, 0, 0, 0, 0, 0))
+    assert match.candidates == (Place(B, "R1", cells("a1:1", "b1:1", "c1:1")),)
+    assert match.equivalent
+
+
+def test_heights_alone_hidden_gaps_are_equivalent(game):
+    s = game.new_initial_state(first=A).apply_action(Choose("R4")).apply_action(Choose("G01"))
+    s = s.apply_action(Take("G01"))
+    # The corner upside down: its low cube under a1 or under a2, the bar above.
+    match = placements_for_heights(s, A, (2, 0, 0, 2, 0, 0, 0, 0, 0))
+    assert {p.cells for p in match.candidates} == {
+        cells("a1:1", "a1:2", "a2:2"), cells("a2:1", "a1:2", "a2:2")}
+    assert match.equivalent
+
+
+def test_heights_alone_different_blocks_are_not_equivalent(game, block_set):
+    s = position(game.new_initial_state(first=A),
+                 tower_a=column(block_set, [("Y1", "c1:1 c2:1")]))
+    s = s.apply_action(Choose("R1")).apply_action(Choose("G12"))
+    # Row 1 at height 2: the red bar resting on c1, or the standing L upside down.
+    match = placements_for_heights(s, A, (2, 2, 2, 0, 0, 1, 0, 0, 0))
+    assert sorted(p.block for p in match.candidates) == ["G12", "R1"]
+    assert not match.equivalent
+
+
+def test_heights_that_cannot_be_a_placement(dealt, game, block_set):
+    with pytest.raises(InferenceError, match="9 rods"):
+        placements_for_heights(dealt, A, (1, 2, 3))
+    with pytest.raises(InferenceError, match="0 to 9"):
+        placements_for_heights(dealt, A, (10, 0, 0, 0, 0, 0, 0, 0, 0))
+    with pytest.raises(NothingPlacedError):
+        placements_for_heights(dealt, A, (0,) * 9)
+    with pytest.raises(UnknownShapeError):
+        placements_for_heights(dealt, A, (9, 0, 0, 0, 0, 0, 0, 0, 0))
+    s = position(game.new_initial_state(first=A), tower_a=column(block_set, COLUMN_A))
+    s = s.apply_action(Choose("B09")).apply_action(Choose("G03")).apply_action(Take("G03"))
+    with pytest.raises(InferenceError, match="rod a1 on player A's tower went down from 8 to 0"):
+        placements_for_heights(s, A, (0, 7, 5, 7, 0, 0, 0, 0, 0))
