@@ -36,12 +36,14 @@ def random_playout(state: Any, rng: Rng, *, max_actions: int = 100_000) -> list[
 def low_action(state: Any, rng: Rng) -> Any:
     """Like ``random_action``, but a placement goes as low as it can.
 
-    Packing low keeps towers under the top for longer, so games reach flats,
-    black blocks and an empty pile: the corners random play rarely sees.
+    Packing low keeps towers under the top for longer, so games reach flats
+    and black blocks: the corners random play rarely sees. When placing is
+    optional (a flat bonus), it is chosen half the time.
     """
     actions = state.legal_actions()
     placements = [a for a in actions if hasattr(a, "cells")]
-    if not placements or (len(placements) < len(actions) and rng.random() < 0.5):
-        return rng.choice(actions)
+    others = [a for a in actions if not hasattr(a, "cells")]
+    if not placements or (others and rng.random() < 0.5):
+        return rng.choice(others)
     best = min(max(z for _, _, z in a.cells) for a in placements)
     return rng.choice([a for a in placements if max(z for _, _, z in a.cells) == best])

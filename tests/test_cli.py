@@ -1,0 +1,53 @@
+"""The obelisk command as a person uses it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from engine.blocks import Colour
+from firmware.cli import main
+
+
+def test_rules_towers_prints_the_rules_with_the_real_numbers(capsys):
+    assert main(["rules", "towers"]) == 0
+    out = capsys.readouterr().out
+    for colour in Colour:
+        assert f"- {colour.label} ({colour.volume} cube" in out
+        assert f"{colour.count} blocks, {colour.points:+d} point(s) each" in out
+    assert "60 seconds" in out and "sudden-death" in out and "29" in out
+
+
+def test_rules_follow_the_options(capsys):
+    assert main(["rules", "towers", "--hourglass", "45", "--sudden-death"]) == 0
+    out = capsys.readouterr().out
+    assert "45 seconds" in out and "Now on." in out
+
+
+def test_a_bad_set_file_is_refused_with_the_reason(tmp_path: Path, capsys):
+    bad = tmp_path / "set.toml"
+    bad.write_text('[[block]]\nid = "X1"\ncolour = "green"\ncells = [[0,0,0]]\n', "utf-8")
+    assert main(["rules", "towers", "--set", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"obelisk: set file {bad}: block X1: a green block has 4 cube(s)")
+
+
+def test_bad_options_are_refused(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["rules", "towers", "--hourglass", "-3"])
+    assert exit_.value.code == 2
+    assert "positive time" in capsys.readouterr().err
+
+
+def test_the_installed_command(tmp_path: Path):
+    scripts = Path(sys.executable).parent
+    obelisk = scripts / "obelisk"
+    assert obelisk.exists(), "the obelisk command is not installed: run ./setup.sh"
+    version = subprocess.run([obelisk, "--version"], capture_output=True, text=True, check=True)
+    assert version.stdout.strip() == f"obelisk {metadata.version('obelisk-table')}"
+    helped = subprocess.run([obelisk, "--help"], capture_output=True, text=True, check=True)
+    assert "rules" in helped.stdout
