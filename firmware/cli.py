@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
 
     rules = commands.add_parser("rules", help="print the rules of a game as the table plays them")
-    games = rules.add_subparsers(dest="game", metavar="GAME")
+    games = rules.add_subparsers(dest="game", title="games")
     games.required = True
     towers = games.add_parser("towers", help="3D head-to-head tower packing")
     towers.add_argument("--set", metavar="FILE", help="your own block set (TOML)")
