@@ -1,0 +1,223 @@
+"""The scanner board's work: scan switches, read load cells, drive LEDs, talk.
+
+Runs on the scanner board under CircuitPython, and under CPython in the
+tests and the simulator, with the same pins interface injected by
+``code.py``'s ``build()``. Nothing here imports board modules.
+
+Switch matrix: drive lines come from a chain of 74HC595 shift registers
+(walking one low output along the chain), sense lines are inputs with
+pull-ups; a closed switch, through its diode, pulls its sense line low
+while its drive line is active. Load cells are HX711s sharing one clock.
+"""
+
+try:  # on the Pi and in tests
+    from hardware.scanner import obelisk_proto as proto
+except ImportError:  # on the scanner board, where files sit side by side
+    import obelisk_proto as proto
+
+FIRMWARE = "obelisk-scanner 1.0"
+DEBOUNCE_SCANS = 3
+"""A switch must read the same this many scans in a row before it counts."""
+SNAPSHOT_EVERY_MS = 1000
+"""A full snapshot doubles as a heartbeat."""
+LOAD_EVERY_MS = 100
+LOAD_NOISE = 40
+"""Load readings that move less than this (raw counts) are not sent again."""
+
+
+class ShiftDrive:
+    """Drive lines through 74HC595s: one output low at a time, walking along."""
+
+    def __init__(self, data, clock, latch, count):
+        self.data = data
+        self.clock = clock
+        self.latch = latch
+        self.count = count
+        self.active = -1
+        for _ in range(count):  # all outputs high: no line active
+            self._shift(True)
+        self._latch()
+
+    def _shift(self, bit):
+        self.data.value = bit
+        self.clock.value = True
+        self.clock.value = False
+
+    def _latch(self):
+        self.latch.value = True
+        self.latch.value = False
+
+    def step(self):
+        """Make the next line active (the first after the last), and return it."""
+        self.active = (self.active + 1) % self.count
+        self._shift(self.active != 0)  # a new low bit enters at line 0, then walks on
+        self._latch()
+        return self.active
+
+
+class Matrix:
+    """Debounced switch states from the drive chain and the sense inputs."""
+
+    def __init__(self, drive, sense, index_of):
+        self.drive = drive
+        self.sense = sense
+        self.index_of = index_of  # (drive line, sense line) -> switch index or None
+        self.count = 1 + max((i for row in index_of for i in row if i is not None), default=-1)
+        self.stable = bytearray(self.count)
+        self._runs = bytearray(self.count)
+
+    def closed(self):
+        return [i for i in range(self.count) if self.stable[i]]
+
+    def scan(self):
+        """One pass over every drive line; returns the switches that changed."""
+        changes = []
+        stable = self.stable
+        runs = self._runs
+        for _ in range(self.drive.count):
+            line = self.drive.step()
+            row = self.index_of[line]
+            for s, pin in enumerate(self.sense):
+                i = row[s]
+                if i is None:
+                    continue
+                now = 0 if pin.value else 1  # pulled low means closed
+                if now == stable[i]:
+                    runs[i] = 0
+                    continue
+                runs[i] += 1
+                if runs[i] >= DEBOUNCE_SCANS:
+                    stable[i] = now
+                    runs[i] = 0
+                    changes.append((i, bool(now)))
+        return changes
+
+
+class Hx711Bank:
+    """Several HX711 load-cell amplifiers clocked together, read in parallel."""
+
+    def __init__(self, clock, data_pins, gain_pulses=1):
+        self.clock = clock
+        self.data = data_pins
+        self.gain_pulses = gain_pulses  # 1: channel A, gain 128
+        self.values = [0] * len(data_pins)
+
+    def ready(self):
+        return bool(self.data) and not any(pin.value for pin in self.data)
+
+    def read(self):
+        raw = [0] * len(self.data)
+        for _ in range(24):
+            self.clock.value = True
+            self.clock.value = False
+            for k, pin in enumerate(self.data):
+                raw[k] = (raw[k] << 1) | (1 if pin.value else 0)
+        for _ in range(self.gain_pulses):
+            self.clock.value = True
+            self.clock.value = False
+        self.values = [v - (1 << 24) if v & 0x800000 else v for v in raw]
+        return self.values
+
+
+class Scanner:
+    """The board's main loop, one ``step(now_ms)`` at a time."""
+
+    def __init__(self, matrix, loads, pixels, serial, layout):
+        self.matrix = matrix
+        self.loads = loads
+        self.pixels = pixels
+        self.serial = serial
+        self.layout = layout  # dict: towers, rods, levels, rows, cols
+        self.reader = proto.FrameReader()
+        self.seq = 0
+        self._sent_loads = None
+        self._next_snapshot = 0
+        self._next_load = 0
+        self.hello()
+
+    def _send(self, kind, body=b""):
+        frame = proto.encode_frame(kind, self.seq, body)
+        self.seq = (self.seq + 1) & 0xFF
+        try:
+            self.serial.write(frame)
+        except OSError:
+            pass  # nobody listening (cable out): the host resyncs when it is back
+
+    def hello(self):
+        lay = self.layout
+        leds = len(self.pixels) if self.pixels is not None else 0
+        loads = len(self.loads.data) if self.loads is not None else 0
+        self._send(proto.HELLO, proto.pack_hello(
+            FIRMWARE, lay["towers"], lay["rods"], lay["levels"], lay["rows"], lay["cols"],
+            loads, leds))
+
+    def snapshot(self):
+        values = self.loads.values if self.loads is not None else []
+        self._send(proto.SNAPSHOT, proto.pack_snapshot(
+            self.matrix.closed(), self.matrix.count, values))
+
+    def _receive(self):
+        try:
+            waiting = self.serial.in_waiting
+            data = self.serial.read(waiting) if waiting else b""
+        except OSError:
+            return
+        for kind, _seq, body in self.reader.feed(data or b""):
+            try:
+                self._handle(kind, body)
+            except ValueError:
+                self.reader._count("body")
+
+    def _handle(self, kind, body):
+        if kind == proto.SYNC:
+            self.hello()
+            self.snapshot()
+        elif kind == proto.PING:
+            self._send(proto.PONG, proto.pack_token(proto.unpack_token(body)))
+        elif kind == proto.LED_FRAME and self.pixels is not None:
+            start, rgb = proto.unpack_leds(body)
+            n = len(self.pixels)
+            for k in range(len(rgb) // 3):
+                if start + k < n:
+                    self.pixels[start + k] = (rgb[3 * k], rgb[3 * k + 1], rgb[3 * k + 2])
+            self.pixels.show()
+
+    def step(self, now_ms):
+        """Listen, scan once, report what changed, and send what is due."""
+        self._receive()
+        changes = self.matrix.scan()
+        if changes:
+            self._send(proto.CHANGES, proto.pack_changes(changes))
+        if self.loads is not None and now_ms >= self._next_load and self.loads.ready():
+            self._next_load = now_ms + LOAD_EVERY_MS
+            values = self.loads.read()
+            last = self._sent_loads
+            if last is None or any(abs(a - b) >= LOAD_NOISE for a, b in zip(values, last)):
+                self._sent_loads = list(values)
+                self._send(proto.LOAD, proto.pack_loads(values))
+        if now_ms >= self._next_snapshot:
+            self._next_snapshot = now_ms + SNAPSHOT_EVERY_MS
+            self.snapshot()
+
+
+def matrix_map(layout, drive_count, sense_count):
+    """Which switch each (drive line, sense line) pair reads.
+
+    Drive lines: tower 0 levels 1-9, tower 1 levels 1-9, then board rows.
+    Sense lines: rods a1..c3 for towers, columns for the board.
+    """
+    towers, rods, levels = layout["towers"], layout["rods"], layout["levels"]
+    rows, cols = layout["rows"], layout["cols"]
+    table = []
+    for d in range(drive_count):
+        row = [None] * sense_count
+        if d < towers * levels:
+            tower, level = divmod(d, levels)
+            for s in range(min(rods, sense_count)):
+                row[s] = tower * levels * rods + level * rods + s
+        elif d - towers * levels < rows:
+            r = d - towers * levels
+            for s in range(min(cols, sense_count)):
+                row[s] = towers * levels * rods + r * cols + s
+        table.append(row)
+    return table

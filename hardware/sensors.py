@@ -1,0 +1,82 @@
+"""What the scanner board sees, as values the firmware can compare.
+
+The board reports switches by number; here they become tower cells
+``(x, y, z)`` and board squares ``(row, col)`` again, using the layout the
+board announced in its hello.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The sensors one scanner board has, as announced in its hello."""
+
+    firmware: str = "unknown"
+    towers: int = 2
+    rods: int = 9
+    levels: int = 9
+    rows: int = 0
+    cols: int = 0
+    loads: int = 0
+    leds: int = 0
+
+    @property
+    def tower_switches(self) -> int:
+        return self.rods * self.levels
+
+    @property
+    def switch_count(self) -> int:
+        return self.towers * self.tower_switches + self.rows * self.cols
+
+    def tower_switch(self, tower: int, cell: tuple[int, int, int]) -> int:
+        """The switch number under a tower cell: rods run a1 b1 c1 a2 ... c3."""
+        x, y, z = cell
+        side = math.isqrt(self.rods)
+        return tower * self.tower_switches + z * self.rods + y * side + x
+
+    def square_switch(self, row: int, col: int) -> int:
+        return self.towers * self.tower_switches + row * self.cols + col
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Every sensor at one moment: closed switches and raw load-cell readings."""
+
+    layout: Layout
+    closed: frozenset[int] = frozenset()
+    loads: tuple[int, ...] = ()
+    _cells: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def tower_cells(self, tower: int) -> frozenset[tuple[int, int, int]]:
+        """Occupied cube positions of one tower, as the engine names them."""
+        if tower not in self._cells:
+            lay = self.layout
+            side = math.isqrt(lay.rods)
+            first = tower * lay.tower_switches
+            cells = set()
+            for i in self.closed:
+                k = i - first
+                if 0 <= k < lay.tower_switches:
+                    z, rod = divmod(k, lay.rods)
+                    cells.add((rod % side, rod // side, z))
+            self._cells[tower] = frozenset(cells)
+        return self._cells[tower]
+
+    def heights(self, tower: int) -> tuple[int, ...]:
+        """Each rod's highest closed level, for height-only sensing."""
+        h = [0] * self.layout.rods
+        side = math.isqrt(self.layout.rods)
+        for x, y, z in self.tower_cells(tower):
+            h[y * side + x] = max(h[y * side + x], z + 1)
+        return tuple(h)
+
+    def squares(self) -> frozenset[tuple[int, int]]:
+        """Occupied board squares as (row, col)."""
+        lay = self.layout
+        first = lay.towers * lay.tower_switches
+        return frozenset(divmod(i - first, lay.cols) for i in self.closed
+                         if lay.cols and first <= i < lay.switch_count)

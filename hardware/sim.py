@@ -1,0 +1,300 @@
+"""The simulated table: the physical truth, wired to the real scanner code.
+
+``SimTable`` holds what is physically on the table (cubes on the towers,
+pieces on the board squares, weights on the pads, a hand hovering) and plays
+the electrical part: it answers the scanner code's pin reads the way the
+switch matrix, the 74HC595 drive chain and the HX711s would. The scanner
+code is built by ``code.py``'s own ``build()``, runs in a thread, and writes
+its frames into a real pseudo-terminal; the Pi side opens the other end with
+pyserial exactly as it opens the USB serial port of a real board.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import importlib.util
+import math
+import os
+import tempfile
+import termios
+import threading
+import time
+import tty
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+
+import adafruit_pixelbuf
+
+_CODE_PY = Path(__file__).resolve().parent / "scanner" / "code.py"
+GRAMS_TO_COUNTS = 420.0
+"""Raw HX711 counts per gram of the simulated load cells."""
+LOAD_OFFSET = 8_000
+"""Raw reading of an empty simulated pad."""
+
+
+def load_code_py() -> ModuleType:
+    """The scanner board's code.py, loaded as a module (its name clashes with stdlib)."""
+    spec = importlib.util.spec_from_file_location("obelisk_scanner_code", _CODE_PY)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class RecordingPixels(adafruit_pixelbuf.PixelBuf):
+    """A NeoPixel strip that keeps every frame it was asked to show."""
+
+    def __init__(self, n: int, *, brightness: float = 1.0, auto_write: bool = False,
+                 pixel_order: str = "GRB", keep: int = 1000) -> None:
+        super().__init__(n, byteorder=pixel_order, brightness=brightness, auto_write=auto_write)
+        self.frames: list[tuple[tuple[int, int, int], ...]] = []
+        self.keep = keep
+
+    def _transmit(self, buffer: bytearray) -> None:
+        self.frames.append(tuple(tuple(self[i][:3]) for i in range(len(self))))
+        del self.frames[:-self.keep]
+
+
+# ------------------------------------------------------------------ fake board modules
+
+
+class _FakePin:
+    """digitalio.DigitalInOut on the simulated board: reads and writes go to the table."""
+
+    def __init__(self, table: SimTable, name: str) -> None:
+        self._table = table
+        self._name = name
+        self.direction = None
+        self.pull = None
+        self._value = False
+
+    @property
+    def value(self) -> bool:
+        return self._table._read(self._name, self._value)
+
+    @value.setter
+    def value(self, v: bool) -> None:
+        self._value = bool(v)
+        self._table._write(self._name, self._value)
+
+
+def _fake_modules(table: SimTable) -> tuple[SimpleNamespace, SimpleNamespace, SimpleNamespace]:
+    board = SimpleNamespace(**{f"GP{i}": f"GP{i}" for i in range(30)})
+    digitalio = SimpleNamespace(
+        DigitalInOut=lambda name: _FakePin(table, name),
+        Direction=SimpleNamespace(INPUT="input", OUTPUT="output"),
+        Pull=SimpleNamespace(UP="up", DOWN="down"),
+    )
+
+    def neopixel_factory(pin: str, n: int, *, auto_write: bool = False,
+                         pixel_order: str = "GRB", brightness: float = 1.0) -> RecordingPixels:
+        table.scanner_pixels = RecordingPixels(n, brightness=brightness, auto_write=auto_write,
+                                               pixel_order=pixel_order)
+        return table.scanner_pixels
+
+    return board, digitalio, SimpleNamespace(NeoPixel=neopixel_factory)
+
+
+class _PtyPort:
+    """The board's end of the USB serial: the master side of a pseudo-terminal."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        os.set_blocking(self.master, False)
+        self.path = os.ttyname(self.slave)
+
+    @property
+    def in_waiting(self) -> int:
+        buf = fcntl.ioctl(self.master, termios.FIONREAD, b"\0\0\0\0")
+        return int.from_bytes(buf, "little")
+
+    def read(self, n: int) -> bytes:
+        try:
+            return os.read(self.master, n)
+        except BlockingIOError:
+            return b""
+
+    def write(self, data: bytes) -> None:
+        with contextlib.suppress(BlockingIOError):  # the Pi is not reading: drop
+            os.write(self.master, data)
+
+    def close(self) -> None:
+        for fd in (self.master, self.slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+# ------------------------------------------------------------------ the table
+
+
+class SimTable:
+    """The physical table, simulated down to the scanner board's pins."""
+
+    def __init__(self, layout: dict | None = None, *, step_s: float = 0.002,
+                 link_dir: str | Path | None = None) -> None:
+        self._code = load_code_py()
+        self.layout = dict(self._code.LAYOUT if layout is None else layout)
+        self.pins = self._code.PINS
+        self.step_s = step_s
+        self._dir = Path(link_dir or tempfile.mkdtemp(prefix="obelisk-sim-"))
+        self.port_path = str(self._dir / "scanner")
+        # The physical truth. Each is replaced whole, never mutated, so the
+        # scanner thread always reads a consistent value.
+        self.cubes: tuple[frozenset, ...] = tuple(frozenset()
+                                                  for _ in range(self.layout["towers"]))
+        self.pieces: frozenset[tuple[int, int]] = frozenset()
+        self.grams: tuple[float, ...] = (0.0,) * self.layout["loads"]
+        self.hovering: frozenset[tuple] = frozenset()
+        self.scanner_pixels: RecordingPixels | None = None
+        # Electrical state of the simulated board.
+        self._drive_count = self.layout["towers"] * self.layout["levels"] + self.layout["rows"]
+        self._shift = [True] * self._drive_count
+        self._outputs = [True] * self._drive_count
+        self._levels: dict[str, bool] = {}
+        self._hx_bit = 0
+        self._hx_sample: tuple[int, ...] = ()
+        self._sense_index = {name: i for i, name in enumerate(self.pins["sense"])}
+        self._load_index = {name: i for i, name in enumerate(self.pins["load_data"])}
+        self._port: _PtyPort | None = None
+        self._scanner = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.plugged = False
+
+    # ---------------------------------------------------------------- people
+
+    def place(self, tower: int, cells) -> None:
+        """Cubes arrive on a tower (a block threaded onto the rods)."""
+        self.cubes = self._with(tower, self.cubes[tower] | frozenset(cells))
+
+    def lift(self, tower: int, cells) -> None:
+        self.cubes = self._with(tower, self.cubes[tower] - frozenset(cells))
+
+    def put(self, square: tuple[int, int]) -> None:
+        """A piece stands on a board square."""
+        self.pieces = self.pieces | {tuple(square)}
+
+    def take(self, square: tuple[int, int]) -> None:
+        self.pieces = self.pieces - {tuple(square)}
+
+    def weigh(self, pad: int, grams: float) -> None:
+        self.grams = tuple(grams if i == pad else g for i, g in enumerate(self.grams))
+
+    def hover(self, tower: int, cells) -> None:
+        """A hand over the tower: its magnets close switches it does not rest on."""
+        self.hovering = frozenset((tower, *c) for c in cells)
+
+    def hand_away(self) -> None:
+        self.hovering = frozenset()
+
+    def _with(self, tower: int, cells: frozenset) -> tuple[frozenset, ...]:
+        return tuple(cells if i == tower else c for i, c in enumerate(self.cubes))
+
+    # ---------------------------------------------------------------- cable
+
+    def start(self) -> SimTable:
+        """Plug the board in: it boots, says hello and starts scanning."""
+        self.plug()
+        return self
+
+    def plug(self) -> None:
+        if self.plugged:
+            return
+        self._port = _PtyPort()
+        tmp = self.port_path + ".new"
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        os.symlink(self._port.path, tmp)
+        os.replace(tmp, self.port_path)
+        board, digitalio, neopixel = _fake_modules(self)
+        self._scanner = self._code.build(board, digitalio, neopixel, self._port, self.layout)
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="sim-scanner", daemon=True)
+        self._thread.start()
+        self.plugged = True
+
+    def unplug(self) -> None:
+        """Pull the USB cable: the board stops and its serial port vanishes."""
+        if not self.plugged:
+            return
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout=2)
+        if os.path.lexists(self.port_path):
+            os.unlink(self.port_path)
+        if self._port:
+            self._port.close()
+        self._port = None
+        self.plugged = False
+
+    def stop(self) -> None:
+        self.unplug()
+
+    def __enter__(self) -> SimTable:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def inject(self, data: bytes) -> None:
+        """Put raw bytes on the wire towards the Pi (noise, a corrupt frame)."""
+        if self._port:
+            self._port.write(data)
+
+    def _run(self) -> None:
+        start = time.monotonic()
+        scanner = self._scanner
+        while not self._stop.is_set():
+            scanner.step(int((time.monotonic() - start) * 1000))
+            self._stop.wait(self.step_s)
+
+    # ---------------------------------------------------------------- electrics
+
+    def _write(self, name: str, value: bool) -> None:
+        before = self._levels.get(name, False)
+        self._levels[name] = value
+        rising = value and not before
+        if name == self.pins["drive_clock"] and rising:
+            self._shift = [self._levels.get(self.pins["drive_data"], False), *self._shift[:-1]]
+        elif name == self.pins["drive_latch"] and rising:
+            self._outputs = list(self._shift)
+        elif name == self.pins["load_clock"] and rising:
+            if self._hx_bit == 0:
+                self._hx_sample = tuple(
+                    (LOAD_OFFSET + int(g * GRAMS_TO_COUNTS)) & 0xFFFFFF for g in self.grams)
+            self._hx_bit += 1
+
+    def _read(self, name: str, own: bool) -> bool:
+        if name in self._sense_index:
+            return not self._sense_closed(self._sense_index[name])
+        if name in self._load_index:
+            k = self._load_index[name]
+            if self._hx_bit == 0 or k >= len(self.grams):
+                return False  # DOUT low: a conversion is ready
+            if self._hx_bit > 24:
+                self._hx_bit = 0  # gain pulse done: next conversion ready at once
+                return False
+            return bool(self._hx_sample[k] >> (24 - self._hx_bit) & 1)
+        return own
+
+    def _sense_closed(self, sense: int) -> bool:
+        """Is some switch on this sense line closed while its drive line is low?"""
+        lay = self.layout
+        levels, rods = lay["levels"], lay["rods"]
+        side = math.isqrt(rods)
+        for line, level in enumerate(self._outputs):
+            if level:
+                continue  # drive lines are active low
+            if line < lay["towers"] * levels:
+                tower, z = divmod(line, levels)
+                if sense < rods:
+                    cell = (sense % side, sense // side, z)
+                    if cell in self.cubes[tower] or (tower, *cell) in self.hovering:
+                        return True
+            else:
+                row = line - lay["towers"] * levels
+                if sense < lay["cols"] and (row, sense) in self.pieces:
+                    return True
+        return False
