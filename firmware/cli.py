@@ -11,6 +11,8 @@ from engine.errors import ObeliskError
 from engine.towers import TowersOptions
 from engine.towers_rules import rules_text
 from firmware.sets import load_block_set
+from hardware.leds import LedError
+from hardware.profile import ProfileError
 
 
 def _version() -> str:
@@ -36,6 +38,13 @@ def _rules_towers(args: argparse.Namespace) -> int:
     return 0
 
 
+def _diag(args: argparse.Namespace) -> int:
+    from firmware.diag import run_diag  # starts devices: only load it when asked
+
+    return run_diag(args.profile, once=args.once, seconds=args.seconds,
+                    led_test=not args.no_led_test, demo=not args.still)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="obelisk",
@@ -56,6 +65,16 @@ def build_parser() -> argparse.ArgumentParser:
     towers.add_argument("--sudden-death", action="store_true",
                         help="no points: the first tower over the top loses")
     towers.set_defaults(run=_rules_towers)
+
+    diag = commands.add_parser("diag", help="live view of every sensor, and an LED test")
+    diag.add_argument("--profile", default="sim",
+                      help="hardware profile: sim (default), reference, gpio-only or a file")
+    diag.add_argument("--once", action="store_true", help="print one view and exit")
+    diag.add_argument("--seconds", type=float, help="stop after this many seconds")
+    diag.add_argument("--no-led-test", action="store_true", help="leave the LEDs dark")
+    diag.add_argument("--still", action="store_true",
+                      help="sim profile: no demo hand moving pieces")
+    diag.set_defaults(run=_diag)
     return parser
 
 
@@ -65,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except ObeliskError as exc:
+    except (ObeliskError, ProfileError, LedError) as exc:
         print(f"obelisk: {exc}", file=sys.stderr)
         return 2
 

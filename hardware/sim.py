@@ -11,20 +11,14 @@ pyserial exactly as it opens the USB serial port of a real board.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import importlib.util
 import math
-import os
-import tempfile
-import termios
-import threading
-import time
-import tty
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
 import adafruit_pixelbuf
+
+from hardware.local_board import LocalBoard
 
 _CODE_PY = Path(__file__).resolve().parent / "scanner" / "code.py"
 GRAMS_TO_COUNTS = 420.0
@@ -96,36 +90,6 @@ def _fake_modules(table: SimTable) -> tuple[SimpleNamespace, SimpleNamespace, Si
     return board, digitalio, SimpleNamespace(NeoPixel=neopixel_factory)
 
 
-class _PtyPort:
-    """The board's end of the USB serial: the master side of a pseudo-terminal."""
-
-    def __init__(self) -> None:
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        os.set_blocking(self.master, False)
-        self.path = os.ttyname(self.slave)
-
-    @property
-    def in_waiting(self) -> int:
-        buf = fcntl.ioctl(self.master, termios.FIONREAD, b"\0\0\0\0")
-        return int.from_bytes(buf, "little")
-
-    def read(self, n: int) -> bytes:
-        try:
-            return os.read(self.master, n)
-        except BlockingIOError:
-            return b""
-
-    def write(self, data: bytes) -> None:
-        with contextlib.suppress(BlockingIOError):  # the Pi is not reading: drop
-            os.write(self.master, data)
-
-    def close(self) -> None:
-        for fd in (self.master, self.slave):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-
 # ------------------------------------------------------------------ the table
 
 
@@ -133,13 +97,10 @@ class SimTable:
     """The physical table, simulated down to the scanner board's pins."""
 
     def __init__(self, layout: dict | None = None, *, step_s: float = 0.002,
-                 link_dir: str | Path | None = None) -> None:
+                 link_dir: str | None = None) -> None:
         self._code = load_code_py()
         self.layout = dict(self._code.LAYOUT if layout is None else layout)
         self.pins = self._code.PINS
-        self.step_s = step_s
-        self._dir = Path(link_dir or tempfile.mkdtemp(prefix="obelisk-sim-"))
-        self.port_path = str(self._dir / "scanner")
         # The physical truth. Each is replaced whole, never mutated, so the
         # scanner thread always reads a consistent value.
         self.cubes: tuple[frozenset, ...] = tuple(frozenset()
@@ -157,11 +118,10 @@ class SimTable:
         self._hx_sample: tuple[int, ...] = ()
         self._sense_index = {name: i for i, name in enumerate(self.pins["sense"])}
         self._load_index = {name: i for i, name in enumerate(self.pins["load_data"])}
-        self._port: _PtyPort | None = None
-        self._scanner = None
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        self.plugged = False
+        self.board = LocalBoard(
+            lambda port: self._code.build(*_fake_modules(self), port, self.layout),
+            link_dir, step_s=step_s)
+        self.port_path = self.board.port_path
 
     # ---------------------------------------------------------------- people
 
@@ -199,35 +159,16 @@ class SimTable:
         self.plug()
         return self
 
+    @property
+    def plugged(self) -> bool:
+        return self.board.running
+
     def plug(self) -> None:
-        if self.plugged:
-            return
-        self._port = _PtyPort()
-        tmp = self.port_path + ".new"
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-        os.symlink(self._port.path, tmp)
-        os.replace(tmp, self.port_path)
-        board, digitalio, neopixel = _fake_modules(self)
-        self._scanner = self._code.build(board, digitalio, neopixel, self._port, self.layout)
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="sim-scanner", daemon=True)
-        self._thread.start()
-        self.plugged = True
+        self.board.start()
 
     def unplug(self) -> None:
         """Pull the USB cable: the board stops and its serial port vanishes."""
-        if not self.plugged:
-            return
-        self._stop.set()
-        if self._thread:
-            self._thread.join(timeout=2)
-        if os.path.lexists(self.port_path):
-            os.unlink(self.port_path)
-        if self._port:
-            self._port.close()
-        self._port = None
-        self.plugged = False
+        self.board.stop()
 
     def stop(self) -> None:
         self.unplug()
@@ -240,15 +181,7 @@ class SimTable:
 
     def inject(self, data: bytes) -> None:
         """Put raw bytes on the wire towards the Pi (noise, a corrupt frame)."""
-        if self._port:
-            self._port.write(data)
-
-    def _run(self) -> None:
-        start = time.monotonic()
-        scanner = self._scanner
-        while not self._stop.is_set():
-            scanner.step(int((time.monotonic() - start) * 1000))
-            self._stop.wait(self.step_s)
+        self.board.inject(data)
 
     # ---------------------------------------------------------------- electrics
 

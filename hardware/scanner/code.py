@@ -47,9 +47,13 @@ def build(board, digitalio, neopixel, serial, layout=None, pins=None):
     layout = dict(LAYOUT if layout is None else layout)
     pins = PINS if pins is None else pins
     drive_count = layout["towers"] * layout["levels"] + layout["rows"]
-    drive = _scanner.ShiftDrive(_output(digitalio, board, pins["drive_data"]),
-                                _output(digitalio, board, pins["drive_clock"]),
-                                _output(digitalio, board, pins["drive_latch"]), drive_count)
+    if "drive" in pins:  # drive lines straight on pins (a small board)
+        drive = _scanner.DirectDrive([_output(digitalio, board, name)
+                                      for name in pins["drive"][:drive_count]])
+    else:  # a chain of 74HC595 shift registers
+        drive = _scanner.ShiftDrive(_output(digitalio, board, pins["drive_data"]),
+                                    _output(digitalio, board, pins["drive_clock"]),
+                                    _output(digitalio, board, pins["drive_latch"]), drive_count)
     sense = [_input(digitalio, board, name) for name in pins["sense"]]
     matrix = _scanner.Matrix(drive, sense, _scanner.matrix_map(layout, drive_count, len(sense)))
     loads = None

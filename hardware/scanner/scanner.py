@@ -55,6 +55,24 @@ class ShiftDrive:
         return self.active
 
 
+class DirectDrive:
+    """Drive lines wired straight to output pins (small boards): one low at a time."""
+
+    def __init__(self, pins):
+        self.pins = pins
+        self.count = len(pins)
+        self.active = -1
+        for pin in pins:
+            pin.value = True
+
+    def step(self):
+        if self.active >= 0:
+            self.pins[self.active].value = True
+        self.active = (self.active + 1) % self.count
+        self.pins[self.active].value = False
+        return self.active
+
+
 class Matrix:
     """Debounced switch states from the drive chain and the sense inputs."""
 

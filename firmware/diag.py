@@ -1,0 +1,164 @@
+"""``obelisk diag``: every sensor live, the link's health, and an LED test.
+
+For building and repairing a table: the towers as 3x3x9 grids, the board
+squares, the load cells, the buttons, the scanner link's counters, and each
+logical LED lit in turn. On the sim profile a demo hand moves pieces on the
+simulated table so the view can be seen changing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import threading
+import time
+
+from hardware.devices import TableDevices, open_table
+from hardware.profile import load_profile
+from hardware.sensors import Snapshot
+
+_LIT = (40, 40, 40)
+_OFF = (0, 0, 0)
+
+
+def render_towers(snapshot: Snapshot) -> list[str]:
+    """Both towers, top level first; each level shows rows 3, 2, 1 of rods a-c."""
+    towers = snapshot.layout.towers
+    if not towers:
+        return []
+    lines = ["   " + "    ".join(f"tower {'AB'[t]}".ljust(11) for t in range(towers))]
+    for z in reversed(range(snapshot.layout.levels)):
+        groups = []
+        for t in range(towers):
+            cells = snapshot.tower_cells(t)
+            rows = ["".join("#" if (x, y, z) in cells else "." for x in range(3))
+                    for y in reversed(range(3))]
+            groups.append(" ".join(rows))
+        lines.append(f"{z + 1:>2} " + "    ".join(groups))
+    lines.append("   " + "    ".join("r3  r2  r1 " for _ in range(towers)))
+    return lines
+
+
+def render_board(snapshot: Snapshot) -> list[str]:
+    lay = snapshot.layout
+    if not lay.rows:
+        return []
+    squares = snapshot.squares()
+    lines = [f"board {lay.rows}x{lay.cols}"]
+    for r in reversed(range(lay.rows)):
+        row = " ".join("o" if (r, c) in squares else "." for c in range(lay.cols))
+        lines.append(f"{r + 1:>2} {row}")
+    lines.append("   " + " ".join("abcdefgh"[: lay.cols]))
+    return lines
+
+
+def render(devices: TableDevices, led_note: str = "") -> str:
+    """One screen of the diagnostic view."""
+    profile = devices.profile
+    link = devices.link
+    h = link.health
+    bad = ", ".join(f"{k} {v}" for k, v in sorted(h.bad_frames.items())) or "0"
+    kind = "simulated table" if profile.simulated else f"scanner on {profile.scanner.port}"
+    out = [f"obelisk diag: profile {profile.name} ({kind})",
+           f"link: {'connected' if h.connected else 'NOT CONNECTED'}, "
+           f"{'synced' if link.synced else 'waiting for a snapshot'}; frames {h.frames}, "
+           f"bad frames {bad}, sequence gaps {h.gaps}, reconnects {h.reconnects}, "
+           f"resyncs {h.resyncs}"]
+    if h.last_error and not link.synced:
+        out.append(f"last error: {h.last_error}")
+    snapshot = link.snapshot()
+    if snapshot is None:
+        out.append(f"waiting for the scanner board on {link.port} ...")
+    else:
+        out.append(f"firmware: {snapshot.layout.firmware}")
+        out += render_towers(snapshot)
+        out += render_board(snapshot)
+        if snapshot.loads:
+            out.append("load cells (raw): " + " ".join(str(v) for v in snapshot.loads))
+    buttons = "  ".join(f"{name} {'DOWN' if devices.buttons.is_pressed(name) else 'up'}"
+                        for name in devices.buttons.buttons)
+    recent = ", ".join(f"{e.button} {e.kind}" for e in devices.buttons.events[-4:]) or "none"
+    out.append(f"buttons: {buttons}; last events: {recent}")
+    if led_note:
+        out.append(led_note)
+    return "\n".join(out)
+
+
+class _DemoHand(threading.Thread):
+    """Moves pieces on the simulated table so the view shows something happening."""
+
+    STEPS = (
+        ("place", 0, {(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0), (0, 2, 0)}),
+        ("place", 1, {(1, 0, 0), (1, 1, 0), (1, 2, 0)}),
+        ("put", (3, 4), None),
+        ("weigh", 0, 25.0),
+        ("place", 0, {(2, 0, 0), (2, 1, 0), (2, 2, 0), (1, 2, 0)}),
+        ("take", (3, 4), None),
+        ("weigh", 0, 0.0),
+        ("clear", None, None),
+    )
+
+    def __init__(self, devices: TableDevices, period_s: float = 1.0) -> None:
+        super().__init__(name="demo-hand", daemon=True)
+        self.devices = devices
+        self.period_s = period_s
+        self.halt = threading.Event()
+
+    def run(self) -> None:
+        sim = self.devices.sim
+        assert sim is not None
+        for what, where, arg in itertools.cycle(self.STEPS):
+            if self.halt.wait(self.period_s):
+                return
+            if what == "place" and where < sim.layout["towers"]:
+                sim.place(where, arg)
+            elif what == "put" and sim.layout["rows"]:
+                sim.put(where)
+            elif what == "take":
+                sim.take(where)
+            elif what == "weigh" and sim.layout["loads"]:
+                sim.weigh(where, arg)
+            elif what == "clear":
+                for t in range(sim.layout["towers"]):
+                    sim.lift(t, sim.cubes[t])
+
+
+def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = None,
+             led_test: bool = True, demo: bool = True, refresh_s: float = 0.25) -> int:
+    """The diag loop; returns the exit status."""
+    profile = load_profile(profile_name)
+    devices = open_table(profile)
+    hand = None
+    if profile.simulated and demo and not once:
+        hand = _DemoHand(devices)
+        hand.start()
+    leds = itertools.cycle(list(devices.leds.keys())) if led_test else None
+    live = sys.stdout.isatty() and not once
+    try:
+        devices.link.wait_for(lambda s: True, timeout=3.0)
+        end = None if seconds is None else time.monotonic() + seconds
+        while True:
+            note = ""
+            if leds is not None:
+                key = next(leds)
+                devices.leds.fill(_OFF)
+                devices.leds[key] = _LIT
+                devices.leds.show()
+                chain, pixel = devices.leds.locate(key)
+                label = " ".join(str(k) for k in key if k != "")
+                note = f"LED test: {label} lit (chain {chain}, pixel {pixel})"
+            screen = render(devices, note)
+            print(("\x1b[H\x1b[2J" if live else "") + screen, flush=True)
+            if once or (end is not None and time.monotonic() >= end):
+                return 0 if devices.link.synced else 1
+            if not live:
+                print()
+            time.sleep(refresh_s)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if hand is not None:
+            hand.halt.set()
+        devices.leds.fill(_OFF)
+        devices.leds.show()
+        devices.close()

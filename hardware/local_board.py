@@ -1,0 +1,109 @@
+"""The scanner board's code run on this machine, behind a pseudo-terminal.
+
+Two builds need it: the simulated table (fake pins) and the gpio-only table
+(the Pi's own pins). Either way the scanner code runs in a thread and
+writes its frames into a real pseudo-terminal, reachable at a stable path,
+and the Pi side opens that path with pyserial exactly as it opens a real
+board's USB serial port. ``stop()`` is a pulled cable; ``start()`` plugs it
+back in, and the board boots afresh.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import tempfile
+import termios
+import threading
+import time
+import tty
+from collections.abc import Callable
+from pathlib import Path
+
+
+class _PtyPort:
+    """The board's end of the USB serial: the master side of a pseudo-terminal."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        os.set_blocking(self.master, False)
+        self.path = os.ttyname(self.slave)
+
+    @property
+    def in_waiting(self) -> int:
+        buf = fcntl.ioctl(self.master, termios.FIONREAD, b"\0\0\0\0")
+        return int.from_bytes(buf, "little")
+
+    def read(self, n: int) -> bytes:
+        try:
+            return os.read(self.master, n)
+        except BlockingIOError:
+            return b""
+
+    def write(self, data: bytes) -> None:
+        with contextlib.suppress(BlockingIOError):  # the Pi is not reading: drop
+            os.write(self.master, data)
+
+    def close(self) -> None:
+        for fd in (self.master, self.slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+class LocalBoard:
+    """Runs a scanner built by ``build(serial)`` in a thread, behind a pty."""
+
+    def __init__(self, build: Callable[[object], object], link_dir: str | Path | None = None,
+                 *, step_s: float = 0.002) -> None:
+        self._build = build
+        self.step_s = step_s
+        self._dir = Path(link_dir or tempfile.mkdtemp(prefix="obelisk-board-"))
+        self.port_path = str(self._dir / "scanner")
+        self._port: _PtyPort | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.scanner = None
+
+    @property
+    def running(self) -> bool:
+        return self._port is not None
+
+    def start(self) -> None:
+        if self.running:
+            return
+        self._port = _PtyPort()
+        tmp = self.port_path + ".new"
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        os.symlink(self._port.path, tmp)
+        os.replace(tmp, self.port_path)
+        self.scanner = self._build(self._port)
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="local-scanner", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        if not self.running:
+            return
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout=2)
+        if os.path.lexists(self.port_path):
+            os.unlink(self.port_path)
+        if self._port:
+            self._port.close()
+        self._port = None
+
+    def inject(self, data: bytes) -> None:
+        """Raw bytes on the wire towards the Pi, as noise or corruption would put them."""
+        if self._port:
+            self._port.write(data)
+
+    def _run(self) -> None:
+        start = time.monotonic()
+        scanner = self.scanner
+        while not self._stop.is_set():
+            scanner.step(int((time.monotonic() - start) * 1000))
+            self._stop.wait(self.step_s)

@@ -1,0 +1,264 @@
+"""Hardware profiles: which devices this table has and where they are wired.
+
+A profile is a TOML file. Three ship with the project (``sim``, the default;
+``reference``; ``gpio-only``) and an owner may write their own. Every key is
+checked: a bad profile is refused naming the key, the problem and the fix.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+BUILT_IN = ("sim", "reference", "gpio-only")
+PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "native", "default")
+LED_OUTPUTS = ("sim", "pi", "scanner")
+PI_LED_PINS = ("D10", "D12", "D18", "D21")  # the Pi pins that can drive NeoPixels
+_GPIO = re.compile(r"^(GPIO|BCM)?(\d{1,2})$")
+
+
+class ProfileError(ValueError):
+    """A profile that cannot describe a working table."""
+
+
+@dataclass(frozen=True)
+class ScannerConfig:
+    """Where the sensors come from: a scanner board on a serial port, or the sim."""
+
+    port: str  # "sim", "gpio" (scanner code on the Pi's own pins) or a device path / URL
+    baud: int
+    towers: int
+    rows: int
+    cols: int
+    load_cells: int
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    pin_factory: str
+    player_a: str
+    player_b: str
+    menu: str
+    buzzer: str
+    hold_s: float
+
+
+@dataclass(frozen=True)
+class LedChain:
+    output: str  # sim | pi | scanner
+    pin: str
+    parts: tuple[tuple[str, str, int], ...]  # (part, owner, count)
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    source: str
+    scanner: ScannerConfig
+    buttons: ButtonsConfig
+    brightness: float
+    chains: tuple[LedChain, ...]
+
+    @property
+    def simulated(self) -> bool:
+        return self.scanner.port == "sim"
+
+
+def load_profile(name_or_path: str | Path = "sim") -> Profile:
+    """A built-in profile by name, or a profile file by path."""
+    text_name = str(name_or_path)
+    if text_name in BUILT_IN:
+        text = resources.files("hardware").joinpath("profiles", f"{text_name}.toml")\
+            .read_text("utf-8")
+        return parse_profile(text, source=f"{text_name} profile")
+    path = Path(name_or_path)
+    if not path.exists():
+        raise ProfileError(
+            f"no profile {text_name!r}: use one of {', '.join(BUILT_IN)} or the path of a "
+            "profile file"
+        )
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ProfileError(f"profile {path}: cannot be read ({exc})") from None
+    return parse_profile(text, source=f"profile {path}")
+
+
+def parse_profile(text: str, source: str = "profile") -> Profile:
+    """Check every key of a profile and build it; ``source`` names it in errors."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{source}: not valid TOML ({exc}); fix the line it names") from None
+    _keys(data, {"name", "scanner", "buttons", "leds"}, source, "")
+    name = _get(data, "name", str, source, "", "sim")
+    scanner = _scanner(_table(data, "scanner", source), source)
+    buttons = _buttons(_table(data, "buttons", source), source)
+    leds = _table(data, "leds", source)
+    _keys(leds, {"brightness", "chain"}, source, "[leds] ")
+    brightness = float(_get(leds, "brightness", (int, float), source, "[leds] ", 0.3))
+    if not 0 < brightness <= 1:
+        raise ProfileError(f"{source}: [leds] brightness = {brightness} is out of range; "
+                           "use a number above 0 and at most 1 (0.3 is comfortable indoors)")
+    chains = tuple(_chain(c, i, scanner, source)
+                   for i, c in enumerate(leds.get("chain", []), 1))
+    _check_parts_once(chains, source)
+    return Profile(name=name, source=source, scanner=scanner, buttons=buttons,
+                   brightness=brightness, chains=chains)
+
+
+# ------------------------------------------------------------------ sections
+
+
+def _scanner(t: dict, source: str) -> ScannerConfig:
+    where = "[scanner] "
+    _keys(t, {"port", "baud", "towers", "board", "load_cells"}, source, where)
+    port = _get(t, "port", str, source, where, "sim")
+    baud = _get(t, "baud", int, source, where, 115200)
+    if baud <= 0:
+        raise ProfileError(f"{source}: {where}baud = {baud}; use the board's speed, e.g. 115200")
+    towers = _get(t, "towers", int, source, where, 2)
+    if towers not in (0, 2):
+        raise ProfileError(f"{source}: {where}towers = {towers}; a table has 2 towers, or 0 "
+                           "for a board-only table")
+    board = _get(t, "board", str, source, where, "none")
+    rows = cols = 0
+    if board != "none":
+        match = re.fullmatch(r"(\d)x(\d)", board)
+        if not match or not all(3 <= int(v) <= 8 for v in match.groups()):
+            raise ProfileError(f"{source}: {where}board = {board!r}; write rows x columns "
+                               "from 3x3 to 8x8, like \"8x8\", or \"none\"")
+        rows, cols = int(match[1]), int(match[2])
+    loads = _get(t, "load_cells", int, source, where, 0)
+    if not 0 <= loads <= 9:
+        raise ProfileError(f"{source}: {where}load_cells = {loads}; the scanner board reads "
+                           "0 to 9 HX711 load cells")
+    return ScannerConfig(port, baud, towers, rows, cols, loads)
+
+
+def _buttons(t: dict, source: str) -> ButtonsConfig:
+    where = "[buttons] "
+    _keys(t, {"pin_factory", "player_a", "player_b", "menu", "buzzer", "hold_s"}, source, where)
+    factory = _get(t, "pin_factory", str, source, where, "default")
+    if factory not in PIN_FACTORIES:
+        raise ProfileError(f"{source}: {where}pin_factory = {factory!r}; use one of "
+                           f"{', '.join(PIN_FACTORIES)} (mock for the simulated table)")
+    pins = {}
+    for key, default in (("player_a", "GPIO17"), ("player_b", "GPIO27"), ("menu", "GPIO22"),
+                         ("buzzer", "GPIO23")):
+        pin = _get(t, key, str, source, where, default)
+        if not _GPIO.match(pin):
+            raise ProfileError(f"{source}: {where}{key} = {pin!r} is not a GPIO pin; "
+                               "write it like \"GPIO17\"")
+        number = int(_GPIO.match(pin)[2])
+        if number > 27:
+            raise ProfileError(f"{source}: {where}{key} = {pin!r}; the Pi header has GPIO0 "
+                               "to GPIO27")
+        for other, used in pins.items():
+            if int(_GPIO.match(used)[2]) == number:
+                raise ProfileError(f"{source}: {where}{key} and {other} both use GPIO{number}; "
+                                   "give each its own pin")
+        pins[key] = pin
+    hold = float(_get(t, "hold_s", (int, float), source, where, 1.0))
+    if not 0.05 <= hold <= 10:
+        raise ProfileError(f"{source}: {where}hold_s = {hold}; a hold (undo) should take "
+                           "between 0.05 and 10 seconds")
+    return ButtonsConfig(factory, pins["player_a"], pins["player_b"], pins["menu"],
+                         pins["buzzer"], hold)
+
+
+_PART = re.compile(r"^(ring|tower|zone|board)(?: (A|B))?(?: (\d+))?$")
+
+
+def _chain(t: object, number: int, scanner: ScannerConfig, source: str) -> LedChain:
+    where = f"[[leds.chain]] #{number} "
+    if not isinstance(t, dict):
+        raise ProfileError(f"{source}: {where}must be a table with output and parts")
+    _keys(t, {"output", "pin", "parts"}, source, where)
+    output = _get(t, "output", str, source, where, None)
+    if output not in LED_OUTPUTS:
+        raise ProfileError(f"{source}: {where}output = {output!r}; use one of "
+                           f"{', '.join(LED_OUTPUTS)}")
+    pin = _get(t, "pin", str, source, where, "D18" if output == "pi" else "")
+    if output == "pi" and pin not in PI_LED_PINS:
+        raise ProfileError(f"{source}: {where}pin = {pin!r} cannot drive NeoPixels; use one "
+                           f"of {', '.join(PI_LED_PINS)} (D18 is usual)")
+    if output == "scanner" and scanner.port == "gpio":
+        raise ProfileError(f"{source}: {where}output = \"scanner\" but this table has no "
+                           "scanner board ([scanner] port = \"gpio\"); use output = \"pi\"")
+    raw = _get(t, "parts", list, source, where, None)
+    if not raw:
+        raise ProfileError(f"{source}: {where}needs parts, like parts = [\"ring A 16\"]")
+    return LedChain(output, pin, tuple(_part(p, scanner, source, where) for p in raw))
+
+
+def _part(text: object, scanner: ScannerConfig, source: str, where: str) -> tuple[str, str, int]:
+    match = _PART.match(text) if isinstance(text, str) else None
+    fix = ("write parts like \"ring A 16\", \"ring B 16\", \"tower A\", \"tower B\", "
+           "\"zone 2\" or \"board\"")
+    if not match:
+        raise ProfileError(f"{source}: {where}part {text!r} is unknown; {fix}")
+    kind, owner, count = match[1], match[2] or "", match[3]
+    if kind in ("ring", "tower") and not owner:
+        raise ProfileError(f"{source}: {where}part {text!r} needs a player: A or B; {fix}")
+    if kind == "ring":
+        n = int(count or 0)
+        if not 1 <= n <= 64:
+            raise ProfileError(f"{source}: {where}part {text!r}: a ring has 1 to 64 pixels")
+    elif kind == "zone":
+        n = int(count or 0)
+        if not 1 <= n <= 8:
+            raise ProfileError(f"{source}: {where}part {text!r}: a zone has 1 to 8 pixels")
+    elif kind == "tower":
+        if not scanner.towers:
+            raise ProfileError(f"{source}: {where}part {text!r}, but [scanner] towers = 0")
+        n = 9
+    else:
+        if not scanner.rows:
+            raise ProfileError(f"{source}: {where}part {text!r}, but [scanner] board = \"none\"")
+        n = scanner.rows * scanner.cols
+    return (kind, owner, n)
+
+
+def _check_parts_once(chains: tuple[LedChain, ...], source: str) -> None:
+    seen = set()
+    for chain in chains:
+        for kind, owner, _ in chain.parts:
+            if (kind, owner) in seen:
+                label = f"{kind} {owner}".strip()
+                raise ProfileError(f"{source}: the LED part {label!r} is on two chains; "
+                                   "list each part once")
+            seen.add((kind, owner))
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _table(data: dict, key: str, source: str) -> dict:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ProfileError(f"{source}: {key} must be a [{key}] table")
+    return value
+
+
+def _keys(t: dict, known: set[str], source: str, where: str) -> None:
+    unknown = sorted(set(t) - known)
+    if unknown:
+        raise ProfileError(f"{source}: {where}unknown key {unknown[0]!r}; the keys here are "
+                           f"{', '.join(sorted(known))}")
+
+
+def _get(t: dict, key: str, kind: type | tuple[type, ...], source: str, where: str,
+         default: object) -> object:
+    if key not in t:
+        if default is None:
+            raise ProfileError(f"{source}: {where}{key} is missing; add it")
+        return default
+    value = t[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise ProfileError(f"{source}: {where}{key} = {value!r} should be {names}")
+    return value
