@@ -35,6 +35,7 @@ class LinkHealth:
     gaps: int = 0
     reconnects: int = 0
     resyncs: int = 0
+    last_pong: int | None = None
     last_error: str = ""
 
     @property
@@ -247,7 +248,7 @@ class ScannerLink:
             elif kind == proto.LOAD:
                 self._loads = tuple(proto.unpack_loads(body))
             elif kind == proto.PONG:
-                proto.unpack_token(body)
+                self.health.last_pong = proto.unpack_token(body)
                 return False
             else:
                 raise ValueError(f"unexpected message type {kind:#04x} from the board")

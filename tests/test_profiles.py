@@ -1,0 +1,81 @@
+"""Hardware profiles: the built-ins load, and bad ones are refused helpfully."""
+
+from __future__ import annotations
+
+import pytest
+
+from hardware.profile import BUILT_IN, ProfileError, load_profile, parse_profile
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_built_in_profiles_load(name):
+    profile = load_profile(name)
+    assert profile.name == name
+    assert profile.chains, "every built-in table has LEDs"
+
+
+def test_the_sim_profile_is_all_simulated():
+    profile = load_profile("sim")
+    assert profile.simulated and profile.buttons.pin_factory == "mock"
+    assert {chain.output for chain in profile.chains} <= {"sim", "scanner"}
+
+
+GOOD = """
+name = "mine"
+[scanner]
+port = "/dev/ttyACM0"
+board = "5x5"
+[buttons]
+player_a = "GPIO5"
+[[leds.chain]]
+output = "pi"
+pin = "D18"
+parts = ["ring A 8", "ring B 8", "board"]
+"""
+
+
+def test_a_minimal_profile_gets_sensible_defaults():
+    profile = parse_profile(GOOD, "mine.toml")
+    assert (profile.scanner.rows, profile.scanner.cols, profile.scanner.baud) == (5, 5, 115200)
+    assert profile.buttons.player_b == "GPIO27" and profile.brightness == 0.3
+    assert profile.chains[0].parts[-1] == ("board", "", 25)
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (("board = \"5x5\"", "board = \"9x9\""), ["[scanner] board = '9x9'", "3x3 to 8x8"]),
+    (("player_a = \"GPIO5\"", "player_a = \"GPIO27\""),
+     ["player_b and player_a both use GPIO27", "own pin"]),
+    (("player_a = \"GPIO5\"", "player_a = \"pin five\""), ["is not a GPIO pin", "GPIO17"]),
+    (("player_a = \"GPIO5\"", "palyer_a = \"GPIO5\""), ["unknown key 'palyer_a'", "player_a"]),
+    (("pin = \"D18\"", "pin = \"D4\""), ["cannot drive NeoPixels", "D18"]),
+    (("\"ring A 8\"", "\"ring C 8\""), ["part 'ring C 8' is unknown", "ring A 16"]),
+    (("\"ring B 8\"", "\"ring A 9\""), ["'ring A' is on two chains"]),
+    (("\"ring A 8\"", "\"ring A 99\""), ["a ring has 1 to 64 pixels"]),
+    (("output = \"pi\"", "output = \"laser\""), ["output = 'laser'", "sim, pi, scanner"]),
+    (("[scanner]", "[scanner]\nbaud = \"fast\""), ["baud = 'fast' should be int"]),
+    (("name = \"mine\"", "name = "), ["not valid TOML"]),
+])
+def test_bad_profiles_name_the_key_the_problem_and_the_fix(change, words):
+    text = GOOD.replace(*change)
+    assert text != GOOD
+    with pytest.raises(ProfileError) as err:
+        parse_profile(text, "mine.toml")
+    message = str(err.value)
+    assert message.startswith("mine.toml")
+    for word in words:
+        assert word in message
+
+
+def test_a_scanner_chain_needs_a_scanner_board():
+    text = GOOD.replace('port = "/dev/ttyACM0"', 'port = "gpio"').replace(
+        'output = "pi"\npin = "D18"', 'output = "scanner"')
+    with pytest.raises(ProfileError, match="no scanner board"):
+        parse_profile(text, "mine.toml")
+
+
+def test_profile_files_and_unknown_names(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text(GOOD, "utf-8")
+    assert load_profile(path).name == "mine"
+    with pytest.raises(ProfileError, match="use one of sim, reference, gpio-only"):
+        load_profile("kitchen")

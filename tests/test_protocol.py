@@ -1,0 +1,126 @@
+"""The scanner protocol: framing, checksum, bodies, and a parser that never raises."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hardware.scanner import obelisk_proto as proto
+
+
+def test_crc16_is_ccitt_false():
+    assert proto.crc16(b"123456789") == 0x29B1
+    assert proto.crc16(b"") == 0xFFFF
+
+
+@given(st.binary(max_size=700))
+def test_cobs_round_trips_and_removes_zeros(data):
+    encoded = proto.cobs_encode(data)
+    assert 0 not in encoded
+    assert proto.cobs_decode(encoded) == data
+
+
+@given(kind=st.integers(0, 255), seq=st.integers(0, 255), body=st.binary(max_size=500))
+def test_frames_round_trip(kind, seq, body):
+    frame = proto.encode_frame(kind, seq, body)
+    assert frame.endswith(b"\x00") and frame.count(0) == 1
+    assert proto.decode_frame(frame[:-1]) == (kind, seq, body)
+
+
+def test_the_reader_joins_split_frames_and_skips_junk():
+    a = proto.encode_frame(proto.PING, 1, proto.pack_token(7))
+    b = proto.encode_frame(proto.PONG, 2, proto.pack_token(7))
+    reader = proto.FrameReader()
+    stream = b"\x13\x37junk\x00" + a + b
+    got = []
+    for i in range(0, len(stream), 3):  # arrives three bytes at a time
+        got += reader.feed(stream[i:i + 3])
+    assert got == [(proto.PING, 1, b"\x00\x07"), (proto.PONG, 2, b"\x00\x07")]
+    assert reader.frames == 2 and reader.bad_total == 1
+
+
+@pytest.mark.parametrize(("wire", "reason"), [
+    (proto.encode_frame(1, 0, b"abc")[:-3] + b"\x00", "cobs"),    # truncated
+    (b"\x05ab\x00", "cobs"),                                      # block past the end
+    (proto.cobs_encode(b"\x01\x02") + b"\x00", "short"),
+    (proto.cobs_encode(bytes([9, 1, 0, 0, 0])) + b"\x00", "crc"),
+])
+def test_bad_frames_are_counted_by_reason(wire, reason):
+    reader = proto.FrameReader()
+    assert reader.feed(wire) == []
+    assert reader.bad == {reason: 1}
+
+
+def test_a_newer_protocol_version_is_refused():
+    payload = bytes([proto.PROTOCOL_VERSION + 1, proto.PING, 0, 0, 1])
+    crc = proto.crc16(payload)
+    wire = proto.cobs_encode(payload + bytes([crc >> 8, crc & 0xFF])) + b"\x00"
+    reader = proto.FrameReader()
+    assert reader.feed(wire) == [] and reader.bad == {"version": 1}
+
+
+def test_an_endless_frame_overflows_then_the_reader_recovers():
+    reader = proto.FrameReader(max_frame=100)
+    assert reader.feed(b"\x07" * 500) == []
+    good = proto.encode_frame(proto.PING, 3, proto.pack_token(1))
+    assert reader.feed(b"more junk\x00" + good) == [(proto.PING, 3, b"\x00\x01")]
+    assert reader.bad == {"overflow": 1}
+
+
+def test_10000_random_garbage_frames_never_raise():
+    rng = random.Random(2026)
+    reader = proto.FrameReader()
+    good = proto.encode_frame(proto.CHANGES, 9, proto.pack_changes([(4, True)]))
+    seen_good = 0
+    for i in range(10_000):
+        kind = rng.randrange(4)
+        if kind == 0:  # raw noise with delimiters
+            junk = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40))) + b"\x00"
+        elif kind == 1:  # a real frame with one byte flipped
+            frame = bytearray(good)
+            frame[rng.randrange(len(frame) - 1)] ^= 1 << rng.randrange(8) or 1
+            junk = bytes(frame)
+        elif kind == 2:  # a real frame cut short
+            junk = good[:rng.randrange(1, len(good) - 1)] + b"\x00"
+        else:  # well framed, checksum fine, nonsense inside
+            junk = proto.encode_frame(rng.randrange(256), rng.randrange(256),
+                                      bytes(rng.randrange(256) for _ in range(rng.randrange(9))))
+        reader.feed(junk)
+        if i % 1000 == 0:
+            seen_good += len(reader.feed(good))
+    assert seen_good == 10  # real frames still get through between the garbage
+    assert reader.bad_total > 5_000
+
+
+@given(st.binary(max_size=300))
+def test_any_bytes_at_all_are_safe(data):
+    reader = proto.FrameReader()
+    for kind, seq, body in reader.feed(data):
+        assert 0 <= kind < 256 and 0 <= seq < 256 and isinstance(body, bytes)
+
+
+def test_message_bodies_round_trip():
+    hello = proto.pack_hello("fw 1.2", 2, 9, 9, 8, 8, 9, 64)
+    assert proto.unpack_hello(hello) == ("fw 1.2", 2, 9, 9, 8, 8, 9, 64)
+    closed = [0, 7, 8, 161, 225]
+    body = proto.pack_snapshot(closed, 226, [5, -3, 1 << 20])
+    assert proto.unpack_snapshot(body) == (closed, 226, [5, -3, 1 << 20])
+    assert proto.unpack_changes(proto.pack_changes([(3, True), (200, False)])) == \
+        [(3, True), (200, False)]
+    assert proto.unpack_leds(proto.pack_leds(4, b"\x01\x02\x03")) == (4, b"\x01\x02\x03")
+
+
+@pytest.mark.parametrize(("unpack", "body"), [
+    (proto.unpack_hello, b"\x01\x02"),
+    (proto.unpack_snapshot, b"\x00\xff\x00"),
+    (proto.unpack_changes, b"\x00"),
+    (proto.unpack_loads, b"\x02\x00\x00\x00\x01"),
+    (proto.unpack_leds, b"\x00\x00\x01"),
+    (proto.unpack_token, b"\x01"),
+])
+def test_short_bodies_are_refused_with_value_error(unpack, body):
+    with pytest.raises(ValueError, match="^body: "):
+        unpack(body)
