@@ -122,5 +122,5 @@ def test_message_bodies_round_trip():
     (proto.unpack_token, b"\x01"),
 ])
 def test_short_bodies_are_refused_with_value_error(unpack, body):
-    with pytest.raises(ValueError, match="^body: "):
+    with pytest.raises(ValueError, match=r"^body: "):
         unpack(body)
