@@ -22,9 +22,10 @@ PINS = {
     "pixels": "GP28",
 }
 
-# What this board has attached: two towers of 9 rods x 9 levels, an 8 x 8 board,
-# no load cells and no LEDs unless the table's profile says otherwise.
-LAYOUT = {"towers": 2, "rods": 9, "levels": 9, "rows": 8, "cols": 8, "loads": 0, "leds": 0}
+# What the reference board has attached (keep in step with the reference
+# profile): two towers of 9 rods x 9 levels, an 8 x 8 board, 9 load cells and
+# a pixel under each board square.
+LAYOUT = {"towers": 2, "rods": 9, "levels": 9, "rows": 8, "cols": 8, "loads": 9, "leds": 64}
 
 
 def _output(digitalio, board, name):
