@@ -65,8 +65,14 @@ if is_pi; then
         fi
     done
     if command -v raspi-config >/dev/null && [ "$(as_root raspi-config nonint get_spi 2>/dev/null || echo 1)" != 0 ]; then
-        say "enabling SPI (NeoPixels on GPIO 10)"
+        say "enabling SPI (NeoPixels on GPIO10 without root)"
         as_root raspi-config nonint do_spi 0 || die "could not enable SPI; run: sudo raspi-config (Interface Options, SPI)"
+    fi
+    cmdline=/boot/firmware/cmdline.txt
+    [ -f "$cmdline" ] || cmdline=/boot/cmdline.txt
+    if [ -f "$cmdline" ] && ! grep -q "spidev.bufsiz=" "$cmdline"; then
+        say "enlarging the SPI buffer for long LED chains (takes effect after a reboot)"
+        as_root sed -i '1 s/$/ spidev.bufsiz=32768/' "$cmdline" || die "could not edit $cmdline; add spidev.bufsiz=32768 to its line by hand"
     fi
 fi
 

@@ -15,10 +15,11 @@ from hardware.sim import load_code_py
 
 # Pi GPIO numbers of the gpio-only build (hardware/README.md): up to 8 drive
 # rows and 8 sense columns, clear of the buttons (17, 27, 22), the buzzer (23)
-# and the NeoPixel data pin (18).
+# and SPI0 (7-11, NeoPixels on GPIO10). Rows 7-8 and columns g-h use the I2C
+# (2, 3) and UART (14, 15) pins: boards up to 6x6 leave those alone.
 PINS = {
-    "drive": ["GPIO4", "GPIO5", "GPIO6", "GPIO7", "GPIO8", "GPIO9", "GPIO11", "GPIO12"],
-    "sense": ["GPIO13", "GPIO16", "GPIO19", "GPIO20", "GPIO21", "GPIO24", "GPIO25", "GPIO26"],
+    "drive": ["GPIO4", "GPIO5", "GPIO6", "GPIO12", "GPIO13", "GPIO16", "GPIO2", "GPIO14"],
+    "sense": ["GPIO19", "GPIO20", "GPIO21", "GPIO24", "GPIO25", "GPIO26", "GPIO3", "GPIO15"],
 }
 
 

@@ -16,7 +16,9 @@ from pathlib import Path
 BUILT_IN = ("sim", "reference", "gpio-only")
 PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "native", "default")
 LED_OUTPUTS = ("sim", "pi", "scanner")
-PI_LED_PINS = ("D10", "D12", "D18", "D21")  # the Pi pins that can drive NeoPixels
+# The Pi pins that can drive NeoPixels. D10 (SPI) works for an unprivileged
+# service; D12, D18 and D21 (PWM, PCM) need root on a Pi 4 or older.
+PI_LED_PINS = ("D10", "D12", "D18", "D21")
 _GPIO = re.compile(r"^(GPIO|BCM)?(\d{1,2})$")
 
 
@@ -182,10 +184,10 @@ def _chain(t: object, number: int, scanner: ScannerConfig, source: str) -> LedCh
     if output not in LED_OUTPUTS:
         raise ProfileError(f"{source}: {where}output = {output!r}; use one of "
                            f"{', '.join(LED_OUTPUTS)}")
-    pin = _get(t, "pin", str, source, where, "D18" if output == "pi" else "")
+    pin = _get(t, "pin", str, source, where, "D10" if output == "pi" else "")
     if output == "pi" and pin not in PI_LED_PINS:
         raise ProfileError(f"{source}: {where}pin = {pin!r} cannot drive NeoPixels; use one "
-                           f"of {', '.join(PI_LED_PINS)} (D18 is usual)")
+                           f"of {', '.join(PI_LED_PINS)} (D10, the SPI pin, needs no root)")
     if output == "scanner" and scanner.port == "gpio":
         raise ProfileError(f"{source}: {where}output = \"scanner\" but this table has no "
                            "scanner board ([scanner] port = \"gpio\"); use output = \"pi\"")

@@ -39,3 +39,14 @@ def test_the_same_scanner_code_reads_a_board_on_pi_pins():
             assert link.wait_for(lambda s: s.squares() == closed, 3.0) is not None
     finally:
         board.stop()
+
+
+def test_the_gpio_only_pins_leave_buttons_buzzer_and_spi_alone():
+    from hardware.profile import load_profile
+
+    buttons = load_profile("gpio-only").buttons
+    taken = {buttons.player_a, buttons.player_b, buttons.menu, buttons.buzzer}
+    spi0 = {f"GPIO{n}" for n in (7, 8, 9, 10, 11)}
+    matrix = set(PINS["drive"]) | set(PINS["sense"])
+    assert len(matrix) == 16
+    assert not matrix & taken and not matrix & spi0
