@@ -86,7 +86,9 @@ def rules_text(options: TowersOptions, block_set: BlockSet, width: int = 78) -> 
     for title, paragraphs in sections:
         out += [title, "=" * len(title) if not out else "-" * len(title)]
         for para in paragraphs:
-            indent = " " * len(para.split(" ", 1)[0] + " ") if para[:1] in "-1234" else ""
+            marker = para.split(" ", 1)[0]
+            bullet = marker == "-" or (marker[:-1].isdigit() and marker.endswith("."))
+            indent = " " * (len(marker) + 1) if bullet else "  " if marker[:2] == "--" else ""
             out.append(textwrap.fill(para, width=width, subsequent_indent=indent))
         out.append("")
     return "\n".join(out).rstrip() + "\n"
