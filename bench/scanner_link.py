@@ -95,7 +95,7 @@ def main() -> None:
     lat = sorted(latency_ms(args.moves))
     p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
     print(f"sim->host latency over {len(lat)} moves: p50={statistics.median(lat):.1f} ms "
-          f"p99={p99:.1f} ms (3-scan debounce at a 2 ms scan step included)")
+          f"p99={p99:.1f} ms (3-scan debounce at a 5 ms scan step included)")
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ class LocalBoard:
     """Runs a scanner built by ``build(serial)`` in a thread, behind a pty."""
 
     def __init__(self, build: Callable[[object], object], link_dir: str | Path | None = None,
-                 *, step_s: float = 0.002) -> None:
+                 *, step_s: float = 0.005) -> None:
         self._build = build
         self.step_s = step_s
         self._dir = Path(link_dir or tempfile.mkdtemp(prefix="obelisk-board-"))

@@ -96,7 +96,7 @@ def _fake_modules(table: SimTable) -> tuple[SimpleNamespace, SimpleNamespace, Si
 class SimTable:
     """The physical table, simulated down to the scanner board's pins."""
 
-    def __init__(self, layout: dict | None = None, *, step_s: float = 0.002,
+    def __init__(self, layout: dict | None = None, *, step_s: float = 0.005,
                  link_dir: str | None = None) -> None:
         self._code = load_code_py()
         self.layout = dict(self._code.LAYOUT if layout is None else layout)
@@ -113,6 +113,8 @@ class SimTable:
         self._drive_count = self.layout["towers"] * self.layout["levels"] + self.layout["rows"]
         self._shift = [True] * self._drive_count
         self._outputs = [True] * self._drive_count
+        self._sense_low: set[int] = set()  # sense lines pulled low since the last latch
+        self._wired: tuple[object, list[frozenset[int]]] = (None, [])
         self._levels: dict[str, bool] = {}
         self._hx_bit = 0
         self._hx_sample: tuple[int, ...] = ()
@@ -193,6 +195,12 @@ class SimTable:
             self._shift = [self._levels.get(self.pins["drive_data"], False), *self._shift[:-1]]
         elif name == self.pins["drive_latch"] and rising:
             self._outputs = list(self._shift)
+            wiring = self._wiring()
+            low = set()
+            for line, level in enumerate(self._outputs):
+                if not level:  # drive lines are active low
+                    low |= wiring[line]
+            self._sense_low = low
         elif name == self.pins["load_clock"] and rising:
             if self._hx_bit == 0:
                 self._hx_sample = tuple(
@@ -201,7 +209,7 @@ class SimTable:
 
     def _read(self, name: str, own: bool) -> bool:
         if name in self._sense_index:
-            return not self._sense_closed(self._sense_index[name])
+            return self._sense_index[name] not in self._sense_low
         if name in self._load_index:
             k = self._load_index[name]
             if self._hx_bit == 0 or k >= len(self.grams):
@@ -212,22 +220,31 @@ class SimTable:
             return bool(self._hx_sample[k] >> (24 - self._hx_bit) & 1)
         return own
 
-    def _sense_closed(self, sense: int) -> bool:
-        """Is some switch on this sense line closed while its drive line is low?"""
+    def _wiring(self) -> list[frozenset[int]]:
+        """For each drive line, the sense lines its closed switches pull low.
+
+        Worked out again only when the physical truth changes (each change
+        replaces a whole value, so identity tells).
+        """
+        truth = (self.cubes, self.pieces, self.hovering)
+        if self._wired[0] is not None and all(
+                a is b for a, b in zip(self._wired[0], truth, strict=True)):
+            return self._wired[1]
         lay = self.layout
         levels, rods = lay["levels"], lay["rods"]
         side = math.isqrt(rods)
-        for line, level in enumerate(self._outputs):
-            if level:
-                continue  # drive lines are active low
-            if line < lay["towers"] * levels:
-                tower, z = divmod(line, levels)
-                if sense < rods:
-                    cell = (sense % side, sense // side, z)
-                    if cell in self.cubes[tower] or (tower, *cell) in self.hovering:
-                        return True
-            else:
-                row = line - lay["towers"] * levels
-                if sense < lay["cols"] and (row, sense) in self.pieces:
-                    return True
-        return False
+        table: list[set[int]] = [set() for _ in range(self._drive_count)]
+        for tower, cubes in enumerate(self.cubes):
+            for x, y, z in cubes:
+                if 0 <= z < levels:
+                    table[tower * levels + z].add(y * side + x)
+        for tower, x, y, z in self.hovering:
+            if 0 <= z < levels:
+                table[tower * levels + z].add(y * side + x)
+        first_row = lay["towers"] * levels
+        for row, col in self.pieces:
+            if 0 <= row < lay["rows"] and 0 <= col < lay["cols"]:
+                table[first_row + row].add(col)
+        frozen = [frozenset(s) for s in table]
+        self._wired = (truth, frozen)
+        return frozen
