@@ -4,7 +4,10 @@ A turn: the active player puts two blocks from the common pile into the
 building zone within the hourglass time; the passive player takes one; the
 active player gets the other; each places on their own tower, in either
 order. Placing a zone block on a tower also counts as the take, because
-that is all the table's sensors can see of it. After the turn, a block over
+that is all the table's sensors can see of it. The table weighs the blocks
+in the zone, which tells their colour but not their shape: a block placed
+from the zone may turn out to be another block of the same colour from the
+pile, and the record is corrected to the block that really was there. After the turn, a block over
 level 9 ends the game; otherwise a flat tower earns a black block for the
 opponent's tower. The game also ends when the pile cannot supply two blocks.
 
@@ -369,8 +372,27 @@ class TowersState:
                      "building zone")
         return self._deal(self.passive, block_id)
 
+    def _identify(self, block_id: str, held: tuple[str, ...]) -> tuple[TowersState, str | None]:
+        """If ``block_id`` is a pile block of the colour of one of ``held``, swap them.
+
+        Returns the corrected state and the held block it replaced (or None).
+        """
+        if block_id in held or block_id not in self.pile:
+            return self, None
+        colour = self.block(block_id).colour
+        for old in held:
+            if self.block(old).colour is colour:
+                pile = tuple(old if b == block_id else b for b in self.pile)
+                zone = tuple(block_id if b == old else b for b in self.zone)
+                hands = tuple(block_id if b == old else b for b in self.hands)
+                return replace(self, pile=pile, zone=zone, hands=(hands[0], hands[1])), old
+        return self, None
+
     def _deal(self, player: Player, block_id: str) -> TowersState:
         """``player`` gets ``block_id`` from the zone, the other player the other block."""
+        state, _ = self._identify(block_id, self.zone)
+        if state is not self:
+            return state._deal(player, block_id)
         if block_id not in self.zone:
             raise BlockNotAvailableError(
                 f"{self._name(block_id)} is not in the building zone: it is "
@@ -400,6 +422,9 @@ class TowersState:
         hand = self.hands[p.index]
         if hand is None:
             raise NotYourTurnError(f"{p} has already placed a block this turn")
+        state, old = self._identify(action.block, (hand,))
+        if old is not None:
+            return state._place_own(action)
         if action.block != hand:
             raise BlockNotAvailableError(
                 f"{p} must place the {self.block(hand)} now, not "

@@ -38,7 +38,7 @@ from engine.tower import (
     resting_placements,
     rod_name,
 )
-from engine.towers import Place, TowersState
+from engine.towers import Phase, Place, TowersState
 
 
 def _visible(cells: frozenset[Cell]) -> frozenset[Cell]:
@@ -46,12 +46,25 @@ def _visible(cells: frozenset[Cell]) -> frozenset[Cell]:
 
 
 def _candidates(state: TowersState, tower: Player) -> list[Place]:
-    """Every placement the rules allow on ``tower`` now, as actions."""
-    blocks = state.available_blocks(tower)
-    if not blocks:
+    """Every placement the rules allow on ``tower`` now, as actions.
+
+    A zone or hand block is known by colour only, so every pile block of
+    that colour is a candidate too (the engine corrects the record).
+    """
+    held = state.available_blocks(tower)
+    if not held:
         raise WrongPhaseError(
             f"no block may go on {tower}'s tower now: {state.describe_phase()}"
         )
+    blocks = list(held)
+    if state.phase is not Phase.BONUS:
+        colours = {state.block(b).colour for b in held}
+        kinds = {state.block(b).kind for b in blocks}
+        for b in state.pile:
+            block = state.block(b)
+            if block.colour in colours and block.kind not in kinds:
+                kinds.add(block.kind)
+                blocks.append(b)
     return [
         Place(tower, block_id, cells)
         for block_id in blocks

@@ -126,9 +126,13 @@ def test_heights_alone_different_blocks_are_not_equivalent(game, block_set):
     s = position(game.new_initial_state(first=A),
                  tower_a=column(block_set, [("Y1", "c1:1 c2:1")]))
     s = s.apply_action(Choose("R1")).apply_action(Choose("G12"))
-    # Row 1 at height 2: the red bar resting on c1, or the standing L upside down.
+    # Row 1 at height 2: the red bar resting on c1, or the standing L upside down
+    # (or another green of the pile that does the same: the zone is weighed, so
+    # the table knows the colour of G12 but not its shape).
     match = placements_for_heights(s, A, (2, 2, 2, 0, 0, 1, 0, 0, 0))
-    assert sorted(p.block for p in match.candidates) == ["G12", "R1"]
+    blocks = {p.block for p in match.candidates}
+    assert {"G12", "R1"} <= blocks
+    assert {s.block(b).colour.label for b in blocks} == {"green", "red"}
     assert not match.equivalent
 
 
@@ -145,3 +149,28 @@ def test_heights_that_cannot_be_a_placement(dealt, game, block_set):
     s = s.apply_action(Choose("B09")).apply_action(Choose("G03")).apply_action(Take("G03"))
     with pytest.raises(InferenceError, match="rod a1 on player A's tower went down from 8 to 0"):
         placements_for_heights(s, A, (0, 7, 5, 7, 0, 0, 0, 0, 0))
+
+
+def test_a_zone_block_is_known_by_colour_and_its_shape_tells_which(game):
+    # The table weighed a green in the zone and wrote down G01 (a square), but
+    # the player had picked G07 (an S): placing it corrects the record.
+    s = game.new_initial_state(first=A).apply_action(Choose("G01")).apply_action(Choose("R1"))
+    s_shape = cells("a1:1", "b1:1", "b2:1", "c2:1")
+    place = find_placement(s, B, s_shape)
+    assert place.block in {"G07", "G08"} and place.cells == s_shape
+    after = s.apply_action(place)
+    assert place.block in {pb.block.id for pb in after.tower(B).blocks}
+    assert "G01" in after.pile and place.block not in after.pile
+    assert after.hands == ("R1", None)
+
+
+def test_a_hand_block_is_corrected_the_same_way(dealt):
+    # A holds "B01" (a P) as far as the table knows; it was really the plus, B03.
+    plus = cells("b1:1", "a2:1", "b2:1", "c2:1", "b3:1")
+    place = find_placement(dealt, A, plus)
+    assert place.block == "B03"
+    after = dealt.apply_action(place)
+    assert "B01" in after.pile and after.tower(A).blocks[0].block.id == "B03"
+    # Another colour is still refused.
+    with pytest.raises(BlockNotAvailableError):
+        find_placement(dealt, A, cells("a1:1", "b1:1", "a2:1", "b2:1"))
