@@ -26,6 +26,10 @@ class Hourglass:
         self._paused_total = 0.0
 
     @property
+    def started(self) -> bool:
+        return self._started is not None
+
+    @property
     def running(self) -> bool:
         return self._started is not None and self._paused_at is None
 

@@ -1,0 +1,450 @@
+"""The towers game on the table: a state machine between sensors and rules.
+
+``TowersTable`` is the model of a ``transitions`` machine:
+
+    setup --begin--> toss --tossed--> play <--go_wrong / fixed--> repair
+      \\                               |  ^                          |
+       `--------resumed-------------->|  `---resume-- paused <--pause-'
+                                      `--finish--> over
+
+It is fed settled sensor views, button events and clock ticks, and it never
+keeps a running tally of sensor events: each settled view is compared with
+the accepted position and with the positions legal actions would produce.
+The engine decides; the table journals each accepted action (on disk before
+anything is shown), then lights the LEDs. Anything the rules do not allow is
+shown, beeped and waited out; nothing illegal is ever recorded.
+
+Time comes from the ``now`` arguments, so tests (and the fast demo) control
+the clock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from transitions import Machine
+
+from engine.blocks import Colour
+from engine.errors import ObeliskError
+from engine.players import PLAYERS, Player
+from engine.tower import cells_text
+from engine.towers import (
+    Action,
+    Choose,
+    Decline,
+    Phase,
+    Place,
+    PutBack,
+    Timeout,
+    TowersGame,
+    TowersState,
+)
+from engine.towers_record import (
+    action_from_dict,
+    action_to_dict,
+    options_from_dict,
+    options_to_dict,
+)
+from engine.towers_sensing import find_placement
+from firmware.hourglass import Hourglass
+from firmware.journal import Journal
+from firmware.settle import Settler
+from firmware.towers_view import UNKNOWN, TowersView, expected_towers, zone_fits
+from hardware.buttons import ButtonEvent
+
+RGB = tuple[int, int, int]
+PLAYER_COLOURS: dict[Player, RGB] = {Player.A: (0, 90, 255), Player.B: (255, 60, 160)}
+GOOD: RGB = (0, 200, 0)
+EXTRA: RGB = (255, 0, 0)
+MISSING: RGB = (0, 0, 255)
+OFF: RGB = (0, 0, 0)
+BLOCK_COLOURS: dict[Colour, RGB] = {
+    Colour.BLACK: (40, 40, 40), Colour.YELLOW: (255, 200, 0), Colour.RED: (255, 0, 0),
+    Colour.GREEN: (0, 200, 0), Colour.BLUE: (0, 0, 255),
+}
+
+
+@dataclass(frozen=True)
+class _Offer:
+    """The table went back to an earlier accepted position: a takeback to confirm."""
+
+    to: int
+
+
+class TowersTable:
+    """One towers game on a physical (or simulated) table."""
+
+    STATES = ("setup", "toss", "play", "repair", "paused", "over")
+    TRANSITIONS = (
+        {"trigger": "begin", "source": "setup", "dest": "toss"},
+        {"trigger": "resumed", "source": "setup", "dest": "play"},
+        {"trigger": "tossed", "source": "toss", "dest": "play"},
+        {"trigger": "go_wrong", "source": "play", "dest": "repair"},
+        {"trigger": "fixed", "source": "repair", "dest": "play"},
+        {"trigger": "pause", "source": ["play", "repair"], "dest": "paused"},
+        {"trigger": "resume", "source": "paused", "dest": "play"},
+        {"trigger": "finish", "source": ["play", "repair"], "dest": "over"},
+    )
+
+    def __init__(self, game: TowersGame, journal: Journal, *, seed: int = 0,
+                 emit: Callable[[dict], None] = lambda event: None,
+                 beep: Callable[[], None] = lambda: None,
+                 settle_s: float = 0.3, toss_s: float = 2.0) -> None:
+        self.game = game
+        self.journal = journal
+        self.seed = seed
+        self.emit = emit
+        self.beep = beep
+        self.toss_s = toss_s
+        self.settler: Settler[TowersView] = Settler(settle_s)
+        self.hourglass = Hourglass(game.options.hourglass_s)
+        self.position: TowersState | None = None
+        self.history: list[TowersState] = []
+        self.actions: list[Action] = []
+        self.first: Player | None = None
+        self.problem: str = ""
+        self.offer: _Offer | None = None
+        self.view: TowersView | None = None
+        self.clear_zone = False  # blocks of a lost turn must go back to the pile
+        self.last_place: Place | None = None
+        self._toss_until = 0.0
+        self._now = 0.0
+        self.machine = Machine(model=self, states=list(self.STATES),
+                               transitions=list(self.TRANSITIONS), initial="setup",
+                               auto_transitions=False, queued=True)
+
+    # ------------------------------------------------------------------ starting
+
+    def start(self, now: float) -> None:
+        """Resume the journal's unfinished game, or wait in setup for a clear table."""
+        self._now = now
+        entries = self.journal.read().entries
+        starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
+        if not starts or any(e.get("t") == "over" for e in entries[starts[-1]:]):
+            self.problem = "clear both towers and the zone pads to start a game"
+            return
+        entries = entries[starts[-1]:]
+        start = entries[0]
+        self.first = Player(start["first"])
+        self.seed = int(start.get("seed", self.seed))
+        self.game = TowersGame(self.game.block_set, options_from_dict(start["options"]))
+        self.hourglass = Hourglass(self.game.options.hourglass_s)
+        self._new_position(self.game.new_initial_state(first=self.first))
+        for entry in entries[1:]:
+            if entry.get("t") == "action":
+                self._record(action_from_dict(entry["action"]))
+            elif entry.get("t") == "takeback":
+                self._rewind(int(entry["to"]))
+        self.emit({"event": "resumed", "game": "towers", "actions": len(self.actions)})
+        self.resumed()
+
+    def _new_position(self, state: TowersState) -> None:
+        self.position = state
+        self.history = [state]
+        self.actions = []
+
+    # ------------------------------------------------------------------ inputs
+
+    def on_view(self, view: TowersView, now: float) -> None:
+        """A fresh (unsettled) reading of the table."""
+        self.view = view
+        self.settler.feed(view, now)
+
+    def on_button(self, event: ButtonEvent, now: float) -> None:
+        self._now = now
+        if event.button == "menu":
+            if event.kind == "press" and self.state in ("play", "repair"):
+                self.pause()
+            elif event.kind == "press" and self.state == "paused":
+                self.resume()
+            return
+        player = Player(event.button)
+        pos = self.position
+        if self.offer is not None and self.state in ("play", "repair"):
+            self._takeback(self.offer.to)
+        elif (pos is not None and event.kind == "press" and pos.phase is Phase.BONUS
+              and player in pos.bonus and self.state == "play"):
+            self._accept([Decline(player)])
+
+    def tick(self, now: float) -> None:
+        """Let time pass: the coin toss, settling, the hourglass."""
+        self._now = now
+        if self.state == "toss" and now >= self._toss_until:
+            self.tossed()
+        settled = self.settler.settled(now)
+        if settled is not None:
+            self._decide(settled)
+        pos = self.position
+        if (self.state == "play" and pos is not None and pos.phase is Phase.CHOOSE
+                and self.hourglass.expired(now)):
+            active = pos.active
+            self._accept([Timeout()])
+            self.emit({"event": "timeout", "player": active.value})
+            if self.view is not None and self.view.zone_colours():
+                self.clear_zone = True  # the next hourglass waits for an empty zone
+                self.hourglass.stop()
+                self._wrong("the hourglass ran out: put the zone blocks back in the pile")
+            else:
+                self.settler.forget()
+
+    def next_deadline(self) -> float | None:
+        """When ``tick`` next has something to do (for the service's sleep)."""
+        times = [self.settler.deadline()]
+        if self.state == "toss":
+            times.append(self._toss_until)
+        if self.state == "play":
+            times.append(self.hourglass.expires_at())
+        times = [t for t in times if t is not None]
+        return min(times) if times else None
+
+    # ------------------------------------------------------------------ states
+
+    def on_enter_toss(self) -> None:
+        rng = random.Random(self.seed)
+        self.first = rng.choice(PLAYERS)
+        self._toss_until = self._now + self.toss_s
+        self._new_position(self.game.new_initial_state(first=self.first))
+        self.journal.append({"t": "start", "game": "towers", "first": self.first.value,
+                             "seed": self.seed, "set": self.game.block_set.name,
+                             "options": options_to_dict(self.game.options)})
+        self.emit({"event": "toss", "first": self.first.value})
+
+    def on_enter_play(self) -> None:
+        """Back to play: a new or resumed turn's hourglass starts; a running one runs on."""
+        self.problem = ""
+        pos = self.position
+        if pos is not None and pos.phase is Phase.CHOOSE and not self.hourglass.started:
+            self.hourglass.start(self._now)
+        self.settler.forget()
+
+    def on_enter_paused(self) -> None:
+        self.hourglass.pause(self._now)
+        self.emit({"event": "paused"})
+
+    def on_exit_paused(self) -> None:
+        self.hourglass.resume(self._now)
+        self.emit({"event": "resumed_play"})
+
+    def on_enter_repair(self) -> None:
+        self.beep()
+        self.emit({"event": "illegal", "message": self.problem})
+
+    def on_enter_over(self) -> None:
+        self.hourglass.stop()
+        result = self.result()
+        self.journal.append({"t": "over", "result": result})
+        self.emit(result)
+
+    # ------------------------------------------------------------------ deciding
+
+    def _decide(self, view: TowersView) -> None:
+        if self.state == "setup":
+            if not any(view.towers) and not view.zone_colours():
+                self.problem = ""
+                self.begin()
+            else:
+                self.problem = "clear both towers and the zone pads to start a game"
+            return
+        if self.state not in ("play", "repair") or self.position is None:
+            return
+        outcome = self._interpret(view)
+        if isinstance(outcome, str):
+            self._wrong(outcome)
+            return
+        if isinstance(outcome, _Offer):
+            self.offer = outcome
+            self.problem = ("a block came off: the owner presses their button to take it back, "
+                            "or puts it back")
+            if self.state == "play":
+                self.go_wrong()
+            return
+        self.offer = None
+        if outcome:
+            self._accept(outcome)
+        if self.state == "repair":
+            self.emit({"event": "repaired"})
+            self.fixed()
+
+    def _wrong(self, message: str) -> None:
+        changed = message != self.problem
+        self.problem = message
+        if self.state == "play":
+            self.go_wrong()
+        elif changed and self.state == "repair":
+            self.beep()
+            self.emit({"event": "illegal", "message": message})
+
+    def _interpret(self, view: TowersView) -> list[Action] | _Offer | str:
+        """What a settled view means: actions to accept, a takeback, or what is wrong."""
+        pos = self.position
+        assert pos is not None
+        pads = [i + 1 for i, c in enumerate(view.zone) if c == UNKNOWN]
+        if pads:
+            return f"zone pad {pads[0]} weighs something that is not a block: take it off"
+        zone = view.zone_colours()
+        if self.clear_zone:
+            if zone:
+                return "the hourglass ran out: put the zone blocks back in the pile"
+            self.clear_zone = False
+        expect = expected_towers(pos)
+        added = [view.towers[i] - expect[i] for i in (0, 1)]
+        removed = [expect[i] - view.towers[i] for i in (0, 1)]
+        if any(removed):
+            for k in range(len(self.history) - 2, -1, -1):
+                if expected_towers(self.history[k]) == view.towers:
+                    return _Offer(k)
+            t = 0 if removed[0] else 1
+            return (f"cubes are missing from tower {'AB'[t]} ({cells_text(removed[t])}): "
+                    "put the block back")
+        if not any(added):
+            if pos.phase is Phase.CHOOSE:
+                return self._zone_actions(pos, zone)
+            if zone_fits(pos, zone):
+                return []
+            return "the zone pads do not match the game: put the blocks back as they were"
+        if pos.phase is Phase.CHOOSE:
+            return "wait: the passive player takes a block from the zone before anyone places"
+        actions: list[Action] = []
+        state = pos
+        try:
+            for i, player in enumerate(PLAYERS):
+                if added[i]:
+                    place = find_placement(state, player, added[i])
+                    state = state.apply_action(place)
+                    actions.append(place)
+        except ObeliskError as exc:
+            return str(exc)
+        if not zone_fits(state, zone):
+            return "the zone pads do not match the game: put the blocks back as they were"
+        return actions
+
+    def _zone_actions(self, pos: TowersState, zone) -> list[Action] | str:
+        if sum(zone.values()) > 2:
+            return "only two blocks go in the building zone: put the extra one back"
+        want = {}
+        for b in pos.zone:
+            want.setdefault(pos.block(b).colour, []).append(b)
+        actions: list[Action] = []
+        for colour, ids in want.items():
+            for b in ids[zone.get(colour, 0):]:
+                actions.append(PutBack(b))
+        for colour, n in zone.items():
+            for _ in range(n - len(want.get(colour, []))):
+                spare = [b for b in pos.pile if pos.block(b).colour is colour
+                         and all(getattr(a, "block", None) != b for a in actions)]
+                if not spare:
+                    return f"there is no {colour} block left in the pile to choose"
+                actions.append(Choose(spare[0]))
+        return actions
+
+    # ------------------------------------------------------------------ accepting
+
+    def _record(self, action: Action) -> None:
+        assert self.position is not None
+        self.position = self.position.apply_action(action)
+        self.history.append(self.position)
+        self.actions.append(action)
+        if isinstance(action, Place):
+            self.last_place = action
+
+    def _accept(self, actions: list[Action]) -> None:
+        """Journal (fsynced), then apply; the LEDs follow on the next render."""
+        assert self.position is not None
+        turn = self.position.turn
+        for action in actions:
+            actor = self.position.actor(action)
+            self.journal.append({"t": "action", "n": len(self.actions) + 1,
+                                 "action": action_to_dict(action)})
+            self._record(action)
+            self.emit({"event": "accepted", "player": actor.value, "action": str(action),
+                       "turn": self.position.turn})
+        if self.position.is_terminal():
+            self.finish()
+            return
+        if self.position.phase is not Phase.CHOOSE or self.position.turn != turn:
+            self.hourglass.stop()
+        if self.position.phase is Phase.CHOOSE and not self.hourglass.started:
+            self.hourglass.start(self._now)
+
+    def _rewind(self, to: int) -> None:
+        self.history = self.history[: to + 1]
+        self.actions = self.actions[:to]
+        self.position = self.history[-1]
+        places = [a for a in self.actions if isinstance(a, Place)]
+        self.last_place = places[-1] if places else None
+
+    def _takeback(self, to: int) -> None:
+        undone = len(self.actions) - to
+        self.journal.append({"t": "takeback", "to": to})
+        self._rewind(to)
+        self.offer = None
+        self.emit({"event": "takeback", "undone": undone, "actions": to})
+        if self.state == "repair":
+            self.fixed()
+        self.settler.forget()
+
+    # ------------------------------------------------------------------ results
+
+    def result(self) -> dict:
+        """The game_over event: winner and each player's score breakdown."""
+        pos = self.position
+        assert pos is not None and pos.is_terminal()
+        outcome = pos.outcome()
+        players = {}
+        for p in PLAYERS:
+            blocks = [pb.block.colour.label for pb in pos.tower(p).blocks]
+            players[p.value] = {"score": pos.scores()[p.index], "blocks": blocks,
+                                "overflow": pos.penalties[p.index]}
+        return {"event": "game_over", "game": "towers",
+                "winner": outcome.winner.value if outcome.winner else None,
+                "players": players}
+
+    # ------------------------------------------------------------------ LEDs
+
+    def led_frame(self, now: float, ring_pixels: int) -> dict[tuple[str, str, int], RGB]:
+        """Every logical LED of the towers game at ``now``."""
+        frame: dict[tuple[str, str, int], RGB] = {}
+        pos = self.position
+        for p in PLAYERS:
+            colour = PLAYER_COLOURS[p]
+            ring: list[RGB] = [OFF] * ring_pixels
+            if self.state == "toss":
+                lit = int(now * 8) % ring_pixels
+                ring[lit] = colour
+            elif self.state == "over" and pos is not None:
+                winner = pos.outcome().winner
+                ring = [GOOD if winner is p else (255, 200, 0) if winner is None else EXTRA] \
+                    * ring_pixels
+            elif self.state == "paused":
+                ring = [(20, 20, 20)] * ring_pixels
+            elif pos is not None and pos.phase is Phase.CHOOSE and pos.active is p:
+                ring = self.hourglass.ring(now, ring_pixels)
+            elif pos is not None and p in pos.to_move():
+                ring = [colour] * ring_pixels
+            for i, rgb in enumerate(ring):
+                frame[("ring", p.value, i)] = rgb
+        self._tower_leds(frame)
+        if self.view is not None:
+            for i, colour in enumerate(self.view.zone):
+                frame[("zone", "", i)] = BLOCK_COLOURS.get(colour, EXTRA) if colour else OFF
+        return frame
+
+    def _tower_leds(self, frame: dict) -> None:
+        pos = self.position
+        for t, p in enumerate(PLAYERS):
+            for rod in range(9):
+                frame[("tower", p.value, rod)] = OFF
+            if pos is None:
+                continue
+            if self.state == "repair" and self.view is not None:
+                expect = expected_towers(pos)[t]
+                for x, y, _ in self.view.towers[t] - expect:
+                    frame[("tower", p.value, y * 3 + x)] = EXTRA
+                for x, y, _ in expect - self.view.towers[t]:
+                    frame[("tower", p.value, y * 3 + x)] = MISSING
+            elif self.last_place is not None and self.last_place.tower is p:
+                for x, y, _ in self.last_place.cells:
+                    if 0 <= x < 3 and 0 <= y < 3:
+                        frame[("tower", p.value, y * 3 + x)] = GOOD
