@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.blocks import WIDTH, Cell, is_connected, normalize
+from engine.blocks import WIDTH, Cell, Colour, is_connected, normalize
 from engine.errors import (
     AmbiguousPlacementError,
     BlockNotAvailableError,
@@ -75,15 +75,16 @@ def _candidates(state: TowersState, tower: Player) -> list[Place]:
 def _future(state: TowersState, place: Place) -> tuple:
     """What a placement means for the rest of the game.
 
-    Two placements with the same future need no question to the players: the
-    same kind of block, and either the same rod heights afterwards (they differ
-    only in hidden gaps) or, over the top, the same number of cubes above
-    level 9 (the block comes off and only that count is scored).
+    Two placements with the same future need no question to the players:
+    the same kind of block and the same rod heights afterwards (they differ
+    only in hidden gaps), or, over the top, the same number of cubes above
+    level 9 (the game ends with that turn, the block comes off, and only that
+    count is scored).
     """
-    kind = state.block(place.block).kind
     over = sum(1 for c in place.cells if c[2] >= LEVELS)
     if over:
-        return (kind, "over", over)
+        return ("over", over)
+    kind = state.block(place.block).kind
     return (kind, "heights", state.tower(place.tower).heights_after(place.cells))
 
 
@@ -147,6 +148,35 @@ def _why_not(state: TowersState, tower: Player, appeared: frozenset[Cell]) -> Ex
         f"no block of the set has the shape that appeared on {tower}'s tower "
         f"({len(appeared)} cube(s): {where}); {tower}'s tower takes {allowed} now"
     )
+
+
+def over_the_top_placement(state: TowersState, tower: Player,
+                           colour: Colour | None = None) -> Place:
+    """The placement of a block that landed wholly above the rods.
+
+    No rod switch sees such a block, so the player says so with their button.
+    ``colour`` narrows the candidates when the table knows which zone block
+    was taken (from the zone pads). Only the number of cubes over the top
+    matters then, so different blocks with the same count are equivalent.
+    """
+    fits: dict[tuple, Place] = {}
+    for place in _candidates(state, tower):
+        if colour is not None and state.block(place.block).colour is not colour:
+            continue
+        if not _visible(place.cells):
+            fits.setdefault(_future(state, place), place)
+    if not fits:
+        raise NothingPlacedError(
+            f"no block {tower} may place now would land wholly above the rods; "
+            "place it on the tower"
+        )
+    if len(fits) > 1:
+        raise AmbiguousPlacementError(
+            f"the blocks {tower} may place would go over the top by different amounts; "
+            "say which block it was",
+            tuple(fits.values()),
+        )
+    return next(iter(fits.values()))
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,8 @@ class TowersService:
 
     def run(self) -> None:
         """The loop; returns when ``stopping`` is set or the game is over and shown."""
-        self.table.start(self.clock())
+        with self.table.lock:
+            self.table.start(self.clock())
         snapshot = self.devices.link.snapshot()
         if snapshot is not None:
             self.events.put(("snapshot", snapshot))
@@ -82,12 +83,13 @@ class TowersService:
             except queue.Empty:
                 kind, item = None, None
             now = self.clock()
-            if kind == "snapshot":
-                self.table.on_view(view_of(item), now)
-            elif kind == "button":
-                self.table.on_button(item, now)
-            self.table.tick(now)
-            self._draw(now)
+            with self.table.lock:
+                if kind == "snapshot":
+                    self.table.on_view(view_of(item), now)
+                elif kind == "button":
+                    self.table.on_button(item, now)
+                self.table.tick(now)
+                self._draw(now)
             if watchdog is not None and time.monotonic() >= next_pat:
                 sd_notify("WATCHDOG=1")
                 next_pat = time.monotonic() + watchdog

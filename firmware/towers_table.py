@@ -21,6 +21,8 @@ the clock.
 from __future__ import annotations
 
 import random
+import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -47,7 +49,7 @@ from engine.towers_record import (
     options_from_dict,
     options_to_dict,
 )
-from engine.towers_sensing import find_placement
+from engine.towers_sensing import find_placement, over_the_top_placement
 from firmware.hourglass import Hourglass
 from firmware.journal import Journal
 from firmware.settle import Settler
@@ -109,6 +111,8 @@ class TowersTable:
         self.view: TowersView | None = None
         self.clear_zone = False  # blocks of a lost turn must go back to the pile
         self.last_place: Place | None = None
+        self.decided: TowersView | None = None  # the last settled view fully dealt with
+        self.lock = threading.RLock()  # held by whoever feeds or reads the table
         self._toss_until = 0.0
         self._now = 0.0
         self.machine = Machine(model=self, states=list(self.STATES),
@@ -164,9 +168,26 @@ class TowersTable:
         pos = self.position
         if self.offer is not None and self.state in ("play", "repair"):
             self._takeback(self.offer.to)
-        elif (pos is not None and event.kind == "press" and pos.phase is Phase.BONUS
-              and player in pos.bonus and self.state == "play"):
+        elif pos is None or event.kind != "press" or self.state != "play":
+            return
+        elif pos.phase is Phase.BONUS and player in pos.bonus:
             self._accept([Decline(player)])
+        elif pos.phase in (Phase.TAKE, Phase.PLACE) and pos.available_blocks(player):
+            self._over_the_top(pos, player)
+
+    def _over_the_top(self, pos: TowersState, player: Player) -> None:
+        """The player says their block landed wholly above the rods."""
+        colour = None
+        if pos.phase is Phase.TAKE and self.decided is not None:
+            taken = Counter(pos.block(b).colour for b in pos.zone) - self.decided.zone_colours()
+            if len(taken) == 1:
+                colour = next(iter(taken))
+        try:
+            place = over_the_top_placement(pos, player, colour)
+        except ObeliskError as exc:
+            self.emit({"event": "notice", "player": player.value, "message": str(exc)})
+            return
+        self._accept([place])
 
     def tick(self, now: float) -> None:
         """Let time pass: the coin toss, settling, the hourglass."""
@@ -240,6 +261,12 @@ class TowersTable:
     # ------------------------------------------------------------------ deciding
 
     def _decide(self, view: TowersView) -> None:
+        try:
+            self._decide_view(view)
+        finally:
+            self.decided = view
+
+    def _decide_view(self, view: TowersView) -> None:
         if self.state == "setup":
             if not any(view.towers) and not view.zone_colours():
                 self.problem = ""

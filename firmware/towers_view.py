@@ -79,8 +79,10 @@ def zone_fits(state: TowersState, zone: Counter) -> bool:
     in hands or still on the pads: any part of what is still to be placed.
     """
     colours = Counter(state.block(b).colour for b in state.zone)
-    if state.phase is Phase.CHOOSE or state.phase is Phase.TAKE:
+    if state.phase is Phase.CHOOSE:
         return zone == colours
+    if state.phase is Phase.TAKE:
+        return not zone - colours
     if state.phase is Phase.PLACE:
         held = Counter(state.block(h).colour for h in state.hands if h is not None)
         return not zone - held
