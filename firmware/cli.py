@@ -10,6 +10,7 @@ from importlib import metadata
 from engine.errors import ObeliskError
 from engine.towers import TowersOptions
 from engine.towers_rules import rules_text
+from firmware.journal import JournalError
 from firmware.sets import load_block_set
 from hardware.leds import LedError
 from hardware.profile import ProfileError
@@ -45,6 +46,25 @@ def _diag(args: argparse.Namespace) -> int:
                     led_test=not args.no_led_test, demo=not args.still)
 
 
+def _demo_towers(args: argparse.Namespace) -> int:
+    from firmware.demo import run_demo  # starts the simulated table: only when asked
+
+    return run_demo(args.seed, as_json=args.json, speed=args.speed, state_dir=args.state_dir)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from firmware.run import run_service
+
+    return run_service(args.profile, args.state_dir)
+
+
+def _speed(text: str) -> float:
+    value = _positive_seconds(text)
+    if value > 1000:
+        raise argparse.ArgumentTypeError("a speed above 1000 leaves the sensors no time to settle")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="obelisk",
@@ -75,6 +95,26 @@ def build_parser() -> argparse.ArgumentParser:
     diag.add_argument("--still", action="store_true",
                       help="sim profile: no demo hand moving pieces")
     diag.set_defaults(run=_diag)
+
+    run = commands.add_parser("run", help="the table service (on a Pi, systemd starts it)")
+    run.add_argument("--profile", default="sim",
+                     help="hardware profile: sim (default), reference, gpio-only or a file")
+    run.add_argument("--state-dir", help="where the journal lives (default: systemd's "
+                     "StateDirectory, else ~/.local/state/obelisk)")
+    run.set_defaults(run=_run)
+
+    demo = commands.add_parser("demo", help="bots play a whole game on the simulated table")
+    demo_games = demo.add_subparsers(dest="game", title="games")
+    demo_games.required = True
+    demo_towers = demo_games.add_parser("towers", help="a towers game through the whole stack")
+    demo_towers.add_argument("--seed", type=int, default=1, help="same seed, same game")
+    demo_towers.add_argument("--json", action="store_true",
+                             help="one JSON event per line instead of the live view")
+    demo_towers.add_argument("--speed", type=_speed, default=10.0,
+                             help="how much faster than real time (default: %(default)g)")
+    demo_towers.add_argument("--state-dir", help="keep the journal here; a killed demo "
+                             "started again with the same arguments resumes")
+    demo_towers.set_defaults(run=_demo_towers)
     return parser
 
 
@@ -84,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except (ObeliskError, ProfileError, LedError) as exc:
+    except (ObeliskError, ProfileError, LedError, JournalError) as exc:
         print(f"obelisk: {exc}", file=sys.stderr)
         return 2
 

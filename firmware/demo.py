@@ -56,6 +56,34 @@ class DemoPlayers:
         self.held: dict[Player, str] = {}
         self.scale = ZoneScale()
 
+    # ------------------------------------------------------------ the physical table
+
+    def save(self, path) -> None:
+        """Keep the physical table on disk: it would survive the Pi losing power."""
+        data = {"cubes": [sorted(map(list, c)) for c in self.sim.cubes],
+                "grams": list(self.sim.grams), "pads": self.pads,
+                "held": {p.value: b for p, b in self.held.items()},
+                "illegal_done": self.illegal_done, "dawdled_turn": self.dawdled_turn}
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data), "utf-8")
+        tmp.replace(path)
+
+    def restore(self, path) -> bool:
+        """Put the physical table back as it was before the demo was killed."""
+        try:
+            data = json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return False
+        for t, cells in enumerate(data["cubes"]):
+            self.sim.place(t, {tuple(c) for c in cells})
+        for pad, grams in enumerate(data["grams"]):
+            self.sim.weigh(pad, grams)
+        self.pads = list(data["pads"])
+        self.held = {Player(p): b for p, b in data["held"].items()}
+        self.illegal_done = data["illegal_done"]
+        self.dawdled_turn = data["dawdled_turn"]
+        return True
+
     # ------------------------------------------------------------ looking
 
     def _truth(self) -> TowersView:
@@ -252,10 +280,13 @@ def run_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
              state_dir: str | None = None, out=None, max_real_s: float = 900.0) -> int:
     """Play one towers game through the whole simulated stack; 0 when it ends."""
     out = out or sys.stdout
+    live = not as_json and out.isatty()
     block_set = load_block_set()
     game = TowersGame(block_set, TowersOptions())
     devices = open_table(load_profile("sim"))
     journal = Journal(state_dir or tempfile.mkdtemp(prefix="obelisk-demo-"))
+    physical = journal.dir / "sim-table.json"
+    unfinished = journal.read().entries and journal.read().entries[-1].get("t") != "over"
     epoch = time.monotonic()
 
     def clock() -> float:
@@ -269,7 +300,8 @@ def run_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
             if as_json:
                 print(json.dumps(event), file=out, flush=True)
             else:
-                print(_screen(table, event, clock()), file=out, flush=True)
+                clear = "\x1b[H\x1b[2J" if live and event["event"] != "game_over" else ""
+                print(clear + _screen(table, event, clock()), file=out, flush=True)
                 if event["event"] == "game_over":
                     print(_breakdown(event), file=out, flush=True)
 
@@ -278,6 +310,10 @@ def run_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
     service = TowersService(devices, table, clock)
     loop = threading.Thread(target=service.run, name="towers-service", daemon=True)
     players = DemoPlayers(table, devices, seed)
+    if unfinished:
+        players.restore(physical)
+    elif journal.path.exists():
+        journal.archive(f"journal-{int(time.time())}.jsonl")  # a finished game: keep it aside
     loop.start()
     deadline = time.monotonic() + max_real_s
     try:
@@ -290,6 +326,7 @@ def run_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
                 ready = players.waiting()
                 if ready:
                     players.act()
+                    players.save(physical)
             time.sleep(min(0.2, 0.5 / speed) if ready else 0.002)
         return 0
     finally:

@@ -1,0 +1,48 @@
+"""``obelisk run``: the table service, as systemd starts it on the Pi."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+from pathlib import Path
+
+from engine.towers import TowersGame
+from firmware.journal import Journal
+from firmware.service import TowersService
+from firmware.sets import load_block_set
+from firmware.towers_table import TowersTable
+from hardware.devices import open_table
+from hardware.profile import load_profile
+
+log = logging.getLogger("obelisk")
+
+
+def default_state_dir() -> Path:
+    """systemd's StateDirectory when it set one, else ~/.local/state/obelisk."""
+    given = os.environ.get("STATE_DIRECTORY")
+    if given:
+        return Path(given.split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "obelisk"
+
+
+def run_service(profile_name: str, state_dir: str | None = None) -> int:
+    """Run the towers table until SIGTERM or Ctrl-C; the journal keeps every move."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    profile = load_profile(profile_name)
+    journal = Journal(state_dir or default_state_dir())
+    devices = open_table(profile)
+    table = TowersTable(TowersGame(load_block_set()), journal,
+                        seed=int.from_bytes(os.urandom(4), "big"),
+                        emit=lambda event: log.info("%s", event))
+    service = TowersService(devices, table)
+    signal.signal(signal.SIGTERM, lambda *_: service.stopping.set())
+    log.info("obelisk service on profile %s, journal %s", profile.name, journal.path)
+    try:
+        service.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        devices.close()
+    return 0
