@@ -45,11 +45,11 @@ def _visible(cells: frozenset[Cell]) -> frozenset[Cell]:
     return frozenset(c for c in cells if c[2] < LEVELS)
 
 
-def _candidates(state: TowersState, tower: Player) -> list[Place]:
-    """Every placement the rules allow on ``tower`` now, as actions.
+def _blocks_for(state: TowersState, tower: Player) -> list[str]:
+    """The blocks that may go on ``tower`` now, one per kind.
 
     A zone or hand block is known by colour only, so every pile block of
-    that colour is a candidate too (the engine corrects the record).
+    that colour may be the one (the engine corrects the record).
     """
     held = state.available_blocks(tower)
     if not held:
@@ -65,6 +65,12 @@ def _candidates(state: TowersState, tower: Player) -> list[Place]:
             if block.colour in colours and block.kind not in kinds:
                 kinds.add(block.kind)
                 blocks.append(b)
+    return blocks
+
+
+def _candidates(state: TowersState, tower: Player) -> list[Place]:
+    """Every placement the rules allow on ``tower`` now, as actions."""
+    blocks = _blocks_for(state, tower)
     return [
         Place(tower, block_id, cells)
         for block_id in blocks
@@ -130,7 +136,7 @@ def _why_not(state: TowersState, tower: Player, appeared: frozenset[Cell]) -> Ex
         )
     shape = normalize(appeared)
     available = state.available_blocks(tower)
-    for block_id in available:
+    for block_id in _blocks_for(state, tower):
         block = state.block(block_id)
         if shape in block.orientations:
             try:

@@ -174,3 +174,10 @@ def test_a_hand_block_is_corrected_the_same_way(dealt):
     # Another colour is still refused.
     with pytest.raises(BlockNotAvailableError):
         find_placement(dealt, A, cells("a1:1", "b1:1", "a2:1", "b2:1"))
+
+
+def test_a_floating_block_of_the_zone_colour_is_told_it_floats(dealt):
+    # The table assumed B01 for A's blue; the real block is B03, left floating.
+    plus_high = cells("b1:2", "a2:2", "b2:2", "c2:2", "b3:2")
+    with pytest.raises(NotRestingError, match="blue block B03 would not stay there"):
+        find_placement(dealt, A, plus_high)

@@ -1,0 +1,272 @@
+"""The towers table's state machine, driven with exact views and a controlled clock."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from engine.blocks import Colour
+from engine.players import Player
+from engine.tower import LEVELS, resting_placements
+from engine.towers import EndReason, Phase, TowersGame
+from firmware.journal import Journal
+from firmware.towers_table import TowersTable
+from firmware.towers_view import TowersView, expected_towers
+from hardware.buttons import ButtonEvent
+from tests.conftest import COLUMN_A, COLUMN_B, build_tower, cells, column, position
+
+A, B = Player.A, Player.B
+EMPTY = frozenset()
+
+
+class Table:
+    """A TowersTable with a hand on the clock and on the sensors."""
+
+    def __init__(self, block_set, journal_dir, seed=3, sudden=False):
+        self.block_set = block_set
+        self.events: list[dict] = []
+        self.beeps = 0
+        self.now = 0.0
+        self.journal = Journal(journal_dir)
+        self.table = TowersTable(TowersGame(block_set), self.journal, seed=seed,
+                                 emit=self.events.append, beep=self._beep, toss_s=2.0)
+        self.table.start(self.now)
+
+    def _beep(self):
+        self.beeps += 1
+
+    def see(self, towers=(EMPTY, EMPTY), pads=(None, None)):
+        """The table reads this and it holds still long enough to settle."""
+        self.table.on_view(TowersView(tuple(towers), tuple(pads)), self.now)
+        self.wait(0.31)
+
+    def wait(self, seconds):
+        self.now += seconds
+        self.table.tick(self.now)
+
+    def press(self, player, kind="press"):
+        self.table.on_button(ButtonEvent(player.value, kind), self.now)
+
+    @property
+    def pos(self):
+        return self.table.position
+
+    def towers(self):
+        return expected_towers(self.pos)
+
+    def journalled_actions(self):
+        return [e for e in self.journal.read().entries if e["t"] == "action"]
+
+    def start_play(self):
+        self.see()
+        assert self.table.state == "toss"
+        self.wait(2.1)
+        assert self.table.state == "play"
+        return self
+
+
+@pytest.fixture
+def t(block_set, tmp_path):
+    return Table(block_set, tmp_path / "state").start_play()
+
+
+def _zone_of(t, *ids):
+    colours = [t.block_set[b].colour for b in ids]
+    return tuple(colours) + (None,) * (2 - len(colours))
+
+
+def _deal(t, mine, theirs):
+    """The active player weighs two blocks into the zone; returns the pads."""
+    t.see(t.towers(), _zone_of(t, mine))
+    t.see(t.towers(), _zone_of(t, mine, theirs))
+    assert t.pos.phase is Phase.TAKE
+    return _zone_of(t, mine, theirs)
+
+
+def _place_view(t, player, cells_):
+    towers = list(t.towers())
+    towers[player.index] = towers[player.index] | frozenset(c for c in cells_ if c[2] < LEVELS)
+    return tuple(towers)
+
+
+def test_setup_waits_for_a_clear_table(block_set, tmp_path):
+    t = Table(block_set, tmp_path)
+    t.see((cells("a1:1"), EMPTY))
+    assert t.table.state == "setup" and "clear both towers" in t.table.problem
+    t.see()
+    assert t.table.state == "toss"
+    assert t.journal.read().entries[0]["t"] == "start"
+    t.wait(2.1)
+    assert t.table.state == "play" and t.table.hourglass.running
+
+
+def test_weights_in_the_zone_become_choices_and_a_placement_the_take(t):
+    active = t.pos.active
+    pads = _deal(t, "B01", "R1")
+    assert t.pos.zone == ("B01", "R1") and not t.table.hourglass.started
+    bar = resting_placements(t.pos.tower(active.other), t.block_set["R1"])[0]
+    t.see(_place_view(t, active.other, bar), (pads[0], None))
+    assert t.pos.hands[active.index] == "B01" and t.pos.phase is Phase.PLACE
+    assert [e["action"]["a"] for e in t.journalled_actions()] == ["choose", "choose", "place"]
+
+
+def test_the_hourglass_runs_out(t):
+    first = t.pos.active
+    t.see(t.towers(), _zone_of(t, "G01"))
+    t.wait(59.0)
+    assert t.pos.active is first
+    t.wait(1.0)
+    assert t.pos.active is first.other and t.pos.turn == 2
+    assert {"event": "timeout", "player": first.value} in t.events
+    assert t.table.state == "repair" and "back in the pile" in t.table.problem
+    assert not t.table.hourglass.started          # the next glass waits for a clear zone
+    t.see(t.towers(), (None, None))
+    assert t.table.state == "play" and t.table.hourglass.running
+    t.wait(59.9)
+    assert t.pos.turn == 2
+
+
+def test_an_illegal_placement_is_shown_never_recorded_then_corrected(t):
+    active = t.pos.active
+    pads = _deal(t, "B01", "R1")
+    before = len(t.journalled_actions())
+    bar = resting_placements(t.pos.tower(active.other), t.block_set["R1"])[0]
+    floating = frozenset((x, y, z + 2) for x, y, z in bar)
+    t.see(_place_view(t, active.other, floating), (pads[0], None))
+    assert t.table.state == "repair" and t.beeps == 1
+    assert "floats 2 level(s)" in t.table.problem
+    assert t.events[-1]["event"] == "illegal"
+    assert len(t.journalled_actions()) == before and t.pos.phase is Phase.TAKE
+    frame = t.table.led_frame(t.now, 16)
+    x, y, _ = next(iter(floating))
+    assert frame[("tower", active.other.value, y * 3 + x)] == (255, 0, 0)
+    t.see(_place_view(t, active.other, bar), (pads[0], None))   # put where it rests
+    assert t.table.state == "play" and t.pos.phase is Phase.PLACE
+    assert len(t.journalled_actions()) == before + 1
+
+
+def _flat_table(t, black_count=4):
+    """A's tower holds B01 at level 1 and A is active; G05 will make it flat."""
+    pos = position(t.block_set and TowersGame(t.block_set).new_initial_state(first=A),
+                   tower_a=build_tower(t.block_set, ("B01", cells("a1:1", "b1:1", "a2:1",
+                                                                  "b2:1", "a3:1"))))
+    pos = replace(pos, blacks=pos.blacks[:black_count])
+    t.table._new_position(pos)
+    t.see(t.towers())
+    return t
+
+
+def test_a_flat_bonus_declined_with_the_button(t):
+    _flat_table(t)
+    pads = _deal(t, "G05", "R1")
+    t.see(_place_view(t, B, cells("a1:1", "b1:1", "c1:1")), (pads[0], None))
+    t.see(_place_view(t, A, cells("c1:1", "c2:1", "c3:1", "b3:1")), (None, None))
+    assert t.pos.phase is Phase.BONUS and t.pos.bonus == (A,)
+    t.press(B)                       # B has no bonus: nothing happens
+    assert t.pos.phase is Phase.BONUS
+    t.press(A)
+    assert t.pos.phase is Phase.CHOOSE and len(t.pos.blacks) == 4
+
+
+def test_a_flat_bonus_black_block_on_the_opponent(t):
+    _flat_table(t)
+    pads = _deal(t, "G05", "R1")
+    t.see(_place_view(t, B, cells("a1:1", "b1:1", "c1:1")), (pads[0], None))
+    t.see(_place_view(t, A, cells("c1:1", "c2:1", "c3:1", "b3:1")), (None, None))
+    t.see(_place_view(t, B, cells("b2:1")))
+    assert t.pos.phase is Phase.CHOOSE and len(t.pos.blacks) == 3
+    assert t.pos.scores()[1] == 1 - 2
+
+
+def test_over_the_top_ends_the_game_with_the_breakdown(t):
+    pos = position(TowersGame(t.block_set).new_initial_state(first=A),
+                   tower_a=column(t.block_set, COLUMN_A),
+                   tower_b=column(t.block_set, COLUMN_B, owner=B))
+    t.table._new_position(pos)
+    t.see(t.towers())
+    pads = _deal(t, "B09", "G03")
+    square_post = cells("a1:9", "b1:9", "a2:9", "b2:9", "a1:10")
+    t.see(_place_view(t, A, square_post), (None, pads[1]))
+    low = min(resting_placements(t.pos.tower(B), t.block_set["G03"]),
+              key=lambda p: max(z for *_, z in p))
+    t.see(_place_view(t, B, low), (None, None))
+    assert t.table.state == "over" and t.pos.end is EndReason.OVER_THE_TOP
+    result = t.events[-1]
+    assert result["event"] == "game_over" and result["players"]["A"]["overflow"] == 1
+    for name, info in result["players"].items():
+        values = sum(Colour.from_label(c).points for c in info["blocks"])
+        assert info["score"] == values - info["overflow"], name
+    assert t.journal.read().entries[-1]["t"] == "over"
+
+
+def test_a_block_wholly_above_the_rods_is_confirmed_with_the_button(t):
+    full = [*COLUMN_A, ("K1", "a1:9")]
+    pos = position(TowersGame(t.block_set).new_initial_state(first=A),
+                   tower_a=column(t.block_set, full))
+    t.table._new_position(pos)
+    t.see(t.towers())
+    pads = _deal(t, "Y4", "G03")
+    t.see(t.towers(), (None, pads[1]))     # the yellow pair leaves its pad for A's hand
+    assert t.pos.phase is Phase.TAKE
+    t.press(B)                             # B has nothing over the top to confirm
+    assert t.events[-1]["event"] == "notice"
+    t.press(A)                             # A's pair sits on a1, above level 9: unseen
+    assert t.pos.hands[0] is None and t.pos.tower(A).overflow == 2
+    assert t.pos.block(t.pos.hands[1]).colour is Colour.GREEN  # B got the green
+
+
+def test_the_pile_running_out_ends_the_game(t):
+    t.table._new_position(replace(t.pos, pile=("G01", "G02", "G03")))
+    first = t.pos.active
+    pads = _deal(t, "G01", "G02")
+    t.see(_place_view(t, first.other, cells("a1:1", "b1:1", "a2:1", "b2:1")), (pads[0], None))
+    t.see(_place_view(t, first, cells("a1:1", "b1:1", "a2:1", "b2:1")), (None, None))
+    assert t.table.state == "over" and t.pos.end is EndReason.PILE_EMPTY
+    assert t.events[-1]["winner"] is None
+
+
+def test_undo_takes_back_a_placement_once_it_is_lifted(t):
+    active = t.pos.active
+    pads = _deal(t, "B01", "R1")
+    bar = resting_placements(t.pos.tower(active.other), t.block_set["R1"])[0]
+    t.see(_place_view(t, active.other, bar), (pads[0], None))
+    before_place = t.table.history[-2]
+    t.see(expected_towers(before_place), (pads[0], None))    # the bar is lifted off again
+    assert t.table.state == "repair" and t.table.offer is not None
+    t.press(active.other, "hold")
+    assert t.table.state == "play" and t.pos == before_place
+    assert t.journal.read().entries[-1] == {"t": "takeback", "to": len(t.table.actions)}
+    assert t.events[-1]["event"] == "takeback"
+
+
+def test_a_restart_resumes_from_the_journal_and_guides_the_repair(t, block_set):
+    active = t.pos.active
+    pads = _deal(t, "B01", "R1")
+    bar = resting_placements(t.pos.tower(active.other), block_set["R1"])[0]
+    t.see(_place_view(t, active.other, bar), (pads[0], None))
+    saved = t.pos
+    # The power goes; the service starts again on the same journal.
+    again = Table(block_set, t.journal.dir)
+    assert again.table.state == "play" and again.pos == saved
+    assert again.events[0] == {"event": "resumed", "game": "towers", "actions": 3}
+    knocked = sorted(bar)[0]                     # a cube of the bar got knocked off
+    towers = list(expected_towers(saved))
+    towers[active.other.index] -= {knocked}
+    again.see(tuple(towers), (pads[0], None))
+    assert again.table.state == "repair" and "missing" in again.table.problem
+    frame = again.table.led_frame(again.now, 16)
+    x, y, _ = knocked
+    assert frame[("tower", active.other.value, y * 3 + x)] == (0, 0, 255)
+    again.see(expected_towers(saved), (pads[0], None))
+    assert again.table.state == "play" and again.pos == saved
+
+
+def test_pause_freezes_the_hourglass(t):
+    t.wait(30.0)
+    t.table.on_button(ButtonEvent("menu", "press"), t.now)
+    assert t.table.state == "paused"
+    t.wait(300.0)
+    t.table.on_button(ButtonEvent("menu", "press"), t.now)
+    assert t.table.state == "play"
+    assert t.table.hourglass.remaining(t.now) == pytest.approx(30.0)
