@@ -4,8 +4,9 @@
 # - checks for Python 3.11+ and its venv module (installs python3-venv on
 #   Debian / Raspberry Pi OS when it is missing and we may use apt);
 # - creates .venv and installs the project with its test and lint tools;
-# - on a Raspberry Pi only: adds the Pi-only LED packages and puts the user
-#   in the groups that may use GPIO, SPI and the serial port.
+# - on a Raspberry Pi only: adds the Pi-only LED packages, puts the user in
+#   the groups that may use GPIO, SPI and the serial port, enables SPI, and
+#   installs and starts the table service (systemd/obelisk.service).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -74,6 +75,21 @@ if is_pi; then
         say "enlarging the SPI buffer for long LED chains (takes effect after a reboot)"
         as_root sed -i '1 s/$/ spidev.bufsiz=32768/' "$cmdline" || die "could not edit $cmdline; add spidev.bufsiz=32768 to its line by hand"
     fi
+fi
+
+# 4. The service, on a Pi --------------------------------------------------------------
+if is_pi && command -v systemctl >/dev/null; then
+    unit=/etc/systemd/system/obelisk.service
+    rendered="$(sed -e "s|@ROOT@|$here|g" -e "s|@USER@|$user|g" systemd/obelisk.service)"
+    if [ ! -f "$unit" ] || [ "$(cat "$unit")" != "$rendered" ]; then
+        say "installing the table service ($unit, running as $user)"
+        printf '%s\n' "$rendered" | as_root tee "$unit" >/dev/null \
+            || die "could not write $unit; run setup.sh with sudo rights"
+        as_root systemctl daemon-reload
+    fi
+    as_root systemctl enable --now obelisk.service \
+        || die "the service did not start; see: journalctl -u obelisk -e"
+    say "the table service runs: systemctl status obelisk"
 fi
 
 say "ready. Try: .venv/bin/obelisk --help"

@@ -68,9 +68,11 @@ def _blocks_for(state: TowersState, tower: Player) -> list[str]:
     return blocks
 
 
-def _candidates(state: TowersState, tower: Player) -> list[Place]:
-    """Every placement the rules allow on ``tower`` now, as actions."""
-    blocks = _blocks_for(state, tower)
+def _candidates(state: TowersState, tower: Player,
+                colour: Colour | None = None) -> list[Place]:
+    """Every placement the rules allow on ``tower`` now (of one colour, if given)."""
+    blocks = [b for b in _blocks_for(state, tower)
+              if colour is None or state.block(b).colour is colour]
     return [
         Place(tower, block_id, cells)
         for block_id in blocks
@@ -94,8 +96,12 @@ def _future(state: TowersState, place: Place) -> tuple:
     return (kind, "heights", state.tower(place.tower).heights_after(place.cells))
 
 
-def find_placement(state: TowersState, tower: Player, appeared: frozenset[Cell]) -> Place:
+def find_placement(state: TowersState, tower: Player, appeared: frozenset[Cell],
+                   colour: Colour | None = None) -> Place:
     """The one legal placement that fills exactly the cube positions that appeared.
+
+    ``colour`` narrows the candidates when the table knows it (the zone pad
+    the block was taken from).
 
     Raises ``NotOneBlockError``, ``BlockNotAvailableError``, ``UnknownShapeError``
     or a ``NotRestingError`` saying why the cubes cannot be a legal placement,
@@ -112,7 +118,7 @@ def find_placement(state: TowersState, tower: Player, appeared: frozenset[Cell])
             "the sensors disagree with the table"
         )
     fits: dict[tuple, Place] = {}
-    for place in _candidates(state, tower):
+    for place in _candidates(state, tower, colour):
         if _visible(place.cells) == appeared:
             fits.setdefault(_future(state, place), place)
     if len(fits) == 1:
@@ -166,9 +172,7 @@ def over_the_top_placement(state: TowersState, tower: Player,
     matters then, so different blocks with the same count are equivalent.
     """
     fits: dict[tuple, Place] = {}
-    for place in _candidates(state, tower):
-        if colour is not None and state.block(place.block).colour is not colour:
-            continue
+    for place in _candidates(state, tower, colour):
         if not _visible(place.cells):
             fits.setdefault(_future(state, place), place)
     if not fits:

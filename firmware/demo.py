@@ -129,12 +129,11 @@ class DemoPlayers:
             if not seen:
                 unseen = unseen or cells
                 continue
-            try:
-                place = find_placement(pos, player, seen)
+            try:  # the table can tell what it is (it knows the colour from the pads)
+                find_placement(pos, player, seen, pos.block(block).colour)
             except ObeliskError:
                 continue
-            if place.cells == cells:
-                return cells
+            return cells
         if unseen is None:
             raise RuntimeError(f"{block} has no placement on {player}'s tower")
         return unseen  # wholly above the rods: the player will press their button

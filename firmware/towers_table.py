@@ -175,13 +175,17 @@ class TowersTable:
         elif pos.phase in (Phase.TAKE, Phase.PLACE) and pos.available_blocks(player):
             self._over_the_top(pos, player)
 
+    @staticmethod
+    def _taken_colour(pos: TowersState, view: TowersView | None) -> Colour | None:
+        """While taking: the colour of the one zone block no longer on its pad."""
+        if pos.phase is not Phase.TAKE or view is None:
+            return None
+        taken = Counter(pos.block(b).colour for b in pos.zone) - view.zone_colours()
+        return next(iter(taken)) if len(taken) == 1 else None
+
     def _over_the_top(self, pos: TowersState, player: Player) -> None:
         """The player says their block landed wholly above the rods."""
-        colour = None
-        if pos.phase is Phase.TAKE and self.decided is not None:
-            taken = Counter(pos.block(b).colour for b in pos.zone) - self.decided.zone_colours()
-            if len(taken) == 1:
-                colour = next(iter(taken))
+        colour = self._taken_colour(pos, self.decided)
         try:
             place = over_the_top_placement(pos, player, colour)
         except ObeliskError as exc:
@@ -335,10 +339,12 @@ class TowersTable:
             return "wait: the passive player takes a block from the zone before anyone places"
         actions: list[Action] = []
         state = pos
+        taken = self._taken_colour(pos, view)
         try:
             for i, player in enumerate(PLAYERS):
                 if added[i]:
-                    place = find_placement(state, player, added[i])
+                    place = find_placement(state, player, added[i],
+                                           taken if state.phase is Phase.TAKE else None)
                     state = state.apply_action(place)
                     actions.append(place)
         except ObeliskError as exc:
@@ -475,3 +481,19 @@ class TowersTable:
                 for x, y, _ in self.last_place.cells:
                     if 0 <= x < 3 and 0 <= y < 3:
                         frame[("tower", p.value, y * 3 + x)] = GOOD
+
+
+def state_diagram() -> str:
+    """The table's state machine as a Mermaid diagram, drawn by ``transitions``."""
+    from transitions.extensions import GraphMachine  # only needed for the picture
+
+    class _Model:
+        pass
+
+    machine = GraphMachine(model=_Model(), states=list(TowersTable.STATES),
+                           transitions=list(TowersTable.TRANSITIONS), initial="setup",
+                           auto_transitions=False, graph_engine="mermaid",
+                           title="The towers table")
+    lines = machine.get_graph().draw(None).splitlines()
+    keep = [line for line in lines if "classDef" not in line and "Class " not in line]
+    return "\n".join(line for line in keep if line.strip()) + "\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.blocks import Colour
 from engine.errors import (
     AmbiguousPlacementError,
     BlockNotAvailableError,
@@ -104,6 +105,9 @@ def test_an_ambiguous_over_the_top_asks_the_player(game, block_set):
         find_placement(s, A, cells("a1:9"))
     over = {p.block: sum(1 for c in p.cells if c[2] >= LEVELS) for p in err.value.candidates}
     assert over == {"Y4": 1, "R4": 2} and len(err.value.candidates) == 2
+    # The zone pads tell which colour was taken, and that settles it.
+    assert find_placement(s, A, cells("a1:9"), Colour.YELLOW).block == "Y4"
+    assert find_placement(s, A, cells("a1:9"), Colour.RED).block == "R4"
 
 
 def test_heights_alone_single_answer(dealt):

@@ -1,0 +1,68 @@
+"""The service under systemd: the unit's hardening, readiness and the watchdog."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "systemd" / "obelisk.service"
+
+
+def test_the_unit_is_a_watched_notify_service_without_root():
+    text = UNIT.read_text("utf-8")
+    for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "StateDirectory=obelisk",
+                 "NoNewPrivileges=yes", "CapabilityBoundingSet=\n", "User=@USER@"):
+        assert line in text, line
+    assert "User=root" not in text
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze is not installed on this machine")
+def test_the_unit_scores_2_or_better(tmp_path):
+    unit = tmp_path / "obelisk.service"
+    unit.write_text(UNIT.read_text("utf-8").replace("@ROOT@", "/opt/obelisk")
+                    .replace("@USER@", "pi"), "utf-8")
+    run = subprocess.run(["systemd-analyze", "security", "--offline=true", str(unit)],
+                         capture_output=True, text=True)
+    line = next(x for x in run.stdout.splitlines() if "Overall exposure level" in x)
+    score = float(line.split(":")[1].split()[0])
+    assert score <= 2.0, line
+
+
+def test_obelisk_run_tells_systemd_it_is_ready_and_pats_the_watchdog(tmp_path):
+    path = tmp_path / "notify"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(path))
+    sock.settimeout(20)
+    env = {**os.environ, "NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "400000"}
+    obelisk = Path(sys.executable).parent / "obelisk"
+    service = subprocess.Popen([str(obelisk), "run", "--profile", "sim", "--state-dir",
+                                str(tmp_path / "state")], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        messages = [sock.recv(100).decode() for _ in range(3)]
+        assert messages[0] == "READY=1"
+        assert messages[1:] == ["WATCHDOG=1", "WATCHDOG=1"]
+        service.send_signal(signal.SIGTERM)
+        assert service.wait(timeout=20) == 0
+        assert sock.recv(100).decode() == "STOPPING=1"
+    finally:
+        if service.poll() is None:
+            service.kill()
+        sock.close()
+    assert (tmp_path / "state").is_dir()
+
+
+def test_the_readme_shows_the_machine_as_it_is():
+    from firmware.towers_table import state_diagram
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert f"```mermaid\n{state_diagram()}```" in readme
