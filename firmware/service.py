@@ -61,6 +61,7 @@ class TowersService:
         devices.link.on_snapshot = lambda snap: self.events.put(("snapshot", snap))
         devices.buttons.on_event = lambda event: self.events.put(("button", event))
         table.beep = devices.buttons.beep
+        table.confirm = self._reread
         self._rings = max((n for kind, _, n in devices.leds.parts() if kind == "ring"),
                           default=0)
 
@@ -94,6 +95,11 @@ class TowersService:
                 sd_notify("WATCHDOG=1")
                 next_pat = time.monotonic() + watchdog
         sd_notify("STOPPING=1")
+
+    def _reread(self, settled):
+        """After a settle, read the whole table again before deciding anything."""
+        snapshot = self.devices.link.fresh_snapshot(timeout=0.5)
+        return None if snapshot is None else view_of(snapshot)
 
     def _draw(self, now: float) -> None:
         frame = self.table.led_frame(now, self._rings)

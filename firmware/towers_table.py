@@ -112,6 +112,9 @@ class TowersTable:
         self.clear_zone = False  # blocks of a lost turn must go back to the pile
         self.last_place: Place | None = None
         self.decided: TowersView | None = None  # the last settled view fully dealt with
+        # Re-reads the whole table after a settle; None when the board does not
+        # answer. Without it (tests) the settled view is taken as it is.
+        self.confirm: Callable[[TowersView], TowersView | None] | None = None
         self.lock = threading.RLock()  # held by whoever feeds or reads the table
         self._toss_until = 0.0
         self._now = 0.0
@@ -199,6 +202,13 @@ class TowersTable:
         if self.state == "toss" and now >= self._toss_until:
             self.tossed()
         settled = self.settler.settled(now)
+        if settled is not None and self.confirm is not None:
+            fresh = self.confirm(settled)
+            if fresh != settled:  # it moved again, or no answer: settle afresh
+                self.settler.forget()
+                if fresh is not None:
+                    self.on_view(fresh, now)
+                settled = None
         if settled is not None:
             self._decide(settled)
         pos = self.position
@@ -464,23 +474,40 @@ class TowersTable:
                 frame[("zone", "", i)] = BLOCK_COLOURS.get(colour, EXTRA) if colour else OFF
         return frame
 
-    def _tower_leds(self, frame: dict) -> None:
-        pos = self.position
+    def next_fix(self) -> tuple[Player, tuple[int, int, int], bool] | None:
+        """The one difference to put right next: (tower, cell, True if it is extra).
+
+        Extra cubes come off first (from the top), then missing ones go back
+        (from the bottom), so the players are guided one fix at a time.
+        """
+        if self.view is None:
+            return None
+        expect = expected_towers(self.position) if self.position is not None \
+            else (frozenset(), frozenset())
         for t, p in enumerate(PLAYERS):
+            extra = self.view.towers[t] - expect[t]
+            if extra:
+                return p, max(extra, key=lambda c: (c[2], c[1], c[0])), True
+        for t, p in enumerate(PLAYERS):
+            missing = expect[t] - self.view.towers[t]
+            if missing:
+                return p, min(missing, key=lambda c: (c[2], c[1], c[0])), False
+        return None
+
+    def _tower_leds(self, frame: dict) -> None:
+        for p in PLAYERS:
             for rod in range(9):
                 frame[("tower", p.value, rod)] = OFF
-            if pos is None:
-                continue
-            if self.state == "repair" and self.view is not None:
-                expect = expected_towers(pos)[t]
-                for x, y, _ in self.view.towers[t] - expect:
-                    frame[("tower", p.value, y * 3 + x)] = EXTRA
-                for x, y, _ in expect - self.view.towers[t]:
-                    frame[("tower", p.value, y * 3 + x)] = MISSING
-            elif self.last_place is not None and self.last_place.tower is p:
-                for x, y, _ in self.last_place.cells:
-                    if 0 <= x < 3 and 0 <= y < 3:
-                        frame[("tower", p.value, y * 3 + x)] = GOOD
+        if self.state in ("setup", "repair"):
+            fix = self.next_fix()
+            if fix is not None:
+                p, (x, y, _), extra = fix
+                frame[("tower", p.value, y * 3 + x)] = EXTRA if extra else MISSING
+        elif self.last_place is not None:
+            p = self.last_place.tower
+            for x, y, _ in self.last_place.cells:
+                if 0 <= x < 3 and 0 <= y < 3:
+                    frame[("tower", p.value, y * 3 + x)] = GOOD
 
 
 def state_diagram() -> str:

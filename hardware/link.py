@@ -69,6 +69,8 @@ class ScannerLink:
         self._closed: set[int] = set()
         self._loads: tuple[int, ...] = ()
         self._synced = False
+        self._snapshots = 0  # full snapshots applied so far
+        self._asked = False  # a SYNC of ours is waiting for its answer
         self._last_seq: int | None = None
         self._tx_seq = 0
         self._stop = threading.Event()
@@ -116,9 +118,24 @@ class ScannerLink:
                     return None
                 self._changed.wait(left)
 
-    def request_snapshot(self) -> None:
-        """Ask the board for a full snapshot (after a settle, before deciding)."""
-        self.send(proto.SYNC)
+    def fresh_snapshot(self, timeout: float = 0.5) -> Snapshot | None:
+        """A full snapshot read after this call: ask the board, wait for its answer.
+
+        None when the board does not answer in time (unplugged, busy).
+        """
+        with self._changed:
+            seen = self._snapshots
+            self._asked = True
+        if not self.send(proto.SYNC):
+            return None
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while self._snapshots == seen:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._changed.wait(left)
+            return self._current() if self._synced else None
 
     def send(self, kind: int, body: bytes = b"") -> bool:
         """Send one frame; False when the board is not connected."""
@@ -226,8 +243,8 @@ class ScannerLink:
             if kind == proto.HELLO:
                 fields = proto.unpack_hello(body)
                 self._layout = Layout(*fields)
-                if not self._synced:
-                    return False
+                if not self._synced or self._asked:
+                    return False  # part of an answer to our SYNC
                 self._synced = False  # the board restarted: wait for its snapshot
                 self.health.resyncs += 1
                 return False
@@ -239,6 +256,8 @@ class ScannerLink:
                 self._closed = set(closed)
                 self._loads = tuple(loads)
                 self._synced = True
+                self._snapshots += 1
+                self._asked = False
             elif kind == proto.CHANGES:
                 changes = proto.unpack_changes(body)
                 if any(i >= self._layout.switch_count for i, _ in changes):

@@ -157,3 +157,13 @@ def test_a_port_that_never_appears_is_retried_quietly(tmp_path):
         assert not lonely.health.connected and lonely.snapshot() is None
         assert "no-such-board" in lonely.health.last_error
         assert lonely._thread.is_alive()
+
+
+def test_a_fresh_snapshot_is_read_after_asking_and_is_no_resync(table, link):
+    resyncs = link.health.resyncs
+    table.place(1, {(2, 0, 3)})
+    fresh = link.fresh_snapshot(timeout=2.0)
+    assert fresh is not None and fresh.tower_cells(1) == {(2, 0, 3)}
+    assert link.health.resyncs == resyncs and link.synced
+    table.unplug()
+    assert link.fresh_snapshot(timeout=0.3) is None

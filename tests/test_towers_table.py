@@ -139,8 +139,10 @@ def test_an_illegal_placement_is_shown_never_recorded_then_corrected(t):
     assert t.events[-1]["event"] == "illegal"
     assert len(t.journalled_actions()) == before and t.pos.phase is Phase.TAKE
     frame = t.table.led_frame(t.now, 16)
-    x, y, _ = next(iter(floating))
-    assert frame[("tower", active.other.value, y * 3 + x)] == (255, 0, 0)
+    lit = [k for k, v in frame.items() if k[0] == "tower" and v != (0, 0, 0)]
+    assert lit == [("tower", active.other.value, lit[0][2])]
+    assert frame[lit[0]] == (255, 0, 0)
+    assert lit[0][2] in {y * 3 + x for x, y, _ in floating}
     t.see(_place_view(t, active.other, bar), (pads[0], None))   # put where it rests
     assert t.table.state == "play" and t.pos.phase is Phase.PLACE
     assert len(t.journalled_actions()) == before + 1
@@ -258,6 +260,7 @@ def test_a_restart_resumes_from_the_journal_and_guides_the_repair(t, block_set):
     frame = again.table.led_frame(again.now, 16)
     x, y, _ = knocked
     assert frame[("tower", active.other.value, y * 3 + x)] == (0, 0, 255)
+    assert again.table.next_fix() == (active.other, knocked, False)
     again.see(expected_towers(saved), (pads[0], None))
     assert again.table.state == "play" and again.pos == saved
 
@@ -270,3 +273,15 @@ def test_pause_freezes_the_hourglass(t):
     t.table.on_button(ButtonEvent("menu", "press"), t.now)
     assert t.table.state == "play"
     assert t.table.hourglass.remaining(t.now) == pytest.approx(30.0)
+
+
+def test_repairs_are_guided_one_fix_at_a_time(block_set, tmp_path):
+    t = Table(block_set, tmp_path)
+    t.see((cells("a1:1", "b1:1", "c3:1"), cells("b2:1")))   # leftovers from last time
+    lit = [k for k, v in t.table.led_frame(t.now, 16).items()
+           if k[0] == "tower" and v != (0, 0, 0)]
+    assert lit == [("tower", "A", 8)]                        # one rod at a time: c3 first
+    t.see((cells("a1:1", "b1:1"), cells("b2:1")))
+    assert t.table.next_fix() == (A, (1, 0, 0), True)
+    t.see()
+    assert t.table.state == "toss" and t.table.next_fix() is None
