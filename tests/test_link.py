@@ -162,8 +162,11 @@ def test_a_port_that_never_appears_is_retried_quietly(tmp_path):
 def test_a_fresh_snapshot_is_read_after_asking_and_is_no_resync(table, link):
     resyncs = link.health.resyncs
     table.place(1, {(2, 0, 3)})
+    time.sleep(0.1)  # longer than the board's three-scan debounce
+    answered = link._snapshots
     fresh = link.fresh_snapshot(timeout=2.0)
     assert fresh is not None and fresh.tower_cells(1) == {(2, 0, 3)}
+    assert link._snapshots > answered  # a new snapshot, not the one we had
     assert link.health.resyncs == resyncs and link.synced
     table.unplug()
     assert link.fresh_snapshot(timeout=0.3) is None
