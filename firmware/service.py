@@ -106,7 +106,10 @@ class TowersService:
         if frame == self._last_frame:
             return
         leds = self.devices.leds
+        last = self._last_frame or {}
         for key, colour in frame.items():
+            if last.get(key) == colour:
+                continue
             try:
                 leds[key] = colour
             except (KeyError, IndexError):

@@ -333,8 +333,12 @@ class TowersTable:
         added = [view.towers[i] - expect[i] for i in (0, 1)]
         removed = [expect[i] - view.towers[i] for i in (0, 1)]
         if any(removed):
-            for k in range(len(self.history) - 2, -1, -1):
-                if expected_towers(self.history[k]) == view.towers:
+            # Lifting the last placements off again offers a takeback; older
+            # positions never do, so a knocked-over tower cannot undo a game.
+            for k in range(len(self.history) - 2, max(-1, len(self.history) - 4), -1):
+                undone = self.actions[k:]
+                if (all(isinstance(a, Place) for a in undone)
+                        and expected_towers(self.history[k]) == view.towers):
                     return _Offer(k)
             t = 0 if removed[0] else 1
             return (f"cubes are missing from tower {'AB'[t]} ({cells_text(removed[t])}): "

@@ -62,6 +62,7 @@ class Leds:
     def __init__(self, profile: Profile, *, send=None) -> None:
         """``send`` is the scanner link's ``send``, needed by ``scanner`` chains."""
         self.chains: list[adafruit_pixelbuf.PixelBuf] = []
+        self._dirty: set[int] = set()  # chains changed since the last show()
         self._where: dict[tuple[str, str], tuple[int, int, int]] = {}
         for number, chain in enumerate(profile.chains):
             offset = 0
@@ -103,6 +104,7 @@ class Leds:
     def __setitem__(self, key: LedKey, colour: Colour) -> None:
         chain, pixel = self.locate(key)
         self.chains[chain][pixel] = colour
+        self._dirty.add(chain)
 
     def __getitem__(self, key: LedKey) -> Colour:
         chain, pixel = self.locate(key)
@@ -111,7 +113,10 @@ class Leds:
     def fill(self, colour: Colour) -> None:
         for chain in self.chains:
             chain.fill(colour)
+        self._dirty.update(range(len(self.chains)))
 
     def show(self) -> None:
-        for chain in self.chains:
-            chain.show()
+        """Send the chains that changed since the last show."""
+        for number in sorted(self._dirty):
+            self.chains[number].show()
+        self._dirty.clear()

@@ -80,3 +80,14 @@ def test_pi_leds_off_a_pi_say_what_to_do():
     profile = parse_profile('[[leds.chain]]\noutput = "pi"\nparts = ["ring A 4"]\n', "p.toml")
     with pytest.raises(LedError, match=r"needs a Raspberry Pi.*use the sim profile"):
         Leds(profile)
+
+
+def test_show_sends_only_the_chains_that_changed():
+    sent = []
+    leds = Leds(load_profile("sim"), send=lambda kind, body: sent.append(kind))
+    leds[("ring", "A", 0)] = (1, 1, 1)
+    leds.show()
+    assert sent == [] and len(leds.chains[0].frames) == 1   # the board chain stayed put
+    leds[("board", "", 0)] = (1, 1, 1)
+    leds.show()
+    assert sent == [proto.LED_FRAME] and len(leds.chains[0].frames) == 1
