@@ -55,7 +55,8 @@ def _demo_towers(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from firmware.run import run_service
 
-    return run_service(args.profile, args.state_dir)
+    options = TowersOptions(hourglass_s=args.hourglass, sudden_death=args.sudden_death)
+    return run_service(args.profile, args.state_dir, options)
 
 
 def _speed(text: str) -> float:
@@ -101,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="hardware profile: sim (default), reference, gpio-only or a file")
     run.add_argument("--state-dir", help="where the journal lives (default: systemd's "
                      "StateDirectory, else ~/.local/state/obelisk)")
+    run.add_argument("--hourglass", metavar="SECONDS", type=_positive_seconds,
+                     default=TowersOptions.hourglass_s,
+                     help="towers: the active player's time (default: %(default)g); the menu "
+                     "button changes it before a game")
+    run.add_argument("--sudden-death", action="store_true",
+                     help="towers: the first tower over the top loses")
     run.set_defaults(run=_run)
 
     demo = commands.add_parser("demo", help="bots play a whole game on the simulated table")

@@ -7,7 +7,7 @@ import os
 import signal
 from pathlib import Path
 
-from engine.towers import TowersGame
+from engine.towers import TowersGame, TowersOptions
 from firmware.journal import Journal
 from firmware.service import TowersService
 from firmware.sets import load_block_set
@@ -27,13 +27,14 @@ def default_state_dir() -> Path:
     return Path(base) / "obelisk"
 
 
-def run_service(profile_name: str, state_dir: str | None = None) -> int:
+def run_service(profile_name: str, state_dir: str | None = None,
+                options: TowersOptions | None = None) -> int:
     """Run the towers table until SIGTERM or Ctrl-C; the journal keeps every move."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     profile = load_profile(profile_name)
     journal = Journal(state_dir or default_state_dir())
     devices = open_table(profile)
-    table = TowersTable(TowersGame(load_block_set()), journal,
+    table = TowersTable(TowersGame(load_block_set(), options or TowersOptions()), journal,
                         seed=int.from_bytes(os.urandom(4), "big"),
                         emit=lambda event: log.info("%s", event))
     service = TowersService(devices, table)

@@ -41,6 +41,7 @@ from engine.towers import (
     PutBack,
     Timeout,
     TowersGame,
+    TowersOptions,
     TowersState,
 )
 from engine.towers_record import (
@@ -66,6 +67,15 @@ BLOCK_COLOURS: dict[Colour, RGB] = {
     Colour.BLACK: (40, 40, 40), Colour.YELLOW: (255, 200, 0), Colour.RED: (255, 0, 0),
     Colour.GREEN: (0, 200, 0), Colour.BLUE: (0, 0, 255),
 }
+
+
+PRESETS = (
+    TowersOptions(hourglass_s=60.0),
+    TowersOptions(hourglass_s=90.0),
+    TowersOptions(hourglass_s=45.0),
+    TowersOptions(hourglass_s=60.0, sudden_death=True),
+)
+"""What the menu button cycles through before a game starts."""
 
 
 @dataclass(frozen=True)
@@ -162,7 +172,9 @@ class TowersTable:
     def on_button(self, event: ButtonEvent, now: float) -> None:
         self._now = now
         if event.button == "menu":
-            if event.kind == "press" and self.state in ("play", "repair"):
+            if event.kind == "press" and self.state == "setup":
+                self._next_preset()
+            elif event.kind == "press" and self.state in ("play", "repair"):
                 self.pause()
             elif event.kind == "press" and self.state == "paused":
                 self.resume()
@@ -177,6 +189,16 @@ class TowersTable:
             self._accept([Decline(player)])
         elif pos.phase in (Phase.TAKE, Phase.PLACE) and pos.available_blocks(player):
             self._over_the_top(pos, player)
+
+    def _next_preset(self) -> None:
+        """Menu in setup: the next set of options (shown on the rings)."""
+        options = self.game.options
+        index = PRESETS.index(options) + 1 if options in PRESETS else 0
+        options = PRESETS[index % len(PRESETS)]
+        self.game = TowersGame(self.game.block_set, options)
+        self.hourglass = Hourglass(options.hourglass_s)
+        self.emit({"event": "options", "hourglass_s": options.hourglass_s,
+                   "sudden_death": options.sudden_death})
 
     @staticmethod
     def _taken_colour(pos: TowersState, view: TowersView | None) -> Colour | None:
@@ -457,7 +479,11 @@ class TowersTable:
         for p in PLAYERS:
             colour = PLAYER_COLOURS[p]
             ring: list[RGB] = [OFF] * ring_pixels
-            if self.state == "toss":
+            if self.state == "setup":  # the options: 15 s a pixel, red for sudden death
+                shown = (255, 0, 0) if self.game.options.sudden_death else (60, 60, 60)
+                lit = min(ring_pixels, round(self.game.options.hourglass_s / 15))
+                ring = [shown] * lit + [OFF] * (ring_pixels - lit)
+            elif self.state == "toss":
                 lit = int(now * 8) % ring_pixels
                 ring[lit] = colour
             elif self.state == "over" and pos is not None:

@@ -285,3 +285,20 @@ def test_repairs_are_guided_one_fix_at_a_time(block_set, tmp_path):
     assert t.table.next_fix() == (A, (1, 0, 0), True)
     t.see()
     assert t.table.state == "toss" and t.table.next_fix() is None
+
+
+def test_the_menu_chooses_options_before_a_game(block_set, tmp_path):
+    t = Table(block_set, tmp_path)
+    menu = ButtonEvent("menu", "press")
+    seen = []
+    for _ in range(4):
+        t.table.on_button(menu, t.now)
+        seen.append((t.table.game.options.hourglass_s, t.table.game.options.sudden_death))
+    assert seen == [(90.0, False), (45.0, False), (60.0, True), (60.0, False)]
+    t.table.on_button(menu, t.now)                      # 90 s
+    ring = [t.table.led_frame(t.now, 16)[("ring", "A", i)] for i in range(16)]
+    assert ring.count((0, 0, 0)) == 16 - 6              # six pixels: 90 s
+    t.see()
+    t.wait(2.1)
+    assert t.table.hourglass.length_s == 90.0
+    assert t.journal.read().entries[0]["options"]["hourglass_s"] == 90.0
