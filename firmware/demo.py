@@ -156,7 +156,10 @@ class DemoPlayers:
         """One physical act, if the table is waiting for one."""
         table = self.table
         pos = table.position
-        if table.state == "repair" or table.clear_zone:
+        if table.state == "setup" and table.decided is not None \
+                and not any(table.decided.towers):
+            self.devices.buttons.press("A")  # the table is clear: start
+        elif table.state == "repair" or table.clear_zone:
             self._repair(pos)
         elif table.state == "play" and pos is not None:
             self._play(pos)
@@ -292,22 +295,38 @@ def run_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
         return (time.monotonic() - epoch) * speed
 
     printing = threading.Lock()
+    reader_gone = threading.Event()
     table: TowersTable
 
     def emit(event: dict) -> None:
         with printing:
-            if as_json:
-                print(json.dumps(event), file=out, flush=True)
-            else:
-                clear = "\x1b[H\x1b[2J" if live and event["event"] != "game_over" else ""
-                print(clear + _screen(table, event, clock()), file=out, flush=True)
-                if event["event"] == "game_over":
-                    print(_breakdown(event), file=out, flush=True)
+            try:
+                show(event)
+            except (BrokenPipeError, ValueError):  # whoever read our output has gone
+                reader_gone.set()
+
+    def show(event: dict) -> None:
+        if as_json:
+            print(json.dumps(event), file=out, flush=True)
+            return
+        clear = "\x1b[H\x1b[2J" if live and event["event"] != "game_over" else ""
+        print(clear + _screen(table, event, clock()), file=out, flush=True)
+        if event["event"] == "game_over":
+            print(_breakdown(event), file=out, flush=True)
 
     table = TowersTable(game, journal, seed=seed, emit=emit,
                         settle_s=max(0.3, 0.15 * speed), toss_s=2.0)
     service = TowersService(devices, table, clock)
-    loop = threading.Thread(target=service.run, name="towers-service", daemon=True)
+    failure: list[BaseException] = []
+
+    def serve() -> None:
+        try:
+            service.run()
+        except BaseException as exc:
+            failure.append(exc)
+            raise
+
+    loop = threading.Thread(target=serve, name="towers-service", daemon=True)
     players = DemoPlayers(table, devices, seed)
     if unfinished:
         players.restore(physical)
@@ -317,6 +336,12 @@ def run_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
     deadline = time.monotonic() + max_real_s
     try:
         while table.state != "over":
+            if reader_gone.is_set():
+                return 0
+            if failure or not loop.is_alive():
+                print(f"demo: the table service stopped: {failure[0] if failure else '?'}",
+                      file=sys.stderr)
+                return 1
             if time.monotonic() > deadline:
                 print(f"demo: no end after {max_real_s:.0f} s (table: {table.state}, "
                       f"{table.problem})", file=sys.stderr)

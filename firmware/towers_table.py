@@ -181,6 +181,13 @@ class TowersTable:
             return
         player = Player(event.button)
         pos = self.position
+        if self.state == "setup":
+            clear = self.decided is not None and not any(self.decided.towers) \
+                and not self.decided.zone_colours()
+            if clear and event.kind == "press":
+                self.problem = ""
+                self.begin()
+            return
         if self.offer is not None and self.state in ("play", "repair"):
             self._takeback(self.offer.to)
         elif pos is None or event.kind != "press" or self.state != "play":
@@ -305,8 +312,7 @@ class TowersTable:
     def _decide_view(self, view: TowersView) -> None:
         if self.state == "setup":
             if not any(view.towers) and not view.zone_colours():
-                self.problem = ""
-                self.begin()
+                self.problem = "the table is clear: press a player button to start"
             else:
                 self.problem = "clear both towers and the zone pads to start a game"
             return

@@ -60,6 +60,8 @@ class Table:
 
     def start_play(self):
         self.see()
+        assert self.table.state == "setup" and "press a player button" in self.table.problem
+        self.press(A)
         assert self.table.state == "toss"
         self.wait(2.1)
         assert self.table.state == "play"
@@ -94,7 +96,10 @@ def test_setup_waits_for_a_clear_table(block_set, tmp_path):
     t = Table(block_set, tmp_path)
     t.see((cells("a1:1"), EMPTY))
     assert t.table.state == "setup" and "clear both towers" in t.table.problem
+    t.press(B)
+    assert t.table.state == "setup"           # not while the table is not clear
     t.see()
+    t.press(B)
     assert t.table.state == "toss"
     assert t.journal.read().entries[0]["t"] == "start"
     t.wait(2.1)
@@ -284,7 +289,7 @@ def test_repairs_are_guided_one_fix_at_a_time(block_set, tmp_path):
     t.see((cells("a1:1", "b1:1"), cells("b2:1")))
     assert t.table.next_fix() == (A, (1, 0, 0), True)
     t.see()
-    assert t.table.state == "toss" and t.table.next_fix() is None
+    assert t.table.state == "setup" and t.table.next_fix() is None
 
 
 def test_the_menu_chooses_options_before_a_game(block_set, tmp_path):
@@ -299,6 +304,7 @@ def test_the_menu_chooses_options_before_a_game(block_set, tmp_path):
     ring = [t.table.led_frame(t.now, 16)[("ring", "A", i)] for i in range(16)]
     assert ring.count((0, 0, 0)) == 16 - 6              # six pixels: 90 s
     t.see()
+    t.press(A)
     t.wait(2.1)
     assert t.table.hourglass.length_s == 90.0
     assert t.journal.read().entries[0]["options"]["hourglass_s"] == 90.0
