@@ -66,6 +66,19 @@ def _speed(text: str) -> float:
     return value
 
 
+def _towers_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hourglass", metavar="SECONDS", type=_positive_seconds,
+                        default=TowersOptions.hourglass_s,
+                        help="towers: the active player's time to choose (default: %(default)g)")
+    parser.add_argument("--sudden-death", action="store_true",
+                        help="towers: no points, the first tower over the top loses")
+
+
+def _profile(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", default="sim",
+                        help="hardware profile: sim (default), reference, gpio-only or a file")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="obelisk",
@@ -80,16 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
     games.required = True
     towers = games.add_parser("towers", help="3D head-to-head tower packing")
     towers.add_argument("--set", metavar="FILE", help="your own block set (TOML)")
-    towers.add_argument("--hourglass", metavar="SECONDS", type=_positive_seconds,
-                        default=TowersOptions.hourglass_s,
-                        help="the active player's time to choose (default: %(default)g)")
-    towers.add_argument("--sudden-death", action="store_true",
-                        help="no points: the first tower over the top loses")
+    _towers_options(towers)
     towers.set_defaults(run=_rules_towers)
 
     diag = commands.add_parser("diag", help="live view of every sensor, and an LED test")
-    diag.add_argument("--profile", default="sim",
-                      help="hardware profile: sim (default), reference, gpio-only or a file")
+    _profile(diag)
     diag.add_argument("--once", action="store_true", help="print one view and exit")
     diag.add_argument("--seconds", type=float, help="stop after this many seconds")
     diag.add_argument("--no-led-test", action="store_true", help="leave the LEDs dark")
@@ -98,16 +106,10 @@ def build_parser() -> argparse.ArgumentParser:
     diag.set_defaults(run=_diag)
 
     run = commands.add_parser("run", help="the table service (on a Pi, systemd starts it)")
-    run.add_argument("--profile", default="sim",
-                     help="hardware profile: sim (default), reference, gpio-only or a file")
+    _profile(run)
     run.add_argument("--state-dir", help="where the journal lives (default: systemd's "
                      "StateDirectory, else ~/.local/state/obelisk)")
-    run.add_argument("--hourglass", metavar="SECONDS", type=_positive_seconds,
-                     default=TowersOptions.hourglass_s,
-                     help="towers: the active player's time (default: %(default)g); the menu "
-                     "button changes it before a game")
-    run.add_argument("--sudden-death", action="store_true",
-                     help="towers: the first tower over the top loses")
+    _towers_options(run)
     run.set_defaults(run=_run)
 
     demo = commands.add_parser("demo", help="bots play a whole game on the simulated table")

@@ -33,7 +33,6 @@ from firmware.service import TowersService
 from firmware.sets import load_block_set
 from firmware.towers_table import TowersTable
 from firmware.towers_view import ZONE_PADS, TowersView, ZoneScale, expected_towers
-from hardware.buttons import ButtonEvent
 from hardware.devices import TableDevices, open_table
 from hardware.profile import load_profile
 from hardware.sim import GRAMS_TO_COUNTS, LOAD_OFFSET
@@ -359,4 +358,4 @@ def run_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
         devices.close()
 
 
-__all__ = ["ButtonEvent", "DemoPlayers", "run_demo"]
+__all__ = ["DemoPlayers", "run_demo"]
