@@ -1,0 +1,379 @@
+"""Stones: the SE20ND Obelisk, three stones a player, built up into an obelisk.
+
+Each player has a cornerstone, a keystone and a capstone (the second edition
+calls them base, pedestal and capstone; only the names differ). Stones move
+one square diagonally forward or straight back, or jump over an adjacent
+stack to the empty square beyond. The keystone steps onto its own
+cornerstone to make a foundation, which then moves as one stone; the
+capstone stepping onto its own foundation makes the obelisk and wins. A
+capstone may also step onto an opposing cornerstone, keystone or foundation
+(a pillar, or Ra's Revenge); it must come off again on its owner's next turn.
+After every move the mover must keep symmetry (see ``Mode``); a player with
+no legal move loses.
+
+Squares are (row, col). Row 0 is player A's edge; A moves up the rows, B
+down. Player A has the black stones and moves first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from engine.errors import GameOverError, IllegalActionError
+from engine.players import PLAYERS, Player
+
+Square = tuple[int, int]
+
+
+class Kind(Enum):
+    CORNER = "corner"
+    KEY = "key"
+    CAP = "cap"
+
+
+class Mode(Enum):
+    """Which symmetry a move must leave for the player who made it."""
+
+    OPEN = "open"  # colour or shape symmetry
+    BOUNDED = "bounded"  # colour symmetry
+    BALANCED = "balanced"  # colour and shape symmetry
+
+
+class Edition(Enum):
+    """Same rules, other words for people."""
+
+    CLASSIC = "classic"
+    SECOND = "second"
+
+
+NAMES = {
+    Edition.CLASSIC: {Kind.CORNER: "cornerstone", Kind.KEY: "keystone", Kind.CAP: "capstone",
+                      "jump": "vault", "pillar": "pillar"},
+    Edition.SECOND: {Kind.CORNER: "base", Kind.KEY: "pedestal", Kind.CAP: "capstone",
+                     "jump": "jump", "pillar": "Ra's Revenge"},
+}
+
+
+class EndReason(Enum):
+    OBELISK = "obelisk"
+    NO_LEGAL_MOVES = "no_legal_moves"
+    PLY_LIMIT = "ply_limit"
+
+
+class IllegalMoveError(IllegalActionError):
+    """A stones move the rules do not allow; the message says why."""
+
+
+@dataclass(frozen=True)
+class Stone:
+    owner: Player
+    kind: Kind
+
+
+@dataclass(frozen=True)
+class Move:
+    """Whatever the mover may move from ``frm`` goes to ``to`` (python-chess style)."""
+
+    frm: Square
+    to: Square
+
+
+@dataclass(frozen=True)
+class StonesOptions:
+    rows: int = 6
+    cols: int = 4
+    mode: Mode = Mode.OPEN
+    edition: Edition = Edition.CLASSIC
+    ply_limit: int | None = None
+
+    def __post_init__(self) -> None:
+        for name, value in (("rows", self.rows), ("cols", self.cols)):
+            if not 4 <= value <= 8:
+                raise ValueError(f"a stones board has 4 to 8 {name}, not {value}")
+        if self.ply_limit is not None and self.ply_limit < 1:
+            raise ValueError(f"a ply limit must be at least 1, not {self.ply_limit}")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    reason: EndReason
+    winner: Player | None
+    plies: int
+
+
+def square_name(square: Square) -> str:
+    """Squares as people read them: column letter, row number from A's edge."""
+    return f"{'abcdefgh'[square[1]]}{square[0] + 1}"
+
+
+def _forward(player: Player) -> int:
+    return 1 if player is Player.A else -1
+
+
+@dataclass(frozen=True)
+class StonesGame:
+    options: StonesOptions = field(default_factory=StonesOptions)
+
+    def new_initial_state(self) -> StonesState:
+        """Each player's corner: capstone nearest right, keystone ahead, cornerstone left."""
+        r, c = self.options.rows - 1, self.options.cols - 1
+        a, b = Player.A, Player.B
+        stacks = {
+            (0, c): (Stone(a, Kind.CAP),), (1, c): (Stone(a, Kind.KEY),),
+            (0, c - 1): (Stone(a, Kind.CORNER),),
+            (r, 0): (Stone(b, Kind.CAP),), (r - 1, 0): (Stone(b, Kind.KEY),),
+            (r, 1): (Stone(b, Kind.CORNER),),
+        }
+        state = StonesState(self, tuple(sorted(stacks.items())), Player.A, 0)
+        if not state.legal_actions():  # e.g. balanced play on a board where A cannot start
+            return replace(state, end=EndReason.NO_LEGAL_MOVES, winner=Player.B)
+        return state
+
+
+@dataclass(frozen=True)
+class StonesState:
+    game: StonesGame
+    stacks: tuple[tuple[Square, tuple[Stone, ...]], ...]  # (square, bottom..top), sorted
+    to_play: Player
+    plies: int
+    end: EndReason | None = None
+    winner: Player | None = None
+
+    # ---------------------------------------------------------------- reading
+
+    @property
+    def board(self) -> dict[Square, tuple[Stone, ...]]:
+        return dict(self.stacks)
+
+    @property
+    def options(self) -> StonesOptions:
+        return self.game.options
+
+    def name(self, kind: Kind | str) -> str:
+        return NAMES[self.options.edition][kind]
+
+    def where(self, owner: Player, kind: Kind) -> Square:
+        for square, stack in self.stacks:
+            if Stone(owner, kind) in stack:
+                return square
+        raise KeyError((owner, kind))
+
+    def has_foundation(self, owner: Player) -> bool:
+        return self.where(owner, Kind.CORNER) == self.where(owner, Kind.KEY)
+
+    def pillar_of(self, player: Player) -> Square | None:
+        """Where ``player``'s capstone stands on an opposing stone (it must come off)."""
+        for square, stack in self.stacks:
+            if len(stack) > 1 and stack[-1] == Stone(player, Kind.CAP) \
+                    and stack[0].owner is not player:
+                return square
+        return None
+
+    def is_terminal(self) -> bool:
+        return self.end is not None
+
+    def outcome(self) -> Outcome | None:
+        return None if self.end is None else Outcome(self.end, self.winner, self.plies)
+
+    def returns(self) -> tuple[float, float]:
+        if self.winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.winner is Player.A else (-1.0, 1.0)
+
+    def _on_board(self, square: Square) -> bool:
+        return 0 <= square[0] < self.options.rows and 0 <= square[1] < self.options.cols
+
+    # ---------------------------------------------------------------- moves
+
+    def _unit(self, square: Square, player: Player) -> tuple[Stone, ...] | None:
+        """What ``player`` moves from ``square``: a stone, a foundation, a pillared
+        stack of theirs (with the opposing capstone riding on it), or their pillar
+        capstone alone."""
+        stack = self.board.get(square)
+        if not stack:
+            return None
+        if stack[-1] == Stone(player, Kind.CAP) and stack[0].owner is not player:
+            return (stack[-1],)  # a pillar: the capstone comes off alone
+        if stack[0].owner is player:
+            return stack
+        return None
+
+    def _moves_from(self, square: Square, player: Player) -> Iterator[tuple[Move, str]]:
+        """(move, kind) before the symmetry check; kind is step, jump, foundation,
+        obelisk or pillar."""
+        unit = self._unit(square, player)
+        if unit is None:
+            return
+        board = self.board
+        f = _forward(player)
+        single = len(unit) == 1
+        stone = unit[-1] if single else None
+        for dr, dc in ((f, -1), (f, 1), (-f, 0)):
+            near = (square[0] + dr, square[1] + dc)
+            if not self._on_board(near):
+                continue
+            there = board.get(near)
+            if not there:
+                yield Move(square, near), "step"
+                continue
+            far = (near[0] + dr, near[1] + dc)
+            if self._on_board(far) and not board.get(far):
+                yield Move(square, far), "jump"
+            if not single:
+                continue  # a foundation, or a stone carrying a capstone, never stacks
+            top = there[-1]
+            if stone.kind is Kind.KEY and there == (Stone(player, Kind.CORNER),):
+                yield Move(square, near), "foundation"
+            elif stone.kind is Kind.CAP:
+                own_foundation = there == (Stone(player, Kind.CORNER), Stone(player, Kind.KEY))
+                if own_foundation:
+                    yield Move(square, near), "obelisk"
+                elif there[0].owner is not player and top.kind is not Kind.CAP:
+                    yield Move(square, near), "pillar"
+
+    def _candidate_moves(self) -> Iterator[tuple[Move, str]]:
+        player = self.to_play
+        forced = self.pillar_of(player)
+        squares = [forced] if forced else [sq for sq, _ in self.stacks]
+        for square in squares:
+            yield from self._moves_from(square, player)
+
+    def legal_actions(self) -> list[Move]:
+        """Every move the rules allow the player to play, symmetry included."""
+        if self.is_terminal():
+            return []
+        return [move for move, kind in self._candidate_moves()
+                if self._symmetric(self._after(move, kind), self.to_play)]
+
+    def apply_action(self, move: Move) -> StonesState:
+        """The position after ``move``, or an IllegalMoveError saying why not."""
+        if self.is_terminal():
+            raise GameOverError("the game is over; start a new game to play again")
+        kinds = {m: k for m, k in self._candidate_moves()}
+        if move not in kinds:
+            raise IllegalMoveError(self._why_not(move))
+        after = self._after(move, kinds[move])
+        if not self._symmetric(after, self.to_play):
+            raise IllegalMoveError(
+                f"that move would break symmetry: {self.options.mode.value} play needs "
+                f"{_needs(self.options.mode)} after each of your moves"
+            )
+        return after._settle(kinds[move], self.to_play)
+
+    def _after(self, move: Move, kind: str) -> StonesState:
+        board = self.board
+        stack = board.pop(move.frm)
+        unit = self._unit(move.frm, self.to_play)
+        assert unit is not None
+        left = stack[: len(stack) - len(unit)]
+        if left:
+            board[move.frm] = left
+        board[move.to] = board.get(move.to, ()) + unit
+        return replace(self, stacks=tuple(sorted(board.items())))
+
+    def _settle(self, kind: str, mover: Player) -> StonesState:
+        state = replace(self, to_play=mover.other, plies=self.plies + 1)
+        if kind == "obelisk":
+            return replace(state, end=EndReason.OBELISK, winner=mover)
+        limit = self.options.ply_limit
+        if limit is not None and state.plies >= limit:
+            return replace(state, end=EndReason.PLY_LIMIT, winner=None)
+        if not state.legal_actions():
+            return replace(state, end=EndReason.NO_LEGAL_MOVES, winner=mover)
+        return state
+
+    # ---------------------------------------------------------------- symmetry
+
+    @staticmethod
+    def _symmetric(state: StonesState, player: Player) -> bool:
+        mode = state.options.mode
+        colour = state._colour_symmetry(player)
+        shape = state._shape_symmetry(player)
+        if mode is Mode.OPEN:
+            return colour or shape
+        if mode is Mode.BOUNDED:
+            return colour
+        return colour and shape
+
+    def _colour_symmetry(self, player: Player) -> bool:
+        """Two of the player's own stones share a row or a column (a stack counts)."""
+        squares = [self.where(player, k) for k in Kind]
+        return any(a[0] == b[0] or a[1] == b[1]
+                   for i, a in enumerate(squares) for b in squares[i + 1:])
+
+    def _shape_symmetry(self, player: Player) -> bool:
+        """A stone shares a row or column with the opponent's stone of the same kind."""
+        for kind in Kind:
+            a = self.where(player, kind)
+            b = self.where(player.other, kind)
+            if a[0] == b[0] or a[1] == b[1]:
+                return True
+        return False
+
+    # ---------------------------------------------------------------- words
+
+    def _why_not(self, move: Move) -> str:
+        player = self.to_play
+        forced = self.pillar_of(player)
+        if forced and move.frm != forced:
+            return (f"your {self.name(Kind.CAP)} on {square_name(forced)} must come off "
+                    f"the {self.name('pillar')} this turn")
+        unit = self._unit(move.frm, player)
+        if unit is None:
+            return f"{player} has nothing to move on {square_name(move.frm)}"
+        what = self.describe(unit)
+        if not self._on_board(move.to):
+            return f"{square_name(move.to)} is off the board"
+        dr, dc = move.to[0] - move.frm[0], move.to[1] - move.frm[1]
+        f = _forward(player)
+        if (dr, dc) not in ((f, -1), (f, 1), (-f, 0), (2 * f, -2), (2 * f, 2), (-2 * f, 0)):
+            return (f"the {what} on {square_name(move.frm)} cannot go to "
+                    f"{square_name(move.to)}: stones move one square diagonally forward or "
+                    "straight back, or jump one stone that way")
+        if abs(dr) == 2 or abs(dc) == 2:
+            return (f"the {what} cannot {self.name('jump')} to {square_name(move.to)}: it must "
+                    "land on an empty square just beyond an adjacent stone")
+        return (f"the {what} cannot go onto {square_name(move.to)}: only a keystone onto its "
+                f"own cornerstone, or a capstone onto its own foundation or an opposing stone")
+
+    def describe(self, unit: tuple[Stone, ...]) -> str:
+        if len(unit) == 1:
+            return f"{self.name(unit[0].kind)}"
+        if unit[0].kind is Kind.CORNER and len(unit) >= 2 and unit[1].owner is unit[0].owner:
+            rest = " with the opposing capstone on it" if len(unit) == 3 else ""
+            return "foundation" + rest
+        return f"{self.name(unit[0].kind)} with the opposing capstone on it"
+
+    def move_to_string(self, move: Move) -> str:
+        unit = self._unit(move.frm, self.to_play)
+        kind = {m: k for m, k in self._candidate_moves()}.get(move, "move")
+        word = {"jump": self.name("jump"), "pillar": self.name("pillar")}.get(kind, kind)
+        what = self.describe(unit) if unit else "stone"
+        return f"{what} {square_name(move.frm)}-{square_name(move.to)} ({word})"
+
+    def __str__(self) -> str:
+        board = self.board
+        letters = {Kind.CORNER: "c", Kind.KEY: "k", Kind.CAP: "p"}
+        lines = []
+        for r in reversed(range(self.options.rows)):
+            row = []
+            for c in range(self.options.cols):
+                stack = board.get((r, c), ())
+                text = "".join(letters[s.kind].upper() if s.owner is Player.A
+                               else letters[s.kind] for s in stack)
+                row.append(f"{text or '.':<3}")
+            lines.append(f"{r + 1} " + " ".join(row))
+        lines.append("  " + " ".join(f"{ch:<3}" for ch in "abcdefgh"[: self.options.cols]))
+        lines.append(f"{self.to_play} to move ({self.options.mode.value} play), ply {self.plies}")
+        return "\n".join(lines)
+
+
+def _needs(mode: Mode) -> str:
+    return {Mode.OPEN: "colour or shape symmetry", Mode.BOUNDED: "colour symmetry",
+            Mode.BALANCED: "colour and shape symmetry"}[mode]
+
+
+__all__ = ["PLAYERS", "Edition", "EndReason", "IllegalMoveError", "Kind", "Mode", "Move",
+           "Outcome", "Stone", "StonesGame", "StonesOptions", "StonesState", "square_name"]

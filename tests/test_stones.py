@@ -1,0 +1,219 @@
+"""Stones (SE20ND Obelisk): moves, pillars, symmetry modes and the end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.players import Player
+from engine.stones import (
+    Edition,
+    EndReason,
+    IllegalMoveError,
+    Kind,
+    Mode,
+    Move,
+    Stone,
+    StonesGame,
+    StonesOptions,
+    StonesState,
+)
+
+A, B = Player.A, Player.B
+KINDS = {"c": Kind.CORNER, "k": Kind.KEY, "p": Kind.CAP}
+
+
+def sq(name: str) -> tuple[int, int]:
+    return (int(name[1]) - 1, "abcdefgh".index(name[0]))
+
+
+def position(layout: dict[str, str], to_play=A, mode=Mode.OPEN, rows=6, cols=4,
+             edition=Edition.CLASSIC, ply_limit=None) -> StonesState:
+    """{"b2": "Ac", "c3": "BkAp"}: stacks bottom to top, owner then c/k/p."""
+    game = StonesGame(StonesOptions(rows=rows, cols=cols, mode=mode, edition=edition,
+                                    ply_limit=ply_limit))
+    stacks = {}
+    for square, text in layout.items():
+        stacks[sq(square)] = tuple(Stone(Player(text[i]), KINDS[text[i + 1]])
+                                   for i in range(0, len(text), 2))
+    return StonesState(game, tuple(sorted(stacks.items())), to_play, 0)
+
+
+def mv(a: str, b: str) -> Move:
+    return Move(sq(a), sq(b))
+
+
+# ----------------------------------------------------------------- the start
+
+
+def test_the_default_board_and_setup():
+    s = StonesGame().new_initial_state()
+    assert (s.options.rows, s.options.cols) == (6, 4)
+    assert s.board == {sq("d1"): (Stone(A, Kind.CAP),), sq("d2"): (Stone(A, Kind.KEY),),
+                       sq("c1"): (Stone(A, Kind.CORNER),), sq("a6"): (Stone(B, Kind.CAP),),
+                       sq("a5"): (Stone(B, Kind.KEY),), sq("b6"): (Stone(B, Kind.CORNER),)}
+    assert s.to_play is A
+
+
+@pytest.mark.parametrize(("mode", "ply1", "ply2"), [
+    # Worked by hand on the 6 x 4 board: A may move the cornerstone c1-b2, the
+    # capstone d1-c2 or the keystone d2-c3. All keep colour symmetry; only c1-b2
+    # also lines up a cornerstone with B's (column b). B then has three moves
+    # each time; in balanced play only two of them keep shape symmetry.
+    (Mode.OPEN, 3, 9),
+    (Mode.BOUNDED, 3, 9),
+    (Mode.BALANCED, 1, 2),
+])
+def test_move_counts_of_the_first_plies(mode, ply1, ply2):
+    s = StonesGame(StonesOptions(mode=mode)).new_initial_state()
+    first = s.legal_actions()
+    assert len(first) == ply1
+    assert sum(len(s.apply_action(m).legal_actions()) for m in first) == ply2
+    if mode is Mode.BALANCED:
+        assert first == [mv("c1", "b2")]
+
+
+def test_balanced_play_on_a_wide_board_is_lost_at_once():
+    s = StonesGame(StonesOptions(rows=8, cols=8, mode=Mode.BALANCED)).new_initial_state()
+    assert s.is_terminal() and s.outcome().winner is B
+    assert s.outcome().reason is EndReason.NO_LEGAL_MOVES
+
+
+@pytest.mark.parametrize(("edition", "words"), [
+    (Edition.CLASSIC, ("keystone", "vault")), (Edition.SECOND, ("pedestal", "jump"))])
+def test_editions_only_change_the_words(edition, words):
+    s = position({"b3": "Ak", "c4": "Bc", "a1": "Ac", "a2": "Ap", "d6": "Bk", "c6": "Bp"},
+                 edition=edition)
+    move = mv("b3", "d5")
+    assert move in s.legal_actions()
+    assert s.move_to_string(move) == f"{words[0]} b3-d5 ({words[1]})"
+
+
+# ----------------------------------------------------------------- moves
+
+
+def test_steps_go_diagonally_forward_or_straight_back():
+    s = position({"b3": "Ak", "a1": "Ac", "d1": "Ap", "a6": "Bp", "a5": "Bk", "b6": "Bc"})
+    from_b3 = {m.to for m in s.legal_actions() if m.frm == sq("b3")}
+    assert from_b3 == {sq("a4"), sq("c4"), sq("b2")}
+    with pytest.raises(IllegalMoveError, match="one square diagonally forward or straight back"):
+        s.apply_action(mv("b3", "b4"))
+
+
+def test_a_jump_needs_the_square_beyond_empty_and_never_stacks():
+    layout = {"b2": "Ak", "c3": "Bc", "a1": "Ac", "d1": "Ap", "a6": "Bp", "b5": "Bk"}
+    s = position(layout)
+    assert mv("b2", "d4") in s.legal_actions()
+    # The same, with B's capstone on d4: the landing square is taken.
+    blocked = position({"b2": "Ak", "c3": "Bc", "a1": "Ac", "d1": "Ap", "d4": "Bp", "b5": "Bk"})
+    assert mv("b2", "d4") not in blocked.legal_actions()
+    with pytest.raises(IllegalMoveError, match="must land on an empty square"):
+        blocked.apply_action(mv("b2", "d4"))
+
+
+def test_the_foundation_then_the_obelisk_wins():
+    s = position({"a2": "Ak", "a1": "Ac", "c1": "Ap", "a6": "Bp", "a5": "Bk", "b6": "Bc"},
+                 mode=Mode.BOUNDED)
+    s = s.apply_action(mv("a2", "a1"))            # keystone straight back onto the cornerstone
+    assert s.board[sq("a1")] == (Stone(A, Kind.CORNER), Stone(A, Kind.KEY))
+    assert s.has_foundation(A)
+    s = s.apply_action(mv("a5", "b4"))
+    s = s.apply_action(mv("a1", "b2"))            # the foundation moves as one stone
+    s = s.apply_action(mv("b4", "a3"))
+    s = s.apply_action(mv("c1", "b2"))            # capstone onto the foundation
+    assert s.is_terminal() and s.outcome().winner is A
+    assert s.outcome().reason is EndReason.OBELISK
+
+
+def test_the_capstone_cannot_stack_on_its_own_stones_before_the_foundation():
+    s = position({"b2": "Ak", "c3": "Bk", "a1": "Ap", "d1": "Ac", "a6": "Bp", "b6": "Bc"})
+    assert mv("a1", "b2") not in s.legal_actions()
+    with pytest.raises(IllegalMoveError, match="only a keystone onto its own cornerstone"):
+        s.apply_action(mv("a1", "b2"))
+
+
+def test_a_pillar_must_come_off_next_turn():
+    s = position({"b2": "Ap", "c3": "Bk", "a1": "Ac", "d1": "Ak", "a6": "Bp", "b6": "Bc"})
+    s = s.apply_action(mv("b2", "c3"))            # pillar the opposing keystone
+    assert s.board[sq("c3")] == (Stone(B, Kind.KEY), Stone(A, Kind.CAP))
+    # B may move the pillared keystone, the capstone riding on it: steps and jumps only.
+    from_c3 = {m.to for m in s.legal_actions() if m.frm == sq("c3")}
+    assert from_c3 and all(not s.board.get(t) for t in from_c3)
+    s = s.apply_action(mv("c3", "b2"))
+    assert s.board[sq("b2")] == (Stone(B, Kind.KEY), Stone(A, Kind.CAP))
+    assert {m.frm for m in s.legal_actions()} == {sq("b2")}  # only the capstone may move
+    with pytest.raises(IllegalMoveError, match="capstone on b2 must come off the pillar"):
+        s.apply_action(mv("a1", "b2"))
+    off = s.legal_actions()[0]
+    s = s.apply_action(off)
+    assert s.board[sq("b2")] == (Stone(B, Kind.KEY),)
+
+
+def test_a_pillar_that_cannot_come_off_loses():
+    # A's capstone sits on B's keystone in the far corner: forward is off the
+    # board, straight back is A's own keystone, and the square beyond is taken.
+    s = position({"a4": "BkAp", "a3": "Ak", "a2": "Ac", "c4": "Bc", "d4": "Bp"},
+                 to_play=B, rows=4, cols=4)
+    s = s.apply_action(mv("d4", "c3"))
+    assert s.is_terminal() and s.outcome().reason is EndReason.NO_LEGAL_MOVES
+    assert s.outcome().winner is B
+
+
+def test_the_ply_limit_draws():
+    s = StonesGame(StonesOptions(ply_limit=2)).new_initial_state()
+    s = s.apply_action(s.legal_actions()[0])
+    s = s.apply_action(s.legal_actions()[0])
+    assert s.is_terminal() and s.outcome().winner is None
+    assert s.outcome().reason is EndReason.PLY_LIMIT and s.returns() == (0.0, 0.0)
+
+
+def test_a_move_that_breaks_symmetry_says_so():
+    s = StonesGame(StonesOptions(mode=Mode.BALANCED)).new_initial_state()
+    with pytest.raises(IllegalMoveError, match="balanced play needs colour and shape symmetry"):
+        s.apply_action(mv("d1", "c2"))
+
+
+# ----------------------------------------------------------------- symmetry oracle
+
+
+def _aligned(a, b):
+    return a[0] == b[0] or a[1] == b[1]
+
+
+def _oracle(state: StonesState, player: Player, mode: Mode) -> bool:
+    """Symmetry, worked out independently from where each stone stands."""
+    at = {(s.owner, s.kind): square for square, stack in state.stacks for s in stack}
+    mine = [at[(player, k)] for k in Kind]
+    colour = any(_aligned(mine[i], mine[j]) for i in range(3) for j in range(i + 1, 3))
+    shape = any(_aligned(at[(player, k)], at[(player.other, k)]) for k in Kind)
+    return {Mode.OPEN: colour or shape, Mode.BOUNDED: colour,
+            Mode.BALANCED: colour and shape}[mode]
+
+
+@settings(max_examples=60)
+@given(seed=st.integers(0, 2**32 - 1), mode=st.sampled_from(list(Mode)),
+       size=st.sampled_from([(6, 4), (4, 4), (8, 8), (7, 5), (4, 8)]))
+def test_random_games_keep_every_rule(seed, mode, size):
+    rng = random.Random(seed)
+    game = StonesGame(StonesOptions(rows=size[0], cols=size[1], mode=mode, ply_limit=200))
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        moves = state.legal_actions()
+        assert moves, "a live position always has a move"
+        move = rng.choice(moves)
+        mover = state.to_play
+        after = state.apply_action(move)
+        stones = [s for _, stack in after.stacks for s in stack]
+        assert len(stones) == 6 and len(set(stones)) == 6, "stones appeared or vanished"
+        for square, stack in after.stacks:
+            assert 0 <= square[0] < size[0] and 0 <= square[1] < size[1]
+            assert 1 <= len(stack) <= 3
+        assert _oracle(after, mover, mode), "the mover broke symmetry"
+        state = after
+    assert state.plies <= 200
+    if state.outcome().reason is EndReason.NO_LEGAL_MOVES:
+        loser = state.to_play
+        assert state.outcome().winner is loser.other
