@@ -245,7 +245,7 @@ class StonesState:
         if self.is_terminal():
             return []
         return [move for move, kind in self._candidate_moves()
-                if self._symmetric(self._after(move, kind), self.to_play)]
+                if self._symmetric(self._after(move), self.to_play)]
 
     def apply_action(self, move: Move) -> StonesState:
         """The position after ``move``, or an IllegalMoveError saying why not."""
@@ -254,7 +254,7 @@ class StonesState:
         kinds = {m: k for m, k in self._candidate_moves()}
         if move not in kinds:
             raise IllegalMoveError(self._why_not(move))
-        after = self._after(move, kinds[move])
+        after = self._after(move)
         if not self._symmetric(after, self.to_play):
             raise IllegalMoveError(
                 f"that move would break symmetry: {self.options.mode.value} play needs "
@@ -262,7 +262,7 @@ class StonesState:
             )
         return after._settle(kinds[move], self.to_play)
 
-    def _after(self, move: Move, kind: str) -> StonesState:
+    def _after(self, move: Move) -> StonesState:
         board = self.board
         stack = board.pop(move.frm)
         unit = self._unit(move.frm, self.to_play)
@@ -272,6 +272,10 @@ class StonesState:
             board[move.frm] = left
         board[move.to] = board.get(move.to, ()) + unit
         return replace(self, stacks=tuple(sorted(board.items())))
+
+    def occupancy_after(self, move: Move) -> frozenset[Square]:
+        """The squares occupied once ``move`` is played (what the switches would see)."""
+        return frozenset(square for square, _ in self._after(move).stacks)
 
     def _settle(self, kind: str, mover: Player) -> StonesState:
         state = replace(self, to_play=mover.other, plies=self.plies + 1)
