@@ -66,6 +66,38 @@ def _speed(text: str) -> float:
     return value
 
 
+def _rules_stones(args: argparse.Namespace) -> int:
+    from engine.stones import Edition, Mode, StonesOptions
+    from engine.stones_rules import rules_text as stones_rules
+
+    options = StonesOptions(rows=args.size[0], cols=args.size[1], mode=Mode(args.mode),
+                            edition=Edition(args.edition), ply_limit=args.ply_limit)
+    print(stones_rules(options), end="")
+    return 0
+
+
+def _board_size(text: str) -> tuple[int, int]:
+    try:
+        rows, cols = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write rows x columns, like 6x4") from None
+    if not (4 <= rows <= 8 and 4 <= cols <= 8):
+        raise argparse.ArgumentTypeError(f"{text}: a stones board is 4x4 to 8x8")
+    return rows, cols
+
+
+def _stones_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--edition", choices=("classic", "second"), default="classic",
+                        help="the words used: classic (cornerstone, keystone) or second "
+                        "(base, pedestal)")
+    parser.add_argument("--mode", choices=("open", "bounded", "balanced"), default="open",
+                        help="the symmetry each move must keep (default: open)")
+    parser.add_argument("--size", type=_board_size, default=(6, 4), metavar="RxC",
+                        help="rows x columns, 4x4 to 8x8 (default: 6x4)")
+    parser.add_argument("--ply-limit", type=int, default=None, metavar="N",
+                        help="draw after N moves in all (default: none)")
+
+
 def _towers_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hourglass", metavar="SECONDS", type=_positive_seconds,
                         default=TowersOptions.hourglass_s,
@@ -95,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
     towers.add_argument("--set", metavar="FILE", help="your own block set (TOML)")
     _towers_options(towers)
     towers.set_defaults(run=_rules_towers)
+    stones = games.add_parser("stones", help="SE20ND Obelisk: three stones and symmetry")
+    _stones_options(stones)
+    stones.set_defaults(run=_rules_stones)
 
     diag = commands.add_parser("diag", help="live view of every sensor, and an LED test")
     _profile(diag)

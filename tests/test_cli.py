@@ -51,3 +51,18 @@ def test_the_installed_command(tmp_path: Path):
     assert version.stdout.strip() == f"obelisk {metadata.version('obelisk-table')}"
     helped = subprocess.run([obelisk, "--help"], capture_output=True, text=True, check=True)
     assert "rules" in helped.stdout
+
+
+def test_rules_stones_speak_the_editions_words(capsys):
+    assert main(["rules", "stones"]) == 0
+    classic = capsys.readouterr().out
+    assert "cornerstone" in classic and "Vault:" in classic and "Pillar:" in classic
+    assert main(["rules", "stones", "--edition", "second", "--mode", "bounded",
+                 "--size", "8x5", "--ply-limit", "200"]) == 0
+    second = capsys.readouterr().out
+    assert "base, a pedestal" in second and "Ra's Revenge:" in second
+    assert "cornerstone" not in second and "Now: bounded play" in second
+    assert "8 rows between the players and 5 columns" in second and "(now 200)" in second
+    with pytest.raises(SystemExit):
+        main(["rules", "stones", "--size", "9x9"])
+    assert "4x4 to 8x8" in capsys.readouterr().err
