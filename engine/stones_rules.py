@@ -38,7 +38,8 @@ def rules_text(options: StonesOptions, width: int = 78) -> str:
             f"- Foundation: the {key} steps onto its own {corner}. From then on the two "
             "move as one stone and never come apart.",
             f"- Obelisk: the {cap} steps onto its own foundation, and that player wins.",
-            f"- {pillar}: the {cap}, and only the {cap}, may step onto an opposing "
+            f"- {pillar[0].upper() + pillar[1:]}: the {cap}, and only the {cap}, may step "
+            "onto an opposing "
             f"{corner}, {key} or foundation. The opponent may still move that stone, the "
             f"{cap} riding on it (steps and {jump}s only; a stone carrying a {cap} never "
             f"stacks). On its owner's next turn the {cap} must come off: a step, a "
