@@ -29,10 +29,10 @@ from engine.tower import LEVELS, resting_placements
 from engine.towers import Phase, TowersGame, TowersOptions, TowersState
 from engine.towers_sensing import find_placement
 from firmware.journal import Journal
-from firmware.service import TowersService
+from firmware.service import TableService
 from firmware.sets import load_block_set
 from firmware.towers_table import TowersTable
-from firmware.towers_view import ZONE_PADS, TowersView, ZoneScale, expected_towers
+from firmware.towers_view import ZONE_PADS, TowersView, ZoneScale, expected_towers, view_of
 from hardware.devices import TableDevices, open_table
 from hardware.profile import load_profile
 from hardware.sim import GRAMS_TO_COUNTS, LOAD_OFFSET
@@ -315,7 +315,7 @@ def run_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
 
     table = TowersTable(game, journal, seed=seed, emit=emit,
                         settle_s=max(0.3, 0.15 * speed), toss_s=2.0)
-    service = TowersService(devices, table, clock)
+    service = TableService(devices, table, view_of, clock)
     failure: list[BaseException] = []
 
     def serve() -> None:

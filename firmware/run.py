@@ -9,9 +9,10 @@ from pathlib import Path
 
 from engine.towers import TowersGame, TowersOptions
 from firmware.journal import Journal
-from firmware.service import TowersService
+from firmware.service import TableService
 from firmware.sets import load_block_set
 from firmware.towers_table import TowersTable
+from firmware.towers_view import view_of
 from hardware.devices import open_table
 from hardware.profile import load_profile
 
@@ -37,7 +38,7 @@ def run_service(profile_name: str, state_dir: str | None = None,
     table = TowersTable(TowersGame(load_block_set(), options or TowersOptions()), journal,
                         seed=int.from_bytes(os.urandom(4), "big"),
                         emit=lambda event: log.info("%s", event))
-    service = TowersService(devices, table)
+    service = TableService(devices, table, view_of)
     signal.signal(signal.SIGTERM, lambda *_: service.stopping.set())
     log.info("obelisk service on profile %s, journal %s", profile.name, journal.path)
     try:

@@ -17,9 +17,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from firmware.towers_table import TowersTable
-from firmware.towers_view import view_of
 from hardware.devices import TableDevices
+from hardware.sensors import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -46,13 +45,17 @@ def watchdog_period_s() -> float | None:
     return int(usec) / 2_000_000 if usec and usec.isdigit() else None
 
 
-class TowersService:
-    """Runs a ``TowersTable`` on a table's devices."""
+class TableService:
+    """Runs a game's table (``TowersTable``, ``StonesTable``) on a table's devices.
 
-    def __init__(self, devices: TableDevices, table: TowersTable,
+    ``view_of`` turns a sensor snapshot into the view that game compares.
+    """
+
+    def __init__(self, devices: TableDevices, table, view_of: Callable[[Snapshot], object],
                  clock: Callable[[], float] = time.monotonic, *, frame_s: float = 0.05) -> None:
         self.devices = devices
         self.table = table
+        self.view_of = view_of
         self.clock = clock
         self.frame_s = frame_s
         self.events: queue.Queue = queue.Queue()
@@ -86,7 +89,7 @@ class TowersService:
             now = self.clock()
             with self.table.lock:
                 if kind == "snapshot":
-                    self.table.on_view(view_of(item), now)
+                    self.table.on_view(self.view_of(item), now)
                 elif kind == "button":
                     self.table.on_button(item, now)
                 self.table.tick(now)
@@ -99,7 +102,7 @@ class TowersService:
     def _reread(self, settled):
         """After a settle, read the whole table again before deciding anything."""
         snapshot = self.devices.link.fresh_snapshot(timeout=0.5)
-        return None if snapshot is None else view_of(snapshot)
+        return None if snapshot is None else self.view_of(snapshot)
 
     def _draw(self, now: float) -> None:
         frame = self.table.led_frame(now, self._rings)
