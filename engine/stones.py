@@ -301,6 +301,10 @@ class StonesState:
             return colour
         return colour and shape
 
+    def symmetry(self, player: Player) -> tuple[bool, bool]:
+        """(colour, shape): which symmetries ``player`` holds in this position."""
+        return self._colour_symmetry(player), self._shape_symmetry(player)
+
     def _colour_symmetry(self, player: Player) -> bool:
         """Two of the player's own stones share a row or a column (a stack counts)."""
         squares = [self.where(player, k) for k in Kind]

@@ -1,0 +1,349 @@
+"""The stones game on the table: squares that empty and fill, and the engine.
+
+``StonesTable`` is the model of a ``transitions`` machine:
+
+    setup --begin--> play <--go_wrong / fixed--> repair
+                      |  ^
+              ask     |  | picked / moved on
+                      v  |
+                     choose          play --finish--> over
+
+A switch per square sees occupancy only. Each settled view is compared with
+what every legal move would leave. One fit is played. A square that only
+emptied may be a stone held in the air or a stack (foundation, obelisk,
+pillar): its destinations light up, and if stacking is among them the
+player picks with their button (press: next candidate, hold: this one).
+A stone slid across the board may settle on a square on its way: when the
+next settled view is still a legal move of the same stone from the position
+before, that move replaces the tentative one. Nothing illegal is recorded.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from transitions import Machine
+
+from engine.errors import ObeliskError
+from engine.players import PLAYERS, Player
+from engine.stones import Move, Square, StonesGame, StonesOptions, StonesState
+from engine.stones_sensing import candidate_moves, destinations, occupancy
+from firmware.journal import Journal
+from firmware.settle import Settler
+from firmware.towers_table import GOOD, OFF, PLAYER_COLOURS
+from hardware.buttons import ButtonEvent
+
+RGB = tuple[int, int, int]
+PICK: RGB = (255, 255, 255)
+CANDIDATE: RGB = (0, 0, 200)
+WRONG: RGB = (255, 0, 0)
+MISSING: RGB = (0, 0, 255)
+WARN: RGB = (255, 120, 0)
+
+View = frozenset[Square]
+
+
+def move_to_dict(move: Move) -> dict:
+    return {"a": "move", "from": list(move.frm), "to": list(move.to)}
+
+
+def move_from_dict(data: dict) -> Move:
+    return Move(tuple(data["from"]), tuple(data["to"]))
+
+
+class StonesTable:
+    STATES = ("setup", "play", "choose", "repair", "over")
+    TRANSITIONS = (
+        {"trigger": "begin", "source": "setup", "dest": "play"},
+        {"trigger": "resumed", "source": "setup", "dest": "play"},
+        {"trigger": "ask", "source": "play", "dest": "choose"},
+        {"trigger": "picked", "source": "choose", "dest": "play"},
+        {"trigger": "go_wrong", "source": ["play", "choose"], "dest": "repair"},
+        {"trigger": "fixed", "source": "repair", "dest": "play"},
+        {"trigger": "finish", "source": ["play", "choose", "repair"], "dest": "over"},
+    )
+
+    def __init__(self, game: StonesGame, journal: Journal, *,
+                 emit: Callable[[dict], None] = lambda event: None,
+                 beep: Callable[[], None] = lambda: None, settle_s: float = 0.3) -> None:
+        self.game = game
+        self.journal = journal
+        self.emit = emit
+        self.beep = beep
+        self.settler: Settler[View] = Settler(settle_s)
+        self.position: StonesState = game.new_initial_state()
+        self.history: list[StonesState] = [self.position]
+        self.moves: list[Move] = []
+        self.view: View | None = None
+        self.decided: View | None = None
+        self.problem = ""
+        self.candidates: tuple[Move, ...] = ()
+        self.pick = 0
+        self.lifted: Square | None = None
+        self.confirm: Callable[[View], View | None] | None = None
+        self.lock = threading.RLock()
+        self.machine = Machine(model=self, states=list(self.STATES),
+                               transitions=list(self.TRANSITIONS), initial="setup",
+                               auto_transitions=False, queued=True)
+
+    # ---------------------------------------------------------------- starting
+
+    def start(self, now: float) -> None:
+        entries = self.journal.read().entries
+        starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
+        if not starts or any(e.get("t") == "over" for e in entries[starts[-1]:]):
+            self.problem = "set the stones out as at the start, then press a player button"
+            return
+        for entry in entries[starts[-1] + 1:]:
+            if entry.get("t") == "action":
+                self._record(move_from_dict(entry["action"]))
+            elif entry.get("t") == "takeback":
+                self._rewind(int(entry["to"]))
+        self.emit({"event": "resumed", "game": "stones", "plies": self.position.plies})
+        self.resumed()
+
+    # ---------------------------------------------------------------- inputs
+
+    def on_view(self, view: View, now: float) -> None:
+        self.view = view
+        self.settler.feed(view, now)
+
+    def tick(self, now: float) -> None:
+        settled = self.settler.settled(now)
+        if settled is not None and self.confirm is not None:
+            fresh = self.confirm(settled)
+            if fresh != settled:
+                self.settler.forget()
+                if fresh is not None:
+                    self.on_view(fresh, now)
+                settled = None
+        if settled is not None:
+            try:
+                self._decide(settled)
+            finally:
+                self.decided = settled
+
+    def next_deadline(self) -> float | None:
+        return self.settler.deadline()
+
+    def on_button(self, event: ButtonEvent, now: float) -> None:
+        if event.button == "menu":
+            return
+        player = Player(event.button)
+        if self.state == "setup":
+            if event.kind == "press" and self.decided == occupancy(self.position):
+                self.problem = ""
+                self.journal.append({"t": "start", "game": "stones",
+                                     "options": _options_dict(self.game.options)})
+                self.emit({"event": "start", "game": "stones",
+                           "mode": self.game.options.mode.value})
+                self.begin()
+            return
+        if player is not self.position.to_play:
+            return
+        if self.state == "choose":
+            if event.kind == "press":
+                self.pick = (self.pick + 1) % len(self.candidates)
+            else:
+                move = self.candidates[self.pick]
+                self.candidates = ()
+                self._accept(move)
+                if self.state == "choose":
+                    self.picked()
+        elif self.state == "play" and self.decided == occupancy(self.position):
+            # A move no switch can see (a pillar capstone stacking again).
+            try:
+                silent = candidate_moves(self.position, self.decided, unchanged=True)
+            except ObeliskError:
+                return
+            self._offer(silent)
+
+    # ---------------------------------------------------------------- deciding
+
+    def _decide(self, view: View) -> None:
+        if self.state == "setup":
+            start = occupancy(self.position)
+            self.problem = ("the board is set: press a player button to start" if view == start
+                            else "set the stones out as at the start, then press a player button")
+            return
+        if self.state not in ("play", "choose", "repair"):
+            return
+        pos = self.position
+        self.lifted = None
+        if view == occupancy(pos):
+            self.candidates = ()
+            if self.state == "choose":
+                self.picked()
+            elif self.state == "repair":
+                self.emit({"event": "repaired"})
+                self.fixed()
+            return
+        if self._slide(view):
+            return
+        occupied = occupancy(pos)
+        gone, new = occupied - view, view - occupied
+        legal = pos.legal_actions()
+        if len(gone) == 1 and not new and next(iter(gone)) in {m.frm for m in legal}:
+            # Emptied only: a stone held in the air, or stacked. Light where it may go.
+            self.lifted = next(iter(gone))
+            stacks = tuple(m for m in legal
+                           if m.frm == self.lifted and pos.occupancy_after(m) == view)
+            if stacks:
+                self._offer(stacks)
+            else:
+                self._leave_choose()
+            return
+        try:
+            fits = candidate_moves(pos, view)
+        except ObeliskError as exc:
+            self._wrong(str(exc))
+            return
+        if len(fits) == 1:
+            self._leave_choose()
+            self._accept(fits[0])
+        else:
+            self._offer(fits)
+
+    def _offer(self, fits: tuple[Move, ...]) -> None:
+        if self.state == "repair":
+            self.fixed()
+        self.candidates = tuple(fits)
+        self.pick = 0
+        if self.state == "play":
+            self.ask()
+        self.emit({"event": "choose", "player": self.position.to_play.value,
+                   "candidates": [self.position.move_to_string(m) for m in fits]})
+
+    def _leave_choose(self) -> None:
+        self.candidates = ()
+        if self.state == "choose":
+            self.picked()
+        elif self.state == "repair":
+            self.emit({"event": "repaired"})
+            self.fixed()
+
+    def _slide(self, view: View) -> bool:
+        """A stone that slid on: replace the tentative move if that is still legal."""
+        if len(self.history) < 2:
+            return False
+        before, last = self.history[-2], self.moves[-1]
+        try:
+            fits = candidate_moves(before, view)
+        except ObeliskError:
+            return False
+        same = [m for m in fits if m.frm == last.frm and m != last
+                and m.to not in occupancy(before)]  # it slid on to an empty square
+        if len(same) != 1:
+            return False
+        self.journal.append({"t": "takeback", "to": len(self.moves) - 1})
+        self._rewind(len(self.moves) - 1)
+        self.emit({"event": "slide", "replaced": before.move_to_string(last)})
+        self._leave_choose()
+        self._accept(same[0])
+        return True
+
+    def _wrong(self, message: str) -> None:
+        changed = message != self.problem
+        self.problem = message
+        self.candidates = ()
+        if self.state in ("play", "choose"):
+            self.go_wrong()
+        elif changed:
+            self.beep()
+            self.emit({"event": "illegal", "message": message})
+
+    def on_enter_repair(self) -> None:
+        self.beep()
+        self.emit({"event": "illegal", "message": self.problem})
+
+    def on_enter_play(self) -> None:
+        self.problem = ""
+
+    # ---------------------------------------------------------------- accepting
+
+    def _record(self, move: Move) -> None:
+        self.position = self.position.apply_action(move)
+        self.history.append(self.position)
+        self.moves.append(move)
+
+    def _rewind(self, to: int) -> None:
+        self.history = self.history[: to + 1]
+        self.moves = self.moves[:to]
+        self.position = self.history[-1]
+
+    def _accept(self, move: Move) -> None:
+        text = self.position.move_to_string(move)
+        mover = self.position.to_play
+        self.journal.append({"t": "action", "n": len(self.moves) + 1,
+                             "action": move_to_dict(move)})
+        self._record(move)
+        self.emit({"event": "accepted", "player": mover.value, "move": text,
+                   "ply": self.position.plies})
+        if self.position.pillar_of(self.position.to_play) is not None:
+            self.emit({"event": "warning", "player": self.position.to_play.value,
+                       "message": "your capstone must come off this turn"})
+        if self.position.is_terminal():
+            self.finish()
+
+    def on_enter_over(self) -> None:
+        result = self.result()
+        self.journal.append({"t": "over", "result": result})
+        self.emit(result)
+
+    def result(self) -> dict:
+        outcome = self.position.outcome()
+        assert outcome is not None
+        return {"event": "game_over", "game": "stones",
+                "winner": outcome.winner.value if outcome.winner else None,
+                "reason": outcome.reason.value, "plies": outcome.plies}
+
+    # ---------------------------------------------------------------- LEDs
+
+    def led_frame(self, now: float, ring_pixels: int) -> dict[tuple[str, str, int], RGB]:
+        frame: dict[tuple[str, str, int], RGB] = {}
+        pos = self.position
+        cols = pos.options.cols
+        for r in range(pos.options.rows):
+            for c in range(cols):
+                frame[("board", "", r * cols + c)] = OFF
+        for p in PLAYERS:
+            ring = [OFF] * ring_pixels
+            if self.state == "over":
+                winner = pos.outcome().winner
+                ring = [GOOD if winner is p else WARN if winner is None else WRONG] * ring_pixels
+            elif pos.to_play is p and self.state != "setup":
+                colour = WARN if pos.pillar_of(p) is not None else PLAYER_COLOURS[p]
+                ring = [colour] * ring_pixels
+                if ring_pixels >= 2:  # the mover's symmetry as it stands
+                    colour_sym, shape_sym = pos.symmetry(p)
+                    ring[0] = GOOD if colour_sym else OFF
+                    ring[1] = GOOD if shape_sym else OFF
+            for i, rgb in enumerate(ring):
+                frame[("ring", p.value, i)] = rgb
+        if self.view is not None and self.state in ("setup", "repair"):
+            expect = occupancy(pos)
+            wrong = sorted(self.view - expect) or sorted(expect - self.view)
+            if wrong:  # one fix at a time
+                r, c = wrong[0]
+                frame[("board", "", r * cols + c)] = WRONG if wrong[0] in self.view else MISSING
+        if self.lifted is not None:
+            for r, c in destinations(pos, self.lifted):
+                frame[("board", "", r * cols + c)] = CANDIDATE
+        for i, move in enumerate(self.candidates):
+            r, c = move.to
+            frame[("board", "", r * cols + c)] = PICK if i == self.pick else CANDIDATE
+        if self.moves and self.state == "play" and not self.candidates:
+            r, c = self.moves[-1].to
+            frame[("board", "", r * cols + c)] = GOOD
+        return frame
+
+
+def _options_dict(options: StonesOptions) -> dict:
+    return {"rows": options.rows, "cols": options.cols, "mode": options.mode.value,
+            "edition": options.edition.value, "ply_limit": options.ply_limit}
+
+
+def stones_view(snapshot) -> View:
+    """The occupied board squares of a sensor snapshot."""
+    return frozenset(snapshot.squares())

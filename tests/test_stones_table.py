@@ -1,0 +1,166 @@
+"""The stones table: moves from square switches, the button for the unseen."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.players import Player
+from engine.stones import EndReason, StonesGame, StonesOptions
+from engine.stones_sensing import occupancy
+from firmware.journal import Journal
+from firmware.stones_table import StonesTable
+from hardware.buttons import ButtonEvent
+from tests.test_stones import mv, position, sq
+
+A, B = Player.A, Player.B
+
+
+class Table:
+    def __init__(self, journal_dir, state=None, game=None):
+        self.events: list[dict] = []
+        self.now = 0.0
+        self.journal = Journal(journal_dir)
+        self.table = StonesTable(game or StonesGame(), self.journal, emit=self.events.append)
+        if state is not None:
+            self.table.game = state.game
+            self.table.position = state
+            self.table.history = [state]
+        self.table.start(self.now)
+
+    def see(self, occupied):
+        self.table.on_view(frozenset(occupied), self.now)
+        self.now += 0.31
+        self.table.tick(self.now)
+
+    def press(self, player, kind="press"):
+        self.table.on_button(ButtonEvent(player.value, kind), self.now)
+
+    def started(self):
+        self.see(occupancy(self.table.position))
+        self.press(A)
+        assert self.table.state == "play"
+        return self
+
+    def after(self, *changes):
+        seen = set(occupancy(self.table.position))
+        for change in changes:
+            (seen.discard if change[0] == "-" else seen.add)(sq(change[1:]))
+        return seen
+
+
+@pytest.fixture
+def t(tmp_path):
+    return Table(tmp_path).started()
+
+
+def test_setup_waits_for_the_start_position_and_a_button(tmp_path):
+    t = Table(tmp_path)
+    t.see({sq("a1")})
+    t.press(A)
+    assert t.table.state == "setup" and "set the stones out" in t.table.problem
+    t.see(occupancy(t.table.position))
+    t.press(B)
+    assert t.table.state == "play"
+    assert t.journal.read().entries[0]["t"] == "start"
+
+
+def test_a_step_is_played_from_what_the_switches_see(t):
+    t.see(t.after("-c1", "+b2"))
+    assert t.table.moves == [mv("c1", "b2")] and t.table.position.to_play is B
+    assert t.events[-1]["move"] == "cornerstone c1-b2 (step)"
+    assert [e["t"] for e in t.journal.read().entries] == ["start", "action"]
+
+
+def test_an_illegal_move_is_waited_out(t):
+    t.see(t.after("-c1", "+c2"))
+    assert t.table.state == "repair" and "emptied c1 and filled c2" in t.table.problem
+    assert t.table.moves == []
+    frame = t.table.led_frame(t.now, 16)
+    assert frame[("board", "", 1 * 4 + 2)] == (255, 0, 0)      # c2: take it off
+    t.see(occupancy(t.table.position))
+    assert t.table.state == "play" and t.events[-1]["event"] == "repaired"
+
+
+def test_a_lifted_stone_lights_its_destinations(t):
+    t.see(t.after("-c1"))
+    assert t.table.state == "play" and t.table.lifted == sq("c1")
+    frame = t.table.led_frame(t.now, 16)
+    assert frame[("board", "", 1 * 4 + 1)] == (0, 0, 200)      # b2
+    t.see(t.after("-c1", "+b2"))
+    assert t.table.moves == [mv("c1", "b2")]
+
+
+def test_an_ambiguous_stacking_is_resolved_with_the_button(tmp_path):
+    state = position({"b2": "Ap", "a3": "Bk", "c3": "Bc", "a1": "Ac", "b1": "Ak", "a6": "Bp"})
+    t = Table(tmp_path, state=state).started()
+    t.see(t.after("-b2"))
+    assert t.table.state == "choose"
+    assert set(t.table.candidates) == {mv("b2", "a3"), mv("b2", "c3")}
+    first = t.table.candidates[0]
+    t.press(B)                                   # not B's move: nothing
+    assert t.table.pick == 0
+    t.press(A)                                   # next candidate
+    chosen = t.table.candidates[1]
+    frame = t.table.led_frame(t.now, 16)
+    assert frame[("board", "", chosen.to[0] * 4 + chosen.to[1])] == (255, 255, 255)
+    assert frame[("board", "", first.to[0] * 4 + first.to[1])] == (0, 0, 200)
+    t.press(A, "hold")                           # this one
+    assert t.table.state == "play" and t.table.moves == [chosen]
+    assert t.events[-1]["event"] == "accepted" and "(pillar)" in t.events[-1]["move"]
+    # B moves; then A is told the capstone must come off.
+    b_move = t.table.position.legal_actions()[0]
+    t.see(t.table.position.occupancy_after(b_move))
+    assert t.events[-1] == {"event": "warning", "player": "A",
+                            "message": "your capstone must come off this turn"}
+
+
+def test_a_silent_move_is_announced_with_the_button(tmp_path):
+    state = position({"b2": "BkAp", "c3": "Bc", "a1": "Ac", "d1": "Ak", "a6": "Bp"})
+    t = Table(tmp_path, state=state).started()
+    t.press(A)
+    assert t.table.state == "choose" and mv("b2", "c3") in t.table.candidates
+    while t.table.candidates[t.table.pick] != mv("b2", "c3"):
+        t.press(A)
+    t.press(A, "hold")
+    assert t.table.moves == [mv("b2", "c3")]
+
+
+def test_a_slide_replaces_the_tentative_move(tmp_path):
+    # The keystone on b2 may go to a3 or c3. It settles on a3 for a moment, then
+    # slides on to c3: still a legal move of the same stone from before.
+    state = position({"b2": "Ak", "a1": "Ac", "d1": "Ap", "a6": "Bp", "a5": "Bk", "b6": "Bc"})
+    t = Table(tmp_path, state=state).started()
+    t.see(t.after("-b2", "+a3"))
+    assert t.table.moves == [mv("b2", "a3")]
+    seen = set(occupancy(state)) - {sq("b2")} | {sq("c3")}
+    t.see(seen)
+    assert t.table.moves == [mv("b2", "c3")] and t.table.position.to_play is B
+    assert any(e["event"] == "slide" for e in t.events)
+    assert [e["t"] for e in t.journal.read().entries][-2:] == ["takeback", "action"]
+
+
+def test_the_obelisk_ends_the_game_with_the_result_line(tmp_path):
+    state = position({"d2": "AcAk", "c1": "Ap", "a4": "Bp", "a6": "Bk", "b6": "Bc"},
+                     to_play=A)
+    t = Table(tmp_path, state=state).started()
+    t.see(t.after("-c1"))                        # the capstone goes onto the foundation
+    assert t.table.state == "choose"
+    t.press(A, "hold")
+    assert t.table.state == "over"
+    assert t.events[-1] == {"event": "game_over", "game": "stones", "winner": "A",
+                            "reason": "obelisk", "plies": 1}
+    assert t.table.position.outcome().reason is EndReason.OBELISK
+
+
+def test_a_restart_resumes_the_game(tmp_path):
+    t = Table(tmp_path).started()
+    t.see(t.after("-c1", "+b2"))
+    again = Table(tmp_path)
+    assert again.table.state == "play" and again.table.moves == [mv("c1", "b2")]
+    assert again.events[0] == {"event": "resumed", "game": "stones", "plies": 1}
+
+
+def test_options_reach_the_journal(tmp_path):
+    game = StonesGame(StonesOptions(rows=8, cols=4, ply_limit=50))
+    t = Table(tmp_path, game=game).started()
+    assert t.journal.read().entries[0]["options"]["rows"] == 8
