@@ -16,10 +16,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
-import tempfile
-import threading
-import time
 from collections import Counter
 
 from engine.blocks import Colour
@@ -28,13 +24,12 @@ from engine.players import PLAYERS, Player
 from engine.tower import LEVELS, resting_placements
 from engine.towers import Phase, TowersGame, TowersOptions, TowersState
 from engine.towers_sensing import find_placement
+from firmware.demo_runner import run_table_demo
 from firmware.journal import Journal
-from firmware.service import TableService
 from firmware.sets import load_block_set
 from firmware.towers_table import TowersTable
 from firmware.towers_view import ZONE_PADS, TowersView, ZoneScale, expected_towers, view_of
-from hardware.devices import TableDevices, open_table
-from hardware.profile import load_profile
+from hardware.devices import TableDevices
 from hardware.sim import GRAMS_TO_COUNTS, LOAD_OFFSET
 
 
@@ -277,85 +272,23 @@ def _breakdown(result: dict) -> str:
 # ---------------------------------------------------------------- running
 
 
+def _towers_screen(table: TowersTable, event: dict, now: float) -> str:
+    text = _screen(table, event, now)
+    return text + "\n" + _breakdown(event) if event["event"] == "game_over" else text
+
+
 def run_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
              state_dir: str | None = None, out=None, max_real_s: float = 900.0) -> int:
     """Play one towers game through the whole simulated stack; 0 when it ends."""
-    out = out or sys.stdout
-    live = not as_json and out.isatty()
-    block_set = load_block_set()
-    game = TowersGame(block_set, TowersOptions())
-    devices = open_table(load_profile("sim"))
-    journal = Journal(state_dir or tempfile.mkdtemp(prefix="obelisk-demo-"))
-    physical = journal.dir / "sim-table.json"
-    unfinished = journal.read().entries and journal.read().entries[-1].get("t") != "over"
-    epoch = time.monotonic()
+    game = TowersGame(load_block_set(), TowersOptions())
 
-    def clock() -> float:
-        return (time.monotonic() - epoch) * speed
+    def make_table(journal: Journal, emit) -> TowersTable:
+        return TowersTable(game, journal, seed=seed, emit=emit,
+                           settle_s=max(0.3, 0.15 * speed), toss_s=2.0)
 
-    printing = threading.Lock()
-    reader_gone = threading.Event()
-    table: TowersTable
-
-    def emit(event: dict) -> None:
-        with printing:
-            try:
-                show(event)
-            except (BrokenPipeError, ValueError):  # whoever read our output has gone
-                reader_gone.set()
-
-    def show(event: dict) -> None:
-        if as_json:
-            print(json.dumps(event), file=out, flush=True)
-            return
-        clear = "\x1b[H\x1b[2J" if live and event["event"] != "game_over" else ""
-        print(clear + _screen(table, event, clock()), file=out, flush=True)
-        if event["event"] == "game_over":
-            print(_breakdown(event), file=out, flush=True)
-
-    table = TowersTable(game, journal, seed=seed, emit=emit,
-                        settle_s=max(0.3, 0.15 * speed), toss_s=2.0)
-    service = TableService(devices, table, view_of, clock)
-    failure: list[BaseException] = []
-
-    def serve() -> None:
-        try:
-            service.run()
-        except BaseException as exc:
-            failure.append(exc)
-            raise
-
-    loop = threading.Thread(target=serve, name="towers-service", daemon=True)
-    players = DemoPlayers(table, devices, seed)
-    if unfinished:
-        players.restore(physical)
-    elif journal.path.exists():
-        journal.archive(f"journal-{int(time.time())}.jsonl")  # a finished game: keep it aside
-    loop.start()
-    deadline = time.monotonic() + max_real_s
-    try:
-        while table.state != "over":
-            if reader_gone.is_set():
-                return 0
-            if failure or not loop.is_alive():
-                print(f"demo: the table service stopped: {failure[0] if failure else '?'}",
-                      file=sys.stderr)
-                return 1
-            if time.monotonic() > deadline:
-                print(f"demo: no end after {max_real_s:.0f} s (table: {table.state}, "
-                      f"{table.problem})", file=sys.stderr)
-                return 1
-            with table.lock:
-                ready = players.waiting()
-                if ready:
-                    players.act()
-                    players.save(physical)
-            time.sleep(min(0.2, 0.5 / speed) if ready else 0.002)
-        return 0
-    finally:
-        service.stopping.set()
-        loop.join(timeout=5)
-        devices.close()
+    return run_table_demo(make_table, lambda table, devices: DemoPlayers(table, devices, seed),
+                          view_of, screen=_towers_screen, as_json=as_json, speed=speed,
+                          state_dir=state_dir, out=out, max_real_s=max_real_s, name="demo")
 
 
 __all__ = ["DemoPlayers", "run_demo"]
