@@ -52,6 +52,14 @@ def _demo_towers(args: argparse.Namespace) -> int:
     return run_demo(args.seed, as_json=args.json, speed=args.speed, state_dir=args.state_dir)
 
 
+def _demo_stones(args: argparse.Namespace) -> int:
+    from firmware.stones_demo import run_stones_demo
+
+    return run_stones_demo(args.seed, as_json=args.json, speed=args.speed, mode=args.mode,
+                           edition=args.edition, ply_limit=args.ply_limit or 200,
+                           state_dir=args.state_dir)
+
+
 def _run(args: argparse.Namespace) -> int:
     from firmware.run import run_service
 
@@ -159,6 +167,19 @@ def build_parser() -> argparse.ArgumentParser:
     demo_towers.add_argument("--state-dir", help="keep the journal here; a killed demo "
                              "started again with the same arguments resumes")
     demo_towers.set_defaults(run=_demo_towers)
+    demo_stones = demo_games.add_parser("stones", help="a stones game through the whole stack")
+    demo_stones.add_argument("--seed", type=int, default=1, help="same seed, same game")
+    demo_stones.add_argument("--json", action="store_true",
+                             help="one JSON event per line instead of the live view")
+    demo_stones.add_argument("--speed", type=_speed, default=10.0,
+                             help="how much faster than real time (default: %(default)g)")
+    demo_stones.add_argument("--mode", choices=("open", "bounded", "balanced"), default="open")
+    demo_stones.add_argument("--edition", choices=("classic", "second"), default="classic")
+    demo_stones.add_argument("--ply-limit", type=int, default=200, metavar="N",
+                             help="draw after N moves in all (default: %(default)s)")
+    demo_stones.add_argument("--state-dir", help="keep the journal here; a killed demo "
+                             "started again with the same arguments resumes")
+    demo_stones.set_defaults(run=_demo_stones)
     return parser
 
 

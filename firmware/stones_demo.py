@@ -1,0 +1,153 @@
+"""``obelisk demo stones``: two bots play stones on the simulated board.
+
+The bots set the stones out, then each turn pick a legal move (seeded by the
+game seed and the ply, so the same seed plays the same game) and make it
+with their hands: a stone taken off one square and put on another. Stacking
+and the moves no switch can see go through the button, as a person would do
+it: press until the table lights the right square, then hold. Once a game, a
+bot first tries a stone straight forward, which the table refuses; the bot
+puts it back and plays a legal move.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from engine.stones import Edition, Mode, StonesGame, StonesOptions, StonesState
+from engine.stones_sensing import occupancy
+from firmware.demo_runner import run_table_demo
+from firmware.journal import Journal
+from firmware.stones_table import StonesTable, stones_view
+from hardware.devices import TableDevices
+
+_HOLD_S = 0.05
+
+
+class StonesPlayers:
+    def __init__(self, table: StonesTable, devices: TableDevices, seed: int) -> None:
+        self.table = table
+        self.devices = devices
+        self.sim = devices.sim
+        self.seed = seed
+        self.illegal_ply = random.Random(seed).randint(1, 6)
+        self.illegal_done = False
+        for button in devices.buttons.buttons.values():
+            button.hold_time = _HOLD_S
+        devices.buttons.hold_s = _HOLD_S
+
+    # ------------------------------------------------------------ the physical board
+
+    def save(self, path) -> None:
+        data = {"pieces": sorted(map(list, self.sim.pieces)), "illegal_done": self.illegal_done}
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data), "utf-8")
+        tmp.replace(path)
+
+    def restore(self, path) -> bool:
+        try:
+            data = json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return False
+        for square in data["pieces"]:
+            self.sim.put(tuple(square))
+        self.illegal_done = data["illegal_done"]
+        return True
+
+    def _show(self, squares) -> None:
+        """Hands move stones until the board's switches read ``squares``."""
+        for square in set(self.sim.pieces) - set(squares):
+            self.sim.take(square)
+        for square in set(squares) - set(self.sim.pieces):
+            self.sim.put(square)
+
+    # ------------------------------------------------------------ acting
+
+    def waiting(self) -> bool:
+        table = self.table
+        return (table.decided == frozenset(self.sim.pieces)
+                and table.state in ("setup", "play", "choose", "repair"))
+
+    def act(self) -> None:
+        table = self.table
+        pos = table.position
+        if table.state == "setup":
+            start = occupancy(pos)
+            if frozenset(self.sim.pieces) != start:
+                self._show(start)
+            else:
+                self.devices.buttons.press("A")
+        elif table.state == "repair":
+            self._show(occupancy(pos))
+        elif table.state == "choose":
+            self._pick(pos)
+        elif table.state == "play":
+            self._move(pos)
+
+    def _planned(self, pos: StonesState):
+        rng = random.Random(f"{self.seed}:{pos.plies}:{pos.to_play.value}")
+        return rng.choice(pos.legal_actions())
+
+    def _move(self, pos: StonesState) -> None:
+        if pos.plies == self.illegal_ply and not self.illegal_done:
+            self.illegal_done = True
+            if self._illegal(pos):
+                return
+        move = self._planned(pos)
+        after = pos.occupancy_after(move)
+        if after == occupancy(pos):
+            self.devices.buttons.press(pos.to_play.value)  # no switch will see this one
+        else:
+            self._show(after)
+
+    def _illegal(self, pos: StonesState) -> bool:
+        """Push one of the mover's stones straight forward, which the rules forbid."""
+        step = 1 if pos.to_play.value == "A" else -1
+        occupied = occupancy(pos)
+        for square, stack in pos.stacks:
+            if stack[0].owner is pos.to_play and len(stack) == 1:
+                ahead = (square[0] + step, square[1])
+                if 0 <= ahead[0] < pos.options.rows and ahead not in occupied:
+                    self._show((occupied - {square}) | {ahead})
+                    return True
+        return False
+
+    def _pick(self, pos: StonesState) -> None:
+        """Press until the planned move is lit, then hold to confirm it."""
+        move = self._planned(pos)
+        candidates = self.table.candidates
+        if move not in candidates:  # the stone was lifted for another move: put it there
+            self._show(pos.occupancy_after(move))
+            return
+        player = pos.to_play.value
+        if candidates[self.table.pick] == move:
+            self.devices.buttons.press(player, hold=True)
+        else:
+            self.devices.buttons.press(player)
+
+
+def _screen(table: StonesTable, event: dict, now: float) -> str:
+    words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
+    text = f"--- {event['event']}: {words}\n{table.position}"
+    if table.problem:
+        text += f"\n!! {table.problem}"
+    if event["event"] == "game_over":
+        winner = event["winner"]
+        text += "\n\nGAME OVER: " + (f"player {winner} wins" if winner else "a draw") + \
+            f" ({event['reason'].replace('_', ' ')}, {event['plies']} moves)"
+    return text
+
+
+def run_stones_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
+                    mode: str = "open", edition: str = "classic", ply_limit: int = 200,
+                    state_dir: str | None = None, out=None, max_real_s: float = 900.0) -> int:
+    """Play one stones game through the whole simulated stack; 0 when it ends."""
+    game = StonesGame(StonesOptions(mode=Mode(mode), edition=Edition(edition),
+                                    ply_limit=ply_limit))
+
+    def make_table(journal: Journal, emit) -> StonesTable:
+        return StonesTable(game, journal, emit=emit, settle_s=max(0.3, 0.04 * speed))
+
+    return run_table_demo(make_table, lambda table, devices: StonesPlayers(table, devices, seed),
+                          stones_view, screen=_screen, as_json=as_json, speed=speed,
+                          state_dir=state_dir, out=out, max_real_s=max_real_s, name="stones")
