@@ -65,3 +65,20 @@ def test_a_killed_demo_resumes_and_ends_the_same(uninterrupted, tmp_path):
     events = [json.loads(line) for line in again.stdout.splitlines()]
     assert events[0]["event"] == "resumed" and events[0]["actions"] >= 15
     assert events[-1] == uninterrupted[-1]
+
+
+@pytest.mark.parametrize("mode", ["open", "balanced"])
+def test_a_stones_demo_plays_to_the_end(mode):
+    run = subprocess.run([OBELISK, "demo", "stones", "--seed", "3", "--json", "--speed", "50",
+                          "--mode", mode], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    events = [json.loads(line) for line in run.stdout.splitlines()]
+    last = events[-1]
+    assert list(last) == ["event", "game", "winner", "reason", "plies"]
+    assert last["event"] == "game_over" and last["game"] == "stones"
+    assert last["reason"] in ("obelisk", "no_legal_moves", "ply_limit")
+    accepted = [e for e in events if e["event"] == "accepted"]
+    assert len(accepted) == last["plies"]
+    kinds = [e["event"] for e in events]
+    if "illegal" in kinds:  # the planned wrong move, refused and put right
+        assert "repaired" in kinds[kinds.index("illegal"):]
