@@ -63,6 +63,12 @@ def _demo_stones(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from firmware.run import run_service
 
+    if args.game == "stones":
+        from engine.stones import Edition, Mode, StonesOptions
+
+        options = StonesOptions(rows=args.size[0], cols=args.size[1], mode=Mode(args.mode),
+                                edition=Edition(args.edition), ply_limit=args.ply_limit)
+        return run_service(args.profile, args.state_dir, options)
     options = TowersOptions(hourglass_s=args.hourglass, sudden_death=args.sudden_death)
     return run_service(args.profile, args.state_dir, options)
 
@@ -152,7 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     _profile(run)
     run.add_argument("--state-dir", help="where the journal lives (default: systemd's "
                      "StateDirectory, else ~/.local/state/obelisk)")
+    run.add_argument("--game", choices=("towers", "stones"), default="towers",
+                     help="the game the table plays (default: towers)")
     _towers_options(run)
+    _stones_options(run)
     run.set_defaults(run=_run)
 
     demo = commands.add_parser("demo", help="bots play a whole game on the simulated table")

@@ -7,10 +7,12 @@ import os
 import signal
 from pathlib import Path
 
+from engine.stones import StonesGame, StonesOptions
 from engine.towers import TowersGame, TowersOptions
 from firmware.journal import Journal
 from firmware.service import TableService
 from firmware.sets import load_block_set
+from firmware.stones_table import StonesTable, stones_view
 from firmware.towers_table import TowersTable
 from firmware.towers_view import view_of
 from hardware.devices import open_table
@@ -28,17 +30,28 @@ def default_state_dir() -> Path:
     return Path(base) / "obelisk"
 
 
+def report(event: dict) -> None:
+    """Game events go to the log (journald under systemd)."""
+    log.info("%s", event)
+
+
 def run_service(profile_name: str, state_dir: str | None = None,
-                options: TowersOptions | None = None) -> int:
-    """Run the towers table until SIGTERM or Ctrl-C; the journal keeps every move."""
+                options: TowersOptions | StonesOptions | None = None) -> int:
+    """Run a table until SIGTERM or Ctrl-C; the journal keeps every move.
+
+    ``options`` chooses the game: towers (the default) or stones.
+    """
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     profile = load_profile(profile_name)
     journal = Journal(state_dir or default_state_dir())
     devices = open_table(profile)
-    table = TowersTable(TowersGame(load_block_set(), options or TowersOptions()), journal,
-                        seed=int.from_bytes(os.urandom(4), "big"),
-                        emit=lambda event: log.info("%s", event))
-    service = TableService(devices, table, view_of)
+    if isinstance(options, StonesOptions):
+        table = StonesTable(StonesGame(options), journal, emit=report)
+        service = TableService(devices, table, stones_view)
+    else:
+        table = TowersTable(TowersGame(load_block_set(), options or TowersOptions()), journal,
+                            seed=int.from_bytes(os.urandom(4), "big"), emit=report)
+        service = TableService(devices, table, view_of)
     signal.signal(signal.SIGTERM, lambda *_: service.stopping.set())
     log.info("obelisk service on profile %s, journal %s", profile.name, journal.path)
     try:
