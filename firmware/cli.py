@@ -112,6 +112,16 @@ def _stones_options(parser: argparse.ArgumentParser) -> None:
                         help="draw after N moves in all (default: none)")
 
 
+def _demo_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=1, help="same seed, same game")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON event per line instead of the live view")
+    parser.add_argument("--speed", type=_speed, default=10.0,
+                        help="how much faster than real time (default: %(default)g)")
+    parser.add_argument("--state-dir", help="keep the journal here; a killed demo "
+                        "started again with the same arguments resumes")
+
+
 def _towers_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hourglass", metavar="SECONDS", type=_positive_seconds,
                         default=TowersOptions.hourglass_s,
@@ -168,26 +178,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo_games = demo.add_subparsers(dest="game", title="games")
     demo_games.required = True
     demo_towers = demo_games.add_parser("towers", help="a towers game through the whole stack")
-    demo_towers.add_argument("--seed", type=int, default=1, help="same seed, same game")
-    demo_towers.add_argument("--json", action="store_true",
-                             help="one JSON event per line instead of the live view")
-    demo_towers.add_argument("--speed", type=_speed, default=10.0,
-                             help="how much faster than real time (default: %(default)g)")
-    demo_towers.add_argument("--state-dir", help="keep the journal here; a killed demo "
-                             "started again with the same arguments resumes")
+    _demo_options(demo_towers)
     demo_towers.set_defaults(run=_demo_towers)
     demo_stones = demo_games.add_parser("stones", help="a stones game through the whole stack")
-    demo_stones.add_argument("--seed", type=int, default=1, help="same seed, same game")
-    demo_stones.add_argument("--json", action="store_true",
-                             help="one JSON event per line instead of the live view")
-    demo_stones.add_argument("--speed", type=_speed, default=10.0,
-                             help="how much faster than real time (default: %(default)g)")
+    _demo_options(demo_stones)
     demo_stones.add_argument("--mode", choices=("open", "bounded", "balanced"), default="open")
     demo_stones.add_argument("--edition", choices=("classic", "second"), default="classic")
     demo_stones.add_argument("--ply-limit", type=int, default=200, metavar="N",
                              help="draw after N moves in all (default: %(default)s)")
-    demo_stones.add_argument("--state-dir", help="keep the journal here; a killed demo "
-                             "started again with the same arguments resumes")
     demo_stones.set_defaults(run=_demo_stones)
     return parser
 

@@ -14,7 +14,6 @@ same game, also when a killed demo resumes from its journal.
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 
@@ -52,22 +51,15 @@ class DemoPlayers:
 
     # ------------------------------------------------------------ the physical table
 
-    def save(self, path) -> None:
-        """Keep the physical table on disk: it would survive the Pi losing power."""
-        data = {"cubes": [sorted(map(list, c)) for c in self.sim.cubes],
+    def physical(self) -> dict:
+        """The physical table and the hands, as plain data (it survives a power cut)."""
+        return {"cubes": [sorted(map(list, c)) for c in self.sim.cubes],
                 "grams": list(self.sim.grams), "pads": self.pads,
                 "held": {p.value: b for p, b in self.held.items()},
                 "illegal_done": self.illegal_done, "dawdled_turn": self.dawdled_turn}
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data), "utf-8")
-        tmp.replace(path)
 
-    def restore(self, path) -> bool:
+    def restore(self, data: dict) -> None:
         """Put the physical table back as it was before the demo was killed."""
-        try:
-            data = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
-            return False
         for t, cells in enumerate(data["cubes"]):
             self.sim.place(t, {tuple(c) for c in cells})
         for pad, grams in enumerate(data["grams"]):
@@ -76,7 +68,6 @@ class DemoPlayers:
         self.held = {Player(p): b for p, b in data["held"].items()}
         self.illegal_done = data["illegal_done"]
         self.dawdled_turn = data["dawdled_turn"]
-        return True
 
     # ------------------------------------------------------------ looking
 

@@ -7,6 +7,7 @@ wires the whole stack and plays until the game is over.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import tempfile
@@ -27,9 +28,10 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
     """Play one game through the whole simulated stack; 0 when it ends.
 
     ``make_table(journal, emit)`` builds the table; ``make_players(table,
-    devices)`` the players, who offer ``waiting()``, ``act()``, ``save(path)``
-    and ``restore(path)``; ``screen(table, event, now)`` renders an event for
-    a person.
+    devices)`` the players, who offer ``waiting()``, ``act()``, ``physical()``
+    (the simulated table as plain data, kept in the state directory because a
+    real table would survive the Pi losing power) and ``restore(data)``;
+    ``screen(table, event, now)`` renders an event for a person.
     """
     out = out or sys.stdout
     live = not as_json and out.isatty()
@@ -71,8 +73,9 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
 
     loop = threading.Thread(target=serve, name=f"{name}-service", daemon=True)
     players = make_players(table, devices)
-    if unfinished:
-        players.restore(physical)
+    if unfinished:  # without a record of the table, the table guides the repair instead
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            players.restore(json.loads(physical.read_text("utf-8")))
     elif journal.path.exists():
         journal.archive(f"journal-{int(time.time())}.jsonl")  # a finished game: keep it aside
     loop.start()
@@ -93,7 +96,9 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
                 ready = players.waiting()
                 if ready:
                     players.act()
-                    players.save(physical)
+                    tmp = physical.with_suffix(".tmp")
+                    tmp.write_text(json.dumps(players.physical()), "utf-8")
+                    tmp.replace(physical)
             time.sleep(min(0.2, 0.5 / speed) if ready else 0.002)
         return 0
     finally:

@@ -11,7 +11,6 @@ puts it back and plays a legal move.
 
 from __future__ import annotations
 
-import json
 import random
 
 from engine.stones import Edition, Mode, StonesGame, StonesOptions, StonesState
@@ -38,21 +37,14 @@ class StonesPlayers:
 
     # ------------------------------------------------------------ the physical board
 
-    def save(self, path) -> None:
-        data = {"pieces": sorted(map(list, self.sim.pieces)), "illegal_done": self.illegal_done}
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data), "utf-8")
-        tmp.replace(path)
+    def physical(self) -> dict:
+        """The board as plain data (it survives a power cut)."""
+        return {"pieces": sorted(map(list, self.sim.pieces)), "illegal_done": self.illegal_done}
 
-    def restore(self, path) -> bool:
-        try:
-            data = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
-            return False
+    def restore(self, data: dict) -> None:
         for square in data["pieces"]:
             self.sim.put(tuple(square))
         self.illegal_done = data["illegal_done"]
-        return True
 
     def _show(self, squares) -> None:
         """Hands move stones until the board's switches read ``squares``."""

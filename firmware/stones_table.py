@@ -172,12 +172,7 @@ class StonesTable:
         pos = self.position
         self.lifted = None
         if view == occupancy(pos):
-            self.candidates = ()
-            if self.state == "choose":
-                self.picked()
-            elif self.state == "repair":
-                self.emit({"event": "repaired"})
-                self.fixed()
+            self._leave_choose()
             return
         if self._slide(view):
             return
