@@ -64,7 +64,7 @@ class TableService:
         devices.link.on_snapshot = lambda snap: self.events.put(("snapshot", snap))
         devices.buttons.on_event = lambda event: self.events.put(("button", event))
         table.beep = devices.buttons.beep
-        table.confirm = self._reread
+        table.settler.confirm = self._reread
         self._rings = max((n for kind, _, n in devices.leds.parts() if kind == "ring"),
                           default=0)
 
@@ -99,7 +99,7 @@ class TableService:
                 next_pat = time.monotonic() + watchdog
         sd_notify("STOPPING=1")
 
-    def _reread(self, settled):
+    def _reread(self):
         """After a settle, read the whole table again before deciding anything."""
         snapshot = self.devices.link.fresh_snapshot(timeout=0.5)
         return None if snapshot is None else self.view_of(snapshot)

@@ -8,6 +8,7 @@ pass without a trace. The clock is passed in, so tests control time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -20,6 +21,9 @@ class Settler(Generic[T]):
         if settle_s < 0:
             raise ValueError(f"the settle time cannot be negative ({settle_s} s)")
         self.settle_s = settle_s
+        # Re-reads the sensors once a value has held still (None: no answer). When
+        # it differs, the value moved again and settling starts over.
+        self.confirm: Callable[[], T | None] | None = None
         self._pending: T | None = None
         self._since = 0.0
         self._reported: T | None = None
@@ -36,6 +40,12 @@ class Settler(Generic[T]):
             return None
         if self._reported is not None and self._pending == self._reported:
             return None
+        if self.confirm is not None:
+            fresh = self.confirm()
+            if fresh != self._pending:
+                if fresh is not None:
+                    self.feed(fresh, now)
+                return None
         self._reported = self._pending
         return self._pending
 

@@ -81,7 +81,6 @@ class StonesTable:
         self.candidates: tuple[Move, ...] = ()
         self.pick = 0
         self.lifted: Square | None = None
-        self.confirm: Callable[[View], View | None] | None = None
         self.lock = threading.RLock()
         self.machine = Machine(model=self, states=list(self.STATES),
                                transitions=list(self.TRANSITIONS), initial="setup",
@@ -111,13 +110,6 @@ class StonesTable:
 
     def tick(self, now: float) -> None:
         settled = self.settler.settled(now)
-        if settled is not None and self.confirm is not None:
-            fresh = self.confirm(settled)
-            if fresh != settled:
-                self.settler.forget()
-                if fresh is not None:
-                    self.on_view(fresh, now)
-                settled = None
         if settled is not None:
             try:
                 self._decide(settled)

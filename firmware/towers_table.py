@@ -120,17 +120,18 @@ class TowersTable:
         self.offer: _Offer | None = None
         self.view: TowersView | None = None
         self.clear_zone = False  # blocks of a lost turn must go back to the pile
-        self.last_place: Place | None = None
         self.decided: TowersView | None = None  # the last settled view fully dealt with
-        # Re-reads the whole table after a settle; None when the board does not
-        # answer. Without it (tests) the settled view is taken as it is.
-        self.confirm: Callable[[TowersView], TowersView | None] | None = None
         self.lock = threading.RLock()  # held by whoever feeds or reads the table
         self._toss_until = 0.0
         self._now = 0.0
         self.machine = Machine(model=self, states=list(self.STATES),
                                transitions=list(self.TRANSITIONS), initial="setup",
                                auto_transitions=False, queued=True)
+
+    @property
+    def last_place(self) -> Place | None:
+        """The last accepted placement (its rods light green)."""
+        return next((a for a in reversed(self.actions) if isinstance(a, Place)), None)
 
     # ------------------------------------------------------------------ starting
 
@@ -231,13 +232,6 @@ class TowersTable:
         if self.state == "toss" and now >= self._toss_until:
             self.tossed()
         settled = self.settler.settled(now)
-        if settled is not None and self.confirm is not None:
-            fresh = self.confirm(settled)
-            if fresh != settled:  # it moved again, or no answer: settle afresh
-                self.settler.forget()
-                if fresh is not None:
-                    self.on_view(fresh, now)
-                settled = None
         if settled is not None:
             self._decide(settled)
         pos = self.position
@@ -421,8 +415,6 @@ class TowersTable:
         self.position = self.position.apply_action(action)
         self.history.append(self.position)
         self.actions.append(action)
-        if isinstance(action, Place):
-            self.last_place = action
 
     def _accept(self, actions: list[Action]) -> None:
         """Journal (fsynced), then apply; the LEDs follow on the next render."""
@@ -447,8 +439,6 @@ class TowersTable:
         self.history = self.history[: to + 1]
         self.actions = self.actions[:to]
         self.position = self.history[-1]
-        places = [a for a in self.actions if isinstance(a, Place)]
-        self.last_place = places[-1] if places else None
 
     def _takeback(self, to: int) -> None:
         undone = len(self.actions) - to

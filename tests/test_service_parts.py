@@ -168,3 +168,14 @@ def test_a_placement_entry_keeps_its_cells():
     data = action_to_dict(place)
     assert data["cells"] == [[0, 0, 0], [1, 0, 0], [1, 1, 0], [2, 1, 0]]
     assert action_from_dict(data) == place
+
+
+def test_settling_re_reads_before_it_reports():
+    settle = Settler(0.3)
+    answers = iter(["block", None, "block"])   # moved again; then no answer; then still
+    settle.confirm = lambda: next(answers)
+    settle.feed("hand", 0.0)
+    assert settle.settled(0.3) is None          # the re-read saw a block: start over
+    assert settle.deadline() == pytest.approx(0.6)
+    assert settle.settled(0.6) is None          # the board did not answer: try again
+    assert settle.settled(0.7) == "block"
