@@ -273,9 +273,9 @@ class StonesState:
         board[move.to] = board.get(move.to, ()) + unit
         return replace(self, stacks=tuple(sorted(board.items())))
 
-    def occupancy_after(self, move: Move) -> frozenset[Square]:
-        """The squares occupied once ``move`` is played (what the switches would see)."""
-        return frozenset(square for square, _ in self._after(move).stacks)
+    def stacks_after(self, move: Move) -> tuple[tuple[Square, tuple[Stone, ...]], ...]:
+        """Where the stones stand once ``move`` is played (what the sensors will see)."""
+        return self._after(move).stacks
 
     def _settle(self, kind: str, mover: Player) -> StonesState:
         state = replace(self, to_play=mover.other, plies=self.plies + 1)

@@ -57,7 +57,7 @@ def _demo_stones(args: argparse.Namespace) -> int:
 
     return run_stones_demo(args.seed, as_json=args.json, speed=args.speed, mode=args.mode,
                            edition=args.edition, ply_limit=args.ply_limit or 200,
-                           state_dir=args.state_dir)
+                           stack_sensors=args.stack_sensors, state_dir=args.state_dir)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -186,6 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo_stones.add_argument("--edition", choices=("classic", "second"), default="classic")
     demo_stones.add_argument("--ply-limit", type=int, default=200, metavar="N",
                              help="draw after N moves in all (default: %(default)s)")
+    demo_stones.add_argument("--stack-sensors", action="store_true",
+                             help="simulate stack-height sensors: stacking needs no button")
     demo_stones.set_defaults(run=_demo_stones)
     return parser
 

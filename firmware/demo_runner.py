@@ -18,13 +18,14 @@ from collections.abc import Callable
 from firmware.journal import Journal
 from firmware.service import TableService
 from hardware.devices import TableDevices, open_table
-from hardware.profile import load_profile
+from hardware.profile import Profile, load_profile
 
 
 def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callable, *,
                    screen: Callable[[object, dict, float], str], as_json: bool = False,
                    speed: float = 1.0, state_dir: str | None = None, out=None,
-                   max_real_s: float = 900.0, name: str = "demo") -> int:
+                   max_real_s: float = 900.0, name: str = "demo",
+                   profile: Profile | None = None) -> int:
     """Play one game through the whole simulated stack; 0 when it ends.
 
     ``make_table(journal, emit)`` builds the table; ``make_players(table,
@@ -35,7 +36,7 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
     """
     out = out or sys.stdout
     live = not as_json and out.isatty()
-    devices: TableDevices = open_table(load_profile("sim"))
+    devices: TableDevices = open_table(profile or load_profile("sim"))
     journal = Journal(state_dir or tempfile.mkdtemp(prefix=f"obelisk-{name}-"))
     physical = journal.dir / "sim-table.json"
     entries = journal.read().entries

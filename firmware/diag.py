@@ -43,10 +43,12 @@ def render_board(snapshot: Snapshot) -> list[str]:
     lay = snapshot.layout
     if not lay.rows:
         return []
-    squares = snapshot.squares()
-    lines = [f"board {lay.rows}x{lay.cols}"]
+    heights = dict(snapshot.square_heights())
+    lines = [f"board {lay.rows}x{lay.cols}"
+             + (f" (stack heights up to {lay.stack})" if lay.stack > 1 else "")]
     for r in reversed(range(lay.rows)):
-        row = " ".join("o" if (r, c) in squares else "." for c in range(lay.cols))
+        row = " ".join("." if (r, c) not in heights else "o" if lay.stack == 1
+                       else str(heights[(r, c)]) for c in range(lay.cols))
         lines.append(f"{r + 1:>2} {row}")
     lines.append("   " + " ".join("abcdefgh"[: lay.cols]))
     return lines

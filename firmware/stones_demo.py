@@ -2,23 +2,26 @@
 
 The bots set the stones out, then each turn pick a legal move (seeded by the
 game seed and the ply, so the same seed plays the same game) and make it
-with their hands: a stone taken off one square and put on another. Stacking
-and the moves no switch can see go through the button, as a person would do
-it: press until the table lights the right square, then hold. Once a game, a
+with their hands: a stone taken off one square and put on another. With a
+switch per square, stacking and the moves no switch can see go through the
+button, as a person would do it: press until the table lights the right
+square, then hold; with stack-height sensors they need none. Once a game, a
 bot first tries a stone straight forward, which the table refuses; the bot
 puts it back and plays a legal move.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from engine.stones import Edition, Mode, StonesGame, StonesOptions, StonesState
-from engine.stones_sensing import occupancy
+from engine.stones_sensing import BoardView, Heights, sight, sight_after, stack_heights
 from firmware.demo_runner import run_table_demo
 from firmware.journal import Journal
 from firmware.stones_table import StonesTable, stones_view
 from hardware.devices import TableDevices
+from hardware.profile import load_profile
 
 _HOLD_S = 0.05
 
@@ -28,6 +31,7 @@ class StonesPlayers:
         self.table = table
         self.devices = devices
         self.sim = devices.sim
+        self.levels = self.sim.layout.get("stack", 1)
         self.seed = seed
         self.illegal_ply = random.Random(seed).randint(1, 6)
         self.illegal_done = False
@@ -39,38 +43,42 @@ class StonesPlayers:
 
     def physical(self) -> dict:
         """The board as plain data (it survives a power cut)."""
-        return {"pieces": sorted(map(list, self.sim.pieces)), "illegal_done": self.illegal_done}
+        return {"stacks": sorted([*sq, h] for sq, h in self.sim.stacks),
+                "illegal_done": self.illegal_done}
 
     def restore(self, data: dict) -> None:
-        for square in data["pieces"]:
-            self.sim.put(tuple(square))
+        for row, col, height in data["stacks"]:
+            self.sim.put((row, col), height)
         self.illegal_done = data["illegal_done"]
 
-    def _show(self, squares) -> None:
-        """Hands move stones until the board's switches read ``squares``."""
-        for square in set(self.sim.pieces) - set(squares):
+    def _show(self, heights: Heights) -> None:
+        """Hands move stones until the board holds stacks this tall."""
+        for square in self.sim.pieces - {sq for sq, _ in heights}:
             self.sim.take(square)
-        for square in set(squares) - set(self.sim.pieces):
-            self.sim.put(square)
+        for square, height in heights - self.sim.stacks:
+            self.sim.put(square, height)
+
+    def _seen(self) -> BoardView:
+        return BoardView.of(self.sim.stacks, self.levels)
 
     # ------------------------------------------------------------ acting
 
     def waiting(self) -> bool:
         table = self.table
-        return (table.decided == frozenset(self.sim.pieces)
+        return (table.decided == self._seen()
                 and table.state in ("setup", "play", "choose", "repair"))
 
     def act(self) -> None:
         table = self.table
         pos = table.position
         if table.state == "setup":
-            start = occupancy(pos)
-            if frozenset(self.sim.pieces) != start:
+            start = stack_heights(pos)
+            if self.sim.stacks != start:
                 self._show(start)
             else:
                 self.devices.buttons.press("A")
         elif table.state == "repair":
-            self._show(occupancy(pos))
+            self._show(stack_heights(pos))
         elif table.state == "choose":
             self._pick(pos)
         elif table.state == "play":
@@ -86,21 +94,20 @@ class StonesPlayers:
             if self._illegal(pos):
                 return
         move = self._planned(pos)
-        after = pos.occupancy_after(move)
-        if after == occupancy(pos):
+        if sight_after(pos, move, self.levels) == sight(pos, self.levels):
             self.devices.buttons.press(pos.to_play.value)  # no switch will see this one
         else:
-            self._show(after)
+            self._show(stack_heights(pos.apply_action(move)))
 
     def _illegal(self, pos: StonesState) -> bool:
         """Push one of the mover's stones straight forward, which the rules forbid."""
         step = 1 if pos.to_play.value == "A" else -1
-        occupied = occupancy(pos)
+        occupied = {sq for sq, _ in pos.stacks}
         for square, stack in pos.stacks:
             if stack[0].owner is pos.to_play and len(stack) == 1:
                 ahead = (square[0] + step, square[1])
                 if 0 <= ahead[0] < pos.options.rows and ahead not in occupied:
-                    self._show((occupied - {square}) | {ahead})
+                    self._show(stack_heights(pos) - {(square, 1)} | {(ahead, 1)})
                     return True
         return False
 
@@ -109,7 +116,7 @@ class StonesPlayers:
         move = self._planned(pos)
         candidates = self.table.candidates
         if move not in candidates:  # the stone was lifted for another move: put it there
-            self._show(pos.occupancy_after(move))
+            self._show(stack_heights(pos.apply_action(move)))
             return
         player = pos.to_play.value
         if candidates[self.table.pick] == move:
@@ -132,14 +139,23 @@ def _screen(table: StonesTable, event: dict, now: float) -> str:
 
 def run_stones_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
                     mode: str = "open", edition: str = "classic", ply_limit: int = 200,
-                    state_dir: str | None = None, out=None, max_real_s: float = 900.0) -> int:
-    """Play one stones game through the whole simulated stack; 0 when it ends."""
+                    stack_sensors: bool = False, state_dir: str | None = None, out=None,
+                    max_real_s: float = 900.0) -> int:
+    """Play one stones game through the whole simulated stack; 0 when it ends.
+
+    ``stack_sensors`` simulates a board with stack-height sensors (three levels).
+    """
     game = StonesGame(StonesOptions(mode=Mode(mode), edition=Edition(edition),
                                     ply_limit=ply_limit))
+    profile = load_profile("sim")
+    if stack_sensors:
+        profile = dataclasses.replace(
+            profile, scanner=dataclasses.replace(profile.scanner, stack_levels=3))
 
     def make_table(journal: Journal, emit) -> StonesTable:
         return StonesTable(game, journal, emit=emit, settle_s=max(0.3, 0.04 * speed))
 
     return run_table_demo(make_table, lambda table, devices: StonesPlayers(table, devices, seed),
                           stones_view, screen=_screen, as_json=as_json, speed=speed,
-                          state_dir=state_dir, out=out, max_real_s=max_real_s, name="stones")
+                          state_dir=state_dir, out=out, max_real_s=max_real_s, name="stones",
+                          profile=profile)

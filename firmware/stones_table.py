@@ -8,11 +8,13 @@
                       v  |
                      choose          play --finish--> over
 
-A switch per square sees occupancy only. Each settled view is compared with
-what every legal move would leave. One fit is played. A square that only
-emptied may be a stone held in the air or a stack (foundation, obelisk,
-pillar): its destinations light up, and if stacking is among them the
-player picks with their button (press: next candidate, hold: this one).
+A switch per square sees occupancy, and optional stack-height sensors also
+how tall each stack is. Each settled view is compared with what every legal
+move would leave. One fit is played. A view that is the position with one
+stone missing is a stone held in the air: its destinations light up. With
+occupancy switches only, that view may also be a stack (foundation, obelisk,
+pillar); then the player picks with their button (press: next candidate,
+hold: this one). Height sensors tell stacking apart, so they need no help.
 A stone slid across the board may settle on a square on its way: when the
 next settled view is still a legal move of the same stone from the position
 before, that move replaces the tentative one. Nothing illegal is recorded.
@@ -28,7 +30,14 @@ from transitions import Machine
 from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
 from engine.stones import Move, Square, StonesGame, StonesOptions, StonesState
-from engine.stones_sensing import candidate_moves, destinations, occupancy
+from engine.stones_sensing import (
+    BoardView,
+    candidate_moves,
+    destinations,
+    lifted_sight,
+    sight,
+    sight_after,
+)
 from firmware.journal import Journal
 from firmware.settle import Settler
 from firmware.towers_table import GOOD, OFF, PLAYER_COLOURS
@@ -41,7 +50,7 @@ WRONG: RGB = (255, 0, 0)
 MISSING: RGB = (0, 0, 255)
 WARN: RGB = (255, 120, 0)
 
-View = frozenset[Square]
+View = BoardView
 
 
 def move_to_dict(move: Move) -> dict:
@@ -124,7 +133,7 @@ class StonesTable:
             return
         player = Player(event.button)
         if self.state == "setup":
-            if event.kind == "press" and self.decided == occupancy(self.position):
+            if event.kind == "press" and self.decided == self._sight(self.position):
                 self.problem = ""
                 self.journal.append({"t": "start", "game": "stones",
                                      "options": _options_dict(self.game.options)})
@@ -143,7 +152,7 @@ class StonesTable:
                 self._accept(move)
                 if self.state == "choose":
                     self.picked()
-        elif self.state == "play" and self.decided == occupancy(self.position):
+        elif self.state == "play" and self.decided == self._sight(self.position):
             # A move no switch can see (a pillar capstone stacking again).
             try:
                 silent = candidate_moves(self.position, self.decided, unchanged=True)
@@ -153,9 +162,13 @@ class StonesTable:
 
     # ---------------------------------------------------------------- deciding
 
+    def _sight(self, state: StonesState) -> View:
+        """What this table's sensors read for ``state`` (as many levels as they tell)."""
+        return sight(state, self.view.levels if self.view is not None else 1)
+
     def _decide(self, view: View) -> None:
         if self.state == "setup":
-            start = occupancy(self.position)
+            start = self._sight(self.position)
             self.problem = ("the board is set: press a player button to start" if view == start
                             else "set the stones out as at the start, then press a player button")
             return
@@ -163,19 +176,20 @@ class StonesTable:
             return
         pos = self.position
         self.lifted = None
-        if view == occupancy(pos):
+        if view == self._sight(pos):
             self._leave_choose()
             return
         if self._slide(view):
             return
-        occupied = occupancy(pos)
-        gone, new = occupied - view, view - occupied
         legal = pos.legal_actions()
-        if len(gone) == 1 and not new and next(iter(gone)) in {m.frm for m in legal}:
-            # Emptied only: a stone held in the air, or stacked. Light where it may go.
-            self.lifted = next(iter(gone))
+        for square in sorted({m.frm for m in legal}):
+            if view != lifted_sight(pos, square, view.levels):
+                continue
+            # A stone held in the air (or, to occupancy switches, stacked): light where it
+            # may go.
+            self.lifted = square
             stacks = tuple(m for m in legal
-                           if m.frm == self.lifted and pos.occupancy_after(m) == view)
+                           if m.frm == square and sight_after(pos, m, view.levels) == view)
             if stacks:
                 self._offer(stacks)
             else:
@@ -220,7 +234,7 @@ class StonesTable:
         except ObeliskError:
             return False
         same = [m for m in fits if m.frm == last.frm and m != last
-                and m.to not in occupancy(before)]  # it slid on to an empty square
+                and m.to not in sight(before).squares]  # it slid on to an empty square
         if len(same) != 1:
             return False
         self.journal.append({"t": "takeback", "to": len(self.moves) - 1})
@@ -309,11 +323,12 @@ class StonesTable:
             for i, rgb in enumerate(ring):
                 frame[("ring", p.value, i)] = rgb
         if self.view is not None and self.state in ("setup", "repair"):
-            expect = occupancy(pos)
-            wrong = sorted(self.view - expect) or sorted(expect - self.view)
-            if wrong:  # one fix at a time
-                r, c = wrong[0]
-                frame[("board", "", r * cols + c)] = WRONG if wrong[0] in self.view else MISSING
+            now, expect = dict(self.view.heights), dict(self._sight(pos).heights)
+            extra = sorted(sq for sq in now if now[sq] > expect.get(sq, 0))
+            missing = sorted(sq for sq in expect if expect[sq] > now.get(sq, 0))
+            if extra or missing:  # one fix at a time
+                r, c = (extra or missing)[0]
+                frame[("board", "", r * cols + c)] = WRONG if extra else MISSING
         if self.lifted is not None:
             for r, c in destinations(pos, self.lifted):
                 frame[("board", "", r * cols + c)] = CANDIDATE
@@ -332,5 +347,5 @@ def _options_dict(options: StonesOptions) -> dict:
 
 
 def stones_view(snapshot) -> View:
-    """The occupied board squares of a sensor snapshot."""
-    return frozenset(snapshot.squares())
+    """The board of a sensor snapshot: occupied squares, and heights if sensed."""
+    return BoardView.of(snapshot.square_heights(), snapshot.layout.stack)

@@ -48,7 +48,8 @@ def sim_layout(profile: Profile) -> dict:
     leds = sum(count for chain in profile.chains if chain.output == "scanner"
                for _, _, count in chain.parts)
     return {"towers": scanner.towers, "rods": 9, "levels": 9, "rows": scanner.rows,
-            "cols": scanner.cols, "loads": scanner.load_cells, "leds": leds}
+            "cols": scanner.cols, "loads": scanner.load_cells, "leds": leds,
+            "stack": scanner.stack_levels}
 
 
 def open_table(profile: Profile) -> TableDevices:

@@ -36,6 +36,8 @@ class ScannerConfig:
     rows: int
     cols: int
     load_cells: int
+    stack_levels: int = 1
+    """Stack heights each board square senses: 1 = occupancy only, up to 3."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,7 @@ def parse_profile(text: str, source: str = "profile") -> Profile:
 
 def _scanner(t: dict, source: str) -> ScannerConfig:
     where = "[scanner] "
-    _keys(t, {"port", "baud", "towers", "board", "load_cells"}, source, where)
+    _keys(t, {"port", "baud", "towers", "board", "load_cells", "stack_levels"}, source, where)
     port = _get(t, "port", str, source, where, "sim")
     baud = _get(t, "baud", int, source, where, 115200)
     if baud <= 0:
@@ -138,7 +140,17 @@ def _scanner(t: dict, source: str) -> ScannerConfig:
     if not 0 <= loads <= 9:
         raise ProfileError(f"{source}: {where}load_cells = {loads}; the scanner board reads "
                            "0 to 9 HX711 load cells")
-    return ScannerConfig(port, baud, towers, rows, cols, loads)
+    stack = _get(t, "stack_levels", int, source, where, 1)
+    if not 1 <= stack <= 3:
+        raise ProfileError(f"{source}: {where}stack_levels = {stack}; use 1 (a switch per "
+                           "square) or 2 to 3 (stack-height sensors, see hardware/README.md)")
+    if stack > 1 and not rows:
+        raise ProfileError(f"{source}: {where}stack_levels = {stack}, but board = \"none\"; "
+                           "stack-height sensors sit under board squares")
+    if stack > 1 and port == "gpio":
+        raise ProfileError(f"{source}: {where}stack_levels = {stack} needs more drive lines "
+                           "than the gpio-only build has; use a scanner board, or 1")
+    return ScannerConfig(port, baud, towers, rows, cols, loads, stack)
 
 
 def _buttons(t: dict, source: str) -> ButtonsConfig:

@@ -23,6 +23,8 @@ class Layout:
     cols: int = 0
     loads: int = 0
     leds: int = 0
+    stack: int = 1
+    """Stack heights each board square senses: 1 is occupancy only."""
 
     @property
     def tower_switches(self) -> int:
@@ -30,7 +32,7 @@ class Layout:
 
     @property
     def switch_count(self) -> int:
-        return self.towers * self.tower_switches + self.rows * self.cols
+        return self.towers * self.tower_switches + self.rows * self.cols * self.stack
 
     def tower_switch(self, tower: int, cell: tuple[int, int, int]) -> int:
         """The switch number under a tower cell: rods run a1 b1 c1 a2 ... c3."""
@@ -38,8 +40,8 @@ class Layout:
         side = math.isqrt(self.rods)
         return tower * self.tower_switches + z * self.rods + y * side + x
 
-    def square_switch(self, row: int, col: int) -> int:
-        return self.towers * self.tower_switches + row * self.cols + col
+    def square_switch(self, row: int, col: int, level: int = 0) -> int:
+        return self.towers * self.tower_switches + (level * self.rows + row) * self.cols + col
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,16 @@ class Snapshot:
 
     def squares(self) -> frozenset[tuple[int, int]]:
         """Occupied board squares as (row, col)."""
+        return frozenset(square for square, _ in self.square_heights())
+
+    def square_heights(self) -> frozenset[tuple[tuple[int, int], int]]:
+        """Occupied board squares with the highest level sensed on each (1 .. stack)."""
         lay = self.layout
         first = lay.towers * lay.tower_switches
-        return frozenset(divmod(i - first, lay.cols) for i in self.closed
-                         if lay.cols and first <= i < lay.switch_count)
+        top: dict[tuple[int, int], int] = {}
+        for i in self.closed:
+            if lay.cols and first <= i < lay.switch_count:
+                level, k = divmod(i - first, lay.rows * lay.cols)
+                square = divmod(k, lay.cols)
+                top[square] = max(top.get(square, 0), level + 1)
+        return frozenset(top.items())

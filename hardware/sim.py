@@ -105,12 +105,12 @@ class SimTable:
         # scanner thread always reads a consistent value.
         self.cubes: tuple[frozenset, ...] = tuple(frozenset()
                                                   for _ in range(self.layout["towers"]))
-        self.pieces: frozenset[tuple[int, int]] = frozenset()
+        self.stacks: frozenset[tuple[tuple[int, int], int]] = frozenset()  # (square, height)
         self.grams: tuple[float, ...] = (0.0,) * self.layout["loads"]
         self.hovering: frozenset[tuple] = frozenset()
         self.scanner_pixels: RecordingPixels | None = None
         # Electrical state of the simulated board.
-        self._drive_count = self.layout["towers"] * self.layout["levels"] + self.layout["rows"]
+        self._drive_count = self._code.drive_lines(self.layout)
         self._shift = [True] * self._drive_count
         self._outputs = [True] * self._drive_count
         self._sense_low: set[int] = set()  # sense lines pulled low since the last latch
@@ -134,12 +134,20 @@ class SimTable:
     def lift(self, tower: int, cells) -> None:
         self.cubes = self._with(tower, self.cubes[tower] - frozenset(cells))
 
-    def put(self, square: tuple[int, int]) -> None:
-        """A piece stands on a board square."""
-        self.pieces = self.pieces | {tuple(square)}
+    @property
+    def pieces(self) -> frozenset[tuple[int, int]]:
+        """The board squares something stands on."""
+        return frozenset(square for square, _ in self.stacks)
+
+    def put(self, square: tuple[int, int], height: int = 1) -> None:
+        """A piece (or a stack ``height`` pieces tall) stands on a board square."""
+        square = tuple(square)
+        self.stacks = frozenset({(sq, h) for sq, h in self.stacks if sq != square}
+                                | {(square, height)})
 
     def take(self, square: tuple[int, int]) -> None:
-        self.pieces = self.pieces - {tuple(square)}
+        """Everything on a board square is taken off."""
+        self.stacks = frozenset((sq, h) for sq, h in self.stacks if sq != tuple(square))
 
     def weigh(self, pad: int, grams: float) -> None:
         self.grams = tuple(grams if i == pad else g for i, g in enumerate(self.grams))
@@ -226,7 +234,7 @@ class SimTable:
         Worked out again only when the physical truth changes (each change
         replaces a whole value, so identity tells).
         """
-        truth = (self.cubes, self.pieces, self.hovering)
+        truth = (self.cubes, self.stacks, self.hovering)
         if self._wired[0] is not None and all(
                 a is b for a, b in zip(self._wired[0], truth, strict=True)):
             return self._wired[1]
@@ -242,9 +250,10 @@ class SimTable:
             if 0 <= z < levels:
                 table[tower * levels + z].add(y * side + x)
         first_row = lay["towers"] * levels
-        for row, col in self.pieces:
+        for (row, col), height in self.stacks:
             if 0 <= row < lay["rows"] and 0 <= col < lay["cols"]:
-                table[first_row + row].add(col)
+                for level in range(min(height, lay.get("stack", 1))):
+                    table[first_row + level * lay["rows"] + row].add(col)
         frozen = [frozenset(s) for s in table]
         self._wired = (truth, frozen)
         return frozen

@@ -82,3 +82,18 @@ def test_a_stones_demo_plays_to_the_end(mode):
     kinds = [e["event"] for e in events]
     if "illegal" in kinds:  # the planned wrong move, refused and put right
         assert "repaired" in kinds[kinds.index("illegal"):]
+
+
+def test_stack_height_sensors_play_the_same_game_without_the_button():
+    def play(*extra):
+        run = subprocess.run([OBELISK, "demo", "stones", "--seed", "2", "--json", "--speed", "50",
+                              *extra], capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        return [json.loads(line) for line in run.stdout.splitlines()]
+
+    switches, heights = play(), play("--stack-sensors")
+    moves = [[e["move"] for e in events if e["event"] == "accepted"]
+             for events in (switches, heights)]
+    assert moves[0] == moves[1] and heights[-1] == switches[-1]
+    assert any(e["event"] == "choose" for e in switches)      # seed 2 stacks: buttons needed
+    assert not any(e["event"] == "choose" for e in heights)

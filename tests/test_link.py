@@ -170,3 +170,17 @@ def test_a_fresh_snapshot_is_read_after_asking_and_is_no_resync(table, link):
     assert link.health.resyncs == resyncs and link.synced
     table.unplug()
     assert link.fresh_snapshot(timeout=0.3) is None
+
+
+def test_stack_height_sensors_report_how_tall_each_stack_is():
+    layout = dict(LAYOUT, towers=0, loads=0, rows=6, cols=4, leds=24, stack=3)
+    with SimTable(layout) as sim, ScannerLink(sim.port_path, retry_s=0.05) as live:
+        sim.put((0, 0))
+        sim.put((1, 1), 2)
+        sim.put((5, 3), 3)
+        seen = live.wait_for(lambda s: len(s.squares()) == 3, 3.0)
+        assert seen is not None and seen.layout.stack == 3
+        assert seen.square_heights() == {((0, 0), 1), ((1, 1), 2), ((5, 3), 3)}
+        sim.put((5, 3), 1)                          # the top two stones come off
+        seen = live.wait_for(lambda s: ((5, 3), 1) in s.square_heights(), 3.0)
+        assert seen is not None and seen.squares() == {(0, 0), (1, 1), (5, 3)}

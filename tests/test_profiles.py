@@ -54,6 +54,12 @@ def test_a_minimal_profile_gets_sensible_defaults():
     (("output = \"pi\"", "output = \"laser\""), ["output = 'laser'", "sim, pi, scanner"]),
     (("[scanner]", "[scanner]\nbaud = \"fast\""), ["baud = 'fast' should be int"]),
     (("name = \"mine\"", "name = "), ["not valid TOML"]),
+    (("board = \"5x5\"", "board = \"5x5\"\nstack_levels = 4"),
+     ["stack_levels = 4", "2 to 3 (stack-height sensors"]),
+    (("board = \"5x5\"", "board = \"none\"\nstack_levels = 2"),
+     ["stack_levels = 2, but board = \"none\""]),
+    (("port = \"/dev/ttyACM0\"", "port = \"gpio\"\nstack_levels = 2"),
+     ["needs more drive lines"]),
 ])
 def test_bad_profiles_name_the_key_the_problem_and_the_fix(change, words):
     text = GOOD.replace(*change)

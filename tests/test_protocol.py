@@ -104,7 +104,9 @@ def test_any_bytes_at_all_are_safe(data):
 
 def test_message_bodies_round_trip():
     hello = proto.pack_hello("fw 1.2", 2, 9, 9, 8, 8, 9, 64)
-    assert proto.unpack_hello(hello) == ("fw 1.2", 2, 9, 9, 8, 8, 9, 64)
+    assert proto.unpack_hello(hello) == ("fw 1.2", 2, 9, 9, 8, 8, 9, 64, 1)
+    hello = proto.pack_hello("fw 1.2", 0, 9, 9, 6, 4, 0, 24, 3)
+    assert proto.unpack_hello(hello) == ("fw 1.2", 0, 9, 9, 6, 4, 0, 24, 3)
     closed = [0, 7, 8, 161, 225]
     body = proto.pack_snapshot(closed, 226, [5, -3, 1 << 20])
     assert proto.unpack_snapshot(body) == (closed, 226, [5, -3, 1 << 20])
@@ -115,6 +117,7 @@ def test_message_bodies_round_trip():
 
 @pytest.mark.parametrize(("unpack", "body"), [
     (proto.unpack_hello, b"\x01\x02"),
+    (proto.unpack_hello, b"\x02\x09\x09\x08\x08\x00\x00\x40\x07fw"),  # 7 stack levels
     (proto.unpack_snapshot, b"\x00\xff\x00"),
     (proto.unpack_changes, b"\x00"),
     (proto.unpack_loads, b"\x02\x00\x00\x00\x01"),

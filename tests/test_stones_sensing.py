@@ -1,4 +1,4 @@
-"""Stones moves from square occupancy: steps, stacking, pillars, ambiguity."""
+"""Stones moves from what the board senses: steps, stacking, pillars, ambiguity."""
 
 from __future__ import annotations
 
@@ -6,22 +6,29 @@ import pytest
 
 from engine.errors import InferenceError, NothingPlacedError
 from engine.stones import StonesGame
-from engine.stones_sensing import candidate_moves, destinations, occupancy
+from engine.stones_sensing import (
+    BoardView,
+    candidate_moves,
+    destinations,
+    lifted_sight,
+    sight,
+    sight_after,
+)
 from tests.test_stones import mv, position, sq
 
 
 def _seen(state, *changes):
     """Occupancy after emptying ('-b2') and filling ('+c3') squares."""
-    seen = set(occupancy(state))
+    seen = set(sight(state).squares)
     for change in changes:
         (seen.discard if change[0] == "-" else seen.add)(sq(change[1:]))
-    return frozenset(seen)
+    return BoardView.of((square, 1) for square in seen)
 
 
 def test_every_opening_move_is_recognised():
     s = StonesGame().new_initial_state()
     for move in s.legal_actions():
-        assert candidate_moves(s, s.occupancy_after(move)) == (move,)
+        assert candidate_moves(s, sight_after(s, move)) == (move,)
 
 
 def test_a_step_and_a_jump():
@@ -54,8 +61,8 @@ def test_a_silent_move_is_confirmed_with_the_button():
     # switches see no change at all.
     s = position({"b2": "BkAp", "c3": "Bc", "a1": "Ac", "d1": "Ak", "a6": "Bp"})
     with pytest.raises(NothingPlacedError):
-        candidate_moves(s, occupancy(s))
-    assert mv("b2", "c3") in candidate_moves(s, occupancy(s), unchanged=True)
+        candidate_moves(s, sight(s))
+    assert mv("b2", "c3") in candidate_moves(s, sight(s), unchanged=True)
 
 
 def test_what_no_legal_move_explains_is_named():
@@ -68,3 +75,35 @@ def test_a_lifted_stone_lights_its_destinations():
     s = StonesGame().new_initial_state()
     assert destinations(s, sq("c1")) == {sq("b2")}
     assert destinations(s, sq("a6")) == frozenset()   # not A's stone
+
+
+# ------------------------------------------------------------ stack-height sensors
+
+
+def test_height_sensors_tell_an_ambiguous_stacking_apart():
+    s = position({"b2": "Ap", "a3": "Bk", "c3": "Bc", "a1": "Ac", "b1": "Ak", "a6": "Bp"})
+    for move in (mv("b2", "a3"), mv("b2", "c3")):
+        assert candidate_moves(s, sight_after(s, move, levels=3)) == (move,)
+
+
+def test_height_sensors_see_the_move_occupancy_switches_miss():
+    s = position({"b2": "BkAp", "c3": "Bc", "a1": "Ac", "d1": "Ak", "a6": "Bp"})
+    seen = sight_after(s, mv("b2", "c3"), levels=2)
+    assert seen != sight(s, levels=2)
+    assert candidate_moves(s, seen) == (mv("b2", "c3"),)
+
+
+def test_a_capped_height_sensor_sees_the_obelisk_as_two():
+    # Two levels cannot tell a three-stone obelisk from the foundation under it,
+    # but only one legal move empties b2 and nothing else, so no help is needed.
+    s = position({"b2": "Ap", "b1": "AcAk", "a6": "Bp", "b6": "Bc", "c6": "Bk"})
+    seen = sight_after(s, mv("b2", "b1"), levels=2)
+    assert dict(seen.heights)[sq("b1")] == 2
+    assert candidate_moves(s, seen) == (mv("b2", "b1"),)
+
+
+def test_a_stone_in_the_air_looks_like_its_stack_one_lower():
+    s = position({"b2": "BkAp", "c3": "Bc", "a1": "Ac", "d1": "Ak", "a6": "Bp"})
+    held = lifted_sight(s, sq("b2"), levels=3)
+    assert dict(held.heights)[sq("b2")] == 1
+    assert lifted_sight(s, sq("a1"), levels=3).squares == sight(s).squares - {sq("a1")}

@@ -6,7 +6,7 @@ import pytest
 
 from engine.players import Player
 from engine.stones import EndReason, StonesGame, StonesOptions
-from engine.stones_sensing import occupancy
+from engine.stones_sensing import BoardView, sight, sight_after
 from firmware.journal import Journal
 from firmware.stones_table import StonesTable
 from hardware.buttons import ButtonEvent
@@ -16,7 +16,8 @@ A, B = Player.A, Player.B
 
 
 class Table:
-    def __init__(self, journal_dir, state=None, game=None):
+    def __init__(self, journal_dir, state=None, game=None, levels=1):
+        self.levels = levels
         self.events: list[dict] = []
         self.now = 0.0
         self.journal = Journal(journal_dir)
@@ -27,8 +28,11 @@ class Table:
             self.table.history = [state]
         self.table.start(self.now)
 
-    def see(self, occupied):
-        self.table.on_view(frozenset(occupied), self.now)
+    def see(self, seen):
+        """Settle on a BoardView, or on a set of occupied squares (switches only)."""
+        if not isinstance(seen, BoardView):
+            seen = BoardView.of((square, 1) for square in seen)
+        self.table.on_view(seen, self.now)
         self.now += 0.31
         self.table.tick(self.now)
 
@@ -36,13 +40,13 @@ class Table:
         self.table.on_button(ButtonEvent(player.value, kind), self.now)
 
     def started(self):
-        self.see(occupancy(self.table.position))
+        self.see(sight(self.table.position, self.levels))
         self.press(A)
         assert self.table.state == "play"
         return self
 
     def after(self, *changes):
-        seen = set(occupancy(self.table.position))
+        seen = set(sight(self.table.position).squares)
         for change in changes:
             (seen.discard if change[0] == "-" else seen.add)(sq(change[1:]))
         return seen
@@ -58,7 +62,7 @@ def test_setup_waits_for_the_start_position_and_a_button(tmp_path):
     t.see({sq("a1")})
     t.press(A)
     assert t.table.state == "setup" and "set the stones out" in t.table.problem
-    t.see(occupancy(t.table.position))
+    t.see(sight(t.table.position))
     t.press(B)
     assert t.table.state == "play"
     assert t.journal.read().entries[0]["t"] == "start"
@@ -77,7 +81,7 @@ def test_an_illegal_move_is_waited_out(t):
     assert t.table.moves == []
     frame = t.table.led_frame(t.now, 16)
     assert frame[("board", "", 1 * 4 + 2)] == (255, 0, 0)      # c2: take it off
-    t.see(occupancy(t.table.position))
+    t.see(sight(t.table.position))
     assert t.table.state == "play" and t.events[-1]["event"] == "repaired"
 
 
@@ -109,7 +113,7 @@ def test_an_ambiguous_stacking_is_resolved_with_the_button(tmp_path):
     assert t.events[-1]["event"] == "accepted" and "(pillar)" in t.events[-1]["move"]
     # B moves; then A is told the capstone must come off.
     b_move = t.table.position.legal_actions()[0]
-    t.see(t.table.position.occupancy_after(b_move))
+    t.see(sight_after(t.table.position, b_move))
     assert t.events[-1] == {"event": "warning", "player": "A",
                             "message": "your capstone must come off this turn"}
 
@@ -132,7 +136,7 @@ def test_a_slide_replaces_the_tentative_move(tmp_path):
     t = Table(tmp_path, state=state).started()
     t.see(t.after("-b2", "+a3"))
     assert t.table.moves == [mv("b2", "a3")]
-    seen = set(occupancy(state)) - {sq("b2")} | {sq("c3")}
+    seen = set(sight(state).squares) - {sq("b2")} | {sq("c3")}
     t.see(seen)
     assert t.table.moves == [mv("b2", "c3")] and t.table.position.to_play is B
     assert any(e["event"] == "slide" for e in t.events)
@@ -164,3 +168,26 @@ def test_options_reach_the_journal(tmp_path):
     game = StonesGame(StonesOptions(rows=8, cols=4, ply_limit=50))
     t = Table(tmp_path, game=game).started()
     assert t.journal.read().entries[0]["options"]["rows"] == 8
+
+
+def test_height_sensors_play_a_stacking_without_the_button(tmp_path):
+    state = position({"b2": "Ap", "a3": "Bk", "c3": "Bc", "a1": "Ac", "b1": "Ak", "a6": "Bp"})
+    t = Table(tmp_path, state=state, levels=3).started()
+    held = sight(state, 3).heights - {(sq("b2"), 1)}
+    t.see(BoardView(held, 3))                    # the capstone in the air
+    assert t.table.state == "play" and t.table.lifted == sq("b2")
+    t.see(sight_after(state, mv("b2", "c3"), 3))  # onto the cornerstone on c3
+    assert t.table.state == "play" and t.table.moves == [mv("b2", "c3")]
+    assert not any(e["event"] == "choose" for e in t.events)
+
+
+def test_height_sensors_show_which_stack_is_wrong(tmp_path):
+    state = position({"b2": "Ap", "a3": "Bk", "c3": "Bc", "a1": "Ac", "b1": "Ak", "a6": "Bp"})
+    t = Table(tmp_path, state=state, levels=3).started()
+    heights = dict(sight(state, 3).heights)
+    heights[sq("a1")] = 2                        # a stone dropped on A's own cornerstone
+    heights.pop(sq("a6"))                        # ... and B's capstone taken away
+    t.see(BoardView.of(heights.items(), 3))
+    assert t.table.state == "repair" and "changed the stack on a1" in t.table.problem
+    frame = t.table.led_frame(t.now, 16)
+    assert frame[("board", "", 0 * 4 + 0)] == (255, 0, 0)      # a1 first: one too many

@@ -24,8 +24,15 @@ PINS = {
 
 # What the reference board has attached (keep in step with the reference
 # profile): two towers of 9 rods x 9 levels, an 8 x 8 board, 9 load cells and
-# a pixel under each board square.
-LAYOUT = {"towers": 2, "rods": 9, "levels": 9, "rows": 8, "cols": 8, "loads": 9, "leds": 64}
+# a pixel under each board square; one switch per square ("stack": 1, see
+# hardware/README.md for stack-height sensors).
+LAYOUT = {"towers": 2, "rods": 9, "levels": 9, "rows": 8, "cols": 8, "loads": 9, "leds": 64,
+          "stack": 1}
+
+
+def drive_lines(layout):
+    """Tower levels, then board rows (once per stack level the board senses)."""
+    return layout["towers"] * layout["levels"] + layout["rows"] * layout.get("stack", 1)
 
 
 def _output(digitalio, board, name):
@@ -47,7 +54,7 @@ def build(board, digitalio, neopixel, serial, layout=None, pins=None):
     """A ready Scanner on these modules; its hello is already on the wire."""
     layout = dict(LAYOUT if layout is None else layout)
     pins = PINS if pins is None else pins
-    drive_count = layout["towers"] * layout["levels"] + layout["rows"]
+    drive_count = drive_lines(layout)
     if "drive" in pins:  # drive lines straight on pins (a small board)
         drive = _scanner.DirectDrive([_output(digitalio, board, name)
                                       for name in pins["drive"][:drive_count]])

@@ -178,20 +178,24 @@ class FrameReader:
 
 # ---------------------------------------------------------------- message bodies
 # Switch numbering: towers first (tower t, level z, rod r) as
-# t * levels * rods + z * rods + r, then board squares row * cols + col.
+# t * levels * rods + z * rods + r, then board squares row * cols + col,
+# then, with stack-height sensing, board level k (k = 1 .. stack - 1) as
+# k * rows * cols + row * cols + col after the squares.
 
 
-def pack_hello(firmware, towers, rods, levels, rows, cols, loads, leds):
+def pack_hello(firmware, towers, rods, levels, rows, cols, loads, leds, stack=1):
     text = firmware.encode("utf-8")[:64]
-    return struct.pack(">BBBBBBH", towers, rods, levels, rows, cols, loads, leds) + text
+    return struct.pack(">BBBBBBHB", towers, rods, levels, rows, cols, loads, leds, stack) + text
 
 
 def unpack_hello(body):
-    """(firmware, towers, rods, levels, rows, cols, loads, leds)."""
-    if len(body) < 8:
+    """(firmware, towers, rods, levels, rows, cols, loads, leds, stack)."""
+    if len(body) < 9:
         raise ValueError("body: hello too short")
-    fields = struct.unpack(">BBBBBBH", body[:8])
-    return (bytes(body[8:]).decode("utf-8", "replace"),) + fields
+    fields = struct.unpack(">BBBBBBHB", body[:9])
+    if not 1 <= fields[-1] <= 3:
+        raise ValueError("body: hello with %d stack levels" % fields[-1])
+    return (bytes(body[9:]).decode("utf-8", "replace"),) + fields
 
 
 def pack_bits(closed, count):

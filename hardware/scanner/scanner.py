@@ -15,7 +15,7 @@ try:  # on the Pi and in tests
 except ImportError:  # on the scanner board, where files sit side by side
     import obelisk_proto as proto
 
-FIRMWARE = "obelisk-scanner 1.0"
+FIRMWARE = "obelisk-scanner 1.1"
 DEBOUNCE_SCANS = 3
 """A switch must read the same this many scans in a row before it counts."""
 SNAPSHOT_EVERY_MS = 1000
@@ -167,7 +167,7 @@ class Scanner:
         loads = len(self.loads.data) if self.loads is not None else 0
         self._send(proto.HELLO, proto.pack_hello(
             FIRMWARE, lay["towers"], lay["rods"], lay["levels"], lay["rows"], lay["cols"],
-            loads, leds))
+            loads, leds, lay.get("stack", 1)))
 
     def snapshot(self):
         values = self.loads.values if self.loads is not None else []
@@ -221,11 +221,13 @@ class Scanner:
 def matrix_map(layout, drive_count, sense_count):
     """Which switch each (drive line, sense line) pair reads.
 
-    Drive lines: tower 0 levels 1-9, tower 1 levels 1-9, then board rows.
+    Drive lines: tower 0 levels 1-9, tower 1 levels 1-9, then board rows
+    (and with stack-height sensing, the board rows again for each upper level).
     Sense lines: rods a1..c3 for towers, columns for the board.
     """
     towers, rods, levels = layout["towers"], layout["rods"], layout["levels"]
     rows, cols = layout["rows"], layout["cols"]
+    stack = layout.get("stack", 1)
     table = []
     for d in range(drive_count):
         row = [None] * sense_count
@@ -233,9 +235,9 @@ def matrix_map(layout, drive_count, sense_count):
             tower, level = divmod(d, levels)
             for s in range(min(rods, sense_count)):
                 row[s] = tower * levels * rods + level * rods + s
-        elif d - towers * levels < rows:
-            r = d - towers * levels
+        elif d - towers * levels < rows * stack:
+            k, r = divmod(d - towers * levels, rows)
             for s in range(min(cols, sense_count)):
-                row[s] = towers * levels * rods + r * cols + s
+                row[s] = towers * levels * rods + k * rows * cols + r * cols + s
         table.append(row)
     return table
