@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from importlib import metadata
 
 from engine.errors import ObeliskError
+from engine.highrise_sensing import CalibrationError
 from engine.towers import TowersOptions
 from engine.towers_rules import rules_text
 from firmware.journal import JournalError
+from firmware.seal import SealError
 from firmware.sets import load_block_set
 from hardware.leds import LedError
 from hardware.profile import ProfileError
@@ -60,17 +62,31 @@ def _demo_stones(args: argparse.Namespace) -> int:
                            stack_sensors=args.stack_sensors, state_dir=args.state_dir)
 
 
+def _demo_highrise(args: argparse.Namespace) -> int:
+    from firmware.highrise_demo import run_highrise_demo
+
+    return run_highrise_demo(args.seed, as_json=args.json, speed=args.speed, size=args.size,
+                             state_dir=args.state_dir)
+
+
+def _rules_highrise(args: argparse.Namespace) -> int:
+    from engine.highrise_rules import rules_text
+
+    print(rules_text(_game_options(args)), end="")
+    return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from firmware.calibrate import run_calibrate
+    from firmware.run import default_state_dir
+
+    return run_calibrate(args.profile, args.state_dir or default_state_dir())
+
+
 def _run(args: argparse.Namespace) -> int:
     from firmware.run import run_service
 
-    if args.game == "stones":
-        from engine.stones import Edition, Mode, StonesOptions
-
-        options = StonesOptions(rows=args.size[0], cols=args.size[1], mode=Mode(args.mode),
-                                edition=Edition(args.edition), ply_limit=args.ply_limit)
-        return run_service(args.profile, args.state_dir, options)
-    options = TowersOptions(hourglass_s=args.hourglass, sudden_death=args.sudden_death)
-    return run_service(args.profile, args.state_dir, options)
+    return run_service(args.profile, args.state_dir, _game_options(args))
 
 
 def _speed(text: str) -> float:
@@ -81,23 +97,39 @@ def _speed(text: str) -> float:
 
 
 def _rules_stones(args: argparse.Namespace) -> int:
-    from engine.stones import Edition, Mode, StonesOptions
     from engine.stones_rules import rules_text as stones_rules
 
-    options = StonesOptions(rows=args.size[0], cols=args.size[1], mode=Mode(args.mode),
-                            edition=Edition(args.edition), ply_limit=args.ply_limit)
-    print(stones_rules(options), end="")
+    print(stones_rules(_game_options(args)), end="")
     return 0
 
 
 def _board_size(text: str) -> tuple[int, int]:
+    """Rows x columns; each game checks the sizes it plays (stones 4x4, High Rise 3x3 up)."""
     try:
         rows, cols = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: write rows x columns, like 6x4") from None
-    if not (4 <= rows <= 8 and 4 <= cols <= 8):
-        raise argparse.ArgumentTypeError(f"{text}: a stones board is 4x4 to 8x8")
+    if not (3 <= rows <= 8 and 3 <= cols <= 8):
+        raise argparse.ArgumentTypeError(f"{text}: a board is 3x3 to 8x8")
     return rows, cols
+
+
+def _game_options(args: argparse.Namespace):
+    """The chosen game's options; a size that game cannot play is refused, named."""
+    if args.game == "stones":
+        from engine.stones import Edition, Mode, StonesOptions
+
+        rows, cols = args.size or (6, 4)
+        if min(rows, cols) < 4:
+            raise argparse.ArgumentTypeError(f"--size {rows}x{cols}: a stones board is 4x4 "
+                                             "to 8x8")
+        return StonesOptions(rows=rows, cols=cols, mode=Mode(args.mode),
+                             edition=Edition(args.edition), ply_limit=args.ply_limit)
+    if args.game == "highrise":
+        from engine.highrise import HighriseOptions
+
+        return HighriseOptions(*(args.size or (3, 3)))
+    return TowersOptions(hourglass_s=args.hourglass, sudden_death=args.sudden_death)
 
 
 def _stones_options(parser: argparse.ArgumentParser) -> None:
@@ -106,8 +138,9 @@ def _stones_options(parser: argparse.ArgumentParser) -> None:
                         "(base, pedestal)")
     parser.add_argument("--mode", choices=("open", "bounded", "balanced"), default="open",
                         help="the symmetry each move must keep (default: open)")
-    parser.add_argument("--size", type=_board_size, default=(6, 4), metavar="RxC",
-                        help="rows x columns, 4x4 to 8x8 (default: 6x4)")
+    parser.add_argument("--size", type=_board_size, default=None, metavar="RxC",
+                        help="rows x columns: stones 4x4 to 8x8 (default 6x4), High Rise "
+                        "3x3 (default) to 8x8")
     parser.add_argument("--ply-limit", type=int, default=None, metavar="N",
                         help="draw after N moves in all (default: none)")
 
@@ -154,6 +187,10 @@ def build_parser() -> argparse.ArgumentParser:
     stones = games.add_parser("stones", help="SE20ND Obelisk: three stones and symmetry")
     _stones_options(stones)
     stones.set_defaults(run=_rules_stones)
+    highrise = games.add_parser("highrise", help="High Rise: stacks over hidden values")
+    highrise.add_argument("--size", type=_board_size, default=None, metavar="RxC",
+                          help="board size, 3x3 (default) to 8x8")
+    highrise.set_defaults(run=_rules_highrise)
 
     diag = commands.add_parser("diag", help="live view of every sensor, and an LED test")
     _profile(diag)
@@ -164,11 +201,21 @@ def build_parser() -> argparse.ArgumentParser:
                       help="sim profile: no demo hand moving pieces")
     diag.set_defaults(run=_diag)
 
+    calibrate = commands.add_parser("calibrate", help="measure the sensors a game needs")
+    cal_games = calibrate.add_subparsers(dest="game", title="games")
+    cal_games.required = True
+    cal_highrise = cal_games.add_parser("highrise", help="weigh an empty board and one piece "
+                                        "of each size")
+    _profile(cal_highrise)
+    cal_highrise.add_argument("--state-dir", help="where the calibration is kept (default: as "
+                              "for obelisk run)")
+    cal_highrise.set_defaults(run=_calibrate)
+
     run = commands.add_parser("run", help="the table service (on a Pi, systemd starts it)")
     _profile(run)
     run.add_argument("--state-dir", help="where the journal lives (default: systemd's "
                      "StateDirectory, else ~/.local/state/obelisk)")
-    run.add_argument("--game", choices=("towers", "stones"), default="towers",
+    run.add_argument("--game", choices=("towers", "stones", "highrise"), default="towers",
                      help="the game the table plays (default: towers)")
     _towers_options(run)
     _stones_options(run)
@@ -189,6 +236,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo_stones.add_argument("--stack-sensors", action="store_true",
                              help="simulate stack-height sensors: stacking needs no button")
     demo_stones.set_defaults(run=_demo_stones)
+    demo_highrise = demo_games.add_parser("highrise", help="a High Rise game, hidden values "
+                                          "and all, through the whole stack")
+    _demo_options(demo_highrise)
+    demo_highrise.add_argument("--size", type=_board_size, default=(3, 3), metavar="RxC",
+                               help="board size, 3x3 (default) to 8x8")
+    demo_highrise.set_defaults(run=_demo_highrise)
     return parser
 
 
@@ -198,7 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except (ObeliskError, ProfileError, LedError, JournalError) as exc:
+    except (ObeliskError, ProfileError, LedError, JournalError, CalibrationError,
+            SealError, argparse.ArgumentTypeError) as exc:
         print(f"obelisk: {exc}", file=sys.stderr)
         return 2
 

@@ -25,14 +25,16 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
                    screen: Callable[[object, dict, float], str], as_json: bool = False,
                    speed: float = 1.0, state_dir: str | None = None, out=None,
                    max_real_s: float = 900.0, name: str = "demo",
-                   profile: Profile | None = None) -> int:
+                   profile: Profile | None = None, prepare: Callable | None = None) -> int:
     """Play one game through the whole simulated stack; 0 when it ends.
 
     ``make_table(journal, emit)`` builds the table; ``make_players(table,
     devices)`` the players, who offer ``waiting()``, ``act()``, ``physical()``
     (the simulated table as plain data, kept in the state directory because a
     real table would survive the Pi losing power) and ``restore(data)``;
-    ``screen(table, event, now)`` renders an event for a person.
+    ``screen(table, event, now)`` renders an event for a person;
+    ``prepare(devices, journal, emit)``, if given, runs before the table is
+    built (a calibration, say).
     """
     out = out or sys.stdout
     live = not as_json and out.isatty()
@@ -56,12 +58,20 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
                 if as_json:
                     print(json.dumps(event), file=out, flush=True)
                 else:
-                    clear = "\x1b[H\x1b[2J" if live and event["event"] != "game_over" else ""
-                    print(clear + screen(holder["table"], event, clock()), file=out, flush=True)
+                    keep = event["event"] in ("game_over", "reveal")  # the end stays readable
+                    clear = "\x1b[H\x1b[2J" if live and not keep else ""
+                    print(clear + screen(holder.get("table"), event, clock()), file=out,
+                          flush=True)
             except (BrokenPipeError, ValueError):  # whoever read our output has gone
                 reader_gone.set()
 
-    table = holder["table"] = make_table(journal, emit)
+    try:
+        if prepare is not None:
+            prepare(devices, journal, emit)
+        table = holder["table"] = make_table(journal, emit)
+    except BaseException:
+        devices.close()
+        raise
     service = TableService(devices, table, view_of, clock)
     failure: list[BaseException] = []
 

@@ -7,8 +7,12 @@ import os
 import signal
 from pathlib import Path
 
+from engine.highrise import HighriseGame, HighriseOptions
+from engine.highrise_sensing import CalibrationError
 from engine.stones import StonesGame, StonesOptions
 from engine.towers import TowersGame, TowersOptions
+from firmware.calibrate import load_calibration
+from firmware.highrise_table import HighriseTable, highrise_view
 from firmware.journal import Journal
 from firmware.service import TableService
 from firmware.sets import load_block_set
@@ -36,16 +40,29 @@ def report(event: dict) -> None:
 
 
 def run_service(profile_name: str, state_dir: str | None = None,
-                options: TowersOptions | StonesOptions | None = None) -> int:
+                options: TowersOptions | StonesOptions | HighriseOptions | None = None) -> int:
     """Run a table until SIGTERM or Ctrl-C; the journal keeps every move.
 
-    ``options`` chooses the game: towers (the default) or stones.
+    ``options`` chooses the game: towers (the default), stones or highrise.
     """
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     profile = load_profile(profile_name)
     journal = Journal(state_dir or default_state_dir())
+    calibration = None
+    if isinstance(options, HighriseOptions):
+        if profile.scanner.load_cells < options.cells:
+            raise CalibrationError(
+                f"profile {profile.name} has {profile.scanner.load_cells} load cells, but a "
+                f"{options.rows}x{options.cols} High Rise needs one under each of its "
+                f"{options.cells} squares: pick a smaller --size or a profile with more")
+        calibration = load_calibration(journal.dir, options.cells)
     devices = open_table(profile)
-    if isinstance(options, StonesOptions):
+    if calibration is not None:
+        table = HighriseTable(HighriseGame(options), journal, calibration,
+                              seed=int.from_bytes(os.urandom(8), "big"), emit=report,
+                              board_cols=profile.scanner.cols or options.cols)
+        service = TableService(devices, table, highrise_view)
+    elif isinstance(options, StonesOptions):
         table = StonesTable(StonesGame(options), journal, emit=report)
         service = TableService(devices, table, stones_view)
     else:

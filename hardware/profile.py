@@ -137,9 +137,9 @@ def _scanner(t: dict, source: str) -> ScannerConfig:
                                "from 3x3 to 8x8, like \"8x8\", or \"none\"")
         rows, cols = int(match[1]), int(match[2])
     loads = _get(t, "load_cells", int, source, where, 0)
-    if not 0 <= loads <= 9:
-        raise ProfileError(f"{source}: {where}load_cells = {loads}; the scanner board reads "
-                           "0 to 9 HX711 load cells")
+    if not 0 <= loads <= 64:
+        raise ProfileError(f"{source}: {where}load_cells = {loads}; a table has 0 to 64 "
+                           "HX711 load cells (one per square at most)")
     stack = _get(t, "stack_levels", int, source, where, 1)
     if not 1 <= stack <= 3:
         raise ProfileError(f"{source}: {where}stack_levels = {stack}; use 1 (a switch per "

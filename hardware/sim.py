@@ -25,6 +25,8 @@ GRAMS_TO_COUNTS = 420.0
 """Raw HX711 counts per gram of the simulated load cells."""
 LOAD_OFFSET = 8_000
 """Raw reading of an empty simulated pad."""
+PYRAMID_GRAMS = {1: 1.7, 2: 3.1, 3: 4.6}
+"""What the simulated High Rise pyramids weigh, by pips (small, medium, large)."""
 
 
 def load_code_py() -> ModuleType:
@@ -74,7 +76,8 @@ class _FakePin:
 
 
 def _fake_modules(table: SimTable) -> tuple[SimpleNamespace, SimpleNamespace, SimpleNamespace]:
-    board = SimpleNamespace(**{f"GP{i}": f"GP{i}" for i in range(30)})
+    names = [f"GP{i}" for i in range(30)] + table.pins["load_data"]
+    board = SimpleNamespace(**{name: name for name in names})
     digitalio = SimpleNamespace(
         DigitalInOut=lambda name: _FakePin(table, name),
         Direction=SimpleNamespace(INPUT="input", OUTPUT="output"),
@@ -100,7 +103,10 @@ class SimTable:
                  link_dir: str | None = None) -> None:
         self._code = load_code_py()
         self.layout = dict(self._code.LAYOUT if layout is None else layout)
-        self.pins = self._code.PINS
+        self.pins = dict(self._code.PINS)
+        extra = self.layout["loads"] - len(self.pins["load_data"])
+        if extra > 0:  # more pads than the Pico has pins: simulated DOUT lines
+            self.pins["load_data"] = self.pins["load_data"] + [f"LOAD{i}" for i in range(extra)]
         # The physical truth. Each is replaced whole, never mutated, so the
         # scanner thread always reads a consistent value.
         self.cubes: tuple[frozenset, ...] = tuple(frozenset()
@@ -121,7 +127,7 @@ class SimTable:
         self._sense_index = {name: i for i, name in enumerate(self.pins["sense"])}
         self._load_index = {name: i for i, name in enumerate(self.pins["load_data"])}
         self.board = LocalBoard(
-            lambda port: self._code.build(*_fake_modules(self), port, self.layout),
+            lambda port: self._code.build(*_fake_modules(self), port, self.layout, self.pins),
             link_dir, step_s=step_s)
         self.port_path = self.board.port_path
 
@@ -151,6 +157,14 @@ class SimTable:
 
     def weigh(self, pad: int, grams: float) -> None:
         self.grams = tuple(grams if i == pad else g for i, g in enumerate(self.grams))
+
+    def load_counts(self) -> tuple[int, ...]:
+        """The raw readings the board reports for what lies on the pads now."""
+        counts = []
+        for g in self.grams:
+            raw = (LOAD_OFFSET + int(g * GRAMS_TO_COUNTS)) & 0xFFFFFF
+            counts.append(raw - (1 << 24) if raw & 0x800000 else raw)
+        return tuple(counts)
 
     def hover(self, tower: int, cells) -> None:
         """A hand over the tower: its magnets close switches it does not rest on."""
@@ -211,8 +225,7 @@ class SimTable:
             self._sense_low = low
         elif name == self.pins["load_clock"] and rising:
             if self._hx_bit == 0:
-                self._hx_sample = tuple(
-                    (LOAD_OFFSET + int(g * GRAMS_TO_COUNTS)) & 0xFFFFFF for g in self.grams)
+                self._hx_sample = tuple(c & 0xFFFFFF for c in self.load_counts())
             self._hx_bit += 1
 
     def _read(self, name: str, own: bool) -> bool:

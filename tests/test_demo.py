@@ -97,3 +97,54 @@ def test_stack_height_sensors_play_the_same_game_without_the_button():
     assert moves[0] == moves[1] and heights[-1] == switches[-1]
     assert any(e["event"] == "choose" for e in switches)      # seed 2 stacks: buttons needed
     assert not any(e["event"] == "choose" for e in heights)
+
+
+HIGHRISE_QUIET_KEYS = {"event", "game", "first", "pieces_each", "player", "ply", "left",
+                       "message", "sizes", "tolerance"}
+
+
+def test_a_highrise_demo_plays_to_the_end_and_keeps_its_secrets(tmp_path):
+    run = subprocess.run([OBELISK, "demo", "highrise", "--seed", "4", "--json", "--speed", "50",
+                          "--state-dir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    events = [json.loads(line) for line in run.stdout.splitlines()]
+    last = events[-1]
+    assert list(last) == ["event", "game", "winner", "players", "stacks"]
+    assert last["event"] == "game_over" and last["game"] == "highrise"
+    assert [s["cell"] for s in last["stacks"]] == [c + r for r in "123" for c in "abc"]
+    for p in "AB":
+        assert last["players"][p]["score"] == sum(s["points"] for s in last["stacks"]
+                                                  if s["controller"] == p)
+    assert sum(s["pips"]["A"] + s["pips"]["B"] for s in last["stacks"]) == 2 * (5 + 20 + 30)
+    assert len([e for e in events if e["event"] == "placed"]) == 50
+    kinds = [e["event"] for e in events]
+    assert "illegal" in kinds and "repaired" in kinds[kinds.index("illegal"):]
+    first_reveal = kinds.index("reveal")
+    for event in events[:first_reveal]:          # nothing hidden before the reveal
+        assert set(event) <= HIGHRISE_QUIET_KEYS, event
+    assert kinds[first_reveal:] == ["reveal"] * 9 + ["game_over"]
+
+
+def test_the_highrise_screen_shows_no_value_before_the_reveal(tmp_path):
+    run = subprocess.run([OBELISK, "demo", "highrise", "--seed", "6", "--speed", "50",
+                          "--state-dir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    before, _, after = run.stdout.partition("--- reveal")
+    assert "pieces left" in before and "value" not in before and "pips A" not in before
+    assert "value" in after and "GAME OVER" in after
+
+
+def test_calibrate_highrise_on_the_simulated_table(tmp_path):
+    run = subprocess.run([OBELISK, "calibrate", "highrise", "--state-dir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "Take every piece off the board" in run.stdout
+    saved = json.loads((tmp_path / "highrise-calibration.json").read_text())
+    assert 0 < saved["sizes"][0] < saved["sizes"][1] < saved["sizes"][2]
+    assert saved["tolerance"] * 3 <= min(saved["sizes"][0], saved["sizes"][1] - saved["sizes"][0])
+    run = subprocess.run([OBELISK, "run", "--game", "highrise", "--size", "5x5",
+                          "--state-dir", str(tmp_path)], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 2 and "has 9 load cells" in run.stderr

@@ -1,0 +1,113 @@
+"""High Rise rules: pieces, turns, control scoring, the roll, and random games."""
+
+from __future__ import annotations
+
+import collections
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.errors import GameOverError
+from engine.highrise import (
+    HighriseGame,
+    HighriseOptions,
+    PieceError,
+    Place,
+    Size,
+    roll,
+)
+from engine.players import Player
+
+A, B = Player.A, Player.B
+S, M, L = Size.SMALL, Size.MEDIUM, Size.LARGE
+
+
+def test_pieces_come_from_the_stashes_the_board_needs():
+    assert HighriseOptions().pieces() == {S: 5, M: 10, L: 10}         # 3x3: two stashes
+    assert HighriseOptions(5, 5).pieces() == {S: 20, M: 25, L: 25}    # 5x5: five stashes
+    assert HighriseOptions(8, 8).stashes == 13
+    with pytest.raises(ValueError, match="3x3 to 8x8"):
+        HighriseOptions(2, 3)
+
+
+def test_the_roll_is_fixed_by_the_seed_and_fair():
+    assert roll(7, 9) == roll(7, 9) and roll(7, 9) != roll(8, 9)
+    faces = collections.Counter(v for seed in range(3000) for v in roll(seed, 9)[0])
+    assert set(faces) == {1, 2, 3, 4, 5, 6}
+    assert all(abs(n - 4500) < 300 for n in faces.values())         # ~4.5 sigma
+    firsts = collections.Counter(roll(seed, 9)[1] for seed in range(3000))
+    assert abs(firsts[A] - 1500) < 150
+
+
+def _play(state, *moves):
+    for square, size in moves:
+        state = state.apply_action(Place(square, size))
+    return state
+
+
+def test_control_scores_the_opponents_pips_and_the_value_and_a_tie_scores_nothing():
+    game = HighriseGame(HighriseOptions())
+    state = game.state_with((4, 1, 1, 1, 6, 1, 1, 1, 2), A)
+    # a1: A 3+1 against B 2 -> A scores 2 + 4.  b2: A 2 against B 2 -> tie, nothing.
+    state = _play(state, ((0, 0), L), ((0, 0), M), ((0, 0), S), ((1, 1), M), ((1, 1), M))
+    score = state.stack_score(0)
+    assert (score.pips, score.controller, score.points) == ((4, 2), A, 6)
+    tied = state.stack_score(4)
+    assert (tied.pips, tied.controller, tied.points) == ((2, 2), None, 0)
+    assert state.stack_score(8).controller is None                   # an empty stack
+
+
+def test_wrong_placements_are_refused_with_the_reason():
+    game = HighriseGame(HighriseOptions())
+    state = game.state_with((1,) * 9, A)
+    with pytest.raises(PieceError, match="not on the 3x3 board"):
+        state.apply_action(Place((3, 0), S))
+    for _ in range(5):
+        state = _play(state, ((0, 0), S), ((0, 1), S))
+    with pytest.raises(PieceError, match="player A has no small pieces left"):
+        state.apply_action(Place((0, 0), S))
+    assert S not in {a.size for a in state.legal_actions()}
+
+
+def test_hidden_values_stay_out_of_the_states_repr():
+    state = HighriseGame().new_initial_state(seed=5)
+    text = repr(state) + state.public()
+    assert "values" not in text and "stacks" not in text
+    assert "25 pieces left" in state.public()
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**64), size=st.sampled_from([(3, 3), (3, 4), (4, 4), (5, 5)]),
+       moves=st.integers(0, 2**32))
+def test_random_games(seed, size, moves):
+    game = HighriseGame(HighriseOptions(*size))
+    state = game.new_initial_state(seed)
+    rng = random.Random(moves)
+    each = game.options.pieces_each
+    for ply in range(2 * each):
+        assert not state.is_terminal() and state.outcome() is None
+        # turns alternate from the player the roll chose
+        assert state.to_play is (state.first if ply % 2 == 0 else state.first.other)
+        state = state.apply_action(rng.choice(state.legal_actions()))
+        placed = collections.Counter((p, s) for stack in state.stacks for p, s in stack)
+        for p in (A, B):                               # pieces are conserved
+            for s in Size:
+                assert placed[(p, s)] + state.left[p.index][s.value - 1] == \
+                    game.options.pieces()[s]
+    assert state.is_terminal() and state.plies == 2 * each     # ends after every piece
+    with pytest.raises(GameOverError):
+        state.apply_action(Place((0, 0), S))
+    outcome = state.outcome()
+    for p in (A, B):                                   # totals are the sum over stacks
+        assert outcome.scores[p.index] == sum(s.points for s in outcome.stacks
+                                              if s.controller is p)
+    for s in outcome.stacks:                           # each stack scored by the rule
+        a, b = s.pips
+        assert (s.controller is None) == (a == b)
+        if s.controller is not None:
+            assert s.points == min(a, b) + s.value
+    a, b = outcome.scores
+    assert outcome.winner is (None if a == b else A if a > b else B)
+    assert state.returns() == ((0.0, 0.0) if a == b else (1.0, -1.0) if a > b else (-1.0, 1.0))

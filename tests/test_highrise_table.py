@@ -1,0 +1,227 @@
+"""The High Rise table: weights to placements, repairs, resume, and no leaks."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from engine.highrise import HighriseGame, Size, roll
+from engine.highrise_sensing import Calibration
+from engine.players import Player
+from firmware.highrise_table import HighriseTable
+from firmware.journal import Journal
+from firmware.run import report
+from firmware.seal import KEY_FILE
+from hardware.buttons import ButtonEvent
+
+CAL = Calibration(zero=(1000,) * 9, sizes=(700, 1300, 1900), tolerance=190)
+S, M, L = Size.SMALL, Size.MEDIUM, Size.LARGE
+
+
+class Table:
+    """A High Rise table fed with pad readings on a controlled clock."""
+
+    def __init__(self, state_dir, seed=1, emit=None):
+        self.events: list[dict] = []
+        self.frames: list[dict] = []
+        self.now = 0.0
+        self.journal = Journal(state_dir)
+        self.pads = [[] for _ in range(9)]     # what lies on each pad, covers included
+        self.table = HighriseTable(HighriseGame(), self.journal, CAL, seed=seed,
+                                   emit=emit or self.events.append)
+        self.table.start(self.now)
+
+    def reading(self):
+        return tuple(CAL.zero[i] + sum(CAL.sizes[s.value - 1] for s in pad)
+                     for i, pad in enumerate(self.pads))
+
+    def settle(self):
+        self.table.on_view(self.reading(), self.now)
+        self.now += 0.31
+        self.table.tick(self.now)
+        self.frames.append(self.table.led_frame(self.now, 16))
+
+    def covers(self):
+        for pad in self.pads:
+            pad[:] = [L]
+        self.settle()
+        self.table.on_button(ButtonEvent("A", "press"), self.now)
+        return self
+
+    def put(self, index, size):
+        self.pads[index].append(size)
+        self.settle()
+
+
+@pytest.fixture
+def t(tmp_path):
+    return Table(tmp_path).covers()
+
+
+def test_setup_asks_for_each_missing_cover_then_a_button(tmp_path):
+    t = Table(tmp_path)
+    t.pads[0].append(L)
+    t.settle()
+    assert t.table.state == "setup" and "put a cover" in t.table.problem
+    assert t.table.wrong == ((0, 1),)                    # b1 is the first without one
+    t.table.on_button(ButtonEvent("A", "press"), t.now)
+    assert t.table.state == "setup"                      # not ready: no start
+    t.covers()
+    assert t.table.state == "play"
+    assert t.events[-1]["event"] == "start" and t.events[-1]["first"] in ("A", "B")
+
+
+def test_a_piece_on_a_square_is_the_movers_placement(t):
+    first = t.table.position.to_play
+    t.put(4, M)
+    assert t.table.position.plies == 1 and t.table.position.stacks[4] == ((first, M),)
+    assert t.events[-1] == {"event": "placed", "player": first.value, "ply": 1,
+                            "left": {first.value: 24, first.other.value: 25}}
+
+
+@pytest.mark.parametrize(("mistake", "words", "lit"), [
+    ("two", "b1 and c1 changed at once", ((0, 1), (0, 2))),
+    ("odd", "weighs like no pyramid", ((0, 1),)),
+    ("lighter", "got lighter", ((0, 1),)),
+])
+def test_what_is_no_placement_is_lit_and_waited_out(t, mistake, words, lit):
+    if mistake == "two":
+        t.pads[1].append(S)
+        t.put(2, S)
+    elif mistake == "odd":
+        t.table.on_view(tuple(r + (1000 if i == 1 else 0) for i, r in enumerate(t.reading())),
+                        t.now)
+        t.now += 0.31
+        t.table.tick(t.now)
+    else:
+        t.pads[1].clear()                               # the cover taken away
+        t.settle()
+    assert t.table.state == "repair" and words in t.table.problem
+    assert t.table.position.plies == 0
+    frame = t.table.led_frame(t.now, 16)
+    assert all(frame[("board", "", r * 3 + c)] == (255, 0, 0) for r, c in lit)
+    for pad in t.pads:                                  # put everything back
+        pad[:] = [L]
+    t.settle()
+    assert t.table.state == "play" and t.events[-1]["event"] == "repaired"
+    assert [e["t"] for e in t.journal.read().entries] == ["start"]
+
+
+def test_a_size_the_player_has_run_out_of_is_refused(t):
+    for _ in range(5):
+        t.put(0, S)
+        t.put(1, S)
+    t.put(2, S)
+    assert t.table.state == "repair" and "no small pieces left" in t.table.problem
+
+
+def test_a_restart_resumes_the_sealed_game(tmp_path):
+    t = Table(tmp_path, seed=11).covers()
+    for i, size in enumerate((M, L, S, M)):
+        t.put(i, size)
+    again = Table(tmp_path, seed=999)                   # the seed is taken from the journal
+    assert again.table.state == "play"
+    assert again.table.position == t.table.position
+    assert again.table.position.values == t.table.position.values
+    again.pads = t.pads
+    again.put(5, L)
+    assert again.table.position.plies == 5
+
+
+def test_without_the_key_the_journal_opens_nothing(tmp_path):
+    t = Table(tmp_path, seed=11).covers()
+    t.put(0, M)
+    (tmp_path / KEY_FILE).unlink()
+    again = Table(tmp_path)
+    assert again.table.state == "setup" and "cannot be resumed" in again.table.problem
+    assert "seal.key is missing" in again.table.problem
+
+
+def _same_first_other_values():
+    seeds = {}
+    for seed in range(100):
+        values, first = roll(seed, 9)
+        if first is Player.A:
+            seeds.setdefault(first, []).append((seed, values))
+    (s1, v1), (s2, v2) = seeds[Player.A][:2]
+    assert v1 != v2
+    return s1, s2
+
+
+def _play_whole_game(state_dir, seed, sizes, caplog):
+    """One game; the same squares each time, the sizes and hidden values differ."""
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="obelisk"):
+        events: list[dict] = []
+
+        def emit(event):
+            events.append(event)
+            report(event)
+
+        t = Table(state_dir, seed=seed, emit=emit).covers()
+        before_end = []
+        for ply in range(50):
+            if ply == 7:                                  # a mistake, waited out
+                t.pads[3].append(S)
+                t.put(6, S)
+                t.pads[3].pop()
+                t.pads[6].pop()
+                t.settle()
+            t.put((ply * 4) % 9, sizes[ply])
+            if ply == 48:
+                before_end = list(t.journal.path.read_text().splitlines())
+        logs = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    reveal = next(i for i, e in enumerate(events) if e["event"] == "reveal")
+    log_end = next(i for i, m in enumerate(logs) if "'reveal'" in m)
+    frames = t.frames[:-1]                               # the last one starts the reveal
+    return t, events[:reveal], logs[:log_end], frames, before_end
+
+
+def test_nothing_hidden_leaks_before_the_end(tmp_path, caplog):
+    """Two games, same squares, different sizes and hidden values: before the
+    reveal, every event, log line, LED frame and journal line (seals aside) is
+    the same, so none of them carries a value or what a stack holds."""
+    seed1, seed2 = _same_first_other_values()
+    small_first = [S] * 10 + [M] * 20 + [L] * 20        # both players alternate through these
+    large_first = [L] * 20 + [M] * 20 + [S] * 10
+    one = _play_whole_game(tmp_path / "one", seed1, small_first, caplog)
+    two = _play_whole_game(tmp_path / "two", seed2, large_first, caplog)
+    t1, t2 = one[0], two[0]
+    assert t1.table.position.values != t2.table.position.values
+    assert t1.table.position.stacks != t2.table.position.stacks
+    assert t1.table.result() != t2.table.result()         # the end does tell them apart
+    assert one[1] == two[1] and len(one[1]) > 50          # events
+    assert one[2] == two[2] and len(one[2]) > 50          # logs at INFO
+    assert one[3] == two[3] and len(one[3]) > 50          # LED frames
+
+    def unsealed(lines):
+        entries = [json.loads(line) for line in lines]
+        assert all(set(e) <= {"t", "n", "game", "options", "first", "sealed"} for e in entries)
+        return [{k: v for k, v in e.items() if k != "sealed"} for e in entries]
+
+    assert unsealed(one[4]) == unsealed(two[4]) and len(one[4]) == 50   # start + 49 moves
+    text = "\n".join(one[4])
+    assert "value" not in text and "size" not in text and "reading" not in text
+
+
+def test_the_end_reveals_square_by_square(tmp_path):
+    t = Table(tmp_path, seed=3).covers()
+    sizes = [S] * 10 + [M] * 20 + [L] * 20
+    for ply in range(50):
+        t.put(ply % 9, sizes[ply])
+    assert t.table.state == "over"
+    reveals = [e for e in t.events if e["event"] == "reveal"]
+    last = t.events[-1]
+    assert [r["cell"] for r in reveals] == [s["cell"] for s in last["stacks"]]
+    assert [r["value"] for r in reveals] == list(t.table.position.values)
+    for p in "AB":
+        assert last["players"][p]["score"] == sum(s["points"] for s in last["stacks"]
+                                                  if s["controller"] == p)
+    # The LEDs show one more square every REVEAL_S seconds.
+    start = t.table.over_at
+    lit = [sum(1 for k, v in t.table.led_frame(start + dt, 16).items()
+               if k[0] == "board" and v != (0, 0, 0)) for dt in (0.0, 0.9, 1.7, 30.0)]
+    assert lit[0] <= 1 and lit[0] < lit[1] < lit[2] and lit[3] == 9
+    assert json.loads(t.journal.path.read_text().splitlines()[-1])["result"] == last
