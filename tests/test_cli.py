@@ -65,4 +65,15 @@ def test_rules_stones_speak_the_editions_words(capsys):
     assert "8 rows between the players and 5 columns" in second and "(now 200)" in second
     with pytest.raises(SystemExit):
         main(["rules", "stones", "--size", "9x9"])
-    assert "4x4 to 8x8" in capsys.readouterr().err
+    assert "a board is 3x3 to 8x8" in capsys.readouterr().err
+    assert main(["rules", "stones", "--size", "3x3"]) == 2
+    assert "a stones board is 4x4 to 8x8" in capsys.readouterr().err
+
+
+def test_rules_highrise_follow_the_board_size(capsys):
+    assert main(["rules", "highrise"]) == 0
+    three = capsys.readouterr().out
+    assert "5 small (1 pip), 10 medium (2 pips), 10 large (3 pips); 25 pieces" in three
+    assert main(["rules", "highrise", "--size", "5x5"]) == 0
+    assert "20 small (1 pip), 25 medium (2 pips), 25 large (3 pips); 70 pieces" in \
+        capsys.readouterr().out
