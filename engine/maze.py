@@ -1,0 +1,388 @@
+"""The maze: the Architect gathers an obelisk, the Maze Master walls it in.
+
+On an 8x8 board the Architect places the first obelisk segment (the obelisk
+itself) and the Maze Master the other four, each on its own square. Then,
+each turn, the Maze Master may stand one wall (ten in all) or pass, and the
+Architect moves the obelisk like a chess queen. Ending a move on a segment
+claims it. The Architect wins the moment all five are together within the
+turn limit (20, or 15 or 25); otherwise the Maze Master wins.
+
+A wall stands in one square and blocks two adjacent sides of it (an L, in
+one of four orientations). A straight step is blocked by a wall side; a
+diagonal step is blocked only when both ways around its corner point (two
+straight steps) are cut. A wall that would leave any square unreachable
+from the obelisk is refused. Squares are (row, col); row 0 is the
+Architect's edge, "north" is up the rows.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from functools import cached_property
+
+from engine.errors import GameOverError, IllegalActionError, WrongPhaseError
+
+Square = tuple[int, int]
+SIZE = 8
+SEGMENTS = 5
+TURN_LIMITS = (15, 20, 25)
+DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+class Role(Enum):
+    ARCHITECT = "architect"
+    MAZE_MASTER = "maze_master"
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ")
+
+
+class Side(Enum):
+    NORTH = (1, 0)
+    EAST = (0, 1)
+    SOUTH = (-1, 0)
+    WEST = (0, -1)
+
+
+class Orientation(Enum):
+    """Which two adjacent sides of its square a wall blocks."""
+
+    NE = "NE"
+    SE = "SE"
+    SW = "SW"
+    NW = "NW"
+
+    @property
+    def sides(self) -> tuple[Side, Side]:
+        by_letter = {"N": Side.NORTH, "E": Side.EAST, "S": Side.SOUTH, "W": Side.WEST}
+        return by_letter[self.value[0]], by_letter[self.value[1]]
+
+    @property
+    def words(self) -> str:
+        a, b = self.sides
+        return f"{a.name.lower()} and {b.name.lower()} sides"
+
+
+class Phase(Enum):
+    FIRST_SEGMENT = "first_segment"  # the Architect places segment 1
+    SEGMENTS = "segments"  # the Maze Master places segments 2 to 5
+    WALL = "wall"  # the Maze Master walls or passes
+    MOVE = "move"  # the Architect moves the obelisk
+    OVER = "over"
+
+
+class MazeError(IllegalActionError):
+    """A wall or a move the rules do not allow; the message says why."""
+
+
+@dataclass(frozen=True)
+class PlaceSegment:
+    square: Square
+
+
+@dataclass(frozen=True)
+class PlaceWall:
+    square: Square
+    orientation: Orientation
+
+
+@dataclass(frozen=True)
+class Pass:
+    pass
+
+
+@dataclass(frozen=True)
+class Move:
+    to: Square
+
+
+Action = PlaceSegment | PlaceWall | Pass | Move
+
+
+@dataclass(frozen=True)
+class MazeOptions:
+    turns: int = 20
+    walls: int = 10
+
+    def __post_init__(self) -> None:
+        if self.turns not in TURN_LIMITS:
+            raise ValueError(f"the turn limit is 15, 20 or 25, not {self.turns}")
+
+
+def square_name(square: Square) -> str:
+    return "abcdefgh"[square[1]] + str(square[0] + 1)
+
+
+def _on_board(square: Square) -> bool:
+    return 0 <= square[0] < SIZE and 0 <= square[1] < SIZE
+
+
+def wall_edges(wall: PlaceWall) -> frozenset[frozenset[Square]]:
+    """The square-to-square crossings a wall cuts (sides on the board's edge cut none)."""
+    r, c = wall.square
+    out = set()
+    for side in wall.orientation.sides:
+        dr, dc = side.value
+        n = (r + dr, c + dc)
+        if _on_board(n):
+            out.add(frozenset((wall.square, n)))
+    return frozenset(out)
+
+
+def step_open(cut: frozenset[frozenset[Square]], a: Square, b: Square) -> bool:
+    """Whether one step (straight or diagonal) from ``a`` to the neighbour ``b`` is free."""
+    if a[0] == b[0] or a[1] == b[1]:
+        return frozenset((a, b)) not in cut
+    via1, via2 = (a[0], b[1]), (b[0], a[1])  # the two ways around the corner point
+    around1 = frozenset((a, via1)) in cut or frozenset((via1, b)) in cut
+    around2 = frozenset((a, via2)) in cut or frozenset((via2, b)) in cut
+    return not (around1 and around2)
+
+
+def reachable(cut: frozenset[frozenset[Square]], start: Square) -> frozenset[Square]:
+    """Every square the obelisk can get to from ``start``, step by step."""
+    seen = {start}
+    todo = deque([start])
+    while todo:
+        a = todo.popleft()
+        for dr, dc in DIRECTIONS:
+            b = (a[0] + dr, a[1] + dc)
+            if _on_board(b) and b not in seen and step_open(cut, a, b):
+                seen.add(b)
+                todo.append(b)
+    return frozenset(seen)
+
+
+def queen_moves(cut: frozenset[frozenset[Square]], start: Square) -> list[Square]:
+    """Squares one queen move away: along a line, every step free of walls."""
+    out = []
+    for dr, dc in DIRECTIONS:
+        a = start
+        while True:
+            b = (a[0] + dr, a[1] + dc)
+            if not _on_board(b) or not step_open(cut, a, b):
+                break
+            out.append(b)
+            a = b
+    return out
+
+
+class MazeGame:
+    def __init__(self, options: MazeOptions | None = None) -> None:
+        self.options = options or MazeOptions()
+
+    def new_initial_state(self) -> MazeState:
+        return MazeState(self)
+
+
+@dataclass(frozen=True)
+class MazeState:
+    game: MazeGame = field(repr=False, compare=False)
+    phase: Phase = Phase.FIRST_SEGMENT
+    obelisk: Square | None = None
+    segments: frozenset[Square] = frozenset()  # unclaimed, still on the board
+    claimed: int = 0  # segments in the obelisk, the first included
+    walls: tuple[PlaceWall, ...] = ()
+    turn: int = 0  # Architect moves made
+
+    @property
+    def options(self) -> MazeOptions:
+        return self.game.options
+
+    @cached_property
+    def cut(self) -> frozenset[frozenset[Square]]:
+        return frozenset(e for w in self.walls for e in wall_edges(w))
+
+    @property
+    def to_play(self) -> Role | None:
+        if self.phase in (Phase.FIRST_SEGMENT, Phase.MOVE):
+            return Role.ARCHITECT
+        if self.phase in (Phase.SEGMENTS, Phase.WALL):
+            return Role.MAZE_MASTER
+        return None
+
+    @property
+    def turns_left(self) -> int:
+        return self.options.turns - self.turn
+
+    @property
+    def walls_left(self) -> int:
+        return self.options.walls - len(self.walls)
+
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def winner(self) -> Role | None:
+        if not self.is_terminal():
+            return None
+        return Role.ARCHITECT if self.claimed == SEGMENTS else Role.MAZE_MASTER
+
+    def returns(self) -> tuple[float, float]:
+        """(Architect, Maze Master)."""
+        win = self.winner()
+        if win is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if win is Role.ARCHITECT else (-1.0, 1.0)
+
+    def wall_at(self, square: Square) -> PlaceWall | None:
+        return next((w for w in self.walls if w.square == square), None)
+
+    # ---------------------------------------------------------------- actions
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase is Phase.FIRST_SEGMENT:
+            return [PlaceSegment((r, c)) for r in range(SIZE) for c in range(SIZE)]
+        if self.phase is Phase.SEGMENTS:
+            taken = self.segments | {self.obelisk}
+            return [PlaceSegment((r, c)) for r in range(SIZE) for c in range(SIZE)
+                    if (r, c) not in taken]
+        if self.phase is Phase.WALL:
+            out: list[Action] = [Pass()]
+            if self.walls_left:
+                for r in range(SIZE):
+                    for c in range(SIZE):
+                        for o in Orientation:
+                            wall = PlaceWall((r, c), o)
+                            if not self._wall_problem(wall):
+                                out.append(wall)
+            return out
+        if self.phase is Phase.MOVE:
+            return [Move(sq) for sq in queen_moves(self.cut, self.obelisk)]
+        return []
+
+    def _wall_problem(self, wall: PlaceWall) -> str:
+        name = square_name(wall.square) if _on_board(wall.square) else str(wall.square)
+        if not _on_board(wall.square):
+            return f"{name} is not on the board"
+        if self.wall_at(wall.square) is not None:
+            return f"{name} already has a wall"
+        cut = self.cut | wall_edges(wall)
+        if len(reachable(cut, self.obelisk)) < SIZE * SIZE:
+            shut = sorted(set((r, c) for r in range(SIZE) for c in range(SIZE))
+                          - reachable(cut, self.obelisk))
+            return (f"a wall on {name} blocking its {wall.orientation.words} would shut "
+                    f"{square_name(shut[0])} off from the obelisk"
+                    + (f" (and {len(shut) - 1} more)" if len(shut) > 1 else ""))
+        return ""
+
+    def apply_action(self, action: Action) -> MazeState:
+        """The state after ``action``, or a MazeError / WrongPhaseError saying why not."""
+        if self.is_terminal():
+            raise GameOverError("the game is over")
+        if isinstance(action, PlaceSegment):
+            return self._place_segment(action.square)
+        if isinstance(action, PlaceWall | Pass):
+            if self.phase is not Phase.WALL:
+                raise WrongPhaseError("walls go up at the start of a turn, before the "
+                                      "Architect moves")
+            if isinstance(action, Pass):
+                return replace(self, phase=Phase.MOVE)
+            if not self.walls_left:
+                raise MazeError(f"all {self.options.walls} walls are standing: pass instead")
+            problem = self._wall_problem(action)
+            if problem:
+                raise MazeError(problem)
+            return replace(self, phase=Phase.MOVE, walls=(*self.walls, action))
+        if isinstance(action, Move):
+            return self._move(action.to)
+        raise MazeError(f"{action!r} is not a maze action")
+
+    def _place_segment(self, square: Square) -> MazeState:
+        if self.phase not in (Phase.FIRST_SEGMENT, Phase.SEGMENTS):
+            raise WrongPhaseError("segments are placed before the first turn only")
+        if not _on_board(square):
+            raise MazeError(f"{square} is not on the board")
+        if self.phase is Phase.FIRST_SEGMENT:
+            return replace(self, phase=Phase.SEGMENTS, obelisk=square, claimed=1)
+        if square == self.obelisk or square in self.segments:
+            raise MazeError(f"{square_name(square)} already holds a segment: each goes on "
+                            "its own square")
+        segments = self.segments | {square}
+        done = len(segments) == SEGMENTS - 1
+        return replace(self, segments=segments, phase=Phase.WALL if done else Phase.SEGMENTS)
+
+    def _move(self, to: Square) -> MazeState:
+        if self.phase is not Phase.MOVE:
+            raise WrongPhaseError("the Maze Master walls or passes first")
+        frm = self.obelisk
+        assert frm is not None
+        if to not in queen_moves(self.cut, frm):
+            raise MazeError(self._why_not(frm, to))
+        claimed = self.claimed + (to in self.segments)
+        state = replace(self, obelisk=to, segments=self.segments - {to}, claimed=claimed,
+                        turn=self.turn + 1, phase=Phase.WALL)
+        if claimed == SEGMENTS or state.turns_left == 0:
+            state = replace(state, phase=Phase.OVER)
+        return state
+
+    def _why_not(self, frm: Square, to: Square) -> str:
+        dr, dc = to[0] - frm[0], to[1] - frm[1]
+        if not _on_board(to):
+            return f"{to} is not on the board"
+        if (dr, dc) == (0, 0):
+            return "the obelisk must move"
+        if dr and dc and abs(dr) != abs(dc):
+            return (f"{square_name(frm)} to {square_name(to)} is not a straight or diagonal "
+                    "line: the obelisk moves like a queen")
+        return f"a wall stands between {square_name(frm)} and {square_name(to)}"
+
+    def __str__(self) -> str:
+        rows = []
+        for r in reversed(range(SIZE)):
+            line = []
+            for c in range(SIZE):
+                sq = (r, c)
+                wall = self.wall_at(sq)
+                mark = "O" if sq == self.obelisk else "s" if sq in self.segments else "."
+                line.append(mark + (wall.orientation.value if wall else "  "))
+            rows.append(f"{r + 1} " + " ".join(line))
+        rows.append("  " + " ".join(f"{c}  " for c in "abcdefgh"))
+        return "\n".join(rows)
+
+
+# ------------------------------------------------------------------ planning
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The Architect's shortest way to every segment, with today's walls."""
+
+    moves: int | None  # None: some segment cannot be reached at all
+    turns_left: int
+    route: tuple[Square, ...] = ()  # where each move ends
+
+    @property
+    def enough(self) -> bool:
+        return self.moves is not None and self.moves <= self.turns_left
+
+
+def plan(state: MazeState) -> Plan:
+    """The fewest Architect moves that claim every remaining segment, walls as they stand.
+
+    A breadth-first search over (obelisk square, segments still out): at most
+    64 x 16 nodes, so it is cheap enough to run after every action.
+    """
+    if state.obelisk is None or state.phase is Phase.OVER:
+        return Plan(0 if state.claimed == SEGMENTS else None, state.turns_left)
+    start = (state.obelisk, state.segments)
+    came: dict[tuple[Square, frozenset[Square]], tuple | None] = {start: None}
+    todo = deque([start])
+    cut = state.cut
+    while todo:
+        node = todo.popleft()
+        square, left = node
+        if not left:
+            route = []
+            while came[node] is not None:
+                route.append(node[0])
+                node = came[node]
+            return Plan(len(route), state.turns_left, tuple(reversed(route)))
+        for to in queen_moves(cut, square):
+            nxt = (to, left - {to})
+            if nxt not in came:
+                came[nxt] = node
+                todo.append(nxt)
+    return Plan(None, state.turns_left)
