@@ -310,7 +310,7 @@ class MazeState:
         frm = self.obelisk
         assert frm is not None
         if to not in queen_moves(self.cut, frm):
-            raise MazeError(self._why_not(frm, to))
+            raise MazeError(self.why_not(frm, to))
         claimed = self.claimed + (to in self.segments)
         state = replace(self, obelisk=to, segments=self.segments - {to}, claimed=claimed,
                         turn=self.turn + 1, phase=Phase.WALL)
@@ -318,7 +318,8 @@ class MazeState:
             state = replace(state, phase=Phase.OVER)
         return state
 
-    def _why_not(self, frm: Square, to: Square) -> str:
+    def why_not(self, frm: Square, to: Square) -> str:
+        """Why the obelisk cannot go from ``frm`` to ``to`` (for a refused move)."""
         dr, dc = to[0] - frm[0], to[1] - frm[1]
         if not _on_board(to):
             return f"{to} is not on the board"

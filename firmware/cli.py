@@ -69,6 +69,20 @@ def _demo_highrise(args: argparse.Namespace) -> int:
                              state_dir=args.state_dir)
 
 
+def _demo_maze(args: argparse.Namespace) -> int:
+    from firmware.maze_demo import run_maze_demo
+
+    return run_maze_demo(args.seed, as_json=args.json, speed=args.speed, turns=args.turns,
+                         state_dir=args.state_dir)
+
+
+def _rules_maze(args: argparse.Namespace) -> int:
+    from engine.maze_rules import rules_text as maze_rules
+
+    print(maze_rules(_game_options(args)), end="")
+    return 0
+
+
 def _rules_highrise(args: argparse.Namespace) -> int:
     from engine.highrise_rules import rules_text
 
@@ -125,6 +139,10 @@ def _game_options(args: argparse.Namespace):
                                              "to 8x8")
         return StonesOptions(rows=rows, cols=cols, mode=Mode(args.mode),
                              edition=Edition(args.edition), ply_limit=args.ply_limit)
+    if args.game == "maze":
+        from engine.maze import MazeOptions
+
+        return MazeOptions(turns=args.turns)
     if args.game == "highrise":
         from engine.highrise import HighriseOptions
 
@@ -143,6 +161,12 @@ def _stones_options(parser: argparse.ArgumentParser) -> None:
                         "3x3 (default) to 8x8")
     parser.add_argument("--ply-limit", type=int, default=None, metavar="N",
                         help="draw after N moves in all (default: none)")
+
+
+def _maze_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--turns", type=int, choices=(15, 20, 25), default=20,
+                        help="the turn limit (default: 20; 25 helps the Architect, 15 the "
+                        "Maze Master)")
 
 
 def _demo_options(parser: argparse.ArgumentParser) -> None:
@@ -191,6 +215,9 @@ def build_parser() -> argparse.ArgumentParser:
     highrise.add_argument("--size", type=_board_size, default=None, metavar="RxC",
                           help="board size, 3x3 (default) to 8x8")
     highrise.set_defaults(run=_rules_highrise)
+    maze = games.add_parser("maze", help="the Architect against the Maze Master")
+    _maze_options(maze)
+    maze.set_defaults(run=_rules_maze)
 
     diag = commands.add_parser("diag", help="live view of every sensor, and an LED test")
     _profile(diag)
@@ -215,10 +242,12 @@ def build_parser() -> argparse.ArgumentParser:
     _profile(run)
     run.add_argument("--state-dir", help="where the journal lives (default: systemd's "
                      "StateDirectory, else ~/.local/state/obelisk)")
-    run.add_argument("--game", choices=("towers", "stones", "highrise"), default="towers",
+    run.add_argument("--game", choices=("towers", "stones", "highrise", "maze"),
+                     default="towers",
                      help="the game the table plays (default: towers)")
     _towers_options(run)
     _stones_options(run)
+    _maze_options(run)
     run.set_defaults(run=_run)
 
     demo = commands.add_parser("demo", help="bots play a whole game on the simulated table")
@@ -242,6 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo_highrise.add_argument("--size", type=_board_size, default=(3, 3), metavar="RxC",
                                help="board size, 3x3 (default) to 8x8")
     demo_highrise.set_defaults(run=_demo_highrise)
+    demo_maze = demo_games.add_parser("maze", help="a maze game, walls and all, through the "
+                                      "whole stack")
+    _demo_options(demo_maze)
+    _maze_options(demo_maze)
+    demo_maze.set_defaults(run=_demo_maze)
     return parser
 
 

@@ -7,13 +7,16 @@ import os
 import signal
 from pathlib import Path
 
+from engine.errors import ObeliskError
 from engine.highrise import HighriseGame, HighriseOptions
 from engine.highrise_sensing import CalibrationError
+from engine.maze import MazeGame, MazeOptions
 from engine.stones import StonesGame, StonesOptions
 from engine.towers import TowersGame, TowersOptions
 from firmware.calibrate import load_calibration
 from firmware.highrise_table import HighriseTable, highrise_view
 from firmware.journal import Journal
+from firmware.maze_table import MazeTable, maze_view
 from firmware.service import TableService
 from firmware.sets import load_block_set
 from firmware.stones_table import StonesTable, stones_view
@@ -40,10 +43,11 @@ def report(event: dict) -> None:
 
 
 def run_service(profile_name: str, state_dir: str | None = None,
-                options: TowersOptions | StonesOptions | HighriseOptions | None = None) -> int:
+                options: TowersOptions | StonesOptions | HighriseOptions | MazeOptions | None
+                = None) -> int:
     """Run a table until SIGTERM or Ctrl-C; the journal keeps every move.
 
-    ``options`` chooses the game: towers (the default), stones or highrise.
+    ``options`` chooses the game: towers (the default), stones, highrise or maze.
     """
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     profile = load_profile(profile_name)
@@ -62,6 +66,15 @@ def run_service(profile_name: str, state_dir: str | None = None,
                               seed=int.from_bytes(os.urandom(8), "big"), emit=report,
                               board_cols=profile.scanner.cols or options.cols)
         service = TableService(devices, table, highrise_view)
+    elif isinstance(options, MazeOptions):
+        if not profile.scanner.wall_sensors or (profile.scanner.rows, profile.scanner.cols) \
+                != (8, 8):
+            devices.close()
+            raise ObeliskError(f"profile {profile.name} has no 8x8 board with wall sensors: "
+                               "the maze needs [scanner] board = \"8x8\" and wall_sensors = "
+                               "true (hardware/README.md)")
+        table = MazeTable(MazeGame(options), journal, emit=report)
+        service = TableService(devices, table, maze_view)
     elif isinstance(options, StonesOptions):
         table = StonesTable(StonesGame(options), journal, emit=report)
         service = TableService(devices, table, stones_view)

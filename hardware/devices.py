@@ -47,9 +47,12 @@ def sim_layout(profile: Profile) -> dict:
     scanner = profile.scanner
     leds = sum(count for chain in profile.chains if chain.output == "scanner"
                for _, _, count in chain.parts)
-    return {"towers": scanner.towers, "rods": 9, "levels": 9, "rows": scanner.rows,
-            "cols": scanner.cols, "loads": scanner.load_cells, "leds": leds,
-            "stack": scanner.stack_levels}
+    layout = {"towers": scanner.towers, "rods": 9, "levels": 9, "rows": scanner.rows,
+              "cols": scanner.cols, "loads": scanner.load_cells, "leds": leds,
+              "stack": scanner.square_switches}
+    if scanner.wall_sensors:
+        layout["walls"] = True  # the second switch under each square sees walls
+    return layout
 
 
 def open_table(profile: Profile) -> TableDevices:

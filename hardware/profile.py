@@ -38,6 +38,12 @@ class ScannerConfig:
     load_cells: int
     stack_levels: int = 1
     """Stack heights each board square senses: 1 = occupancy only, up to 3."""
+    wall_sensors: bool = False
+    """A second switch under each square, of the other polarity, for maze walls."""
+
+    @property
+    def square_switches(self) -> int:
+        return 2 if self.wall_sensors else self.stack_levels
 
 
 @dataclass(frozen=True)
@@ -119,7 +125,8 @@ def parse_profile(text: str, source: str = "profile") -> Profile:
 
 def _scanner(t: dict, source: str) -> ScannerConfig:
     where = "[scanner] "
-    _keys(t, {"port", "baud", "towers", "board", "load_cells", "stack_levels"}, source, where)
+    _keys(t, {"port", "baud", "towers", "board", "load_cells", "stack_levels", "wall_sensors"},
+          source, where)
     port = _get(t, "port", str, source, where, "sim")
     baud = _get(t, "baud", int, source, where, 115200)
     if baud <= 0:
@@ -150,7 +157,14 @@ def _scanner(t: dict, source: str) -> ScannerConfig:
     if stack > 1 and port == "gpio":
         raise ProfileError(f"{source}: {where}stack_levels = {stack} needs more drive lines "
                            "than the gpio-only build has; use a scanner board, or 1")
-    return ScannerConfig(port, baud, towers, rows, cols, loads, stack)
+    walls = _get(t, "wall_sensors", bool, source, where, False)
+    if walls and stack > 1:
+        raise ProfileError(f"{source}: {where}wall_sensors = true and stack_levels = {stack}: "
+                           "the second switch under a square is one or the other; pick one")
+    if walls and (not rows or port == "gpio"):
+        raise ProfileError(f"{source}: {where}wall_sensors = true needs a board and a scanner "
+                           "board (more drive lines than the gpio-only build has)")
+    return ScannerConfig(port, baud, towers, rows, cols, loads, stack, walls)
 
 
 def _buttons(t: dict, source: str) -> ButtonsConfig:

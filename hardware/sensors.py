@@ -24,7 +24,8 @@ class Layout:
     loads: int = 0
     leds: int = 0
     stack: int = 1
-    """Stack heights each board square senses: 1 is occupancy only."""
+    """Switches under each board square: 1 sees occupancy only; more are stack
+    heights (stones) or a wall switch (the maze)."""
 
     @property
     def tower_switches(self) -> int:
@@ -79,6 +80,13 @@ class Snapshot:
     def squares(self) -> frozenset[tuple[int, int]]:
         """Occupied board squares as (row, col)."""
         return frozenset(square for square, _ in self.square_heights())
+
+    def board_level(self, level: int) -> frozenset[tuple[int, int]]:
+        """Squares whose switch at ``level`` (0: the piece switch) is closed."""
+        lay = self.layout
+        first = lay.towers * lay.tower_switches + level * lay.rows * lay.cols
+        return frozenset(divmod(i - first, lay.cols) for i in self.closed
+                         if lay.cols and first <= i < first + lay.rows * lay.cols)
 
     def square_heights(self) -> frozenset[tuple[tuple[int, int], int]]:
         """Occupied board squares with the highest level sensed on each (1 .. stack)."""

@@ -114,6 +114,7 @@ class SimTable:
         self.stacks: frozenset[tuple[tuple[int, int], int]] = frozenset()  # (square, height)
         self.grams: tuple[float, ...] = (0.0,) * self.layout["loads"]
         self.hovering: frozenset[tuple] = frozenset()
+        self.walls: frozenset[tuple[int, int]] = frozenset()  # maze walls standing on squares
         self.scanner_pixels: RecordingPixels | None = None
         # Electrical state of the simulated board.
         self._drive_count = self._code.drive_lines(self.layout)
@@ -157,6 +158,10 @@ class SimTable:
 
     def weigh(self, pad: int, grams: float) -> None:
         self.grams = tuple(grams if i == pad else g for i, g in enumerate(self.grams))
+
+    def set_walls(self, squares) -> None:
+        """Maze walls now stand on these squares (their second switch closes)."""
+        self.walls = frozenset(tuple(s) for s in squares)
 
     def load_counts(self) -> tuple[int, ...]:
         """The raw readings the board reports for what lies on the pads now."""
@@ -247,7 +252,7 @@ class SimTable:
         Worked out again only when the physical truth changes (each change
         replaces a whole value, so identity tells).
         """
-        truth = (self.cubes, self.stacks, self.hovering)
+        truth = (self.cubes, self.stacks, self.hovering, self.walls)
         if self._wired[0] is not None and all(
                 a is b for a, b in zip(self._wired[0], truth, strict=True)):
             return self._wired[1]
@@ -263,10 +268,14 @@ class SimTable:
             if 0 <= z < levels:
                 table[tower * levels + z].add(y * side + x)
         first_row = lay["towers"] * levels
+        heights = 1 if lay.get("walls") else lay.get("stack", 1)  # level 1: walls, or stacks
         for (row, col), height in self.stacks:
             if 0 <= row < lay["rows"] and 0 <= col < lay["cols"]:
-                for level in range(min(height, lay.get("stack", 1))):
+                for level in range(min(height, heights)):
                     table[first_row + level * lay["rows"] + row].add(col)
+        if lay.get("walls"):
+            for row, col in self.walls:
+                table[first_row + lay["rows"] + row].add(col)
         frozen = [frozenset(s) for s in table]
         self._wired = (truth, frozen)
         return frozen

@@ -77,3 +77,11 @@ def test_rules_highrise_follow_the_board_size(capsys):
     assert main(["rules", "highrise", "--size", "5x5"]) == 0
     assert "20 small (1 pip), 25 medium (2 pips), 25 large (3 pips); 70 pieces" in \
         capsys.readouterr().out
+
+
+def test_rules_maze_follow_the_turn_limit(capsys):
+    assert main(["rules", "maze", "--turns", "25"]) == 0
+    text = capsys.readouterr().out
+    assert "within 25 turns" in text and "both ways round its corner" in text
+    with pytest.raises(SystemExit):
+        main(["rules", "maze", "--turns", "18"])

@@ -148,3 +148,21 @@ def test_calibrate_highrise_on_the_simulated_table(tmp_path):
                           "--state-dir", str(tmp_path)], capture_output=True, text=True,
                          timeout=60)
     assert run.returncode == 2 and "has 9 load cells" in run.stderr
+
+
+@pytest.mark.parametrize("turns", [15, 25])
+def test_a_maze_demo_plays_to_the_end(turns):
+    run = subprocess.run([OBELISK, "demo", "maze", "--seed", "2", "--json", "--speed", "50",
+                          "--turns", str(turns)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    events = [json.loads(line) for line in run.stdout.splitlines()]
+    last = events[-1]
+    assert list(last) == ["event", "game", "winner", "claimed", "turns_used", "walls_used"]
+    assert last["event"] == "game_over" and last["game"] == "maze"
+    moves = [e for e in events if e["event"] == "move"]
+    walls = [e for e in events if e["event"] == "wall"]
+    assert len(moves) == last["turns_used"] <= turns and len(walls) == last["walls_used"]
+    assert last["claimed"] == 1 + sum(e["new_claim"] for e in moves)
+    assert last["winner"] == ("architect" if last["claimed"] == 5 else "maze_master")
+    kinds = [e["event"] for e in events]          # the sealing wall, refused and taken off
+    assert "illegal" in kinds and "repaired" in kinds[kinds.index("illegal"):]

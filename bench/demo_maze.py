@@ -1,0 +1,63 @@
+"""Plays the maze demo for many seeds with every turn limit and checks each ending.
+
+Each run of `obelisk demo maze --seed N --json --speed S --turns T` must end
+with a game_over line of the documented form, consistent with itself (the
+Architect wins exactly when all five segments are claimed, within T turns).
+Prints one line per game and a summary: `demo_maze: games=N ok=K failed=F`.
+
+Run: .venv/bin/python bench/demo_maze.py [--seeds 20] [--speed 50] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+OBELISK = Path(sys.executable).parent / "obelisk"
+
+
+def check(seed: int, turns: int, speed: float) -> tuple[str, bool, str, float]:
+    start = time.monotonic()
+    run = subprocess.run([str(OBELISK), "demo", "maze", "--seed", str(seed), "--json",
+                          "--speed", str(speed), "--turns", str(turns)],
+                         capture_output=True, text=True, timeout=900)
+    took = time.monotonic() - start
+    label = f"turns {turns} seed {seed:>3}"
+    lines = run.stdout.strip().splitlines()
+    if run.returncode != 0 or not lines:
+        return label, False, f"exit {run.returncode}: {run.stderr.strip()[-200:]}", took
+    last = json.loads(lines[-1])
+    form = list(last) == ["event", "game", "winner", "claimed", "turns_used", "walls_used"]
+    if not (form and last["event"] == "game_over" and last["game"] == "maze"):
+        return label, False, f"last line is not game_over: {lines[-1][:120]}", took
+    won = last["claimed"] == 5 and last["turns_used"] <= turns
+    lost = last["claimed"] < 5 and last["turns_used"] == turns
+    if last["winner"] != ("architect" if won else "maze_master") or not (won or lost) \
+            or not 0 <= last["walls_used"] <= 10:
+        return label, False, f"inconsistent ending: {lines[-1][:120]}", took
+    return label, True, (f"{last['winner']}, {last['claimed']} claimed in "
+                         f"{last['turns_used']} turns, {last['walls_used']} walls"), took
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--speed", type=float, default=50.0)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    runs = [(s, t) for t in (15, 20, 25) for s in range(1, args.seeds + 1)]
+    with ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda r: check(r[0], r[1], args.speed), runs))
+    for label, ok, summary, took in results:
+        print(f"{label}: {'ok    ' if ok else 'FAILED'} {took:5.1f}s  {summary}")
+    good = sum(1 for _, ok, _, _ in results if ok)
+    print(f"demo_maze: games={len(results)} ok={good} failed={len(results) - good}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,356 @@
+"""The maze on the table: piece and wall switches, two buttons, the turn counter.
+
+``MazeTable`` is the model of a ``transitions`` machine:
+
+    setup --ready/resumed--> play <--ask / picked--> choose
+                              ^  \\
+                       fixed  |   go_wrong
+                              |    v
+                             repair          play/choose --finish--> over
+
+Setup: the Architect (button A) puts segment 1, the obelisk, on any square;
+the Maze Master (button B) the other four. Each turn the Maze Master stands
+a wall (the table lights it; press to turn the lit orientation, hold to
+confirm) or presses to pass; then the Architect moves the obelisk. Lifting
+it lights where it may go; putting it on a segment is a claim, picked the
+same way (press: next, hold: this one). The Architect's ring counts the
+turns left, green while ``plan`` says the segments can still be gathered in
+time, red once not; the Maze Master's ring counts the walls left. What
+breaks the rules is lit red and waited out, never recorded.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from transitions import Machine
+
+from engine.errors import NothingPlacedError, ObeliskError
+from engine.maze import (
+    Action,
+    MazeGame,
+    MazeState,
+    Move,
+    Orientation,
+    Pass,
+    PlaceSegment,
+    PlaceWall,
+    Role,
+    plan,
+    queen_moves,
+    square_name,
+)
+from engine.maze_sensing import MazeSensingError, MazeView, read_view, sight
+from firmware.journal import Journal
+from firmware.settle import Settler
+from firmware.towers_table import EXTRA, GOOD, OFF
+from hardware.buttons import ButtonEvent
+
+RGB = tuple[int, int, int]
+BUTTON = {Role.ARCHITECT: "A", Role.MAZE_MASTER: "B"}
+ROLE_COLOURS = {Role.ARCHITECT: (0, 90, 255), Role.MAZE_MASTER: (255, 60, 160)}
+CANDIDATE: RGB = (0, 0, 200)
+PICK: RGB = (255, 255, 255)
+LATE: RGB = (255, 0, 0)
+
+
+def action_to_dict(action: Action) -> dict:
+    if isinstance(action, PlaceSegment):
+        return {"a": "segment", "square": list(action.square)}
+    if isinstance(action, PlaceWall):
+        return {"a": "wall", "square": list(action.square), "o": action.orientation.value}
+    if isinstance(action, Move):
+        return {"a": "move", "to": list(action.to)}
+    return {"a": "pass"}
+
+
+def action_from_dict(data: dict) -> Action:
+    kind = data["a"]
+    if kind == "segment":
+        return PlaceSegment(tuple(data["square"]))
+    if kind == "wall":
+        return PlaceWall(tuple(data["square"]), Orientation(data["o"]))
+    if kind == "move":
+        return Move(tuple(data["to"]))
+    if kind == "pass":
+        return Pass()
+    raise ValueError(f"unknown maze action {kind!r}")
+
+
+class MazeTable:
+    STATES = ("setup", "play", "choose", "repair", "over")
+    TRANSITIONS = (
+        {"trigger": "ready", "source": "setup", "dest": "play"},
+        {"trigger": "resumed", "source": "setup", "dest": "play"},
+        {"trigger": "ask", "source": "play", "dest": "choose"},
+        {"trigger": "picked", "source": "choose", "dest": "play"},
+        {"trigger": "go_wrong", "source": ["setup", "play", "choose"], "dest": "repair"},
+        {"trigger": "fixed", "source": "repair", "dest": "play"},
+        {"trigger": "back_to_setup", "source": "repair", "dest": "setup"},
+        {"trigger": "finish", "source": ["play", "choose"], "dest": "over"},
+    )
+
+    def __init__(self, game: MazeGame, journal: Journal, *,
+                 emit: Callable[[dict], None] = lambda event: None,
+                 beep: Callable[[], None] = lambda: None, settle_s: float = 0.3) -> None:
+        self.game = game
+        self.journal = journal
+        self.emit = emit
+        self.beep = beep
+        self.settler: Settler[MazeView] = Settler(settle_s)
+        self.position: MazeState = game.new_initial_state()
+        self.actions: list[Action] = []
+        self.view: MazeView | None = None
+        self.decided: MazeView | None = None
+        self.problem = ""
+        self.wrong: tuple[tuple[int, int], ...] = ()
+        self.candidates: tuple[Action, ...] = ()
+        self.pick = 0
+        self.lifted: tuple[int, int] | None = None
+        self.plan = plan(self.position)
+        self.lock = threading.RLock()
+        self.machine = Machine(model=self, states=list(self.STATES),
+                               transitions=list(self.TRANSITIONS), initial="setup",
+                               auto_transitions=False, queued=True)
+
+    # ---------------------------------------------------------------- starting
+
+    def start(self, now: float) -> None:
+        entries = self.journal.read().entries
+        starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
+        if starts and not any(e.get("t") == "over" for e in entries[starts[-1]:]):
+            for entry in entries[starts[-1] + 1:]:
+                if entry.get("t") == "action":
+                    self._record(action_from_dict(entry["action"]))
+        self._guide()
+        if self.actions:
+            self.emit({"event": "resumed", "game": "maze", "turn": self.position.turn})
+            if self.position.phase.value not in ("first_segment", "segments"):
+                self.resumed()
+
+    def _guide(self) -> None:
+        pos = self.position
+        if pos.phase.value == "first_segment":
+            self.problem = "Architect: put segment 1, the obelisk, on any square"
+        elif pos.phase.value == "segments":
+            left = 4 - len(pos.segments)
+            self.problem = (f"Maze Master: put the other segments on squares of your choice "
+                            f"({left} to go)")
+        else:
+            self.problem = ""
+
+    # ---------------------------------------------------------------- inputs
+
+    def on_view(self, view: MazeView, now: float) -> None:
+        self.view = view
+        self.settler.feed(view, now)
+
+    def tick(self, now: float) -> None:
+        settled = self.settler.settled(now)
+        if settled is not None:
+            try:
+                self._decide(settled)
+            finally:
+                self.decided = settled
+
+    def next_deadline(self) -> float | None:
+        return self.settler.deadline()
+
+    def on_button(self, event: ButtonEvent, now: float) -> None:
+        mover = self.position.to_play
+        if mover is None or event.button != BUTTON[mover]:
+            return
+        if self.state == "choose":
+            if event.kind == "press":
+                self.pick = (self.pick + 1) % len(self.candidates)
+                return
+            action = self.candidates[self.pick]
+            self.candidates = ()
+            self.lifted = None
+            self.picked()
+            self._try(action)
+        elif (self.state == "play" and self.position.phase.value == "wall"
+              and event.kind == "press" and self.decided == sight(self.position)):
+            self._try(Pass())
+
+    # ---------------------------------------------------------------- deciding
+
+    def _decide(self, view: MazeView) -> None:
+        if self.state == "over":
+            return
+        self.lifted = None
+        try:
+            reading = read_view(self.position, view)
+        except NothingPlacedError:
+            self._settled_back()
+            return
+        except MazeSensingError as exc:
+            self._wrong(str(exc), exc.squares)
+            return
+        self._settled_back()
+        if reading.wall_at is not None:
+            self._offer(tuple(PlaceWall(reading.wall_at, o) for o in Orientation))
+        elif reading.lifted is not None:
+            self.lifted = reading.lifted
+            if reading.claims:
+                self._offer(reading.claims)
+        for action in reading.actions:
+            self._try(action)
+
+    def _settled_back(self) -> None:
+        """The board matches the position again: leave a repair or a stale choice."""
+        self.candidates = ()
+        self.wrong = ()
+        if self.state == "choose":
+            self.picked()
+        elif self.state == "repair":
+            if self.position.phase.value in ("first_segment", "segments"):
+                self.back_to_setup()
+            else:
+                self.fixed()
+            self.emit({"event": "repaired"})
+        self._guide()
+
+    def _offer(self, candidates: tuple[Action, ...]) -> None:
+        self.candidates = candidates
+        self.pick = 0
+        if self.state == "play":
+            self.ask()
+        mover = self.position.to_play
+        self.emit({"event": "choose", "role": mover.value,
+                   "candidates": [_describe(a) for a in candidates]})
+
+    def _wrong(self, message: str, squares: tuple[tuple[int, int], ...]) -> None:
+        changed = message != self.problem
+        self.problem = message
+        self.wrong = squares
+        self.candidates = ()
+        if self.state != "repair":
+            self.go_wrong()
+        elif changed:
+            self.beep()
+            self.emit({"event": "illegal", "message": message})
+
+    def on_enter_repair(self) -> None:
+        self.beep()
+        self.emit({"event": "illegal", "message": self.problem})
+
+    def _try(self, action: Action) -> None:
+        """Play ``action`` if the rules allow it; otherwise show why and wait."""
+        try:
+            after = self.position.apply_action(action)
+        except ObeliskError as exc:
+            if isinstance(action, PlaceWall):
+                self._wrong(f"{exc}: take the wall off", (action.square,))
+            else:
+                self._wrong(str(exc), ())
+            return
+        if not self.actions:
+            self.journal.append({"t": "start", "game": "maze",
+                                 "options": {"turns": self.game.options.turns}})
+        self.journal.append({"t": "action", "n": len(self.actions) + 1,
+                             "action": action_to_dict(action)})
+        mover = self.position.to_play
+        claimed_before = self.position.claimed
+        self._record(action, after)
+        pos = self.position
+        event = {"event": _kind(action), "role": mover.value, **_fields(action)}
+        if isinstance(action, Move):
+            event.update({"claimed": pos.claimed, "new_claim": pos.claimed > claimed_before})
+        if pos.phase.value in ("wall", "move", "over"):
+            event.update({"turns_left": pos.turns_left, "walls_left": pos.walls_left,
+                          "plan": self.plan.moves, "in_time": self.plan.enough})
+        self.emit(event)
+        self._guide()
+        if pos.is_terminal():
+            self.finish()
+        elif self.state == "setup" and pos.phase.value == "wall":
+            self.ready()
+
+    def _record(self, action: Action, after: MazeState | None = None) -> None:
+        self.position = after or self.position.apply_action(action)
+        self.actions.append(action)
+        self.plan = plan(self.position)
+
+    def on_enter_over(self) -> None:
+        result = self.result()
+        self.journal.append({"t": "over", "result": result})
+        self.emit(result)
+
+    def result(self) -> dict:
+        pos = self.position
+        winner = pos.winner()
+        assert winner is not None
+        return {"event": "game_over", "game": "maze", "winner": winner.value,
+                "claimed": pos.claimed, "turns_used": pos.turn, "walls_used": len(pos.walls)}
+
+    # ---------------------------------------------------------------- LEDs
+
+    def led_frame(self, now: float, ring_pixels: int) -> dict[tuple[str, str, int], RGB]:
+        frame: dict[tuple[str, str, int], RGB] = {}
+        pos = self.position
+        for r in range(8):
+            for c in range(8):
+                frame[("board", "", r * 8 + c)] = OFF
+        limit, walls = pos.options.turns, pos.options.walls
+        rings = {
+            Role.ARCHITECT: (pos.turns_left, limit, GOOD if self.plan.enough else LATE),
+            Role.MAZE_MASTER: (pos.walls_left, walls, ROLE_COLOURS[Role.MAZE_MASTER]),
+        }
+        for role, (left, full, colour) in rings.items():
+            lit = -(-ring_pixels * left // full) if left else 0
+            ring = [colour] * lit + [OFF] * (ring_pixels - lit)
+            if self.state == "over":
+                ring = [GOOD if pos.winner() is role else OFF] * ring_pixels
+            elif pos.to_play is role and ring_pixels:
+                ring[-1] = ROLE_COLOURS[role]  # the last pixel: whose turn
+            for k, rgb in enumerate(ring):
+                frame[("ring", BUTTON[role], k)] = rgb
+        if self.lifted is not None:
+            for r, c in queen_moves(pos.cut, self.lifted):
+                frame[("board", "", r * 8 + c)] = CANDIDATE
+        for i, action in enumerate(self.candidates):
+            colour = PICK if i == self.pick else CANDIDATE
+            if isinstance(action, PlaceWall):
+                if i != self.pick:
+                    continue  # one orientation at a time: the wall and the sides it blocks
+                r, c = action.square
+                frame[("board", "", r * 8 + c)] = PICK
+                for side in action.orientation.sides:
+                    nr, nc = r + side.value[0], c + side.value[1]
+                    if 0 <= nr < 8 and 0 <= nc < 8:
+                        frame[("board", "", nr * 8 + nc)] = EXTRA
+            else:
+                r, c = action.to
+                frame[("board", "", r * 8 + c)] = colour
+        for r, c in self.wrong if self.state == "repair" else ():
+            frame[("board", "", r * 8 + c)] = EXTRA
+        return frame
+
+
+def _kind(action: Action) -> str:
+    return {PlaceSegment: "segment", PlaceWall: "wall", Pass: "pass", Move: "move"}[type(action)]
+
+
+def _fields(action: Action) -> dict:
+    if isinstance(action, PlaceSegment):
+        return {"square": square_name(action.square)}
+    if isinstance(action, PlaceWall):
+        return {"square": square_name(action.square), "orientation": action.orientation.value}
+    if isinstance(action, Move):
+        return {"to": square_name(action.to)}
+    return {}
+
+
+def _describe(action: Action) -> str:
+    if isinstance(action, PlaceWall):
+        return f"wall on {square_name(action.square)} ({action.orientation.words})"
+    if isinstance(action, Move):
+        return f"obelisk to {square_name(action.to)}"
+    return _kind(action)
+
+
+def maze_view(snapshot) -> MazeView:
+    """Pieces from the first switch under each square, walls from the second."""
+    return MazeView(frozenset(snapshot.board_level(0)), frozenset(snapshot.board_level(1)))
