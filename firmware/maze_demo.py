@@ -12,7 +12,6 @@ table refuses it and the wall comes off again.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 from engine.errors import ObeliskError
@@ -189,9 +188,7 @@ def run_maze_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
                   max_real_s: float = 900.0) -> int:
     """Play one maze game through the whole simulated stack; 0 when it ends."""
     game = MazeGame(MazeOptions(turns=turns))
-    sim = load_profile("sim")
-    profile = dataclasses.replace(sim, scanner=dataclasses.replace(
-        sim.scanner, rows=8, cols=8, wall_sensors=True))
+    profile = load_profile("sim-maze")
 
     def make_table(journal: Journal, emit) -> MazeTable:
         return MazeTable(game, journal, emit=emit, settle_s=max(0.3, 0.04 * speed))

@@ -72,7 +72,8 @@ def run_service(profile_name: str, state_dir: str | None = None,
             devices.close()
             raise ObeliskError(f"profile {profile.name} has no 8x8 board with wall sensors: "
                                "the maze needs [scanner] board = \"8x8\" and wall_sensors = "
-                               "true (hardware/README.md)")
+                               "true (hardware/README.md); on the simulated table use "
+                               "--profile sim-maze")
         table = MazeTable(MazeGame(options), journal, emit=report)
         service = TableService(devices, table, maze_view)
     elif isinstance(options, StonesOptions):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-BUILT_IN = ("sim", "reference", "gpio-only")
+BUILT_IN = ("sim", "sim-maze", "reference", "gpio-only")
 PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "native", "default")
 LED_OUTPUTS = ("sim", "pi", "scanner")
 # The Pi pins that can drive NeoPixels. D10 (SPI) works for an unprivileged
