@@ -83,5 +83,5 @@ def test_profile_files_and_unknown_names(tmp_path):
     path = tmp_path / "table.toml"
     path.write_text(GOOD, "utf-8")
     assert load_profile(path).name == "mine"
-    with pytest.raises(ProfileError, match="use one of sim, reference, gpio-only"):
+    with pytest.raises(ProfileError, match="use one of sim, sim-maze, reference, gpio-only"):
         load_profile("kitchen")
