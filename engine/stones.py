@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import cached_property
 
 from engine.errors import GameOverError, IllegalActionError
 from engine.players import PLAYERS, Player
@@ -240,27 +241,30 @@ class StonesState:
         for square in squares:
             yield from self._moves_from(square, player)
 
+    @cached_property
+    def _legal(self) -> dict[Move, str]:
+        """Every legal move with its kind, worked out once per position (the table asks often)."""
+        if self.is_terminal():
+            return {}
+        return {move: kind for move, kind in self._candidate_moves()
+                if self._symmetric(self._after(move), self.to_play)}
+
     def legal_actions(self) -> list[Move]:
         """Every move the rules allow the player to play, symmetry included."""
-        if self.is_terminal():
-            return []
-        return [move for move, kind in self._candidate_moves()
-                if self._symmetric(self._after(move), self.to_play)]
+        return list(self._legal)
 
     def apply_action(self, move: Move) -> StonesState:
         """The position after ``move``, or an IllegalMoveError saying why not."""
         if self.is_terminal():
             raise GameOverError("the game is over; start a new game to play again")
-        kinds = {m: k for m, k in self._candidate_moves()}
-        if move not in kinds:
-            raise IllegalMoveError(self._why_not(move))
-        after = self._after(move)
-        if not self._symmetric(after, self.to_play):
+        if move not in self._legal:
+            if move not in {m for m, _ in self._candidate_moves()}:
+                raise IllegalMoveError(self._why_not(move))
             raise IllegalMoveError(
                 f"that move would break symmetry: {self.options.mode.value} play needs "
                 f"{_needs(self.options.mode)} after each of your moves"
             )
-        return after._settle(kinds[move], self.to_play)
+        return self._after(move)._settle(self._legal[move], self.to_play)
 
     def _after(self, move: Move) -> StonesState:
         board = self.board

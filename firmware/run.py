@@ -50,6 +50,7 @@ def run_service(profile_name: str, state_dir: str | None = None,
     ``options`` chooses the game: towers (the default), stones, highrise or maze.
     """
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("transitions").setLevel(logging.WARNING)  # every state change is noise
     profile = load_profile(profile_name)
     journal = Journal(state_dir or default_state_dir())
     calibration = None

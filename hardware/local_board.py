@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import select
 import tempfile
 import termios
 import threading
@@ -104,6 +105,10 @@ class LocalBoard:
     def _run(self) -> None:
         start = time.monotonic()
         scanner = self.scanner
+        master = self._port.master
         while not self._stop.is_set():
             scanner.step(int((time.monotonic() - start) * 1000))
-            self._stop.wait(self.step_s)
+            # Sleep until the next scan, but wake at once when the Pi sends something
+            # (a board polls its serial port every scan, and a scan takes ~1 ms on a Pico).
+            with contextlib.suppress(OSError, ValueError):
+                select.select([master], [], [], self.step_s)
