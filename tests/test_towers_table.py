@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -308,3 +309,36 @@ def test_the_menu_chooses_options_before_a_game(block_set, tmp_path):
     t.wait(2.1)
     assert t.table.hourglass.length_s == 90.0
     assert t.journal.read().entries[0]["options"]["hourglass_s"] == 90.0
+
+
+def test_the_hourglass_keeps_time_across_a_game(block_set, tmp_path):
+    """Twelve turns timed out in a row, the table driven as the service drives it.
+
+    The clock is controlled: the loop sleeps until the table's next deadline or
+    the next LED frame (50 ms), and every wake-up comes 0-3 ms late, as a busy
+    Pi's would. Each turn must expire within 20 ms of its 60 s, measured from
+    its own start, and the glass must not drift however long the game runs.
+    """
+    rng = random.Random(8)
+    t = Table(block_set, tmp_path).start_play()
+    view = TowersView((EMPTY, EMPTY), (None, None))
+    turns: list[tuple[float, float]] = []             # (glass started, turn timed out)
+    started = None
+    seen = 0
+    while len(turns) < 12:
+        deadline = t.table.next_deadline()
+        sleep = 0.05 if deadline is None else min(0.05, max(0.0, deadline - t.now))
+        t.now += sleep + rng.uniform(0.0, 0.003)
+        t.table.on_view(view, t.now)                   # the board's heartbeat
+        glass = t.table.hourglass
+        if started is None and t.table.state == "play" and glass.running:
+            started = glass.expires_at() - 60.0
+        t.table.tick(t.now)
+        if any(e["event"] == "timeout" for e in t.events[seen:]):
+            turns.append((started, t.now))
+            started = None
+        seen = len(t.events)
+    for start, end in turns:
+        assert 60.0 <= end - start <= 60.02, (start, end)
+    begun, expiries = [s for s, _ in turns], [e for _, e in turns]
+    assert expiries[-1] - begun[0] > 12 * 60.0          # a long game, and still on time
