@@ -269,7 +269,8 @@ def _towers_screen(table: TowersTable, event: dict, now: float) -> str:
 
 
 def run_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
-             state_dir: str | None = None, out=None, max_real_s: float = 900.0) -> int:
+             state_dir: str | None = None, out=None, max_real_s: float = 900.0,
+             hook=None) -> int:
     """Play one towers game through the whole simulated stack; 0 when it ends."""
     game = TowersGame(load_block_set(), TowersOptions())
 
@@ -279,7 +280,8 @@ def run_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
 
     return run_table_demo(make_table, lambda table, devices: DemoPlayers(table, devices, seed),
                           view_of, screen=_towers_screen, as_json=as_json, speed=speed,
-                          state_dir=state_dir, out=out, max_real_s=max_real_s, name="demo")
+                          state_dir=state_dir, out=out, max_real_s=max_real_s, name="demo",
+                          hook=hook)
 
 
 __all__ = ["DemoPlayers", "run_demo"]

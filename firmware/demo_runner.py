@@ -25,7 +25,8 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
                    screen: Callable[[object, dict, float], str], as_json: bool = False,
                    speed: float = 1.0, state_dir: str | None = None, out=None,
                    max_real_s: float = 900.0, name: str = "demo",
-                   profile: Profile | None = None, prepare: Callable | None = None) -> int:
+                   profile: Profile | None = None, prepare: Callable | None = None,
+                   hook: Callable | None = None) -> int:
     """Play one game through the whole simulated stack; 0 when it ends.
 
     ``make_table(journal, emit)`` builds the table; ``make_players(table,
@@ -34,7 +35,8 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
     real table would survive the Pi losing power) and ``restore(data)``;
     ``screen(table, event, now)`` renders an event for a person;
     ``prepare(devices, journal, emit)``, if given, runs before the table is
-    built (a calibration, say).
+    built (a calibration, say); ``hook(table, devices)``, if given, runs once
+    the players are ready (bench/faults.py starts its fault injector there).
     """
     out = out or sys.stdout
     live = not as_json and out.isatty()
@@ -84,6 +86,8 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
 
     loop = threading.Thread(target=serve, name=f"{name}-service", daemon=True)
     players = make_players(table, devices)
+    if hook is not None:
+        hook(table, devices)
     if unfinished:  # without a record of the table, the table guides the repair instead
         with contextlib.suppress(OSError, ValueError, KeyError):
             players.restore(json.loads(physical.read_text("utf-8")))

@@ -139,7 +139,7 @@ def _screen(table: HighriseTable | None, event: dict, now: float) -> str:
 
 def run_highrise_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
                       size: tuple[int, int] = (3, 3), state_dir: str | None = None, out=None,
-                      max_real_s: float = 1800.0) -> int:
+                      max_real_s: float = 1800.0, hook=None) -> int:
     """Play one High Rise game through the whole simulated stack; 0 when it ends."""
     options = HighriseOptions(*size)
     sim = load_profile("sim")
@@ -158,4 +158,4 @@ def run_highrise_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.
     return run_table_demo(make_table, lambda table, devices: HighrisePlayers(table, devices, seed),
                           highrise_view, screen=_screen, as_json=as_json, speed=speed,
                           state_dir=state_dir, out=out, max_real_s=max_real_s, name="highrise",
-                          profile=profile, prepare=prepare)
+                          profile=profile, prepare=prepare, hook=hook)

@@ -30,7 +30,7 @@ from engine.maze import (
 from engine.maze_sensing import MazeView
 from firmware.demo_runner import run_table_demo
 from firmware.journal import Journal
-from firmware.maze_table import BUTTON, MazeTable, maze_view
+from firmware.maze_table import BUTTON, MazeTable, action_from_dict, action_to_dict, maze_view
 from hardware.devices import TableDevices
 from hardware.profile import load_profile
 
@@ -52,13 +52,16 @@ class MazePlayers:
 
     def physical(self) -> dict:
         return {"stacks": sorted([*sq, h] for sq, h in self.sim.stacks),
-                "walls": sorted(map(list, self.sim.walls)), "seal_done": self.seal_done}
+                "walls": sorted(map(list, self.sim.walls)), "seal_done": self.seal_done,
+                "intended": None if self.intended is None else action_to_dict(self.intended)}
 
     def restore(self, data: dict) -> None:
         for row, col, height in data["stacks"]:
             self.sim.put((row, col), height)
         self.sim.set_walls(tuple(w) for w in data["walls"])
         self.seal_done = data["seal_done"]
+        if data.get("intended"):  # a hand half-way through a move when the power went
+            self.intended = action_from_dict(data["intended"])
 
     def _show(self, pos: MazeState) -> None:
         """Hands set the board as the position has it."""
@@ -185,7 +188,7 @@ def _screen(table: MazeTable, event: dict, now: float) -> str:
 
 def run_maze_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
                   turns: int = 20, state_dir: str | None = None, out=None,
-                  max_real_s: float = 900.0) -> int:
+                  max_real_s: float = 900.0, hook=None) -> int:
     """Play one maze game through the whole simulated stack; 0 when it ends."""
     game = MazeGame(MazeOptions(turns=turns))
     profile = load_profile("sim-maze")
@@ -196,5 +199,5 @@ def run_maze_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
     return run_table_demo(make_table, lambda table, devices: MazePlayers(table, devices, seed),
                           maze_view, screen=_screen, as_json=as_json, speed=speed,
                           state_dir=state_dir, out=out, max_real_s=max_real_s, name="maze",
-                          profile=profile)
+                          profile=profile, hook=hook)
 

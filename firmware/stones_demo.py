@@ -140,7 +140,7 @@ def _screen(table: StonesTable, event: dict, now: float) -> str:
 def run_stones_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
                     mode: str = "open", edition: str = "classic", ply_limit: int = 200,
                     stack_sensors: bool = False, state_dir: str | None = None, out=None,
-                    max_real_s: float = 900.0) -> int:
+                    max_real_s: float = 900.0, hook=None) -> int:
     """Play one stones game through the whole simulated stack; 0 when it ends.
 
     ``stack_sensors`` simulates a board with stack-height sensors (three levels).
@@ -158,4 +158,4 @@ def run_stones_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
     return run_table_demo(make_table, lambda table, devices: StonesPlayers(table, devices, seed),
                           stones_view, screen=_screen, as_json=as_json, speed=speed,
                           state_dir=state_dir, out=out, max_real_s=max_real_s, name="stones",
-                          profile=profile)
+                          profile=profile, hook=hook)

@@ -1,0 +1,290 @@
+"""Plays demo games of every game while the table is abused, and checks nothing changed.
+
+For each game and seed, one fault-free run gives the reference. Then the
+same seed is played again while a fault injector, running next to the bots
+on the simulated table, throws at it (each lasting well under the settle
+time, as noise does):
+
+- bounce: a switch (or a load cell) flickers for 4 ms;
+- hover: a hand's magnet over a free spot, or a hand resting on a pad;
+- lift_back: a block, stone or pyramid lifted and put back;
+- knock: a piece knocked onto the next spot and put back;
+- corrupt: random bytes and truncated frames on the serial line;
+- unplug: the scanner board's cable pulled for 0.1-0.5 s and put back;
+- kill: the whole process killed with SIGKILL at a random moment (in the
+  middle of whatever it was doing, journal writes included) and started
+  again on the same state directory.
+
+Each faulted game's accepted actions (from its journal) and result are
+compared with the reference: an action the reference does not have is a
+false placement, one it lacks is a lost action. Prints a table per game and
+fault kind, and ends with the line
+`faults: games=N injected=K false_placements=F lost_actions=L result_mismatches=M`.
+
+Run: .venv/bin/python bench/faults.py [--games 20] [--seed S] [--jobs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+GAMES = ("towers", "stones", "highrise", "maze")
+SPEED = {"towers": 10.0, "stones": 20.0, "highrise": 20.0, "maze": 20.0}
+KINDS = ("bounce", "hover", "lift_back", "knock", "corrupt", "unplug", "kill")
+HERE = Path(__file__).resolve()
+
+
+# ------------------------------------------------------------------ the child: one game
+
+
+class Injector(threading.Thread):
+    """Throws faults at the simulated table until the game is over."""
+
+    def __init__(self, game: str, table, devices, rng: random.Random, log: Path,
+                 speed: float) -> None:
+        super().__init__(daemon=True, name="faults")
+        self.game, self.table, self.devices, self.rng, self.log = game, table, devices, rng, log
+        self.sim = devices.sim
+        self.brief = 0.5 * table.settler.settle_s / speed  # half the settle time, real seconds
+
+    def run(self) -> None:
+        while self.table.state != "over":
+            time.sleep(self.rng.uniform(0.2, 1.0))
+            if self.table.state in ("setup", "over"):
+                continue
+            kind = self.rng.choice(KINDS[:-1])
+            try:
+                if getattr(self, "_" + kind)():
+                    with self.log.open("a") as f:
+                        f.write(kind + "\n")
+            except (ValueError, KeyError, IndexError):
+                continue  # nothing there to disturb this time
+
+    def _transient(self, apply, undo, seconds: float | None = None) -> bool:
+        with self.table.lock:  # never in the middle of a bot's own move
+            token = apply()
+        if token is None:
+            return False
+        time.sleep(self.brief if seconds is None else seconds)
+        with self.table.lock:
+            undo(token)
+        return True
+
+    # -------------------------------------------------------------- what a hand does
+
+    def _bounce(self) -> bool:
+        return self._disturb(seconds=0.004)
+
+    def _hover(self) -> bool:
+        return self._disturb(extra=True)
+
+    def _lift_back(self) -> bool:
+        return self._disturb(lift=True)
+
+    def _knock(self) -> bool:
+        return self._disturb(knock=True)
+
+    def _disturb(self, seconds=None, extra=False, lift=False, knock=False) -> bool:
+        sim, rng = self.sim, self.rng
+        if self.game == "towers":
+            tower = rng.randrange(2)
+            cubes = sorted(sim.cubes[tower])
+            if extra or not cubes:
+                cell = (rng.randrange(3), rng.randrange(3), 8)
+                return self._transient(lambda: sim.hover(tower, [cell]) or cell,
+                                       lambda _: sim.hand_away(), seconds)
+            top = max(cubes, key=lambda c: c[2])
+            moved = [top] if knock or seconds else [c for c in cubes if c[2] == top[2]][:3]
+
+            def lift_apply():
+                sim.lift(tower, moved)
+                return moved
+
+            return self._transient(lift_apply, lambda cells: sim.place(tower, cells), seconds)
+        if self.game == "highrise":
+            pads = len(sim.grams)
+            pad = rng.randrange(pads)
+            grams = 25.0 if extra else -3.1 if lift else 30.0
+            if knock:
+                other = (pad + 1) % pads
+                return self._transient(
+                    lambda: (sim.weigh(pad, sim.grams[pad] - 1.7),
+                             sim.weigh(other, sim.grams[other] + 1.7)),
+                    lambda _: (sim.weigh(pad, sim.grams[pad] + 1.7),
+                               sim.weigh(other, sim.grams[other] - 1.7)), seconds)
+            if sim.grams[pad] + grams < 0:
+                return False
+            return self._transient(lambda: sim.weigh(pad, sim.grams[pad] + grams) or grams,
+                                   lambda g: sim.weigh(pad, sim.grams[pad] - g), seconds)
+        # stones and maze: pieces on squares
+        rows, cols = sim.layout["rows"], sim.layout["cols"]
+        heights = dict(sim.stacks)
+        free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in heights]
+        if extra or not heights or (seconds and rng.random() < 0.5):
+            square = rng.choice(free)
+            return self._transient(lambda: sim.put(square) or square, sim.take, seconds)
+        square = rng.choice(sorted(heights))
+        height = heights[square]
+        if knock:
+            near = [(square[0] + dr, square[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
+            spots = [s for s in near if s in free]
+            if not spots:
+                return False
+            spot = rng.choice(spots)
+            return self._transient(lambda: (sim.take(square), sim.put(spot, height)),
+                                   lambda _: (sim.take(spot), sim.put(square, height)), seconds)
+        return self._transient(lambda: sim.take(square) or square,
+                               lambda sq: sim.put(sq, height), seconds)
+
+    def _corrupt(self) -> bool:
+        from hardware.scanner import obelisk_proto as proto
+
+        frame = proto.encode_frame(proto.CHANGES, self.rng.randrange(256),
+                                   proto.pack_changes([(self.rng.randrange(200), True)]))
+        cut = frame[: self.rng.randrange(2, len(frame) - 1)]  # truncated: never whole
+        noise = bytes(self.rng.randrange(256) for _ in range(self.rng.randrange(1, 64)))
+        self.sim.inject(noise + cut + b"\x00")
+        return True
+
+    def _unplug(self) -> bool:
+        self.sim.unplug()
+        time.sleep(self.rng.uniform(0.1, 0.5))
+        self.sim.plug()
+        return True
+
+
+def child(game: str, seed: int, state_dir: str, inject: bool) -> int:
+    sys.path.insert(0, str(HERE.parent.parent))
+    from firmware.demo import run_demo
+    from firmware.highrise_demo import run_highrise_demo
+    from firmware.maze_demo import run_maze_demo
+    from firmware.stones_demo import run_stones_demo
+
+    runners = {"towers": run_demo, "stones": run_stones_demo, "highrise": run_highrise_demo,
+               "maze": run_maze_demo}
+    log = Path(state_dir) / "faults.log"
+    rng = random.Random(f"{seed}:{os.getpid()}")
+
+    def hook(table, devices) -> None:
+        Injector(game, table, devices, rng, log, SPEED[game]).start()
+
+    return runners[game](seed, as_json=True, speed=SPEED[game], state_dir=state_dir,
+                         hook=hook if inject else None)
+
+
+# ------------------------------------------------------------------ the parent
+
+
+def _command(game: str, seed: int, state_dir: Path, inject: bool) -> list[str]:
+    return [sys.executable, str(HERE), "--child", game, str(seed), str(state_dir)] + \
+        (["--inject"] if inject else [])
+
+
+def _accepted(state_dir: Path) -> list:
+    """The game's accepted actions as its journal holds them, takebacks applied."""
+    sys.path.insert(0, str(HERE.parent.parent))
+    from firmware.journal import Journal
+    from firmware.seal import Sealer
+
+    entries = Journal(state_dir).read().entries
+    starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
+    actions: list = []
+    sealer = Sealer(state_dir)
+    for entry in entries[starts[-1] + 1:] if starts else []:
+        if entry.get("t") == "action":
+            action = entry.get("action") or sealer.unseal(entry["sealed"])
+            actions.append(json.dumps({k: v for k, v in action.items() if k != "reading"},
+                                      sort_keys=True))
+        elif entry.get("t") == "takeback":
+            del actions[int(entry["to"]):]
+    return actions
+
+
+def _last_line(text: str) -> dict | None:
+    lines = [line for line in text.splitlines() if line.startswith("{")]
+    return json.loads(lines[-1]) if lines else None
+
+
+def play(game: str, seed: int, rng: random.Random) -> dict:
+    base_dir = Path(tempfile.mkdtemp(prefix=f"faults-{game}-{seed}-ref-"))
+    start = time.monotonic()
+    ref = subprocess.run(_command(game, seed, base_dir, False), capture_output=True, text=True,
+                         timeout=1800)
+    took = time.monotonic() - start
+    reference = _last_line(ref.stdout)
+    fault_dir = Path(tempfile.mkdtemp(prefix=f"faults-{game}-{seed}-"))
+    kills = 0
+    for _ in range(rng.randint(1, 2)):  # killed once or twice, then left to finish
+        proc = subprocess.Popen(_command(game, seed, fault_dir, True), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        time.sleep(rng.uniform(1.0, max(1.5, 0.7 * took)))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.communicate()
+    final = subprocess.run(_command(game, seed, fault_dir, True), capture_output=True, text=True,
+                           timeout=1800)
+    result = _last_line(final.stdout)
+    want, got = _accepted(base_dir), _accepted(fault_dir)
+    same = 0
+    while same < min(len(want), len(got)) and want[same] == got[same]:
+        same += 1
+    log = fault_dir / "faults.log"
+    injected = Counter(log.read_text().split()) if log.exists() else Counter()
+    injected["kill"] += kills
+    return {"game": game, "seed": seed, "injected": injected,
+            "false": len(got) - same, "lost": len(want) - same,
+            "mismatch": int(result != reference or reference is None
+                            or reference.get("event") != "game_over"),
+            "detail": "" if result == reference else f"ref {reference} got {result} "
+                                                     f"{final.stderr.strip()[-300:]}"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games of each game")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=3)
+    parser.add_argument("--child", nargs=3, metavar=("GAME", "SEED", "DIR"),
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--inject", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        sys.exit(child(args.child[0], int(args.child[1]), args.child[2], args.inject))
+    runs = [(g, args.seed + k) for g in GAMES for k in range(args.games)]
+    rngs = {run: random.Random(f"{args.seed}:{run}") for run in runs}
+    with ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda run: play(run[0], run[1], rngs[run]), runs))
+    print(f"{'game':<9} {'games':>5} " + " ".join(f"{k:>9}" for k in KINDS)
+          + "  false  lost  mismatch")
+    for game in GAMES:
+        mine = [r for r in results if r["game"] == game]
+        counts = sum((r["injected"] for r in mine), Counter())
+        print(f"{game:<9} {len(mine):>5} " + " ".join(f"{counts[k]:>9}" for k in KINDS)
+              + f"  {sum(r['false'] for r in mine):>5} {sum(r['lost'] for r in mine):>5} "
+              f"{sum(r['mismatch'] for r in mine):>9}")
+    for r in results:
+        if r["false"] or r["lost"] or r["mismatch"]:
+            print(f"  {r['game']} seed {r['seed']}: false {r['false']}, lost {r['lost']}, "
+                  f"{r['detail'][:400]}")
+    injected = sum(sum(r["injected"].values()) for r in results)
+    print(f"faults: games={len(results)} injected={injected} "
+          f"false_placements={sum(r['false'] for r in results)} "
+          f"lost_actions={sum(r['lost'] for r in results)} "
+          f"result_mismatches={sum(r['mismatch'] for r in results)}")
+
+
+if __name__ == "__main__":
+    main()
