@@ -57,7 +57,7 @@ class Injector(threading.Thread):
         super().__init__(daemon=True, name="faults")
         self.game, self.table, self.devices, self.rng, self.log = game, table, devices, rng, log
         self.sim = devices.sim
-        self.brief = 0.5 * table.settler.settle_s / speed  # half the settle time, real seconds
+        self.brief = 0.3 * table.settler.settle_s / speed  # well inside the settle time (real s)
 
     def run(self) -> None:
         while self.table.state != "over":
@@ -72,14 +72,22 @@ class Injector(threading.Thread):
             except (ValueError, KeyError, IndexError):
                 continue  # nothing there to disturb this time
 
-    def _transient(self, apply, undo, seconds: float | None = None) -> bool:
+    def _transient(self, attr: str, change, seconds: float | None = None) -> bool:
+        """Change one part of the physical truth for a moment, then put it back.
+
+        Put back only if nobody touched it meanwhile: when a bot has set the
+        table right in between (a repair, say), the hand's own undo is moot.
+        """
         with self.table.lock:  # never in the middle of a bot's own move
-            token = apply()
-        if token is None:
+            before = getattr(self.sim, attr)
+            change()
+            during = getattr(self.sim, attr)
+        if during is before:
             return False
         time.sleep(self.brief if seconds is None else seconds)
         with self.table.lock:
-            undo(token)
+            if getattr(self.sim, attr) is during:
+                setattr(self.sim, attr, before)
         return True
 
     # -------------------------------------------------------------- what a hand does
@@ -103,38 +111,31 @@ class Injector(threading.Thread):
             cubes = sorted(sim.cubes[tower])
             if extra or not cubes:
                 cell = (rng.randrange(3), rng.randrange(3), 8)
-                return self._transient(lambda: sim.hover(tower, [cell]) or cell,
-                                       lambda _: sim.hand_away(), seconds)
+                return self._transient("hovering", lambda: sim.hover(tower, [cell]), seconds)
             top = max(cubes, key=lambda c: c[2])
             moved = [top] if knock or seconds else [c for c in cubes if c[2] == top[2]][:3]
-
-            def lift_apply():
-                sim.lift(tower, moved)
-                return moved
-
-            return self._transient(lift_apply, lambda cells: sim.place(tower, cells), seconds)
+            return self._transient("cubes", lambda: sim.lift(tower, moved), seconds)
         if self.game == "highrise":
             pads = len(sim.grams)
             pad = rng.randrange(pads)
-            grams = 25.0 if extra else -3.1 if lift else 30.0
-            if knock:
+            if knock:  # a small piece's weight pushed onto the next pad
                 other = (pad + 1) % pads
-                return self._transient(
-                    lambda: (sim.weigh(pad, sim.grams[pad] - 1.7),
-                             sim.weigh(other, sim.grams[other] + 1.7)),
-                    lambda _: (sim.weigh(pad, sim.grams[pad] + 1.7),
-                               sim.weigh(other, sim.grams[other] - 1.7)), seconds)
-            if sim.grams[pad] + grams < 0:
-                return False
-            return self._transient(lambda: sim.weigh(pad, sim.grams[pad] + grams) or grams,
-                                   lambda g: sim.weigh(pad, sim.grams[pad] - g), seconds)
+
+                def push() -> None:
+                    sim.weigh(pad, max(0.0, sim.grams[pad] - 1.7))
+                    sim.weigh(other, sim.grams[other] + 1.7)
+
+                return self._transient("grams", push, seconds)
+            grams = 25.0 if extra else -3.1 if lift else 30.0
+            return self._transient(
+                "grams", lambda: sim.weigh(pad, max(0.0, sim.grams[pad] + grams)), seconds)
         # stones and maze: pieces on squares
         rows, cols = sim.layout["rows"], sim.layout["cols"]
         heights = dict(sim.stacks)
         free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in heights]
         if extra or not heights or (seconds and rng.random() < 0.5):
             square = rng.choice(free)
-            return self._transient(lambda: sim.put(square) or square, sim.take, seconds)
+            return self._transient("stacks", lambda: sim.put(square), seconds)
         square = rng.choice(sorted(heights))
         height = heights[square]
         if knock:
@@ -143,10 +144,13 @@ class Injector(threading.Thread):
             if not spots:
                 return False
             spot = rng.choice(spots)
-            return self._transient(lambda: (sim.take(square), sim.put(spot, height)),
-                                   lambda _: (sim.take(spot), sim.put(square, height)), seconds)
-        return self._transient(lambda: sim.take(square) or square,
-                               lambda sq: sim.put(sq, height), seconds)
+
+            def knock_over() -> None:
+                sim.take(square)
+                sim.put(spot, height)
+
+            return self._transient("stacks", knock_over, seconds)
+        return self._transient("stacks", lambda: sim.take(square), seconds)
 
     def _corrupt(self) -> bool:
         from hardware.scanner import obelisk_proto as proto
