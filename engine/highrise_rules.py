@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import textwrap
-
 from engine.highrise import HighriseOptions, Size
+from engine.rules_sheet import layout_sheet
 
 
 def rules_text(options: HighriseOptions, width: int = 78) -> str:
@@ -46,10 +45,4 @@ def rules_text(options: HighriseOptions, width: int = 78) -> str:
             "controls it and the points.",
         ]),
     ]
-    out: list[str] = []
-    for title, paragraphs in sections:
-        out += [title, "=" * len(title)]
-        for text in paragraphs:
-            out += textwrap.wrap(text, width, subsequent_indent="  " if text[0] == "-" else "")
-        out.append("")
-    return "\n".join(out)
+    return layout_sheet(sections, width)

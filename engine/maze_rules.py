@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import textwrap
-
 from engine.maze import MazeOptions
+from engine.rules_sheet import layout_sheet
 
 
 def rules_text(options: MazeOptions, width: int = 78) -> str:
@@ -42,10 +41,4 @@ def rules_text(options: MazeOptions, width: int = 78) -> str:
             "the Maze Master's ring counts the walls left.",
         ]),
     ]
-    out: list[str] = []
-    for title, paragraphs in sections:
-        out += [title, "=" * len(title)]
-        for text in paragraphs:
-            out += textwrap.wrap(text, width, subsequent_indent="  " if text[0] == "-" else "")
-        out.append("")
-    return "\n".join(out)
+    return layout_sheet(sections, width)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
-
+from engine.rules_sheet import layout_sheet
 from engine.stones import NAMES, Edition, Kind, StonesOptions
 
 
@@ -72,12 +71,4 @@ def rules_text(options: StonesOptions, width: int = 78) -> str:
             + (f" (now {options.ply_limit})." if options.ply_limit else " (now off)."),
         ]),
     ]
-    out: list[str] = []
-    for title, paragraphs in sections:
-        out += [title, "=" * len(title) if not out else "-" * len(title)]
-        for para in paragraphs:
-            marker = para.split(" ", 1)[0]
-            indent = "  " if marker in ("-",) or marker.startswith("--") else ""
-            out.append(textwrap.fill(para, width=width, subsequent_indent=indent))
-        out.append("")
-    return "\n".join(out).rstrip() + "\n"
+    return layout_sheet(sections, width)

@@ -6,9 +6,8 @@ cannot drift from the rules.
 
 from __future__ import annotations
 
-import textwrap
-
 from engine.blocks import BlockSet, Colour
+from engine.rules_sheet import layout_sheet
 from engine.tower import LEVELS
 from engine.towers import TowersOptions
 
@@ -82,13 +81,4 @@ def rules_text(options: TowersOptions, block_set: BlockSet, width: int = 78) -> 
             "refused with the block and the problem named.",
         ]),
     ]
-    out: list[str] = []
-    for title, paragraphs in sections:
-        out += [title, "=" * len(title) if not out else "-" * len(title)]
-        for para in paragraphs:
-            marker = para.split(" ", 1)[0]
-            bullet = marker == "-" or (marker[:-1].isdigit() and marker.endswith("."))
-            indent = " " * (len(marker) + 1) if bullet else "  " if marker[:2] == "--" else ""
-            out.append(textwrap.fill(para, width=width, subsequent_indent=indent))
-        out.append("")
-    return "\n".join(out).rstrip() + "\n"
+    return layout_sheet(sections, width)
