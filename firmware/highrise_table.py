@@ -31,9 +31,9 @@ from engine.errors import ObeliskError
 from engine.highrise import HighriseGame, HighriseState, Place, Size, square_name
 from engine.highrise_sensing import Calibration, WeightError, read_placement
 from engine.players import PLAYERS, Player
+from firmware.board_table import BoardTable
 from firmware.journal import Journal
 from firmware.seal import Sealer, SealError
-from firmware.settle import Settler
 from firmware.towers_table import EXTRA, GOOD, MISSING, OFF, PLAYER_COLOURS
 from hardware.buttons import ButtonEvent
 
@@ -44,7 +44,7 @@ REVEAL_S = 0.8
 DRAW: RGB = (255, 120, 0)
 
 
-class HighriseTable:
+class HighriseTable(BoardTable):
     STATES = ("setup", "play", "repair", "over")
     TRANSITIONS = (
         {"trigger": "begin", "source": "setup", "dest": "play"},
@@ -63,15 +63,10 @@ class HighriseTable:
         self.sealer = Sealer(journal.dir)
         self.cal = calibration
         self.seed = seed
-        self.emit = emit
-        self.beep = beep
-        self.settler: Settler[View] = Settler(settle_s)
+        super().__init__(emit, beep, settle_s)
         self.board_cols = board_cols or game.options.cols
         self.position: HighriseState = game.state_with((1,) * game.options.cells, Player.A)
         self.accepted: View | None = None  # the pads' readings after the last accepted move
-        self.view: View | None = None
-        self.decided: View | None = None
-        self.problem = ""
         self.wrong: tuple[tuple[int, int], ...] = ()
         self.over_at = 0.0
         self.lock = threading.RLock()
@@ -117,17 +112,6 @@ class HighriseTable:
     def on_view(self, view: View, now: float) -> None:
         self.view = view[: self.cells]
         self.settler.feed(self.view, now)
-
-    def tick(self, now: float) -> None:
-        settled = self.settler.settled(now)
-        if settled is not None:
-            try:
-                self._decide(settled, now)
-            finally:
-                self.decided = settled
-
-    def next_deadline(self) -> float | None:
-        return self.settler.deadline()
 
     def on_button(self, event: ButtonEvent, now: float) -> None:
         if self.state != "setup" or event.button == "menu" or event.kind != "press":
@@ -193,10 +177,6 @@ class HighriseTable:
         elif changed:
             self.beep()
             self.emit({"event": "illegal", "message": message})
-
-    def on_enter_repair(self) -> None:
-        self.beep()
-        self.emit({"event": "illegal", "message": self.problem})
 
     def on_enter_play(self) -> None:
         self.problem = ""

@@ -42,8 +42,8 @@ from engine.maze import (
     square_name,
 )
 from engine.maze_sensing import MazeSensingError, MazeView, read_view, sight
+from firmware.board_table import BoardTable
 from firmware.journal import Journal
-from firmware.settle import Settler
 from firmware.towers_table import EXTRA, GOOD, OFF
 from hardware.buttons import ButtonEvent
 
@@ -78,7 +78,7 @@ def action_from_dict(data: dict) -> Action:
     raise ValueError(f"unknown maze action {kind!r}")
 
 
-class MazeTable:
+class MazeTable(BoardTable):
     STATES = ("setup", "play", "choose", "repair", "over")
     TRANSITIONS = (
         {"trigger": "ready", "source": "setup", "dest": "play"},
@@ -96,14 +96,9 @@ class MazeTable:
                  beep: Callable[[], None] = lambda: None, settle_s: float = 0.3) -> None:
         self.game = game
         self.journal = journal
-        self.emit = emit
-        self.beep = beep
-        self.settler: Settler[MazeView] = Settler(settle_s)
+        super().__init__(emit, beep, settle_s)
         self.position: MazeState = game.new_initial_state()
         self.actions: list[Action] = []
-        self.view: MazeView | None = None
-        self.decided: MazeView | None = None
-        self.problem = ""
         self.wrong: tuple[tuple[int, int], ...] = ()
         self.candidates: tuple[Action, ...] = ()
         self.pick = 0
@@ -142,21 +137,6 @@ class MazeTable:
 
     # ---------------------------------------------------------------- inputs
 
-    def on_view(self, view: MazeView, now: float) -> None:
-        self.view = view
-        self.settler.feed(view, now)
-
-    def tick(self, now: float) -> None:
-        settled = self.settler.settled(now)
-        if settled is not None:
-            try:
-                self._decide(settled)
-            finally:
-                self.decided = settled
-
-    def next_deadline(self) -> float | None:
-        return self.settler.deadline()
-
     def on_button(self, event: ButtonEvent, now: float) -> None:
         mover = self.position.to_play
         if mover is None or event.button != BUTTON[mover]:
@@ -176,7 +156,7 @@ class MazeTable:
 
     # ---------------------------------------------------------------- deciding
 
-    def _decide(self, view: MazeView) -> None:
+    def _decide(self, view: MazeView, now: float) -> None:
         if self.state == "over":
             return
         self.lifted = None
@@ -231,10 +211,6 @@ class MazeTable:
         elif changed:
             self.beep()
             self.emit({"event": "illegal", "message": message})
-
-    def on_enter_repair(self) -> None:
-        self.beep()
-        self.emit({"event": "illegal", "message": self.problem})
 
     def _try(self, action: Action) -> None:
         """Play ``action`` if the rules allow it; otherwise show why and wait."""

@@ -38,8 +38,8 @@ from engine.stones_sensing import (
     sight,
     sight_after,
 )
+from firmware.board_table import BoardTable
 from firmware.journal import Journal
-from firmware.settle import Settler
 from firmware.towers_table import GOOD, OFF, PLAYER_COLOURS
 from hardware.buttons import ButtonEvent
 
@@ -61,7 +61,7 @@ def move_from_dict(data: dict) -> Move:
     return Move(tuple(data["from"]), tuple(data["to"]))
 
 
-class StonesTable:
+class StonesTable(BoardTable):
     STATES = ("setup", "play", "choose", "repair", "over")
     TRANSITIONS = (
         {"trigger": "begin", "source": "setup", "dest": "play"},
@@ -78,15 +78,10 @@ class StonesTable:
                  beep: Callable[[], None] = lambda: None, settle_s: float = 0.3) -> None:
         self.game = game
         self.journal = journal
-        self.emit = emit
-        self.beep = beep
-        self.settler: Settler[View] = Settler(settle_s)
+        super().__init__(emit, beep, settle_s)
         self.position: StonesState = game.new_initial_state()
         self.history: list[StonesState] = [self.position]
         self.moves: list[Move] = []
-        self.view: View | None = None
-        self.decided: View | None = None
-        self.problem = ""
         self.candidates: tuple[Move, ...] = ()
         self.pick = 0
         self.lifted: Square | None = None
@@ -112,21 +107,6 @@ class StonesTable:
         self.resumed()
 
     # ---------------------------------------------------------------- inputs
-
-    def on_view(self, view: View, now: float) -> None:
-        self.view = view
-        self.settler.feed(view, now)
-
-    def tick(self, now: float) -> None:
-        settled = self.settler.settled(now)
-        if settled is not None:
-            try:
-                self._decide(settled)
-            finally:
-                self.decided = settled
-
-    def next_deadline(self) -> float | None:
-        return self.settler.deadline()
 
     def on_button(self, event: ButtonEvent, now: float) -> None:
         if event.button == "menu":
@@ -166,7 +146,7 @@ class StonesTable:
         """What this table's sensors read for ``state`` (as many levels as they tell)."""
         return sight(state, self.view.levels if self.view is not None else 1)
 
-    def _decide(self, view: View) -> None:
+    def _decide(self, view: View, now: float) -> None:
         if self.state == "setup":
             start = self._sight(self.position)
             self.problem = ("the board is set: press a player button to start" if view == start
@@ -253,10 +233,6 @@ class StonesTable:
         elif changed:
             self.beep()
             self.emit({"event": "illegal", "message": message})
-
-    def on_enter_repair(self) -> None:
-        self.beep()
-        self.emit({"event": "illegal", "message": self.problem})
 
     def on_enter_play(self) -> None:
         self.problem = ""
