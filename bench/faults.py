@@ -241,6 +241,7 @@ def play(game: str, seed: int, rng: random.Random) -> dict:
     final = subprocess.run(_command(game, seed, fault_dir, True), capture_output=True, text=True,
                            timeout=1800)
     result = _last_line(final.stdout)
+    (fault_dir / "final.err").write_text(final.stderr)  # kept for a post-mortem
     want, got = _accepted(base_dir), _accepted(fault_dir)
     same = 0
     while same < min(len(want), len(got)) and want[same] == got[same]:
@@ -252,8 +253,9 @@ def play(game: str, seed: int, rng: random.Random) -> dict:
             "false": len(got) - same, "lost": len(want) - same,
             "mismatch": int(result != reference or reference is None
                             or reference.get("event") != "game_over"),
-            "detail": "" if result == reference else f"ref {reference} got {result} "
-                                                     f"{final.stderr.strip()[-300:]}"}
+            "detail": "" if result == reference else
+            f"exit {final.returncode}, {final.stderr.strip()[-300:]!r}; got {result}; "
+            f"expected {reference}; state in {fault_dir}"}
 
 
 def main() -> None:
