@@ -263,19 +263,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games of each game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=3)
+    parser.add_argument("--only", choices=GAMES, action="append",
+                        help="play only this game (again for more)")
     parser.add_argument("--child", nargs=3, metavar=("GAME", "SEED", "DIR"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--inject", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         sys.exit(child(args.child[0], int(args.child[1]), args.child[2], args.inject))
-    runs = [(g, args.seed + k) for g in GAMES for k in range(args.games)]
+    games = tuple(args.only or GAMES)
+    runs = [(g, args.seed + k) for g in games for k in range(args.games)]
     rngs = {run: random.Random(f"{args.seed}:{run}") for run in runs}
     with ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda run: play(run[0], run[1], rngs[run]), runs))
     print(f"{'game':<9} {'games':>5} " + " ".join(f"{k:>9}" for k in KINDS)
           + "  false  lost  mismatch")
-    for game in GAMES:
+    for game in games:
         mine = [r for r in results if r["game"] == game]
         counts = sum((r["injected"] for r in mine), Counter())
         print(f"{game:<9} {len(mine):>5} " + " ".join(f"{counts[k]:>9}" for k in KINDS)
