@@ -141,6 +141,13 @@ class DemoPlayers:
         """One physical act, if the table is waiting for one."""
         table = self.table
         pos = table.position
+        if pos is not None:  # after a power cut, a hand may hold a block already played
+            waiting = Counter(pos.block(b).colour for b in (*pos.zone, *pos.hands) if b)
+            for player, block in list(self.held.items()):
+                if waiting[pos.block(block).colour] > 0:
+                    waiting[pos.block(block).colour] -= 1  # zone blocks are known by colour
+                else:
+                    del self.held[player]
         if table.state == "setup" and table.decided is not None \
                 and not any(table.decided.towers):
             self.devices.buttons.press("A")  # the table is clear: start
@@ -203,9 +210,12 @@ class DemoPlayers:
             for player in pos.to_move():
                 block = self.held.pop(player, None)
                 if block is None:
-                    pad = next(i for i, b in enumerate(self.pads) if b)
-                    block = self.pads[pad]
-                    self._pad(pad, None)
+                    pads = [i for i, b in enumerate(self.pads) if b]
+                    if not pads:  # the block is nowhere to hand: do what the table asks
+                        self._repair(pos)
+                        return
+                    block = self.pads[pads[0]]
+                    self._pad(pads[0], None)
                 self._put_on_tower(pos, player, block)
                 return
         elif pos.phase is Phase.BONUS:
