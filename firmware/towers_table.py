@@ -155,6 +155,10 @@ class TowersTable:
                 self._record(action_from_dict(entry["action"]))
             elif entry.get("t") == "takeback":
                 self._rewind(int(entry["to"]))
+        if self.actions and isinstance(self.actions[-1], Timeout):
+            # The lost turn's blocks may still be on the pads: they go back to the pile,
+            # never count as the next player's choice.
+            self.clear_zone = True
         self.emit({"event": "resumed", "game": "towers", "actions": len(self.actions)})
         self.resumed()
 

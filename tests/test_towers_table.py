@@ -342,3 +342,21 @@ def test_the_hourglass_keeps_time_across_a_game(block_set, tmp_path):
         assert 60.0 <= end - start <= 60.02, (start, end)
     begun, expiries = [s for s, _ in turns], [e for _, e in turns]
     assert expiries[-1] - begun[0] > 12 * 60.0          # a long game, and still on time
+
+
+def test_a_restart_after_a_timeout_still_clears_the_zone(block_set, tmp_path):
+    """Found by bench/faults.py: the lost turn's block left on its pad across a
+    power cut must go back to the pile, not count as the next player's choice."""
+    t = Table(block_set, tmp_path / "state").start_play()
+    t.see(t.towers(), _zone_of(t, "G01"))
+    t.wait(60.0)
+    assert t.table.clear_zone and t.journalled_actions()[-1]["action"] == {"a": "timeout"}
+    again = Table(block_set, tmp_path / "state")         # the power comes back
+    actions = len(again.table.actions)
+    again.see(again.towers(), _zone_of(again, "G01"))    # the block still on its pad
+    assert len(again.table.actions) == actions
+    assert again.table.state == "repair" and "back in the pile" in again.table.problem
+    again.see(again.towers(), (None, None))
+    assert again.table.state == "play" and not again.table.clear_zone
+    again.see(again.towers(), _zone_of(again, "B02"))
+    assert len(again.table.actions) == actions + 1       # now a block is a choice again
