@@ -9,13 +9,13 @@ Run: .venv/bin/python bench/demo_stones.py [--seeds 20] [--speed 50] [--jobs 2]
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from demo_runs import play_all
 
 OBELISK = Path(sys.executable).parent / "obelisk"
 REASONS = {"obelisk", "no_legal_moves", "ply_limit"}
@@ -41,18 +41,7 @@ def check(seed: int, mode: str, speed: float) -> tuple[str, bool, str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=20)
-    parser.add_argument("--speed", type=float, default=50.0)
-    parser.add_argument("--jobs", type=int, default=2)
-    args = parser.parse_args()
-    runs = [(s, m) for m in ("open", "bounded", "balanced") for s in range(1, args.seeds + 1)]
-    with ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda r: check(r[0], r[1], args.speed), runs))
-    for label, ok, summary, took in results:
-        print(f"{label}: {'ok    ' if ok else 'FAILED'} {took:5.1f}s  {summary}")
-    good = sum(1 for _, ok, _, _ in results if ok)
-    print(f"demo_stones: games={len(results)} ok={good} failed={len(results) - good}")
+    play_all("demo_stones", __doc__.splitlines()[0], ("open", "bounded", "balanced"), check, jobs=2)
 
 
 if __name__ == "__main__":
