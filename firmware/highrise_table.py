@@ -82,16 +82,15 @@ class HighriseTable(BoardTable):
 
     def start(self, now: float) -> None:
         """Resume the journal's unfinished game, or wait for a new one."""
-        entries = self.journal.read().entries
-        starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
-        if not starts or any(e.get("t") == "over" for e in entries[starts[-1]:]):
+        entries = self.journal.unfinished()
+        if not entries:
             self.problem = "put a cover on every square, then press a player button"
             return
         try:
-            secret = self.sealer.unseal(entries[starts[-1]]["sealed"])
+            secret = self.sealer.unseal(entries[0]["sealed"])
             position = self.game.new_initial_state(int(secret["seed"]))
             accepted = tuple(secret["base"])
-            for entry in entries[starts[-1] + 1:]:
+            for entry in entries[1:]:
                 if entry.get("t") == "action":
                     move = self.sealer.unseal(entry["sealed"])
                     position = position.apply_action(

@@ -75,6 +75,14 @@ class Journal:
                 pass
         return JournalContents(tuple(entries), torn)
 
+    def unfinished(self) -> tuple[dict, ...]:
+        """The last game's entries, its start first, if that game has not ended; else ()."""
+        entries = self.read().entries
+        starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
+        if not starts or any(e.get("t") == "over" for e in entries[starts[-1]:]):
+            return ()
+        return entries[starts[-1]:]
+
     def repair(self) -> bool:
         """Cut a torn last line off the file; True if there was one."""
         try:

@@ -112,12 +112,9 @@ class MazeTable(BoardTable):
     # ---------------------------------------------------------------- starting
 
     def start(self, now: float) -> None:
-        entries = self.journal.read().entries
-        starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
-        if starts and not any(e.get("t") == "over" for e in entries[starts[-1]:]):
-            for entry in entries[starts[-1] + 1:]:
-                if entry.get("t") == "action":
-                    self._record(action_from_dict(entry["action"]))
+        for entry in self.journal.unfinished()[1:]:
+            if entry.get("t") == "action":
+                self._record(action_from_dict(entry["action"]))
         self._guide()
         if self.actions:
             self.emit({"event": "resumed", "game": "maze", "turn": self.position.turn})

@@ -93,12 +93,11 @@ class StonesTable(BoardTable):
     # ---------------------------------------------------------------- starting
 
     def start(self, now: float) -> None:
-        entries = self.journal.read().entries
-        starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
-        if not starts or any(e.get("t") == "over" for e in entries[starts[-1]:]):
+        entries = self.journal.unfinished()
+        if not entries:
             self.problem = "set the stones out as at the start, then press a player button"
             return
-        for entry in entries[starts[-1] + 1:]:
+        for entry in entries[1:]:
             if entry.get("t") == "action":
                 self._record(move_from_dict(entry["action"]))
             elif entry.get("t") == "takeback":

@@ -138,12 +138,10 @@ class TowersTable:
     def start(self, now: float) -> None:
         """Resume the journal's unfinished game, or wait in setup for a clear table."""
         self._now = now
-        entries = self.journal.read().entries
-        starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
-        if not starts or any(e.get("t") == "over" for e in entries[starts[-1]:]):
+        entries = self.journal.unfinished()
+        if not entries:
             self.problem = "clear both towers and the zone pads to start a game"
             return
-        entries = entries[starts[-1]:]
         start = entries[0]
         self.first = Player(start["first"])
         self.seed = int(start.get("seed", self.seed))
