@@ -156,8 +156,9 @@ class HighriseState:
     def index(self, square: Square) -> int:
         r, c = square
         if not (0 <= r < self.options.rows and 0 <= c < self.options.cols):
-            raise PieceError(f"{square_name(square) if c < 8 else square} is not on the "
-                             f"{self.options.rows}x{self.options.cols} board")
+            name = square_name(square) if r >= 0 and 0 <= c < 8 else str(square)
+            raise PieceError(f"{name} is not on the {self.options.rows}x{self.options.cols} "
+                             "board")
         return r * self.options.cols + c
 
     def square(self, index: int) -> Square:

@@ -254,15 +254,14 @@ class MazeState:
         return []
 
     def _wall_problem(self, wall: PlaceWall) -> str:
-        name = square_name(wall.square) if _on_board(wall.square) else str(wall.square)
         if not _on_board(wall.square):
-            return f"{name} is not on the board"
+            return f"{wall.square} is not on the board"
+        name = square_name(wall.square)
         if self.wall_at(wall.square) is not None:
             return f"{name} already has a wall"
-        cut = self.cut | wall_edges(wall)
-        if len(reachable(cut, self.obelisk)) < SIZE * SIZE:
-            shut = sorted(set((r, c) for r in range(SIZE) for c in range(SIZE))
-                          - reachable(cut, self.obelisk))
+        reach = reachable(self.cut | wall_edges(wall), self.obelisk)
+        if len(reach) < SIZE * SIZE:
+            shut = sorted({(r, c) for r in range(SIZE) for c in range(SIZE)} - reach)
             return (f"a wall on {name} blocking its {wall.orientation.words} would shut "
                     f"{square_name(shut[0])} off from the obelisk"
                     + (f" (and {len(shut) - 1} more)" if len(shut) > 1 else ""))

@@ -1,15 +1,18 @@
 """What the stones, High Rise and maze tables share: settled views in, repairs shown.
 
 Each game's table is a ``transitions`` model; this base holds the plumbing
-that does not depend on the game: a sensor view is fed to the settler, a
-settled one is handed to the game's ``_decide`` once, the service is told
-when to wake, and entering ``repair`` beeps and says what is wrong.
+that does not depend on the game: the machine itself, a sensor view fed to
+the settler, a settled one handed to the game's ``_decide`` once, the
+service told when to wake, and a problem shown and waited out in ``repair``.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
+
+from transitions import Machine
 
 from firmware.settle import Settler
 
@@ -17,7 +20,12 @@ V = TypeVar("V")
 
 
 class BoardTable(Generic[V]):
-    """Settling and repair plumbing; subclasses set ``problem`` and ``_decide``."""
+    """Settling and repair plumbing; subclasses give ``STATES``, ``TRANSITIONS``
+    (with ``go_wrong`` into "repair") and ``_decide``.
+
+    ``problem`` says what is wrong, ``wrong`` the squares to light red, and
+    ``candidates`` what a player may pick with their button.
+    """
 
     def __init__(self, emit: Callable[[dict], None], beep: Callable[[], None],
                  settle_s: float) -> None:
@@ -27,6 +35,12 @@ class BoardTable(Generic[V]):
         self.view: V | None = None
         self.decided: V | None = None
         self.problem = ""
+        self.wrong: tuple[tuple[int, int], ...] = ()
+        self.candidates: tuple = ()
+        self.lock = threading.RLock()  # the service and the people's hands take turns
+        self.machine = Machine(model=self, states=list(self.STATES),
+                               transitions=list(self.TRANSITIONS), initial="setup",
+                               auto_transitions=False, queued=True)
 
     def on_view(self, view: V, now: float) -> None:
         """A fresh (unsettled) reading of the board."""
@@ -49,6 +63,21 @@ class BoardTable(Generic[V]):
     def _decide(self, view: V, now: float) -> None:
         raise NotImplementedError
 
+    def _wrong(self, message: str, squares: tuple[tuple[int, int], ...] = ()) -> None:
+        """Show what is wrong and record nothing: go to repair, or say a new problem there."""
+        changed = message != self.problem
+        self.problem = message
+        self.wrong = squares
+        self.candidates = ()
+        if self.state != "repair":
+            self.go_wrong()
+        elif changed:
+            self.beep()
+            self.emit({"event": "illegal", "message": message})
+
     def on_enter_repair(self) -> None:
         self.beep()
         self.emit({"event": "illegal", "message": self.problem})
+
+    def on_enter_play(self) -> None:
+        self.problem = ""

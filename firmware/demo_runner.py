@@ -43,8 +43,7 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
     devices: TableDevices = open_table(profile or load_profile("sim"))
     journal = Journal(state_dir or tempfile.mkdtemp(prefix=f"obelisk-{name}-"))
     physical = journal.dir / "sim-table.json"
-    entries = journal.read().entries
-    unfinished = bool(entries) and entries[-1].get("t") != "over"
+    unfinished = bool(journal.unfinished())
     epoch = time.monotonic()
 
     def clock() -> float:

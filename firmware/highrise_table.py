@@ -22,10 +22,7 @@ are revealed square by square.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-
-from transitions import Machine
 
 from engine.errors import ObeliskError
 from engine.highrise import HighriseGame, HighriseState, Place, Size, square_name
@@ -67,12 +64,7 @@ class HighriseTable(BoardTable):
         self.board_cols = board_cols or game.options.cols
         self.position: HighriseState = game.state_with((1,) * game.options.cells, Player.A)
         self.accepted: View | None = None  # the pads' readings after the last accepted move
-        self.wrong: tuple[tuple[int, int], ...] = ()
         self.over_at = 0.0
-        self.lock = threading.RLock()
-        self.machine = Machine(model=self, states=list(self.STATES),
-                               transitions=list(self.TRANSITIONS), initial="setup",
-                               auto_transitions=False, queued=True)
 
     @property
     def cells(self) -> int:
@@ -167,19 +159,6 @@ class HighriseTable(BoardTable):
             self.fixed()
         self._accept(place, view, now)
 
-    def _wrong(self, message: str, squares: tuple[tuple[int, int], ...]) -> None:
-        changed = message != self.problem
-        self.problem = message
-        self.wrong = squares
-        if self.state == "play":
-            self.go_wrong()
-        elif changed:
-            self.beep()
-            self.emit({"event": "illegal", "message": message})
-
-    def on_enter_play(self) -> None:
-        self.problem = ""
-
     def _accept(self, place: Place, view: View, now: float) -> None:
         mover = self.position.to_play
         n = self.position.plies + 1
@@ -226,22 +205,28 @@ class HighriseTable(BoardTable):
         for i in range(self.cells):
             frame[self._pixel(pos.square(i))] = OFF
         each = self.game.options.pieces_each
+        outcome = pos.outcome() if self.state == "over" else None
         for p in PLAYERS:
             ring = [OFF] * ring_pixels
             if self.state in ("play", "repair") and pos.to_play is p:
                 lit = -(-ring_pixels * pos.pieces_left(p) // each)  # pieces left, rounded up
                 ring = [PLAYER_COLOURS[p]] * lit + [OFF] * (ring_pixels - lit)
-            elif self.state == "over":
-                winner = pos.outcome().winner
+            elif outcome is not None:
+                winner = outcome.winner
                 ring = [GOOD if winner is p else DRAW if winner is None else OFF] * ring_pixels
             for k, rgb in enumerate(ring):
                 frame[("ring", p.value, k)] = rgb
-        if self.state in ("setup", "repair"):
-            for sq in self.wrong[:1] if self.state == "setup" else self.wrong:
-                frame[self._pixel(sq)] = MISSING if "put a cover" in self.problem else EXTRA
-        if self.state == "over":
+        if self.state == "setup" and self.wrong and self.view is not None:
+            sq = self.wrong[0]  # one fix at a time: blue for a missing cover, red for extra
+            i = pos.index(sq)
+            short = self.view[i] < self.cal.zero[i] + self.cal.sizes[Size.LARGE.value - 1]
+            frame[self._pixel(sq)] = MISSING if short else EXTRA
+        elif self.state == "repair":
+            for sq in self.wrong:
+                frame[self._pixel(sq)] = EXTRA
+        if outcome is not None:
             shown = int((now - self.over_at) / REVEAL_S) + 1
-            for s in pos.outcome().stacks[:shown]:
+            for s in outcome.stacks[:shown]:
                 frame[self._pixel(s.square)] = (PLAYER_COLOURS[s.controller] if s.controller
                                                 else DRAW)
         return frame

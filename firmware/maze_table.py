@@ -21,13 +21,12 @@ breaks the rules is lit red and waited out, never recorded.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-
-from transitions import Machine
 
 from engine.errors import NothingPlacedError, ObeliskError
 from engine.maze import (
+    SEGMENTS,
+    SIZE,
     Action,
     MazeGame,
     MazeState,
@@ -99,15 +98,9 @@ class MazeTable(BoardTable):
         super().__init__(emit, beep, settle_s)
         self.position: MazeState = game.new_initial_state()
         self.actions: list[Action] = []
-        self.wrong: tuple[tuple[int, int], ...] = ()
-        self.candidates: tuple[Action, ...] = ()
         self.pick = 0
         self.lifted: tuple[int, int] | None = None
         self.plan = plan(self.position)
-        self.lock = threading.RLock()
-        self.machine = Machine(model=self, states=list(self.STATES),
-                               transitions=list(self.TRANSITIONS), initial="setup",
-                               auto_transitions=False, queued=True)
 
     # ---------------------------------------------------------------- starting
 
@@ -126,7 +119,7 @@ class MazeTable(BoardTable):
         if pos.phase.value == "first_segment":
             self.problem = "Architect: put segment 1, the obelisk, on any square"
         elif pos.phase.value == "segments":
-            left = 4 - len(pos.segments)
+            left = SEGMENTS - 1 - len(pos.segments)
             self.problem = (f"Maze Master: put the other segments on squares of your choice "
                             f"({left} to go)")
         else:
@@ -198,17 +191,6 @@ class MazeTable(BoardTable):
         self.emit({"event": "choose", "role": mover.value,
                    "candidates": [_describe(a) for a in candidates]})
 
-    def _wrong(self, message: str, squares: tuple[tuple[int, int], ...]) -> None:
-        changed = message != self.problem
-        self.problem = message
-        self.wrong = squares
-        self.candidates = ()
-        if self.state != "repair":
-            self.go_wrong()
-        elif changed:
-            self.beep()
-            self.emit({"event": "illegal", "message": message})
-
     def _try(self, action: Action) -> None:
         """Play ``action`` if the rules allow it; otherwise show why and wait."""
         try:
@@ -263,9 +245,9 @@ class MazeTable(BoardTable):
     def led_frame(self, now: float, ring_pixels: int) -> dict[tuple[str, str, int], RGB]:
         frame: dict[tuple[str, str, int], RGB] = {}
         pos = self.position
-        for r in range(8):
-            for c in range(8):
-                frame[("board", "", r * 8 + c)] = OFF
+        for r in range(SIZE):
+            for c in range(SIZE):
+                frame[("board", "", r * SIZE + c)] = OFF
         limit, walls = pos.options.turns, pos.options.walls
         rings = {
             Role.ARCHITECT: (pos.turns_left, limit, GOOD if self.plan.enough else LATE),
@@ -282,23 +264,23 @@ class MazeTable(BoardTable):
                 frame[("ring", BUTTON[role], k)] = rgb
         if self.lifted is not None:
             for r, c in queen_moves(pos.cut, self.lifted):
-                frame[("board", "", r * 8 + c)] = CANDIDATE
+                frame[("board", "", r * SIZE + c)] = CANDIDATE
         for i, action in enumerate(self.candidates):
             colour = PICK if i == self.pick else CANDIDATE
             if isinstance(action, PlaceWall):
                 if i != self.pick:
                     continue  # one orientation at a time: the wall and the sides it blocks
                 r, c = action.square
-                frame[("board", "", r * 8 + c)] = PICK
+                frame[("board", "", r * SIZE + c)] = PICK
                 for side in action.orientation.sides:
                     nr, nc = r + side.value[0], c + side.value[1]
-                    if 0 <= nr < 8 and 0 <= nc < 8:
-                        frame[("board", "", nr * 8 + nc)] = EXTRA
+                    if 0 <= nr < SIZE and 0 <= nc < SIZE:
+                        frame[("board", "", nr * SIZE + nc)] = EXTRA
             else:
                 r, c = action.to
-                frame[("board", "", r * 8 + c)] = colour
+                frame[("board", "", r * SIZE + c)] = colour
         for r, c in self.wrong if self.state == "repair" else ():
-            frame[("board", "", r * 8 + c)] = EXTRA
+            frame[("board", "", r * SIZE + c)] = EXTRA
         return frame
 
 

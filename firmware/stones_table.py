@@ -22,10 +22,7 @@ before, that move replaces the tentative one. Nothing illegal is recorded.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-
-from transitions import Machine
 
 from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
@@ -82,13 +79,8 @@ class StonesTable(BoardTable):
         self.position: StonesState = game.new_initial_state()
         self.history: list[StonesState] = [self.position]
         self.moves: list[Move] = []
-        self.candidates: tuple[Move, ...] = ()
         self.pick = 0
         self.lifted: Square | None = None
-        self.lock = threading.RLock()
-        self.machine = Machine(model=self, states=list(self.STATES),
-                               transitions=list(self.TRANSITIONS), initial="setup",
-                               auto_transitions=False, queued=True)
 
     # ---------------------------------------------------------------- starting
 
@@ -222,19 +214,6 @@ class StonesTable(BoardTable):
         self._leave_choose()
         self._accept(same[0])
         return True
-
-    def _wrong(self, message: str) -> None:
-        changed = message != self.problem
-        self.problem = message
-        self.candidates = ()
-        if self.state in ("play", "choose"):
-            self.go_wrong()
-        elif changed:
-            self.beep()
-            self.emit({"event": "illegal", "message": message})
-
-    def on_enter_play(self) -> None:
-        self.problem = ""
 
     # ---------------------------------------------------------------- accepting
 
