@@ -172,6 +172,7 @@ class Injector(threading.Thread):
 def child(game: str, seed: int, state_dir: str, inject: bool) -> int:
     sys.path.insert(0, str(HERE.parent.parent))
     from firmware.demo import run_demo
+    from firmware.demo_runner import DemoSettings
     from firmware.highrise_demo import run_highrise_demo
     from firmware.maze_demo import run_maze_demo
     from firmware.stones_demo import run_stones_demo
@@ -184,8 +185,8 @@ def child(game: str, seed: int, state_dir: str, inject: bool) -> int:
     def hook(table, devices) -> None:
         Injector(game, table, devices, rng, log, SPEED[game]).start()
 
-    return runners[game](seed, as_json=True, speed=SPEED[game], state_dir=state_dir,
-                         hook=hook if inject else None)
+    return runners[game](DemoSettings(seed=seed, as_json=True, speed=SPEED[game],
+                                      state_dir=state_dir, hook=hook if inject else None))
 
 
 # ------------------------------------------------------------------ the parent

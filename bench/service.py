@@ -29,8 +29,8 @@ from pathlib import Path
 
 from sim_board import BoardProcess
 
+from engine.record import options_to_dict
 from engine.towers import TowersOptions
-from engine.towers_record import options_to_dict
 
 OBELISK = Path(sys.executable).parent / "obelisk"
 

@@ -172,6 +172,20 @@ def parse_block_set(text: str, source: str = "set file") -> BlockSet:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise BlockSetError(f"{source}: not valid TOML ({exc})") from None
+    return block_set_from_dict(data, source)
+
+
+def block_set_to_dict(block_set: BlockSet) -> dict:
+    """The set as plain data in the set file's own layout (a journal keeps it)."""
+    return {"name": block_set.name,
+            "block": [{"id": b.id, "colour": b.colour.label,
+                       "cells": sorted([list(c) for c in b.cells])} for b in block_set.blocks]}
+
+
+def block_set_from_dict(data: object, source: str = "set") -> BlockSet:
+    """A set from plain data laid out as a set file, checked just as strictly."""
+    if not isinstance(data, dict):
+        raise BlockSetError(f"{source}: not a block set (name and [[block]] tables)")
     name = data.get("name", source)
     if not isinstance(name, str):
         raise BlockSetError(f"{source}: 'name' must be text, like name = \"My set\"")

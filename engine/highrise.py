@@ -74,6 +74,9 @@ class Place:
     square: Square
     size: Size
 
+    def __str__(self) -> str:
+        return f"{self.size.label} pyramid on {square_name(self.square)}"
+
 
 @dataclass(frozen=True)
 class StackScore:

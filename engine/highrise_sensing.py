@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.errors import InferenceError, NothingPlacedError
+from engine.errors import InferenceError, NothingPlacedError, ObeliskError
 from engine.highrise import HighriseState, Place, Size, square_name
 
 Square = tuple[int, int]
@@ -28,7 +28,7 @@ class WeightError(InferenceError):
         self.squares = squares
 
 
-class CalibrationError(ValueError):
+class CalibrationError(ObeliskError):
     """Measured piece weights the table cannot tell apart."""
 
 

@@ -82,21 +82,31 @@ class MazeError(IllegalActionError):
 class PlaceSegment:
     square: Square
 
+    def __str__(self) -> str:
+        return f"segment on {square_name(self.square)}"
+
 
 @dataclass(frozen=True)
 class PlaceWall:
     square: Square
     orientation: Orientation
 
+    def __str__(self) -> str:
+        return f"wall on {square_name(self.square)} ({self.orientation.words})"
+
 
 @dataclass(frozen=True)
 class Pass:
-    pass
+    def __str__(self) -> str:
+        return "pass"
 
 
 @dataclass(frozen=True)
 class Move:
     to: Square
+
+    def __str__(self) -> str:
+        return f"obelisk to {square_name(self.to)}"
 
 
 Action = PlaceSegment | PlaceWall | Pass | Move

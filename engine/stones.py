@@ -80,6 +80,9 @@ class Move:
     frm: Square
     to: Square
 
+    def __str__(self) -> str:
+        return f"{square_name(self.frm)}-{square_name(self.to)}"
+
 
 @dataclass(frozen=True)
 class StonesOptions:

@@ -57,8 +57,14 @@ class TowersOptions:
     sudden_death: bool = False
 
     def __post_init__(self) -> None:
-        if not self.hourglass_s > 0:
-            raise ValueError(f"the hourglass must run for some time, not {self.hourglass_s} s")
+        low, high = HOURGLASS_RANGE_S
+        if not low <= self.hourglass_s <= high:  # also refuses nan and inf
+            raise ValueError(f"the hourglass runs {low:g} to {high:g} seconds, not "
+                             f"{self.hourglass_s:g}")
+
+
+HOURGLASS_RANGE_S = (10.0, 600.0)
+"""Shorter turns leave no time to choose; longer ones are no hourglass at all."""
 
 
 # ----------------------------------------------------------------------------- actions

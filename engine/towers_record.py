@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from engine.blocks import BlockSet
 from engine.errors import ObeliskError
 from engine.players import Player
+from engine.record import RecordError
 from engine.towers import (
     Action,
     Choose,
@@ -25,10 +26,6 @@ from engine.towers import (
     TowersOptions,
     TowersState,
 )
-
-
-class RecordError(ObeliskError):
-    """A record entry that is not a towers action, or does not replay."""
 
 
 def action_to_dict(action: Action) -> dict:
@@ -72,20 +69,6 @@ def _cell(raw: object) -> tuple[int, int, int]:
     if not isinstance(raw, list) or len(raw) != 3 or not all(type(v) is int for v in raw):
         raise ValueError(f"cell {raw!r} is not three whole numbers")
     return (raw[0], raw[1], raw[2])
-
-
-def options_to_dict(options: TowersOptions) -> dict:
-    return {"hourglass_s": options.hourglass_s, "sudden_death": options.sudden_death}
-
-
-def options_from_dict(data: object) -> TowersOptions:
-    if not isinstance(data, dict):
-        raise RecordError(f"options must be an object, not {data!r}")
-    try:
-        return TowersOptions(hourglass_s=float(data.get("hourglass_s", 60.0)),
-                             sudden_death=bool(data.get("sudden_death", False)))
-    except (TypeError, ValueError) as exc:
-        raise RecordError(f"options {data!r} are not valid ({exc})") from None
 
 
 def replay(block_set: BlockSet, options: TowersOptions, first: Player,

@@ -69,11 +69,19 @@ class BoardTable(Generic[V]):
         self.problem = message
         self.wrong = squares
         self.candidates = ()
-        if self.state != "repair":
+        if self.state != "repair" and self.may_go_wrong():
             self.go_wrong()
         elif changed:
             self.beep()
             self.emit({"event": "illegal", "message": message})
+
+    def cannot_record(self, message: str) -> None:
+        """The journal refused the last action (a full disk): nothing was confirmed.
+
+        The table shows why and waits; the service tries the same reading
+        again a little later, so the action is recorded once the disk allows.
+        """
+        self._wrong(message)
 
     def on_enter_repair(self) -> None:
         self.beep()

@@ -11,7 +11,6 @@ Rise table finds it.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import threading
 import time
@@ -19,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.highrise_sensing import Calibration, CalibrationError
+from firmware.state_dir import StateDir, StateDirError, default_state_dir, write_whole
 from hardware.devices import TableDevices, open_table
 from hardware.link import ScannerLink
 from hardware.profile import load_profile
@@ -57,16 +57,12 @@ def load_calibration(state_dir: str | Path, pads: int) -> Calibration:
 
 
 def save_calibration(state_dir: str | Path, cal: Calibration) -> Path:
+    """Store the calibration whole (StateDirError, with the fix, when it cannot be)."""
     path = Path(state_dir) / FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"zero": list(cal.zero), "sizes": list(cal.sizes),
-                               "tolerance": cal.tolerance,
-                               "measured": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=1)
-                   + "\n", "utf-8")
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
-    tmp.replace(path)
+    text = json.dumps({"zero": list(cal.zero), "sizes": list(cal.sizes),
+                       "tolerance": cal.tolerance,
+                       "measured": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=1) + "\n"
+    write_whole(path, text.encode("utf-8"))
     return path
 
 
@@ -136,13 +132,41 @@ def _person(devices: TableDevices, out) -> Callable[[str, str], None]:
     return do_step
 
 
-def run_calibrate(profile_name: str, state_dir: str | Path, out=None) -> int:
-    """``obelisk calibrate highrise``: measure, show and store the calibration."""
+def run_calibrate(profile_name: str, state_dir: str | Path | None = None, out=None) -> int:
+    """``obelisk calibrate highrise``: measure, show and store the calibration.
+
+    The state directory is taken and checked before the first weighing, so
+    that a person never weighs four times for a result that cannot be kept.
+    """
     out = out or sys.stdout
     profile = load_profile(profile_name)
     if not profile.scanner.load_cells:
         raise CalibrationError(f"profile {profile.name} has no load cells ([scanner] "
                                "load_cells = 0): High Rise needs one under each square")
+    where = f" --state-dir {state_dir}" if state_dir else ""
+    with StateDir(state_dir or default_state_dir()).open(f"obelisk calibrate highrise{where}") \
+            as state:
+        cal = _measure(profile, out)
+        path = _keep(state, cal, out)
+    small, medium, large = cal.sizes
+    print(f"pieces weigh {small}, {medium} and {large} counts; a reading within "
+          f"{cal.tolerance} counts of one counts as that size.\nsaved to {path}",
+          file=out, flush=True)
+    return 0
+
+
+def _keep(state: StateDir, cal: Calibration, out) -> Path:
+    """Save the measurements; if the disk fails meanwhile, show them so none are lost."""
+    try:
+        return save_calibration(state.path, cal)
+    except StateDirError as exc:
+        print(f"the measurements could not be saved, so here they are to keep: "
+              f"zero = {list(cal.zero)}, sizes = {list(cal.sizes)}, "
+              f"tolerance = {cal.tolerance}", file=out, flush=True)
+        raise exc from None
+
+
+def _measure(profile, out) -> Calibration:
     with open_table(profile) as devices:
         if devices.link.wait_for(lambda snap: True, 5.0) is None:
             raise CalibrationError("no scanner board answers: check the cable, then run "
@@ -154,10 +178,4 @@ def run_calibrate(profile_name: str, state_dir: str | Path, out=None) -> int:
                 print(f"{words}  (the simulated hand does it)", file=out, flush=True)
             hand(name, words)
 
-        cal = calibrate(devices.link, step)
-    path = save_calibration(state_dir, cal)
-    small, medium, large = cal.sizes
-    print(f"pieces weigh {small}, {medium} and {large} counts; a reading within "
-          f"{cal.tolerance} counts of one counts as that size.\nsaved to {path}",
-          file=out, flush=True)
-    return 0
+        return calibrate(devices.link, step)

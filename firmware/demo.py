@@ -21,11 +21,12 @@ from engine.blocks import Colour
 from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
 from engine.tower import LEVELS, resting_placements
-from engine.towers import Phase, TowersGame, TowersOptions, TowersState
+from engine.towers import Phase, TowersGame, TowersState
 from engine.towers_sensing import find_placement
-from firmware.demo_runner import run_table_demo
+from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.journal import Journal
-from firmware.sets import load_block_set
+from firmware.resume import Resolved
+from firmware.sets import towers_block_set
 from firmware.towers_table import TowersTable
 from firmware.towers_view import ZONE_PADS, TowersView, ZoneScale, expected_towers, view_of
 from hardware.devices import TableDevices
@@ -278,20 +279,16 @@ def _towers_screen(table: TowersTable, event: dict, now: float) -> str:
     return text + "\n" + _breakdown(event) if event["event"] == "game_over" else text
 
 
-def run_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
-             state_dir: str | None = None, out=None, max_real_s: float = 900.0,
-             hook=None) -> int:
+def run_demo(settings: DemoSettings, *, set_path: str | None = None) -> int:
     """Play one towers game through the whole simulated stack; 0 when it ends."""
-    game = TowersGame(load_block_set(), TowersOptions())
 
-    def make_table(journal: Journal, emit) -> TowersTable:
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> TowersTable:
+        game = TowersGame(towers_block_set(resolved, set_path), resolved.options)
         return TowersTable(game, journal, seed=seed, emit=emit,
-                           settle_s=max(0.3, 0.15 * speed), toss_s=2.0)
+                           settle_s=max(0.3, 0.15 * settings.speed), toss_s=2.0)
 
-    return run_table_demo(make_table, lambda table, devices: DemoPlayers(table, devices, seed),
-                          view_of, screen=_towers_screen, as_json=as_json, speed=speed,
-                          state_dir=state_dir, out=out, max_real_s=max_real_s, name="demo",
-                          hook=hook)
+    return run_table_demo("towers", settings, make_table, DemoPlayers, view_of,
+                          screen=_towers_screen)
 
 
 __all__ = ["DemoPlayers", "run_demo"]

@@ -1,8 +1,9 @@
-"""What every table demo shares: the simulated table, the service, the output.
+"""What every table demo shares: the state directory, the simulated table, the output.
 
 A demo gives a table (the game's state machine), players that act on the
 simulated table, and how to show an event to a person; ``run_table_demo``
-wires the whole stack and plays until the game is over.
+takes the state directory (locked, as ``obelisk run`` does), finds out which
+game it holds, wires the whole stack and plays until the game is over.
 """
 
 from __future__ import annotations
@@ -14,36 +15,102 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
+from firmware.games import GAMES
 from firmware.journal import Journal
+from firmware.resume import Resolved, ResumeError, resolve
 from firmware.service import TableService
+from firmware.state_dir import StateDir, StateDirError, write_whole
 from hardware.devices import TableDevices, open_table
 from hardware.profile import Profile, load_profile
 
+PHYSICAL = "sim-table.json"
+"""The simulated table as plain data: a real table would survive the Pi losing power."""
+DEFAULT_SEED = 1
 
-def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callable, *,
-                   screen: Callable[[object, dict, float], str], as_json: bool = False,
-                   speed: float = 1.0, state_dir: str | None = None, out=None,
-                   max_real_s: float = 900.0, name: str = "demo",
-                   profile: Profile | None = None, prepare: Callable | None = None,
-                   hook: Callable | None = None) -> int:
+
+@dataclass(frozen=True)
+class DemoSettings:
+    """How a demo runs: what the person typed, and for tests and benches a little more."""
+
+    seed: int | None = None  # None: the unfinished game's, else DEFAULT_SEED
+    as_json: bool = False
+    speed: float = 10.0
+    state_dir: str | None = None
+    new_game: bool = False
+    chosen: dict = field(default_factory=dict)  # game options typed on the command line
+    out: Any = None  # where events go (stdout)
+    max_real_s: float = 900.0
+    hook: Callable | None = None  # bench/faults.py starts its fault injector here
+
+
+def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
+                   make_players: Callable, view_of: Callable, *,
+                   screen: Callable[[object, dict, float], str],
+                   profile: Callable[[object], Profile] | None = None,
+                   prepare: Callable | None = None) -> int:
     """Play one game through the whole simulated stack; 0 when it ends.
 
-    ``make_table(journal, emit)`` builds the table; ``make_players(table,
-    devices)`` the players, who offer ``waiting()``, ``act()``, ``physical()``
-    (the simulated table as plain data, kept in the state directory because a
-    real table would survive the Pi losing power) and ``restore(data)``;
-    ``screen(table, event, now)`` renders an event for a person;
-    ``prepare(devices, journal, emit)``, if given, runs before the table is
-    built (a calibration, say); ``hook(table, devices)``, if given, runs once
-    the players are ready (bench/faults.py starts its fault injector there).
+    ``make_table(resolved, journal, emit, seed)`` builds the table;
+    ``make_players(table, devices, seed)`` the players, who offer
+    ``waiting()``, ``act()``, ``physical()`` (the simulated table as plain
+    data) and ``restore(data)``; ``screen(table, event, now)`` renders an
+    event for a person; ``profile(options)`` gives the simulated table for
+    the game's options (default: the sim profile); ``prepare(devices,
+    journal, emit)``, if given, runs before the table is built (a
+    calibration, say); ``settings.hook(table, devices)``, if given, once the
+    players are ready.
     """
-    out = out or sys.stdout
-    live = not as_json and out.isatty()
-    devices: TableDevices = open_table(profile or load_profile("sim"))
-    journal = Journal(state_dir or tempfile.mkdtemp(prefix=f"obelisk-{name}-"))
-    physical = journal.dir / "sim-table.json"
-    unfinished = bool(journal.unfinished())
+    out = settings.out or sys.stdout
+    where = f" --state-dir {settings.state_dir}" if settings.state_dir else ""
+    path = settings.state_dir or tempfile.mkdtemp(prefix=f"obelisk-{game_id}-")
+    with StateDir(path).open(f"obelisk demo {game_id}{where}") as state:
+        journal = Journal(state.path)
+        resolved = resolve(journal, game_id, lambda game: settings.chosen,
+                           new_game=settings.new_game, base=GAMES[game_id].demo_defaults,
+                           continue_with=f"`obelisk demo {{game}}{where}` without game options")
+        physical = state.path / PHYSICAL
+        saved = _saved_table(physical) if resolved.unfinished else {}
+        seed = _seed(settings.seed, saved, game_id, where)
+        if not resolved.unfinished and journal.path.exists():
+            journal.archive()  # the finished games before: kept aside, never deleted
+        devices = open_table(profile(resolved.options) if profile else load_profile("sim"))
+        with devices:
+            return _play(settings, resolved, journal, devices, physical, saved, seed,
+                         make_table, make_players, view_of, screen, prepare, out)
+
+
+def _saved_table(physical: Path) -> dict:
+    """The simulated table a killed demo left, with its seed ({} if there is none)."""
+    try:
+        data = json.loads(physical.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if isinstance(data, dict) and "table" in data:
+        return data
+    return {"table": data}  # written before the seed was kept beside it
+
+
+def _seed(typed: int | None, saved: dict, game_id: str, where: str) -> int:
+    kept = saved.get("seed")
+    if typed is not None and isinstance(kept, int) and typed != kept:
+        raise ResumeError(f"the unfinished demo here was started with --seed {kept}: run "
+                          f"`obelisk demo {game_id}{where}` with --seed {kept} or no --seed to "
+                          "continue it, or add --new-game to start a game with seed "
+                          f"{typed} (the unfinished one is kept)")
+    if typed is not None:
+        return typed
+    return kept if isinstance(kept, int) else DEFAULT_SEED
+
+
+def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices: TableDevices,
+          physical: Path, saved: dict, seed: int, make_table: Callable, make_players: Callable,
+          view_of: Callable, screen: Callable, prepare: Callable | None, out) -> int:
+    speed = settings.speed
+    live = not settings.as_json and out.isatty()
     epoch = time.monotonic()
 
     def clock() -> float:
@@ -56,7 +123,7 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
     def emit(event: dict) -> None:
         with printing:
             try:
-                if as_json:
+                if settings.as_json:
                     print(json.dumps(event), file=out, flush=True)
                 else:
                     keep = event["event"] in ("game_over", "reveal")  # the end stays readable
@@ -66,14 +133,11 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
             except (BrokenPipeError, ValueError):  # whoever read our output has gone
                 reader_gone.set()
 
-    try:
-        if prepare is not None:
-            prepare(devices, journal, emit)
-        table = holder["table"] = make_table(journal, emit)
-    except BaseException:
-        devices.close()
-        raise
+    if prepare is not None:
+        prepare(devices, journal, emit)
+    table = holder["table"] = make_table(resolved, journal, emit, seed)
     service = TableService(devices, table, view_of, clock)
+    service.start_table()  # a journal that cannot be resumed is refused here, nothing touched
     failure: list[BaseException] = []
 
     def serve() -> None:
@@ -83,17 +147,17 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
             failure.append(exc)
             raise
 
-    loop = threading.Thread(target=serve, name=f"{name}-service", daemon=True)
-    players = make_players(table, devices)
-    if hook is not None:
-        hook(table, devices)
-    if unfinished:  # without a record of the table, the table guides the repair instead
-        with contextlib.suppress(OSError, ValueError, KeyError):
-            players.restore(json.loads(physical.read_text("utf-8")))
-    elif journal.path.exists():
-        journal.archive(f"journal-{int(time.time())}.jsonl")  # a finished game: keep it aside
+    loop = threading.Thread(target=serve, name=f"{resolved.game.id}-service", daemon=True)
+    players = make_players(table, devices, seed)
+    if settings.hook is not None:
+        settings.hook(table, devices)
+    if resolved.unfinished and "table" in saved:  # else the table guides the repair
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            players.restore(saved["table"])
     loop.start()
-    deadline = time.monotonic() + max_real_s
+    unsaved = False
+    deadline = time.monotonic() + settings.max_real_s
+    name = resolved.game.id
     try:
         while table.state != "over":
             if reader_gone.is_set():
@@ -103,19 +167,22 @@ def run_table_demo(make_table: Callable, make_players: Callable, view_of: Callab
                       file=sys.stderr)
                 return 1
             if time.monotonic() > deadline:
-                print(f"{name}: no end after {max_real_s:.0f} s (table: {table.state}, "
+                print(f"{name}: no end after {settings.max_real_s:.0f} s (table: {table.state}, "
                       f"{table.problem})", file=sys.stderr)
                 return 1
             with table.lock:
                 ready = players.waiting()
                 if ready:
                     players.act()
-                    tmp = physical.with_suffix(".tmp")
-                    tmp.write_text(json.dumps(players.physical()), "utf-8")
-                    tmp.replace(physical)
+                    try:
+                        write_whole(physical, json.dumps(
+                            {"seed": seed, "table": players.physical()}).encode())
+                    except StateDirError as exc:
+                        if not unsaved:  # the journal is what matters; say it once
+                            print(f"{name}: {exc}", file=sys.stderr)
+                        unsaved = True
             time.sleep(min(0.2, 0.5 / speed) if ready else 0.002)
         return 0
     finally:
         service.stopping.set()
         loop.join(timeout=5)
-        devices.close()

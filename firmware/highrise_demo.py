@@ -19,11 +19,12 @@ import random
 from engine.highrise import HighriseGame, HighriseOptions, HighriseState, Place, Size
 from engine.highrise_sensing import CalibrationError
 from firmware.calibrate import calibrate, load_calibration, save_calibration, sim_hand
-from firmware.demo_runner import run_table_demo
+from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.highrise_table import HighriseTable, highrise_view
 from firmware.journal import Journal
+from firmware.resume import Resolved
 from hardware.devices import TableDevices
-from hardware.profile import load_profile
+from hardware.profile import Profile, load_profile
 from hardware.sim import PYRAMID_GRAMS
 
 _COVER = PYRAMID_GRAMS[Size.LARGE.value]
@@ -137,25 +138,23 @@ def _screen(table: HighriseTable | None, event: dict, now: float) -> str:
     return text
 
 
-def run_highrise_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
-                      size: tuple[int, int] = (3, 3), state_dir: str | None = None, out=None,
-                      max_real_s: float = 1800.0, hook=None) -> int:
+def run_highrise_demo(settings: DemoSettings) -> int:
     """Play one High Rise game through the whole simulated stack; 0 when it ends."""
-    options = HighriseOptions(*size)
-    sim = load_profile("sim")
-    profile = dataclasses.replace(sim, scanner=dataclasses.replace(
-        sim.scanner, rows=size[0], cols=size[1], load_cells=options.cells))
+
+    def profile(options: HighriseOptions) -> Profile:
+        sim = load_profile("sim")
+        return dataclasses.replace(sim, scanner=dataclasses.replace(
+            sim.scanner, rows=options.rows, cols=options.cols, load_cells=options.cells))
+
     holder: dict = {}
 
     def prepare(devices: TableDevices, journal: Journal, emit) -> None:
         _calibrate_sim(devices, journal, emit)
-        holder["cal"] = load_calibration(journal.dir, options.cells)
+        holder["cal"] = load_calibration(journal.dir, devices.profile.scanner.load_cells)
 
-    def make_table(journal: Journal, emit) -> HighriseTable:
-        return HighriseTable(HighriseGame(options), journal, holder["cal"], seed=seed, emit=emit,
-                             settle_s=max(0.3, 0.15 * speed))
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> HighriseTable:
+        return HighriseTable(HighriseGame(resolved.options), journal, holder["cal"], seed=seed,
+                             emit=emit, settle_s=max(0.3, 0.15 * settings.speed))
 
-    return run_table_demo(make_table, lambda table, devices: HighrisePlayers(table, devices, seed),
-                          highrise_view, screen=_screen, as_json=as_json, speed=speed,
-                          state_dir=state_dir, out=out, max_real_s=max_real_s, name="highrise",
-                          profile=profile, prepare=prepare, hook=hook)
+    return run_table_demo("highrise", settings, make_table, HighrisePlayers, highrise_view,
+                          screen=_screen, profile=profile, prepare=prepare)

@@ -25,11 +25,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.errors import ObeliskError
-from engine.highrise import HighriseGame, HighriseState, Place, Size, square_name
+from engine.highrise import HighriseGame, HighriseOptions, HighriseState, Place, Size, square_name
+from engine.highrise_record import action_from_dict, action_to_dict
 from engine.highrise_sensing import Calibration, WeightError, read_placement
 from engine.players import PLAYERS, Player
+from engine.record import RecordError, options_from_dict, options_to_dict
 from firmware.board_table import BoardTable
 from firmware.journal import Journal
+from firmware.resume import read_start, replay
 from firmware.seal import Sealer, SealError
 from firmware.towers_table import EXTRA, GOOD, MISSING, OFF, PLAYER_COLOURS
 from hardware.buttons import ButtonEvent
@@ -75,24 +78,32 @@ class HighriseTable(BoardTable):
     def start(self, now: float) -> None:
         """Resume the journal's unfinished game, or wait for a new one."""
         entries = self.journal.unfinished()
+        self.sealer.check(self.journal.holds("sealed"))
         if not entries:
             self.problem = "put a cover on every square, then press a player button"
             return
-        try:
-            secret = self.sealer.unseal(entries[0]["sealed"])
-            position = self.game.new_initial_state(int(secret["seed"]))
-            accepted = tuple(secret["base"])
-            for entry in entries[1:]:
-                if entry.get("t") == "action":
-                    move = self.sealer.unseal(entry["sealed"])
-                    position = position.apply_action(
-                        Place(tuple(move["square"]), Size(move["size"])))
-                    accepted = tuple(move["reading"])
-        except (SealError, KeyError, ValueError, TypeError, ObeliskError) as exc:
-            self.problem = (f"the unfinished game cannot be resumed ({exc}); put a cover "
-                            "on every square and press a player button for a new game")
-            return
-        self.position, self.accepted = position, accepted
+        try:  # the start names the key: one that does not open it is the wrong key
+            secret = self.sealer.unseal(entries.start["sealed"])
+        except (SealError, KeyError) as exc:
+            raise SealError(f"{self.journal.path} line {entries.first_line}: the game's start "
+                            f"cannot be opened ({exc}); {self.sealer.path} must be the key "
+                            "this game began with: put that one back, or start afresh with "
+                            "--new-game") from None
+        self.game, seed, base = read_start(entries, lambda start: (
+            HighriseGame(options_from_dict(HighriseOptions, start["options"])),
+            int(secret["seed"]), _reading(secret["base"])))
+        readings = [base]
+
+        def action_of(entry: dict) -> Place:
+            try:
+                move = self.sealer.unseal(entry["sealed"])
+            except SealError as exc:
+                raise RecordError(str(exc)) from None
+            readings.append(_reading(move["reading"]))
+            return action_from_dict(move)
+
+        position = replay(entries, self.game.new_initial_state(seed), action_of).state
+        self.position, self.accepted = position, readings[-1]
         self.emit({"event": "resumed", "game": "highrise", "plies": position.plies})
         self.resumed()
         if position.is_terminal():
@@ -109,14 +120,13 @@ class HighriseTable(BoardTable):
             return
         if self.decided is None or self._covers(self.decided):
             return
-        self.position = self.game.new_initial_state(self.seed)
-        self.accepted = self.decided
+        position = self.game.new_initial_state(self.seed)
         self.journal.append({"t": "start", "game": "highrise",
-                             "options": {"rows": self.game.options.rows,
-                                         "cols": self.game.options.cols},
-                             "first": self.position.first.value,
+                             "options": options_to_dict(self.game.options),
+                             "first": position.first.value,
                              "sealed": self.sealer.seal({"seed": self.seed,
                                                          "base": list(self.decided)})})
+        self.position, self.accepted = position, self.decided
         self.begin()
         self.emit({"event": "start", "game": "highrise", "first": self.position.first.value,
                    "pieces_each": self.game.options.pieces_each})
@@ -163,7 +173,7 @@ class HighriseTable(BoardTable):
         mover = self.position.to_play
         n = self.position.plies + 1
         self.journal.append({"t": "action", "n": n, "sealed": self.sealer.seal(
-            {"square": list(place.square), "size": place.size.value, "reading": list(view)})})
+            {**action_to_dict(place), "reading": list(view)})})
         self.position = self.position.apply_action(place)
         self.accepted = view
         self.emit({"event": "placed", "player": mover.value, "ply": n,
@@ -230,6 +240,13 @@ class HighriseTable(BoardTable):
                 frame[self._pixel(s.square)] = (PLAYER_COLOURS[s.controller] if s.controller
                                                 else DRAW)
         return frame
+
+
+def _reading(raw: object) -> View:
+    """Load-cell counts as journalled (sealed) beside a placement."""
+    if not isinstance(raw, list) or not all(type(v) is int for v in raw):
+        raise RecordError(f"the load-cell reading {raw!r} is not a list of counts")
+    return tuple(raw)
 
 
 def highrise_view(snapshot) -> View:

@@ -19,7 +19,6 @@ from engine.maze import (
     SIZE,
     Action,
     MazeGame,
-    MazeOptions,
     MazeState,
     Move,
     Orientation,
@@ -27,10 +26,12 @@ from engine.maze import (
     Role,
     plan,
 )
+from engine.maze_record import action_from_dict, action_to_dict
 from engine.maze_sensing import MazeView
-from firmware.demo_runner import run_table_demo
+from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.journal import Journal
-from firmware.maze_table import BUTTON, MazeTable, action_from_dict, action_to_dict, maze_view
+from firmware.maze_table import BUTTON, MazeTable, maze_view
+from firmware.resume import Resolved
 from hardware.devices import TableDevices
 from hardware.profile import load_profile
 
@@ -186,18 +187,13 @@ def _screen(table: MazeTable, event: dict, now: float) -> str:
     return text
 
 
-def run_maze_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
-                  turns: int = 20, state_dir: str | None = None, out=None,
-                  max_real_s: float = 900.0, hook=None) -> int:
+def run_maze_demo(settings: DemoSettings) -> int:
     """Play one maze game through the whole simulated stack; 0 when it ends."""
-    game = MazeGame(MazeOptions(turns=turns))
-    profile = load_profile("sim-maze")
 
-    def make_table(journal: Journal, emit) -> MazeTable:
-        return MazeTable(game, journal, emit=emit, settle_s=max(0.3, 0.04 * speed))
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> MazeTable:
+        return MazeTable(MazeGame(resolved.options), journal, emit=emit,
+                         settle_s=max(0.3, 0.04 * settings.speed))
 
-    return run_table_demo(make_table, lambda table, devices: MazePlayers(table, devices, seed),
-                          maze_view, screen=_screen, as_json=as_json, speed=speed,
-                          state_dir=state_dir, out=out, max_real_s=max_real_s, name="maze",
-                          profile=profile, hook=hook)
+    return run_table_demo("maze", settings, make_table, MazePlayers, maze_view, screen=_screen,
+                          profile=lambda options: load_profile("sim-maze"))
 

@@ -29,6 +29,7 @@ from engine.maze import (
     SIZE,
     Action,
     MazeGame,
+    MazeOptions,
     MazeState,
     Move,
     Orientation,
@@ -40,9 +41,12 @@ from engine.maze import (
     queen_moves,
     square_name,
 )
+from engine.maze_record import action_from_dict, action_to_dict
 from engine.maze_sensing import MazeSensingError, MazeView, read_view, sight
+from engine.record import options_from_dict, options_to_dict
 from firmware.board_table import BoardTable
 from firmware.journal import Journal
+from firmware.resume import read_start, replay
 from firmware.towers_table import EXTRA, GOOD, OFF
 from hardware.buttons import ButtonEvent
 
@@ -52,29 +56,6 @@ ROLE_COLOURS = {Role.ARCHITECT: (0, 90, 255), Role.MAZE_MASTER: (255, 60, 160)}
 CANDIDATE: RGB = (0, 0, 200)
 PICK: RGB = (255, 255, 255)
 LATE: RGB = (255, 0, 0)
-
-
-def action_to_dict(action: Action) -> dict:
-    if isinstance(action, PlaceSegment):
-        return {"a": "segment", "square": list(action.square)}
-    if isinstance(action, PlaceWall):
-        return {"a": "wall", "square": list(action.square), "o": action.orientation.value}
-    if isinstance(action, Move):
-        return {"a": "move", "to": list(action.to)}
-    return {"a": "pass"}
-
-
-def action_from_dict(data: dict) -> Action:
-    kind = data["a"]
-    if kind == "segment":
-        return PlaceSegment(tuple(data["square"]))
-    if kind == "wall":
-        return PlaceWall(tuple(data["square"]), Orientation(data["o"]))
-    if kind == "move":
-        return Move(tuple(data["to"]))
-    if kind == "pass":
-        return Pass()
-    raise ValueError(f"unknown maze action {kind!r}")
 
 
 class MazeTable(BoardTable):
@@ -105,14 +86,22 @@ class MazeTable(BoardTable):
     # ---------------------------------------------------------------- starting
 
     def start(self, now: float) -> None:
-        for entry in self.journal.unfinished()[1:]:
-            if entry.get("t") == "action":
-                self._record(action_from_dict(entry["action"]))
+        entries = self.journal.unfinished()
+        if entries:
+            self.game = read_start(entries, lambda start: MazeGame(
+                options_from_dict(MazeOptions, start["options"])))
+            replayed = replay(entries, self.game.new_initial_state(),
+                              lambda entry: action_from_dict(entry["action"]))
+            self.actions = list(replayed.actions)
+            self.position = replayed.state
+            self.plan = plan(self.position)
         self._guide()
         if self.actions:
             self.emit({"event": "resumed", "game": "maze", "turn": self.position.turn})
             if self.position.phase.value not in ("first_segment", "segments"):
                 self.resumed()
+            if self.position.is_terminal():  # its end was not written before the stop
+                self.finish()
 
     def _guide(self) -> None:
         pos = self.position
@@ -189,7 +178,7 @@ class MazeTable(BoardTable):
             self.ask()
         mover = self.position.to_play
         self.emit({"event": "choose", "role": mover.value,
-                   "candidates": [_describe(a) for a in candidates]})
+                   "candidates": [str(a) for a in candidates]})
 
     def _try(self, action: Action) -> None:
         """Play ``action`` if the rules allow it; otherwise show why and wait."""
@@ -203,7 +192,7 @@ class MazeTable(BoardTable):
             return
         if not self.actions:
             self.journal.append({"t": "start", "game": "maze",
-                                 "options": {"turns": self.game.options.turns}})
+                                 "options": options_to_dict(self.game.options)})
         self.journal.append({"t": "action", "n": len(self.actions) + 1,
                              "action": action_to_dict(action)})
         mover = self.position.to_play
@@ -296,14 +285,6 @@ def _fields(action: Action) -> dict:
     if isinstance(action, Move):
         return {"to": square_name(action.to)}
     return {}
-
-
-def _describe(action: Action) -> str:
-    if isinstance(action, PlaceWall):
-        return f"wall on {square_name(action.square)} ({action.orientation.words})"
-    if isinstance(action, Move):
-        return f"obelisk to {square_name(action.to)}"
-    return _kind(action)
 
 
 def maze_view(snapshot) -> MazeView:

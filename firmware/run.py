@@ -5,20 +5,23 @@ from __future__ import annotations
 import logging
 import os
 import signal
-from pathlib import Path
+from collections.abc import Callable
 
 from engine.errors import ObeliskError
 from engine.highrise import HighriseGame, HighriseOptions
 from engine.highrise_sensing import CalibrationError
 from engine.maze import MazeGame, MazeOptions
 from engine.stones import StonesGame, StonesOptions
-from engine.towers import TowersGame, TowersOptions
+from engine.towers import TowersGame
 from firmware.calibrate import load_calibration
+from firmware.games import Game
 from firmware.highrise_table import HighriseTable, highrise_view
 from firmware.journal import Journal
 from firmware.maze_table import MazeTable, maze_view
-from firmware.service import TableService
-from firmware.sets import load_block_set
+from firmware.resume import resolve
+from firmware.service import LinkDeadError, TableService
+from firmware.sets import towers_block_set
+from firmware.state_dir import StateDir, default_state_dir
 from firmware.stones_table import StonesTable, stones_view
 from firmware.towers_table import TowersTable
 from firmware.towers_view import view_of
@@ -27,14 +30,7 @@ from hardware.profile import load_profile
 
 log = logging.getLogger("obelisk")
 
-
-def default_state_dir() -> Path:
-    """systemd's StateDirectory when it set one, else ~/.local/state/obelisk."""
-    given = os.environ.get("STATE_DIRECTORY")
-    if given:
-        return Path(given.split(":")[0])
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "obelisk"
+__all__ = ["default_state_dir", "report", "run_service"]
 
 
 def report(event: dict) -> None:
@@ -42,54 +38,89 @@ def report(event: dict) -> None:
     log.info("%s", event)
 
 
-def run_service(profile_name: str, state_dir: str | None = None,
-                options: TowersOptions | StonesOptions | HighriseOptions | MazeOptions | None
-                = None) -> int:
+def run_service(profile_name: str, state_dir: str | None = None, game: str | None = None,
+                chosen: Callable[[Game], dict] = lambda game: {}, *, new_game: bool = False,
+                set_path: str | None = None) -> int:
     """Run a table until SIGTERM or Ctrl-C; the journal keeps every move.
 
-    ``options`` chooses the game: towers (the default), stones, highrise or maze.
+    ``game`` is the game typed on the command line (None: the journal's
+    unfinished game, else towers) and ``chosen(game)`` the option fields
+    typed for it.
+    Returns 1 when the scanner link died (so that systemd restarts the
+    service); errors a person must fix are raised for the command line.
     """
+    running: list[TableService] = []
+
+    def on_sigterm(*_: object) -> None:  # systemd's stop, at any moment, ends cleanly
+        if running:
+            running[0].stopping.set()
+        else:
+            raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, on_sigterm)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("transitions").setLevel(logging.WARNING)  # every state change is noise
     profile = load_profile(profile_name)
-    journal = Journal(state_dir or default_state_dir())
-    calibration = None
-    if isinstance(options, HighriseOptions):
-        if profile.scanner.load_cells < options.cells:
-            raise CalibrationError(
-                f"profile {profile.name} has {profile.scanner.load_cells} load cells, but a "
-                f"{options.rows}x{options.cols} High Rise needs one under each of its "
-                f"{options.cells} squares: pick a smaller --size or a profile with more")
-        calibration = load_calibration(journal.dir, options.cells)
-    devices = open_table(profile)
-    if calibration is not None:
-        table = HighriseTable(HighriseGame(options), journal, calibration,
-                              seed=int.from_bytes(os.urandom(8), "big"), emit=report,
-                              board_cols=profile.scanner.cols or options.cols)
-        service = TableService(devices, table, highrise_view)
-    elif isinstance(options, MazeOptions):
-        if not profile.scanner.wall_sensors or (profile.scanner.rows, profile.scanner.cols) \
-                != (8, 8):
-            devices.close()
+    where = f" --state-dir {state_dir}" if state_dir else ""
+    with StateDir(state_dir or default_state_dir()).open(f"obelisk run{where}") as state:
+        journal = Journal(state.path)
+        resolved = resolve(journal, game, chosen, new_game=new_game,
+                           continue_with=f"`obelisk run{where}` without game options")
+        if resolved.archived is not None:
+            log.info("the unfinished game is kept in %s; a new game starts", resolved.archived)
+        if set_path is not None and resolved.game.id != "towers":
+            raise ObeliskError(f"--set is an option of towers, not of {resolved.game.id}")
+        options = resolved.options
+        calibration = None
+        if isinstance(options, HighriseOptions):
+            if profile.scanner.load_cells < options.cells:
+                raise CalibrationError(
+                    f"profile {profile.name} has {profile.scanner.load_cells} load cells, but a "
+                    f"{options.rows}x{options.cols} High Rise needs one under each of its "
+                    f"{options.cells} squares: pick a smaller --size or a profile with more")
+            calibration = load_calibration(journal.dir, options.cells)
+        if isinstance(options, MazeOptions) and (
+                not profile.scanner.wall_sensors
+                or (profile.scanner.rows, profile.scanner.cols) != (8, 8)):
             raise ObeliskError(f"profile {profile.name} has no 8x8 board with wall sensors: "
                                "the maze needs [scanner] board = \"8x8\" and wall_sensors = "
                                "true (hardware/README.md); on the simulated table use "
                                "--profile sim-maze")
-        table = MazeTable(MazeGame(options), journal, emit=report)
-        service = TableService(devices, table, maze_view)
-    elif isinstance(options, StonesOptions):
-        table = StonesTable(StonesGame(options), journal, emit=report)
-        service = TableService(devices, table, stones_view)
-    else:
-        table = TowersTable(TowersGame(load_block_set(), options or TowersOptions()), journal,
-                            seed=int.from_bytes(os.urandom(4), "big"), emit=report)
-        service = TableService(devices, table, view_of)
-    signal.signal(signal.SIGTERM, lambda *_: service.stopping.set())
-    log.info("obelisk service on profile %s, journal %s", profile.name, journal.path)
-    try:
-        service.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        devices.close()
+        with open_table(profile) as devices:
+            if calibration is not None:
+                table = HighriseTable(HighriseGame(options), journal, calibration,
+                                      seed=int.from_bytes(os.urandom(8), "big"), emit=report,
+                                      board_cols=profile.scanner.cols or options.cols)
+                service = TableService(devices, table, highrise_view)
+            elif isinstance(options, MazeOptions):
+                table = MazeTable(MazeGame(options), journal, emit=report)
+                service = TableService(devices, table, maze_view)
+            elif isinstance(options, StonesOptions):
+                table = StonesTable(StonesGame(options), journal, emit=report)
+                service = TableService(devices, table, stones_view)
+            else:
+                block_set = towers_block_set(resolved, set_path)
+                table = TowersTable(TowersGame(block_set, options), journal,
+                                    seed=int.from_bytes(os.urandom(4), "big"), emit=report)
+                service = TableService(devices, table, view_of)
+            service.start_table()
+            _say_hello(profile, resolved.game.id, journal, table.problem)
+            running.append(service)
+            try:
+                service.run()
+            except KeyboardInterrupt:
+                pass
+            except LinkDeadError as exc:
+                log.error("%s", exc)
+                return 1
     return 0
+
+
+def _say_hello(profile, game: str, journal: Journal, waiting: str) -> None:
+    """The first line a person reads: what runs, where it keeps the game, what it waits for."""
+    log.info("%s table on profile %s, journal %s", game, profile.name, journal.path)
+    if waiting:
+        log.info("waiting for the players: %s", waiting)
+    if profile.simulated:
+        log.info("this is the simulated table, and nothing here moves its pieces: to watch a "
+                 "whole game, run `obelisk demo %s`; to see every sensor, `obelisk diag`", game)

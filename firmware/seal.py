@@ -15,6 +15,7 @@ standard library, nothing to install on the Pi.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import json
@@ -22,12 +23,16 @@ import os
 import secrets
 from pathlib import Path
 
+from firmware.state_dir import StateDirError, disk_advice, sync_dir, write_all
+
 KEY_FILE = "seal.key"
 _NONCE = 16
 _TAG = 16
+_PUT_IT_BACK = ("put back the seal.key that was there when those games were played (it is "
+                "the only key that opens them)")
 
 
-class SealError(RuntimeError):
+class SealError(StateDirError):
     """A sealed entry that cannot be opened (missing key, or changed bytes)."""
 
 
@@ -38,33 +43,73 @@ class Sealer:
         self.path = Path(state_dir) / KEY_FILE
         self._key: bytes | None = None
 
+    def check(self, journal_is_sealed: bool) -> None:
+        """Refuse early, with the fix, what would make sealed entries unreadable.
+
+        A key that cannot be read is an error whatever the journal holds; a
+        missing key is an error while the journal keeps sealed entries (a new
+        key would never open them, and the old one, put back, would not open
+        the new game). Missing with nothing sealed is a first game: ``seal``
+        makes the key.
+        """
+        if not self.path.exists() and not self.path.is_symlink() and not journal_is_sealed:
+            return
+        try:
+            self._load(create=False)
+        except SealError as exc:
+            if journal_is_sealed and not self.path.exists():
+                raise SealError(f"{self.path} is missing, but the journal beside it keeps "
+                                f"sealed High Rise entries: {_PUT_IT_BACK}. To give up on "
+                                "them, start afresh with --new-game (an unfinished game is "
+                                "kept in an archived journal) or move journal.jsonl "
+                                "aside") from None
+            raise exc from None
+
     def _load(self, create: bool) -> bytes:
         if self._key is None:
             try:
-                self._key = bytes.fromhex(self.path.read_text("ascii").strip())
+                text = self.path.read_text("ascii").strip()
             except FileNotFoundError:
                 if not create:
-                    raise SealError(
-                        f"{self.path} is missing, so this game's hidden facts cannot be "
-                        "opened: put the key file back, or start a new game") from None
+                    raise SealError(f"{self.path} is missing, so the hidden facts of this "
+                                    f"game cannot be opened: {_PUT_IT_BACK}") from None
                 self._key = self._create()
+                return self._key
+            except (OSError, UnicodeDecodeError) as exc:
+                why = exc.strerror if isinstance(exc, OSError) else "not a text file"
+                raise SealError(f"{self.path} cannot be read ({why}): {_PUT_IT_BACK}") from None
+            try:
+                key = bytes.fromhex(text)
             except ValueError:
-                raise SealError(f"{self.path} is damaged (not a hex key): put the original "
-                                "back, or start a new game") from None
-            if len(self._key) != 32:
-                raise SealError(f"{self.path} holds a key of the wrong length: put the "
-                                "original back, or start a new game")
+                raise SealError(f"{self.path} is damaged (not a hex key): "
+                                f"{_PUT_IT_BACK}") from None
+            if len(key) != 32:
+                raise SealError(f"{self.path} holds a key of the wrong length: {_PUT_IT_BACK}")
+            self._key = key
         return self._key
 
     def _create(self) -> bytes:
+        """A new key, written whole and never over an existing one."""
         key = secrets.token_bytes(32)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        tmp = self.path.with_name(f".{KEY_FILE}.new")
         try:
-            os.write(fd, key.hex().encode("ascii") + b"\n")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                write_all(fd, key.hex().encode("ascii") + b"\n")
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.link(tmp, self.path)  # fails if a key appeared meanwhile: never replace one
+            tmp.unlink()
+            sync_dir(self.path.parent)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            if isinstance(exc, FileExistsError):
+                raise SealError(f"{self.path} appeared while a new key was made: start "
+                                "again") from None
+            raise SealError(f"cannot make the seal key: {disk_advice(exc, self.path)}") from None
         return key
 
     def seal(self, value: object) -> str:

@@ -3,8 +3,15 @@
 Sensor snapshots (from the link's thread) and button events (from gpiozero's
 thread) are put on one queue; a single loop takes them in order, feeds the
 game, ticks its clock at the next deadline, and redraws the LEDs when the
-picture changed. Nothing else touches the game, so no locks are needed.
-Under systemd the loop also reports readiness and feeds the watchdog.
+picture changed. The loop holds the table's lock while it does, so that
+whoever else looks at the table (a demo's hands) sees it between events.
+Under systemd the loop also reports readiness and feeds the watchdog, but
+only while it and the scanner link's reader are alive: a service that can no
+longer see the board stops, and systemd starts it again.
+
+When the journal cannot take an action (a full disk), nothing is confirmed:
+the table shows why and waits, and the loop tries the same reading again
+every few seconds until the disk allows it.
 """
 
 from __future__ import annotations
@@ -17,10 +24,22 @@ import threading
 import time
 from collections.abc import Callable
 
+from firmware.journal import JournalError
 from hardware.devices import TableDevices
 from hardware.sensors import Snapshot
 
 log = logging.getLogger(__name__)
+
+RETRY_S = 3.0
+"""After the journal refused an action, how long (table time) before trying again."""
+UNSEEN_S = 1.0
+"""Real seconds the board may be out of sync before the LEDs say it is not seen."""
+NO_BOARD = (120, 60, 0)
+"""Every other ring pixel in this colour: the scanner board is not seen."""
+
+
+class LinkDeadError(RuntimeError):
+    """The scanner link's reader stopped: the service cannot see the board any more."""
 
 
 def sd_notify(message: str) -> bool:
@@ -61,6 +80,10 @@ class TableService:
         self.events: queue.Queue = queue.Queue()
         self.stopping = threading.Event()
         self._last_frame: dict | None = None
+        self._started = False
+        self._retry_at: float | None = None  # when to try recording again
+        self._refused = ""  # the journal's last refusal, logged once
+        self._unsynced_since: float | None = None
         devices.link.on_snapshot = lambda snap: self.events.put(("snapshot", snap))
         devices.buttons.on_event = lambda event: self.events.put(("button", event))
         table.beep = devices.buttons.beep
@@ -68,10 +91,16 @@ class TableService:
         self._rings = max((n for kind, _, n in devices.leds.parts() if kind == "ring"),
                           default=0)
 
-    def run(self) -> None:
-        """The loop; returns when ``stopping`` is set or the game is over and shown."""
+    def start_table(self) -> None:
+        """Resume the journal's game or set up a new one; raises if the journal refuses."""
         with self.table.lock:
             self.table.start(self.clock())
+        self._started = True
+
+    def run(self) -> None:
+        """The loop; returns when ``stopping`` is set, raises LinkDeadError without a link."""
+        if not self._started:
+            self.start_table()
         snapshot = self.devices.link.snapshot()
         if snapshot is not None:
             self.events.put(("snapshot", snapshot))
@@ -80,24 +109,46 @@ class TableService:
         next_pat = time.monotonic()
         while not self.stopping.is_set():
             now = self.clock()
-            deadline = self.table.next_deadline()
+            deadline = self._retry_at if self._retry_at is not None else self.table.next_deadline()
             wait = self.frame_s if deadline is None else min(self.frame_s, max(0.0, deadline - now))
             try:
                 kind, item = self.events.get(timeout=wait)
             except queue.Empty:
                 kind, item = None, None
+            link = self.devices.link
+            if not getattr(link, "alive", True):  # XXX-ALIVE until link.alive lands
+                raise LinkDeadError(f"the scanner link on {link.port} stopped "
+                                    f"({link.health.last_error or 'no reason given'}); the "
+                                    "service stops so that it can be started afresh")
             now = self.clock()
             with self.table.lock:
-                if kind == "snapshot":
-                    self.table.on_view(self.view_of(item), now)
-                elif kind == "button":
-                    self.table.on_button(item, now)
-                self.table.tick(now)
+                try:
+                    if kind == "snapshot":
+                        self.table.on_view(self.view_of(item), now)
+                    elif kind == "button":
+                        self.table.on_button(item, now)
+                    if self._retry_at is not None and now >= self._retry_at:
+                        self._retry_at = None
+                        self.table.settler.forget()  # decide the same reading once more
+                    if self._retry_at is None:
+                        self.table.tick(now)
+                        self._refused = ""
+                except JournalError as exc:
+                    self._not_recorded(exc, now)
                 self._draw(now)
             if watchdog is not None and time.monotonic() >= next_pat:
                 sd_notify("WATCHDOG=1")
                 next_pat = time.monotonic() + watchdog
         sd_notify("STOPPING=1")
+
+    def _not_recorded(self, exc: JournalError, now: float) -> None:
+        """The journal refused: nothing is confirmed; show it, say it once, try again later."""
+        message = str(exc)
+        if message != self._refused:
+            log.error("%s", message)
+            self._refused = message
+        self.table.cannot_record(message)
+        self._retry_at = now + RETRY_S
 
     def _reread(self):
         """After a settle, read the whole table again before deciding anything."""
@@ -106,6 +157,10 @@ class TableService:
 
     def _draw(self, now: float) -> None:
         frame = self.table.led_frame(now, self._rings)
+        if self._board_unseen():
+            for key in frame:
+                if key[0] == "ring":
+                    frame[key] = NO_BOARD if key[2] % 2 == 0 else (0, 0, 0)
         if frame == self._last_frame:
             return
         leds = self.devices.leds
@@ -119,3 +174,17 @@ class TableService:
                 continue  # this table has no such LED
         leds.show()
         self._last_frame = frame
+
+    def _board_unseen(self) -> bool:
+        """The board has been out of sync a while (unplugged, silent, another protocol).
+
+        Real seconds, not the table's clock: a demo's fast clock would make a
+        moment's resync look like a lost board.
+        """
+        if self.devices.link.synced:
+            self._unsynced_since = None
+            return False
+        real = time.monotonic()
+        if self._unsynced_since is None:
+            self._unsynced_since = real
+        return real - self._unsynced_since >= UNSEEN_S

@@ -15,13 +15,14 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from engine.stones import Edition, Mode, StonesGame, StonesOptions, StonesState
+from engine.stones import StonesGame, StonesOptions, StonesState
 from engine.stones_sensing import BoardView, Heights, sight, sight_after, stack_heights
-from firmware.demo_runner import run_table_demo
+from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.journal import Journal
+from firmware.resume import Resolved
 from firmware.stones_table import StonesTable, stones_view
 from hardware.devices import TableDevices
-from hardware.profile import load_profile
+from hardware.profile import Profile, load_profile
 
 _HOLD_S = 0.05
 
@@ -137,25 +138,20 @@ def _screen(table: StonesTable, event: dict, now: float) -> str:
     return text
 
 
-def run_stones_demo(seed: int = 1, *, as_json: bool = False, speed: float = 1.0,
-                    mode: str = "open", edition: str = "classic", ply_limit: int = 200,
-                    stack_sensors: bool = False, state_dir: str | None = None, out=None,
-                    max_real_s: float = 900.0, hook=None) -> int:
+def run_stones_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> int:
     """Play one stones game through the whole simulated stack; 0 when it ends.
 
     ``stack_sensors`` simulates a board with stack-height sensors (three levels).
     """
-    game = StonesGame(StonesOptions(mode=Mode(mode), edition=Edition(edition),
-                                    ply_limit=ply_limit))
-    profile = load_profile("sim")
-    if stack_sensors:
-        profile = dataclasses.replace(
-            profile, scanner=dataclasses.replace(profile.scanner, stack_levels=3))
 
-    def make_table(journal: Journal, emit) -> StonesTable:
-        return StonesTable(game, journal, emit=emit, settle_s=max(0.3, 0.04 * speed))
+    def profile(options: StonesOptions) -> Profile:
+        sim = load_profile("sim")
+        return dataclasses.replace(sim, scanner=dataclasses.replace(
+            sim.scanner, stack_levels=3 if stack_sensors else 1))
 
-    return run_table_demo(make_table, lambda table, devices: StonesPlayers(table, devices, seed),
-                          stones_view, screen=_screen, as_json=as_json, speed=speed,
-                          state_dir=state_dir, out=out, max_real_s=max_real_s, name="stones",
-                          profile=profile, hook=hook)
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> StonesTable:
+        return StonesTable(StonesGame(resolved.options), journal, emit=emit,
+                           settle_s=max(0.3, 0.04 * settings.speed))
+
+    return run_table_demo("stones", settings, make_table, StonesPlayers, stones_view,
+                          screen=_screen, profile=profile)

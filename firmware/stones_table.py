@@ -26,7 +26,9 @@ from collections.abc import Callable
 
 from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
+from engine.record import options_from_dict, options_to_dict
 from engine.stones import Move, Square, StonesGame, StonesOptions, StonesState
+from engine.stones_record import action_from_dict, action_to_dict
 from engine.stones_sensing import (
     BoardView,
     candidate_moves,
@@ -37,6 +39,7 @@ from engine.stones_sensing import (
 )
 from firmware.board_table import BoardTable
 from firmware.journal import Journal
+from firmware.resume import read_start, replay
 from firmware.towers_table import GOOD, OFF, PLAYER_COLOURS
 from hardware.buttons import ButtonEvent
 
@@ -48,14 +51,6 @@ MISSING: RGB = (0, 0, 255)
 WARN: RGB = (255, 120, 0)
 
 View = BoardView
-
-
-def move_to_dict(move: Move) -> dict:
-    return {"a": "move", "from": list(move.frm), "to": list(move.to)}
-
-
-def move_from_dict(data: dict) -> Move:
-    return Move(tuple(data["from"]), tuple(data["to"]))
 
 
 class StonesTable(BoardTable):
@@ -89,13 +84,16 @@ class StonesTable(BoardTable):
         if not entries:
             self.problem = "set the stones out as at the start, then press a player button"
             return
-        for entry in entries[1:]:
-            if entry.get("t") == "action":
-                self._record(move_from_dict(entry["action"]))
-            elif entry.get("t") == "takeback":
-                self._rewind(int(entry["to"]))
+        self.game = read_start(entries, lambda start: StonesGame(
+            options_from_dict(StonesOptions, start["options"])))
+        replayed = replay(entries, self.game.new_initial_state(),
+                          lambda entry: action_from_dict(entry["action"]))
+        self.history, self.moves = list(replayed.history), list(replayed.actions)
+        self.position = replayed.state
         self.emit({"event": "resumed", "game": "stones", "plies": self.position.plies})
         self.resumed()
+        if self.position.is_terminal():  # its end was not written before the stop
+            self.finish()
 
     # ---------------------------------------------------------------- inputs
 
@@ -107,7 +105,7 @@ class StonesTable(BoardTable):
             if event.kind == "press" and self.decided == self._sight(self.position):
                 self.problem = ""
                 self.journal.append({"t": "start", "game": "stones",
-                                     "options": _options_dict(self.game.options)})
+                                     "options": options_to_dict(self.game.options)})
                 self.emit({"event": "start", "game": "stones",
                            "mode": self.game.options.mode.value})
                 self.begin()
@@ -231,7 +229,7 @@ class StonesTable(BoardTable):
         text = self.position.move_to_string(move)
         mover = self.position.to_play
         self.journal.append({"t": "action", "n": len(self.moves) + 1,
-                             "action": move_to_dict(move)})
+                             "action": action_to_dict(move)})
         self._record(move)
         self.emit({"event": "accepted", "player": mover.value, "move": text,
                    "ply": self.position.plies})
@@ -293,11 +291,6 @@ class StonesTable(BoardTable):
             r, c = self.moves[-1].to
             frame[("board", "", r * cols + c)] = GOOD
         return frame
-
-
-def _options_dict(options: StonesOptions) -> dict:
-    return {"rows": options.rows, "cols": options.cols, "mode": options.mode.value,
-            "edition": options.edition.value, "ply_limit": options.ply_limit}
 
 
 def stones_view(snapshot) -> View:

@@ -21,16 +21,14 @@ the clock.
 from __future__ import annotations
 
 import random
-import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from transitions import Machine
-
-from engine.blocks import Colour
+from engine.blocks import Colour, block_set_from_dict, block_set_to_dict
 from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
+from engine.record import options_from_dict, options_to_dict
 from engine.tower import cells_text
 from engine.towers import (
     Action,
@@ -44,16 +42,12 @@ from engine.towers import (
     TowersOptions,
     TowersState,
 )
-from engine.towers_record import (
-    action_from_dict,
-    action_to_dict,
-    options_from_dict,
-    options_to_dict,
-)
+from engine.towers_record import action_from_dict, action_to_dict
 from engine.towers_sensing import find_placement, over_the_top_placement
+from firmware.board_table import BoardTable
 from firmware.hourglass import Hourglass
 from firmware.journal import Journal
-from firmware.settle import Settler
+from firmware.resume import read_start, replay
 from firmware.towers_view import UNKNOWN, TowersView, expected_towers, zone_fits
 from hardware.buttons import ButtonEvent
 
@@ -85,7 +79,7 @@ class _Offer:
     to: int
 
 
-class TowersTable:
+class TowersTable(BoardTable[TowersView]):
     """One towers game on a physical (or simulated) table."""
 
     STATES = ("setup", "toss", "play", "repair", "paused", "over")
@@ -107,26 +101,17 @@ class TowersTable:
         self.game = game
         self.journal = journal
         self.seed = seed
-        self.emit = emit
-        self.beep = beep
         self.toss_s = toss_s
-        self.settler: Settler[TowersView] = Settler(settle_s)
         self.hourglass = Hourglass(game.options.hourglass_s)
         self.position: TowersState | None = None
         self.history: list[TowersState] = []
         self.actions: list[Action] = []
         self.first: Player | None = None
-        self.problem: str = ""
         self.offer: _Offer | None = None
-        self.view: TowersView | None = None
         self.clear_zone = False  # blocks of a lost turn must go back to the pile
-        self.decided: TowersView | None = None  # the last settled view fully dealt with
-        self.lock = threading.RLock()  # held by whoever feeds or reads the table
         self._toss_until = 0.0
         self._now = 0.0
-        self.machine = Machine(model=self, states=list(self.STATES),
-                               transitions=list(self.TRANSITIONS), initial="setup",
-                               auto_transitions=False, queued=True)
+        super().__init__(emit, beep, settle_s)
 
     @property
     def last_place(self) -> Place | None:
@@ -142,23 +127,27 @@ class TowersTable:
         if not entries:
             self.problem = "clear both towers and the zone pads to start a game"
             return
-        start = entries[0]
-        self.first = Player(start["first"])
-        self.seed = int(start.get("seed", self.seed))
-        self.game = TowersGame(self.game.block_set, options_from_dict(start["options"]))
+        self.first, self.seed, self.game = read_start(entries, self._game_of)
         self.hourglass = Hourglass(self.game.options.hourglass_s)
-        self._new_position(self.game.new_initial_state(first=self.first))
-        for entry in entries[1:]:
-            if entry.get("t") == "action":
-                self._record(action_from_dict(entry["action"]))
-            elif entry.get("t") == "takeback":
-                self._rewind(int(entry["to"]))
+        replayed = replay(entries, self.game.new_initial_state(first=self.first),
+                          lambda entry: action_from_dict(entry["action"]))
+        self.history, self.actions = list(replayed.history), list(replayed.actions)
+        self.position = replayed.state
         if self.actions and isinstance(self.actions[-1], Timeout):
             # The lost turn's blocks may still be on the pads: they go back to the pile,
             # never count as the next player's choice.
             self.clear_zone = True
         self.emit({"event": "resumed", "game": "towers", "actions": len(self.actions)})
         self.resumed()
+        if self.position.is_terminal():  # its end was not written before the stop
+            self.finish()
+
+    def _game_of(self, start: dict) -> tuple[Player, int, TowersGame]:
+        """Who went first, the seed, and the game (set and options) a start entry names."""
+        kept = start.get("set")  # the whole set since --set; older journals name the default
+        block_set = block_set_from_dict(kept) if isinstance(kept, dict) else self.game.block_set
+        return (Player(start["first"]), int(start.get("seed", self.seed)),
+                TowersGame(block_set, options_from_dict(TowersOptions, start["options"])))
 
     def _new_position(self, state: TowersState) -> None:
         self.position = state
@@ -166,11 +155,6 @@ class TowersTable:
         self.actions = []
 
     # ------------------------------------------------------------------ inputs
-
-    def on_view(self, view: TowersView, now: float) -> None:
-        """A fresh (unsettled) reading of the table."""
-        self.view = view
-        self.settler.feed(view, now)
 
     def on_button(self, event: ButtonEvent, now: float) -> None:
         self._now = now
@@ -188,6 +172,7 @@ class TowersTable:
             clear = self.decided is not None and not any(self.decided.towers) \
                 and not self.decided.zone_colours()
             if clear and event.kind == "press":
+                self._start_game()
                 self.problem = ""
                 self.begin()
             return
@@ -233,9 +218,7 @@ class TowersTable:
         self._now = now
         if self.state == "toss" and now >= self._toss_until:
             self.tossed()
-        settled = self.settler.settled(now)
-        if settled is not None:
-            self._decide(settled)
+        super().tick(now)
         pos = self.position
         if (self.state == "play" and pos is not None and pos.phase is Phase.CHOOSE
                 and self.hourglass.expired(now)):
@@ -251,7 +234,7 @@ class TowersTable:
 
     def next_deadline(self) -> float | None:
         """When ``tick`` next has something to do (for the service's sleep)."""
-        times = [self.settler.deadline()]
+        times = [super().next_deadline()]
         if self.state == "toss":
             times.append(self._toss_until)
         if self.state == "play":
@@ -261,19 +244,22 @@ class TowersTable:
 
     # ------------------------------------------------------------------ states
 
-    def on_enter_toss(self) -> None:
-        rng = random.Random(self.seed)
-        self.first = rng.choice(PLAYERS)
-        self._toss_until = self._now + self.toss_s
-        self._new_position(self.game.new_initial_state(first=self.first))
-        self.journal.append({"t": "start", "game": "towers", "first": self.first.value,
-                             "seed": self.seed, "set": self.game.block_set.name,
+    def _start_game(self) -> None:
+        """Toss the coin and journal the start (before the table shows anything of it)."""
+        first = random.Random(self.seed).choice(PLAYERS)
+        self.journal.append({"t": "start", "game": "towers", "first": first.value,
+                             "seed": self.seed, "set": block_set_to_dict(self.game.block_set),
                              "options": options_to_dict(self.game.options)})
+        self.first = first
+        self._new_position(self.game.new_initial_state(first=first))
+
+    def on_enter_toss(self) -> None:
+        self._toss_until = self._now + self.toss_s
         self.emit({"event": "toss", "first": self.first.value})
 
     def on_enter_play(self) -> None:
         """Back to play: a new or resumed turn's hourglass starts; a running one runs on."""
-        self.problem = ""
+        super().on_enter_play()
         pos = self.position
         if pos is not None and pos.phase is Phase.CHOOSE and not self.hourglass.started:
             self.hourglass.start(self._now)
@@ -287,10 +273,6 @@ class TowersTable:
         self.hourglass.resume(self._now)
         self.emit({"event": "resumed_play"})
 
-    def on_enter_repair(self) -> None:
-        self.beep()
-        self.emit({"event": "illegal", "message": self.problem})
-
     def on_enter_over(self) -> None:
         self.hourglass.stop()
         result = self.result()
@@ -299,13 +281,7 @@ class TowersTable:
 
     # ------------------------------------------------------------------ deciding
 
-    def _decide(self, view: TowersView) -> None:
-        try:
-            self._decide_view(view)
-        finally:
-            self.decided = view
-
-    def _decide_view(self, view: TowersView) -> None:
+    def _decide(self, view: TowersView, now: float) -> None:
         if self.state == "setup":
             if not any(view.towers) and not view.zone_colours():
                 self.problem = "the table is clear: press a player button to start"
@@ -331,15 +307,6 @@ class TowersTable:
         if self.state == "repair":
             self.emit({"event": "repaired"})
             self.fixed()
-
-    def _wrong(self, message: str) -> None:
-        changed = message != self.problem
-        self.problem = message
-        if self.state == "play":
-            self.go_wrong()
-        elif changed and self.state == "repair":
-            self.beep()
-            self.emit({"event": "illegal", "message": message})
 
     def _interpret(self, view: TowersView) -> list[Action] | _Offer | str:
         """What a settled view means: actions to accept, a takeback, or what is wrong."""

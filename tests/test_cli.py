@@ -36,11 +36,13 @@ def test_a_bad_set_file_is_refused_with_the_reason(tmp_path: Path, capsys):
     assert err.startswith(f"obelisk: set file {bad}: block X1: a green block has 4 cube(s)")
 
 
-def test_bad_options_are_refused(capsys):
+@pytest.mark.parametrize("command", [["rules", "towers"], ["run"], ["demo", "towers"]])
+@pytest.mark.parametrize("seconds", ["-3", "0", "0.001", "9.9", "601", "inf", "nan", "1e400"])
+def test_an_hourglass_out_of_its_range_is_refused(capsys, command, seconds):
     with pytest.raises(SystemExit) as exit_:
-        main(["rules", "towers", "--hourglass", "-3"])
+        main([*command, "--hourglass", seconds])
     assert exit_.value.code == 2
-    assert "positive time" in capsys.readouterr().err
+    assert "the hourglass is 10 to 600 seconds" in capsys.readouterr().err
 
 
 def test_the_installed_command(tmp_path: Path):
@@ -67,7 +69,7 @@ def test_rules_stones_speak_the_editions_words(capsys):
         main(["rules", "stones", "--size", "9x9"])
     assert "a board is 3x3 to 8x8" in capsys.readouterr().err
     assert main(["rules", "stones", "--size", "3x3"]) == 2
-    assert "a stones board is 4x4 to 8x8" in capsys.readouterr().err
+    assert "a stones board has 4 to 8 rows, not 3" in capsys.readouterr().err
 
 
 def test_rules_highrise_follow_the_board_size(capsys):

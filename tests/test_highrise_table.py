@@ -13,7 +13,7 @@ from engine.players import Player
 from firmware.highrise_table import HighriseTable
 from firmware.journal import Journal
 from firmware.run import report
-from firmware.seal import KEY_FILE
+from firmware.seal import KEY_FILE, SealError
 from hardware.buttons import ButtonEvent
 
 CAL = Calibration(zero=(1000,) * 9, sizes=(700, 1300, 1900), tolerance=190)
@@ -130,13 +130,15 @@ def test_a_restart_resumes_the_sealed_game(tmp_path):
     assert again.table.position.plies == 5
 
 
-def test_without_the_key_the_journal_opens_nothing(tmp_path):
+def test_without_the_key_the_journal_opens_nothing_and_no_new_key_is_made(tmp_path):
     t = Table(tmp_path, seed=11).covers()
     t.put(0, M)
+    journal = t.journal.path.read_bytes()
     (tmp_path / KEY_FILE).unlink()
-    again = Table(tmp_path)
-    assert again.table.state == "setup" and "cannot be resumed" in again.table.problem
-    assert "seal.key is missing" in again.table.problem
+    with pytest.raises(SealError, match=r"seal\.key is missing.*put back the seal\.key"):
+        Table(tmp_path)
+    assert not (tmp_path / KEY_FILE).exists()             # no new key to hide the old game
+    assert t.journal.path.read_bytes() == journal         # and the journal is untouched
 
 
 def _same_first_other_values():

@@ -1,0 +1,207 @@
+"""The games this table plays, their options and the command-line flags that set them.
+
+One entry per game. The command line builds its flags from here, so a flag
+means the same in ``run``, ``demo`` and ``rules``; and the service can tell
+whether a command asked for options other than those of an unfinished game
+in the journal (only flags a person typed count as asking).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+
+from engine.highrise import HighriseOptions
+from engine.maze import TURN_LIMITS, MazeOptions
+from engine.stones import Edition, Mode, StonesOptions
+from engine.towers import HOURGLASS_RANGE_S, TowersOptions
+
+PLY_LIMIT_MAX = 10_000
+
+
+def seconds_in(low: float, high: float, what: str) -> Callable[[str], float]:
+    """An argparse type: a number of seconds from ``low`` to ``high`` (no nan, no inf)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not (math.isfinite(value) and low <= value <= high):
+            raise argparse.ArgumentTypeError(f"{what} is {low:g} to {high:g} seconds, not {text}")
+        return value
+
+    return parse
+
+
+def board_size(text: str) -> tuple[int, int]:
+    """Rows x columns; each game checks the sizes it plays (stones 4x4, High Rise 3x3 up)."""
+    try:
+        rows, cols = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write rows x columns, like 6x4") from None
+    if not (3 <= rows <= 8 and 3 <= cols <= 8):
+        raise argparse.ArgumentTypeError(f"{text}: a board is 3x3 to 8x8")
+    return rows, cols
+
+
+def ply_limit(text: str) -> int:
+    """A number of moves after which the game is drawn."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of moves") from None
+    if not 1 <= value <= PLY_LIMIT_MAX:
+        raise argparse.ArgumentTypeError(f"the ply limit is 1 to {PLY_LIMIT_MAX} moves, not "
+                                         f"{text}")
+    return value
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A command-line flag that sets one or more fields of a game's options."""
+
+    name: str
+    fields: tuple[str, ...]
+    help: str
+    type: Callable[[str], object] | None = None
+    choices: tuple[object, ...] | None = None
+    metavar: str | None = None
+    switch: bool = False  # a flag with no value that turns the option on
+    enum: type[Enum] | None = None  # the value is one of this enum's, typed as its word
+
+    @property
+    def dest(self) -> str:
+        return self.name.lstrip("-").replace("-", "_")
+
+    def add_to(self, parser: argparse.ArgumentParser, help_text: str | None = None) -> None:
+        """Add the flag; it is absent from the parsed arguments unless it was typed."""
+        kwargs: dict = {"dest": self.dest, "default": argparse.SUPPRESS,
+                        "help": help_text or self.help}
+        if self.switch:
+            kwargs["action"] = "store_true"
+        elif self.enum is not None:
+            kwargs["choices"] = tuple(e.value for e in self.enum)
+        else:
+            kwargs.update({k: v for k, v in (("type", self.type), ("choices", self.choices),
+                                             ("metavar", self.metavar)) if v is not None})
+        parser.add_argument(self.name, **kwargs)
+
+    def values(self, given: object) -> dict[str, object]:
+        """The option fields a typed value sets."""
+        if self.enum is not None:
+            given = self.enum(given)
+        if len(self.fields) == 1:
+            return {self.fields[0]: given}
+        return dict(zip(self.fields, given, strict=True))  # e.g. --size sets rows and cols
+
+    def shown(self, options: object) -> str | None:
+        """How a person would type this flag to get ``options`` (None: nothing to type)."""
+        values = [getattr(options, f) for f in self.fields]
+        if self.switch:
+            return self.name if values[0] else None
+        if values[0] is None:
+            return None
+        text = "x".join(_word(v) for v in values)
+        return f"{self.name} {text}"
+
+
+def _word(value: object) -> str:
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game the table plays: its id, options and flags."""
+
+    id: str
+    help: str
+    options: type
+    flags: tuple[Flag, ...]
+    demo_defaults: dict = field(default_factory=dict)  # what a demo plays unless told
+
+    def options_with(self, chosen: dict[str, object], base: object | None = None) -> object:
+        """``base`` (or the defaults) with the typed fields changed; checked by the options."""
+        base = base if base is not None else self.options()
+        try:
+            return dataclasses.replace(base, **chosen)
+        except (TypeError, ValueError) as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    def describe(self, options: object) -> str:
+        """The options as the flags a person would type (empty for the defaults)."""
+        return " ".join(s for f in self.flags if (s := f.shown(options))
+                        and f.shown(options) != f.shown(self.options()))
+
+
+_SIZE = "rows x columns"
+
+GAMES: dict[str, Game] = {game.id: game for game in (
+    Game("towers", "3D head-to-head tower packing", TowersOptions, (
+        Flag("--hourglass", ("hourglass_s",),
+             "the active player's time to choose, in seconds (default: 60)",
+             type=seconds_in(*HOURGLASS_RANGE_S, "the hourglass"), metavar="SECONDS"),
+        Flag("--sudden-death", ("sudden_death",), "no points: the first tower over the top "
+             "loses", switch=True),
+    )),
+    Game("stones", "SE20ND Obelisk: three stones and symmetry", StonesOptions, (
+        Flag("--size", ("rows", "cols"), f"{_SIZE}, 4x4 to 8x8 (default 6x4)", type=board_size,
+             metavar="RxC"),
+        Flag("--mode", ("mode",), "the symmetry each move must keep (default: open)",
+             enum=Mode),
+        Flag("--edition", ("edition",), "the words used: classic (cornerstone, keystone) or "
+             "second (base, pedestal)", enum=Edition),
+        Flag("--ply-limit", ("ply_limit",), "draw after N moves in all (default: none; the "
+             "demo: 200)", type=ply_limit, metavar="N"),
+    ), demo_defaults={"ply_limit": 200}),
+    Game("highrise", "High Rise: stacks over hidden values", HighriseOptions, (
+        Flag("--size", ("rows", "cols"), f"{_SIZE}, 3x3 (default) to 8x8", type=board_size,
+             metavar="RxC"),
+    )),
+    Game("maze", "the Architect against the Maze Master", MazeOptions, (
+        Flag("--turns", ("turns",), "the turn limit (default: 20; 25 helps the Architect, 15 "
+             "the Maze Master)", type=int, choices=TURN_LIMITS),
+    )),
+)}
+
+DEFAULT_GAME = "towers"
+
+
+def chosen_options(game: Game, args: argparse.Namespace) -> dict[str, object]:
+    """The option fields the person typed flags for (nothing typed: nothing chosen).
+
+    A typed flag that belongs to another game is refused, so that ``--turns``
+    on a towers table does not pass unnoticed.
+    """
+    mine = {f.dest for f in game.flags}
+    for other in GAMES.values():
+        for f in other.flags:
+            if f.dest not in mine and hasattr(args, f.dest):
+                raise argparse.ArgumentTypeError(
+                    f"{f.name} is an option of {other.id}, not of {game.id}")
+    chosen: dict[str, object] = {}
+    for f in game.flags:
+        if hasattr(args, f.dest):
+            chosen.update(f.values(getattr(args, f.dest)))
+    return chosen
+
+
+def add_game_flags(parser: argparse.ArgumentParser, games: list[Game]) -> None:
+    """The flags of ``games`` on one parser; a flag two games share is added once."""
+    helps: dict[str, list[str]] = {}
+    flags: dict[str, Flag] = {}
+    for game in games:
+        for f in game.flags:
+            flags.setdefault(f.name, f)
+            helps.setdefault(f.name, []).append(f.help if len(games) == 1
+                                                else f"{game.id}: {f.help}")
+    for name, f in flags.items():
+        f.add_to(parser, "; ".join(helps[name]))

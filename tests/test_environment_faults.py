@@ -1,0 +1,517 @@
+"""Faults of the machine around the table: full disks, second services, bad files.
+
+Beside the sensor faults of ``bench/faults.py``: here the disk fills up, goes
+read-only, a second service starts on the same state directory, a journal
+belongs to another game or holds a line that makes no sense, the High Rise
+seal key is lost. In each case nothing confirmed is lost, and a person gets
+a clear message (exit status 2, which systemd does not restart on), never a
+traceback and never silence.
+
+Some tests mount a small tmpfs (root only, as on CI); they are skipped, with
+the reason shown, where that is not allowed.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.players import Player
+from engine.towers import TowersGame
+from firmware.journal import Journal, JournalError
+from firmware.state_dir import StateDir, StateDirError, write_whole
+from firmware.towers_table import TowersTable
+
+OBELISK = str(Path(sys.executable).parent / "obelisk")
+
+
+def obelisk(*args: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([OBELISK, *args], capture_output=True, text=True, timeout=timeout,
+                          **kwargs)
+
+
+def refused(run: subprocess.CompletedProcess, *words: str) -> str:
+    """A refusal a person can act on: status 2, one clear line, no traceback."""
+    assert run.returncode == 2, (run.returncode, run.stdout, run.stderr)
+    assert "Traceback" not in run.stderr and run.stderr.startswith("obelisk: ")
+    for word in words:
+        assert word in run.stderr, run.stderr
+    return run.stderr
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):
+    """A 256 KiB tmpfs that a test may fill up or make read-only."""
+    where = tmp_path / "disk"
+    where.mkdir()
+    mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k,mode=0755", "tmpfs",
+                            str(where)], capture_output=True, text=True)
+    if mount.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here ({mount.stderr.strip()}); run as root")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+def fill(disk: Path) -> Path:
+    """Take every free byte of ``disk``; delete the returned file to give them back."""
+    filler = disk / "filler"
+    with open(filler, "wb", buffering=0) as f:
+        for size in (65536, 4096, 1):
+            try:
+                while True:
+                    f.write(b"\0" * size)
+            except OSError as exc:
+                assert exc.errno == errno.ENOSPC
+    return filler
+
+
+def remount(disk: Path, how: str) -> None:
+    subprocess.run(["mount", "-o", f"remount,{how}", str(disk)], check=True)
+
+
+# ------------------------------------------------------------------ full disk
+
+
+def test_a_short_write_is_cut_off_and_the_action_is_not_confirmed(tmp_path, monkeypatch):
+    """The kernel takes part of a line, then says the disk is full (as a filling disk does)."""
+    journal = Journal(tmp_path)
+    journal.append({"t": "start", "n": 0})
+    real_write = os.write
+    calls = []
+
+    def full_after_a_few_bytes(fd, data):
+        calls.append(len(data))
+        if len(calls) == 1:
+            return real_write(fd, bytes(data[:7]))  # a short write, no error yet
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full_after_a_few_bytes)
+    with pytest.raises(JournalError, match=r"not recorded.*disk .* is full"):
+        journal.append({"t": "action", "n": 1, "action": {"a": "timeout"}})
+    monkeypatch.setattr(os, "write", real_write)
+    assert len(calls) == 2, "the rest of the line was never tried"
+    assert journal.path.read_bytes() == b'{"n":0,"t":"start"}\n'  # the cut line is gone
+    journal.append({"t": "action", "n": 1})
+    assert [e["n"] for e in journal.read().entries] == [0, 1]
+
+
+def test_state_files_are_replaced_whole_or_not_at_all(small_disk):
+    target = small_disk / "sim-table.json"
+    write_whole(target, b'{"old": true}')
+    filler = fill(small_disk)
+    with pytest.raises(StateDirError, match=r"cannot save .*sim-table\.json: the disk .* is full"):
+        write_whole(target, b"x" * 20_000)
+    assert target.read_bytes() == b'{"old": true}'        # the old file, whole
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "sim-table.json"]
+    filler.unlink()
+    write_whole(target, b"x" * 20_000)
+    assert target.read_bytes() == b"x" * 20_000
+
+
+def _events(process: subprocess.Popen, until, deadline: float) -> list[dict]:
+    seen = []
+    for line in process.stdout:
+        seen.append(json.loads(line))
+        if until(seen[-1]) or time.monotonic() > deadline:
+            break
+    return seen
+
+
+def test_on_a_full_disk_the_table_confirms_only_what_is_written_then_plays_on(small_disk):
+    state = small_disk / "state"
+    demo = subprocess.Popen([OBELISK, "demo", "stones", "--seed", "3", "--json", "--speed", "50",
+                             "--state-dir", str(state)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        events = _events(demo, lambda e: e["event"] == "accepted", deadline)
+        filler = fill(small_disk)
+        events += _events(demo, lambda e: e["event"] == "illegal" and "full" in e["message"],
+                          deadline)
+        refusal = events[-1]
+        assert refusal["event"] == "illegal", events[-3:]
+        assert "not recorded" in refusal["message"] and "free some space" in refusal["message"]
+        accepted = sum(e["event"] == "accepted" for e in events)
+        on_disk = [e for e in Journal(state).read().entries if e["t"] == "action"]
+        assert len(on_disk) == accepted >= 1              # confirmed means written, whole
+        filler.unlink()                                   # the owner frees some space
+        events += _events(demo, lambda e: e["event"] == "game_over", deadline)
+        demo.wait(timeout=60)
+    finally:
+        demo.kill()
+    assert demo.returncode == 0 and events[-1]["event"] == "game_over"
+    entries = Journal(state).read().entries
+    assert sum(e["t"] == "action" for e in entries) == sum(e["event"] == "accepted"
+                                                           for e in events)
+    assert entries[-1]["t"] == "over"
+
+
+def test_a_read_only_state_directory_is_found_at_start(small_disk):
+    state = small_disk / "state"
+    Journal(state).append({"t": "start", "game": "towers"})
+    with open(state / "journal.jsonl", "ab") as f:
+        f.write(b'{"t": "act')                          # a power cut mid-line
+    remount(small_disk, "ro")
+    for command in (["run"], ["demo", "towers"], ["calibrate", "highrise"]):
+        run = obelisk(*command, "--state-dir", str(state))
+        refused(run, "read-only file system", "remount it read-write")
+        assert "Take every piece" not in run.stdout       # no weighing for nothing
+
+
+def test_calibration_is_refused_before_the_weighing_when_it_cannot_be_kept(small_disk):
+    fill(small_disk)
+    run = obelisk("calibrate", "highrise", "--state-dir", str(small_disk / "state"))
+    refused(run, "is full")
+    assert "Take every piece" not in run.stdout
+
+
+# ------------------------------------------------------------------ two services
+
+
+def _wait_for_lock(state: Path, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 30
+    while str(process.pid) not in _read(state / "lock"):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the service never took the state directory"
+        time.sleep(0.02)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def test_a_second_service_on_the_same_state_directory_is_refused(tmp_path):
+    state = tmp_path / "state"
+    first = subprocess.Popen([OBELISK, "run", "--state-dir", str(state)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for_lock(state, first)
+        for command in (["run"], ["demo", "towers"], ["calibrate", "highrise"]):
+            refused(obelisk(*command, "--state-dir", str(state)),
+                    f"in use by process {first.pid} (obelisk run --state-dir {state})",
+                    "stop that one first")
+        assert not (state / "journal.jsonl").exists()     # the refused ones wrote nothing
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.wait(timeout=10)
+    assert first.returncode == 0
+
+
+def test_the_lock_goes_with_its_holder_even_after_sigkill(tmp_path):
+    state = tmp_path / "state"
+    first = subprocess.Popen([OBELISK, "run", "--state-dir", str(state)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _wait_for_lock(state, first)
+    first.kill()
+    first.wait()
+    with StateDir(state).open("a test") as held:
+        assert held.path == state
+
+
+def test_the_lock_is_refused_within_one_process_too(tmp_path):
+    with StateDir(tmp_path).open("the first"), \
+            pytest.raises(StateDirError, match=r"in use by process \d+ \(the first\)"):
+        StateDir(tmp_path).open("the second")
+
+
+# ------------------------------------------------------------------ the journal's game
+
+STONES = [
+    {"t": "start", "game": "stones", "options": {"rows": 6, "cols": 4, "mode": "open",
+                                                 "edition": "classic", "ply_limit": None}},
+    {"t": "action", "n": 1, "action": {"a": "move", "from": [0, 3], "to": [1, 2]}},
+    {"t": "action", "n": 2, "action": {"a": "move", "from": [4, 0], "to": [3, 1]}},
+]
+
+
+def _journal(state: Path, entries: list) -> bytes:
+    state.mkdir(parents=True, exist_ok=True)
+    raw = "".join(json.dumps(e) + "\n" for e in entries).encode()
+    (state / "journal.jsonl").write_bytes(raw)
+    return raw
+
+
+@pytest.mark.parametrize("command", [
+    ["run", "--game", "highrise"], ["run", "--game", "towers"], ["demo", "towers"],
+    ["demo", "maze"], ["run", "--mode", "balanced"], ["run", "--game", "stones", "--size", "8x8"],
+    ["demo", "stones", "--edition", "second"],
+])
+def test_a_command_for_another_game_leaves_the_unfinished_one_alone(tmp_path, command):
+    state = tmp_path / "state"
+    raw = _journal(state, STONES)
+    run = obelisk(*command, "--state-dir", str(state))
+    refused(run, f"{state} holds an unfinished stones game, 2 actions in", "--new-game",
+            "To continue it, run `obelisk")
+    assert (state / "journal.jsonl").read_bytes() == raw
+    assert sorted(p.name for p in state.iterdir()) == ["journal.jsonl", "lock"]
+
+
+def test_a_flag_of_another_game_is_refused_by_name(tmp_path):
+    state = tmp_path / "state"
+    _journal(state, STONES)
+    refused(obelisk("run", "--state-dir", str(state), "--turns", "15"),
+            "--turns is an option of maze, not of stones")
+
+
+def test_without_game_options_the_service_resumes_the_journals_game(tmp_path):
+    state = tmp_path / "state"
+    _journal(state, [dict(STONES[0], options={**STONES[0]["options"], "ply_limit": 50}),
+                     *STONES[1:]])
+    run = subprocess.Popen([OBELISK, "run", "--state-dir", str(state)], text=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    lines = []
+    for line in run.stderr:
+        lines.append(line)
+        if "stones table on profile sim" in line:
+            break
+    run.send_signal(signal.SIGTERM)
+    rest = run.communicate(timeout=10)[1]
+    log = "".join(lines) + rest
+    assert "'event': 'resumed', 'game': 'stones', 'plies': 2" in log
+    assert run.returncode == 0 and "Traceback" not in log
+
+
+def test_new_game_keeps_the_unfinished_one_aside(tmp_path):
+    state = tmp_path / "state"
+    raw = _journal(state, STONES)
+    run = obelisk("demo", "towers", "--state-dir", str(state), "--new-game", "--json",
+                  "--speed", "50", timeout=300)
+    assert run.returncode == 0, run.stderr
+    kept = [p for p in state.iterdir() if p.name.startswith("journal-")]
+    assert [p.read_bytes() for p in kept] == [raw]
+    assert json.loads(run.stdout.splitlines()[-1])["game"] == "towers"
+    assert Journal(state).read().entries[0]["game"] == "towers"
+
+
+def test_a_different_seed_on_an_unfinished_demo_is_refused(tmp_path):
+    state = tmp_path / "state"
+    raw = _journal(state, STONES)
+    (state / "sim-table.json").write_text(json.dumps({"seed": 3, "table": {}}))
+    refused(obelisk("demo", "stones", "--state-dir", str(state), "--seed", "4"),
+            "started with --seed 3", "--new-game")
+    assert (state / "journal.jsonl").read_bytes() == raw
+
+
+# ------------------------------------------------------------------ damaged entries
+
+TOWERS_START = {"t": "start", "game": "towers", "first": "A", "seed": 1,
+                "options": {"hourglass_s": 60.0, "sudden_death": False}}
+CHOOSE = {"t": "action", "n": 1, "action": {"a": "choose", "block": "G01"}}
+
+
+@pytest.mark.parametrize(("entries", "line", "words"), [
+    ([dict(TOWERS_START, first="C")], 1, "start entry: 'C' is not a valid Player"),
+    ([TOWERS_START, CHOOSE, {"t": "action", "n": 2, "action": {"a": "decline", "player": "Q"}}],
+     3, "incomplete or malformed"),
+    ([TOWERS_START, CHOOSE, {"t": "takeback", "to": -50}], 3, "a takeback to action -50"),
+    ([TOWERS_START, CHOOSE, {"t": "takeback", "to": "abc"}], 3, "a takeback to action 'abc'"),
+    ([TOWERS_START, {"t": "action", "n": 1, "action": {"a": "choose", "block": "Z99"}}], 2,
+     "block 'Z99' cannot be chosen"),
+    ([TOWERS_START, CHOOSE, CHOOSE], 3, "numbered action 1, but action 2 comes next"),
+    ([TOWERS_START, {"t": "action", "n": 1}], 2, "the entry has no 'action'"),
+    ([TOWERS_START, {"t": "moved"}], 2, "'moved' is not a kind of journal entry"),
+    ([dict(TOWERS_START, options={"hourglass_s": 0.001})], 1, "the hourglass runs 10 to 600"),
+])
+def test_a_journal_line_that_makes_no_sense_is_refused_with_its_line(tmp_path, block_set,
+                                                                     entries, line, words):
+    raw = _journal(tmp_path, entries)
+    table = TowersTable(TowersGame(block_set), Journal(tmp_path))
+    with pytest.raises(JournalError) as refusal:
+        table.start(0.0)
+    message = str(refusal.value)
+    assert f"{tmp_path / 'journal.jsonl'} line {line}: " in message
+    assert words in message and "--new-game" in message
+    assert (tmp_path / "journal.jsonl").read_bytes() == raw
+
+
+def test_a_journal_nested_too_deeply_is_refused_with_its_line(tmp_path):
+    (tmp_path / "journal.jsonl").write_bytes(
+        json.dumps(TOWERS_START).encode() + b"\n" + b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    refused(obelisk("run", "--state-dir", str(tmp_path)),
+            "journal.jsonl line 2 is damaged (nested too deeply)", "--new-game")
+
+
+@pytest.mark.parametrize(("game", "entry", "words"), [
+    ("stones", {"t": "action", "n": 3, "action": {"a": "move", "from": [0, 9], "to": [1, 2]}},
+     "from [0, 9] is not a square"),
+    ("stones", {"t": "action", "n": 3, "action": {"a": "move", "from": [0, 0], "to": [7, 7]}},
+     "action 3 (a1-h8) is not allowed there"),
+    ("maze", {"t": "action", "n": 1, "action": {"a": "wall", "square": [1, 1], "o": "up"}},
+     "wall orientation 'up' is not one of"),
+    ("maze", {"t": "action", "n": 1, "action": {"a": "fly"}}, "is not a maze action"),
+])
+def test_every_game_refuses_damaged_lines_by_line(tmp_path, game, entry, words):
+    start = STONES[:3] if game == "stones" else [{"t": "start", "game": "maze",
+                                                  "options": {"turns": 20}}]
+    _journal(tmp_path, [*start, entry])
+    refused(obelisk("run", "--game", game, "--profile",
+                    "sim-maze" if game == "maze" else "sim", "--state-dir", str(tmp_path)),
+            f"journal.jsonl line {len(start) + 1}: ", words)
+
+
+# ------------------------------------------------------------------ the seal key
+
+
+@pytest.fixture(scope="module")
+def unfinished_highrise(tmp_path_factory) -> Path:
+    """A High Rise demo killed after a few placements: sealed entries and their key."""
+    state = tmp_path_factory.mktemp("highrise") / "state"
+    demo = subprocess.Popen([OBELISK, "demo", "highrise", "--json", "--speed", "50",
+                             "--state-dir", str(state)], stdout=subprocess.PIPE, text=True)
+    _events(demo, lambda e: e["event"] == "placed" and e["ply"] >= 3, time.monotonic() + 120)
+    demo.kill()
+    demo.wait()
+    assert any("sealed" in e for e in Journal(state).read().entries)
+    return state
+
+
+@pytest.fixture
+def highrise_state(unfinished_highrise, tmp_path) -> Path:
+    state = tmp_path / "state"
+    subprocess.run(["cp", "-a", str(unfinished_highrise), str(state)], check=True)
+    (state / "lock").unlink()
+    return state
+
+
+def _unchanged(state: Path):
+    return {p.name: p.read_bytes() for p in state.iterdir() if p.is_file() and p.name != "lock"}
+
+
+@pytest.mark.parametrize("command", [["demo", "highrise"], ["run", "--game", "highrise"]])
+def test_a_missing_seal_key_is_said_and_never_replaced(highrise_state, command):
+    (highrise_state / "seal.key").unlink()
+    before = _unchanged(highrise_state)
+    refused(obelisk(*command, "--state-dir", str(highrise_state)),
+            "seal.key is missing", "put back the seal.key", "--new-game")
+    assert _unchanged(highrise_state) == before          # no new key, nothing written
+
+
+def test_a_seal_key_that_is_a_directory_is_said(highrise_state):
+    (highrise_state / "seal.key").unlink()
+    (highrise_state / "seal.key").mkdir()
+    refused(obelisk("demo", "highrise", "--state-dir", str(highrise_state)),
+            "seal.key cannot be read (Is a directory)", "put back the seal.key")
+
+
+def test_a_foreign_seal_key_is_said(highrise_state):
+    (highrise_state / "seal.key").write_text("ab" * 32 + "\n")
+    refused(obelisk("demo", "highrise", "--state-dir", str(highrise_state)),
+            "line 1: the game's start cannot be opened", "must be the key this game began with")
+
+
+def test_no_new_key_while_the_journal_keeps_sealed_games(highrise_state):
+    journal = Journal(highrise_state)
+    journal.append({"t": "over", "result": {}})          # the sealed game is finished
+    (highrise_state / "seal.key").unlink()
+    refused(obelisk("run", "--game", "highrise", "--state-dir", str(highrise_state)),
+            "seal.key is missing, but the journal beside it keeps sealed High Rise entries")
+    assert not (highrise_state / "seal.key").exists()
+
+
+# ------------------------------------------------------------------ your own set
+
+
+def _own_set(block_set, tmp_path: Path) -> Path:
+    """The default set renamed and with one green block turned into another shape."""
+    from engine.blocks import block_set_to_dict
+
+    data = block_set_to_dict(block_set)
+    data["name"] = "Our birch set"
+    green = next(b for b in data["block"] if b["colour"] == "green")
+    green["cells"] = [[0, 0, 0], [0, 0, 1], [0, 0, 2], [0, 0, 3]]  # a tall rod of four
+    lines = [f'name = "{data["name"]}"']
+    for b in data["block"]:
+        lines += ["[[block]]", f'id = "{b["id"]}"', f'colour = "{b["colour"]}"',
+                  f"cells = {b['cells']}"]
+    path = tmp_path / "birch.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_your_own_set_is_kept_in_the_journal_and_resumed_with(tmp_path, block_set):
+    from firmware.sets import load_block_set
+
+    own = load_block_set(_own_set(block_set, tmp_path))
+    journal = Journal(tmp_path / "state")
+    table = TowersTable(TowersGame(own), journal, seed=2)
+    table.start(0.0)
+    table._start_game()
+    table.begin()
+    again = TowersTable(TowersGame(block_set), Journal(tmp_path / "state"))
+    again.start(1.0)
+    assert again.game.block_set == own and again.game.block_set.name == "Our birch set"
+    assert again.first in (Player.A, Player.B) and again.state == "play"
+
+
+def test_run_and_demo_take_your_own_set_and_refuse_another_for_a_game_begun(tmp_path,
+                                                                            block_set):
+    own = _own_set(block_set, tmp_path)
+    state = tmp_path / "state"
+    run = obelisk("demo", "towers", "--set", str(own), "--json", "--speed", "50",
+                  "--state-dir", str(state), timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert Journal(state).read().entries[0]["set"]["name"] == "Our birch set"
+    _journal(state, [dict(TOWERS_START, set=Journal(state).read().entries[0]["set"])])
+    refused(obelisk("run", "--state-dir", str(state), "--set", "/dev/null"),
+            "not a set file")
+    (tmp_path / "other.toml").write_text(own.read_text().replace("birch", "oak"))
+    refused(obelisk("run", "--state-dir", str(state), "--set", str(tmp_path / "other.toml")),
+            "played with the set 'Our birch set'", "leave out --set to continue it")
+
+
+# ------------------------------------------------------------------ nonsense and Ctrl-C
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["demo", "towers", "--speed", "200"], "the speed is 0.1 to 100 times real time"),
+    (["demo", "towers", "--speed", "inf"], "the speed is 0.1 to 100"),
+    (["demo", "stones", "--ply-limit", "0"], "the ply limit is 1 to"),
+    (["run", "--game", "stones", "--ply-limit", "-1"], "the ply limit is 1 to"),
+    (["rules", "stones", "--ply-limit", "0"], "the ply limit is 1 to"),
+    (["diag", "--seconds", "-1"], "--seconds is 0.1 to 86400 seconds"),
+    (["diag", "--seconds", "nan"], "--seconds is 0.1 to 86400 seconds"),
+    (["demo", "towers", "--seed", "-5"], "a seed is 0 to"),
+])
+def test_nonsense_numbers_are_refused_by_name(args, words):
+    run = obelisk(*args)
+    assert run.returncode == 2 and words in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize(("command", "ready", "stop"), [
+    (["demo", "towers", "--json"], lambda line: "toss" in line, signal.SIGINT),
+    (["calibrate", "highrise"], lambda line: "small pyramid" in line, signal.SIGINT),
+    (["run"], None, signal.SIGINT),
+    (["run"], None, signal.SIGTERM),
+])
+def test_ctrl_c_and_a_stop_end_any_command_quietly(tmp_path, command, ready, stop):
+    process = subprocess.Popen([OBELISK, *command, "--state-dir", str(tmp_path / "s")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if ready is not None:
+        for line in process.stdout:
+            if ready(line):
+                break
+    else:  # in the first moments, before the service has even started
+        time.sleep(0.2)
+    process.send_signal(stop)
+    _, err = process.communicate(timeout=20)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    # 130 for Ctrl-C; a stop before Python has even loaded our code is the signal's own
+    assert process.returncode in (0, 130, -signal.SIGTERM), (process.returncode, err)
+
+
+def test_the_unit_does_not_restart_a_refusal():
+    unit = (Path(__file__).parent.parent / "systemd" / "obelisk.service").read_text()
+    assert "RestartPreventExitStatus=2" in unit and "Restart=on-failure" in unit
