@@ -3,8 +3,10 @@
 A turn: the active player puts two blocks from the common pile into the
 building zone within the hourglass time; the passive player takes one; the
 active player gets the other; each places on their own tower, in either
-order. Placing a zone block on a tower also counts as the take, because
-that is all the table's sensors can see of it. The table weighs the blocks
+order. The passive player chooses first: until they have taken, nothing
+goes on the active player's tower. The passive player placing a zone block
+on their own tower also counts as the take, because that is all the
+table's sensors can see of it. The table weighs the blocks
 in the zone, which tells their colour but not their shape: a block placed
 from the zone may turn out to be another block of the same colour from the
 pile, and the record is corrected to the block that really was there. After the turn, a block over
@@ -214,8 +216,8 @@ class TowersState:
 
     def available_blocks(self, tower: Player) -> tuple[str, ...]:
         """Blocks that may be placed on ``tower`` right now, one per interchangeable kind."""
-        if self.phase is Phase.TAKE:
-            return _one_per_kind(self.game.block_set, self.zone)
+        if self.phase is Phase.TAKE:  # the passive player chooses first
+            return _one_per_kind(self.game.block_set, self.zone) if tower is self.passive else ()
         if self.phase is Phase.PLACE:
             hand = self.hands[tower.index]
             return (hand,) if hand is not None else ()
@@ -414,6 +416,10 @@ class TowersState:
     def _place(self, action: Place) -> TowersState:
         state = self
         if self.phase is Phase.TAKE:
+            if action.tower is self.active:
+                raise NotYourTurnError(
+                    f"{self.passive} chooses first: no block goes on {self.active}'s tower "
+                    f"until {self.passive} has taken one of the two in the building zone")
             state = self._deal(action.tower, action.block)
         if state.phase is Phase.PLACE:
             return state._place_own(action)

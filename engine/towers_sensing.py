@@ -24,6 +24,8 @@ from engine.errors import (
     InferenceError,
     NothingPlacedError,
     NotOneBlockError,
+    NotYourTurnError,
+    ObeliskError,
     PlacementError,
     UnknownShapeError,
     WrongPhaseError,
@@ -38,7 +40,7 @@ from engine.tower import (
     resting_placements,
     rod_name,
 )
-from engine.towers import Phase, Place, TowersState
+from engine.towers import Phase, Place, Take, TowersState
 
 
 def _visible(cells: frozenset[Cell]) -> frozenset[Cell]:
@@ -52,6 +54,10 @@ def _blocks_for(state: TowersState, tower: Player) -> list[str]:
     that colour may be the one (the engine corrects the record).
     """
     held = state.available_blocks(tower)
+    if state.phase is Phase.TAKE and tower is state.active:
+        raise NotYourTurnError(
+            f"{state.passive} chooses first: nothing goes on {tower}'s tower until "
+            f"{state.passive} has taken one of the two blocks in the building zone")
     if not held:
         raise WrongPhaseError(
             f"no block may go on {tower}'s tower now: {state.describe_phase()}"
@@ -133,6 +139,30 @@ def find_placement(state: TowersState, tower: Player, appeared: frozenset[Cell],
     raise _why_not(state, tower, appeared)
 
 
+def handover_placement(state: TowersState, appeared: frozenset[Cell]) -> tuple[Take, Place]:
+    """During the take, both zone pads empty, a block on the active player's tower.
+
+    Emptying both pads is the passive player choosing: they took one block
+    and handed the other to the active player, who placed it. Its shape says
+    which it was, so the take is the other one. Errors as ``find_placement``
+    (the first for the zone block of the volume that appeared).
+    """
+    if state.phase is not Phase.TAKE:
+        raise WrongPhaseError(f"nothing was handed over: {state.describe_phase()}")
+    by_fit = sorted(state.zone, key=lambda b: state.block(b).colour.volume != len(appeared))
+    errors: list[ObeliskError] = []
+    for given in by_fit:
+        take = Take(next(b for b in state.zone if b != given))
+        try:
+            return take, find_placement(state.apply_action(take), state.active, appeared)
+        except AmbiguousPlacementError as exc:
+            raise AmbiguousPlacementError(str(exc), tuple(
+                (take, place) for place in exc.candidates)) from None
+        except ObeliskError as exc:
+            errors.append(exc)
+    raise errors[0]
+
+
 def _why_not(state: TowersState, tower: Player, appeared: frozenset[Cell]) -> Exception:
     where = cells_text(appeared)
     if not is_connected(appeared):
@@ -162,14 +192,15 @@ def _why_not(state: TowersState, tower: Player, appeared: frozenset[Cell]) -> Ex
     )
 
 
-def over_the_top_placement(state: TowersState, tower: Player,
-                           colour: Colour | None = None) -> Place:
-    """The placement of a block that landed wholly above the rods.
+def over_the_top_placements(state: TowersState, tower: Player,
+                            colour: Colour | None = None) -> tuple[Place, ...]:
+    """The placements of a block that landed wholly above the rods, one per future.
 
     No rod switch sees such a block, so the player says so with their button.
     ``colour`` narrows the candidates when the table knows which zone block
     was taken (from the zone pads). Only the number of cubes over the top
-    matters then, so different blocks with the same count are equivalent.
+    matters then, so different blocks with the same count are equivalent;
+    more than one left means the player must say which it was.
     """
     fits: dict[tuple, Place] = {}
     for place in _candidates(state, tower, colour):
@@ -180,13 +211,7 @@ def over_the_top_placement(state: TowersState, tower: Player,
             f"no block {tower} may place now would land wholly above the rods; "
             "place it on the tower"
         )
-    if len(fits) > 1:
-        raise AmbiguousPlacementError(
-            f"the blocks {tower} may place would go over the top by different amounts; "
-            "say which block it was",
-            tuple(fits.values()),
-        )
-    return next(iter(fits.values()))
+    return tuple(fits.values())
 
 
 @dataclass(frozen=True)

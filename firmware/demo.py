@@ -48,6 +48,7 @@ class DemoPlayers:
         self.dawdled_turn = 0
         self.pads: list[str | None] = [None] * len(ZONE_PADS)
         self.held: dict[Player, str] = {}
+        self.put: frozenset = frozenset()
         self.scale = ZoneScale()
 
     # ------------------------------------------------------------ the physical table
@@ -81,7 +82,8 @@ class DemoPlayers:
     def waiting(self) -> bool:
         """The table has seen and decided on the table as it physically is."""
         table = self.table
-        return table.decided == self._truth() and table.state in ("setup", "play", "repair")
+        return table.decided == self._truth() and \
+            table.state in ("setup", "play", "choose", "repair")
 
     def _rng(self, role: str) -> random.Random:
         return random.Random(f"{self.seed}:{len(self.table.actions)}:{role}")
@@ -127,6 +129,7 @@ class DemoPlayers:
     def _put_on_tower(self, pos: TowersState, player: Player, block: str) -> None:
         rng = self._rng(f"place-{player.value}")
         cells = self._placement(pos, player, block, rng)
+        self.put = cells  # the hand knows where it put the block, if the rods cannot tell
         if all(z >= LEVELS for *_, z in cells):
             self.sim.place(player.index, cells)  # sits above the rods, unseen
             self.devices.buttons.press(player.value)
@@ -152,6 +155,8 @@ class DemoPlayers:
         if table.state == "setup" and table.decided is not None \
                 and not any(table.decided.towers):
             self.devices.buttons.press("A")  # the table is clear: start
+        elif table.state == "choose" and table.chooser is not None:
+            self._pick(table.chooser)
         elif table.state == "repair" or table.clear_zone:
             self._repair(pos)
         elif table.state == "play" and pos is not None:
@@ -181,6 +186,15 @@ class DemoPlayers:
             self.held.clear()
             for pad in range(len(self.pads)):
                 self._pad(pad, want[pad] if pad < len(want) else None)
+
+    def _pick(self, player: Player) -> None:
+        """The table asks which placement it was: step to the one the hand made, hold."""
+        candidates = self.table.candidates
+        mine = [i for i, c in enumerate(candidates) if c[-1].cells == self.put]
+        if mine and self.table.pick != mine[0]:
+            self.devices.buttons.press(player.value)
+        else:
+            self.devices.buttons.press(player.value, hold=True)
 
     def _play(self, pos: TowersState) -> None:
         if pos.phase is Phase.CHOOSE:

@@ -3,9 +3,12 @@
 ``TowersTable`` is the model of a ``transitions`` machine:
 
     setup --begin--> toss --tossed--> play <--go_wrong / fixed--> repair
-      \\                               |  ^                          |
-       `--------resumed-------------->|  `---resume-- paused <--pause-'
-                                      `--finish--> over
+      ^ \\                             | ^ ^                         |
+      |  `-------resumed------------->| | `---resume-- paused <--pause-'
+      |                        ask /  | | picked
+      |                               v |
+      |                              choose
+      `---------new_game--- over <--finish--' (from play, choose or repair)
 
 It is fed settled sensor views, button events and clock ticks, and it never
 keeps a running tally of sensor events: each settled view is compared with
@@ -26,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.blocks import Colour, block_set_from_dict, block_set_to_dict
-from engine.errors import ObeliskError
+from engine.errors import AmbiguousPlacementError, ObeliskError
 from engine.players import PLAYERS, Player
 from engine.record import options_from_dict, options_to_dict
 from engine.tower import cells_text
@@ -37,13 +40,14 @@ from engine.towers import (
     Phase,
     Place,
     PutBack,
+    Take,
     Timeout,
     TowersGame,
     TowersOptions,
     TowersState,
 )
 from engine.towers_record import action_from_dict, action_to_dict
-from engine.towers_sensing import find_placement, over_the_top_placement
+from engine.towers_sensing import find_placement, handover_placement, over_the_top_placements
 from firmware.board_table import BoardTable
 from firmware.hourglass import Hourglass
 from firmware.journal import Journal
@@ -74,24 +78,39 @@ PRESETS = (
 
 @dataclass(frozen=True)
 class _Offer:
-    """The table went back to an earlier accepted position: a takeback to confirm."""
+    """The table went back to an earlier accepted position: a takeback to confirm.
+
+    Only the players whose blocks came off (``owners``) may confirm it.
+    """
 
     to: int
+    owners: frozenset[Player]
+
+
+@dataclass(frozen=True)
+class _Ask:
+    """More than one action fits what the rods see: ``chooser`` picks with their button."""
+
+    chooser: Player
+    candidates: tuple[tuple[Action, ...], ...]
 
 
 class TowersTable(BoardTable[TowersView]):
     """One towers game on a physical (or simulated) table."""
 
-    STATES = ("setup", "toss", "play", "repair", "paused", "over")
+    STATES = ("setup", "toss", "play", "choose", "repair", "paused", "over")
     TRANSITIONS = (
         {"trigger": "begin", "source": "setup", "dest": "toss"},
         {"trigger": "resumed", "source": "setup", "dest": "play"},
         {"trigger": "tossed", "source": "toss", "dest": "play"},
-        {"trigger": "go_wrong", "source": "play", "dest": "repair"},
+        {"trigger": "ask", "source": ["play", "repair"], "dest": "choose"},
+        {"trigger": "picked", "source": "choose", "dest": "play"},
+        {"trigger": "go_wrong", "source": ["play", "choose"], "dest": "repair"},
         {"trigger": "fixed", "source": "repair", "dest": "play"},
-        {"trigger": "pause", "source": ["play", "repair"], "dest": "paused"},
+        {"trigger": "pause", "source": ["play", "choose", "repair"], "dest": "paused"},
         {"trigger": "resume", "source": "paused", "dest": "play"},
-        {"trigger": "finish", "source": ["play", "repair"], "dest": "over"},
+        {"trigger": "finish", "source": ["play", "choose", "repair"], "dest": "over"},
+        {"trigger": "new_game", "source": "over", "dest": "setup"},
     )
 
     def __init__(self, game: TowersGame, journal: Journal, *, seed: int = 0,
@@ -108,6 +127,9 @@ class TowersTable(BoardTable[TowersView]):
         self.actions: list[Action] = []
         self.first: Player | None = None
         self.offer: _Offer | None = None
+        self.confirmed: set[Player] = set()  # owners who pressed to confirm the offer
+        self.chooser: Player | None = None  # who picks among ``candidates``
+        self.pick = 0
         self.clear_zone = False  # blocks of a lost turn must go back to the pile
         self._toss_until = 0.0
         self._now = 0.0
@@ -176,14 +198,40 @@ class TowersTable(BoardTable[TowersView]):
                 self.problem = ""
                 self.begin()
             return
+        if self.state == "over":
+            if event.kind == "press":
+                self.new_game()
+            return
+        if self.state == "choose":
+            if player is self.chooser:
+                self._choose(event.kind)
+            return
         if self.offer is not None and self.state in ("play", "repair"):
-            self._takeback(self.offer.to)
+            self._confirm_takeback(player)
         elif pos is None or event.kind != "press" or self.state != "play":
             return
         elif pos.phase is Phase.BONUS and player in pos.bonus:
             self._accept([Decline(player)])
-        elif pos.phase in (Phase.TAKE, Phase.PLACE) and pos.available_blocks(player):
+        elif pos.phase in (Phase.TAKE, Phase.PLACE):
             self._over_the_top(pos, player)
+
+    def _confirm_takeback(self, player: Player) -> None:
+        """An owner of a lifted block confirms; the other player's button does nothing."""
+        assert self.offer is not None
+        if player not in self.offer.owners:
+            return
+        self.confirmed.add(player)
+        if self.confirmed >= self.offer.owners:
+            self._takeback(self.offer.to)
+
+    def _choose(self, kind: str) -> None:
+        """In choose: a press lights the next candidate, a hold plays the lit one."""
+        if kind == "press":
+            self.pick = (self.pick + 1) % len(self.candidates)
+            return
+        actions = list(self.candidates[self.pick])
+        self._leave_choose()
+        self._accept(actions)
 
     def _next_preset(self) -> None:
         """Menu in setup: the next set of options (shown on the rings)."""
@@ -205,13 +253,31 @@ class TowersTable(BoardTable[TowersView]):
 
     def _over_the_top(self, pos: TowersState, player: Player) -> None:
         """The player says their block landed wholly above the rods."""
-        colour = self._taken_colour(pos, self.decided)
-        try:
-            place = over_the_top_placement(pos, player, colour)
-        except ObeliskError as exc:
-            self.emit({"event": "notice", "player": player.value, "message": str(exc)})
-            return
-        self._accept([place])
+        takes: list[tuple[Action, ...]] = [()]
+        if self._handed_over(pos, self.decided) and player is pos.active:
+            # The passive player took one and handed over the other, but nothing
+            # shows which: each is a candidate.
+            takes = [(Take(kept),) for kept in dict.fromkeys(pos.zone)]
+        fits: list[tuple[Action, ...]] = []
+        errors: list[ObeliskError] = []
+        for before in takes:
+            try:
+                state = pos.apply_action(before[0]) if before else pos
+                fits += [(*before, place) for place in over_the_top_placements(
+                    state, player, self._taken_colour(state, self.decided))]
+            except ObeliskError as exc:
+                errors.append(exc)
+        if not fits:
+            self.emit({"event": "notice", "player": player.value, "message": str(errors[0])})
+        elif len(fits) == 1:
+            self._accept(list(fits[0]))
+        else:
+            self._ask(_Ask(player, tuple(fits)))
+
+    @staticmethod
+    def _handed_over(pos: TowersState, view: TowersView | None) -> bool:
+        """During the take, both pads empty: the passive player has chosen and handed over."""
+        return pos.phase is Phase.TAKE and view is not None and not view.zone_colours()
 
     def tick(self, now: float) -> None:
         """Let time pass: the coin toss, settling, the hourglass."""
@@ -273,6 +339,14 @@ class TowersTable(BoardTable[TowersView]):
         self.hourglass.resume(self._now)
         self.emit({"event": "resumed_play"})
 
+    def on_enter_setup(self) -> None:
+        """After a game: a new one begins on a clear table (the journal keeps the old one)."""
+        self.position, self.history, self.actions = None, [], []
+        self.first, self.offer, self.clear_zone = None, None, False
+        self.hourglass.stop()
+        self.problem = "clear both towers and the zone pads to start a game"
+        self.settler.forget()
+
     def on_enter_over(self) -> None:
         self.hourglass.stop()
         result = self.result()
@@ -288,27 +362,53 @@ class TowersTable(BoardTable[TowersView]):
             else:
                 self.problem = "clear both towers and the zone pads to start a game"
             return
-        if self.state not in ("play", "repair") or self.position is None:
+        if self.state not in ("play", "choose", "repair") or self.position is None:
             return
         outcome = self._interpret(view)
         if isinstance(outcome, str):
             self._wrong(outcome)
             return
         if isinstance(outcome, _Offer):
+            if outcome != self.offer:
+                self.confirmed = set()
             self.offer = outcome
-            self.problem = ("a block came off: the owner presses their button to take it back, "
-                            "or puts it back")
+            owners = " and ".join(str(p) for p in sorted(outcome.owners, key=lambda p: p.value))
+            self.problem = (f"a block came off: {owners} may press their button to take it "
+                            "back, or put it back")
+            self._leave_choose()
             if self.state == "play":
                 self.go_wrong()
             return
         self.offer = None
+        if isinstance(outcome, _Ask):
+            self._ask(outcome)
+            return
+        self._leave_choose()
         if outcome:
             self._accept(outcome)
         if self.state == "repair":
             self.emit({"event": "repaired"})
             self.fixed()
 
-    def _interpret(self, view: TowersView) -> list[Action] | _Offer | str:
+    def _ask(self, ask: _Ask) -> None:
+        """Light the candidates; the chooser steps with a press and plays one with a hold."""
+        if ask.candidates != self.candidates:
+            self.pick = 0
+        self.chooser, self.candidates = ask.chooser, ask.candidates
+        self.problem = (f"{ask.chooser}: more than one placement fits what the rods see; "
+                        "press your button to light the next, hold it on the right one")
+        if self.state != "choose":
+            self.ask()
+        self.emit({"event": "choose", "player": ask.chooser.value,
+                   "candidates": [", ".join(str(a) for a in c) for c in ask.candidates]})
+
+    def _leave_choose(self) -> None:
+        self.candidates = ()
+        self.chooser = None
+        if self.state == "choose":
+            self.picked()
+
+    def _interpret(self, view: TowersView) -> list[Action] | _Offer | _Ask | str:
         """What a settled view means: actions to accept, a takeback, or what is wrong."""
         pos = self.position
         assert pos is not None
@@ -330,7 +430,8 @@ class TowersTable(BoardTable[TowersView]):
                 undone = self.actions[k:]
                 if (all(isinstance(a, Place) for a in undone)
                         and expected_towers(self.history[k]) == view.towers):
-                    return _Offer(k)
+                    return _Offer(k, frozenset(self.history[i].actor(a)
+                                               for i, a in enumerate(undone, k)))
             t = 0 if removed[0] else 1
             return (f"cubes are missing from tower {'AB'[t]} ({cells_text(removed[t])}): "
                     "put the block back")
@@ -344,14 +445,23 @@ class TowersTable(BoardTable[TowersView]):
             return "wait: the passive player takes a block from the zone before anyone places"
         actions: list[Action] = []
         state = pos
-        taken = self._taken_colour(pos, view)
+        order = (pos.passive, pos.active) if pos.phase is Phase.TAKE else PLAYERS
         try:
-            for i, player in enumerate(PLAYERS):
-                if added[i]:
-                    place = find_placement(state, player, added[i],
-                                           taken if state.phase is Phase.TAKE else None)
-                    state = state.apply_action(place)
-                    actions.append(place)
+            for player in order:
+                if not added[player.index]:
+                    continue
+                cells = added[player.index]
+                if self._handed_over(state, view) and player is state.active:
+                    found = list(handover_placement(state, cells))
+                else:
+                    found = [find_placement(state, player, cells,
+                                            self._taken_colour(state, view))]
+                for action in found:
+                    state = state.apply_action(action)
+                actions += found
+        except AmbiguousPlacementError as exc:
+            fits = tuple(c if isinstance(c, tuple) else (c,) for c in exc.candidates)
+            return _Ask(player, tuple((*actions, *c) for c in fits))
         except ObeliskError as exc:
             return str(exc)
         if not zone_fits(state, zone):
@@ -414,6 +524,7 @@ class TowersTable(BoardTable[TowersView]):
         self.journal.append({"t": "takeback", "to": to})
         self._rewind(to)
         self.offer = None
+        self.confirmed = set()
         self.emit({"event": "takeback", "undone": undone, "actions": to})
         if self.state == "repair":
             self.fixed()
@@ -493,7 +604,12 @@ class TowersTable(BoardTable[TowersView]):
         for p in PLAYERS:
             for rod in range(9):
                 frame[("tower", p.value, rod)] = OFF
-        if self.state in ("setup", "repair"):
+        if self.state == "choose" and self.candidates:  # the lit candidate's rods
+            place = self.candidates[self.pick][-1]
+            colour = BLOCK_COLOURS[self.position.block(place.block).colour]
+            for x, y, _ in place.cells:
+                frame[("tower", place.tower.value, y * 3 + x)] = colour
+        elif self.state in ("setup", "repair"):
             fix = self.next_fix()
             if fix is not None:
                 p, (x, y, _), extra = fix

@@ -100,14 +100,23 @@ def test_timeout_loses_the_turn_and_returns_the_zone(game):
     assert "only the active player's choice is timed" in refused(taking, Timeout())
 
 
-@pytest.mark.parametrize("first_tower", [A, B])
-def test_placing_from_the_zone_counts_as_the_take(game, first_tower):
+def test_the_passive_placing_from_the_zone_counts_as_the_take(game):
     s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
-    s = s.apply_action(low(s, first_tower, "R1"))
-    other = first_tower.other
-    assert s.hands[other.index] == "B01" and s.hands[first_tower.index] is None
-    s = s.apply_action(low(s, other, "B01"))
+    s = s.apply_action(low(s, B, "R1"))
+    assert s.hands == ("B01", None) and s.phase is Phase.PLACE
+    s = s.apply_action(low(s, A, "B01"))
     assert s.phase is Phase.CHOOSE and s.turn == 2
+
+
+def test_the_passive_player_chooses_first(game, block_set):
+    """Nobody places until the passive player has taken one of the two zone blocks."""
+    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
+    assert s.available_blocks(A) == () and set(s.available_blocks(B)) == {"B01", "R1"}
+    assert {s.actor(a) for a in s.legal_actions()} == {B}
+    place = Place(A, "R1", next(iter(resting_placements(s.tower(A), block_set["R1"]))))
+    assert "player B chooses first" in refused(s, place, NotYourTurnError)
+    taken = s.apply_action(Take("B01"))                   # now the active may place first
+    assert taken.apply_action(place).hands == (None, "B01")
 
 
 def test_illegal_actions_say_why_and_change_nothing(game):

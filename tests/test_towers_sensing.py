@@ -12,13 +12,14 @@ from engine.errors import (
     NothingPlacedError,
     NotOneBlockError,
     NotRestingError,
+    NotYourTurnError,
     UnknownShapeError,
     WrongPhaseError,
 )
 from engine.players import Player
 from engine.tower import LEVELS, resting_placements
 from engine.towers import Choose, Phase, Place, Take
-from engine.towers_sensing import find_placement, placements_for_heights
+from engine.towers_sensing import find_placement, handover_placement, placements_for_heights
 from tests.conftest import COLUMN_A, COLUMN_B, cells, column, position
 
 A, B = Player.A, Player.B
@@ -36,14 +37,24 @@ def test_every_legal_placement_is_recognised_from_its_cells(dealt):
         assert find_placement(dealt, A, p) == Place(A, "B01", p)
 
 
-def test_the_first_placement_also_tells_the_take(game):
+def test_the_passive_players_placement_also_tells_the_take(game):
     s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
     assert s.phase is Phase.TAKE
     bar = cells("a1:1", "b1:1", "c1:1")
-    place = find_placement(s, A, bar)        # the active player got the red bar
-    assert place == Place(A, "R1", bar)
-    after = s.apply_action(place)
-    assert after.hands == (None, "B01")
+    place = find_placement(s, B, bar)        # the passive player chose the red bar
+    assert place == Place(B, "R1", bar)
+    assert s.apply_action(place).hands == ("B01", None)
+    with pytest.raises(NotYourTurnError, match="player B chooses first"):
+        find_placement(s, A, bar)            # the active player may not go first
+
+
+def test_a_block_handed_over_tells_the_take_by_its_shape(game):
+    """Both pads empty: B chose; the block on A's tower is the other, so B took B01."""
+    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
+    bar = cells("a1:1", "b1:1", "c1:1")
+    take, place = handover_placement(s, bar)
+    assert (take, place) == (Take("B01"), Place(A, "R1", bar))
+    assert s.apply_action(take).apply_action(place).hands == (None, "B01")
 
 
 def test_cubes_that_do_not_touch_are_not_one_block(dealt):
@@ -97,17 +108,18 @@ def test_an_over_the_top_block_is_known_by_its_part_on_the_rods(game, block_set)
 
 
 def test_an_ambiguous_over_the_top_asks_the_player(game, block_set):
-    s = position(game.new_initial_state(first=A), tower_a=column(block_set, COLUMN_B))
+    s = position(game.new_initial_state(first=A),
+                 tower_b=column(block_set, COLUMN_B, owner=B))
     s = s.apply_action(Choose("Y4")).apply_action(Choose("R4"))
     # Only a1 level 9 shows: the standing pair (1 cube over) or the corner upside
     # down (2 over). They score differently, so the table must ask.
     with pytest.raises(AmbiguousPlacementError) as err:
-        find_placement(s, A, cells("a1:9"))
+        find_placement(s, B, cells("a1:9"))
     over = {p.block: sum(1 for c in p.cells if c[2] >= LEVELS) for p in err.value.candidates}
     assert over == {"Y4": 1, "R4": 2} and len(err.value.candidates) == 2
     # The zone pads tell which colour was taken, and that settles it.
-    assert find_placement(s, A, cells("a1:9"), Colour.YELLOW).block == "Y4"
-    assert find_placement(s, A, cells("a1:9"), Colour.RED).block == "R4"
+    assert find_placement(s, B, cells("a1:9"), Colour.YELLOW).block == "Y4"
+    assert find_placement(s, B, cells("a1:9"), Colour.RED).block == "R4"
 
 
 def test_heights_alone_single_answer(dealt):
@@ -128,12 +140,12 @@ def test_heights_alone_hidden_gaps_are_equivalent(game):
 
 def test_heights_alone_different_blocks_are_not_equivalent(game, block_set):
     s = position(game.new_initial_state(first=A),
-                 tower_a=column(block_set, [("Y1", "c1:1 c2:1")]))
+                 tower_b=column(block_set, [("Y1", "c1:1 c2:1")], owner=B))
     s = s.apply_action(Choose("R1")).apply_action(Choose("G12"))
     # Row 1 at height 2: the red bar resting on c1, or the standing L upside down
     # (or another green of the pile that does the same: the zone is weighed, so
     # the table knows the colour of G12 but not its shape).
-    match = placements_for_heights(s, A, (2, 2, 2, 0, 0, 1, 0, 0, 0))
+    match = placements_for_heights(s, B, (2, 2, 2, 0, 0, 1, 0, 0, 0))
     blocks = {p.block for p in match.candidates}
     assert {"G12", "R1"} <= blocks
     assert {s.block(b).colour.label for b in blocks} == {"green", "red"}

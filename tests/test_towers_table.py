@@ -194,11 +194,11 @@ def test_over_the_top_ends_the_game_with_the_breakdown(t):
     t.table._new_position(pos)
     t.see(t.towers())
     pads = _deal(t, "B09", "G03")
-    square_post = cells("a1:9", "b1:9", "a2:9", "b2:9", "a1:10")
-    t.see(_place_view(t, A, square_post), (None, pads[1]))
     low = min(resting_placements(t.pos.tower(B), t.block_set["G03"]),
               key=lambda p: max(z for *_, z in p))
-    t.see(_place_view(t, B, low), (None, None))
+    t.see(_place_view(t, B, low), (pads[0], None))      # B chooses the green first
+    square_post = cells("a1:9", "b1:9", "a2:9", "b2:9", "a1:10")
+    t.see(_place_view(t, A, square_post), (None, None))
     assert t.table.state == "over" and t.pos.end is EndReason.OVER_THE_TOP
     result = t.events[-1]
     assert result["event"] == "game_over" and result["players"]["A"]["overflow"] == 1
@@ -215,11 +215,23 @@ def test_a_block_wholly_above_the_rods_is_confirmed_with_the_button(t):
     t.table._new_position(pos)
     t.see(t.towers())
     pads = _deal(t, "Y4", "G03")
-    t.see(t.towers(), (None, pads[1]))     # the yellow pair leaves its pad for A's hand
+    t.see(t.towers(), (None, pads[1]))     # the yellow pair leaves its pad
     assert t.pos.phase is Phase.TAKE
+    t.press(A)                             # B has not chosen yet: A cannot have placed
+    assert t.events[-1]["event"] == "notice" and "player B chooses first" in \
+        t.events[-1]["message"]
     t.press(B)                             # B has nothing over the top to confirm
     assert t.events[-1]["event"] == "notice"
+    t.see(t.towers(), (None, None))        # B took the green and handed A the yellow
     t.press(A)                             # A's pair sits on a1, above level 9: unseen
+    assert t.table.state == "choose" and t.table.chooser is A   # but which block was it?
+    assert len(t.table.candidates) == 2
+    t.press(B, "hold")                     # not B's to say
+    assert t.table.state == "choose"
+    while t.pos.block(t.table.candidates[t.table.pick][-1].block).colour is not Colour.YELLOW:
+        t.press(A)                         # a press lights the next one
+    t.press(A, "hold")                     # a hold plays it
+    assert t.table.state == "play"
     assert t.pos.hands[0] is None and t.pos.tower(A).overflow == 2
     assert t.pos.block(t.pos.hands[1]).colour is Colour.GREEN  # B got the green
 
@@ -360,3 +372,86 @@ def test_a_restart_after_a_timeout_still_clears_the_zone(block_set, tmp_path):
     assert again.table.state == "play" and not again.table.clear_zone
     again.see(again.towers(), _zone_of(again, "B02"))
     assert len(again.table.actions) == actions + 1       # now a block is a choice again
+
+
+def test_the_active_tower_waits_until_the_passive_player_has_chosen(t):
+    active, passive = t.pos.active, t.pos.active.other
+    pads = _deal(t, "B01", "R1")
+    before = len(t.journalled_actions())
+    bar = resting_placements(t.pos.tower(active), t.block_set["R1"])[0]
+    t.see(_place_view(t, active, bar), (pads[0], None))   # the blue still on its pad
+    assert t.table.state == "repair" and f"{passive} chooses first" in t.table.problem
+    assert len(t.journalled_actions()) == before and t.pos.phase is Phase.TAKE
+    frame = t.table.led_frame(t.now, 16)
+    lit = {k[2] for k, v in frame.items() if k[:2] == ("tower", active.value) and v != (0,) * 3}
+    assert len(lit) == 1 and lit <= {y * 3 + x for x, y, _ in bar}   # one extra cube shown
+    t.see(t.towers(), (pads[0], None))                     # it comes off again
+    blue = resting_placements(t.pos.tower(passive), t.block_set["B01"])[0]
+    t.see(_place_view(t, passive, blue), (None, None))     # the passive player chose blue
+    t.see(_place_view(t, active, bar), (None, None))
+    assert t.pos.turn == 2 and [e["action"]["a"] for e in t.journalled_actions()[-2:]] == \
+        ["place", "place"]
+
+
+def test_once_both_pads_are_empty_the_active_player_may_place_first(t):
+    active, passive = t.pos.active, t.pos.active.other
+    _deal(t, "B01", "R1")
+    t.see(t.towers(), (None, None))                        # passive chose, handed over
+    bar = resting_placements(t.pos.tower(active), t.block_set["R1"])[0]
+    t.see(_place_view(t, active, bar), (None, None))
+    assert t.table.state == "play" and t.pos.phase is Phase.PLACE
+    assert t.pos.hands[passive.index] == "B01"
+    assert [e["action"]["a"] for e in t.journalled_actions()[-2:]] == ["take", "place"]
+
+
+def test_only_the_owner_of_the_lifted_block_confirms_the_takeback(t):
+    passive = t.pos.active.other
+    pads = _deal(t, "B01", "R1")
+    bar = resting_placements(t.pos.tower(passive), t.block_set["R1"])[0]
+    t.see(_place_view(t, passive, bar), (pads[0], None))
+    placed = t.pos
+    t.see(expected_towers(t.table.history[-2]), (pads[0], None))   # the bar lifted off
+    assert t.table.offer is not None and f"{passive} may press" in t.table.problem
+    t.press(passive.other)
+    t.press(passive.other, "hold")
+    assert t.pos == placed                                 # the other player cannot
+    t.press(passive)
+    assert t.pos == t.table.history[-1] != placed and t.events[-1]["event"] == "takeback"
+
+
+def test_an_ambiguous_placement_is_chosen_with_the_button(t):
+    """Only a1 level 9 shows, the pads are both empty: yellow pair or red corner?"""
+    pos = position(TowersGame(t.block_set).new_initial_state(first=A),
+                   tower_b=column(t.block_set, COLUMN_B, owner=B))
+    t.table._new_position(pos)
+    t.see(t.towers())
+    _deal(t, "Y4", "R4")
+    t.see(_place_view(t, B, cells("a1:9")), (None, None))
+    assert t.table.state == "choose" and t.table.chooser is B
+    assert t.events[-1]["event"] == "choose" and len(t.events[-1]["candidates"]) == 2
+    first = t.table.candidates[0]
+    frame = t.table.led_frame(t.now, 16)
+    assert any(v != (0, 0, 0) for k, v in frame.items() if k[:2] == ("tower", "B"))
+    t.press(A, "hold")                                     # not A's to say
+    t.press(B)                                             # the next one lights
+    assert t.table.pick == 1 and t.table.candidates[1] != first
+    chosen = t.table.candidates[1]
+    t.press(B, "hold")
+    assert t.table.state == "play" and tuple(t.table.actions[-len(chosen):]) == chosen
+    assert t.pos.hands[0] is not None                      # A holds the other block
+
+
+def test_after_the_end_a_press_sets_up_a_new_game(t):
+    t.table._new_position(replace(t.pos, pile=("G01", "G02", "G03")))
+    first = t.pos.active
+    pads = _deal(t, "G01", "G02")
+    t.see(_place_view(t, first.other, cells("a1:1", "b1:1", "a2:1", "b2:1")), (pads[0], None))
+    t.see(_place_view(t, first, cells("a1:1", "b1:1", "a2:1", "b2:1")), (None, None))
+    assert t.table.state == "over"
+    t.press(B)
+    assert t.table.state == "setup" and "clear both towers" in t.table.problem
+    t.see()
+    t.press(A)
+    t.wait(2.1)
+    starts = [e for e in t.journal.read().entries if e["t"] == "start"]
+    assert t.table.state == "play" and len(starts) == 2 and t.pos.turn == 1
