@@ -43,11 +43,15 @@ def rules_text(options: TowersOptions, block_set: BlockSet, width: int = 78) -> 
             "they may change their mind and put a block back.",
             "2. If the hourglass runs out first, the turn is lost: blocks in the zone go "
             "back to the pile and the players swap roles.",
-            "3. The passive player takes one of the two blocks (no time limit); the "
-            "active player gets the other. The table sees the take when the first of "
-            "the two blocks is put on a tower.",
+            "3. The passive player chooses first: they take one of the two blocks (no "
+            "time limit) and hand the other to the active player. Until then nothing "
+            "goes on the active player's tower: a zone block put there while the other "
+            "is still on its pad is refused. The table sees the choice when the passive "
+            "player's block lands on their tower, or when both pads are empty.",
             "4. Each player places their block on their own tower, in either order. The "
             "turn ends when both are placed; then the roles swap.",
+            "5. A block lifted off again right after it was placed may be taken back: "
+            "its owner presses their button (the other player's button does not count).",
         ]),
         ("After each turn", [
             f"- Over the top: if a player's block rose above level {LEVELS}, the game "

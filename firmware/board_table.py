@@ -83,6 +83,13 @@ class BoardTable(Generic[V]):
         """
         self._wrong(message)
 
+    def on_button_over(self, event) -> bool:
+        """After the end, a player's press sets up the next game; True if it did."""
+        if self.state == "over" and event.button != "menu" and event.kind == "press":
+            self.new_game()
+            return True
+        return False
+
     def on_enter_repair(self) -> None:
         self.beep()
         self.emit({"event": "illegal", "message": self.problem})

@@ -22,6 +22,7 @@ are revealed square by square.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 
 from engine.errors import ObeliskError
@@ -52,6 +53,7 @@ class HighriseTable(BoardTable):
         {"trigger": "go_wrong", "source": "play", "dest": "repair"},
         {"trigger": "fixed", "source": "repair", "dest": "play"},
         {"trigger": "finish", "source": ["play", "repair"], "dest": "over"},
+        {"trigger": "new_game", "source": "over", "dest": "setup", "after": "_next_game"},
     )
 
     def __init__(self, game: HighriseGame, journal: Journal, calibration: Calibration, *,
@@ -116,6 +118,8 @@ class HighriseTable(BoardTable):
         self.settler.feed(self.view, now)
 
     def on_button(self, event: ButtonEvent, now: float) -> None:
+        if self.on_button_over(event):
+            return
         if self.state != "setup" or event.button == "menu" or event.kind != "press":
             return
         if self.decided is None or self._covers(self.decided):
@@ -181,6 +185,14 @@ class HighriseTable(BoardTable):
         if self.position.is_terminal():
             self.over_at = now
             self.finish()
+
+    def _next_game(self) -> None:
+        """After a game: new covers, new hidden values (a fresh seed), a new start."""
+        self.seed = secrets.randbits(63)
+        self.position = self.game.state_with((1,) * self.cells, Player.A)
+        self.accepted = None
+        self.problem = "put a cover on every square, then press a player button"
+        self.settler.forget()
 
     def on_enter_over(self) -> None:
         result = self.result()

@@ -69,6 +69,7 @@ class MazeTable(BoardTable):
         {"trigger": "fixed", "source": "repair", "dest": "play"},
         {"trigger": "back_to_setup", "source": "repair", "dest": "setup"},
         {"trigger": "finish", "source": ["play", "choose"], "dest": "over"},
+        {"trigger": "new_game", "source": "over", "dest": "setup", "after": "_next_game"},
     )
 
     def __init__(self, game: MazeGame, journal: Journal, *,
@@ -117,6 +118,8 @@ class MazeTable(BoardTable):
     # ---------------------------------------------------------------- inputs
 
     def on_button(self, event: ButtonEvent, now: float) -> None:
+        if self.on_button_over(event):
+            return
         mover = self.position.to_play
         if mover is None or event.button != BUTTON[mover]:
             return
@@ -216,6 +219,13 @@ class MazeTable(BoardTable):
         self.position = after or self.position.apply_action(action)
         self.actions.append(action)
         self.plan = plan(self.position)
+
+    def _next_game(self) -> None:
+        """After a game: clear the board and set up the next (the journal keeps the last)."""
+        self.position = self.game.new_initial_state()
+        self.actions, self.lifted, self.plan = [], None, plan(self.position)
+        self._guide()
+        self.settler.forget()
 
     def on_enter_over(self) -> None:
         result = self.result()

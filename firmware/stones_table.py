@@ -63,6 +63,7 @@ class StonesTable(BoardTable):
         {"trigger": "go_wrong", "source": ["play", "choose"], "dest": "repair"},
         {"trigger": "fixed", "source": "repair", "dest": "play"},
         {"trigger": "finish", "source": ["play", "choose", "repair"], "dest": "over"},
+        {"trigger": "new_game", "source": "over", "dest": "setup", "after": "_next_game"},
     )
 
     def __init__(self, game: StonesGame, journal: Journal, *,
@@ -98,7 +99,7 @@ class StonesTable(BoardTable):
     # ---------------------------------------------------------------- inputs
 
     def on_button(self, event: ButtonEvent, now: float) -> None:
-        if event.button == "menu":
+        if event.button == "menu" or self.on_button_over(event):
             return
         player = Player(event.button)
         if self.state == "setup":
@@ -238,6 +239,13 @@ class StonesTable(BoardTable):
                        "message": "your capstone must come off this turn"})
         if self.position.is_terminal():
             self.finish()
+
+    def _next_game(self) -> None:
+        """After a game: the next starts from the start position (the journal keeps the last)."""
+        self.position = self.game.new_initial_state()
+        self.history, self.moves, self.lifted = [self.position], [], None
+        self.problem = "set the stones out as at the start, then press a player button"
+        self.settler.forget()
 
     def on_enter_over(self) -> None:
         result = self.result()

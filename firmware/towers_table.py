@@ -24,6 +24,7 @@ the clock.
 from __future__ import annotations
 
 import random
+import secrets
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -110,7 +111,7 @@ class TowersTable(BoardTable[TowersView]):
         {"trigger": "pause", "source": ["play", "choose", "repair"], "dest": "paused"},
         {"trigger": "resume", "source": "paused", "dest": "play"},
         {"trigger": "finish", "source": ["play", "choose", "repair"], "dest": "over"},
-        {"trigger": "new_game", "source": "over", "dest": "setup"},
+        {"trigger": "new_game", "source": "over", "dest": "setup", "after": "_next_game"},
     )
 
     def __init__(self, game: TowersGame, journal: Journal, *, seed: int = 0,
@@ -339,10 +340,11 @@ class TowersTable(BoardTable[TowersView]):
         self.hourglass.resume(self._now)
         self.emit({"event": "resumed_play"})
 
-    def on_enter_setup(self) -> None:
+    def _next_game(self) -> None:
         """After a game: a new one begins on a clear table (the journal keeps the old one)."""
         self.position, self.history, self.actions = None, [], []
         self.first, self.offer, self.clear_zone = None, None, False
+        self.seed = secrets.randbits(32)  # the next coin toss
         self.hourglass.stop()
         self.problem = "clear both towers and the zone pads to start a game"
         self.settler.forget()
