@@ -27,6 +27,8 @@ from engine.errors import GameOverError, IllegalActionError, WrongPhaseError
 Square = tuple[int, int]
 SIZE = 8
 SEGMENTS = 5
+WALLS = 10
+"""The walls in the Maze Master's box."""
 TURN_LIMITS = (15, 20, 25)
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
@@ -115,11 +117,13 @@ Action = PlaceSegment | PlaceWall | Pass | Move
 @dataclass(frozen=True)
 class MazeOptions:
     turns: int = 20
-    walls: int = 10
+    walls: int = WALLS
 
     def __post_init__(self) -> None:
         if self.turns not in TURN_LIMITS:
             raise ValueError(f"the turn limit is 15, 20 or 25, not {self.turns}")
+        if not 0 <= self.walls <= WALLS:
+            raise ValueError(f"the Maze Master has 0 to {WALLS} walls, not {self.walls}")
 
 
 def square_name(square: Square) -> str:

@@ -346,12 +346,13 @@ class StonesState:
         if (dr, dc) not in ((f, -1), (f, 1), (-f, 0), (2 * f, -2), (2 * f, 2), (-2 * f, 0)):
             return (f"the {what} on {square_name(move.frm)} cannot go to "
                     f"{square_name(move.to)}: stones move one square diagonally forward or "
-                    "straight back, or jump one stone that way")
+                    f"straight back, or {self.name('jump')} one stone that way")
         if abs(dr) == 2 or abs(dc) == 2:
             return (f"the {what} cannot {self.name('jump')} to {square_name(move.to)}: it must "
                     "land on an empty square just beyond an adjacent stone")
-        return (f"the {what} cannot go onto {square_name(move.to)}: only a keystone onto its "
-                f"own cornerstone, or a capstone onto its own foundation or an opposing stone")
+        return (f"the {what} cannot go onto {square_name(move.to)}: only a "
+                f"{self.name(Kind.KEY)} onto its own {self.name(Kind.CORNER)}, or a "
+                f"{self.name(Kind.CAP)} onto its own foundation or an opposing stone")
 
     def describe(self, unit: tuple[Stone, ...]) -> str:
         if len(unit) == 1:

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.rules_sheet import layout_sheet
-from engine.stones import NAMES, Edition, Kind, StonesOptions
+from engine.stones import NAMES, Edition, Kind, Mode, StonesGame, StonesOptions
+
+
+def balanced_opens(options: StonesOptions) -> bool:
+    """Whether player A has a first move in balanced play on this board (worked out)."""
+    balanced = replace(options, mode=Mode.BALANCED, ply_limit=None)
+    return bool(StonesGame(balanced).new_initial_state().legal_actions())
 
 
 def rules_text(options: StonesOptions, width: int = 78) -> str:
@@ -25,9 +33,11 @@ def rules_text(options: StonesOptions, width: int = 78) -> str:
             "4 x 4 to 8 x 8 works). Each player starts in their near right corner: the "
             f"{cap} in the corner, the {key} straight ahead of it and the {corner} to its "
             "left. Player A has the black stones and moves first.",
-            "Why 4 columns: it is the narrowest board on which every mode can open. On "
-            "wider boards no first move gives shape symmetry, so balanced play is lost "
-            "before it starts.",
+            "Balanced play needs a first move that keeps both symmetries. Boards 4 "
+            "columns wide or 4 rows long have one; on every board of at least 5 x 5 "
+            "there is none, so there balanced play is lost before it starts (player A "
+            f"has no legal move). On this board, {options.rows} x {options.cols}, "
+            f"balanced play {'opens' if balanced_opens(options) else 'is lost at once'}.",
         ]),
         ("Moving", [
             "- A stone moves one square diagonally forward or straight back, to an empty "
@@ -60,8 +70,9 @@ def rules_text(options: StonesOptions, width: int = 78) -> str:
         ("On the table", [
             "A switch under each square sees whether it is occupied. The table works out "
             "your move from the squares that emptied and filled; when two moves look the "
-            "same, it lights them and you pick with your button. A capstone stacking "
-            "again from a pillar changes no switch: press your button to say you moved. "
+            f"same, it lights them and you pick with your button. A {cap} moving from one "
+            f"{pillar} straight onto another stone changes no switch: press your button "
+            "to say you moved. "
             "Lift a stone and its legal destinations light up.",
         ]),
         ("Options", [

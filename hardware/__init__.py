@@ -1,1 +1,1 @@
-"""The table's devices and their simulated twins (issue 3 fills this in)."""
+"""The table's devices and their simulated twins: the scanner link, buttons, LEDs, profiles."""

@@ -100,9 +100,15 @@ def test_the_journal_reader_refuses_garbage_by_line(tmp_path, raw):
     journal = Journal(tmp_path)
     journal.path.write_bytes(raw)
     try:
-        journal.read()
+        contents = journal.read()
     except JournalError as exc:
         assert "line" in str(exc) and "--new-game" in str(exc)
+        return
+    # Read: then every whole line was a JSON object, and only a last one may be torn.
+    whole = raw.split(b"\n")[:-1]
+    assert all(isinstance(e, dict) for e in contents.entries)
+    assert list(contents.entries[:len(whole)]) == [json.loads(line) for line in whole]
+    assert len(contents.entries) in (len(whole), len(whole) + 1)
 
 
 @FUZZ
@@ -132,9 +138,13 @@ def test_a_journal_cut_off_anywhere_still_reads_and_repairs(tmp_path, entries, c
 def test_a_damaged_calibration_file_is_refused_clearly(tmp_path, raw):
     (tmp_path / FILE).write_bytes(raw)
     try:
-        load_calibration(tmp_path, 9)
+        cal = load_calibration(tmp_path, 9)
     except CalibrationError as exc:
         assert "obelisk calibrate highrise" in str(exc)
+        return
+    # Loaded: then it really is a calibration for nine pads and three sizes.
+    assert len(cal.zero) >= 9 and len(cal.sizes) == 3 and cal.tolerance > 0
+    assert 0 < cal.sizes[0] < cal.sizes[1] < cal.sizes[2]
 
 
 @FUZZ

@@ -203,3 +203,9 @@ def test_random_games(seed, turns):
     assert state.turn <= turns and (state.claimed == 5 or state.turn == turns)
     assert state.winner() is (Role.ARCHITECT if state.claimed == 5 else Role.MAZE_MASTER)
     assert queen_moves(state.cut, state.obelisk)       # never stuck
+
+
+@pytest.mark.parametrize("walls", [-1, 11])
+def test_the_options_refuse_a_wall_count_the_box_does_not_hold(walls):
+    with pytest.raises(ValueError, match="0 to 10 walls"):
+        MazeOptions(walls=walls)

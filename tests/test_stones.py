@@ -217,3 +217,20 @@ def test_random_games_keep_every_rule(seed, mode, size):
     if state.outcome().reason is EndReason.NO_LEGAL_MOVES:
         loser = state.to_play
         assert state.outcome().winner is loser.other
+
+
+def test_balanced_play_opens_exactly_where_the_rules_sheet_says():
+    """Worked out for every supported size, and said so by the sheet for each."""
+    from engine.stones_rules import balanced_opens, rules_text
+
+    for rows in range(4, 9):
+        for cols in range(4, 9):
+            options = StonesOptions(rows=rows, cols=cols, mode=Mode.BALANCED)
+            state = StonesGame(options).new_initial_state()
+            opens = bool(state.legal_actions())
+            assert opens == (rows == 4 or cols == 4), (rows, cols)  # the sheet's sentence
+            assert opens == balanced_opens(options)
+            assert state.is_terminal() is not opens               # no move: A has lost
+            sheet = " ".join(rules_text(options).split())
+            assert f"On this board, {rows} x {cols}, balanced play " + \
+                ("opens" if opens else "is lost at once") in sheet

@@ -82,12 +82,30 @@ def test_wrong_shape_and_taken_cells(block_set):
         check_placement(tower, block_set["K2"], cells("a1:1"))
 
 
-def test_every_resting_placement_passes_the_check(block_set):
+def test_every_resting_placement_is_found_and_passes_the_check(block_set):
+    """Against a slow oracle: every turn of the block at every spot on the 3 x 3,
+    dropped until one of its cubes meets the top of the rod under it."""
     tower = build_tower(block_set, ("B12", cells("a1:1", "a1:2", "b1:2", "c1:2", "c1:1")),
                         ("G09", cells("a2:1", "b2:1", "a3:1", "a2:2")))
+    top = {(x, y): max((z + 1 for cx, cy, z in tower.occupied if (cx, cy) == (x, y)),
+                       default=0) for x in range(3) for y in range(3)}
+    total = 0
     for block in block_set.blocks:
-        for placement in resting_placements(tower, block):
+        expected = set()
+        for shape in block.orientations:
+            for dx in range(3):
+                for dy in range(3):
+                    moved = [(x + dx, y + dy, z) for x, y, z in shape]
+                    if any(not (0 <= x < 3 and 0 <= y < 3) for x, y, _ in moved):
+                        continue
+                    drop = max(top[(x, y)] - z for x, y, z in moved)
+                    expected.add(frozenset((x, y, z + drop) for x, y, z in moved))
+        found = resting_placements(tower, block)
+        assert set(found) == expected and len(found) == len(expected), block.id
+        for placement in found:
             check_placement(tower, block, placement)
+        total += len(found)
+    assert total > 100          # the oracle itself found plenty to compare
 
 
 def test_over_the_top_is_counted_per_block(block_set):
