@@ -9,6 +9,7 @@ simulated table so the view can be seen changing.
 from __future__ import annotations
 
 import itertools
+import os
 import sys
 import threading
 import time
@@ -39,10 +40,26 @@ def render_towers(snapshot: Snapshot) -> list[str]:
     return lines
 
 
-def render_board(snapshot: Snapshot) -> list[str]:
+def render_board(snapshot: Snapshot, walls: bool = False) -> list[str]:
+    """The board squares, top row first; ``walls``: the second switch sees maze walls.
+
+    The board's hello says only how many switches each square has (2 for
+    stack heights up to 2 and for the maze alike), so the profile tells
+    which: with ``walls`` a square shows o (a piece), w (a wall) or W (both).
+    """
     lay = snapshot.layout
     if not lay.rows:
         return []
+    if walls and lay.stack == 2:
+        pieces, standing = snapshot.board_level(0), snapshot.board_level(1)
+        lines = [f"board {lay.rows}x{lay.cols} with wall switches (o piece, w wall, W both)"]
+        for r in reversed(range(lay.rows)):
+            row = " ".join("W" if (r, c) in pieces and (r, c) in standing
+                           else "o" if (r, c) in pieces else "w" if (r, c) in standing else "."
+                           for c in range(lay.cols))
+            lines.append(f"{r + 1:>2} {row}")
+        lines.append("   " + " ".join("abcdefgh"[: lay.cols]))
+        return lines
     heights = dict(snapshot.square_heights())
     lines = [f"board {lay.rows}x{lay.cols}"
              + (f" (stack heights up to {lay.stack})" if lay.stack > 1 else "")]
@@ -66,7 +83,9 @@ def render(devices: TableDevices, led_note: str = "") -> str:
            f"{'synced' if link.synced else 'waiting for a snapshot'}; frames {h.frames}, "
            f"bad frames {bad}, sequence gaps {h.gaps}, reconnects {h.reconnects}, "
            f"resyncs {h.resyncs}"]
-    if h.last_error and not link.synced:
+    if h.layout_mismatch:
+        out.append(f"LAYOUT MISMATCH: {h.layout_mismatch}")
+    elif h.last_error and not link.synced:
         out.append(f"last error: {h.last_error}")
     snapshot = link.snapshot()
     if snapshot is None:
@@ -74,7 +93,7 @@ def render(devices: TableDevices, led_note: str = "") -> str:
     else:
         out.append(f"firmware: {snapshot.layout.firmware}")
         out += render_towers(snapshot)
-        out += render_board(snapshot)
+        out += render_board(snapshot, walls=profile.scanner.wall_sensors)
         if snapshot.loads:
             out.append("load cells (raw): " + " ".join(str(v) for v in snapshot.loads))
     buttons = "  ".join(f"{name} {'DOWN' if devices.buttons.is_pressed(name) else 'up'}"
@@ -127,7 +146,11 @@ class _DemoHand(threading.Thread):
 
 def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = None,
              led_test: bool = True, demo: bool = True, refresh_s: float = 0.25) -> int:
-    """The diag loop; returns the exit status."""
+    """The diag loop; returns the exit status.
+
+    A reader that goes away (``obelisk diag | head``) ends it like Ctrl-C
+    does: devices closed, status 0, no traceback.
+    """
     profile = load_profile(profile_name)
     devices = open_table(profile)
     hand = None
@@ -158,9 +181,22 @@ def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = N
             time.sleep(refresh_s)
     except KeyboardInterrupt:
         return 0
+    except BrokenPipeError:
+        _stdout_to_devnull()
+        return 0
     finally:
         if hand is not None:
             hand.halt.set()
         devices.leds.fill(_OFF)
         devices.leds.show()
         devices.close()
+
+
+def _stdout_to_devnull() -> None:
+    """Our reader is gone: later writes, and the interpreter's last flush, go nowhere."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # stdout is no real file (a test's capture): nothing will flush it to a pipe

@@ -9,17 +9,22 @@ On the simulated table the pins come from gpiozero's ``MockFactory``, and
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-from gpiozero import Button, Buzzer
+from gpiozero import Button, Buzzer, PinFactoryFallback
 from gpiozero.pins.mock import MockFactory
 
-from hardware.profile import ButtonsConfig
+from hardware.profile import PIN_FACTORIES, ButtonsConfig, ProfileError
 
 BUTTONS = ("A", "B", "menu")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -28,42 +33,106 @@ class ButtonEvent:
     kind: str  # "press" or "hold"
 
 
-def make_pin_factory(name: str):
-    """The gpiozero pin factory a profile names; None keeps gpiozero's own choice."""
+def on_raspberry_pi() -> bool:
+    """True on a Raspberry Pi, judged as setup.sh judges it (the device-tree model)."""
+    try:
+        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text("utf-8", "replace")
+    except OSError:
+        return False
+
+
+def gpio_error(name: str, exc: BaseException, source: str = "profile",
+               tried: tuple[str, ...] = ()) -> ProfileError:
+    """Why the pins of pin factory ``name`` cannot be used here, and what to do instead.
+
+    Off a Pi the profile is simply the wrong one (a person tried the reference
+    build on a laptop); on a Pi the install or the gpio group is at fault.
+    """
+    key = f"{source}: [buttons] pin_factory = {name!r}"
+    if name == "default":
+        key += " (gpiozero's own choice; also what a profile without pin_factory gets)"
+    reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if tried:  # what each factory gpiozero fell back from said
+        reason += " (" + "; ".join(tried) + ")"
+    if not on_raspberry_pi():
+        return ProfileError(
+            f"{key} needs a Raspberry Pi's GPIO pins, and this machine is not a Raspberry Pi "
+            f"({reason}); run this profile on the table's Pi, and here use --profile sim "
+            "(or --profile sim-maze for the maze)")
+    return ProfileError(
+        f"{key}: the Pi's GPIO pins cannot be used ({reason}); if the table service runs, "
+        "stop it first (sudo systemctl stop obelisk); else run ./setup.sh on the Pi (it "
+        "installs rpi-lgpio and adds you to the gpio group; log out and in again after), or "
+        f"pick another pin_factory: {', '.join(PIN_FACTORIES)}")
+
+
+def make_pin_factory(name: str, source: str = "profile"):
+    """The gpiozero pin factory a profile names; None keeps gpiozero's own choice.
+
+    Raises ProfileError, never ImportError or gpiozero's errors, when the
+    pins are not there (off a Pi, or lgpio not installed).
+    """
     if name == "mock":
         return MockFactory()
     if name == "default":
         return None
-    from gpiozero.pins.lgpio import LGPIOFactory  # real pins only
-    from gpiozero.pins.native import NativeFactory
-    from gpiozero.pins.rpigpio import RPiGPIOFactory
-
-    return {"lgpio": LGPIOFactory, "rpigpio": RPiGPIOFactory, "native": NativeFactory}[name]()
+    try:
+        if name == "lgpio":
+            from gpiozero.pins.lgpio import LGPIOFactory as factory  # real pins only
+        elif name == "rpigpio":
+            from gpiozero.pins.rpigpio import RPiGPIOFactory as factory
+        else:
+            from gpiozero.pins.native import NativeFactory as factory
+        return factory()
+    except Exception as exc:  # ImportError, gpiozero's PinError, lgpio.error: all mean no pins
+        raise gpio_error(name, exc, source) from None
 
 
 class TableButtons:
     """The three buttons and the buzzer of a table."""
 
     def __init__(self, config: ButtonsConfig, *, pin_factory=None,
-                 on_event: Callable[[ButtonEvent], None] | None = None) -> None:
+                 on_event: Callable[[ButtonEvent], None] | None = None,
+                 source: str = "profile") -> None:
+        """``source`` names the profile in errors, as ``Profile.source`` does."""
         self.factory = pin_factory if pin_factory is not None \
-            else make_pin_factory(config.pin_factory)
+            else make_pin_factory(config.pin_factory, source)
         self.on_event = on_event
         self.events: list[ButtonEvent] = []
         self._lock = threading.Lock()
         pins = {"A": config.player_a, "B": config.player_b, "menu": config.menu}
         self.buttons: dict[str, Button] = {}
         self._held: dict[str, bool] = {}
-        for name, pin in pins.items():
-            button = Button(pin, pull_up=True, bounce_time=None, hold_time=config.hold_s,
-                            pin_factory=self.factory)
-            button.when_held = self._handler(name, "hold")
-            button.when_released = self._handler(name, "release")
-            button.when_pressed = self._handler(name, "down")
-            self.buttons[name] = button
-            self._held[name] = False
-        self.buzzer = Buzzer(config.buzzer, pin_factory=self.factory)
+        self.buzzer: Buzzer | None = None
+        # gpiozero warns once per factory it falls back from: say it in the error instead.
+        with warnings.catch_warnings(record=True) as fallbacks:
+            warnings.simplefilter("always", PinFactoryFallback)
+            self._claim(pins, config, source, fallbacks)
+        for warning in fallbacks:
+            log.info("gpiozero: %s", warning.message)
+        # The factory in use, also when gpiozero chose it: the gpio-only board needs it.
+        self.factory = self.buttons["A"].pin_factory
         self.hold_s = config.hold_s
+
+    def _claim(self, pins: dict[str, str], config: ButtonsConfig, source: str,
+               fallbacks: list[warnings.WarningMessage]) -> None:
+        try:
+            for name, pin in pins.items():
+                button = Button(pin, pull_up=True, bounce_time=None, hold_time=config.hold_s,
+                                pin_factory=self.factory)
+                button.when_held = self._handler(name, "hold")
+                button.when_released = self._handler(name, "release")
+                button.when_pressed = self._handler(name, "down")
+                self.buttons[name] = button
+                self._held[name] = False
+            self.buzzer = Buzzer(config.buzzer, pin_factory=self.factory)
+        except Exception as exc:  # gpiozero's default factory fails only here (BadPinFactory)
+            self.close()
+            if isinstance(self.factory, MockFactory):
+                raise  # simulated pins: a bug, not the machine
+            tried = tuple(str(w.message).removeprefix("Falling back from ")
+                          for w in fallbacks if issubclass(w.category, PinFactoryFallback))
+            raise gpio_error(config.pin_factory, exc, source, tried) from None
 
     def _handler(self, name: str, what: str) -> Callable[[], None]:
         def handle() -> None:
@@ -102,9 +171,11 @@ class TableButtons:
         pin.drive_high()
 
     def close(self) -> None:
-        for button in self.buttons.values():
-            button.close()
-        self.buzzer.close()
+        for device in (*self.buttons.values(), self.buzzer):
+            if device is not None:
+                with contextlib.suppress(Exception):  # closing must not hide why we stop
+                    device.close()
 
 
-__all__ = ["BUTTONS", "ButtonEvent", "TableButtons", "make_pin_factory"]
+__all__ = ["BUTTONS", "ButtonEvent", "TableButtons", "gpio_error", "make_pin_factory",
+           "on_raspberry_pi"]

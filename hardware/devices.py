@@ -15,6 +15,7 @@ from hardware.leds import Leds
 from hardware.link import ScannerLink
 from hardware.local_board import LocalBoard
 from hardware.profile import Profile
+from hardware.sensors import Layout
 from hardware.sim import SimTable
 
 
@@ -55,20 +56,39 @@ def sim_layout(profile: Profile) -> dict:
     return layout
 
 
-def open_table(profile: Profile) -> TableDevices:
-    """Start every device of the table; close it with ``close()`` or ``with``."""
-    sim = board = None
-    buttons = TableButtons(profile.buttons)
-    port = profile.scanner.port
-    if port == "sim":
-        sim = SimTable(sim_layout(profile)).start()
-        port = sim.port_path
-    elif port == "gpio":
-        from hardware.onboard import onboard_scanner  # only the gpio-only build needs it
+def expected_layout(profile: Profile) -> Layout:
+    """The layout the scanner board should announce in its hello, for this profile."""
+    lay = sim_layout(profile)
+    return Layout(f"as {profile.source} describes", lay["towers"], lay["rods"], lay["levels"],
+                  lay["rows"], lay["cols"], lay["loads"], lay["leds"], lay["stack"])
 
-        board = onboard_scanner(buttons.factory, profile.scanner.rows, profile.scanner.cols)
-        board.start()
-        port = board.port_path
-    link = ScannerLink(port, profile.scanner.baud).start()
-    leds = Leds(profile, send=link.send)
+
+def open_table(profile: Profile) -> TableDevices:
+    """Start every device of the table; close it with ``close()`` or ``with``.
+
+    If one device cannot start, those already started are stopped again
+    before the error (a ProfileError or LedError for a person) goes up.
+    """
+    sim = board = link = None
+    buttons = TableButtons(profile.buttons, source=profile.source)
+    try:
+        port = profile.scanner.port
+        if port == "sim":
+            sim = SimTable(sim_layout(profile)).start()
+            port = sim.port_path
+        elif port == "gpio":
+            from hardware.onboard import onboard_scanner  # only the gpio-only build needs it
+
+            board = onboard_scanner(buttons.factory, profile.scanner.rows, profile.scanner.cols)
+            board.start()
+            port = board.port_path
+        link = ScannerLink(port, profile.scanner.baud, expected=expected_layout(profile),
+                           expected_from=profile.source).start()
+        leds = Leds(profile, send=link.send)
+    except BaseException:
+        for started in (link, board, sim):
+            if started is not None:
+                started.stop()
+        buttons.close()
+        raise
     return TableDevices(profile, link, buttons, leds, sim, board)

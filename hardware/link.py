@@ -6,6 +6,14 @@ sensor state. After a reconnect or a sequence gap the link asks the board
 for a full snapshot and publishes nothing until it arrives, so listeners
 only ever see whole, consistent states. Unplugging the board is an
 ordinary event: the link counts it and keeps trying to open the port.
+
+Under ``obelisk run`` the log is all a person sees, so the link says what
+is wrong there (a port that will not open, a lost or returned board, bad
+frames piling up, a board speaking another protocol version, a board whose
+hello disagrees with the profile), each when it starts or changes and then
+at most every ``notice_every_s``, never once per retry. Its reader thread
+survives anything the port or the board can throw at it; ``alive`` says
+whether it still runs.
 """
 
 from __future__ import annotations
@@ -24,6 +32,17 @@ from hardware.sensors import Layout, Snapshot
 
 log = logging.getLogger(__name__)
 
+NOTICE_EVERY_S = 30.0
+"""A trouble that lasts is told again at most this often."""
+WATCH_EVERY_S = 1.0
+"""How often the reader looks at its counters (bad frames, versions, held notices)."""
+BAD_FRAMES_WARN = 5
+"""Bad frames within one period worth a warning; a single one happens at any plug-in."""
+_BAD_WORDS = {"crc": "wrong checksum", "cobs": "garbled", "short": "too short",
+              "long": "too long", "overflow": "never ended", "body": "contents made no sense"}
+"""The frame reader's reasons for dropping a frame, as a person would say them."""
+_CHECK = "check the USB cable and that the scanner board is powered, and run `obelisk diag`"
+
 
 @dataclass
 class LinkHealth:
@@ -37,30 +56,86 @@ class LinkHealth:
     resyncs: int = 0
     last_pong: int | None = None
     last_error: str = ""
+    layout_mismatch: str = ""
+    """Set while the board's hello disagrees with the profile: what differs and the fix."""
+    board_version: int | None = None
+    """The protocol version of refused frames from a board that speaks another one."""
 
     @property
     def bad_total(self) -> int:
         return sum(self.bad_frames.values())
 
 
+class _Notices:
+    """When a trouble is worth a log line: when it starts or changes, then every ``every_s``.
+
+    A missing port is retried five times a second and a loose cable may flap;
+    the log must stay readable all the same. At most ``burst`` changes of one
+    kind are told per ``every_s``; after that the reader's watch tells the
+    state as it then is, once the period allows.
+    """
+
+    def __init__(self, every_s: float, burst: int = 6) -> None:
+        self.every_s = every_s
+        self.burst = burst
+        self._said: dict[str, tuple[object, float]] = {}  # kind -> (state, when told)
+        self._changes: dict[str, list[float]] = {}  # kind -> when its recent changes were told
+
+    def due(self, kind: str, state: object, now: float, *, remind: bool = True) -> bool:
+        """Whether ``state`` is news: a change within the burst, or a lasting trouble's reminder."""
+        said = self._said.get(kind)
+        if said is not None and said[0] == state:
+            return remind and now - said[1] >= self.every_s
+        recent = [t for t in self._changes.get(kind, ()) if now - t < self.every_s]
+        self._changes[kind] = recent
+        return len(recent) < self.burst
+
+    def told(self, kind: str, state: object, now: float) -> None:
+        said = self._said.get(kind)
+        if said is None or said[0] != state:
+            self._changes.setdefault(kind, []).append(now)
+        self._said[kind] = (state, now)
+
+    def last(self, kind: str) -> object:
+        """The state last told for ``kind``, or None."""
+        said = self._said.get(kind)
+        return None if said is None else said[0]
+
+
 class ScannerLink:
     """Keeps a live, resynced ``Snapshot`` of the scanner board's sensors.
 
     ``port`` is a device path or a pyserial URL. ``on_snapshot`` is called on
-    the link's thread with each new consistent snapshot.
+    the link's thread with each new consistent snapshot. ``expected`` is the
+    layout the profile describes (``hardware.devices.expected_layout``): a
+    board whose hello differs is reported in the log, naming
+    ``expected_from``; without it any layout is taken as it comes.
     """
 
     def __init__(self, port: str, baud: int = 115200, *,
                  on_snapshot: Callable[[Snapshot], None] | None = None,
                  retry_s: float = 0.2, read_timeout_s: float = 0.05,
-                 serial_factory: Callable[..., serial.SerialBase] = serial.serial_for_url) -> None:
+                 serial_factory: Callable[..., serial.SerialBase] = serial.serial_for_url,
+                 expected: Layout | None = None, expected_from: str = "the profile",
+                 notice_every_s: float = NOTICE_EVERY_S) -> None:
         self.port = port
         self.baud = baud
         self.on_snapshot = on_snapshot
         self.retry_s = retry_s
         self.read_timeout_s = read_timeout_s
         self._factory = serial_factory
+        self.expected = expected
+        self.expected_from = expected_from
         self.health = LinkHealth()
+        self._notices = _Notices(notice_every_s)
+        # What the log last heard about the port: (state, message, level, since).
+        self._port_state: tuple[object, str, int, float] | None = None
+        self._port_changes = 0  # changes of the port's state, told or not
+        self._port_changes_told = 0
+        self._next_watch = 0.0
+        self._bad_base: tuple[float, dict[str, int]] = (time.monotonic(), {})
+        self._versions_read = 0  # frames of another version refused, as the reader last saw
+        self._versions_watched = 0  # the same, as the last watch saw
         self.reader = proto.FrameReader()
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
@@ -100,6 +175,12 @@ class ScannerLink:
     @property
     def synced(self) -> bool:
         return self._synced
+
+    @property
+    def alive(self) -> bool:
+        """True while the reader thread runs; a service should stop when it is not."""
+        thread = self._thread
+        return thread is not None and thread.is_alive()
 
     def snapshot(self) -> Snapshot | None:
         """The latest consistent snapshot, or None while (re)syncing."""
@@ -161,25 +242,58 @@ class ScannerLink:
     # ------------------------------------------------------------------ thread
 
     def _run(self) -> None:
-        while not self._stop.is_set():
-            if self._serial is None and not self._open():
-                self._stop.wait(self.retry_s)
-                continue
-            try:
-                port = self._serial
-                assert port is not None
-                data = port.read(max(1, port.in_waiting))
-            except (serial.SerialException, OSError, TypeError) as exc:
-                self._lost(exc)
-                continue
-            if data:
-                self.feed(data)
+        try:
+            while not self._stop.is_set():
+                try:
+                    if self._serial is None and not self._open():
+                        self._watch(time.monotonic())
+                        self._stop.wait(self.retry_s)
+                        continue
+                    try:
+                        port = self._serial
+                        assert port is not None
+                        data = port.read(max(1, port.in_waiting))
+                    except (serial.SerialException, OSError, TypeError) as exc:
+                        self._lost(exc)
+                        self._stop.wait(self.retry_s)  # a port failing at once must not spin
+                        continue
+                    if data:
+                        self.feed(data)
+                        if self.reader.bad.get("version", 0) != self._versions_read:
+                            self._versions_read = self.reader.bad["version"]
+                            self._sniff_version(data)
+                    now = time.monotonic()
+                    if now >= self._next_watch:
+                        self._watch(now)
+                except Exception as exc:  # a bug, or a port acting strangely: never die of it
+                    self._unexpected(exc)
+        except BaseException as exc:  # only a failure inside the handlers above gets here
+            self.health.last_error = f"reader stopped: {type(exc).__name__}: {exc}"
+            with contextlib.suppress(Exception):
+                log.error("the scanner link's reader on %s stopped (%s: %s); the table cannot "
+                          "see its sensors until the service is started again",
+                          self.port, type(exc).__name__, exc)
+        finally:
+            self._close()
+            with self._changed:
+                self._synced = False
+                self._changed.notify_all()
 
     def _open(self) -> bool:
         try:
             port = self._factory(self.port, baudrate=self.baud, timeout=self.read_timeout_s)
-        except (serial.SerialException, OSError, ValueError) as exc:
-            self.health.last_error = str(exc)
+        except (serial.SerialException, OSError) as exc:
+            self.health.last_error = str(exc) or type(exc).__name__
+            self._port_is(("cannot open", str(exc)), logging.WARNING,
+                          f"scanner board: cannot open {self.port} ({exc}); {_CHECK}; trying "
+                          f"again every {self.retry_s:g} s")
+            return False
+        except Exception as exc:  # ValueError, OverflowError...: the settings, not the cable
+            self.health.last_error = f"{type(exc).__name__}: {exc}"
+            self._port_is(("cannot open", self.health.last_error), logging.WARNING,
+                          f"scanner board: cannot open {self.port} at {self.baud} baud "
+                          f"({self.health.last_error}); check [scanner] port and baud in the "
+                          f"profile; trying again every {self.retry_s:g} s")
             return False
         with self._lock:
             self._serial = port
@@ -189,18 +303,149 @@ class ScannerLink:
         self.health.connected = True
         if self._ever_connected:
             self.health.reconnects += 1
-            log.warning("scanner board back on %s; resyncing", self.port)
+        trouble = self._port_state is not None and self._port_state[0] != "connected"
+        # A first open with no trouble before it is no news (DEBUG); after trouble it is.
+        self._port_is("connected", logging.WARNING if trouble else logging.DEBUG,
+                      f"scanner board back on {self.port}; resyncing" if self._ever_connected
+                      else f"scanner board open on {self.port}")
         self._ever_connected = True
         self._resync()
         return True
 
     def _lost(self, exc: BaseException) -> None:
-        log.warning("scanner link lost (%s); retrying every %.1f s", exc, self.retry_s)
         self.health.last_error = str(exc) or type(exc).__name__
+        self._port_is(("lost", self.health.last_error), logging.WARNING,
+                      f"scanner link on {self.port} lost ({self.health.last_error}); {_CHECK}; "
+                      f"trying again every {self.retry_s:g} s")
+        self._drop()
+
+    def _unexpected(self, exc: Exception) -> None:
+        """Anything the reader did not expect: say it, then reopen the port and resync."""
+        self.health.last_error = f"{type(exc).__name__}: {exc}"
+        now = time.monotonic()
+        if self._notices.due("unexpected", self.health.last_error, now):
+            self._notices.told("unexpected", self.health.last_error, now)
+            log.warning("scanner link on %s: unexpected %s; reopening the port in %g s and "
+                        "resyncing (please report this line: it is a bug or a port acting "
+                        "strangely)", self.port, self.health.last_error, self.retry_s)
+            log.debug("where the scanner link's reader failed", exc_info=True)
+        self._drop()
+        self._stop.wait(self.retry_s)
+
+    def _drop(self) -> None:
+        """Close the port and publish nothing until a reconnect brings a fresh snapshot."""
         self._close()
         with self._changed:
             self._synced = False
             self._changed.notify_all()
+
+    # ------------------------------------------------------------------ telling
+
+    def _port_is(self, state: object, level: int, message: str) -> None:
+        """The port's state now; told at once if that is news (see ``_Notices``)."""
+        now = time.monotonic()
+        if self._port_state is None or self._port_state[0] != state:
+            self._port_changes += 1
+            self._port_state = (state, message, level, now)
+        else:
+            self._port_state = (state, message, level, self._port_state[3])
+        self._tell_port(now)
+
+    def _tell_port(self, now: float) -> None:
+        if self._port_state is None:
+            return
+        state, message, level, since = self._port_state
+        if not self._notices.due("port", state, now, remind=state != "connected"):
+            return
+        if self._notices.last("port") == state:
+            message += f" (still, after {now - since:.0f} s)"
+        untold = self._port_changes - self._port_changes_told - 1
+        if untold > 0:
+            message += f" ({untold} more changes since the last line about it)"
+        self._port_changes_told = self._port_changes
+        self._notices.told("port", state, now)
+        log.log(level, "%s", message)
+
+    def _watch(self, now: float) -> None:
+        """Once a second or so: tell what the counters say is wrong, and held-back news."""
+        self._next_watch = now + WATCH_EVERY_S
+        self._tell_port(now)
+        bad = self.reader.bad
+        self._watch_versions(now, bad.get("version", 0))
+        since, base = self._bad_base
+        new = {k: n - base.get(k, 0) for k, n in bad.items()
+               if k != "version" and n > base.get(k, 0)}
+        total = sum(new.values())
+        if total >= BAD_FRAMES_WARN and self._notices.due("bad frames", "piling up", now):
+            self._notices.told("bad frames", "piling up", now)
+            kinds = ", ".join(f"{n} {kind}" + (f" ({_BAD_WORDS[kind]})" if kind in _BAD_WORDS
+                                                else "") for kind, n in sorted(new.items()))
+            log.warning("scanner link on %s: %d bad frames in the last %.0f s (%s), dropped; "
+                        "check the USB cable and its plugs (keep it short and "
+                        "away from the LED power wires), then watch the counts in `obelisk "
+                        "diag`", self.port, total, now - since, kinds)
+            self._bad_base = (now, dict(bad))
+        elif total < BAD_FRAMES_WARN and now - since >= self._notices.every_s:
+            self._bad_base = (now, dict(bad))  # a few stray frames are no news
+
+    def _watch_versions(self, now: float, refused: int) -> None:
+        if refused <= self._versions_watched:
+            return  # none arrived since the last watch: nothing new to tell
+        self._versions_watched = refused
+        version = self.health.board_version
+        if not self._notices.due("version", version, now):
+            return
+        self._notices.told("version", version, now)
+        speaks = f"protocol version {version}" if version is not None \
+            else "another protocol version"
+        newer = version is not None and version > proto.PROTOCOL_VERSION
+        log.warning("scanner board on %s speaks %s, and this Pi speaks version %d: %d of its "
+                    "frames refused so far; update the scanner board's code: copy %s "
+                    "onto its CIRCUITPY drive (hardware/README.md, Installing the scanner code)",
+                    self.port, speaks, proto.PROTOCOL_VERSION, refused,
+                    "this project's hardware/scanner files" + (
+                        ", from an obelisk at least as new as the board's (update this Pi's "
+                        "obelisk first)" if newer else ""))
+        self.health.last_error = (f"the scanner board speaks {speaks}, this Pi version "
+                                  f"{proto.PROTOCOL_VERSION}")
+
+    def _sniff_version(self, data: bytes) -> None:
+        """The version byte of a whole, checksummed frame of another protocol version."""
+        for part in bytes(data).split(b"\x00"):
+            try:
+                payload = proto.cobs_decode(part)
+            except ValueError:
+                continue
+            if (len(payload) >= 5 and payload[0] != proto.PROTOCOL_VERSION
+                    and proto.crc16(payload[:-2]) == (payload[-2] << 8 | payload[-1])):
+                self.health.board_version = payload[0]
+                self._next_watch = 0.0  # tell it at once
+                return
+
+    def _check_layout(self, board: Layout) -> None:
+        """Tell a hello that disagrees with the profile (once per hello, every_s at most)."""
+        want = self.expected
+        if want is None:
+            return
+        fields = ("towers", "rows", "cols", "loads", "stack")
+        if all(getattr(board, f) == getattr(want, f) for f in fields):
+            if self.health.layout_mismatch:
+                log.info("scanner board on %s now matches %s", self.port, self.expected_from)
+            self.health.layout_mismatch = ""
+            return
+        message = (f"the scanner board on {self.port} ({board.firmware}) has "
+                   f"{_describe(board)}, but {self.expected_from} describes "
+                   f"{_describe(want)}; until they agree the table misreads its sensors: set "
+                   "LAYOUT at the top of the board's code.py to match, or [scanner] towers, "
+                   f"board, load_cells and stack_levels or wall_sensors in {self.expected_from} "
+                   "(copy a built-in profile to a file and pass it with --profile)")
+        self.health.layout_mismatch = message
+        self.health.last_error = message
+        state = tuple(getattr(board, f) for f in fields)
+        now = time.monotonic()
+        if self._notices.due("layout", state, now):
+            self._notices.told("layout", state, now)
+            log.warning("%s", message)
 
     def _close(self) -> None:
         port, self._serial = self._serial, None
@@ -243,6 +488,7 @@ class ScannerLink:
             if kind == proto.HELLO:
                 fields = proto.unpack_hello(body)
                 self._layout = Layout(*fields)
+                self._check_layout(self._layout)
                 if not self._synced or self._asked:
                     return False  # part of an answer to our SYNC
                 self._synced = False  # the board restarted: wait for its snapshot
@@ -273,3 +519,10 @@ class ScannerLink:
                 raise ValueError(f"unexpected message type {kind:#04x} from the board")
             self._changed.notify_all()
             return self._synced
+
+
+def _describe(lay: Layout) -> str:
+    """A layout as a person counts it: towers, board, load cells, switches per square."""
+    board = f"board {lay.rows}x{lay.cols}" if lay.rows else "no board"
+    return (f"{lay.towers} towers, {board}, {lay.loads} load cells, {lay.stack} "
+            f"switch{'es' if lay.stack != 1 else ''} per square")

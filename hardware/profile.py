@@ -7,7 +7,9 @@ checked: a bad profile is refused naming the key, the problem and the fix.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -20,6 +22,12 @@ LED_OUTPUTS = ("sim", "pi", "scanner")
 # service; D12, D18 and D21 (PWM, PCM) need root on a Pi 4 or older.
 PI_LED_PINS = ("D10", "D12", "D18", "D21")
 _GPIO = re.compile(r"^(GPIO|BCM)?(\d{1,2})$")
+BAUD_RANGE = (300, 4_000_000)
+"""Serial speeds a scanner board can run at; the reference board uses 115200."""
+MAX_PROFILE_BYTES = 64 * 1024
+"""A profile is about a kilobyte: anything far larger is the wrong file."""
+_KIND_WORDS = {int: "a whole number", float: "a number", str: "text in quotes",
+               bool: "true or false", list: "a list"}
 
 
 class ProfileError(ValueError):
@@ -85,16 +93,43 @@ def load_profile(name_or_path: str | Path = "sim") -> Profile:
             .read_text("utf-8")
         return parse_profile(text, source=f"{text_name} profile")
     path = Path(name_or_path)
-    if not path.exists():
-        raise ProfileError(
-            f"no profile {text_name!r}: use one of {', '.join(BUILT_IN)} or the path of a "
-            "profile file"
-        )
+    return parse_profile(_read_profile_file(path), source=f"profile {path}")
+
+
+def _read_profile_file(path: Path) -> str:
+    """The text of a profile file, refusing devices, pipes and huge files before reading.
+
+    ``--profile /dev/zero`` would otherwise read forever, and a FIFO would
+    block on open; both are checked with stat first, without opening.
+    """
+    other = f"give the path of a profile .toml file, or one of {', '.join(BUILT_IN)}"
     try:
-        text = path.read_text("utf-8")
+        info = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        raise ProfileError(
+            f"no profile {str(path)!r}: use one of {', '.join(BUILT_IN)} or the path of a "
+            "profile file"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise ProfileError(f"profile {path}: cannot be read ({exc}); {other}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ProfileError(f"profile {path}: is not a regular file (a folder, a device or a "
+                           f"pipe); {other}")
+    if info.st_size > MAX_PROFILE_BYTES:
+        raise ProfileError(f"profile {path}: is {info.st_size} bytes, far more than a profile "
+                           f"(at most {MAX_PROFILE_BYTES // 1024} KiB); {other}")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # swapped since the stat
+                raise ProfileError(f"profile {path}: is not a regular file; {other}")
+            raw = f.read(MAX_PROFILE_BYTES + 1)
+        if len(raw) > MAX_PROFILE_BYTES:
+            raise ProfileError(f"profile {path}: is more than {MAX_PROFILE_BYTES // 1024} KiB, "
+                               f"far more than a profile; {other}")
+        return raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ProfileError(f"profile {path}: cannot be read ({exc})") from None
-    return parse_profile(text, source=f"profile {path}")
+        raise ProfileError(f"profile {path}: cannot be read ({exc}); {other}") from None
 
 
 def parse_profile(text: str, source: str = "profile") -> Profile:
@@ -113,8 +148,9 @@ def parse_profile(text: str, source: str = "profile") -> Profile:
     if not 0 < brightness <= 1:
         raise ProfileError(f"{source}: [leds] brightness = {brightness} is out of range; "
                            "use a number above 0 and at most 1 (0.3 is comfortable indoors)")
-    chains = tuple(_chain(c, i, scanner, source)
-                   for i, c in enumerate(leds.get("chain", []), 1))
+    raw_chains = _get(leds, "chain", list, source, "[leds] ", [],
+                      fix="write each chain as a [[leds.chain]] table with output and parts")
+    chains = tuple(_chain(c, i, scanner, source) for i, c in enumerate(raw_chains, 1))
     _check_parts_once(chains, source)
     return Profile(name=name, source=source, scanner=scanner, buttons=buttons,
                    brightness=brightness, chains=chains)
@@ -128,9 +164,14 @@ def _scanner(t: dict, source: str) -> ScannerConfig:
     _keys(t, {"port", "baud", "towers", "board", "load_cells", "stack_levels", "wall_sensors"},
           source, where)
     port = _get(t, "port", str, source, where, "sim")
+    if not port.strip() or not port.isprintable():
+        raise ProfileError(f"{source}: {where}port = {port!r} is not a serial port; write the "
+                           "board's device path, like \"/dev/ttyACM0\", or \"sim\" or \"gpio\"")
     baud = _get(t, "baud", int, source, where, 115200)
-    if baud <= 0:
-        raise ProfileError(f"{source}: {where}baud = {baud}; use the board's speed, e.g. 115200")
+    low, high = BAUD_RANGE
+    if not low <= baud <= high:
+        raise ProfileError(f"{source}: {where}baud = {baud} is out of range; use the board's "
+                           f"speed, {low} to {high} (the reference board uses 115200)")
     towers = _get(t, "towers", int, source, where, 2)
     if towers not in (0, 2):
         raise ProfileError(f"{source}: {where}towers = {towers}; a table has 2 towers, or 0 "
@@ -280,13 +321,18 @@ def _keys(t: dict, known: set[str], source: str, where: str) -> None:
 
 
 def _get(t: dict, key: str, kind: type | tuple[type, ...], source: str, where: str,
-         default: object) -> object:
+         default: object, *, fix: str = "") -> object:
+    """``t[key]`` checked to be of ``kind``; ``default`` when absent (None: it is required)."""
     if key not in t:
         if default is None:
             raise ProfileError(f"{source}: {where}{key} is missing; add it")
         return default
     value = t[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise ProfileError(f"{source}: {where}{key} = {value!r} should be {names}")
+        kinds = (kind,) if isinstance(kind, type) else kind
+        names = " or ".join(dict.fromkeys(_KIND_WORDS.get(k, k.__name__) for k in kinds))
+        if float in kinds:
+            names = _KIND_WORDS[float]
+        raise ProfileError(f"{source}: {where}{key} = {value!r} should be {names}"
+                           + (f"; {fix}" if fix else ""))
     return value

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
+
+from firmware import diag
+from firmware.diag import render_board
+from hardware.devices import open_table
+from hardware.profile import load_profile
+from hardware.sensors import Layout, Snapshot
 
 
 def _obelisk(*args: str) -> subprocess.CompletedProcess:
@@ -44,3 +51,65 @@ def test_diag_with_a_bad_profile_explains(tmp_path):
     run = _obelisk("diag", "--profile", str(bad), "--once")
     assert run.returncode == 2
     assert "board = '12x12'" in run.stderr and "3x3 to 8x8" in run.stderr
+
+
+def test_diag_labels_the_maze_switches_as_walls():
+    run = _obelisk("diag", "--profile", "sim-maze", "--once")
+    assert run.returncode == 0, run.stderr
+    assert "board 8x8 with wall switches (o piece, w wall, W both)" in run.stdout
+    assert "stack heights" not in run.stdout
+
+
+def test_the_wall_view_tells_pieces_walls_and_both_apart():
+    lay = Layout(towers=0, rows=3, cols=3, stack=2)
+    closed = {lay.square_switch(0, 0), lay.square_switch(2, 1, 1),
+              lay.square_switch(1, 2), lay.square_switch(1, 2, 1)}
+    lines = render_board(Snapshot(lay, frozenset(closed)), walls=True)
+    assert lines == ["board 3x3 with wall switches (o piece, w wall, W both)",
+                     " 3 . w .", " 2 . . W", " 1 o . .", "   a b c"]
+    stacked = render_board(Snapshot(lay, frozenset(closed)))
+    assert stacked[0] == "board 3x3 (stack heights up to 2)" and stacked[2] == " 2 . . 2"
+
+
+class _GoneReader(io.StringIO):
+    """A pipe whose reader leaves after the first screen, as `| head -3` does."""
+
+    def write(self, text: str) -> int:
+        if "LED test" in self.getvalue():
+            raise BrokenPipeError(32, "Broken pipe")
+        return super().write(text)
+
+
+def test_diag_stops_quietly_and_closes_the_table_when_its_reader_goes(monkeypatch):
+    opened = []
+
+    def open_and_keep(profile):
+        opened.append(open_table(profile))
+        return opened[-1]
+
+    monkeypatch.setattr(diag, "open_table", open_and_keep)
+    monkeypatch.setattr(sys, "stdout", _GoneReader())
+    assert diag.run_diag("sim", seconds=60, refresh_s=0.01) == 0
+    devices = opened[0]
+    assert not devices.link.alive and not devices.sim.plugged
+    assert devices.buttons.buttons["A"].closed
+
+
+def test_obelisk_diag_into_head_ends_cleanly():
+    obelisk = Path(sys.executable).parent / "obelisk"
+    with subprocess.Popen([str(obelisk), "diag", "--seconds", "60"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as proc:
+        head = [proc.stdout.readline() for _ in range(3)]
+        proc.stdout.close()  # `head -3` has what it wanted and goes
+        assert proc.wait(timeout=30) == 0
+        err = proc.stderr.read().decode()
+    assert head[0].startswith(b"obelisk diag: profile sim")
+    assert "Traceback" not in err and "Broken" not in err, err
+
+
+def test_diag_shows_a_layout_mismatch_first():
+    with open_table(load_profile("sim")) as devices:
+        assert devices.link.wait_for(lambda s: True, 3.0) is not None
+        devices.link.health.layout_mismatch = "the board has 0 towers, but ... describes 2"
+        screen = diag.render(devices).splitlines()
+    assert screen[2] == "LAYOUT MISMATCH: the board has 0 towers, but ... describes 2"

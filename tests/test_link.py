@@ -7,11 +7,14 @@ pseudo-terminal, and the Pi side reads them with pyserial.
 
 from __future__ import annotations
 
+import logging
 import random
+import re
 import threading
 import time
 
 import pytest
+import serial
 
 from engine.players import Player
 from engine.tower import resting_placements
@@ -19,6 +22,7 @@ from engine.towers import Choose, Place, Take
 from engine.towers_sensing import find_placement
 from hardware.link import ScannerLink
 from hardware.scanner import obelisk_proto as proto
+from hardware.sensors import Layout
 from hardware.sim import GRAMS_TO_COUNTS, LOAD_OFFSET, SimTable
 
 LAYOUT = {"towers": 2, "rods": 9, "levels": 9, "rows": 8, "cols": 8, "loads": 3, "leds": 64}
@@ -184,3 +188,220 @@ def test_stack_height_sensors_report_how_tall_each_stack_is():
         sim.put((5, 3), 1)                          # the top two stones come off
         seen = live.wait_for(lambda s: ((5, 3), 1) in s.square_heights(), 3.0)
         assert seen is not None and seen.squares() == {(0, 0), (1, 1), (5, 3)}
+
+
+# ---------------------------------------------------------------- what the log says
+# Under `obelisk run` the log is all a person sees of the link.
+
+
+class _Heard(logging.Handler):
+    """The link's log records, waited on as conditions (never by sleeping)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+        self._changed = threading.Condition()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with self._changed:
+            self.records.append(record)
+            self._changed.notify_all()
+
+    def lines(self, words: str, level: int = logging.WARNING) -> list[str]:
+        return [r.getMessage() for r in self.records
+                if r.levelno >= level and words in r.getMessage()]
+
+    def wait(self, words: str, count: int = 1, timeout: float = 5.0,
+             level: int = logging.WARNING) -> list[str]:
+        with self._changed:
+            self._changed.wait_for(lambda: len(self.lines(words, level)) >= count, timeout)
+            return self.lines(words, level)
+
+
+@pytest.fixture
+def heard():
+    logger = logging.getLogger("hardware.link")
+    handler = _Heard()
+    old_level = logger.level
+    logger.setLevel(logging.DEBUG)
+    logger.addHandler(handler)
+    yield handler
+    logger.removeHandler(handler)
+    logger.setLevel(old_level)
+
+
+class _Opener:
+    """serial_for_url (or ``port()``), counting the attempts."""
+
+    def __init__(self, port=None) -> None:
+        self.port = port
+        self.calls = 0
+        self._called = threading.Condition()
+
+    def __call__(self, *args, **kwargs):
+        with self._called:
+            self.calls += 1
+            self._called.notify_all()
+        if self.port is not None:
+            return self.port()
+        return serial.serial_for_url(*args, **kwargs)
+
+    def wait(self, calls: int, timeout: float = 5.0) -> bool:
+        with self._called:
+            return self._called.wait_for(lambda: self.calls >= calls, timeout)
+
+
+def test_the_link_is_alive_while_its_reader_runs(table):
+    link = ScannerLink(table.port_path, retry_s=0.05)
+    assert not link.alive
+    with link:
+        assert link.alive
+    assert not link.alive
+
+
+@pytest.mark.parametrize("baud", [99999999999999999, -5])
+def test_a_bad_baud_is_told_and_never_kills_the_reader(table, heard, baud):
+    opener = _Opener()
+    with ScannerLink(table.port_path, baud, retry_s=0.005, serial_factory=opener) as link:
+        assert opener.wait(20)
+        assert link.alive and not link.synced
+        error = "OverflowError" if baud > 0 else "ValueError"
+        assert error in link.health.last_error
+    said = heard.lines(table.port_path)
+    assert len(said) == 1, said  # twenty failures, one line
+    assert f"cannot open {table.port_path} at {baud} baud ({error}" in said[0]
+    assert "check [scanner] port and baud in the profile" in said[0]
+
+
+def test_a_missing_port_is_told_once_then_reminded_not_every_retry(tmp_path, heard):
+    port = str(tmp_path / "ttyACM0")
+    opener = _Opener()
+    with ScannerLink(port, retry_s=0.005, serial_factory=opener) as link:
+        assert opener.wait(30)
+        said = heard.lines(port)
+        assert len(said) == 1, said
+        assert f"cannot open {port}" in said[0] and "No such file" in said[0]
+        assert "USB cable" in said[0] and "`obelisk diag`" in said[0]
+        link._notices.every_s = 0.05  # a lasting trouble is told again, every period
+        reminders = heard.wait("(still, after", 2)
+        assert len(reminders) >= 2 and link.alive
+
+
+def test_lost_and_back_are_told(table, heard):
+    with ScannerLink(table.port_path, retry_s=0.02) as link:
+        assert link.wait_for(lambda s: True, 3.0) is not None
+        table.unplug()
+        lost = heard.wait(f"scanner link on {table.port_path} lost")
+        assert lost and "USB cable" in lost[0]
+        table.plug()
+        assert heard.wait(f"scanner board back on {table.port_path}; resyncing")
+        assert link.wait_for(lambda s: True, 3.0) is not None
+
+
+def test_an_unexpected_error_in_the_reader_is_told_and_the_link_goes_on(table, heard):
+    failures = []
+
+    def listener(snapshot):
+        if not failures:
+            failures.append(snapshot)
+            raise RuntimeError("a listener with a bug")
+
+    with ScannerLink(table.port_path, retry_s=0.02, on_snapshot=listener) as link:
+        said = heard.wait("unexpected RuntimeError: a listener with a bug")
+        assert said and "reopening the port" in said[0]
+        table.place(0, {(1, 1, 0)})
+        assert link.wait_for(lambda s: s.tower_cells(0) == {(1, 1, 0)}, 5.0) is not None
+        assert link.alive and link.health.reconnects >= 1
+
+
+def test_a_reader_that_dies_says_so_and_is_not_alive(table, heard):
+    def listener(snapshot):
+        raise SystemExit("nothing catches this")  # beyond Exception: the reader must end
+
+    link = ScannerLink(table.port_path, retry_s=0.02, on_snapshot=listener).start()
+    try:
+        table.place(1, {(0, 0, 0)})
+        said = heard.wait("reader on", level=logging.ERROR)
+        assert said and "stopped (SystemExit: nothing catches this)" in said[0]
+        link._thread.join(5.0)
+        assert not link.alive and not link.synced
+        assert "SystemExit" in link.health.last_error
+    finally:
+        link.stop()
+
+
+def test_bad_frames_piling_up_are_told_with_their_kinds(table, link, heard):
+    good = proto.encode_frame(proto.LOAD, 0, proto.pack_loads([1, 2, 3]))
+    broken = good[:-3] + bytes([good[-3] ^ 0x55]) + good[-2:]  # one byte off: the CRC fails
+    table.inject(b"\x00" + broken * 8)
+    said = heard.wait("bad frames in the last")
+    assert said, heard.records
+    # The board's own frames share the wire, so a count may be split or one more.
+    told = re.search(r"(\d+) bad frames in the last \d+ s \(.*?(\d+) crc \(wrong checksum\)",
+                     said[0])
+    assert told and int(told[1]) >= 5 and int(told[2]) >= 1, said[0]
+    assert said[0].startswith(f"scanner link on {table.port_path}: ")
+    assert "USB cable" in said[0] and "`obelisk diag`" in said[0]
+
+
+def test_frames_of_another_protocol_version_are_told_with_the_fix(table, link, heard):
+    payload = bytes((2, proto.LOAD, 9)) + proto.pack_loads([1, 2, 3])
+    crc = proto.crc16(payload)
+    frame = proto.cobs_encode(payload + bytes((crc >> 8, crc & 0xFF))) + b"\x00"
+    table.inject(frame * 10)
+    said = heard.wait("speaks protocol version 2")
+    assert said, heard.records
+    assert "this Pi speaks version 1" in said[0]
+    assert "update the scanner board's code" in said[0] and "CIRCUITPY" in said[0]
+    assert link.health.board_version == 2
+
+
+def test_a_hello_that_disagrees_with_the_profile_is_told_with_both_layouts(table, heard):
+    want = Layout("as mine.toml describes", towers=2, rows=6, cols=4, loads=0, stack=3)
+    with ScannerLink(table.port_path, retry_s=0.02, expected=want,
+                     expected_from="profile mine.toml") as link:
+        assert link.wait_for(lambda s: True, 3.0) is not None
+        said = heard.wait("but profile mine.toml describes")
+        assert len(said) == 1
+        assert ("has 2 towers, board 8x8, 3 load cells, 1 switch per square, but profile "
+                "mine.toml describes 2 towers, board 6x4, 0 load cells, 3 switches per "
+                "square") in said[0]
+        assert "LAYOUT at the top of the board's code.py" in said[0]
+        assert link.health.layout_mismatch == said[0]
+        assert link.fresh_snapshot(2.0) is not None  # another hello: told once per period
+        assert len(heard.lines("describes")) == 1
+
+
+def test_a_hello_that_agrees_with_the_profile_is_not_told(table, heard):
+    want = Layout("as sim describes", **{k: v for k, v in LAYOUT.items() if k != "leds"})
+    with ScannerLink(table.port_path, expected=want) as link:
+        assert link.wait_for(lambda s: True, 3.0) is not None
+        assert link.health.layout_mismatch == "" and not heard.lines("describes")
+
+
+class _FlakyPort:
+    """A port that opens, then fails at the first read: a loose plug."""
+
+    in_waiting = 0
+
+    def read(self, n: int) -> bytes:
+        raise serial.SerialException("device reports readiness to read but returned no data")
+
+    def write(self, data: bytes) -> int:
+        return len(data)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_flapping_cable_is_told_a_few_times_a_period_then_summed_up(heard):
+    opener = _Opener(_FlakyPort)
+    with ScannerLink("/dev/ttyLOOSE", retry_s=0.002, serial_factory=opener) as link:
+        assert opener.wait(60)
+        told = heard.lines("/dev/ttyLOOSE", logging.INFO)
+        assert 2 <= len(told) <= 6, told  # sixty flaps, a handful of lines
+        assert any("lost (device reports readiness" in line for line in told)
+        assert any("back on /dev/ttyLOOSE" in line for line in told)
+        link._notices.every_s = 0.2  # the next period: the state as it is, with a count
+        summed = heard.wait("more changes since the last line about it", level=logging.INFO)
+        assert summed and link.alive

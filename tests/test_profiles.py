@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from hardware.profile import BUILT_IN, ProfileError, load_profile, parse_profile
+from hardware.profile import (
+    BUILT_IN,
+    MAX_PROFILE_BYTES,
+    ProfileError,
+    load_profile,
+    parse_profile,
+)
 
 
 @pytest.mark.parametrize("name", BUILT_IN)
@@ -52,7 +60,12 @@ def test_a_minimal_profile_gets_sensible_defaults():
     (("\"ring B 8\"", "\"ring A 9\""), ["'ring A' is on two chains"]),
     (("\"ring A 8\"", "\"ring A 99\""), ["a ring has 1 to 64 pixels"]),
     (("output = \"pi\"", "output = \"laser\""), ["output = 'laser'", "sim, pi, scanner"]),
-    (("[scanner]", "[scanner]\nbaud = \"fast\""), ["baud = 'fast' should be int"]),
+    (("[scanner]", "[scanner]\nbaud = \"fast\""), ["baud = 'fast' should be a whole number"]),
+    (("[scanner]", "[scanner]\nbaud = 99999999999999999"),
+     ["[scanner] baud = 99999999999999999 is out of range", "300 to 4000000", "115200"]),
+    (("[scanner]", "[scanner]\nbaud = 0"), ["baud = 0 is out of range"]),
+    (("port = \"/dev/ttyACM0\"", "port = \"\""), ["[scanner] port = '' is not a serial port",
+                                                  "/dev/ttyACM0"]),
     (("name = \"mine\"", "name = "), ["not valid TOML"]),
     (("board = \"5x5\"", "board = \"5x5\"\nstack_levels = 4"),
      ["stack_levels = 4", "2 to 3 (stack-height sensors"]),
@@ -85,3 +98,38 @@ def test_profile_files_and_unknown_names(tmp_path):
     assert load_profile(path).name == "mine"
     with pytest.raises(ProfileError, match="use one of sim, sim-maze, reference, gpio-only"):
         load_profile("kitchen")
+
+
+@pytest.mark.parametrize("value", ["5", "1.5", "true", "\"ring A 4\"", "{ output = \"sim\" }"])
+def test_leds_chain_that_is_no_list_of_tables_is_refused(value):
+    with pytest.raises(ProfileError) as err:
+        parse_profile(f"[leds]\nchain = {value}\n", "mine.toml")
+    message = str(err.value)
+    assert message.startswith("mine.toml: [leds] chain = ")
+    assert "[[leds.chain]]" in message
+
+
+@pytest.mark.parametrize("baud", [299, 4_000_001, 2**31, 99999999999999999, -115200])
+def test_a_baud_out_of_range_is_refused_before_it_reaches_the_port(baud):
+    with pytest.raises(ProfileError, match=rf"\[scanner\] baud = {baud} is out of range"):
+        parse_profile(f"[scanner]\nbaud = {baud}\n", "mine.toml")
+    assert parse_profile("[scanner]\nbaud = 4000000\n", "mine.toml").scanner.baud == 4_000_000
+
+
+def test_a_profile_path_that_is_no_regular_file_is_refused_without_reading(tmp_path):
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)  # opening it to read would wait for a writer forever
+    for path in (str(tmp_path), "/dev/zero", str(fifo)):
+        with pytest.raises(ProfileError) as err:
+            load_profile(path)
+        assert str(err.value).startswith(f"profile {path}: is not a regular file")
+        assert "sim, sim-maze, reference, gpio-only" in str(err.value)
+
+
+def test_a_huge_profile_file_is_refused(tmp_path):
+    huge = tmp_path / "huge.toml"
+    huge.write_text(GOOD + "#" * MAX_PROFILE_BYTES, "utf-8")
+    with pytest.raises(ProfileError, match=r"huge.toml: is \d+ bytes, far more than a profile"):
+        load_profile(huge)
+    with pytest.raises(ProfileError, match="no profile"):
+        load_profile(tmp_path / "missing.toml")
