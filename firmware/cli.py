@@ -10,16 +10,18 @@ person.
 
 from __future__ import annotations
 
+import os
 import signal
-import sys
 
-# Until main() takes over, Ctrl-C or a stop (even during the imports below) ends quietly.
-signal.signal(signal.SIGINT, lambda *_: sys.exit(130))
-signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+# Until main() takes over, Ctrl-C or a stop (even during the imports below) ends at once
+# and quietly: nothing is open yet. (An exception raised here could be swallowed by the
+# import machinery and leave the command running.)
+signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
 
 import argparse  # noqa: E402
 import math  # noqa: E402
-import os  # noqa: E402
+import sys  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 from importlib import metadata  # noqa: E402
 

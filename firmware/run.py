@@ -54,8 +54,8 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
     def on_sigterm(*_: object) -> None:  # systemd's stop, at any moment, ends cleanly
         if running:
             running[0].stopping.set()
-        else:
-            raise SystemExit(0)
+        else:  # still starting: nothing written yet, and the kernel frees the lock
+            os._exit(0)
 
     signal.signal(signal.SIGTERM, on_sigterm)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")

@@ -116,7 +116,7 @@ class TableService:
             except queue.Empty:
                 kind, item = None, None
             link = self.devices.link
-            if not getattr(link, "alive", True):  # XXX-ALIVE until link.alive lands
+            if not link.alive:
                 raise LinkDeadError(f"the scanner link on {link.port} stopped "
                                     f"({link.health.last_error or 'no reason given'}); the "
                                     "service stops so that it can be started afresh")

@@ -13,6 +13,7 @@ the reason shown, where that is not allowed.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -515,3 +516,93 @@ def test_ctrl_c_and_a_stop_end_any_command_quietly(tmp_path, command, ready, sto
 def test_the_unit_does_not_restart_a_refusal():
     unit = (Path(__file__).parent.parent / "systemd" / "obelisk.service").read_text()
     assert "RestartPreventExitStatus=2" in unit and "Restart=on-failure" in unit
+
+
+# ------------------------------------------------------------------ a dead link
+
+
+def _service(tmp_path, block_set):
+    from firmware.service import TableService
+    from firmware.towers_view import view_of
+    from hardware.devices import open_table
+    from hardware.profile import load_profile
+
+    devices = open_table(load_profile("sim"))
+    table = TowersTable(TowersGame(block_set), Journal(tmp_path / "state"))
+    return devices, TableService(devices, table, view_of)
+
+
+def _until(test, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, "the condition never came"
+        time.sleep(0.01)
+
+
+def test_a_dead_link_stops_the_watchdog_and_the_service(tmp_path, block_set, monkeypatch):
+    import socket
+    import threading
+
+    from firmware.service import LinkDeadError
+
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(tmp_path / "notify"))
+    listener.settimeout(0.05)
+    monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "notify"))
+    monkeypatch.setenv("WATCHDOG_USEC", "100000")           # a pat every 50 ms
+    devices, service = _service(tmp_path, block_set)
+    failure: list[BaseException] = []
+    loop = threading.Thread(target=lambda: _catch(service.run, failure), daemon=True)
+    loop.start()
+    pats = []
+
+    def heard() -> None:
+        with contextlib.suppress(TimeoutError):
+            pats.append(listener.recv(64))
+
+    try:
+        _until(lambda: heard() or pats.count(b"WATCHDOG=1") >= 3)
+        devices.link.stop()                                  # the reader is gone
+        loop.join(timeout=10)
+        assert not loop.is_alive() and isinstance(failure[0], LinkDeadError)
+        assert "stopped" in str(failure[0])
+        while True:                                          # drain what was said before
+            before = len(pats)
+            heard()
+            if len(pats) == before:
+                break
+        time.sleep(0.3)
+        heard()
+        assert len(pats) == before                           # no pat without a link
+    finally:
+        service.stopping.set()
+        devices.close()
+        listener.close()
+
+
+def _catch(run, failure: list) -> None:
+    try:
+        run()
+    except BaseException as exc:
+        failure.append(exc)
+
+
+def test_the_rings_say_when_the_board_is_not_seen(tmp_path, block_set):
+    import threading
+
+    from firmware.service import NO_BOARD
+
+    devices, service = _service(tmp_path, block_set)
+    loop = threading.Thread(target=service.run, daemon=True)
+    loop.start()
+    try:
+        _until(lambda: devices.link.synced)
+        devices.sim.unplug()
+        _until(lambda: devices.leds[("ring", "A", 0)] == NO_BOARD)
+        assert devices.leds[("ring", "A", 1)] == (0, 0, 0)
+        devices.sim.plug()
+        _until(lambda: devices.leds[("ring", "A", 0)] != NO_BOARD)
+    finally:
+        service.stopping.set()
+        loop.join(timeout=5)
+        devices.close()
