@@ -141,6 +141,7 @@ class ScannerLink:
         self._changed = threading.Condition(self._lock)
         self._serial: serial.SerialBase | None = None
         self._layout = Layout()
+        self._hello_seen = False
         self._closed: set[int] = set()
         self._loads: tuple[int, ...] = ()
         self._synced = False
@@ -299,6 +300,7 @@ class ScannerLink:
             self._serial = port
             self._synced = False
             self._last_seq = None
+            self._hello_seen = False  # this board's layout is not known until its hello
         self.reader.reset()
         self.health.connected = True
         if self._ever_connected:
@@ -488,11 +490,16 @@ class ScannerLink:
             if kind == proto.HELLO:
                 fields = proto.unpack_hello(body)
                 self._layout = Layout(*fields)
+                self._hello_seen = True
                 self._check_layout(self._layout)
                 if not self._synced or self._asked:
                     return False  # part of an answer to our SYNC
                 self._synced = False  # the board restarted: wait for its snapshot
                 self.health.resyncs += 1
+                return False
+            if kind in (proto.SNAPSHOT, proto.CHANGES, proto.LOAD) and not self._hello_seen:
+                # The board's heartbeat can come before its answer to our SYNC: without
+                # the hello its layout is unknown, so wait for that answer (no damage).
                 return False
             if kind == proto.SNAPSHOT:
                 closed, count, loads = proto.unpack_snapshot(body)

@@ -405,3 +405,17 @@ def test_a_flapping_cable_is_told_a_few_times_a_period_then_summed_up(heard):
         link._notices.every_s = 0.2  # the next period: the state as it is, with a count
         summed = heard.wait("more changes since the last line about it", level=logging.INFO)
         assert summed and link.alive
+
+
+def test_a_heartbeat_before_the_hello_is_no_damage():
+    """At start-up the board's heartbeat may beat its answer to our SYNC: no bad frame."""
+    link = ScannerLink("unused")
+    switches = 2 * 81
+    early = proto.encode_frame(proto.SNAPSHOT, 7, proto.pack_snapshot([3], switches, []))
+    link.feed(early)
+    assert link.health.bad_total == 0 and not link.synced   # no layout yet: wait for it
+    hello = proto.pack_hello("test board", 2, 9, 9, 0, 0, 0, 0)
+    link.feed(proto.encode_frame(proto.HELLO, 0, hello)
+              + proto.encode_frame(proto.SNAPSHOT, 1, proto.pack_snapshot([3], switches, [])))
+    assert link.health.bad_total == 0 and link.synced
+    assert link.snapshot().tower_cells(0)
