@@ -77,20 +77,20 @@ def _rules(args: argparse.Namespace) -> int:
     game = GAMES[args.game]
     options = _options(game, args)
     if game.id == "towers":
-        from engine.towers_rules import rules_text
-        from firmware.sets import load_block_set
+        from engine.towers.rules import rules_text
+        from firmware.towers.sets import load_block_set
 
         text = rules_text(options, load_block_set(args.set))
     elif game.id == "stones":
-        from engine.stones_rules import rules_text as stones_rules
+        from engine.stones.rules import rules_text as stones_rules
 
         text = stones_rules(options)
     elif game.id == "highrise":
-        from engine.highrise_rules import rules_text as highrise_rules
+        from engine.highrise.rules import rules_text as highrise_rules
 
         text = highrise_rules(options)
     else:
-        from engine.maze_rules import rules_text as maze_rules
+        from engine.maze.rules import rules_text as maze_rules
 
         text = maze_rules(options)
     print(text, end="")
@@ -105,7 +105,7 @@ def _diag(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from firmware.calibrate import run_calibrate
+    from firmware.highrise.calibrate import run_calibrate
 
     return run_calibrate(args.profile, args.state_dir)
 
@@ -126,18 +126,18 @@ def _demo(args: argparse.Namespace) -> int:
                             state_dir=args.state_dir, new_game=args.new_game,
                             chosen=chosen_options(game, args))
     if game.id == "towers":
-        from firmware.demo import run_demo
+        from firmware.towers.demo import run_demo
 
         return run_demo(settings, set_path=args.set)
     if game.id == "stones":
-        from firmware.stones_demo import run_stones_demo
+        from firmware.stones.demo import run_stones_demo
 
         return run_stones_demo(settings, stack_sensors=args.stack_sensors)
     if game.id == "highrise":
-        from firmware.highrise_demo import run_highrise_demo
+        from firmware.highrise.demo import run_highrise_demo
 
         return run_highrise_demo(settings)
-    from firmware.maze_demo import run_maze_demo
+    from firmware.maze.demo import run_maze_demo
 
     return run_maze_demo(settings)
 

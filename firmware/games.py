@@ -15,10 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from engine.highrise import HighriseOptions
-from engine.maze import TURN_LIMITS, MazeOptions
-from engine.stones import Edition, Mode, StonesOptions
-from engine.towers import HOURGLASS_RANGE_S, TowersOptions
+from engine.highrise.game import HighriseOptions
+from engine.maze.game import TURN_LIMITS, MazeOptions
+from engine.stones.game import Edition, Mode, StonesOptions
+from engine.towers.game import HOURGLASS_RANGE_S, TowersOptions
 
 PLY_LIMIT_MAX = 10_000
 

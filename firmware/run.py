@@ -8,23 +8,23 @@ import signal
 from collections.abc import Callable
 
 from engine.errors import ObeliskError
-from engine.highrise import HighriseGame, HighriseOptions
-from engine.highrise_sensing import CalibrationError
-from engine.maze import MazeGame, MazeOptions
-from engine.stones import StonesGame, StonesOptions
-from engine.towers import TowersGame
-from firmware.calibrate import load_calibration
+from engine.highrise.game import HighriseGame, HighriseOptions
+from engine.highrise.sensing import CalibrationError
+from engine.maze.game import MazeGame, MazeOptions
+from engine.stones.game import StonesGame, StonesOptions
+from engine.towers.game import TowersGame
 from firmware.games import Game
-from firmware.highrise_table import HighriseTable, highrise_view
+from firmware.highrise.calibrate import load_calibration
+from firmware.highrise.table import HighriseTable, highrise_view
 from firmware.journal import Journal
-from firmware.maze_table import MazeTable, maze_view
+from firmware.maze.table import MazeTable, maze_view
 from firmware.resume import resolve
 from firmware.service import LinkDeadError, TableService
-from firmware.sets import towers_block_set
 from firmware.state_dir import StateDir, default_state_dir
-from firmware.stones_table import StonesTable, stones_view
-from firmware.towers_table import TowersTable
-from firmware.towers_view import view_of
+from firmware.stones.table import StonesTable, stones_view
+from firmware.towers.sets import towers_block_set
+from firmware.towers.table import TowersTable
+from firmware.towers.view import view_of
 from hardware.devices import open_table
 from hardware.profile import load_profile
 

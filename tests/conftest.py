@@ -7,11 +7,11 @@ from dataclasses import replace
 import pytest
 from hypothesis import settings
 
-from engine.blocks import BlockSet
 from engine.players import Player
-from engine.tower import LEVELS, PlacedBlock, Tower, check_placement, resting_placements
-from engine.towers import TowersGame, TowersOptions, TowersState
-from firmware.sets import load_block_set
+from engine.towers.blocks import BlockSet
+from engine.towers.game import TowersGame, TowersOptions, TowersState
+from engine.towers.tower import LEVELS, PlacedBlock, Tower, check_placement, resting_placements
+from firmware.towers.sets import load_block_set
 
 settings.register_profile("obelisk", deadline=None, print_blob=True)
 settings.load_profile("obelisk")

@@ -6,9 +6,16 @@ from collections import Counter
 
 import pytest
 
-from engine.blocks import WIDTH, Colour, is_connected, normalize, orientations, parse_block_set
 from engine.errors import BlockSetError
-from firmware.sets import load_block_set
+from engine.towers.blocks import (
+    WIDTH,
+    Colour,
+    is_connected,
+    normalize,
+    orientations,
+    parse_block_set,
+)
+from firmware.towers.sets import load_block_set
 
 
 def test_default_set_has_the_seed_counts(block_set):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.blocks import Colour
+from engine.towers.blocks import Colour
 from firmware.cli import main
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.blocks import Colour
+from engine.towers.blocks import Colour
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
 SEED = 5

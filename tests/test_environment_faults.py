@@ -26,10 +26,10 @@ from pathlib import Path
 import pytest
 
 from engine.players import Player
-from engine.towers import TowersGame
+from engine.towers.game import TowersGame
 from firmware.journal import Journal, JournalError
 from firmware.state_dir import StateDir, StateDirError, write_whole
-from firmware.towers_table import TowersTable
+from firmware.towers.table import TowersTable
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
 
@@ -427,7 +427,7 @@ def test_no_new_key_while_the_journal_keeps_sealed_games(highrise_state):
 
 def _own_set(block_set, tmp_path: Path) -> Path:
     """The default set renamed and with one green block turned into another shape."""
-    from engine.blocks import block_set_to_dict
+    from engine.towers.blocks import block_set_to_dict
 
     data = block_set_to_dict(block_set)
     data["name"] = "Our birch set"
@@ -443,7 +443,7 @@ def _own_set(block_set, tmp_path: Path) -> Path:
 
 
 def test_your_own_set_is_kept_in_the_journal_and_resumed_with(tmp_path, block_set):
-    from firmware.sets import load_block_set
+    from firmware.towers.sets import load_block_set
 
     own = load_block_set(_own_set(block_set, tmp_path))
     journal = Journal(tmp_path / "state")
@@ -523,7 +523,7 @@ def test_the_unit_does_not_restart_a_refusal():
 
 def _service(tmp_path, block_set):
     from firmware.service import TableService
-    from firmware.towers_view import view_of
+    from firmware.towers.view import view_of
     from hardware.devices import open_table
     from hardware.profile import load_profile
 

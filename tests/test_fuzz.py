@@ -16,18 +16,18 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.blocks import parse_block_set
 from engine.errors import BlockSetError
-from engine.highrise_sensing import CalibrationError
-from firmware.calibrate import FILE, load_calibration
+from engine.highrise.sensing import CalibrationError
+from engine.towers.blocks import parse_block_set
+from firmware.highrise.calibrate import FILE, load_calibration
 from firmware.journal import Journal, JournalError
 from firmware.seal import Sealer, SealError
 from hardware.profile import ProfileError, parse_profile
 
 SIM_PROFILE = (Path(__file__).resolve().parent.parent / "hardware" / "profiles" /
                "sim.toml").read_text()
-DEFAULT_SET = (Path(__file__).resolve().parent.parent / "engine" / "data" /
-               "towers_default_set.toml").read_text()
+DEFAULT_SET = (Path(__file__).resolve().parent.parent / "engine" / "towers" / "data" /
+               "default_set.toml").read_text()
 FUZZ = settings(max_examples=300, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import GameOverError
-from engine.highrise import (
+from engine.highrise.game import (
     HighriseGame,
     HighriseOptions,
     PieceError,

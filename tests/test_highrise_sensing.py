@@ -9,10 +9,10 @@ import stat
 import pytest
 
 from engine.errors import NothingPlacedError
-from engine.highrise import HighriseGame, Place, Size
-from engine.highrise_sensing import Calibration, CalibrationError, WeightError, read_placement
+from engine.highrise.game import HighriseGame, Place, Size
+from engine.highrise.sensing import Calibration, CalibrationError, WeightError, read_placement
 from engine.players import Player
-from firmware.calibrate import FILE, load_calibration, save_calibration
+from firmware.highrise.calibrate import FILE, load_calibration, save_calibration
 from firmware.seal import KEY_FILE, Sealer, SealError
 
 CAL = Calibration.measured((500,) * 9, (700, 1300, 1900), noise=20)

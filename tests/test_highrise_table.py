@@ -7,10 +7,10 @@ import logging
 
 import pytest
 
-from engine.highrise import HighriseGame, Size, roll
-from engine.highrise_sensing import Calibration
+from engine.highrise.game import HighriseGame, Size, roll
+from engine.highrise.sensing import Calibration
 from engine.players import Player
-from firmware.highrise_table import HighriseTable
+from firmware.highrise.table import HighriseTable
 from firmware.journal import Journal
 from firmware.run import report
 from firmware.seal import KEY_FILE, SealError

@@ -17,9 +17,9 @@ import pytest
 import serial
 
 from engine.players import Player
-from engine.tower import resting_placements
-from engine.towers import Choose, Place, Take
-from engine.towers_sensing import find_placement
+from engine.towers.game import Choose, Place, Take
+from engine.towers.sensing import find_placement
+from engine.towers.tower import resting_placements
 from hardware.link import ScannerLink
 from hardware.scanner import obelisk_proto as proto
 from hardware.sensors import Layout

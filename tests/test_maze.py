@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import GameOverError, WrongPhaseError
-from engine.maze import (
+from engine.maze.game import (
     SIZE,
     MazeError,
     MazeGame,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import NothingPlacedError
-from engine.maze import MazeGame, MazeOptions, Move, Orientation, Pass, PlaceSegment, PlaceWall
-from engine.maze_sensing import MazeSensingError, MazeView, read_view, sight
+from engine.maze.game import MazeGame, MazeOptions, Move, Orientation, Pass, PlaceSegment, PlaceWall
+from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight
 from firmware.journal import Journal
-from firmware.maze_table import MazeTable
+from firmware.maze.table import MazeTable
 from hardware.buttons import ButtonEvent
 from tests.test_maze import sq
 

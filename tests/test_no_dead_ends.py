@@ -13,14 +13,14 @@ from dataclasses import replace
 
 import pytest
 
-from engine.highrise import Size
-from engine.maze import Move, Orientation, PlaceWall
+from engine.highrise.game import Size
+from engine.maze.game import Move, Orientation, PlaceWall
 from engine.players import Player
-from engine.stones_sensing import sight
-from firmware.highrise_table import HighriseTable
-from firmware.maze_table import MazeTable
-from firmware.stones_table import StonesTable
-from firmware.towers_table import TowersTable
+from engine.stones.sensing import sight
+from firmware.highrise.table import HighriseTable
+from firmware.maze.table import MazeTable
+from firmware.stones.table import StonesTable
+from firmware.towers.table import TowersTable
 from hardware.buttons import ButtonEvent
 from tests.conftest import COLUMN_B, cells, column
 from tests.conftest import position as towers_position

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.players import Player
-from engine.stones import (
+from engine.stones.game import (
     Edition,
     EndReason,
     IllegalMoveError,
@@ -221,7 +221,7 @@ def test_random_games_keep_every_rule(seed, mode, size):
 
 def test_balanced_play_opens_exactly_where_the_rules_sheet_says():
     """Worked out for every supported size, and said so by the sheet for each."""
-    from engine.stones_rules import balanced_opens, rules_text
+    from engine.stones.rules import balanced_opens, rules_text
 
     for rows in range(4, 9):
         for cols in range(4, 9):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import InferenceError, NothingPlacedError
-from engine.stones import StonesGame
-from engine.stones_sensing import (
+from engine.stones.game import StonesGame
+from engine.stones.sensing import (
     BoardView,
     candidate_moves,
     destinations,

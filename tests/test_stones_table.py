@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine.players import Player
-from engine.stones import EndReason, StonesGame, StonesOptions
-from engine.stones_sensing import BoardView, sight, sight_after
+from engine.stones.game import EndReason, StonesGame, StonesOptions
+from engine.stones.sensing import BoardView, sight, sight_after
 from firmware.journal import Journal
-from firmware.stones_table import StonesTable
+from firmware.stones.table import StonesTable
 from hardware.buttons import ButtonEvent
 from tests.test_stones import mv, position, sq
 

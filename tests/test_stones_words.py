@@ -17,9 +17,9 @@ import re
 import pytest
 
 from engine.errors import ObeliskError
-from engine.stones import Edition, Mode, Move, StonesGame, StonesOptions
-from engine.stones_rules import rules_text
-from engine.stones_sensing import BoardView, candidate_moves, sight
+from engine.stones.game import Edition, Mode, Move, StonesGame, StonesOptions
+from engine.stones.rules import rules_text
+from engine.stones.sensing import BoardView, candidate_moves, sight
 
 WORDS = {
     Edition.CLASSIC: ("cornerstone", "keystone", "vault", "pillar"),

@@ -62,7 +62,7 @@ def test_obelisk_run_tells_systemd_it_is_ready_and_pats_the_watchdog(tmp_path):
 
 
 def test_the_readme_shows_the_machine_as_it_is():
-    from firmware.towers_table import state_diagram
+    from firmware.towers.table import state_diagram
 
     readme = (ROOT / "README.md").read_text("utf-8")
     assert f"```mermaid\n{state_diagram()}```" in readme

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.blocks import Block, Colour
 from engine.errors import CellsTakenError, NotRestingError, OverhangError, ShapeMismatchError
 from engine.players import Player
-from engine.tower import LEVELS, PlacedBlock, Tower, check_placement, resting_placements
+from engine.towers.blocks import Block, Colour
+from engine.towers.tower import LEVELS, PlacedBlock, Tower, check_placement, resting_placements
 from tests.conftest import COLUMN_A, build_tower, cells, column
 
 

@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import pytest
 
-from engine.blocks import Colour
 from engine.errors import (
     BlockNotAvailableError,
     GameOverError,
@@ -16,8 +15,8 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.players import Player
-from engine.tower import LEVELS, Tower, resting_placements
-from engine.towers import (
+from engine.towers.blocks import Colour
+from engine.towers.game import (
     Choose,
     Decline,
     EndReason,
@@ -28,6 +27,7 @@ from engine.towers import (
     Timeout,
     TowersState,
 )
+from engine.towers.tower import LEVELS, Tower, resting_placements
 from tests.conftest import (
     COLUMN_A,
     COLUMN_B,

@@ -13,11 +13,10 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.blocks import WIDTH, normalize
 from engine.bots import low_action, random_action
 from engine.players import PLAYERS
-from engine.tower import LEVELS
-from engine.towers import (
+from engine.towers.blocks import WIDTH, normalize
+from engine.towers.game import (
     EndReason,
     Phase,
     Place,
@@ -26,6 +25,7 @@ from engine.towers import (
     TowersOptions,
     TowersState,
 )
+from engine.towers.tower import LEVELS
 
 BOTS = {"random": random_action, "low": low_action}
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.blocks import Colour
 from engine.errors import (
     AmbiguousPlacementError,
     BlockNotAvailableError,
@@ -17,9 +16,10 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.players import Player
-from engine.tower import LEVELS, resting_placements
-from engine.towers import Choose, Phase, Place, Take
-from engine.towers_sensing import find_placement, handover_placement, placements_for_heights
+from engine.towers.blocks import Colour
+from engine.towers.game import Choose, Phase, Place, Take
+from engine.towers.sensing import find_placement, handover_placement, placements_for_heights
+from engine.towers.tower import LEVELS, resting_placements
 from tests.conftest import COLUMN_A, COLUMN_B, cells, column, position
 
 A, B = Player.A, Player.B

@@ -7,13 +7,13 @@ from dataclasses import replace
 
 import pytest
 
-from engine.blocks import Colour
 from engine.players import Player
-from engine.tower import LEVELS, resting_placements
-from engine.towers import EndReason, Phase, TowersGame
+from engine.towers.blocks import Colour
+from engine.towers.game import EndReason, Phase, TowersGame
+from engine.towers.tower import LEVELS, resting_placements
 from firmware.journal import Journal
-from firmware.towers_table import TowersTable
-from firmware.towers_view import TowersView, expected_towers
+from firmware.towers.table import TowersTable
+from firmware.towers.view import TowersView, expected_towers
 from hardware.buttons import ButtonEvent
 from tests.conftest import COLUMN_A, COLUMN_B, build_tower, cells, column, position
 

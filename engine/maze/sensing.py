@@ -1,0 +1,123 @@
+"""Which maze action it was, from two switches under each square.
+
+One switch per square closes under a piece (the obelisk or a segment); a
+second one, of the other polarity, closes under a wall. The table compares
+the settled view with what the position shows:
+
+- before the game, each new piece is the next segment;
+- at the start of a turn, one new wall is the Maze Master's (which way it
+  faces the switches cannot tell: the Maze Master picks it with their button);
+- in the Architect's move, the obelisk leaving one square and appearing on
+  an empty one is that move. The obelisk stepping onto a segment changes no
+  switch there, so a square that only emptied is the obelisk in the air or a
+  claim: the claims are offered for the Architect to pick.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import InferenceError, NothingPlacedError
+from engine.maze.game import (
+    SEGMENTS,
+    Action,
+    MazeState,
+    Move,
+    Phase,
+    PlaceSegment,
+    Square,
+    queen_moves,
+    square_name,
+)
+
+
+class MazeSensingError(InferenceError):
+    """The switches show something no action explains; ``squares`` are to be lit."""
+
+    def __init__(self, message: str, squares: tuple[Square, ...]) -> None:
+        super().__init__(message)
+        self.squares = squares
+
+
+@dataclass(frozen=True)
+class MazeView:
+    pieces: frozenset[Square] = frozenset()
+    walls: frozenset[Square] = frozenset()
+
+
+def sight(state: MazeState) -> MazeView:
+    """What the switches read when the pieces and walls stand as in ``state``."""
+    pieces = set(state.segments)
+    if state.obelisk is not None:
+        pieces.add(state.obelisk)
+    return MazeView(frozenset(pieces), frozenset(w.square for w in state.walls))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a settled view means: actions to play now, or choices to offer."""
+
+    actions: tuple[Action, ...] = ()
+    wall_at: Square | None = None  # a new wall: its orientation is to be picked
+    lifted: Square | None = None  # the obelisk in the air (or on a segment)
+    claims: tuple[Move, ...] = ()  # moves onto a segment that fit the view
+
+
+def _names(squares) -> str:
+    return ", ".join(square_name(s) for s in sorted(squares))
+
+
+def read_view(state: MazeState, view: MazeView) -> Reading:
+    """The meaning of ``view`` in ``state``; MazeSensingError when it has none."""
+    seen = sight(state)
+    if view == seen:
+        raise NothingPlacedError("nothing changed")
+    gone, new = seen.pieces - view.pieces, view.pieces - seen.pieces
+    walls_gone, walls_new = seen.walls - view.walls, view.walls - seen.walls
+    if walls_gone:
+        raise MazeSensingError(f"the wall on {_names(walls_gone)} was taken away: put it "
+                               "back", tuple(sorted(walls_gone)))
+    phase = state.phase
+    if phase in (Phase.FIRST_SEGMENT, Phase.SEGMENTS):
+        if walls_new:
+            raise MazeSensingError(f"no walls before the first turn: take the wall off "
+                                   f"{_names(walls_new)}", tuple(sorted(walls_new)))
+        if gone:
+            raise MazeSensingError(f"segments stay where they were put: put back the one on "
+                                   f"{_names(gone)}", tuple(sorted(gone)))
+        wanted = 1 if phase is Phase.FIRST_SEGMENT else SEGMENTS - 1 - len(state.segments)
+        if len(new) > wanted:
+            raise MazeSensingError(f"{len(new)} new pieces but only {wanted} to place: take "
+                                   "the extra off", tuple(sorted(new)))
+        return Reading(actions=tuple(PlaceSegment(s) for s in sorted(new)))
+    if phase is Phase.WALL:
+        if gone or new:
+            raise MazeSensingError("the Maze Master walls or passes first: put the obelisk "
+                                   "back", tuple(sorted(gone | new)))
+        if len(walls_new) > 1:
+            raise MazeSensingError(f"one wall a turn: take one off {_names(walls_new)}",
+                                   tuple(sorted(walls_new)))
+        if state.walls_left == 0:
+            raise MazeSensingError(f"all {state.options.walls} walls are standing: take the "
+                                   f"one off {_names(walls_new)}", tuple(sorted(walls_new)))
+        return Reading(wall_at=next(iter(walls_new)))
+    if phase is Phase.MOVE:
+        if walls_new:
+            raise MazeSensingError(f"a wall goes up only at the start of a turn: take it off "
+                                   f"{_names(walls_new)}", tuple(sorted(walls_new)))
+        frm = state.obelisk
+        if gone != {frm} or len(new) > 1:
+            raise MazeSensingError("only the obelisk moves, one square to another: put the "
+                                   "segments back", tuple(sorted(gone | new)))
+        moves = queen_moves(state.cut, frm)
+        if new:
+            to = next(iter(new))
+            if to not in moves:
+                raise MazeSensingError(f"the obelisk cannot go from {square_name(frm)} to "
+                                       f"{square_name(to)}: {state.why_not(frm, to)}",
+                                       (to,))
+            return Reading(actions=(Move(to),))
+        claims = tuple(Move(s) for s in moves if s in state.segments)
+        return Reading(lifted=frm, claims=claims)
+    raise MazeSensingError("the game is over", ())
+

@@ -1,0 +1,160 @@
+"""``obelisk demo highrise``: two bots play High Rise on the simulated load cells.
+
+First the table is calibrated, as ``obelisk calibrate highrise`` would do it
+with a person: an empty board, then one piece of each size on a1. The bots
+put a cover on every square and press to start; the table rolls the hidden
+values from the game seed. Each turn the mover puts a pyramid on a stack
+(its weight lands on that square's load cell). Once a game a bot does
+something that is no move (a piece on two squares, a stray weight, a piece
+taken off again); the table lights the square and waits until it is put
+right. Nothing the bots print or the table emits shows a hidden value or a
+stack's contents before the reveal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from engine.highrise.game import HighriseGame, HighriseOptions, HighriseState, Place, Size
+from engine.highrise.sensing import CalibrationError
+from firmware.demo_runner import DemoSettings, run_table_demo
+from firmware.highrise.calibrate import calibrate, load_calibration, save_calibration, sim_hand
+from firmware.highrise.table import HighriseTable, highrise_view
+from firmware.journal import Journal
+from firmware.resume import Resolved
+from hardware.devices import TableDevices
+from hardware.profile import Profile, load_profile
+from hardware.sim import PYRAMID_GRAMS
+
+_COVER = PYRAMID_GRAMS[Size.LARGE.value]
+_STRAY_GRAMS = (PYRAMID_GRAMS[1] + PYRAMID_GRAMS[2]) / 2  # weighs like no pyramid
+_MISTAKES = ("two squares", "stray weight", "taken off")
+
+
+class HighrisePlayers:
+    def __init__(self, table: HighriseTable, devices: TableDevices, seed: int) -> None:
+        self.table = table
+        self.devices = devices
+        self.sim = devices.sim
+        self.seed = seed
+        rng = random.Random(f"{seed}:mistake")
+        self.mistake_ply = rng.randint(2, 12)
+        self.mistake = rng.choice(_MISTAKES)
+        self.mistake_done = False
+
+    # ------------------------------------------------------------ the physical board
+
+    def physical(self) -> dict:
+        return {"grams": list(self.sim.grams), "mistake_done": self.mistake_done}
+
+    def restore(self, data: dict) -> None:
+        for pad, grams in enumerate(data["grams"]):
+            self.sim.weigh(pad, grams)
+        self.mistake_done = data["mistake_done"]
+
+    def _grams(self, pos: HighriseState) -> list[float]:
+        """What each pad carries in the accepted position: the cover and the pieces."""
+        return [_COVER + sum(PYRAMID_GRAMS[size.value] for _, size in stack)
+                for stack in pos.stacks]
+
+    def _show(self, grams: list[float]) -> None:
+        for pad, g in enumerate(grams):
+            if abs(self.sim.grams[pad] - g) > 1e-9:
+                self.sim.weigh(pad, g)
+
+    # ------------------------------------------------------------ acting
+
+    def waiting(self) -> bool:
+        table = self.table
+        return (table.decided == self.sim.load_counts()[: table.cells]
+                and table.state in ("setup", "play", "repair"))
+
+    def act(self) -> None:
+        table = self.table
+        if table.state == "setup":
+            covers = [_COVER] * table.cells
+            if list(self.sim.grams[: table.cells]) != covers:
+                self._show(covers)
+            else:
+                self.devices.buttons.press("A")
+        elif table.state == "repair":
+            self._show(self._grams(table.position))
+        elif table.state == "play":
+            self._move(table.position)
+
+    def _move(self, pos: HighriseState) -> None:
+        rng = random.Random(f"{self.seed}:{pos.plies}")
+        place: Place = rng.choice(pos.legal_actions())
+        grams = self._grams(pos)
+        i = pos.index(place.square)
+        grams[i] += PYRAMID_GRAMS[place.size.value]
+        if pos.plies == self.mistake_ply and not self.mistake_done:
+            self.mistake_done = True
+            other = (i + 1) % pos.options.cells
+            if self.mistake == "two squares":
+                grams[other] += PYRAMID_GRAMS[1]
+            elif self.mistake == "stray weight":
+                grams[i] += _STRAY_GRAMS - PYRAMID_GRAMS[place.size.value]
+            else:  # a piece placed, and another taken off a stack next door
+                grams[i] -= PYRAMID_GRAMS[place.size.value]
+                grams[other] -= PYRAMID_GRAMS[1] if pos.stacks[other] else 0
+                if not pos.stacks[other]:
+                    grams[other] -= _COVER  # the cover itself, then
+        self._show(grams)
+
+
+def _calibrate_sim(devices: TableDevices, journal: Journal, emit) -> None:
+    """Calibrate like a person would, once per state directory."""
+    try:
+        load_calibration(journal.dir, devices.sim.layout["loads"])
+        return
+    except CalibrationError:
+        pass
+    cal = calibrate(devices.link, sim_hand(devices))
+    save_calibration(journal.dir, cal)
+    emit({"event": "calibrated", "sizes": list(cal.sizes), "tolerance": cal.tolerance})
+
+
+def _screen(table: HighriseTable | None, event: dict, now: float) -> str:
+    kind = event["event"]
+    if kind == "reveal":
+        who = f"player {event['controller']}" if event["controller"] else "nobody (a tie)"
+        pips = event["pips"]
+        return (f"--- reveal {event['cell']}: value {event['value']}, pips A {pips['A']} "
+                f"B {pips['B']}: {who} scores {event['points']}")
+    if kind == "game_over":
+        a, b = (event["players"][p]["score"] for p in "AB")
+        winner = event["winner"]
+        return (f"\nGAME OVER: player A {a}, player B {b}: "
+                + (f"player {winner} wins" if winner else "a draw"))
+    words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
+    text = f"--- {kind}: {words}"
+    if table is None:  # still calibrating
+        return text
+    text += "\n" + table.position.public()
+    if table.problem:
+        text += f"\n!! {table.problem}"
+    return text
+
+
+def run_highrise_demo(settings: DemoSettings) -> int:
+    """Play one High Rise game through the whole simulated stack; 0 when it ends."""
+
+    def profile(options: HighriseOptions) -> Profile:
+        sim = load_profile("sim")
+        return dataclasses.replace(sim, scanner=dataclasses.replace(
+            sim.scanner, rows=options.rows, cols=options.cols, load_cells=options.cells))
+
+    holder: dict = {}
+
+    def prepare(devices: TableDevices, journal: Journal, emit) -> None:
+        _calibrate_sim(devices, journal, emit)
+        holder["cal"] = load_calibration(journal.dir, devices.profile.scanner.load_cells)
+
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> HighriseTable:
+        return HighriseTable(HighriseGame(resolved.options), journal, holder["cal"], seed=seed,
+                             emit=emit, settle_s=max(0.3, 0.15 * settings.speed))
+
+    return run_table_demo("highrise", settings, make_table, HighrisePlayers, highrise_view,
+                          screen=_screen, profile=profile, prepare=prepare)

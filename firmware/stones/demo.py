@@ -1,0 +1,157 @@
+"""``obelisk demo stones``: two bots play stones on the simulated board.
+
+The bots set the stones out, then each turn pick a legal move (seeded by the
+game seed and the ply, so the same seed plays the same game) and make it
+with their hands: a stone taken off one square and put on another. With a
+switch per square, stacking and the moves no switch can see go through the
+button, as a person would do it: press until the table lights the right
+square, then hold; with stack-height sensors they need none. Once a game, a
+bot first tries a stone straight forward, which the table refuses; the bot
+puts it back and plays a legal move.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from engine.stones.game import StonesGame, StonesOptions, StonesState
+from engine.stones.sensing import BoardView, Heights, sight, sight_after, stack_heights
+from firmware.demo_runner import DemoSettings, run_table_demo
+from firmware.journal import Journal
+from firmware.resume import Resolved
+from firmware.stones.table import StonesTable, stones_view
+from hardware.devices import TableDevices
+from hardware.profile import Profile, load_profile
+
+_HOLD_S = 0.05
+
+
+class StonesPlayers:
+    def __init__(self, table: StonesTable, devices: TableDevices, seed: int) -> None:
+        self.table = table
+        self.devices = devices
+        self.sim = devices.sim
+        self.levels = self.sim.layout.get("stack", 1)
+        self.seed = seed
+        self.illegal_ply = random.Random(seed).randint(1, 6)
+        self.illegal_done = False
+        for button in devices.buttons.buttons.values():
+            button.hold_time = _HOLD_S
+        devices.buttons.hold_s = _HOLD_S
+
+    # ------------------------------------------------------------ the physical board
+
+    def physical(self) -> dict:
+        """The board as plain data (it survives a power cut)."""
+        return {"stacks": sorted([*sq, h] for sq, h in self.sim.stacks),
+                "illegal_done": self.illegal_done}
+
+    def restore(self, data: dict) -> None:
+        for row, col, height in data["stacks"]:
+            self.sim.put((row, col), height)
+        self.illegal_done = data["illegal_done"]
+
+    def _show(self, heights: Heights) -> None:
+        """Hands move stones until the board holds stacks this tall."""
+        for square in self.sim.pieces - {sq for sq, _ in heights}:
+            self.sim.take(square)
+        for square, height in heights - self.sim.stacks:
+            self.sim.put(square, height)
+
+    def _seen(self) -> BoardView:
+        return BoardView.of(self.sim.stacks, self.levels)
+
+    # ------------------------------------------------------------ acting
+
+    def waiting(self) -> bool:
+        table = self.table
+        return (table.decided == self._seen()
+                and table.state in ("setup", "play", "choose", "repair"))
+
+    def act(self) -> None:
+        table = self.table
+        pos = table.position
+        if table.state == "setup":
+            start = stack_heights(pos)
+            if self.sim.stacks != start:
+                self._show(start)
+            else:
+                self.devices.buttons.press("A")
+        elif table.state == "repair":
+            self._show(stack_heights(pos))
+        elif table.state == "choose":
+            self._pick(pos)
+        elif table.state == "play":
+            self._move(pos)
+
+    def _planned(self, pos: StonesState):
+        rng = random.Random(f"{self.seed}:{pos.plies}:{pos.to_play.value}")
+        return rng.choice(pos.legal_actions())
+
+    def _move(self, pos: StonesState) -> None:
+        if pos.plies == self.illegal_ply and not self.illegal_done:
+            self.illegal_done = True
+            if self._illegal(pos):
+                return
+        move = self._planned(pos)
+        if sight_after(pos, move, self.levels) == sight(pos, self.levels):
+            self.devices.buttons.press(pos.to_play.value)  # no switch will see this one
+        else:
+            self._show(stack_heights(pos.apply_action(move)))
+
+    def _illegal(self, pos: StonesState) -> bool:
+        """Push one of the mover's stones straight forward, which the rules forbid."""
+        step = 1 if pos.to_play.value == "A" else -1
+        occupied = {sq for sq, _ in pos.stacks}
+        for square, stack in pos.stacks:
+            if stack[0].owner is pos.to_play and len(stack) == 1:
+                ahead = (square[0] + step, square[1])
+                if 0 <= ahead[0] < pos.options.rows and ahead not in occupied:
+                    self._show(stack_heights(pos) - {(square, 1)} | {(ahead, 1)})
+                    return True
+        return False
+
+    def _pick(self, pos: StonesState) -> None:
+        """Press until the planned move is lit, then hold to confirm it."""
+        move = self._planned(pos)
+        candidates = self.table.candidates
+        if move not in candidates:  # the stone was lifted for another move: put it there
+            self._show(stack_heights(pos.apply_action(move)))
+            return
+        player = pos.to_play.value
+        if candidates[self.table.pick] == move:
+            self.devices.buttons.press(player, hold=True)
+        else:
+            self.devices.buttons.press(player)
+
+
+def _screen(table: StonesTable, event: dict, now: float) -> str:
+    words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
+    text = f"--- {event['event']}: {words}\n{table.position}"
+    if table.problem:
+        text += f"\n!! {table.problem}"
+    if event["event"] == "game_over":
+        winner = event["winner"]
+        text += "\n\nGAME OVER: " + (f"player {winner} wins" if winner else "a draw") + \
+            f" ({event['reason'].replace('_', ' ')}, {event['plies']} moves)"
+    return text
+
+
+def run_stones_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> int:
+    """Play one stones game through the whole simulated stack; 0 when it ends.
+
+    ``stack_sensors`` simulates a board with stack-height sensors (three levels).
+    """
+
+    def profile(options: StonesOptions) -> Profile:
+        sim = load_profile("sim")
+        return dataclasses.replace(sim, scanner=dataclasses.replace(
+            sim.scanner, stack_levels=3 if stack_sensors else 1))
+
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> StonesTable:
+        return StonesTable(StonesGame(resolved.options), journal, emit=emit,
+                           settle_s=max(0.3, 0.04 * settings.speed))
+
+    return run_table_demo("stones", settings, make_table, StonesPlayers, stones_view,
+                          screen=_screen, profile=profile)

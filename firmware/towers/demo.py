@@ -1,0 +1,308 @@
+"""``obelisk demo towers``: two bots play a whole game on the simulated table.
+
+The bots act physically: they put blocks on the zone pads (weights), thread
+blocks onto the rods (cubes closing switches), press buttons, and follow the
+table's guidance when it says something is wrong. Everything else is the
+real stack: scanner code, pseudo-terminal, parser, service, engine, journal,
+LED buffers. Each game has one hourglass timeout (a bot dawdles) and one
+illegal placement (a block left floating) that is then corrected.
+
+The bots decide from the accepted position only, with randomness seeded by
+the game seed and the number of accepted actions, so the same seed plays the
+same game, also when a killed demo resumes from its journal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine.errors import ObeliskError
+from engine.players import PLAYERS, Player
+from engine.towers.blocks import Colour
+from engine.towers.game import Phase, TowersGame, TowersState
+from engine.towers.sensing import find_placement
+from engine.towers.tower import LEVELS, resting_placements
+from firmware.demo_runner import DemoSettings, run_table_demo
+from firmware.journal import Journal
+from firmware.resume import Resolved
+from firmware.towers.sets import towers_block_set
+from firmware.towers.table import TowersTable
+from firmware.towers.view import ZONE_PADS, TowersView, ZoneScale, expected_towers, view_of
+from hardware.devices import TableDevices
+from hardware.sim import GRAMS_TO_COUNTS, LOAD_OFFSET
+
+
+class DemoPlayers:
+    """Both players' hands, acting on the simulated table when it waits for them."""
+
+    def __init__(self, table: TowersTable, devices: TableDevices, seed: int) -> None:
+        self.table = table
+        self.devices = devices
+        self.sim = devices.sim
+        self.seed = seed
+        plan = random.Random(seed)
+        self.timeout_turn = plan.randint(2, 3)
+        self.illegal_turn = self.timeout_turn + plan.randint(1, 2)
+        self.illegal_done = False
+        self.dawdled_turn = 0
+        self.pads: list[str | None] = [None] * len(ZONE_PADS)
+        self.held: dict[Player, str] = {}
+        self.put: frozenset = frozenset()
+        self.scale = ZoneScale()
+
+    # ------------------------------------------------------------ the physical table
+
+    def physical(self) -> dict:
+        """The physical table and the hands, as plain data (it survives a power cut)."""
+        return {"cubes": [sorted(map(list, c)) for c in self.sim.cubes],
+                "grams": list(self.sim.grams), "pads": self.pads,
+                "held": {p.value: b for p, b in self.held.items()},
+                "illegal_done": self.illegal_done, "dawdled_turn": self.dawdled_turn}
+
+    def restore(self, data: dict) -> None:
+        """Put the physical table back as it was before the demo was killed."""
+        for t, cells in enumerate(data["cubes"]):
+            self.sim.place(t, {tuple(c) for c in cells})
+        for pad, grams in enumerate(data["grams"]):
+            self.sim.weigh(pad, grams)
+        self.pads = list(data["pads"])
+        self.held = {Player(p): b for p, b in data["held"].items()}
+        self.illegal_done = data["illegal_done"]
+        self.dawdled_turn = data["dawdled_turn"]
+
+    # ------------------------------------------------------------ looking
+
+    def _truth(self) -> TowersView:
+        towers = tuple(frozenset(c for c in self.sim.cubes[t] if c[2] < LEVELS) for t in (0, 1))
+        zone = tuple(self.scale.colour(LOAD_OFFSET + int(self.sim.grams[p] * GRAMS_TO_COUNTS))
+                     for p in ZONE_PADS)
+        return TowersView((towers[0], towers[1]), zone)
+
+    def waiting(self) -> bool:
+        """The table has seen and decided on the table as it physically is."""
+        table = self.table
+        return table.decided == self._truth() and \
+            table.state in ("setup", "play", "choose", "repair")
+
+    def _rng(self, role: str) -> random.Random:
+        return random.Random(f"{self.seed}:{len(self.table.actions)}:{role}")
+
+    # ------------------------------------------------------------ hands
+
+    def _pad(self, pad: int, block: str | None) -> None:
+        colour = self.table.game.block_set[block].colour if block else None
+        self.pads[pad] = block
+        grams = (self.scale.raw(colour) - LOAD_OFFSET) / GRAMS_TO_COUNTS
+        self.sim.weigh(ZONE_PADS[pad], grams)
+
+    def _physical_pile(self, pos: TowersState) -> list[str]:
+        used = {pb.block.id for p in PLAYERS for pb in pos.tower(p).blocks}
+        used |= {b for b in self.pads if b} | set(self.held.values()) | set(pos.removed)
+        return [b.id for b in pos.game.block_set.blocks
+                if b.colour is not Colour.BLACK and b.id not in used]
+
+    def _placement(self, pos: TowersState, player: Player, block: str, rng: random.Random):
+        """A low placement the table can recognise from its sensors."""
+        fits = resting_placements(pos.tower(player), pos.block(block))
+        heights = sum(pos.tower(player).heights)
+
+        def key(p):
+            gaps = sum(pos.tower(player).heights_after(p)) - heights - len(p)
+            return (max(z for *_, z in p), gaps, rng.random())
+
+        unseen = None
+        for cells in sorted(fits, key=key):
+            seen = frozenset(c for c in cells if c[2] < LEVELS)
+            if not seen:
+                unseen = unseen or cells
+                continue
+            try:  # the table can tell what it is (it knows the colour from the pads)
+                find_placement(pos, player, seen, pos.block(block).colour)
+            except ObeliskError:
+                continue
+            return cells
+        if unseen is None:
+            raise RuntimeError(f"{block} has no placement on {player}'s tower")
+        return unseen  # wholly above the rods: the player will press their button
+
+    def _put_on_tower(self, pos: TowersState, player: Player, block: str) -> None:
+        rng = self._rng(f"place-{player.value}")
+        cells = self._placement(pos, player, block, rng)
+        self.put = cells  # the hand knows where it put the block, if the rods cannot tell
+        if all(z >= LEVELS for *_, z in cells):
+            self.sim.place(player.index, cells)  # sits above the rods, unseen
+            self.devices.buttons.press(player.value)
+            return
+        if pos.turn == self.illegal_turn and not self.illegal_done and player is pos.passive:
+            self.illegal_done = True  # leave it floating one level up: the table refuses it
+            cells = frozenset((x, y, z + 1) for x, y, z in cells)
+        self.sim.place(player.index, cells)
+
+    # ------------------------------------------------------------ acting
+
+    def act(self) -> None:
+        """One physical act, if the table is waiting for one."""
+        table = self.table
+        pos = table.position
+        if pos is not None:  # after a power cut, a hand may hold a block already played
+            waiting = Counter(pos.block(b).colour for b in (*pos.zone, *pos.hands) if b)
+            for player, block in list(self.held.items()):
+                if waiting[pos.block(block).colour] > 0:
+                    waiting[pos.block(block).colour] -= 1  # zone blocks are known by colour
+                else:
+                    del self.held[player]
+        if table.state == "setup" and table.decided is not None \
+                and not any(table.decided.towers):
+            self.devices.buttons.press("A")  # the table is clear: start
+        elif table.state == "choose" and table.chooser is not None:
+            self._pick(table.chooser)
+        elif table.state == "repair" or table.clear_zone:
+            self._repair(pos)
+        elif table.state == "play" and pos is not None:
+            self._play(pos)
+
+    def _repair(self, pos: TowersState) -> None:
+        """Do what the LEDs ask: put the table back as the accepted position has it."""
+        expect = expected_towers(pos)
+        for t in (0, 1):
+            extra = self.sim.cubes[t] - expect[t]
+            missing = expect[t] - self.sim.cubes[t]
+            if extra:
+                self.sim.lift(t, extra)
+            if missing:
+                self.sim.place(t, missing)
+        if self.table.clear_zone:
+            want: list[str] = []
+        elif pos.phase in (Phase.CHOOSE, Phase.TAKE):
+            want = list(pos.zone)
+        elif pos.phase is Phase.PLACE:
+            want = [h for h in pos.hands if h is not None]
+        else:
+            want = []
+        colours = Counter(pos.block(b).colour for b in want)
+        have = Counter(pos.block(b).colour for b in self.pads if b)
+        if colours != have:
+            self.held.clear()
+            for pad in range(len(self.pads)):
+                self._pad(pad, want[pad] if pad < len(want) else None)
+
+    def _pick(self, player: Player) -> None:
+        """The table asks which placement it was: step to the one the hand made, hold."""
+        candidates = self.table.candidates
+        mine = [i for i, c in enumerate(candidates) if c[-1].cells == self.put]
+        if mine and self.table.pick != mine[0]:
+            self.devices.buttons.press(player.value)
+        else:
+            self.devices.buttons.press(player.value, hold=True)
+
+    def _play(self, pos: TowersState) -> None:
+        if pos.phase is Phase.CHOOSE:
+            active = pos.active
+            if pos.turn == self.timeout_turn and self.dawdled_turn != pos.turn:
+                if self.pads[0] is None:
+                    self._pad(0, self._physical_pile(pos)[0])
+                    return
+                self.dawdled_turn = pos.turn  # now wait for the hourglass to run out
+                return
+            if self.dawdled_turn == pos.turn:
+                return
+            rng = self._rng(f"choose-{active.value}")
+            pile = self._physical_pile(pos)
+            free = [i for i, b in enumerate(self.pads) if b is None]
+            if free:
+                self._pad(free[0], rng.choice(pile))
+        elif pos.phase is Phase.TAKE:
+            passive = pos.passive
+            if passive not in self.held:  # first pick a block up from a pad
+                rng = self._rng(f"take-{passive.value}")
+                pad = rng.choice([i for i, b in enumerate(self.pads) if b])
+                self.held[passive] = self.pads[pad]
+                self._pad(pad, None)
+                return
+            self._put_on_tower(pos, passive, self.held.pop(passive))
+        elif pos.phase is Phase.PLACE:
+            for player in pos.to_move():
+                block = self.held.pop(player, None)
+                if block is None:
+                    pads = [i for i, b in enumerate(self.pads) if b]
+                    if not pads:  # the block is nowhere to hand: do what the table asks
+                        self._repair(pos)
+                        return
+                    block = self.pads[pads[0]]
+                    self._pad(pads[0], None)
+                self._put_on_tower(pos, player, block)
+                return
+        elif pos.phase is Phase.BONUS:
+            earner = pos.bonus[0]
+            rng = self._rng(f"bonus-{earner.value}")
+            if rng.random() < 0.5:
+                self.devices.buttons.press(earner.value)  # declines the black block
+            else:
+                victim = earner.other
+                cells = self._placement(pos, victim, pos.blacks[0], rng)
+                self.sim.place(victim.index, cells)
+
+
+# ---------------------------------------------------------------- showing
+
+
+def _ring_text(table: TowersTable, player: Player, now: float) -> str:
+    pos = table.position
+    if pos is not None and table.state == "play" and pos.phase is Phase.CHOOSE \
+            and pos.active is player:
+        left = table.hourglass.remaining(now)
+        full = round(left / table.hourglass.length_s * 12)
+        return f"[{'#' * full}{'.' * (12 - full)}] {left:4.1f}s"
+    if pos is not None and player in pos.to_move():
+        return "[   to move  ]"
+    return "[            ]"
+
+
+def _screen(table: TowersTable, event: dict, now: float) -> str:
+    pos = table.position
+    lines = [f"--- {event['event']}: " + ", ".join(
+        f"{k} {v}" for k, v in event.items() if k not in ("event", "players"))]
+    if pos is not None:
+        lines.append(str(pos))
+        zone = ", ".join(str(c) if c else "empty" for c in (table.view.zone if table.view else ()))
+        lines.append(f"zone pads: {zone or 'empty'}")
+        lines.append(f"ring A {_ring_text(table, Player.A, now)}   "
+                     f"ring B {_ring_text(table, Player.B, now)}   table: {table.state}")
+        if table.problem:
+            lines.append(f"!! {table.problem}")
+    return "\n".join(lines)
+
+
+def _breakdown(result: dict) -> str:
+    lines = ["", "GAME OVER: " + (f"player {result['winner']} wins" if result["winner"]
+                                  else "a draw")]
+    for name, info in result["players"].items():
+        counts = Counter(info["blocks"])
+        blocks = ", ".join(f"{n} {c}" for c, n in sorted(counts.items()))
+        lines.append(f"player {name}: {info['score']} points ({blocks or 'no blocks'}; "
+                     f"{info['overflow']} off for cubes over the top)")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- running
+
+
+def _towers_screen(table: TowersTable, event: dict, now: float) -> str:
+    text = _screen(table, event, now)
+    return text + "\n" + _breakdown(event) if event["event"] == "game_over" else text
+
+
+def run_demo(settings: DemoSettings, *, set_path: str | None = None) -> int:
+    """Play one towers game through the whole simulated stack; 0 when it ends."""
+
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> TowersTable:
+        game = TowersGame(towers_block_set(resolved, set_path), resolved.options)
+        return TowersTable(game, journal, seed=seed, emit=emit,
+                           settle_s=max(0.3, 0.15 * settings.speed), toss_s=2.0)
+
+    return run_table_demo("towers", settings, make_table, DemoPlayers, view_of,
+                          screen=_towers_screen)
+
+
+__all__ = ["DemoPlayers", "run_demo"]
