@@ -18,7 +18,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from engine.blocks import Colour
+from engine.towers.blocks import Colour
 
 POINTS = {c.label: c.points for c in Colour}
 OBELISK = Path(sys.executable).parent / "obelisk"

@@ -14,12 +14,12 @@ import argparse
 import random
 import time
 
-from engine.blocks import Colour
 from engine.bots import low_action, random_playout
 from engine.players import Player
-from engine.tower import LEVELS, RODS, resting_placements
-from engine.towers import TowersGame
-from firmware.sets import load_block_set
+from engine.towers.blocks import Colour
+from engine.towers.game import TowersGame
+from engine.towers.tower import LEVELS, RODS, resting_placements
+from firmware.towers.sets import load_block_set
 
 
 def half_full_tower(game: TowersGame, seed: int):

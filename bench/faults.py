@@ -171,11 +171,11 @@ class Injector(threading.Thread):
 
 def child(game: str, seed: int, state_dir: str, inject: bool) -> int:
     sys.path.insert(0, str(HERE.parent.parent))
-    from firmware.demo import run_demo
     from firmware.demo_runner import DemoSettings
-    from firmware.highrise_demo import run_highrise_demo
-    from firmware.maze_demo import run_maze_demo
-    from firmware.stones_demo import run_stones_demo
+    from firmware.highrise.demo import run_highrise_demo
+    from firmware.maze.demo import run_maze_demo
+    from firmware.stones.demo import run_stones_demo
+    from firmware.towers.demo import run_demo
 
     runners = {"towers": run_demo, "stones": run_stones_demo, "highrise": run_highrise_demo,
                "maze": run_maze_demo}

@@ -24,11 +24,11 @@ import time
 
 from sim_board import BoardProcess
 
-from engine.stones import StonesGame, StonesOptions
-from engine.stones_sensing import BoardView, candidate_moves, sight_after, stack_heights
+from engine.stones.game import StonesGame, StonesOptions
+from engine.stones.sensing import BoardView, candidate_moves, sight_after, stack_heights
 from firmware.journal import Journal
 from firmware.service import TableService
-from firmware.stones_table import StonesTable, stones_view
+from firmware.stones.table import StonesTable, stones_view
 from hardware.buttons import ButtonEvent
 from hardware.devices import open_table
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from sim_board import BoardProcess
 
 from engine.record import options_to_dict
-from engine.towers import TowersOptions
+from engine.towers.game import TowersOptions
 
 OBELISK = Path(sys.executable).parent / "obelisk"
 
