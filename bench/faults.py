@@ -172,21 +172,16 @@ class Injector(threading.Thread):
 def child(game: str, seed: int, state_dir: str, inject: bool) -> int:
     sys.path.insert(0, str(HERE.parent.parent))
     from firmware.demo_runner import DemoSettings
-    from firmware.highrise.demo import run_highrise_demo
-    from firmware.maze.demo import run_maze_demo
-    from firmware.stones.demo import run_stones_demo
-    from firmware.towers.demo import run_demo
-
-    runners = {"towers": run_demo, "stones": run_stones_demo, "highrise": run_highrise_demo,
-               "maze": run_maze_demo}
+    from firmware.games import GAMES, load
     log = Path(state_dir) / "faults.log"
     rng = random.Random(f"{seed}:{os.getpid()}")
 
     def hook(table, devices) -> None:
         Injector(game, table, devices, rng, log, SPEED[game]).start()
 
-    return runners[game](DemoSettings(seed=seed, as_json=True, speed=SPEED[game],
-                                      state_dir=state_dir, hook=hook if inject else None))
+    return load(GAMES[game].demo)(DemoSettings(seed=seed, as_json=True, speed=SPEED[game],
+                                                state_dir=state_dir,
+                                                hook=hook if inject else None))
 
 
 # ------------------------------------------------------------------ the parent

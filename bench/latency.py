@@ -28,7 +28,8 @@ from engine.stones.game import StonesGame, StonesOptions
 from engine.stones.sensing import BoardView, candidate_moves, sight_after, stack_heights
 from firmware.journal import Journal
 from firmware.service import TableService
-from firmware.stones.table import StonesTable, stones_view
+from firmware.stones.table import StonesTable
+from firmware.stones.view import view_of
 from hardware.buttons import ButtonEvent
 from hardware.devices import open_table
 
@@ -46,13 +47,13 @@ def main() -> None:
     table = StonesTable(StonesGame(StonesOptions(ply_limit=10_000)),
                         Journal(tempfile.mkdtemp(prefix="obelisk-latency-")),
                         settle_s=SETTLE_S)
-    service = TableService(devices, table, stones_view)
+    service = TableService(devices, table, view_of)
     arrivals: dict[BoardView, float] = {}
     shows: list[tuple[float, int]] = []
     forward = devices.link.on_snapshot
 
     def on_snapshot(snapshot) -> None:
-        arrivals.setdefault(stones_view(snapshot), time.perf_counter())
+        arrivals.setdefault(view_of(snapshot), time.perf_counter())
         forward(snapshot)
 
     show = devices.leds.show

@@ -1,18 +1,25 @@
-"""What every game's record shares: options as plain data and back, and its error.
+"""What every game's record shares: the record itself, replay, options as plain data.
 
-A record holds only what was decided (the options, the seed, the accepted
-actions); positions are always rebuilt through the rules. Options are frozen
-dataclasses whose fields are numbers, text, flags or enums, so one pair of
-functions writes and reads them for every game, and refuses a value of the
-wrong kind or a key the options do not have, naming it.
+A record holds only what was decided: the game, its options, the seed that
+decides its chance (a coin toss, hidden values) and the players' actions in
+order. Positions are always rebuilt through the rules (``replay``), so a
+record can never hold a position the rules would not reach. Each game says
+how one of its actions reads as plain data (``engine/<game>/record.py``).
+
+Options are frozen dataclasses whose fields are numbers, text, flags or
+enums, so one pair of functions writes and reads them for every game, and
+refuses a value of the wrong kind or a key the options do not have, naming it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import typing
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from enum import Enum
 
+from engine.core import ChanceStream, play_chance, seeded_start
 from engine.errors import ObeliskError
 
 _UNION = type(int | None)
@@ -21,6 +28,63 @@ _NONE = type(None)
 
 class RecordError(ObeliskError):
     """A record entry that does not describe an action, options or a start."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """A whole game as plain data: what ``replay`` needs to rebuild every position.
+
+    ``extras`` holds what else the game is made of (a towers game's own set).
+    """
+
+    game: str
+    options: dict
+    seed: int
+    actions: tuple[dict, ...] = ()
+    extras: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"game": self.game, "options": self.options, "seed": self.seed,
+                "actions": list(self.actions), **({"extras": self.extras} if self.extras else {})}
+
+    @classmethod
+    def from_dict(cls, data: object) -> Record:
+        """A record read back from plain data (an export); RecordError says what is wrong."""
+        if not isinstance(data, dict):
+            raise RecordError("a record is an object with game, options, seed and actions")
+        game, options, seed = data.get("game"), data.get("options", {}), data.get("seed")
+        actions, extras = data.get("actions", []), data.get("extras", {})
+        if not isinstance(game, str) or not isinstance(options, dict) or type(seed) is not int \
+                or not isinstance(actions, list) or not isinstance(extras, dict):
+            raise RecordError("a record needs game (text), options (an object), seed (a whole "
+                              "number), actions (a list) and, if any, extras (an object)")
+        return cls(game, options, seed, tuple(actions), extras)
+
+
+def replay(start: object, actions: Iterable[object],
+           stream: ChanceStream | None = None) -> list:
+    """Every position from ``start`` through ``actions``, chance resolved from ``stream``.
+
+    RecordError names the first action that the rules refuse.
+    """
+    states = [start]
+    state = start
+    for number, action in enumerate(actions, 1):
+        try:
+            state = state.apply_action(action)
+        except ObeliskError as exc:
+            raise RecordError(f"action {number} ({action}) does not replay: {exc}") from None
+        if stream is not None:
+            state = play_chance(state, stream)
+        states.append(state)
+    return states
+
+
+def replay_record(game: object, record: Record,
+                  action_from_dict: Callable[[object], object]) -> list:
+    """Every position of a recorded game, the first after the seeded chance."""
+    start, stream = seeded_start(game, record.seed)
+    return replay(start, (action_from_dict(a) for a in record.actions), stream)
 
 
 def options_to_dict(options: object) -> dict:

@@ -26,7 +26,16 @@ from collections.abc import Sequence  # noqa: E402
 from importlib import metadata  # noqa: E402
 
 from engine.errors import ObeliskError  # noqa: E402
-from firmware.games import GAMES, Game, add_game_flags, chosen_options, seconds_in  # noqa: E402
+from firmware.games import (  # noqa: E402
+    GAMES,
+    Game,
+    add_game_flags,
+    chosen_demo,
+    chosen_extras,
+    chosen_options,
+    load,
+    seconds_in,
+)
 from firmware.state_dir import StateDirError  # noqa: E402
 from hardware.leds import LedError  # noqa: E402
 from hardware.profile import ProfileError  # noqa: E402
@@ -75,25 +84,7 @@ def _options(game: Game, args: argparse.Namespace, base: dict | None = None):
 
 def _rules(args: argparse.Namespace) -> int:
     game = GAMES[args.game]
-    options = _options(game, args)
-    if game.id == "towers":
-        from engine.towers.rules import rules_text
-        from firmware.towers.sets import load_block_set
-
-        text = rules_text(options, load_block_set(args.set))
-    elif game.id == "stones":
-        from engine.stones.rules import rules_text as stones_rules
-
-        text = stones_rules(options)
-    elif game.id == "highrise":
-        from engine.highrise.rules import rules_text as highrise_rules
-
-        text = highrise_rules(options)
-    else:
-        from engine.maze.rules import rules_text as maze_rules
-
-        text = maze_rules(options)
-    print(text, end="")
+    print(load(game.rules)(game.make(_options(game, args), chosen_extras(game, args))), end="")
     return 0
 
 
@@ -105,9 +96,7 @@ def _diag(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from firmware.highrise.calibrate import run_calibrate
-
-    return run_calibrate(args.profile, args.state_dir)
+    return load(GAMES[args.game].calibrate)(args.profile, args.state_dir)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -115,7 +104,7 @@ def _run(args: argparse.Namespace) -> int:
 
     return run_service(args.profile, args.state_dir, args.game,
                        lambda game: chosen_options(game, args), new_game=args.new_game,
-                       set_path=args.set)
+                       extras=lambda game: chosen_extras(game, args))
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -124,22 +113,9 @@ def _demo(args: argparse.Namespace) -> int:
     game = GAMES[args.game]
     settings = DemoSettings(seed=args.seed, as_json=args.json, speed=args.speed,
                             state_dir=args.state_dir, new_game=args.new_game,
-                            chosen=chosen_options(game, args))
-    if game.id == "towers":
-        from firmware.towers.demo import run_demo
-
-        return run_demo(settings, set_path=args.set)
-    if game.id == "stones":
-        from firmware.stones.demo import run_stones_demo
-
-        return run_stones_demo(settings, stack_sensors=args.stack_sensors)
-    if game.id == "highrise":
-        from firmware.highrise.demo import run_highrise_demo
-
-        return run_highrise_demo(settings)
-    from firmware.maze.demo import run_maze_demo
-
-    return run_maze_demo(settings)
+                            chosen=chosen_options(game, args),
+                            extras=chosen_extras(game, args))
+    return load(game.demo)(settings, **chosen_demo(game, args))
 
 
 # ------------------------------------------------------------------ the parser
@@ -162,11 +138,6 @@ def _new_game(parser: argparse.ArgumentParser) -> None:
                         "game (it is kept in an archived journal, never deleted)")
 
 
-def _set(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--set", metavar="FILE", help="towers: your own wooden block set (TOML; "
-                        "see `obelisk rules towers`)")
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="obelisk",
@@ -182,8 +153,6 @@ def build_parser() -> argparse.ArgumentParser:
     for game in GAMES.values():
         sub = rule_games.add_parser(game.id, help=game.help)
         add_game_flags(sub, [game])
-        if game.id == "towers":
-            _set(sub)
         sub.set_defaults(run=_rules)
 
     diag = commands.add_parser("diag", help="live view of every sensor, and an LED test")
@@ -199,11 +168,12 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate = commands.add_parser("calibrate", help="measure the sensors a game needs")
     cal_games = calibrate.add_subparsers(dest="game", title="games")
     cal_games.required = True
-    cal_highrise = cal_games.add_parser("highrise", help="weigh an empty board and one piece "
-                                        "of each size")
-    _profile(cal_highrise)
-    _state_dir(cal_highrise, "where the calibration is kept")
-    cal_highrise.set_defaults(run=_calibrate)
+    for game in GAMES.values():
+        if game.calibrate:
+            sub = cal_games.add_parser(game.id, help=game.calibrate_help)
+            _profile(sub)
+            _state_dir(sub, "where the calibration is kept")
+            sub.set_defaults(run=_calibrate)
 
     run = commands.add_parser("run", help="the table service (on a Pi, systemd starts it)")
     _profile(run)
@@ -212,7 +182,6 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the game to play (default: the unfinished game in the journal, "
                      "else towers)")
     add_game_flags(run, list(GAMES.values()))
-    _set(run)
     _new_game(run)
     run.set_defaults(run=_run)
 
@@ -233,12 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "arguments resumes")
         sub.set_defaults(state_dir=None)
         _new_game(sub)
-        add_game_flags(sub, [game])
-        if game.id == "towers":
-            _set(sub)
-        if game.id == "stones":
-            sub.add_argument("--stack-sensors", action="store_true",
-                             help="simulate stack-height sensors: stacking needs no button")
+        add_game_flags(sub, [game], ("flags", "extra_flags", "demo_flags"))
         sub.set_defaults(run=_demo)
     return parser
 

@@ -42,6 +42,7 @@ class DemoSettings:
     state_dir: str | None = None
     new_game: bool = False
     chosen: dict = field(default_factory=dict)  # game options typed on the command line
+    extras: dict = field(default_factory=dict)  # what the game is made of (--set), typed
     out: Any = None  # where events go (stdout)
     max_real_s: float = 900.0
     hook: Callable | None = None  # bench/faults.py starts its fault injector here
@@ -70,6 +71,7 @@ def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
     with StateDir(path).open(f"obelisk demo {game_id}{where}") as state:
         journal = Journal(state.path)
         resolved = resolve(journal, game_id, lambda game: settings.chosen,
+                           extras=lambda game: settings.extras,
                            new_game=settings.new_game, base=GAMES[game_id].demo_defaults,
                            continue_with=f"`obelisk demo {{game}}{where}` without game options")
         physical = state.path / PHYSICAL

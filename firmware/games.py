@@ -1,19 +1,27 @@
-"""The games this table plays, their options and the command-line flags that set them.
+"""The one registry of games: every game the table plays, and what it is made of.
 
-One entry per game. The command line builds its flags from here, so a flag
-means the same in ``run``, ``demo`` and ``rules``; and the service can tell
-whether a command asked for options other than those of an unfinished game
-in the journal (only flags a person typed count as asking).
+One entry per game: its options and the command-line flags that set them,
+its engine (the rules), how its actions read as plain data, its rules
+sheet, its table (the state machine on the sensors), the view of a sensor
+snapshot it compares, its demo and the simulated table it plays on. The
+command line, the service, the benches and the tests go through this
+registry; nothing else names a game. A game is added with ``register``
+(the tests add a fifth, noughts and crosses, that way).
+
+The parts are named as ``"module:attribute"`` and loaded when first asked
+for, so ``obelisk --help`` does not import four games.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from engine.highrise.game import HighriseOptions
 from engine.maze.game import TURN_LIMITS, MazeOptions
@@ -118,15 +126,45 @@ def _word(value: object) -> str:
     return str(value)
 
 
+def load(ref: str) -> Any:
+    """``"package.module:attribute"`` (or just a module) imported and looked up."""
+    module, _, attribute = ref.partition(":")
+    found = importlib.import_module(module)
+    return getattr(found, attribute) if attribute else found
+
+
 @dataclass(frozen=True)
 class Game:
-    """One game the table plays: its id, options and flags."""
+    """One game the table plays, and where each of its parts is."""
 
     id: str
     help: str
     options: type
     flags: tuple[Flag, ...]
+    engine: str  # the engine's Game class, made with make(options, extras)
+    record: str  # module with action_to_dict and action_from_dict
+    rules: str  # rules_text(options) -> the rules sheet
+    table: str  # the table class (firmware.table.Table)
+    view: str  # view_of(snapshot) -> what the table compares
+    demo: str  # run_demo(settings, **extra) -> exit status
+    profile: str = "sim"  # the simulated table it plays on
     demo_defaults: dict = field(default_factory=dict)  # what a demo plays unless told
+    maker: str = ""  # make(options, extras) when the engine's Game is not made as Game(options)
+    extra_flags: tuple[Flag, ...] = ()  # set what the game is made of (a towers set): extras
+    demo_flags: tuple[Flag, ...] = ()  # a demo's own choices, passed to run_demo by name
+    calibrate: str = ""  # run_calibrate(profile, state_dir) for sensors measured once
+    calibrate_help: str = ""
+
+    def make(self, options: object, extras: dict | None = None) -> Any:
+        """The engine's game for these options (and extras a record kept, like a towers set)."""
+        if self.maker:
+            return load(self.maker)(options, extras or {})
+        return load(self.engine)(options)
+
+    def codec(self) -> tuple[Callable[[Any], dict], Callable[[object], Any]]:
+        """(action_to_dict, action_from_dict) of this game's records."""
+        module = load(self.record)
+        return module.action_to_dict, module.action_from_dict
 
     def options_with(self, chosen: dict[str, object], base: object | None = None) -> object:
         """``base`` (or the defaults) with the typed fields changed; checked by the options."""
@@ -144,6 +182,26 @@ class Game:
 
 _SIZE = "rows x columns"
 
+def _own_set(path: str) -> dict:
+    """``--set FILE``: an owner's wooden set, checked, as the plain data a journal keeps."""
+    from engine.errors import BlockSetError
+    from engine.towers.blocks import block_set_to_dict
+    from firmware.towers.sets import load_block_set
+
+    try:
+        return block_set_to_dict(load_block_set(path))
+    except BlockSetError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _parts(game: str, engine: str) -> dict[str, str]:
+    """Where a game's parts are when they follow the layout (engine/<game>, firmware/<game>)."""
+    return {"engine": f"engine.{game}.game:{engine}", "record": f"engine.{game}.record",
+            "rules": f"engine.{game}.rules:rules_text",
+            "table": f"firmware.{game}.table:{engine.removesuffix('Game')}Table",
+            "view": f"firmware.{game}.view:view_of", "demo": f"firmware.{game}.demo:run_demo"}
+
+
 GAMES: dict[str, Game] = {game.id: game for game in (
     Game("towers", "3D head-to-head tower packing", TowersOptions, (
         Flag("--hourglass", ("hourglass_s",),
@@ -151,7 +209,9 @@ GAMES: dict[str, Game] = {game.id: game for game in (
              type=seconds_in(*HOURGLASS_RANGE_S, "the hourglass"), metavar="SECONDS"),
         Flag("--sudden-death", ("sudden_death",), "no points: the first tower over the top "
              "loses", switch=True),
-    )),
+    ), **_parts("towers", "TowersGame"), maker="firmware.towers.sets:make_game",
+        extra_flags=(Flag("--set", ("set",), "your own wooden block set (TOML; see `obelisk "
+                          "rules towers`)", type=_own_set, metavar="FILE"),)),
     Game("stones", "SE20ND Obelisk: three stones and symmetry", StonesOptions, (
         Flag("--size", ("rows", "cols"), f"{_SIZE}, 4x4 to 8x8 (default 6x4)", type=board_size,
              metavar="RxC"),
@@ -161,18 +221,27 @@ GAMES: dict[str, Game] = {game.id: game for game in (
              "second (base, pedestal)", enum=Edition),
         Flag("--ply-limit", ("ply_limit",), "draw after N moves in all (default: none; the "
              "demo: 200)", type=ply_limit, metavar="N"),
-    ), demo_defaults={"ply_limit": 200}),
+    ), **_parts("stones", "StonesGame"), demo_defaults={"ply_limit": 200},
+        demo_flags=(Flag("--stack-sensors", ("stack_sensors",), "simulate stack-height "
+                         "sensors: stacking needs no button", switch=True),)),
     Game("highrise", "High Rise: stacks over hidden values", HighriseOptions, (
         Flag("--size", ("rows", "cols"), f"{_SIZE}, 3x3 (default) to 8x8", type=board_size,
              metavar="RxC"),
-    )),
+    ), **_parts("highrise", "HighriseGame"),
+        calibrate="firmware.highrise.calibrate:run_calibrate",
+        calibrate_help="weigh an empty board and one piece of each size"),
     Game("maze", "the Architect against the Maze Master", MazeOptions, (
         Flag("--turns", ("turns",), "the turn limit (default: 20; 25 helps the Architect, 15 "
              "the Maze Master)", type=int, choices=TURN_LIMITS),
-    )),
+    ), **_parts("maze", "MazeGame"), profile="sim-maze"),
 )}
 
 DEFAULT_GAME = "towers"
+
+
+def register(game: Game) -> None:
+    """Add a game to the registry (a new game needs nothing else outside its own files)."""
+    GAMES[game.id] = game
 
 
 def chosen_options(game: Game, args: argparse.Namespace) -> dict[str, object]:
@@ -181,25 +250,40 @@ def chosen_options(game: Game, args: argparse.Namespace) -> dict[str, object]:
     A typed flag that belongs to another game is refused, so that ``--turns``
     on a towers table does not pass unnoticed.
     """
-    mine = {f.dest for f in game.flags}
+    return _typed(game, args, "flags")
+
+
+def chosen_extras(game: Game, args: argparse.Namespace) -> dict[str, object]:
+    """What the person typed about what the game is made of (``--set``)."""
+    return _typed(game, args, "extra_flags")
+
+
+def chosen_demo(game: Game, args: argparse.Namespace) -> dict[str, object]:
+    """A demo's own choices typed (``--stack-sensors``)."""
+    return _typed(game, args, "demo_flags")
+
+
+def _typed(game: Game, args: argparse.Namespace, kind: str) -> dict[str, object]:
+    mine = {f.dest for f in getattr(game, kind)}
     for other in GAMES.values():
-        for f in other.flags:
+        for f in getattr(other, kind):
             if f.dest not in mine and hasattr(args, f.dest):
                 raise argparse.ArgumentTypeError(
                     f"{f.name} is an option of {other.id}, not of {game.id}")
     chosen: dict[str, object] = {}
-    for f in game.flags:
+    for f in getattr(game, kind):
         if hasattr(args, f.dest):
             chosen.update(f.values(getattr(args, f.dest)))
     return chosen
 
 
-def add_game_flags(parser: argparse.ArgumentParser, games: list[Game]) -> None:
+def add_game_flags(parser: argparse.ArgumentParser, games: list[Game],
+                   kinds: tuple[str, ...] = ("flags", "extra_flags")) -> None:
     """The flags of ``games`` on one parser; a flag two games share is added once."""
     helps: dict[str, list[str]] = {}
     flags: dict[str, Flag] = {}
     for game in games:
-        for f in game.flags:
+        for f in (f for kind in kinds for f in getattr(game, kind)):
             flags.setdefault(f.name, f)
             helps.setdefault(f.name, []).append(f.help if len(games) == 1
                                                 else f"{game.id}: {f.help}")

@@ -13,7 +13,7 @@ file and line of any entry that does not make sense.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
@@ -35,18 +35,33 @@ class Resolved:
     options: object
     unfinished: GameEntries  # empty when a new game starts
     archived: Path | None = None  # where --new-game put the journal
+    extras: dict = field(default_factory=dict)  # what the game is made of (a towers set)
+
+    def make(self):
+        """The engine's game these options and extras describe."""
+        return self.game.make(self.options, self.extras)
+
+
+def start_extras(start: dict) -> dict:
+    """What a journal's start entry says the game is made of (``--set``, kept whole)."""
+    extras = start.get("extras", {})
+    if not extras and isinstance(start.get("set"), dict):  # journals of before "extras"
+        extras = {"set": start["set"]}
+    return extras if isinstance(extras, dict) else {}
 
 
 def resolve(journal: Journal, wanted: str | None, chosen: Callable[[Game], dict], *,
             new_game: bool = False, base: dict[str, object] | None = None,
-            continue_with: str = "the same command") -> Resolved:
+            continue_with: str = "the same command",
+            extras: Callable[[Game], dict] = lambda game: {}) -> Resolved:
     """The game and options to play on ``journal``'s state directory.
 
     ``wanted`` is the game the command named (None: whatever is there, else
     towers), ``chosen(game)`` the option fields typed for that game (it
     refuses flags of other games), ``base`` what a new game starts with
     besides (a demo's defaults), ``continue_with`` the command that
-    continues the unfinished game, for the message, with ``{game}`` for its id.
+    continues the unfinished game, for the message, with ``{game}`` for its id,
+    and ``extras(game)`` what the command says the game is made of (``--set``).
     """
     archived = None
     if new_game and journal.path.exists():
@@ -60,7 +75,7 @@ def resolve(journal: Journal, wanted: str | None, chosen: Callable[[Game], dict]
     if not unfinished:
         game = GAMES[wanted or DEFAULT_GAME]
         return Resolved(game, game.options_with({**(base or {}), **chosen(game)}), unfinished,
-                        archived)
+                        archived, extras(game))
     start = unfinished.start
     game = GAMES.get(start.get("game"))  # type: ignore[arg-type]
     if game is None:
@@ -70,14 +85,18 @@ def resolve(journal: Journal, wanted: str | None, chosen: Callable[[Game], dict]
         options = options_from_dict(game.options, start.get("options", {}))
     except RecordError as exc:
         raise unfinished.damaged(0, str(exc)) from None
+    kept = start_extras(start)
     other_game = wanted is not None and wanted != game.id
     differ = {} if other_game else \
         {k: v for k, v in chosen(game).items() if getattr(options, k) != v}
+    if not other_game:
+        differ.update({k: v for k, v in extras(game).items() if kept.get(k) != v})
     if other_game or differ:
         asked = GAMES[wanted or game.id]
         shown = game.describe(options)
         what = f"{game.id} game" + (f" ({shown})" if shown else "")
-        other = "another game" if asked is not game else "other options"
+        other = "another game" if asked is not game else \
+            f"other options ({', '.join(_named(k, kept.get(k)) for k in differ)})"
         actions = sum(1 for e in unfinished.entries if e.get("t") == "action")
         raise ResumeError(
             f"{journal.dir} holds an unfinished {what}, {actions} actions in, and this "
@@ -85,7 +104,7 @@ def resolve(journal: Journal, wanted: str | None, chosen: Callable[[Game], dict]
             f"{continue_with.format(game=game.id)}; to start the new "
             "game instead, add --new-game (the unfinished game is kept in an archived "
             "journal beside it)")
-    return Resolved(game, options, unfinished, archived)
+    return Resolved(game, options, unfinished, archived, kept)
 
 
 @dataclass(frozen=True)
@@ -145,6 +164,13 @@ def read_start(unfinished: GameEntries, read: Callable[[dict], T]) -> T:
         return read(unfinished.start)
     except (ObeliskError, KeyError, TypeError, ValueError) as exc:
         raise unfinished.damaged(0, f"the game's start entry: {_words(exc)}") from None
+
+
+def _named(key: str, kept: object) -> str:
+    """An option that differs, with what the journal has when that has a name (a set's)."""
+    if isinstance(kept, dict) and isinstance(kept.get("name"), str):
+        return f"{key}: the game is played with {kept['name']!r}"
+    return key
 
 
 def _words(exc: Exception) -> str:

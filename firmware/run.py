@@ -7,26 +7,13 @@ import os
 import signal
 from collections.abc import Callable
 
-from engine.errors import ObeliskError
-from engine.highrise.game import HighriseGame, HighriseOptions
-from engine.highrise.sensing import CalibrationError
-from engine.maze.game import MazeGame, MazeOptions
-from engine.stones.game import StonesGame, StonesOptions
-from engine.towers.game import TowersGame
-from firmware.games import Game
-from firmware.highrise.calibrate import load_calibration
-from firmware.highrise.table import HighriseTable, highrise_view
+from firmware.games import Game, load
 from firmware.journal import Journal
-from firmware.maze.table import MazeTable, maze_view
 from firmware.resume import resolve
 from firmware.service import LinkDeadError, TableService
 from firmware.state_dir import StateDir, default_state_dir
-from firmware.stones.table import StonesTable, stones_view
-from firmware.towers.sets import towers_block_set
-from firmware.towers.table import TowersTable
-from firmware.towers.view import view_of
 from hardware.devices import open_table
-from hardware.profile import load_profile
+from hardware.profile import Profile, load_profile
 
 log = logging.getLogger("obelisk")
 
@@ -40,14 +27,14 @@ def report(event: dict) -> None:
 
 def run_service(profile_name: str, state_dir: str | None = None, game: str | None = None,
                 chosen: Callable[[Game], dict] = lambda game: {}, *, new_game: bool = False,
-                set_path: str | None = None) -> int:
+                extras: Callable[[Game], dict] = lambda game: {}) -> int:
     """Run a table until SIGTERM or Ctrl-C; the journal keeps every move.
 
     ``game`` is the game typed on the command line (None: the journal's
-    unfinished game, else towers) and ``chosen(game)`` the option fields
-    typed for it.
-    Returns 1 when the scanner link died (so that systemd restarts the
-    service); errors a person must fix are raised for the command line.
+    unfinished game, else towers), ``chosen(game)`` the option fields typed
+    for it and ``extras(game)`` what it is made of (``--set``). Returns 1
+    when the scanner link died (so that systemd restarts the service);
+    errors a person must fix are raised for the command line.
     """
     running: list[TableService] = []
 
@@ -64,47 +51,18 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
     where = f" --state-dir {state_dir}" if state_dir else ""
     with StateDir(state_dir or default_state_dir()).open(f"obelisk run{where}") as state:
         journal = Journal(state.path)
-        resolved = resolve(journal, game, chosen, new_game=new_game,
+        resolved = resolve(journal, game, chosen, new_game=new_game, extras=extras,
                            continue_with=f"`obelisk run{where}` without game options")
         if resolved.archived is not None:
             log.info("the unfinished game is kept in %s; a new game starts", resolved.archived)
-        if set_path is not None and resolved.game.id != "towers":
-            raise ObeliskError(f"--set is an option of towers, not of {resolved.game.id}")
-        options = resolved.options
-        calibration = None
-        if isinstance(options, HighriseOptions):
-            if profile.scanner.load_cells < options.cells:
-                raise CalibrationError(
-                    f"profile {profile.name} has {profile.scanner.load_cells} load cells, but a "
-                    f"{options.rows}x{options.cols} High Rise needs one under each of its "
-                    f"{options.cells} squares: pick a smaller --size or a profile with more")
-            calibration = load_calibration(journal.dir, options.cells)
-        if isinstance(options, MazeOptions) and (
-                not profile.scanner.wall_sensors
-                or (profile.scanner.rows, profile.scanner.cols) != (8, 8)):
-            raise ObeliskError(f"profile {profile.name} has no 8x8 board with wall sensors: "
-                               "the maze needs [scanner] board = \"8x8\" and wall_sensors = "
-                               "true (hardware/README.md); on the simulated table use "
-                               "--profile sim-maze")
+        spec = resolved.game
+        table = load(spec.table).for_service(resolved.make(), journal, profile,
+                                             seed=int.from_bytes(os.urandom(8), "big"),
+                                             emit=report)
         with open_table(profile) as devices:
-            if calibration is not None:
-                table = HighriseTable(HighriseGame(options), journal, calibration,
-                                      seed=int.from_bytes(os.urandom(8), "big"), emit=report,
-                                      board_cols=profile.scanner.cols or options.cols)
-                service = TableService(devices, table, highrise_view)
-            elif isinstance(options, MazeOptions):
-                table = MazeTable(MazeGame(options), journal, emit=report)
-                service = TableService(devices, table, maze_view)
-            elif isinstance(options, StonesOptions):
-                table = StonesTable(StonesGame(options), journal, emit=report)
-                service = TableService(devices, table, stones_view)
-            else:
-                block_set = towers_block_set(resolved, set_path)
-                table = TowersTable(TowersGame(block_set, options), journal,
-                                    seed=int.from_bytes(os.urandom(4), "big"), emit=report)
-                service = TableService(devices, table, view_of)
+            service = TableService(devices, table, load(spec.view))
             service.start_table()
-            _say_hello(profile, resolved.game.id, journal, table.problem)
+            _say_hello(profile, spec.id, journal, table.problem)
             running.append(service)
             try:
                 service.run()
@@ -116,7 +74,7 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
     return 0
 
 
-def _say_hello(profile, game: str, journal: Journal, waiting: str) -> None:
+def _say_hello(profile: Profile, game: str, journal: Journal, waiting: str) -> None:
     """The first line a person reads: what runs, where it keeps the game, what it waits for."""
     log.info("%s table on profile %s, journal %s", game, profile.name, journal.path)
     if waiting:

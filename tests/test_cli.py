@@ -31,9 +31,11 @@ def test_rules_follow_the_options(capsys):
 def test_a_bad_set_file_is_refused_with_the_reason(tmp_path: Path, capsys):
     bad = tmp_path / "set.toml"
     bad.write_text('[[block]]\nid = "X1"\ncolour = "green"\ncells = [[0,0,0]]\n', "utf-8")
-    assert main(["rules", "towers", "--set", str(bad)]) == 2
+    with pytest.raises(SystemExit) as exit_:
+        main(["rules", "towers", "--set", str(bad)])
+    assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"obelisk: set file {bad}: block X1: a green block has 4 cube(s)")
+    assert f"argument --set: set file {bad}: block X1: a green block has 4 cube(s)" in err
 
 
 @pytest.mark.parametrize("command", [["rules", "towers"], ["run"], ["demo", "towers"]])

@@ -464,13 +464,16 @@ def test_run_and_demo_take_your_own_set_and_refuse_another_for_a_game_begun(tmp_
     run = obelisk("demo", "towers", "--set", str(own), "--json", "--speed", "50",
                   "--state-dir", str(state), timeout=300)
     assert run.returncode == 0, run.stderr
-    assert Journal(state).read().entries[0]["set"]["name"] == "Our birch set"
-    _journal(state, [dict(TOWERS_START, set=Journal(state).read().entries[0]["set"])])
-    refused(obelisk("run", "--state-dir", str(state), "--set", "/dev/null"),
-            "not a set file")
+    kept = Journal(state).read().entries[0]["extras"]["set"]
+    assert kept["name"] == "Our birch set"
+    _journal(state, [dict(TOWERS_START, extras={"set": kept})])
+    bad = obelisk("run", "--state-dir", str(state), "--set", "/dev/null")
+    assert bad.returncode == 2 and "argument --set: set file /dev/null: not a set file" in \
+        bad.stderr and "Traceback" not in bad.stderr
     (tmp_path / "other.toml").write_text(own.read_text().replace("birch", "oak"))
     refused(obelisk("run", "--state-dir", str(state), "--set", str(tmp_path / "other.toml")),
-            "played with the set 'Our birch set'", "leave out --set to continue it")
+            "other options (set: the game is played with 'Our birch set')",
+            "To continue it, run `obelisk run")
 
 
 # ------------------------------------------------------------------ nonsense and Ctrl-C

@@ -9,14 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core import seeded_start
 from engine.errors import GameOverError
 from engine.highrise.game import (
+    HiddenError,
     HighriseGame,
     HighriseOptions,
     PieceError,
     Place,
     Size,
-    roll,
 )
 from engine.players import Player
 
@@ -32,12 +33,19 @@ def test_pieces_come_from_the_stashes_the_board_needs():
         HighriseOptions(2, 3)
 
 
-def test_the_roll_is_fixed_by_the_seed_and_fair():
-    assert roll(7, 9) == roll(7, 9) and roll(7, 9) != roll(8, 9)
-    faces = collections.Counter(v for seed in range(3000) for v in roll(seed, 9)[0])
+def _rolled(seed, game=None):
+    return seeded_start(game or HighriseGame(), seed)[0]
+
+
+def test_the_roll_is_chance_fixed_by_the_seed_and_fair():
+    root = HighriseGame().new_initial_state()
+    assert root.is_chance_node() and root.current_player() is None
+    assert [p for _, p in root.chance_outcomes()] == [1 / 6] * 6
+    assert _rolled(7).values == _rolled(7).values != _rolled(8).values
+    faces = collections.Counter(v for seed in range(3000) for v in _rolled(seed).values)
     assert set(faces) == {1, 2, 3, 4, 5, 6}
     assert all(abs(n - 4500) < 300 for n in faces.values())         # ~4.5 sigma
-    firsts = collections.Counter(roll(seed, 9)[1] for seed in range(3000))
+    firsts = collections.Counter(_rolled(seed).first for seed in range(3000))
     assert abs(firsts[A] - 1500) < 150
 
 
@@ -52,11 +60,13 @@ def test_control_scores_the_opponents_pips_and_the_value_and_a_tie_scores_nothin
     state = game.state_with((4, 1, 1, 1, 6, 1, 1, 1, 2), A)
     # a1: A 3+1 against B 2 -> A scores 2 + 4.  b2: A 2 against B 2 -> tie, nothing.
     state = _play(state, ((0, 0), L), ((0, 0), M), ((0, 0), S), ((1, 1), M), ((1, 1), M))
-    score = state.stack_score(0)
-    assert (score.pips, score.controller, score.points) == ((4, 2), A, 6)
-    tied = state.stack_score(4)
-    assert (tied.pips, tied.controller, tied.points) == ((2, 2), None, 0)
-    assert state.stack_score(8).controller is None                   # an empty stack
+    with pytest.raises(HiddenError, match="only at the end"):
+        state.stacks_scored()                                        # nothing before the end
+    while not state.is_terminal():                                   # the rest on c3
+        state = state.apply_action(next(a for a in state.legal_actions() if a.square == (2, 2)))
+    stacks = state.stacks_scored()
+    assert stacks[0].pips == (4, 2) and stacks[0].controller is A and stacks[0].points == 6
+    assert (stacks[4].pips, stacks[4].controller, stacks[4].points) == ((2, 2), None, 0)
 
 
 def test_wrong_placements_are_refused_with_the_reason():
@@ -71,11 +81,16 @@ def test_wrong_placements_are_refused_with_the_reason():
     assert S not in {a.size for a in state.legal_actions()}
 
 
-def test_hidden_values_stay_out_of_the_states_repr():
-    state = HighriseGame().new_initial_state(seed=5)
-    text = repr(state) + state.public()
-    assert "values" not in text and "stacks" not in text
-    assert "25 pieces left" in state.public()
+def test_hidden_facts_stay_out_of_the_states_text_equality_and_observation():
+    one = HighriseGame().state_with((1, 2, 3, 4, 5, 6, 1, 2, 3), A)
+    two = HighriseGame().state_with((6, 5, 4, 3, 2, 1, 6, 5, 4), A)
+    text = repr(one) + str(one) + str(one.observation())
+    assert "values" not in text and "stacks" not in text and str(one.values) not in text
+    assert "25 pieces left" in one.public()
+    assert one == two and hash(one) == hash(two)  # the same public facts, however hidden
+    a = one.apply_action(Place((0, 0), S))
+    b = two.apply_action(Place((1, 1), M))        # another piece, another square
+    assert a == b and a.observation() == b.observation()
 
 
 @settings(max_examples=150, deadline=None)
@@ -83,7 +98,7 @@ def test_hidden_values_stay_out_of_the_states_repr():
        moves=st.integers(0, 2**32))
 def test_random_games(seed, size, moves):
     game = HighriseGame(HighriseOptions(*size))
-    state = game.new_initial_state(seed)
+    state = _rolled(seed, game)
     rng = random.Random(moves)
     each = game.options.pieces_each
     for ply in range(2 * each):
@@ -100,10 +115,10 @@ def test_random_games(seed, size, moves):
     with pytest.raises(GameOverError):
         state.apply_action(Place((0, 0), S))
     outcome = state.outcome()
+    stacks = state.stacks_scored()
     for p in (A, B):                                   # totals are the sum over stacks
-        assert outcome.scores[p.index] == sum(s.points for s in outcome.stacks
-                                              if s.controller is p)
-    for s in outcome.stacks:                           # each stack scored by the rule
+        assert outcome.scores[p.index] == sum(s.points for s in stacks if s.controller is p)
+    for s in stacks:                                   # each stack scored by the rule
         a, b = s.pips
         assert (s.controller is None) == (a == b)
         if s.controller is not None:

@@ -7,7 +7,8 @@ import logging
 
 import pytest
 
-from engine.highrise.game import HighriseGame, Size, roll
+from engine.core import seeded_start
+from engine.highrise.game import HighriseGame, Size
 from engine.highrise.sensing import Calibration
 from engine.players import Player
 from firmware.highrise.table import HighriseTable
@@ -144,9 +145,9 @@ def test_without_the_key_the_journal_opens_nothing_and_no_new_key_is_made(tmp_pa
 def _same_first_other_values():
     seeds = {}
     for seed in range(100):
-        values, first = roll(seed, 9)
-        if first is Player.A:
-            seeds.setdefault(first, []).append((seed, values))
+        state = seeded_start(HighriseGame(), seed)[0]
+        if state.first is Player.A:
+            seeds.setdefault(state.first, []).append((seed, state.values))
     (s1, v1), (s2, v2) = seeds[Player.A][:2]
     assert v1 != v2
     return s1, s2

@@ -9,9 +9,9 @@ import pytest
 
 from engine.bots import low_action
 from engine.players import Player
-from engine.record import RecordError, options_from_dict, options_to_dict
+from engine.record import RecordError, options_from_dict, options_to_dict, replay
 from engine.towers.game import Choose, Decline, Place, Timeout, TowersOptions
-from engine.towers.record import action_from_dict, action_to_dict, replay
+from engine.towers.record import action_from_dict, action_to_dict
 from firmware.hourglass import SAND, WARNING, Hourglass
 from firmware.journal import Journal, JournalError
 from firmware.settle import Settler
@@ -35,7 +35,7 @@ def test_every_action_survives_json_and_a_game_replays_exactly(game, block_set):
         data = json.loads(json.dumps([action_to_dict(a) for a in actions]))
         again = [action_from_dict(d) for d in data]
         assert again == actions
-        assert replay(block_set, game.options, Player.B, again) == final
+        assert replay(game.new_initial_state(first=Player.B), again)[-1] == final
 
 
 @pytest.mark.parametrize(("entry", "words"), [
@@ -53,7 +53,7 @@ def test_bad_record_entries_say_what_is_wrong(entry, words):
 def test_a_record_that_does_not_replay_names_the_action(block_set, game):
     actions = [Choose("G01"), Choose("G01")]
     with pytest.raises(RecordError, match=r"action 2 \(choose G01 for the building zone\)"):
-        replay(block_set, game.options, Player.A, actions)
+        replay(game.new_initial_state(first=Player.A), actions)
 
 
 def test_options_round_trip():

@@ -79,7 +79,7 @@ def test_move_counts_of_the_first_plies(mode, ply1, ply2):
 def test_balanced_play_on_a_wide_board_is_lost_at_once():
     s = StonesGame(StonesOptions(rows=8, cols=8, mode=Mode.BALANCED)).new_initial_state()
     assert s.is_terminal() and s.outcome().winner is B
-    assert s.outcome().reason is EndReason.NO_LEGAL_MOVES
+    assert s.outcome().termination == EndReason.NO_LEGAL_MOVES.value
 
 
 @pytest.mark.parametrize(("edition", "words"), [
@@ -125,7 +125,7 @@ def test_the_foundation_then_the_obelisk_wins():
     s = s.apply_action(mv("b4", "a3"))
     s = s.apply_action(mv("c1", "b2"))            # capstone onto the foundation
     assert s.is_terminal() and s.outcome().winner is A
-    assert s.outcome().reason is EndReason.OBELISK
+    assert s.outcome().termination == EndReason.OBELISK.value
 
 
 def test_the_capstone_cannot_stack_on_its_own_stones_before_the_foundation():
@@ -158,7 +158,7 @@ def test_a_pillar_that_cannot_come_off_loses():
     s = position({"a4": "BkAp", "a3": "Ak", "a2": "Ac", "c4": "Bc", "d4": "Bp"},
                  to_play=B, rows=4, cols=4)
     s = s.apply_action(mv("d4", "c3"))
-    assert s.is_terminal() and s.outcome().reason is EndReason.NO_LEGAL_MOVES
+    assert s.is_terminal() and s.outcome().termination == EndReason.NO_LEGAL_MOVES.value
     assert s.outcome().winner is B
 
 
@@ -167,7 +167,7 @@ def test_the_ply_limit_draws():
     s = s.apply_action(s.legal_actions()[0])
     s = s.apply_action(s.legal_actions()[0])
     assert s.is_terminal() and s.outcome().winner is None
-    assert s.outcome().reason is EndReason.PLY_LIMIT and s.returns() == (0.0, 0.0)
+    assert s.outcome().termination == EndReason.PLY_LIMIT.value and s.returns() == (0.0, 0.0)
 
 
 def test_a_move_that_breaks_symmetry_says_so():
@@ -214,7 +214,7 @@ def test_random_games_keep_every_rule(seed, mode, size):
         assert _oracle(after, mover, mode), "the mover broke symmetry"
         state = after
     assert state.plies <= 200
-    if state.outcome().reason is EndReason.NO_LEGAL_MOVES:
+    if state.outcome().termination == EndReason.NO_LEGAL_MOVES.value:
         loser = state.to_play
         assert state.outcome().winner is loser.other
 
@@ -231,6 +231,6 @@ def test_balanced_play_opens_exactly_where_the_rules_sheet_says():
             assert opens == (rows == 4 or cols == 4), (rows, cols)  # the sheet's sentence
             assert opens == balanced_opens(options)
             assert state.is_terminal() is not opens               # no move: A has lost
-            sheet = " ".join(rules_text(options).split())
+            sheet = " ".join(rules_text(StonesGame(options)).split())
             assert f"On this board, {rows} x {cols}, balanced play " + \
                 ("opens" if opens else "is lost at once") in sheet

@@ -153,7 +153,7 @@ def test_the_obelisk_ends_the_game_with_the_result_line(tmp_path):
     assert t.table.state == "over"
     assert t.events[-1] == {"event": "game_over", "game": "stones", "winner": "A",
                             "reason": "obelisk", "plies": 1}
-    assert t.table.position.outcome().reason is EndReason.OBELISK
+    assert t.table.position.outcome().termination == EndReason.OBELISK.value
 
 
 def test_a_restart_resumes_the_game(tmp_path):

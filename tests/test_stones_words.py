@@ -31,7 +31,7 @@ def _messages(edition: Edition, games: int = 12) -> list[str]:
     """Every kind of message a player of ``edition`` can read."""
     out = []
     for mode in Mode:
-        out.append(rules_text(StonesOptions(edition=edition, mode=mode)))
+        out.append(rules_text(StonesGame(StonesOptions(edition=edition, mode=mode))))
     game = StonesGame(StonesOptions(edition=edition, ply_limit=80))
     squares = [(r, c) for r in range(6) for c in range(4)]
     for seed in range(games):

@@ -84,7 +84,7 @@ def test_a_first_turn(game):
 
 
 def test_put_back_before_the_second_block(game):
-    s = game.new_initial_state().apply_action(Choose("G01")).apply_action(PutBack("G01"))
+    s = game.new_initial_state(first=A).apply_action(Choose("G01")).apply_action(PutBack("G01"))
     assert s.zone == () and "G01" in s.pile and s.phase is Phase.CHOOSE
     full = s.apply_action(Choose("G01")).apply_action(Choose("G02"))
     message = refused(full, PutBack("G01"), WrongPhaseError)
@@ -141,7 +141,7 @@ def test_illegal_actions_say_why_and_change_nothing(game):
 
 
 def test_a_zone_block_cannot_be_chosen_twice(game):
-    s = game.new_initial_state().apply_action(Choose("B01"))
+    s = game.new_initial_state(first=A).apply_action(Choose("B01"))
     message = refused(s, Choose("B01"), BlockNotAvailableError)
     assert message == "the blue block B01 cannot be chosen: it is in the building zone"
 
@@ -166,7 +166,7 @@ def _worked_example_tower(block_set) -> Tower:
 def test_the_seeds_worked_example_scores_29(game, block_set):
     tower = _worked_example_tower(block_set)
     assert tower.points == 29
-    s = position(game.new_initial_state(), tower_a=tower)
+    s = position(game.new_initial_state(first=A), tower_a=tower)
     assert s.scores()[0] == 29
 
 
@@ -338,7 +338,7 @@ def test_the_same_turn_over_the_top_scores_both_penalties(game, block_set):
 
 
 def test_legal_actions_offer_interchangeable_blocks_once(game):
-    s = game.new_initial_state()
+    s = game.new_initial_state(first=A)
     chooses = [a.block for a in s.legal_actions()]
     assert "G01" in chooses and "G02" not in chooses        # two identical squares
     assert len(chooses) == len({s.block(b).kind for b in s.pile})
@@ -348,7 +348,7 @@ def test_legal_actions_offer_interchangeable_blocks_once(game):
 
 
 def test_actions_read_as_words(game):
-    s = game.new_initial_state().apply_action(Choose("R1")).apply_action(Choose("G01"))
+    s = game.new_initial_state(first=A).apply_action(Choose("R1")).apply_action(Choose("G01"))
     s = s.apply_action(Take("R1"))
     assert str(Place(B, "R1", cells("a1:1", "b1:1", "c1:1"))) == \
         "place R1 on tower B at a1 level 1, b1 level 1, c1 level 1"
@@ -356,7 +356,7 @@ def test_actions_read_as_words(game):
 
 
 def test_an_overhang_through_the_engine_names_the_block(game):
-    s = game.new_initial_state().apply_action(Choose("B01")).apply_action(Choose("R1"))
+    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
     s = s.apply_action(Take("R1"))
     bad = Place(B, "R1", frozenset({(1, 0, 0), (2, 0, 0), (3, 0, 0)}))
     assert refused(s, bad, OverhangError) == \

@@ -123,7 +123,7 @@ def test_the_bots_reach_the_rare_rules(game):
     seen = Counter()
     for seed in range(60):
         rng = random.Random(seed)
-        state = game.new_initial_state()
+        state = game.new_initial_state(first=PLAYERS[0])
         while not state.is_terminal():
             action = Timeout() if state.phase is Phase.CHOOSE and rng.random() < 0.1 \
                 else low_action(state, rng)

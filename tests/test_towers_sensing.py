@@ -90,7 +90,7 @@ def test_nothing_new_and_nothing_expected(game, dealt):
     with pytest.raises(NothingPlacedError):
         find_placement(dealt, A, frozenset())
     with pytest.raises(WrongPhaseError, match="is choosing blocks"):
-        find_placement(game.new_initial_state(), A, cells("a1:1"))
+        find_placement(game.new_initial_state(first=A), A, cells("a1:1"))
     placed = dealt.apply_action(Place(B, "R1", cells("a1:1", "b1:1", "c1:1")))
     with pytest.raises(InferenceError, match="already occupied"):
         find_placement(placed, B, cells("a1:1"))

@@ -6,9 +6,13 @@ neutral cover. The players take turns putting one of their own pyramids
 each stack goes to whoever has more own pips in it, who scores the
 opponent's pips there plus the hidden value; a tied stack scores nothing.
 
-The table rolls the hidden values itself, from a seed (``roll``), so a game
-can be replayed; the state holds them, and it is up to whoever shows the
-state to people not to show them before the end (see ``public``).
+The hidden values are the game's chance: a new game starts at chance nodes,
+one die per square and then who goes first, resolved from a seed
+(``engine.core.play_chance``), so the same seed plays the same game. A state
+holds the values, but nothing public shows them before the end: its
+equality, hash, text and ``observation()`` depend on public facts only
+(whose turn, how many pieces each has left), and ``stacks_scored()`` answers
+only once the game is over.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import math
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from engine.core import Outcome, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError
 from engine.players import PLAYERS, Player
 
@@ -88,78 +93,82 @@ class StackScore:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    winner: Player | None
-    scores: tuple[int, int]
-    stacks: tuple[StackScore, ...]
+class Roll:
+    """Chance: the hidden value under the next square's cover."""
 
+    value: int
 
-def square_name(square: Square) -> str:
-    return "abcdefgh"[square[1]] + str(square[0] + 1)
-
-
-def _mix(x: int) -> int:
-    """One splitmix64 step: a fixed, well-spread sequence from any seed."""
-    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    return z ^ (z >> 31)
-
-
-def roll(seed: int, count: int) -> tuple[tuple[int, ...], Player]:
-    """``count`` fair six-sided values and who goes first, all from ``seed``.
-
-    Written out here (not ``random``) so the same seed rolls the same game on
-    every Python version, and the engine needs nothing from outside.
-    """
-    state = _mix(_mix(seed & 0xFFFFFFFFFFFFFFFF) ^ (seed >> 64 & 0xFFFFFFFFFFFFFFFF))
-    out: list[int] = []
-    limit = (1 << 64) - (1 << 64) % 6  # reject the top sliver: every face equally likely
-    while len(out) < count + 1:
-        state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = _mix(state)
-        if z < limit:
-            out.append(z % 6 + 1)
-    return tuple(out[:count]), PLAYERS[out[count] % 2]
-
-
-class HighriseGame:
-    def __init__(self, options: HighriseOptions | None = None) -> None:
-        self.options = options or HighriseOptions()
-
-    def new_initial_state(self, seed: int) -> HighriseState:
-        """A board of covered stacks with values rolled from ``seed``."""
-        values, first = roll(seed, self.options.cells)
-        return self.state_with(values, first)
-
-    def state_with(self, values: tuple[int, ...], first: Player) -> HighriseState:
-        """The start position for given hidden values (a resume, or a test)."""
-        if len(values) != self.options.cells or not all(1 <= v <= 6 for v in values):
-            raise ValueError(f"{self.options.cells} hidden values from 1 to 6 are needed")
-        left = tuple(self.options.pieces()[s] for s in Size)
-        return HighriseState(self, tuple(values), ((),) * self.options.cells,
-                             (left, left), first, first)
+    def __str__(self) -> str:
+        return f"roll {self.value}"
 
 
 @dataclass(frozen=True)
+class Starts:
+    """Chance: who places first."""
+
+    player: Player
+
+    def __str__(self) -> str:
+        return f"first {self.player.value}"
+
+
+class HiddenError(IllegalActionError):
+    """A question whose answer the rules keep hidden until the end."""
+
+
+class HighriseGame:
+    id = "highrise"
+
+    def __init__(self, options: HighriseOptions | None = None) -> None:
+        self.options = options or HighriseOptions()
+
+    def new_initial_state(self) -> HighriseState:
+        """Covered stacks before the dice: a chance node for each square, then the first."""
+        left = tuple(self.options.pieces()[s] for s in Size)
+        return HighriseState(self, (), ((),) * self.options.cells, (left, left), Player.A, None)
+
+    def state_with(self, values: tuple[int, ...], first: Player) -> HighriseState:
+        """The start position for given hidden values (a test, or a game told by hand)."""
+        if len(values) != self.options.cells or not all(1 <= v <= 6 for v in values):
+            raise ValueError(f"{self.options.cells} hidden values from 1 to 6 are needed")
+        state = self.new_initial_state()
+        for value in values:
+            state = state.apply_action(Roll(value))
+        return state.apply_action(Starts(first))
+
+
+@dataclass(frozen=True, eq=False)
 class HighriseState:
-    game: HighriseGame = field(repr=False, compare=False)
+    """A High Rise position. Equality, hash and text are of the public facts only."""
+
+    game: HighriseGame = field(repr=False)
     values: tuple[int, ...] = field(repr=False)  # hidden until the end
     stacks: tuple[tuple[tuple[Player, Size], ...], ...] = field(repr=False)  # bottom..top
-    left: tuple[tuple[int, int, int], tuple[int, int, int]]  # per player, per size
+    left: tuple[tuple[int, int, int], tuple[int, int, int]] = field(repr=False)
     to_play: Player
-    first: Player
+    first: Player | None
     plies: int = 0
 
     @property
     def options(self) -> HighriseOptions:
         return self.game.options
 
+    @property
+    def _public(self) -> tuple:
+        """What anyone at the table knows: the board, whose turn, the move, pieces left."""
+        return (self.options.rows, self.options.cols, self.to_play, self.first, self.plies,
+                len(self.values), self.pieces_left(Player.A), self.pieces_left(Player.B))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HighriseState) and self._public == other._public
+
+    def __hash__(self) -> int:
+        return hash(self._public)
+
     def index(self, square: Square) -> int:
         r, c = square
         if not (0 <= r < self.options.rows and 0 <= c < self.options.cols):
-            name = square_name(square) if r >= 0 and 0 <= c < 8 else str(square)
+            name = square_name(square) if 0 <= r < 8 and 0 <= c < 8 else str(square)
             raise PieceError(f"{name} is not on the {self.options.rows}x{self.options.cols} "
                              "board")
         return r * self.options.cols + c
@@ -173,17 +182,44 @@ class HighriseState:
     def has(self, player: Player, size: Size) -> bool:
         return self.left[player.index][size.value - 1] > 0
 
-    def is_terminal(self) -> bool:
-        return all(self.pieces_left(p) == 0 for p in PLAYERS)
+    # ---------------------------------------------------------------- chance
 
-    def legal_actions(self) -> list[Place]:
+    def is_chance_node(self) -> bool:
+        return self.first is None
+
+    def chance_outcomes(self) -> list[tuple[Roll | Starts, float]]:
+        if len(self.values) < self.options.cells:
+            return [(Roll(v), 1 / 6) for v in range(1, 7)]
+        if self.first is None:
+            return [(Starts(p), 0.5) for p in PLAYERS]
+        return []
+
+    # ---------------------------------------------------------------- playing
+
+    def current_player(self) -> Player | None:
+        return None if self.is_chance_node() or self.is_terminal() else self.to_play
+
+    def is_terminal(self) -> bool:
+        return not self.is_chance_node() and all(self.pieces_left(p) == 0 for p in PLAYERS)
+
+    def legal_actions(self) -> list:
+        if self.is_chance_node():
+            return [a for a, _ in self.chance_outcomes()]
         if self.is_terminal():
             return []
         sizes = [s for s in Size if self.has(self.to_play, s)]
         return [Place(self.square(i), s) for i in range(self.options.cells) for s in sizes]
 
-    def apply_action(self, action: Place) -> HighriseState:
-        """The state after the player to move puts a piece on a stack."""
+    def apply_action(self, action: Place | Roll | Starts) -> HighriseState:
+        """The state after a chance outcome, or after the player to move places a piece."""
+        if isinstance(action, Roll | Starts):
+            if action not in self.legal_actions() or not self.is_chance_node():
+                raise IllegalActionError(f"{action} is no chance outcome here")
+            if isinstance(action, Roll):
+                return replace(self, values=(*self.values, action.value))
+            return replace(self, first=action.player, to_play=action.player)
+        if self.is_chance_node():
+            raise IllegalActionError("the hidden values are not rolled yet")
         if self.is_terminal():
             raise GameOverError("every piece is placed: the game is over")
         i = self.index(action.square)
@@ -200,9 +236,35 @@ class HighriseState:
         return replace(self, stacks=tuple(stacks), left=(left[0], left[1]),
                        to_play=nxt, plies=self.plies + 1)
 
+    # ---------------------------------------------------------------- words
+
+    def action_to_string(self, action: Place | Roll | Starts) -> str:
+        """``medium b2`` (a pyramid's size, then its square); ``roll 4``, ``first A``."""
+        if isinstance(action, Place):
+            return f"{action.size.label} {square_name(action.square)}"
+        return str(action)
+
+    def string_to_action(self, text: str) -> Place | Roll | Starts:
+        """``action_to_string``'s inverse; ValueError for anything else."""
+        words = text.split()
+        if len(words) == 2 and words[0] == "roll" and words[1] in ("1", "2", "3", "4", "5", "6"):
+            return Roll(int(words[1]))
+        if len(words) == 2 and words[0] == "first":
+            return Starts(Player(words[1]))
+        sizes = {s.label: s for s in Size}
+        if len(words) == 2 and words[0] in sizes:
+            return Place(parse_square(words[1]), sizes[words[0]])
+        raise ValueError(f"{text!r} is not a High Rise placement like \"medium b2\"")
+
     # ---------------------------------------------------------------- scoring
 
-    def stack_score(self, index: int) -> StackScore:
+    def stacks_scored(self) -> tuple[StackScore, ...]:
+        """Every stack's value, pips, controller and points: only once the game is over."""
+        if not self.is_terminal():
+            raise HiddenError("the stacks and their values are revealed only at the end")
+        return tuple(self._stack_score(i) for i in range(self.options.cells))
+
+    def _stack_score(self, index: int) -> StackScore:
         pips = [0, 0]
         for owner, size in self.stacks[index]:
             pips[owner.index] += size.value
@@ -214,29 +276,49 @@ class HighriseState:
                           controller, points)
 
     def outcome(self) -> Outcome | None:
-        """Scores and the winner once every piece is placed; None before."""
+        """Scores and the winner once every piece is placed (the stacks that earned them)."""
         if not self.is_terminal():
             return None
-        stacks = tuple(self.stack_score(i) for i in range(self.options.cells))
         scores = [0, 0]
-        for s in stacks:
+        lines: tuple[list[str], list[str]] = ([], [])
+        for s in self.stacks_scored():
             if s.controller is not None:
                 scores[s.controller.index] += s.points
+                lines[s.controller.index].append(
+                    f"{square_name(s.square)}: {s.points} ({s.pips[s.controller.other.index]} "
+                    f"opposing pips + value {s.value})")
         winner = None if scores[0] == scores[1] else \
             (Player.A if scores[0] > scores[1] else Player.B)
-        return Outcome(winner, (scores[0], scores[1]), stacks)
+        return Outcome("all_placed", winner, (scores[0], scores[1]),
+                       (tuple(lines[0]), tuple(lines[1])))
 
     def returns(self) -> tuple[float, float]:
-        outcome = self.outcome()
-        if outcome is None or outcome.winner is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if outcome.winner is Player.A else (-1.0, 1.0)
+        return returns_of(self.outcome())
+
+    def observation(self) -> dict:
+        """Whose turn and pieces left; the stacks and values only once the game is over."""
+        seen: dict = {"game": "highrise", "rows": self.options.rows, "cols": self.options.cols,
+                      "to_play": None if self.current_player() is None else self.to_play.value,
+                      "plies": self.plies,
+                      "pieces_left": {p.value: self.pieces_left(p) for p in PLAYERS}}
+        if self.is_terminal():
+            seen["stacks"] = [{"square": square_name(s.square), "value": s.value,
+                               "pips": {"A": s.pips[0], "B": s.pips[1]},
+                               "controller": s.controller.value if s.controller else None,
+                               "points": s.points} for s in self.stacks_scored()]
+        return seen
 
     def public(self) -> str:
         """What everyone at the table may know: whose turn, and pieces left."""
         when = "every piece placed" if self.is_terminal() else f"move {self.plies + 1}"
         lines = [f"High Rise {self.options.rows}x{self.options.cols}, {when}"]
         for p in PLAYERS:
-            mark = "  <- to play" if p is self.to_play and not self.is_terminal() else ""
+            mark = "  <- to play" if p is self.current_player() else ""
             lines.append(f"  {p}: {self.pieces_left(p)} pieces left{mark}")
         return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.public()
+
+    def __repr__(self) -> str:
+        return f"HighriseState({self.public()!r})"

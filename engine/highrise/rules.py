@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from engine.highrise.game import HighriseOptions, Size
+from engine.highrise.game import HighriseGame, Size
 from engine.rules_sheet import layout_sheet
 
 
-def rules_text(options: HighriseOptions, width: int = 78) -> str:
+def rules_text(game: HighriseGame, width: int = 78) -> str:
     """The whole rules sheet for ``obelisk rules highrise``."""
+    options = game.options
     pieces = options.pieces()
     each = ", ".join(f"{pieces[s]} {s.label} ({s.value} pip{'s' if s.value > 1 else ''})"
                      for s in Size)

@@ -22,7 +22,9 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
 
+from engine.core import Outcome, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError, WrongPhaseError
+from engine.players import Player
 
 Square = tuple[int, int]
 SIZE = 8
@@ -40,6 +42,15 @@ class Role(Enum):
     @property
     def label(self) -> str:
         return self.value.replace("_", " ")
+
+    @property
+    def player(self) -> Player:
+        """The seat that plays the role: player A is the Architect."""
+        return Player.A if self is Role.ARCHITECT else Player.B
+
+    @staticmethod
+    def of(player: Player) -> Role:
+        return Role.ARCHITECT if player is Player.A else Role.MAZE_MASTER
 
 
 class Side(Enum):
@@ -126,10 +137,6 @@ class MazeOptions:
             raise ValueError(f"the Maze Master has 0 to {WALLS} walls, not {self.walls}")
 
 
-def square_name(square: Square) -> str:
-    return "abcdefgh"[square[1]] + str(square[0] + 1)
-
-
 def _on_board(square: Square) -> bool:
     return 0 <= square[0] < SIZE and 0 <= square[1] < SIZE
 
@@ -185,6 +192,8 @@ def queen_moves(cut: frozenset[frozenset[Square]], start: Square) -> list[Square
 
 
 class MazeGame:
+    id = "maze"
+
     def __init__(self, options: MazeOptions | None = None) -> None:
         self.options = options or MazeOptions()
 
@@ -234,12 +243,66 @@ class MazeState:
             return None
         return Role.ARCHITECT if self.claimed == SEGMENTS else Role.MAZE_MASTER
 
-    def returns(self) -> tuple[float, float]:
-        """(Architect, Maze Master)."""
+    def current_player(self) -> Player | None:
+        role = self.to_play
+        return None if role is None else role.player
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def chance_outcomes(self) -> list:
+        return []
+
+    def outcome(self) -> Outcome | None:
+        """Who won, and how far the Architect got; the maze counts no points."""
         win = self.winner()
         if win is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if win is Role.ARCHITECT else (-1.0, 1.0)
+            return None
+        gathered = f"claimed {self.claimed} of {SEGMENTS} segments in {self.turn} turns"
+        walls = f"stood {len(self.walls)} of {self.options.walls} walls"
+        why = "all_claimed" if win is Role.ARCHITECT else "turns_out"
+        return Outcome(why, win.player, None, ((f"Architect: {gathered}",),
+                                               (f"Maze Master: {walls}",)))
+
+    def returns(self) -> tuple[float, float]:
+        """(Architect, Maze Master): player A is the Architect."""
+        return returns_of(self.outcome())
+
+    def action_to_string(self, action: Action) -> str:
+        """``segment h8``, ``wall c3 NE``, ``pass``, ``obelisk d5``."""
+        if isinstance(action, PlaceSegment):
+            return f"segment {square_name(action.square)}"
+        if isinstance(action, PlaceWall):
+            return f"wall {square_name(action.square)} {action.orientation.value}"
+        if isinstance(action, Move):
+            return f"obelisk {square_name(action.to)}"
+        return "pass"
+
+    def string_to_action(self, text: str) -> Action:
+        """``action_to_string``'s inverse; ValueError for anything else."""
+        words = text.split()
+        if words == ["pass"]:
+            return Pass()
+        if len(words) == 2 and words[0] == "segment":
+            return PlaceSegment(parse_square(words[1]))
+        if len(words) == 2 and words[0] == "obelisk":
+            return Move(parse_square(words[1]))
+        if len(words) == 3 and words[0] == "wall":
+            return PlaceWall(parse_square(words[1]), Orientation(words[2].upper()))
+        raise ValueError(f"{text!r} is not a maze action (segment h8, wall c3 NE, pass, "
+                         "obelisk d5)")
+
+    def observation(self) -> dict:
+        """The whole board is in plain view."""
+        return {
+            "game": "maze", "phase": self.phase.value,
+            "to_play": None if self.to_play is None else self.to_play.player.value,
+            "obelisk": None if self.obelisk is None else square_name(self.obelisk),
+            "segments": sorted(square_name(s) for s in self.segments),
+            "claimed": self.claimed,
+            "walls": [[square_name(w.square), w.orientation.value] for w in self.walls],
+            "turn": self.turn, "turns_left": self.turns_left, "walls_left": self.walls_left,
+        }
 
     def wall_at(self, square: Square) -> PlaceWall | None:
         return next((w for w in self.walls if w.square == square), None)

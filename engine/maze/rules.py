@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from engine.maze.game import MazeOptions
+from engine.maze.game import MazeGame
 from engine.rules_sheet import layout_sheet
 
 
-def rules_text(options: MazeOptions, width: int = 78) -> str:
+def rules_text(game: MazeGame, width: int = 78) -> str:
     """The whole rules sheet for ``obelisk rules maze``."""
+    options = game.options
     sections: list[tuple[str, list[str]]] = [
         ("THE MAZE - the Architect against the Maze Master", [
             f"The Architect gathers the five obelisk segments within {options.turns} turns; "

@@ -21,7 +21,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
+from typing import ClassVar
 
+from engine.core import Outcome, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError
 from engine.players import PLAYERS, Player
 
@@ -100,24 +102,13 @@ class StonesOptions:
             raise ValueError(f"a ply limit must be at least 1, not {self.ply_limit}")
 
 
-@dataclass(frozen=True)
-class Outcome:
-    reason: EndReason
-    winner: Player | None
-    plies: int
-
-
-def square_name(square: Square) -> str:
-    """Squares as people read them: column letter, row number from A's edge."""
-    return f"{'abcdefgh'[square[1]]}{square[0] + 1}"
-
-
 def _forward(player: Player) -> int:
     return 1 if player is Player.A else -1
 
 
 @dataclass(frozen=True)
 class StonesGame:
+    id: ClassVar[str] = "stones"
     options: StonesOptions = field(default_factory=StonesOptions)
 
     def new_initial_state(self) -> StonesState:
@@ -178,13 +169,60 @@ class StonesState:
     def is_terminal(self) -> bool:
         return self.end is not None
 
+    def current_player(self) -> Player | None:
+        return None if self.is_terminal() else self.to_play
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def chance_outcomes(self) -> list:
+        return []
+
     def outcome(self) -> Outcome | None:
-        return None if self.end is None else Outcome(self.end, self.winner, self.plies)
+        """Why it ended and who won; stones count no points."""
+        if self.end is None:
+            return None
+        moves = f"after {self.plies} moves"
+        if self.end is EndReason.OBELISK:
+            lines = {self.winner: f"built the obelisk on "
+                     f"{square_name(self.where(self.winner, Kind.CAP))} {moves}"}
+        elif self.end is EndReason.NO_LEGAL_MOVES:
+            loser = self.to_play
+            lines = {loser: f"had no legal move {moves}", loser.other: "won: no move was left "
+                     "to the opponent"}
+        else:
+            lines = {p: f"drawn at the limit of {self.options.ply_limit} moves" for p in PLAYERS}
+        breakdown = tuple((lines[p],) if p in lines else () for p in PLAYERS)
+        return Outcome(self.end.value, self.winner, None, (breakdown[0], breakdown[1]))
 
     def returns(self) -> tuple[float, float]:
-        if self.winner is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if self.winner is Player.A else (-1.0, 1.0)
+        return returns_of(self.outcome())
+
+    def action_to_string(self, move: Move) -> str:
+        """A move as people write it: from-square, dash, to-square (``d1-c2``)."""
+        return str(move)
+
+    def string_to_action(self, text: str) -> Move:
+        """``action_to_string``'s inverse; ValueError for anything else."""
+        frm, sep, to = text.strip().partition("-")
+        if not sep:
+            raise ValueError(f"{text!r} is not a move like d1-c2")
+        return Move(parse_square(frm), parse_square(to))
+
+    def observation(self) -> dict:
+        """Everything on the board is in plain view: stacks, whose turn, symmetry."""
+        letters = {Kind.CORNER: "corner", Kind.KEY: "key", Kind.CAP: "cap"}
+        return {
+            "game": "stones", "rows": self.options.rows, "cols": self.options.cols,
+            "stacks": {square_name(sq): [f"{s.owner.value} {letters[s.kind]}" for s in stack]
+                       for sq, stack in self.stacks},
+            "names": {letters[k]: self.name(k) for k in Kind},
+            "to_play": None if self.is_terminal() else self.to_play.value,
+            "plies": self.plies,
+            "symmetry": {p.value: list(self.symmetry(p)) for p in PLAYERS},
+            "pillar": {p.value: (square_name(sq) if (sq := self.pillar_of(p)) else None)
+                       for p in PLAYERS},
+        }
 
     def _on_board(self, square: Square) -> bool:
         return 0 <= square[0] < self.options.rows and 0 <= square[1] < self.options.cols

@@ -14,8 +14,9 @@ def balanced_opens(options: StonesOptions) -> bool:
     return bool(StonesGame(balanced).new_initial_state().legal_actions())
 
 
-def rules_text(options: StonesOptions, width: int = 78) -> str:
+def rules_text(game: StonesGame, width: int = 78) -> str:
     """The whole rules sheet for ``obelisk rules stones``."""
+    options = game.options
     n = NAMES[options.edition]
     corner, key, cap = n[Kind.CORNER], n[Kind.KEY], n[Kind.CAP]
     jump, pillar = n["jump"], n["pillar"]

@@ -22,7 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import ClassVar
 
+from engine.core import Outcome, returns_of
 from engine.errors import (
     BlockNotAvailableError,
     GameOverError,
@@ -32,12 +34,20 @@ from engine.errors import (
 )
 from engine.players import PLAYERS, Player
 from engine.towers.blocks import Block, BlockSet, Cell, Colour
-from engine.towers.tower import PlacedBlock, Tower, cells_text, check_placement, resting_placements
+from engine.towers.tower import (
+    PlacedBlock,
+    Tower,
+    cells_text,
+    check_placement,
+    resting_placements,
+    rod_name,
+)
 
 
 class Phase(Enum):
     """Where in the turn the game stands."""
 
+    TOSS = "toss"  # chance: a coin decides who is active first
     CHOOSE = "choose"  # the active player fills the building zone
     TAKE = "take"  # the passive player picks one of the two zone blocks
     PLACE = "place"  # both players place their block, in either order
@@ -127,6 +137,16 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Toss:
+    """Chance: the coin toss says who is the active player of the first turn."""
+
+    first: Player
+
+    def __str__(self) -> str:
+        return f"the toss: {self.first} goes first"
+
+
+@dataclass(frozen=True)
 class Decline:
     """A player with a flat bonus chooses not to place a black block."""
 
@@ -136,19 +156,7 @@ class Decline:
         return f"{self.player} declines the black block"
 
 
-Action = Choose | PutBack | Timeout | Take | Place | Decline
-
-
-# ----------------------------------------------------------------------------- outcome
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a finished game ended: why, who won (None for a draw), and the scores."""
-
-    reason: EndReason
-    winner: Player | None
-    scores: tuple[int, int]
+Action = Toss | Choose | PutBack | Timeout | Take | Place | Decline
 
 
 # ----------------------------------------------------------------------------- game
@@ -161,14 +169,18 @@ class TowersGame:
     block_set: BlockSet
     options: TowersOptions = field(default_factory=TowersOptions)
 
-    def new_initial_state(self, first: Player = Player.A) -> TowersState:
-        """Empty towers, every non-black block in the pile, ``first`` active (the coin toss)."""
+    id: ClassVar[str] = "towers"
+
+    def new_initial_state(self, first: Player | None = None) -> TowersState:
+        """Empty towers, every non-black block in the pile, before the coin toss.
+
+        ``first`` plays the toss at once (a test, or a game told by hand).
+        """
         blacks = tuple(b.id for b in self.block_set.of_colour(Colour.BLACK))
         pile = tuple(b.id for b in self.block_set.blocks if b.colour is not Colour.BLACK)
-        return TowersState(
-            game=self, phase=Phase.CHOOSE, active=first, turn=1,
-            towers=(Tower(), Tower()), pile=pile, blacks=blacks,
-        )
+        state = TowersState(game=self, phase=Phase.TOSS, active=Player.A, turn=1,
+                            towers=(Tower(), Tower()), pile=pile, blacks=blacks)
+        return state if first is None else state.apply_action(Toss(first))
 
 
 @dataclass(frozen=True)
@@ -236,7 +248,7 @@ class TowersState:
         return (a, b)
 
     def outcome(self) -> Outcome | None:
-        """Why and how the game ended, or None while it goes on."""
+        """Why and how the game ended, with each player's blocks and penalty; None before."""
         if self.end is None:
             return None
         scores = self.scores()
@@ -248,14 +260,94 @@ class TowersState:
             winner = None
         else:
             winner = Player.A if scores[0] > scores[1] else Player.B
-        return Outcome(reason=self.end, winner=winner, scores=scores)
+        return Outcome(self.end.value, winner, scores, (self._breakdown(Player.A),
+                                                       self._breakdown(Player.B)))
+
+    def _breakdown(self, player: Player) -> tuple[str, ...]:
+        """A player's tower in points: each colour's count and value, then the penalty."""
+        counts: dict[Colour, int] = {}
+        for pb in self.tower(player).blocks:
+            counts[pb.block.colour] = counts.get(pb.block.colour, 0) + 1
+        lines = tuple(f"{n} {c.label}: {n * c.points:+d}" for c, n in
+                      sorted(counts.items(), key=lambda item: item[0].volume))
+        over = self.penalties[player.index]
+        return lines + ((f"{over} cube(s) over the top: {-over:+d}",) if over else ())
 
     def returns(self) -> tuple[float, float]:
         """+1 for a win, -1 for a loss, 0 for a draw or an unfinished game."""
-        outcome = self.outcome()
-        if outcome is None or outcome.winner is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if outcome.winner is Player.A else (-1.0, 1.0)
+        return returns_of(self.outcome())
+
+    # ------------------------------------------------------------------ the one game API
+
+    def current_player(self) -> Player | None:
+        """Who acts next; while placing both may, and the first of them is named."""
+        movers = self.to_move()
+        return movers[0] if movers else None
+
+    def is_chance_node(self) -> bool:
+        return self.phase is Phase.TOSS
+
+    def chance_outcomes(self) -> list[tuple[Toss, float]]:
+        return [(Toss(p), 0.5) for p in PLAYERS] if self.phase is Phase.TOSS else []
+
+    def action_to_string(self, action: Action) -> str:
+        """``choose G05``, ``putback G05``, ``take G05``, ``timeout``, ``decline A``,
+        ``place G05 A a1:1 b1:1 a2:1 b2:1`` (rod:level, levels from 1), ``toss B``."""
+        if isinstance(action, Choose | PutBack | Take):
+            return f"{type(action).__name__.lower()} {action.block}"
+        if isinstance(action, Timeout):
+            return "timeout"
+        if isinstance(action, Decline):
+            return f"decline {action.player.value}"
+        if isinstance(action, Toss):
+            return f"toss {action.first.value}"
+        cells = " ".join(f"{rod_name(x, y)}:{z + 1}"
+                         for x, y, z in sorted(action.cells, key=lambda c: (c[2], c[1], c[0])))
+        return f"place {action.block} {action.tower.value} {cells}"
+
+    def string_to_action(self, text: str) -> Action:
+        """``action_to_string``'s inverse; ValueError for anything else."""
+        words = text.split()
+        simple = {"choose": Choose, "putback": PutBack, "take": Take}
+        try:
+            if len(words) == 2 and words[0] in simple:
+                return simple[words[0]](words[1])
+            if words == ["timeout"]:
+                return Timeout()
+            if len(words) == 2 and words[0] == "decline":
+                return Decline(Player(words[1]))
+            if len(words) == 2 and words[0] == "toss":
+                return Toss(Player(words[1]))
+            if len(words) >= 4 and words[0] == "place":
+                cells = frozenset(_parse_cell(w) for w in words[3:])
+                return Place(Player(words[2]), words[1], cells)
+        except ValueError:
+            pass
+        raise ValueError(f"{text!r} is not a towers action (choose G05, place G05 A a1:1 ...)")
+
+    def observation(self) -> dict:
+        """Everything in the towers game is in plain view."""
+        pile: dict[str, int] = {}
+        for b in self.pile:
+            pile[self.block(b).colour.label] = pile.get(self.block(b).colour.label, 0) + 1
+
+        def blocks(ids) -> list[dict]:
+            return [{"id": b, "colour": self.block(b).colour.label} for b in ids]
+
+        return {
+            "game": "towers", "phase": self.phase.value, "turn": self.turn,
+            "active": self.active.value, "to_move": [p.value for p in self.to_move()],
+            "towers": {p.value: [{"id": pb.block.id, "colour": pb.block.colour.label,
+                                  "by": pb.placed_by.value,
+                                  "cells": sorted([list(c) for c in pb.cells])}
+                                 for pb in self.tower(p).blocks] for p in PLAYERS},
+            "pile": pile, "zone": blocks(self.zone),
+            "hands": {p.value: (blocks((h,))[0] if (h := self.hands[p.index]) else None)
+                      for p in PLAYERS},
+            "bonus": [p.value for p in self.bonus], "blacks_left": len(self.blacks),
+            "scores": dict(zip("AB", self.scores(), strict=True)),
+            "penalties": dict(zip("AB", self.penalties, strict=True)),
+        }
 
     def where_is(self, block_id: str) -> str:
         """Where a block is now, in words, for error messages."""
@@ -290,7 +382,9 @@ class TowersState:
 
     def _legal_actions(self) -> Iterator[Action]:
         block_set = self.game.block_set
-        if self.phase is Phase.CHOOSE:
+        if self.phase is Phase.TOSS:
+            yield from (Toss(p) for p in PLAYERS)
+        elif self.phase is Phase.CHOOSE:
             yield from (Choose(b) for b in _one_per_kind(block_set, self.pile))
             yield from (PutBack(b) for b in _one_per_kind(block_set, self.zone))
         elif self.phase is Phase.TAKE:
@@ -310,6 +404,8 @@ class TowersState:
 
     def actor(self, action: Action) -> Player:
         """Who performs an action: needed to tell a player it is not their move."""
+        if isinstance(action, Toss):
+            return action.first
         if isinstance(action, Choose | PutBack | Timeout):
             return self.active
         if isinstance(action, Take):
@@ -326,6 +422,11 @@ class TowersState:
         """The state after ``action``, or a specific error naming what is wrong."""
         if self.phase is Phase.OVER:
             raise GameOverError("the game is over; start a new game to play again")
+        if isinstance(action, Toss):
+            self._expect(Phase.TOSS, "the coin is tossed once, before the first turn")
+            return replace(self, phase=Phase.CHOOSE, active=action.first)
+        if self.phase is Phase.TOSS:
+            raise WrongPhaseError("the coin toss comes first: it says who is active")
         if isinstance(action, Choose):
             return self._choose(action.block)
         if isinstance(action, PutBack):
@@ -534,6 +635,8 @@ class TowersState:
 
     def describe_phase(self) -> str:
         """What the table is waiting for, in a sentence."""
+        if self.phase is Phase.TOSS:
+            return "the coin toss decides who goes first"
         if self.phase is Phase.CHOOSE:
             return (f"{self.active} is choosing blocks for the building zone "
                     f"({len(self.zone)} of 2 in)")
@@ -571,6 +674,14 @@ class TowersState:
         ])
 
 
+def _parse_cell(word: str) -> Cell:
+    """``a1:3`` -> (0, 0, 2): rod a1, level 3."""
+    rod, _, level = word.partition(":")
+    if len(rod) != 2 or rod[0] not in "abc" or rod[1] not in "123" or not level.isdigit():
+        raise ValueError(f"{word!r} is not a cube like a1:3")
+    return ("abc".index(rod[0]), int(rod[1]) - 1, int(level) - 1)
+
+
 def _with(towers: tuple[Tower, Tower], player: Player, tower: Tower) -> tuple[Tower, Tower]:
     return (tower, towers[1]) if player is Player.A else (towers[0], tower)
 
@@ -588,5 +699,5 @@ def _one_per_kind(block_set: BlockSet, ids: tuple[str, ...]) -> tuple[str, ...]:
 
 __all__ = [
     "Action", "Choose", "Decline", "EndReason", "IllegalActionError", "Outcome", "Phase",
-    "Place", "PutBack", "Take", "Timeout", "TowersGame", "TowersOptions", "TowersState",
+    "Place", "PutBack", "Take", "Timeout", "Toss", "TowersGame", "TowersOptions", "TowersState",
 ]

@@ -1,19 +1,9 @@
-"""A towers game as a record: actions to plain data and back, and replay.
-
-The record holds only what was decided (the options, who went first, the
-accepted actions); a position is always rebuilt by replaying the actions
-through the rules, so a record can never hold a position the rules would
-not reach. The firmware writes these dicts to its journal as JSON.
-"""
+"""A towers game's actions as plain data and back (``engine.record`` does the rest)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from engine.errors import ObeliskError
 from engine.players import Player
 from engine.record import RecordError
-from engine.towers.blocks import BlockSet
 from engine.towers.game import (
     Action,
     Choose,
@@ -22,9 +12,6 @@ from engine.towers.game import (
     PutBack,
     Take,
     Timeout,
-    TowersGame,
-    TowersOptions,
-    TowersState,
 )
 
 
@@ -69,15 +56,3 @@ def _cell(raw: object) -> tuple[int, int, int]:
     if not isinstance(raw, list) or len(raw) != 3 or not all(type(v) is int for v in raw):
         raise ValueError(f"cell {raw!r} is not three whole numbers")
     return (raw[0], raw[1], raw[2])
-
-
-def replay(block_set: BlockSet, options: TowersOptions, first: Player,
-           actions: Iterable[Action]) -> TowersState:
-    """The position after ``actions``; RecordError names the first that does not apply."""
-    state = TowersGame(block_set, options).new_initial_state(first=first)
-    for number, action in enumerate(actions, 1):
-        try:
-            state = state.apply_action(action)
-        except ObeliskError as exc:
-            raise RecordError(f"action {number} ({action}) does not replay: {exc}") from None
-    return state

@@ -7,13 +7,14 @@ cannot drift from the rules.
 from __future__ import annotations
 
 from engine.rules_sheet import layout_sheet
-from engine.towers.blocks import BlockSet, Colour
-from engine.towers.game import TowersOptions
+from engine.towers.blocks import Colour
+from engine.towers.game import TowersGame
 from engine.towers.tower import LEVELS
 
 
-def rules_text(options: TowersOptions, block_set: BlockSet, width: int = 78) -> str:
+def rules_text(game: TowersGame, width: int = 78) -> str:
     """The whole rules sheet for ``obelisk rules towers``."""
+    options, block_set = game.options, game.block_set
     hourglass = f"{options.hourglass_s:g} seconds"
     sections: list[tuple[str, list[str]]] = [
         ("TOWERS - head-to-head tower packing for two players", [

@@ -20,7 +20,8 @@ from engine.highrise.game import HighriseGame, HighriseOptions, HighriseState, P
 from engine.highrise.sensing import CalibrationError
 from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.highrise.calibrate import calibrate, load_calibration, save_calibration, sim_hand
-from firmware.highrise.table import HighriseTable, highrise_view
+from firmware.highrise.table import HighriseTable
+from firmware.highrise.view import view_of
 from firmware.journal import Journal
 from firmware.resume import Resolved
 from hardware.devices import TableDevices
@@ -138,7 +139,7 @@ def _screen(table: HighriseTable | None, event: dict, now: float) -> str:
     return text
 
 
-def run_highrise_demo(settings: DemoSettings) -> int:
+def run_demo(settings: DemoSettings) -> int:
     """Play one High Rise game through the whole simulated stack; 0 when it ends."""
 
     def profile(options: HighriseOptions) -> Profile:
@@ -156,5 +157,5 @@ def run_highrise_demo(settings: DemoSettings) -> int:
         return HighriseTable(HighriseGame(resolved.options), journal, holder["cal"], seed=seed,
                              emit=emit, settle_s=max(0.3, 0.15 * settings.speed))
 
-    return run_table_demo("highrise", settings, make_table, HighrisePlayers, highrise_view,
+    return run_table_demo("highrise", settings, make_table, HighrisePlayers, view_of,
                           screen=_screen, profile=profile, prepare=prepare)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
+from engine.core import seeded_start
 from engine.errors import ObeliskError
 from engine.highrise.game import (
     HighriseGame,
@@ -35,9 +36,10 @@ from engine.highrise.game import (
     square_name,
 )
 from engine.highrise.record import action_from_dict, action_to_dict
-from engine.highrise.sensing import Calibration, WeightError, read_placement
+from engine.highrise.sensing import Calibration, CalibrationError, WeightError, read_placement
 from engine.players import PLAYERS, Player
 from engine.record import RecordError, options_from_dict, options_to_dict
+from firmware.highrise.calibrate import load_calibration
 from firmware.journal import Journal
 from firmware.resume import read_start, replay
 from firmware.seal import Sealer, SealError
@@ -78,6 +80,19 @@ class HighriseTable(BoardTable):
         self.accepted: View | None = None  # the pads' readings after the last accepted move
         self.over_at = 0.0
 
+    @classmethod
+    def for_service(cls, game: HighriseGame, journal: Journal, profile, *, seed: int,
+                    emit: Callable[[dict], None]) -> HighriseTable:
+        """The table ``obelisk run`` plays on this profile: a calibrated load cell a square."""
+        options = game.options
+        if profile.scanner.load_cells < options.cells:
+            raise CalibrationError(
+                f"profile {profile.name} has {profile.scanner.load_cells} load cells, but a "
+                f"{options.rows}x{options.cols} High Rise needs one under each of its "
+                f"{options.cells} squares: pick a smaller --size or a profile with more")
+        return cls(game, journal, load_calibration(journal.dir, options.cells), seed=seed,
+                   emit=emit, board_cols=profile.scanner.cols or options.cols)
+
     @property
     def cells(self) -> int:
         return self.game.options.cells
@@ -111,7 +126,7 @@ class HighriseTable(BoardTable):
             readings.append(_reading(move["reading"]))
             return action_from_dict(move)
 
-        position = replay(entries, self.game.new_initial_state(seed), action_of).state
+        position = replay(entries, seeded_start(self.game, seed)[0], action_of).state
         self.position, self.accepted = position, readings[-1]
         self.emit({"event": "resumed", "game": "highrise", "plies": position.plies})
         self.resumed()
@@ -131,7 +146,7 @@ class HighriseTable(BoardTable):
             return
         if self.decided is None or self._covers(self.decided):
             return
-        position = self.game.new_initial_state(self.seed)
+        position = seeded_start(self.game, self.seed)[0]
         self.journal.append({"t": "start", "game": "highrise",
                              "options": options_to_dict(self.game.options),
                              "first": position.first.value,
@@ -219,7 +234,7 @@ class HighriseTable(BoardTable):
             "stacks": [{"cell": square_name(s.square), "value": s.value,
                         "pips": {"A": s.pips[0], "B": s.pips[1]},
                         "controller": s.controller.value if s.controller else None,
-                        "points": s.points} for s in outcome.stacks],
+                        "points": s.points} for s in self.position.stacks_scored()],
         }
 
     # ---------------------------------------------------------------- LEDs
@@ -255,7 +270,7 @@ class HighriseTable(BoardTable):
                 frame[self._pixel(sq)] = EXTRA
         if outcome is not None:
             shown = int((now - self.over_at) / REVEAL_S) + 1
-            for s in outcome.stacks[:shown]:
+            for s in pos.stacks_scored()[:shown]:
                 frame[self._pixel(s.square)] = (PLAYER_COLOURS[s.controller] if s.controller
                                                 else DRAW)
         return frame
@@ -266,8 +281,3 @@ def _reading(raw: object) -> View:
     if not isinstance(raw, list) or not all(type(v) is int for v in raw):
         raise RecordError(f"the load-cell reading {raw!r} is not a list of counts")
     return tuple(raw)
-
-
-def highrise_view(snapshot) -> View:
-    """The load-cell readings of a sensor snapshot, square by square."""
-    return tuple(snapshot.loads)

@@ -30,7 +30,8 @@ from engine.maze.record import action_from_dict, action_to_dict
 from engine.maze.sensing import MazeView
 from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.journal import Journal
-from firmware.maze.table import BUTTON, MazeTable, maze_view
+from firmware.maze.table import BUTTON, MazeTable
+from firmware.maze.view import view_of
 from firmware.resume import Resolved
 from hardware.devices import TableDevices
 from hardware.profile import load_profile
@@ -187,13 +188,13 @@ def _screen(table: MazeTable, event: dict, now: float) -> str:
     return text
 
 
-def run_maze_demo(settings: DemoSettings) -> int:
+def run_demo(settings: DemoSettings) -> int:
     """Play one maze game through the whole simulated stack; 0 when it ends."""
 
     def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> MazeTable:
         return MazeTable(MazeGame(resolved.options), journal, emit=emit,
                          settle_s=max(0.3, 0.04 * settings.speed))
 
-    return run_table_demo("maze", settings, make_table, MazePlayers, maze_view, screen=_screen,
+    return run_table_demo("maze", settings, make_table, MazePlayers, view_of, screen=_screen,
                           profile=lambda options: load_profile("sim-maze"))
 

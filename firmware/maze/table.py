@@ -84,6 +84,18 @@ class MazeTable(BoardTable):
         self.lifted: tuple[int, int] | None = None
         self.plan = plan(self.position)
 
+    @classmethod
+    def for_service(cls, game: MazeGame, journal: Journal, profile, *, seed: int,
+                    emit: Callable[[dict], None]) -> MazeTable:
+        """The table ``obelisk run`` plays on this profile: it needs the wall switches."""
+        if not profile.scanner.wall_sensors or (profile.scanner.rows, profile.scanner.cols) \
+                != (8, 8):
+            raise ObeliskError(f"profile {profile.name} has no 8x8 board with wall sensors: "
+                               "the maze needs [scanner] board = \"8x8\" and wall_sensors = "
+                               "true (hardware/README.md); on the simulated table use "
+                               "--profile sim-maze")
+        return cls(game, journal, emit=emit)
+
     # ---------------------------------------------------------------- starting
 
     def start(self, now: float) -> None:
@@ -295,8 +307,3 @@ def _fields(action: Action) -> dict:
     if isinstance(action, Move):
         return {"to": square_name(action.to)}
     return {}
-
-
-def maze_view(snapshot) -> MazeView:
-    """Pieces from the first switch under each square, walls from the second."""
-    return MazeView(frozenset(snapshot.board_level(0)), frozenset(snapshot.board_level(1)))

@@ -20,7 +20,8 @@ from engine.stones.sensing import BoardView, Heights, sight, sight_after, stack_
 from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.journal import Journal
 from firmware.resume import Resolved
-from firmware.stones.table import StonesTable, stones_view
+from firmware.stones.table import StonesTable
+from firmware.stones.view import view_of
 from hardware.devices import TableDevices
 from hardware.profile import Profile, load_profile
 
@@ -138,7 +139,7 @@ def _screen(table: StonesTable, event: dict, now: float) -> str:
     return text
 
 
-def run_stones_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> int:
+def run_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> int:
     """Play one stones game through the whole simulated stack; 0 when it ends.
 
     ``stack_sensors`` simulates a board with stack-height sensors (three levels).
@@ -153,5 +154,5 @@ def run_stones_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> i
         return StonesTable(StonesGame(resolved.options), journal, emit=emit,
                            settle_s=max(0.3, 0.04 * settings.speed))
 
-    return run_table_demo("stones", settings, make_table, StonesPlayers, stones_view,
+    return run_table_demo("stones", settings, make_table, StonesPlayers, view_of,
                           screen=_screen, profile=profile)

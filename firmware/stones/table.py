@@ -78,6 +78,12 @@ class StonesTable(BoardTable):
         self.pick = 0
         self.lifted: Square | None = None
 
+    @classmethod
+    def for_service(cls, game: StonesGame, journal: Journal, profile, *, seed: int,
+                    emit: Callable[[dict], None]) -> StonesTable:
+        """The table ``obelisk run`` plays on this profile."""
+        return cls(game, journal, emit=emit)
+
     # ---------------------------------------------------------------- starting
 
     def start(self, now: float) -> None:
@@ -257,7 +263,7 @@ class StonesTable(BoardTable):
         assert outcome is not None
         return {"event": "game_over", "game": "stones",
                 "winner": outcome.winner.value if outcome.winner else None,
-                "reason": outcome.reason.value, "plies": outcome.plies}
+                "reason": outcome.termination, "plies": self.position.plies}
 
     # ---------------------------------------------------------------- LEDs
 
@@ -299,8 +305,3 @@ class StonesTable(BoardTable):
             r, c = self.moves[-1].to
             frame[("board", "", r * cols + c)] = GOOD
         return frame
-
-
-def stones_view(snapshot) -> View:
-    """The board of a sensor snapshot: occupied squares, and heights if sensed."""
-    return BoardView.of(snapshot.square_heights(), snapshot.layout.stack)

@@ -20,13 +20,12 @@ from collections import Counter
 from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
 from engine.towers.blocks import Colour
-from engine.towers.game import Phase, TowersGame, TowersState
+from engine.towers.game import Phase, TowersState
 from engine.towers.sensing import find_placement
 from engine.towers.tower import LEVELS, resting_placements
 from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.journal import Journal
 from firmware.resume import Resolved
-from firmware.towers.sets import towers_block_set
 from firmware.towers.table import TowersTable
 from firmware.towers.view import ZONE_PADS, TowersView, ZoneScale, expected_towers, view_of
 from hardware.devices import TableDevices
@@ -293,12 +292,11 @@ def _towers_screen(table: TowersTable, event: dict, now: float) -> str:
     return text + "\n" + _breakdown(event) if event["event"] == "game_over" else text
 
 
-def run_demo(settings: DemoSettings, *, set_path: str | None = None) -> int:
+def run_demo(settings: DemoSettings) -> int:
     """Play one towers game through the whole simulated stack; 0 when it ends."""
 
     def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> TowersTable:
-        game = TowersGame(towers_block_set(resolved, set_path), resolved.options)
-        return TowersTable(game, journal, seed=seed, emit=emit,
+        return TowersTable(resolved.make(), journal, seed=seed, emit=emit,
                            settle_s=max(0.3, 0.15 * settings.speed), toss_s=2.0)
 
     return run_table_demo("towers", settings, make_table, DemoPlayers, view_of,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from engine.errors import BlockSetError
 from engine.towers.blocks import BlockSet, block_set_from_dict, parse_block_set
-from firmware.resume import ResumeError
+from engine.towers.game import TowersGame, TowersOptions
 
 DEFAULT_SET = "default_set.toml"
 MAX_SET_BYTES = 1_000_000
@@ -33,21 +33,10 @@ def load_block_set(path: str | Path | None = None) -> BlockSet:
     return parse_block_set(text, source=f"set file {path}")
 
 
-def towers_block_set(resolved, set_path: str | Path | None) -> BlockSet:
-    """The set a towers game plays with: the one its journal kept, or ``--set``'s, or ours.
 
-    An unfinished game goes on with the set it began with; a ``--set`` that
-    names another set for it is refused rather than mixed in.
-    """
-    asked = load_block_set(set_path) if set_path is not None else None
-    kept = resolved.unfinished.start.get("set") if resolved.unfinished else None
-    if not isinstance(kept, dict):
-        return asked or load_block_set()
-    where = f"{resolved.unfinished.path} line {resolved.unfinished.first_line}"
-    journal_set = block_set_from_dict(kept, f"the set kept in {where}")
-    if asked is not None and asked != journal_set:
-        raise ResumeError(f"the unfinished towers game in {resolved.unfinished.path.parent} "
-                          f"is played with the set {journal_set.name!r}, not the one in "
-                          f"{set_path}: leave out --set to continue it, or add --new-game to "
-                          "start afresh with your set (the unfinished game is kept)")
-    return journal_set
+def make_game(options: TowersOptions, extras: dict) -> TowersGame:
+    """A towers game with the set a record kept (``extras["set"]``), else the default set."""
+    kept = extras.get("set")
+    block_set = block_set_from_dict(kept, "the set kept with the game") \
+        if isinstance(kept, dict) else load_block_set()
+    return TowersGame(block_set, options)

@@ -23,12 +23,12 @@ the clock.
 
 from __future__ import annotations
 
-import random
 import secrets
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.core import seeded_start
 from engine.errors import AmbiguousPlacementError, ObeliskError
 from engine.players import PLAYERS, Player
 from engine.record import options_from_dict, options_to_dict
@@ -51,7 +51,7 @@ from engine.towers.sensing import find_placement, handover_placement, over_the_t
 from engine.towers.tower import cells_text
 from firmware.hourglass import Hourglass
 from firmware.journal import Journal
-from firmware.resume import read_start, replay
+from firmware.resume import read_start, replay, start_extras
 from firmware.table import BoardTable
 from firmware.towers.view import UNKNOWN, TowersView, expected_towers, zone_fits
 from hardware.buttons import ButtonEvent
@@ -136,6 +136,12 @@ class TowersTable(BoardTable[TowersView]):
         self._now = 0.0
         super().__init__(emit, beep, settle_s)
 
+    @classmethod
+    def for_service(cls, game: TowersGame, journal: Journal, profile, *, seed: int,
+                    emit: Callable[[dict], None]) -> TowersTable:
+        """The table ``obelisk run`` plays on this profile."""
+        return cls(game, journal, seed=seed, emit=emit)
+
     @property
     def last_place(self) -> Place | None:
         """The last accepted placement (its rods light green)."""
@@ -167,7 +173,7 @@ class TowersTable(BoardTable[TowersView]):
 
     def _game_of(self, start: dict) -> tuple[Player, int, TowersGame]:
         """Who went first, the seed, and the game (set and options) a start entry names."""
-        kept = start.get("set")  # the whole set since --set; older journals name the default
+        kept = start_extras(start).get("set")  # older journals named the default set only
         block_set = block_set_from_dict(kept) if isinstance(kept, dict) else self.game.block_set
         return (Player(start["first"]), int(start.get("seed", self.seed)),
                 TowersGame(block_set, options_from_dict(TowersOptions, start["options"])))
@@ -312,13 +318,14 @@ class TowersTable(BoardTable[TowersView]):
     # ------------------------------------------------------------------ states
 
     def _start_game(self) -> None:
-        """Toss the coin and journal the start (before the table shows anything of it)."""
-        first = random.Random(self.seed).choice(PLAYERS)
-        self.journal.append({"t": "start", "game": "towers", "first": first.value,
-                             "seed": self.seed, "set": block_set_to_dict(self.game.block_set),
+        """The engine tosses the coin (from the seed); the start is journalled before it shows."""
+        start = seeded_start(self.game, self.seed)[0]
+        self.journal.append({"t": "start", "game": "towers", "first": start.active.value,
+                             "seed": self.seed,
+                             "extras": {"set": block_set_to_dict(self.game.block_set)},
                              "options": options_to_dict(self.game.options)})
-        self.first = first
-        self._new_position(self.game.new_initial_state(first=first))
+        self.first = start.active
+        self._new_position(start)
 
     def on_enter_toss(self) -> None:
         self._toss_until = self._now + self.toss_s

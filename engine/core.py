@@ -1,0 +1,172 @@
+"""One game API for every game: what a bot, the table and a test all call.
+
+The shape is OpenSpiel's. A game is a ``Game`` (fixed facts: its id, its
+options, ``new_initial_state()``) and positions are immutable ``State``
+values with:
+
+- ``current_player()``: who acts next (None at a chance node or the end);
+- ``legal_actions()``, ``apply_action(action)`` (a new state, or a specific
+  ``ObeliskError`` in a player's words), ``is_terminal()``;
+- ``outcome()``: one ``Outcome`` for every game (why it ended, who won or a
+  draw, scores where the game counts them, a breakdown a person reads),
+  and ``returns()`` for search;
+- ``action_to_string(action)`` and ``string_to_action(text)``, each the
+  other's inverse (a notation people can read and type);
+- ``observation()``: the public facts, as plain data (what anyone at the
+  table may see; never what the rules hide);
+- chance: ``is_chance_node()`` and ``chance_outcomes()`` (a coin toss, hidden
+  dice). ``play_chance`` resolves chance nodes from a seed, the same seed
+  always the same way, so a seed and the players' actions are a whole game.
+
+Nothing here reads a clock, a file or the network: chance is a seeded,
+fixed generator (splitmix64), written out so it is the same on every Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.players import PLAYERS, Player
+
+MASK = 0xFFFFFFFFFFFFFFFF
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, the same shape for every game.
+
+    ``termination`` says why in a word (``over_the_top``, ``obelisk``...),
+    ``winner`` is None for a draw, ``scores`` holds each player's points where
+    the game counts points (None where it only has a winner), and
+    ``breakdown`` a few lines per player that explain the result.
+    """
+
+    termination: str
+    winner: Player | None
+    scores: tuple[int, int] | None = None
+    breakdown: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+    def returns(self) -> tuple[float, float]:
+        """+1 for the winner, -1 for the loser, 0 each for a draw."""
+        if self.winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.winner is Player.A else (-1.0, 1.0)
+
+    def words(self) -> str:
+        """The result in one line a person reads."""
+        who = "a draw" if self.winner is None else f"{self.winner} wins"
+        scores = "" if self.scores is None else f" ({self.scores[0]} to {self.scores[1]})"
+        return f"{who}{scores}: {self.termination.replace('_', ' ')}"
+
+    def to_dict(self) -> dict:
+        """Plain data for events, journals and pages."""
+        return {"termination": self.termination,
+                "winner": self.winner.value if self.winner else None,
+                "scores": None if self.scores is None else dict(zip("AB", self.scores,
+                                                                    strict=True)),
+                "breakdown": {p.value: list(self.breakdown[p.index]) for p in PLAYERS},
+                "words": self.words()}
+
+
+def returns_of(outcome: Outcome | None) -> tuple[float, float]:
+    """``returns()`` for any state: 0 each until the game is over."""
+    return (0.0, 0.0) if outcome is None else outcome.returns()
+
+
+class State(Protocol):
+    """What every game's state offers (see the module's docstring)."""
+
+    def current_player(self) -> Player | None: ...
+
+    def legal_actions(self) -> list[Any]: ...
+
+    def apply_action(self, action: Any) -> State: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def returns(self) -> tuple[float, float]: ...
+
+    def action_to_string(self, action: Any) -> str: ...
+
+    def string_to_action(self, text: str) -> Any: ...
+
+    def observation(self) -> dict: ...
+
+    def is_chance_node(self) -> bool: ...
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]: ...
+
+
+class Game(Protocol):
+    """What every game offers: its id and options, and the first position."""
+
+    id: str
+
+    @property
+    def options(self) -> Any: ...
+
+    def new_initial_state(self) -> State: ...
+
+
+# ------------------------------------------------------------------ chance
+
+
+def mix(x: int) -> int:
+    """One splitmix64 step: a fixed, well-spread sequence from any seed."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+class ChanceStream:
+    """Uniform draws from a seed, one after another, the same on every machine."""
+
+    def __init__(self, seed: int) -> None:
+        self._state = mix(mix(seed & MASK) ^ (seed >> 64 & MASK))
+
+    def below(self, n: int) -> int:
+        """A whole number from 0 to n - 1, every one equally likely."""
+        limit = (1 << 64) - (1 << 64) % n  # reject the top sliver
+        while True:
+            self._state = (self._state + 0x9E3779B97F4A7C15) & MASK
+            z = mix(self._state)
+            if z < limit:
+                return z % n
+
+
+def play_chance(state: Any, stream: ChanceStream) -> Any:
+    """Resolve chance nodes from ``stream`` until a player (or the end) is to act.
+
+    Each node's outcomes are taken in the order the game lists them and drawn
+    by their weights (all games here have equally likely outcomes).
+    """
+    while state.is_chance_node():
+        outcomes: Sequence[tuple[Any, float]] = state.chance_outcomes()
+        state = state.apply_action(outcomes[stream.below(len(outcomes))][0])
+    return state
+
+
+def seeded_start(game: Any, seed: int) -> tuple[Any, ChanceStream]:
+    """The first position a player acts in, chance resolved from ``seed``, and the stream
+    (games with chance later on draw from it as they go)."""
+    stream = ChanceStream(seed)
+    return play_chance(game.new_initial_state(), stream), stream
+
+
+def square_name(square: tuple[int, int]) -> str:
+    """Board squares as people read them: column letter, row number from A's edge."""
+    return f"{'abcdefgh'[square[1]]}{square[0] + 1}"
+
+
+def parse_square(text: str) -> tuple[int, int]:
+    """``square_name``'s inverse; ValueError for anything else."""
+    text = text.strip().lower()
+    if len(text) != 2 or text[0] not in "abcdefgh" or text[1] not in "12345678":
+        raise ValueError(f"{text!r} is not a square like a1 or h8")
+    return (int(text[1]) - 1, "abcdefgh".index(text[0]))
