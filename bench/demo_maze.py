@@ -1,8 +1,9 @@
 """Plays the maze demo for many seeds with every turn limit and checks each ending.
 
 Each run of `obelisk demo maze --seed N --json --speed S --turns T` must end
-with a game_over line of the documented form, consistent with itself (the
-Architect wins exactly when all five segments are claimed, within T turns).
+with a game_over event (the outcome and the board as it ended), consistent
+with itself (the Architect, player A, wins exactly when all five segments
+are claimed, within T turns).
 Prints one line per game and a summary: `demo_maze: games=N ok=K failed=F`.
 
 Run: .venv/bin/python bench/demo_maze.py [--seeds 20] [--speed 50] [--jobs 2]
@@ -32,16 +33,19 @@ def check(seed: int, turns: int, speed: float) -> tuple[str, bool, str, float]:
     if run.returncode != 0 or not lines:
         return label, False, f"exit {run.returncode}: {run.stderr.strip()[-200:]}", took
     last = json.loads(lines[-1])
-    form = list(last) == ["event", "game", "winner", "claimed", "turns_used", "walls_used"]
-    if not (form and last["event"] == "game_over" and last["game"] == "maze"):
+    outcome, seen = last.get("outcome", {}), last.get("observation", {})
+    if not (last["event"] == "game_over" and last["game"] == "maze"
+            and outcome.get("winner") in ("A", "B") and seen.get("phase") == "over"):
         return label, False, f"last line is not game_over: {lines[-1][:120]}", took
-    won = last["claimed"] == 5 and last["turns_used"] <= turns
-    lost = last["claimed"] < 5 and last["turns_used"] == turns
-    if last["winner"] != ("architect" if won else "maze_master") or not (won or lost) \
-            or not 0 <= last["walls_used"] <= 10:
+    claimed, turns_used, walls_used = seen["claimed"], seen["turn"], len(seen["walls"])
+    won = claimed == 5 and turns_used <= turns
+    lost = claimed < 5 and turns_used == turns
+    if outcome["winner"] != ("A" if won else "B") or not (won or lost) \
+            or not 0 <= walls_used <= 10:
         return label, False, f"inconsistent ending: {lines[-1][:120]}", took
-    return label, True, (f"{last['winner']}, {last['claimed']} claimed in "
-                         f"{last['turns_used']} turns, {last['walls_used']} walls"), took
+    who = "the Architect" if outcome["winner"] == "A" else "the Maze Master"
+    return label, True, (f"{who}, {claimed} claimed in {turns_used} turns, "
+                         f"{walls_used} walls"), took
 
 
 def main() -> None:

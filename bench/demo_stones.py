@@ -32,12 +32,13 @@ def check(seed: int, mode: str, speed: float) -> tuple[str, bool, str, float]:
     if run.returncode != 0 or not lines:
         return label, False, f"exit {run.returncode}: {run.stderr.strip()[-200:]}", took
     last = json.loads(lines[-1])
-    form = list(last) == ["event", "game", "winner", "reason", "plies"]
-    if not (form and last["event"] == "game_over" and last["game"] == "stones"
-            and last["winner"] in ("A", "B", None) and last["reason"] in REASONS
-            and isinstance(last["plies"], int)):
+    outcome = last.get("outcome", {})
+    if not (last["event"] == "game_over" and last["game"] == "stones"
+            and outcome.get("winner") in ("A", "B", None)
+            and outcome.get("termination") in REASONS):
         return label, False, f"last line is not game_over: {lines[-1][:120]}", took
-    return label, True, f"winner {last['winner']}, {last['reason']}, {last['plies']} plies", took
+    plies = last["observation"]["plies"]
+    return label, True, f"winner {outcome['winner']}, {outcome['termination']}, {plies} plies", took
 
 
 def main() -> None:

@@ -1,8 +1,9 @@
 """Plays the towers demo for many seeds and checks every ending.
 
 For each seed: `obelisk demo towers --seed N --json --speed S` must end with
-a game_over line of the documented form, and each player's score must equal
-the values of their scored blocks minus their over-the-top cubes. Prints one
+a game_over line of the vocabulary (outcome and final observation), and each
+player's score must equal the values of the blocks on their tower minus
+their over-the-top cubes. Prints one
 line per seed and a summary: `demo_towers: seeds=N ok=K failed=F`.
 
 Run: .venv/bin/python bench/demo_towers.py [--seeds 20] [--speed 50] [--jobs 2]
@@ -33,16 +34,20 @@ def check(seed: int, speed: float) -> tuple[int, bool, str, float]:
     if run.returncode != 0 or not lines:
         return seed, False, f"exit {run.returncode}: {run.stderr.strip()[-200:]}", took
     last = json.loads(lines[-1])
-    if last.get("event") != "game_over" or set(last) != {"event", "game", "winner", "players"}:
+    if last.get("event") != "game_over" or set(last) != {"event", "game", "outcome",
+                                                          "observation"}:
         return seed, False, f"last line is not game_over: {lines[-1][:120]}", took
-    events = [json.loads(line)["event"] for line in lines]
-    for name, info in last["players"].items():
-        expected = sum(POINTS[c] for c in info["blocks"]) - info["overflow"]
-        if info["score"] != expected:
-            return seed, False, f"player {name} scored {info['score']}, blocks say {expected}", took
-    scores = {n: i["score"] for n, i in last["players"].items()}
-    summary = (f"winner {last['winner']}, scores {scores}, timeouts {events.count('timeout')}, "
-               f"illegal {events.count('illegal')}")
+    events = [json.loads(line) for line in lines]
+    outcome, seen = last["outcome"], last["observation"]
+    scores = outcome["scores"]
+    for name, blocks in seen["towers"].items():
+        expected = sum(POINTS[b["colour"]] for b in blocks) - seen["penalties"][name]
+        if scores[name] != expected:
+            return seed, False, f"player {name} scored {scores[name]}, blocks say {expected}", took
+    timeouts = sum(e["event"] == "timer" and e["state"] == "expired" for e in events)
+    refused = sum(e["event"] == "refused" for e in events)
+    summary = (f"winner {outcome['winner']}, scores {scores}, {outcome['termination']}, "
+               f"timeouts {timeouts}, refused {refused}")
     return seed, True, summary, took
 
 

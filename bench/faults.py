@@ -15,9 +15,10 @@ time, as noise does):
   middle of whatever it was doing, journal writes included) and started
   again on the same state directory.
 
-Each faulted game's accepted actions (from its journal) and result are
-compared with the reference: an action the reference does not have is a
-false placement, one it lacks is a lost action. Prints a table per game and
+Each faulted game's accepted actions (from its journal) and its last line,
+the ``game_over`` event (outcome and final observation), are compared with
+the reference: an action the reference does not have is a false placement,
+one it lacks is a lost action, a different game_over a result mismatch. Prints a table per game and
 fault kind, and ends with the line
 `faults: games=N injected=K false_placements=F lost_actions=L result_mismatches=M`.
 
@@ -250,8 +251,17 @@ def play(game: str, seed: int, rng: random.Random) -> dict:
             "mismatch": int(result != reference or reference is None
                             or reference.get("event") != "game_over"),
             "detail": "" if result == reference else
-            f"exit {final.returncode}, {final.stderr.strip()[-300:]!r}; got {result}; "
-            f"expected {reference}; state in {fault_dir}"}
+            f"exit {final.returncode}, {final.stderr.strip()[-300:]!r}; got {_words(result)}; "
+            f"expected {_words(reference)}; state in {fault_dir}"}
+
+
+def _words(last: dict | None) -> str:
+    """A game_over line as its outcome reads (the whole line if it is something else)."""
+    if last is None:
+        return "no output"
+    if last.get("event") == "game_over":
+        return repr(last["outcome"]["words"])
+    return json.dumps(last)[:200]
 
 
 def main() -> None:

@@ -118,6 +118,32 @@ def _demo(args: argparse.Namespace) -> int:
     return load(game.demo)(settings, **chosen_demo(game, args))
 
 
+def _games(args: argparse.Namespace) -> int:
+    from firmware.history import finished_games
+    from firmware.state_dir import default_state_dir
+
+    where = args.state_dir or default_state_dir()
+    games, warnings = finished_games(where)
+    for warning in warnings:
+        print(f"obelisk: {warning}", file=sys.stderr)
+    for game in games:
+        print(game.summary())
+    if not games:
+        print(f"no finished games in {where} yet", file=sys.stderr)
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from firmware.history import export_json, export_text, find
+    from firmware.state_dir import default_state_dir
+
+    where = args.state_dir or default_state_dir()
+    game = find(where, args.id)
+    write = export_json if args.format == "json" else export_text
+    sys.stdout.write(write(game, where))
+    return 0
+
+
 # ------------------------------------------------------------------ the parser
 
 
@@ -204,6 +230,19 @@ def build_parser() -> argparse.ArgumentParser:
         _new_game(sub)
         add_game_flags(sub, [game], ("flags", "extra_flags", "demo_flags"))
         sub.set_defaults(run=_demo)
+
+    games = commands.add_parser("games", help="list the finished games, one a line: id, when, "
+                                "game, options, result")
+    _state_dir(games, "the table's state directory")
+    games.set_defaults(run=_games)
+    export = commands.add_parser("export", help="write one finished game's record")
+    export.add_argument("id", help="the game's id, as `obelisk games` lists it (its start is "
+                        "enough)")
+    export.add_argument("--format", choices=("json", "text"), default="text",
+                        help="text: a record a person reads, a numbered line per action "
+                        "(default); json: the record `replay` reads back")
+    _state_dir(export, "the table's state directory")
+    export.set_defaults(run=_export)
     return parser
 
 

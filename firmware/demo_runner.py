@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware.games import GAMES
+from firmware.games import GAMES, load
 from firmware.journal import Journal
 from firmware.resume import Resolved, ResumeError, resolve
+from firmware.screen import Screen
 from firmware.service import TableService
 from firmware.state_dir import StateDir, StateDirError, write_whole
 from hardware.devices import TableDevices, open_table
@@ -50,7 +51,6 @@ class DemoSettings:
 
 def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
                    make_players: Callable, view_of: Callable, *,
-                   screen: Callable[[object, dict, float], str],
                    profile: Callable[[object], Profile] | None = None,
                    prepare: Callable | None = None) -> int:
     """Play one game through the whole simulated stack; 0 when it ends.
@@ -58,9 +58,9 @@ def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
     ``make_table(resolved, journal, emit, seed)`` builds the table;
     ``make_players(table, devices, seed)`` the players, who offer
     ``waiting()``, ``act()``, ``physical()`` (the simulated table as plain
-    data) and ``restore(data)``; ``screen(table, event, now)`` renders an
-    event for a person; ``profile(options)`` gives the simulated table for
-    the game's options (default: the sim profile); ``prepare(devices,
+    data) and ``restore(data)``; the screen is drawn from the events alone
+    (``firmware.screen`` and the game's ``draw``); ``profile(options)`` gives
+    the simulated table for the game's options (default: the sim profile); ``prepare(devices,
     journal, emit)``, if given, runs before the table is built (a
     calibration, say); ``settings.hook(table, devices)``, if given, once the
     players are ready.
@@ -82,7 +82,7 @@ def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
         devices = open_table(profile(resolved.options) if profile else load_profile("sim"))
         with devices:
             return _play(settings, resolved, journal, devices, physical, saved, seed,
-                         make_table, make_players, view_of, screen, prepare, out)
+                         make_table, make_players, view_of, prepare, out)
 
 
 def _saved_table(physical: Path) -> dict:
@@ -110,7 +110,7 @@ def _seed(typed: int | None, saved: dict, game_id: str, where: str) -> int:
 
 def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices: TableDevices,
           physical: Path, saved: dict, seed: int, make_table: Callable, make_players: Callable,
-          view_of: Callable, screen: Callable, prepare: Callable | None, out) -> int:
+          view_of: Callable, prepare: Callable | None, out) -> int:
     speed = settings.speed
     live = not settings.as_json and out.isatty()
     epoch = time.monotonic()
@@ -120,7 +120,7 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
 
     printing = threading.Lock()
     reader_gone = threading.Event()
-    holder: dict = {}
+    screen = Screen(load(GAMES[resolved.game.id].screen))
 
     def emit(event: dict) -> None:
         with printing:
@@ -130,14 +130,13 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
                 else:
                     keep = event["event"] in ("game_over", "reveal")  # the end stays readable
                     clear = "\x1b[H\x1b[2J" if live and not keep else ""
-                    print(clear + screen(holder.get("table"), event, clock()), file=out,
-                          flush=True)
+                    print(clear + screen.show(event), file=out, flush=True)
             except (BrokenPipeError, ValueError):  # whoever read our output has gone
                 reader_gone.set()
 
     if prepare is not None:
         prepare(devices, journal, emit)
-    table = holder["table"] = make_table(resolved, journal, emit, seed)
+    table = make_table(resolved, journal, emit, seed)
     service = TableService(devices, table, view_of, clock)
     service.start_table()  # a journal that cannot be resumed is refused here, nothing touched
     failure: list[BaseException] = []

@@ -6,7 +6,7 @@ sheet, its table (the state machine on the sensors), the view of a sensor
 snapshot it compares, its demo and the simulated table it plays on. The
 command line, the service, the benches and the tests go through this
 registry; nothing else names a game. A game is added with ``register``
-(the tests add a fifth, noughts and crosses, that way).
+(the tests add a fifth game of their own that way).
 
 The parts are named as ``"module:attribute"`` and loaded when first asked
 for, so ``obelisk --help`` does not import four games.
@@ -147,6 +147,7 @@ class Game:
     table: str  # the table class (firmware.table.Table)
     view: str  # view_of(snapshot) -> what the table compares
     demo: str  # run_demo(settings, **extra) -> exit status
+    screen: str  # draw(observation) -> the board in text, for terminal views
     profile: str = "sim"  # the simulated table it plays on
     demo_defaults: dict = field(default_factory=dict)  # what a demo plays unless told
     maker: str = ""  # make(options, extras) when the engine's Game is not made as Game(options)
@@ -199,7 +200,8 @@ def _parts(game: str, engine: str) -> dict[str, str]:
     return {"engine": f"engine.{game}.game:{engine}", "record": f"engine.{game}.record",
             "rules": f"engine.{game}.rules:rules_text",
             "table": f"firmware.{game}.table:{engine.removesuffix('Game')}Table",
-            "view": f"firmware.{game}.view:view_of", "demo": f"firmware.{game}.demo:run_demo"}
+            "view": f"firmware.{game}.view:view_of", "demo": f"firmware.{game}.demo:run_demo",
+            "screen": f"firmware.{game}.screen:draw"}
 
 
 GAMES: dict[str, Game] = {game.id: game for game in (

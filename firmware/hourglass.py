@@ -8,9 +8,11 @@ out, the last one dimming smoothly, in a warning colour near the end.
 
 from __future__ import annotations
 
-Colour = tuple[int, int, int]
-SAND: Colour = (255, 170, 40)
-WARNING: Colour = (255, 30, 0)
+from firmware import palette
+
+Colour = palette.RGB
+SAND: Colour = palette.SAND
+WARNING: Colour = palette.LAST_SAND
 
 
 class Hourglass:

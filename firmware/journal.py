@@ -78,14 +78,15 @@ class Journal:
             raise JournalError(f"cannot create the state directory {self.dir}: {exc.strerror}; "
                                "choose another with --state-dir") from None
 
-    def read(self) -> JournalContents:
-        """Every whole entry, oldest first."""
+    def read(self, path: Path | None = None) -> JournalContents:
+        """Every whole entry, oldest first (of ``path``: an archived journal)."""
+        path = path or self.path
         try:
-            raw = self.path.read_bytes()
+            raw = path.read_bytes()
         except FileNotFoundError:
             return JournalContents((), False)
         except OSError as exc:
-            raise JournalError(f"cannot read {self.path}: {exc.strerror}") from None
+            raise JournalError(f"cannot read {path}: {exc.strerror}") from None
         lines = raw.split(b"\n")
         torn = lines[-1] != b""  # a whole journal ends with a newline
         whole, tail = lines[:-1], lines[-1]
@@ -98,7 +99,7 @@ class Journal:
             except (ValueError, RecursionError) as exc:
                 why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
                 raise JournalError(
-                    f"{self.path} line {number} is damaged ({why}); the journal cannot be "
+                    f"{path} line {number} is damaged ({why}); the journal cannot be "
                     f"trusted past it. {START_AFRESH[0].upper()}{START_AFRESH[1:]}"
                 ) from None
             entries.append(entry)

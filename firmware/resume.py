@@ -150,6 +150,8 @@ def replay(unfinished: GameEntries, state, action_of: Callable[[dict], object]) 
                                       f"{len(actions) - 1} can be taken back to")
                 del history[to + 1:], actions[to:]
                 state = history[-1]
+            elif kind == "over":  # a finished game's result: nothing to rebuild
+                continue
             else:
                 raise RecordError(f"{kind!r} is not a kind of journal entry (start, action, "
                                   "takeback, over)")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from firmware.games import Game, load
 from firmware.journal import Journal
 from firmware.resume import resolve
+from firmware.screen import headline
 from firmware.service import LinkDeadError, TableService
 from firmware.state_dir import StateDir, default_state_dir
 from hardware.devices import open_table
@@ -21,8 +22,8 @@ __all__ = ["default_state_dir", "report", "run_service"]
 
 
 def report(event: dict) -> None:
-    """Game events go to the log (journald under systemd)."""
-    log.info("%s", event)
+    """Game events go to the log (journald under systemd), each in a line a person reads."""
+    log.info("%s", headline(event))
 
 
 def run_service(profile_name: str, state_dir: str | None = None, game: str | None = None,

@@ -1,54 +1,239 @@
-"""What the stones, High Rise and maze tables share: settled views in, repairs shown.
+"""The table core: what every game's table is, whatever its sensors and rules.
 
-Each game's table is a ``transitions`` model; this base holds the plumbing
-that does not depend on the game: the machine itself, a sensor view fed to
-the settler, a settled one handed to the game's ``_decide`` once, the
-service told when to wake, and a problem shown and waited out in ``repair``.
+``Table`` is the model of a ``transitions`` machine:
+
+    setup --begin / resumed--> play <--go_wrong / fixed--> repair
+      ^                         | ^  ^                       |
+      |               ask       | |  `-- resume -- paused <--'-- pause (menu)
+      |                         v | picked
+      |                        choose
+      `-- new_game -- over <-- finish (from play, choose or repair)
+
+It holds everything that does not depend on the game:
+
+- settling: a sensor view counts once it has held still (``Settler``), and
+  each settled view is handed once to the game's ``_decide``;
+- recording: an action is journalled (fsynced) before it is applied, shown
+  or announced; a refusal of the journal leaves nothing applied;
+- the repair: what breaks the rules is refused, beeped and waited out, one
+  problem at a time; nothing illegal is ever recorded;
+- choosing: when several actions fit what the sensors saw, the candidates
+  light one after another; the chooser's press steps, a hold plays;
+- takebacks: lifting the last placements off again offers them back, and
+  only the players whose pieces came off confirm;
+- pause and resume (the menu button), the end (the engine's ``Outcome``),
+  and a new game after it;
+- resuming: the journal's unfinished game is rebuilt through the engine's
+  rules from its seed and actions (``firmware.resume.replay``).
+
+A game's table adds only what differs: how it reads a settled view
+(``_decide``), which buttons mean what during play (``_play_button``), its
+LED frame (``<game>/leds.py``) and, when it must, how its journal entries
+look (High Rise seals them). Everything it tells the world goes through
+``events.make`` in the one vocabulary.
 """
 
 from __future__ import annotations
 
+import secrets
 import threading
+import time
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
 
 from transitions import Machine
 
+from engine.core import seeded_start
+from engine.errors import ObeliskError
+from engine.players import PLAYERS, Player
+from engine.record import options_from_dict, options_to_dict
+from firmware import events
+from firmware.games import GAMES
+from firmware.journal import GameEntries, Journal
+from firmware.resume import read_start, replay, start_extras
 from firmware.settle import Settler
+from hardware.buttons import ButtonEvent
 
 V = TypeVar("V")
+Actions = tuple[Any, ...]
+
+CORE_STATES = ("setup", "play", "choose", "repair", "paused", "over")
+CORE_TRANSITIONS = (
+    {"trigger": "begin", "source": "setup", "dest": "play"},
+    {"trigger": "resumed", "source": "setup", "dest": "play"},
+    {"trigger": "ask", "source": ["play", "repair"], "dest": "choose"},
+    {"trigger": "picked", "source": "choose", "dest": "play"},
+    {"trigger": "go_wrong", "source": ["play", "choose"], "dest": "repair"},
+    {"trigger": "fixed", "source": "repair", "dest": "play"},
+    {"trigger": "pause", "source": ["play", "choose", "repair"], "dest": "paused"},
+    {"trigger": "resume", "source": "paused", "dest": "play"},
+    {"trigger": "finish", "source": ["play", "choose", "repair"], "dest": "over"},
+    {"trigger": "new_game", "source": "over", "dest": "setup", "after": "_next_game"},
+)
 
 
-class BoardTable(Generic[V]):
-    """Settling and repair plumbing; subclasses give ``STATES``, ``TRANSITIONS``
-    (with ``go_wrong`` into "repair") and ``_decide``.
+@dataclass(frozen=True)
+class Offer:
+    """The table went back to an earlier accepted position: a takeback to confirm.
 
-    ``problem`` says what is wrong, ``wrong`` the squares to light red, and
-    ``candidates`` what a player may pick with their button.
+    Only the players whose pieces came off (``owners``) may confirm it.
     """
 
-    def __init__(self, emit: Callable[[dict], None], beep: Callable[[], None],
-                 settle_s: float) -> None:
+    to: int
+    owners: frozenset[Player]
+
+
+class Table(Generic[V]):
+    """One game on a physical (or simulated) table; subclass it for a game.
+
+    A subclass sets ``record`` (its engine record module) and ``SETUP`` (what
+    the players are asked before a game), may add states and transitions
+    (``EXTRA_STATES``, ``EXTRA_TRANSITIONS``, replacing core ones of the same
+    trigger and source), and implements ``_decide(view, now)``.
+    """
+
+    STATES: ClassVar[tuple[str, ...]] = CORE_STATES
+    TRANSITIONS: ClassVar[tuple[dict, ...]] = CORE_TRANSITIONS
+    EXTRA_STATES: ClassVar[tuple[str, ...]] = ()
+    EXTRA_TRANSITIONS: ClassVar[tuple[dict, ...]] = ()
+    SETUP: ClassVar[str] = "set the pieces out for a new game, then press a player button"
+    record: ClassVar[Any]  # engine.<game>.record: action_to_dict, action_from_dict
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        replaced = {(t["trigger"], str(t["source"])) for t in cls.EXTRA_TRANSITIONS}
+        cls.STATES = CORE_STATES + cls.EXTRA_STATES
+        cls.TRANSITIONS = tuple(t for t in CORE_TRANSITIONS
+                                if (t["trigger"], str(t["source"])) not in replaced) \
+            + cls.EXTRA_TRANSITIONS
+
+    def __init__(self, game: Any, journal: Journal, *,
+                 emit: Callable[[dict], None] = lambda event: None,
+                 beep: Callable[[], None] = lambda: None, settle_s: float = 0.3,
+                 seed: int | None = None) -> None:
+        self.game = game
+        self.journal = journal
         self.emit = emit
         self.beep = beep
+        self.seed = secrets.randbits(63) if seed is None else seed
         self.settler: Settler[V] = Settler(settle_s)
         self.view: V | None = None
-        self.decided: V | None = None
+        self.decided: V | None = None  # the last settled view fully dealt with
         self.problem = ""
-        self.wrong: tuple[tuple[int, int], ...] = ()
-        self.candidates: tuple = ()
+        self.wrong: tuple = ()  # where the game lights what is wrong
+        self.candidates: tuple[Actions, ...] = ()
+        self.chooser: Player | None = None
+        self.pick = 0
+        self.offer: Offer | None = None
+        self.confirmed: set[Player] = set()
+        self.position: Any = seeded_start(game, self.seed)[0]  # the start, until a game
+        self.history: list = [self.position]
+        self.actions: list = []
+        self.started = False  # the journal holds this game's start
         self.lock = threading.RLock()  # the service and the people's hands take turns
+        self._now = 0.0
         self.machine = Machine(model=self, states=list(self.STATES),
-                               transitions=list(self.TRANSITIONS), initial="setup",
-                               auto_transitions=False, queued=True)
+                               transitions=[dict(t) for t in self.TRANSITIONS],
+                               initial="setup", auto_transitions=False, queued=True)
+
+    # ------------------------------------------------------------------ telling
+
+    def tell(self, name: str, /, **fields: object) -> None:
+        """Emit one event of the vocabulary (checked)."""
+        self.emit(events.make(name, **fields))
+
+    def players(self) -> dict:
+        """Who plays, as the game names its seats (a game may name roles)."""
+        return {p.value: str(p) for p in PLAYERS}
+
+    # ------------------------------------------------------------------ starting
+
+    def start(self, now: float) -> None:
+        """Resume the journal's unfinished game, or wait in setup for a new one."""
+        self._now = now
+        entries = self.journal.unfinished()
+        if not entries:
+            self.problem = self.SETUP
+            return
+        self._resume(entries)
+
+    def _resume(self, entries: GameEntries) -> None:
+        spec = GAMES[self.game.id]
+        self.game = read_start(entries, lambda start: spec.make(
+            options_from_dict(spec.options, start["options"]), start_extras(start)))
+        first = read_start(entries, self._initial)
+        replayed = replay(entries, first, self._action_of)
+        self.history, self.actions = list(replayed.history), list(replayed.actions)
+        self.position = replayed.state
+        self.started = True
+        self._resumed_from(entries)
+        self.tell("resumed", game=self.game.id, options=options_to_dict(self.game.options),
+                  actions=len(self.actions), observation=self.position.observation())
+        self.resumed()
+        if self.position.is_terminal():  # its end was not written before the stop
+            self.finish()
+        else:
+            self._tell_turn(None)
+
+    def _initial(self, start: dict) -> Any:
+        """The first position of a journalled game (chance from its seed)."""
+        seed = start.get("seed", 0)  # journals before chance moved into the engine: none
+        if type(seed) is not int:
+            raise ValueError(f"the seed {seed!r} is not a whole number")
+        self.seed = seed
+        return seeded_start(self.game, self.seed)[0]
+
+    def _resumed_from(self, entries: GameEntries) -> None:
+        """After a resume: what a game must restore beyond its position."""
+
+    def _begin_game(self) -> None:
+        """Journal the start of a new game from the start position the table shows."""
+        state = self.position
+        self.journal.append(self._start_entry(state))
+        self.position, self.history, self.actions = state, [state], []
+        self.started = True
+        self.problem = ""
+
+    def _start_entry(self, state: Any) -> dict:
+        """The journal's start line: game, options, seed, what the game is made of."""
+        entry = {"t": "start", "game": self.game.id, "when": time.strftime("%Y-%m-%d %H:%M"),
+                 "options": options_to_dict(self.game.options), "seed": self.seed}
+        extras = self._extras()
+        if extras:
+            entry["extras"] = extras
+        return entry
+
+    def _extras(self) -> dict:
+        """What the game is made of beyond its options (a towers set), for the journal."""
+        return {}
+
+    def _announce_start(self) -> None:
+        first = self.position.current_player()
+        self.tell("start", game=self.game.id, options=options_to_dict(self.game.options),
+                  players=self.players(), first=first.value if first else None,
+                  observation=self.position.observation())
+        self._tell_turn(None)
+
+    def _next_game(self) -> None:
+        """After a game: a new seed, nothing on record, the players set up again."""
+        self.seed = secrets.randbits(63)
+        self.position = seeded_start(self.game, self.seed)[0]
+        self.history, self.actions = [self.position], []
+        self.started, self.offer, self.candidates, self.chooser = False, None, (), None
+        self.problem = self.SETUP
+        self.settler.forget()
+
+    # ------------------------------------------------------------------ inputs
 
     def on_view(self, view: V, now: float) -> None:
-        """A fresh (unsettled) reading of the board."""
+        """A fresh (unsettled) reading of the table."""
         self.view = view
         self.settler.feed(view, now)
 
     def tick(self, now: float) -> None:
-        """Decide on a view the first time it has held still for the settle time."""
+        """Let time pass: decide on a view the first time it has held still."""
+        self._now = now
         settled = self.settler.settled(now)
         if settled is not None:
             try:
@@ -60,20 +245,139 @@ class BoardTable(Generic[V]):
         """When ``tick`` next has something to do (for the service's sleep)."""
         return self.settler.deadline()
 
+    def on_button(self, event: ButtonEvent, now: float) -> None:
+        """A button: the menu pauses, a player's press or hold means what the state says."""
+        self._now = now
+        if event.button == "menu":
+            if event.kind == "press":
+                self._menu()
+            return
+        player = Player(event.button)
+        if self.state == "over":
+            if event.kind == "press":
+                self.new_game()
+        elif self.state == "choose":
+            if player is self.chooser:
+                self._choose(event.kind)
+        elif self.offer is not None and self.state in ("play", "repair"):
+            self._confirm_takeback(player)
+        elif self.state == "setup":
+            self._setup_button(player, event.kind)
+        elif self.state == "play":
+            self._play_button(player, event.kind)
+
+    def _menu(self) -> None:
+        if self.state in ("play", "choose", "repair"):
+            self.pause()
+        elif self.state == "paused":
+            self.resume()
+        elif self.state == "setup":
+            self._setup_menu()
+
+    def _setup_menu(self) -> None:
+        """The menu button before a game (towers: the next options)."""
+
+    def _setup_button(self, player: Player, kind: str) -> None:
+        """A player's button before a game: start it once the table is set up."""
+        if kind == "press" and self.decided is not None and self.ready(self.decided):
+            self._begin_game()
+            self.begin()
+            self._announce_start()
+
+    def ready(self, view: V) -> bool:
+        """Whether a settled view is the table set up for a new game."""
+        return False
+
+    def _play_button(self, player: Player, kind: str) -> None:
+        """A player's button during play (a game's own meaning: decline, pass, a move...)."""
+
     def _decide(self, view: V, now: float) -> None:
         raise NotImplementedError
 
-    def _wrong(self, message: str, squares: tuple[tuple[int, int], ...] = ()) -> None:
-        """Show what is wrong and record nothing: go to repair, or say a new problem there."""
-        changed = message != self.problem
-        self.problem = message
-        self.wrong = squares
-        self.candidates = ()
-        if self.state != "repair" and self.may_go_wrong():
-            self.go_wrong()
-        elif changed:
-            self.beep()
-            self.emit({"event": "illegal", "message": message})
+    # ------------------------------------------------------------------ recording
+
+    def _accept(self, actions: list | tuple) -> None:
+        """Journal each action (fsynced), apply it, tell it; the LEDs follow."""
+        before = self.position
+        for action in actions:
+            try:  # the rules first: nothing they refuse reaches the journal
+                self.position.apply_action(action)
+            except ObeliskError as exc:
+                self._wrong(str(exc))
+                return
+            actor = self._actor(action)
+            self.journal.append({"t": "action", "n": len(self.actions) + 1,
+                                 **self._entry_of(action)})
+            text = self._words(action)
+            notation = self._notation(action)
+            self._record(action)
+            self.tell("accepted", player=actor.value, action=notation, text=text,
+                      observation=self.position.observation())
+        self._accepted(before)
+        if self.position.is_terminal():
+            self.finish()
+        else:
+            self._tell_turn(before)
+
+    def _actor(self, action: Any) -> Player:
+        actor = getattr(self.position, "actor", None)
+        return actor(action) if actor is not None else self.position.current_player()
+
+    def _words(self, action: Any) -> str:
+        """An action in a player's words (its notation unless the game says more)."""
+        return self.position.action_to_string(action)
+
+    def _notation(self, action: Any) -> str:
+        """An action as the ``accepted`` event names it (its notation, unless that is secret)."""
+        return self.position.action_to_string(action)
+
+    def _entry_of(self, action: Any) -> dict:
+        """What the journal keeps of an action (High Rise seals it)."""
+        return {"action": self.record.action_to_dict(action)}
+
+    def _action_of(self, entry: dict) -> Any:
+        """The action a journal entry holds (``_entry_of``'s inverse)."""
+        return self.record.action_from_dict(entry["action"])
+
+    def _accepted(self, before: Any) -> None:
+        """After actions were recorded (a game's clocks, its extra words)."""
+
+    def _record(self, action: Any) -> None:
+        self.position = self.position.apply_action(action)
+        self.history.append(self.position)
+        self.actions.append(action)
+
+    def _rewind(self, to: int) -> None:
+        self.history = self.history[: to + 1]
+        self.actions = self.actions[:to]
+        self.position = self.history[-1]
+
+    def _takeback(self, to: int, why: str = "confirmed") -> None:
+        """Undo the actions after ``to`` (journalled first); ``why`` is "confirmed" for a
+        player's takeback, "slide" when a piece moved on and its move is replaced."""
+        undone = len(self.actions) - to
+        self.journal.append({"t": "takeback", "to": to})
+        self._rewind(to)
+        self.offer, self.confirmed = None, set()
+        self.tell("takeback", undone=undone, actions=to, why=why,
+                  observation=self.position.observation())
+        self._tell_turn(None)
+        if why == "confirmed":
+            if self.state == "repair":
+                self.fixed()
+            self.settler.forget()
+
+    def _tell_turn(self, before: Any) -> None:
+        player = self.position.current_player()
+        if player is not None and (before is None or before.current_player() is not player
+                                   or self._phase_words(before) != self._phase_words()):
+            self.tell("turn", player=player.value, doing=self._phase_words())
+
+    def _phase_words(self, state: Any | None = None) -> str:
+        """What the player to act is to do, in a sentence."""
+        state = self.position if state is None else state
+        describe = getattr(state, "describe_phase", None)
+        return describe() if describe is not None else "your move"
 
     def cannot_record(self, message: str) -> None:
         """The journal refused the last action (a full disk): nothing was confirmed.
@@ -83,16 +387,116 @@ class BoardTable(Generic[V]):
         """
         self._wrong(message)
 
-    def on_button_over(self, event) -> bool:
-        """After the end, a player's press sets up the next game; True if it did."""
-        if self.state == "over" and event.button != "menu" and event.kind == "press":
-            self.new_game()
-            return True
-        return False
+    # ------------------------------------------------------------------ repair
+
+    def _wrong(self, message: str, where: tuple = ()) -> None:
+        """Show what is wrong and record nothing: go to repair, or say a new problem there."""
+        changed = message != self.problem
+        self.problem = message
+        self.wrong = where
+        self.candidates, self.chooser = (), None
+        if self.state != "repair" and self.may_go_wrong():
+            self.go_wrong()
+        elif changed:
+            self.beep()
+            self._tell_refused()
+
+    def _tell_refused(self) -> None:
+        self.tell("refused", message=self.problem, where=[self._place_name(w)
+                                                          for w in self.wrong])
+
+    def _place_name(self, place: Any) -> str:
+        """A place the LEDs light, in words (a square, a cube)."""
+        return str(place)
 
     def on_enter_repair(self) -> None:
         self.beep()
-        self.emit({"event": "illegal", "message": self.problem})
+        self._tell_refused()
+
+    def _settled_back(self) -> None:
+        """The table is as the game says again: leave a repair, a stale choice or offer."""
+        self.candidates, self.chooser, self.wrong = (), None, ()
+        self.offer, self.confirmed = None, set()
+        if self.state == "choose":
+            self.picked()
+        elif self.state == "repair":
+            self.fixed()
+            self.tell("repaired")
 
     def on_enter_play(self) -> None:
         self.problem = ""
+
+    # ------------------------------------------------------------------ choosing
+
+    def _ask(self, chooser: Player, candidates: tuple[Actions, ...], problem: str = "") -> None:
+        """Light the candidates; the chooser steps with a press and plays one with a hold."""
+        if candidates != self.candidates:
+            self.pick = 0
+        self.chooser, self.candidates = chooser, candidates
+        self.problem = problem or (f"{chooser}: more than one move fits what the table sees; "
+                                   "press your button to light the next, hold it on the "
+                                   "right one")
+        if self.state != "choose":
+            self.ask()
+        self.tell("offer", kind="choose", players=[chooser.value], pick=self.pick,
+                  candidates=[", ".join(self._words(a) for a in c) for c in candidates])
+
+    def _choose(self, kind: str) -> None:
+        if kind == "press":
+            self.pick = (self.pick + 1) % len(self.candidates)
+            return
+        actions = list(self.candidates[self.pick])
+        self.candidates, self.chooser = (), None
+        self.picked()
+        self._accept(actions)
+
+    # ------------------------------------------------------------------ takebacks
+
+    def _offer_takeback(self, offer: Offer) -> None:
+        if offer != self.offer:
+            self.confirmed = set()
+            owners = sorted(offer.owners, key=lambda p: p.value)
+            self.tell("offer", kind="takeback", players=[p.value for p in owners],
+                      candidates=[f"take back {len(self.actions) - offer.to} action(s)"])
+        self.offer = offer
+        names = " and ".join(str(p) for p in sorted(offer.owners, key=lambda p: p.value))
+        self.problem = (f"a piece came off: {names} may press their button to take it back, "
+                        "or put it back")
+        self.candidates, self.chooser = (), None
+        if self.state == "choose":
+            self.picked()
+        if self.state == "play":
+            self.go_wrong()
+
+    def _confirm_takeback(self, player: Player) -> None:
+        """An owner of a lifted piece confirms; the other player's button does nothing."""
+        assert self.offer is not None
+        if player not in self.offer.owners:
+            return
+        self.confirmed.add(player)
+        if self.confirmed >= self.offer.owners:
+            self._takeback(self.offer.to)
+
+    # ------------------------------------------------------------------ pause, the end
+
+    def on_enter_paused(self) -> None:
+        self.tell("pause", state="paused")
+
+    def on_exit_paused(self) -> None:
+        self.tell("pause", state="resumed")
+        self.settler.forget()  # what changed while paused is looked at afresh
+
+    def on_enter_over(self) -> None:
+        outcome = self.position.outcome()
+        result = outcome.to_dict()
+        self._ending(outcome)
+        self.journal.append({"t": "over", "result": result})
+        self.tell("game_over", game=self.game.id, outcome=result,
+                  observation=self.position.observation())
+
+    def _ending(self, outcome: Any) -> None:
+        """Just before the game_over event (High Rise reveals its stacks)."""
+
+    def result(self) -> dict:
+        """The outcome as plain data (``Outcome.to_dict``)."""
+        return self.position.outcome().to_dict()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -27,22 +28,28 @@ def uninterrupted() -> list[dict]:
 
 def test_a_whole_game_ends_with_the_game_over_line(uninterrupted):
     last = uninterrupted[-1]
-    assert list(last) == ["event", "game", "winner", "players"]
+    assert list(last) == ["event", "game", "outcome", "observation"]
     assert last["event"] == "game_over" and last["game"] == "towers"
-    assert last["winner"] in ("A", "B", None)
+    outcome, seen = last["outcome"], last["observation"]
+    assert outcome["winner"] in ("A", "B", None) and seen["phase"] == "over"
+    assert outcome["termination"] in ("over_the_top", "black_over_the_top", "pile_empty")
     points = {c.label: c.points for c in Colour}
-    for info in last["players"].values():
-        assert set(info) == {"score", "blocks", "overflow"}
-        assert info["score"] == sum(points[c] for c in info["blocks"]) - info["overflow"]
+    for name, blocks in seen["towers"].items():
+        on_tower = sum(points[b["colour"]] for b in blocks)
+        assert outcome["scores"][name] == on_tower - seen["penalties"][name]
+    scores = outcome["scores"]
+    if scores["A"] != scores["B"]:
+        assert outcome["winner"] == max(scores, key=scores.get)
 
 
 def test_each_game_has_a_timeout_and_a_corrected_illegal_placement(uninterrupted):
     kinds = [e["event"] for e in uninterrupted]
-    assert kinds[0] == "toss"
-    assert "timeout" in kinds
-    floating = [e for e in uninterrupted if e["event"] == "illegal" and "floats" in e["message"]]
+    assert kinds[0] == "start" and uninterrupted[0]["first"] in ("A", "B")
+    assert any(e["event"] == "timer" and e["state"] == "expired" for e in uninterrupted)
+    assert any(e["event"] == "accepted" and e["action"] == "timeout" for e in uninterrupted)
+    floating = [e for e in uninterrupted if e["event"] == "refused" and "floats" in e["message"]]
     assert floating, "the planned illegal placement was not refused"
-    after = kinds[kinds.index("illegal", uninterrupted.index(floating[0])):]
+    after = kinds[uninterrupted.index(floating[0]):]
     assert "repaired" in after and "accepted" in after
 
 
@@ -74,14 +81,14 @@ def test_a_stones_demo_plays_to_the_end(mode):
     assert run.returncode == 0, run.stderr
     events = [json.loads(line) for line in run.stdout.splitlines()]
     last = events[-1]
-    assert list(last) == ["event", "game", "winner", "reason", "plies"]
     assert last["event"] == "game_over" and last["game"] == "stones"
-    assert last["reason"] in ("obelisk", "no_legal_moves", "ply_limit")
+    assert last["outcome"]["termination"] in ("obelisk", "no_legal_moves", "ply_limit")
     accepted = [e for e in events if e["event"] == "accepted"]
-    assert len(accepted) == last["plies"]
+    undone = sum(e["undone"] for e in events if e["event"] == "takeback")
+    assert len(accepted) - undone == last["observation"]["plies"]
     kinds = [e["event"] for e in events]
-    if "illegal" in kinds:  # the planned wrong move, refused and put right
-        assert "repaired" in kinds[kinds.index("illegal"):]
+    assert "refused" in kinds  # the planned wrong move, refused and put right
+    assert "repaired" in kinds[kinds.index("refused"):]
 
 
 def test_stack_height_sensors_play_the_same_game_without_the_button():
@@ -92,15 +99,17 @@ def test_stack_height_sensors_play_the_same_game_without_the_button():
         return [json.loads(line) for line in run.stdout.splitlines()]
 
     switches, heights = play(), play("--stack-sensors")
-    moves = [[e["move"] for e in events if e["event"] == "accepted"]
+    moves = [[e["action"] for e in events if e["event"] == "accepted"]
              for events in (switches, heights)]
     assert moves[0] == moves[1] and heights[-1] == switches[-1]
-    assert any(e["event"] == "choose" for e in switches)      # seed 2 stacks: buttons needed
-    assert not any(e["event"] == "choose" for e in heights)
+    assert any(e["event"] == "offer" for e in switches)      # seed 2 stacks: buttons needed
+    assert not any(e["event"] == "offer" for e in heights)
 
 
-HIGHRISE_QUIET_KEYS = {"event", "game", "first", "pieces_each", "player", "ply", "left",
-                       "message", "sizes", "tolerance"}
+HIGHRISE_QUIET_KEYS = {"event", "game", "options", "players", "first", "observation", "player",
+                       "doing", "action", "text", "message", "where", "sizes", "tolerance",
+                       "actions", "state"}
+HIGHRISE_QUIET_OBSERVATION = {"game", "rows", "cols", "to_play", "plies", "pieces_left"}
 
 
 def test_a_highrise_demo_plays_to_the_end_and_keeps_its_secrets(tmp_path):
@@ -110,20 +119,25 @@ def test_a_highrise_demo_plays_to_the_end_and_keeps_its_secrets(tmp_path):
     assert run.returncode == 0, run.stderr
     events = [json.loads(line) for line in run.stdout.splitlines()]
     last = events[-1]
-    assert list(last) == ["event", "game", "winner", "players", "stacks"]
     assert last["event"] == "game_over" and last["game"] == "highrise"
-    assert [s["cell"] for s in last["stacks"]] == [c + r for r in "123" for c in "abc"]
+    outcome, stacks = last["outcome"], last["observation"]["stacks"]
+    assert outcome["termination"] == "all_placed" and outcome["winner"] in ("A", "B", None)
+    assert [s["square"] for s in stacks] == [c + r for r in "123" for c in "abc"]
     for p in "AB":
-        assert last["players"][p]["score"] == sum(s["points"] for s in last["stacks"]
-                                                  if s["controller"] == p)
-    assert sum(s["pips"]["A"] + s["pips"]["B"] for s in last["stacks"]) == 2 * (5 + 20 + 30)
-    assert len([e for e in events if e["event"] == "placed"]) == 50
+        assert outcome["scores"][p] == sum(s["points"] for s in stacks if s["controller"] == p)
+    assert sum(s["pips"]["A"] + s["pips"]["B"] for s in stacks) == 2 * (5 + 20 + 30)
+    assert len([e for e in events if e["event"] == "accepted"]) == 50
     kinds = [e["event"] for e in events]
-    assert "illegal" in kinds and "repaired" in kinds[kinds.index("illegal"):]
+    assert "refused" in kinds and "repaired" in kinds[kinds.index("refused"):]
     first_reveal = kinds.index("reveal")
     for event in events[:first_reveal]:          # nothing hidden before the reveal
         assert set(event) <= HIGHRISE_QUIET_KEYS, event
+        assert set(event.get("observation", {})) <= HIGHRISE_QUIET_OBSERVATION, event
+        if event["event"] == "accepted":         # who placed: not what, nor where
+            assert (event["action"], event["text"]) == ("placed", "put a pyramid on a stack")
     assert kinds[first_reveal:] == ["reveal"] * 9 + ["game_over"]
+    assert [{k: v for k, v in e.items() if k != "event"} for e in events[first_reveal:-1]] \
+        == stacks
 
 
 def test_the_highrise_screen_shows_no_value_before_the_reveal(tmp_path):
@@ -131,9 +145,13 @@ def test_the_highrise_screen_shows_no_value_before_the_reveal(tmp_path):
                           "--state-dir", str(tmp_path)],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    before, _, after = run.stdout.partition("--- reveal")
-    assert "pieces left" in before and "value" not in before and "pips A" not in before
-    assert "value" in after and "GAME OVER" in after
+    assert "Traceback" not in run.stdout + run.stderr
+    before, reveal, after = re.split(r"^(--- [a-c][1-3] holds \d)", run.stdout, maxsplit=1,
+                                     flags=re.MULTILINE)
+    assert "pieces left" in before and "not allowed" in before
+    assert "value" not in before and "pips" not in before and "holds" not in before
+    assert reveal.startswith("--- a1 holds")                # square by square, a1 first
+    assert "value" in after and "pips" in after and "GAME OVER" in after
 
 
 def test_calibrate_highrise_on_the_simulated_table(tmp_path):
@@ -157,12 +175,22 @@ def test_a_maze_demo_plays_to_the_end(turns):
     assert run.returncode == 0, run.stderr
     events = [json.loads(line) for line in run.stdout.splitlines()]
     last = events[-1]
-    assert list(last) == ["event", "game", "winner", "claimed", "turns_used", "walls_used"]
     assert last["event"] == "game_over" and last["game"] == "maze"
-    moves = [e for e in events if e["event"] == "move"]
-    walls = [e for e in events if e["event"] == "wall"]
-    assert len(moves) == last["turns_used"] <= turns and len(walls) == last["walls_used"]
-    assert last["claimed"] == 1 + sum(e["new_claim"] for e in moves)
-    assert last["winner"] == ("architect" if last["claimed"] == 5 else "maze_master")
+    seen, outcome = last["observation"], last["outcome"]
+    claimed, turns_used, walls_used = seen["claimed"], seen["turn"], len(seen["walls"])
+    assert not any(e["event"] == "takeback" for e in events)
+    accepted = [e for e in events if e["event"] == "accepted"]
+    moves = [e for e in accepted if e["action"].startswith("obelisk ")]
+    walls = [e for e in accepted if e["action"].startswith("wall ")]
+    assert len(moves) == turns_used <= turns and len(walls) == walls_used
+    before = [1, *(e["observation"]["claimed"] for e in moves)]
+    new_claims = sum(e["observation"]["claimed"] > b
+                     for e, b in zip(moves, before[:-1], strict=True))
+    assert claimed == 1 + new_claims == 1 + sum("claiming" in e["text"] for e in moves)
+    assert outcome["winner"] == ("A" if claimed == 5 else "B")
+    assert outcome["termination"] == ("all_claimed" if claimed == 5 else "turns_out")
+    assert outcome["breakdown"] == {
+        "A": [f"Architect: claimed {claimed} of 5 segments in {turns_used} turns"],
+        "B": [f"Maze Master: stood {walls_used} of 10 walls"]}
     kinds = [e["event"] for e in events]          # the sealing wall, refused and taken off
-    assert "illegal" in kinds and "repaired" in kinds[kinds.index("illegal"):]
+    assert "refused" in kinds and "repaired" in kinds[kinds.index("refused"):]

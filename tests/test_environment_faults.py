@@ -25,7 +25,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.players import Player
 from engine.towers.game import TowersGame
 from firmware.journal import Journal, JournalError
 from firmware.state_dir import StateDir, StateDirError, write_whole
@@ -137,10 +136,10 @@ def test_on_a_full_disk_the_table_confirms_only_what_is_written_then_plays_on(sm
         deadline = time.monotonic() + 120
         events = _events(demo, lambda e: e["event"] == "accepted", deadline)
         filler = fill(small_disk)
-        events += _events(demo, lambda e: e["event"] == "illegal" and "full" in e["message"],
+        events += _events(demo, lambda e: e["event"] == "refused" and "full" in e["message"],
                           deadline)
         refusal = events[-1]
-        assert refusal["event"] == "illegal", events[-3:]
+        assert refusal["event"] == "refused", events[-3:]
         assert "not recorded" in refusal["message"] and "free some space" in refusal["message"]
         accepted = sum(e["event"] == "accepted" for e in events)
         on_disk = [e for e in Journal(state).read().entries if e["t"] == "action"]
@@ -281,7 +280,7 @@ def test_without_game_options_the_service_resumes_the_journals_game(tmp_path):
     run.send_signal(signal.SIGTERM)
     rest = run.communicate(timeout=10)[1]
     log = "".join(lines) + rest
-    assert "'event': 'resumed', 'game': 'stones', 'plies': 2" in log
+    assert "the unfinished stones game goes on after 2 actions" in log
     assert run.returncode == 0 and "Traceback" not in log
 
 
@@ -372,7 +371,8 @@ def unfinished_highrise(tmp_path_factory) -> Path:
     state = tmp_path_factory.mktemp("highrise") / "state"
     demo = subprocess.Popen([OBELISK, "demo", "highrise", "--json", "--speed", "50",
                              "--state-dir", str(state)], stdout=subprocess.PIPE, text=True)
-    _events(demo, lambda e: e["event"] == "placed" and e["ply"] >= 3, time.monotonic() + 120)
+    _events(demo, lambda e: e["event"] == "accepted" and e["observation"]["plies"] >= 3,
+            time.monotonic() + 120)
     demo.kill()
     demo.wait()
     assert any("sealed" in e for e in Journal(state).read().entries)
@@ -449,12 +449,13 @@ def test_your_own_set_is_kept_in_the_journal_and_resumed_with(tmp_path, block_se
     journal = Journal(tmp_path / "state")
     table = TowersTable(TowersGame(own), journal, seed=2)
     table.start(0.0)
-    table._start_game()
+    table._begin_game()
     table.begin()
     again = TowersTable(TowersGame(block_set), Journal(tmp_path / "state"))
     again.start(1.0)
     assert again.game.block_set == own and again.game.block_set.name == "Our birch set"
-    assert again.first in (Player.A, Player.B) and again.state == "play"
+    assert again.position.active is table.position.active and again.state == "play"
+    assert again.seed == table.seed == 2
 
 
 def test_run_and_demo_take_your_own_set_and_refuse_another_for_a_game_begun(tmp_path,
@@ -495,7 +496,7 @@ def test_nonsense_numbers_are_refused_by_name(args, words):
 
 
 @pytest.mark.parametrize(("command", "ready", "stop"), [
-    (["demo", "towers", "--json"], lambda line: "toss" in line, signal.SIGINT),
+    (["demo", "towers", "--json"], lambda line: '"event": "start"' in line, signal.SIGINT),
     (["calibrate", "highrise"], lambda line: "small pyramid" in line, signal.SIGINT),
     (["run"], None, signal.SIGINT),
     (["run"], None, signal.SIGTERM),

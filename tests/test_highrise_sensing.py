@@ -10,7 +10,13 @@ import pytest
 
 from engine.errors import NothingPlacedError
 from engine.highrise.game import HighriseGame, Place, Size
-from engine.highrise.sensing import Calibration, CalibrationError, WeightError, read_placement
+from engine.highrise.sensing import (
+    Calibration,
+    CalibrationError,
+    WeightError,
+    check_covers,
+    read_placement,
+)
 from engine.players import Player
 from firmware.highrise.calibrate import FILE, load_calibration, save_calibration
 from firmware.seal import KEY_FILE, Sealer, SealError
@@ -65,6 +71,17 @@ def test_changes_that_are_no_placement_name_the_squares(state, after, words, squ
 def test_noise_below_the_tolerance_is_nothing(state):
     with pytest.raises(NothingPlacedError):
         read_placement(state, BASE, _after(p1=150, p2=-150), CAL)
+
+
+def test_every_square_must_carry_its_cover_and_nothing_else(state):
+    check_covers(state, BASE, CAL)                            # within the tolerance: set
+    check_covers(state, _after(p0=150, p8=-150), CAL)
+    with pytest.raises(WeightError, match=r"put a cover .* on b1") as caught:
+        check_covers(state, _after(p1=-1900, p5=700), CAL)   # one fix at a time, in order
+    assert caught.value.squares == ((0, 1),)
+    with pytest.raises(WeightError, match="c2 holds more than its cover") as caught:
+        check_covers(state, _after(p5=700), CAL)
+    assert caught.value.squares == ((1, 2),)
 
 
 def test_the_calibration_file_round_trips_and_bad_ones_say_how_to_fix(tmp_path):

@@ -58,7 +58,7 @@ def _towers_toss(tmp_path, block_set):
 def _towers_choose(tmp_path, block_set):
     t = _towers_play(tmp_path, block_set)
     pos = towers_position(t.pos, tower_b=column(block_set, COLUMN_B, owner=B))
-    t.table._new_position(replace(pos, active=A))
+    t.put_position(replace(pos, active=A))
     t.see(t.towers())
     _deal(t, "Y4", "R4")
     t.see(_place_view(t, B, cells("a1:9")), (None, None))
@@ -79,7 +79,7 @@ def _towers_paused(tmp_path, block_set):
 
 def _towers_over(tmp_path, block_set):
     t = _towers_play(tmp_path, block_set)
-    t.table._new_position(replace(t.pos, pile=("G01", "G02", "G03")))
+    t.put_position(replace(t.pos, pile=("G01", "G02", "G03")))
     first = t.pos.active
     pads = _deal(t, "G01", "G02")
     t.see(_place_view(t, first.other, cells("a1:1", "b1:1", "a2:1", "b2:1")), (pads[0], None))
@@ -109,6 +109,12 @@ def _stones_repair(tmp_path, block_set):
     return t
 
 
+def _stones_paused(tmp_path, block_set):
+    t = _stones_play(tmp_path, block_set)
+    t.table.on_button(ButtonEvent("menu", "press"), t.now)
+    return t
+
+
 def _stones_over(tmp_path, block_set):
     state = stones_position({"d2": "AcAk", "c1": "Ap", "a4": "Bp", "a6": "Bk", "b6": "Bc"},
                             to_play=A)
@@ -130,6 +136,20 @@ def _highrise_repair(tmp_path, block_set):
     t = _highrise_play(tmp_path, block_set)
     t.pads[0].append(Size.MEDIUM)
     t.put(1, Size.MEDIUM)                            # one move at a time: this is two
+    return t
+
+
+def _highrise_paused(tmp_path, block_set):
+    t = _highrise_play(tmp_path, block_set)
+    t.table.on_button(ButtonEvent("menu", "press"), t.now)
+    return t
+
+
+def _highrise_choose(tmp_path, block_set):
+    """A weight tells the size, so High Rise never asks; if it did, a hold would answer."""
+    t = _highrise_play(tmp_path, block_set)
+    pos = t.table.position
+    t.table._ask(pos.to_play, tuple((a,) for a in pos.legal_actions()[:2]))
     return t
 
 
@@ -158,6 +178,12 @@ def _maze_repair(tmp_path, block_set):
     t = _maze_play(tmp_path, block_set)
     t.wall("a1")
     t.pick("B", PlaceWall(maze_sq("a1"), Orientation.NE))     # it would seal a1 off
+    return t
+
+
+def _maze_paused(tmp_path, block_set):
+    t = _maze_play(tmp_path, block_set)
+    t.press("menu")
     return t
 
 
@@ -190,18 +216,25 @@ SCENARIOS: list[Scenario] = [
     (StonesTable, "play", _stones_play, lambda t: t.see(t.after("+c3"))),
     (StonesTable, "choose", _stones_choose, lambda t: t.press(A, "hold")),
     (StonesTable, "repair", _stones_repair, lambda t: t.see(t.after())),
+    (StonesTable, "paused", _stones_paused,
+     lambda t: t.table.on_button(ButtonEvent("menu", "press"), t.now)),
     (StonesTable, "over", _stones_over, lambda t: t.press(B)),
     (HighriseTable, "setup", _highrise, lambda t: t.covers()),
     (HighriseTable, "play", _highrise_play, lambda t: (t.pads[4].append(Size.SMALL),
                                                        t.pads[5].append(Size.SMALL),
                                                        t.settle())),
     (HighriseTable, "repair", _highrise_repair, lambda t: (t.pads[1].pop(), t.settle())),
+    (HighriseTable, "choose", _highrise_choose,
+     lambda t: t.table.on_button(ButtonEvent(t.table.chooser.value, "hold"), t.now)),
+    (HighriseTable, "paused", _highrise_paused,
+     lambda t: t.table.on_button(ButtonEvent("menu", "press"), t.now)),
     (HighriseTable, "over", _highrise_over,
      lambda t: t.table.on_button(ButtonEvent("A", "press"), t.now)),
     (MazeTable, "setup", _maze, lambda t: t.ready()),
     (MazeTable, "play", _maze_play, lambda t: t.wall("d6")),
     (MazeTable, "choose", _maze_choose, lambda t: t.press("B", "hold")),
     (MazeTable, "repair", _maze_repair, lambda t: (t.walls.clear(), t.settle())),
+    (MazeTable, "paused", _maze_paused, lambda t: t.press("menu")),
     (MazeTable, "over", _maze_over, lambda t: t.press("A")),
 ]
 

@@ -70,15 +70,17 @@ def test_setup_waits_for_the_start_position_and_a_button(tmp_path):
 
 def test_a_step_is_played_from_what_the_switches_see(t):
     t.see(t.after("-c1", "+b2"))
-    assert t.table.moves == [mv("c1", "b2")] and t.table.position.to_play is B
-    assert t.events[-1]["move"] == "cornerstone c1-b2 (step)"
+    assert t.table.actions == [mv("c1", "b2")] and t.table.position.to_play is B
+    accepted = [e for e in t.events if e["event"] == "accepted"]
+    assert accepted[-1]["text"] == "cornerstone c1-b2 (step)"
+    assert accepted[-1]["action"] == "c1-b2" and accepted[-1]["observation"]["to_play"] == "B"
     assert [e["t"] for e in t.journal.read().entries] == ["start", "action"]
 
 
 def test_an_illegal_move_is_waited_out(t):
     t.see(t.after("-c1", "+c2"))
     assert t.table.state == "repair" and "emptied c1 and filled c2" in t.table.problem
-    assert t.table.moves == []
+    assert t.table.actions == []
     frame = t.table.led_frame(t.now, 16)
     assert frame[("board", "", 1 * 4 + 2)] == (255, 0, 0)      # c2: take it off
     t.see(sight(t.table.position))
@@ -91,7 +93,7 @@ def test_a_lifted_stone_lights_its_destinations(t):
     frame = t.table.led_frame(t.now, 16)
     assert frame[("board", "", 1 * 4 + 1)] == (0, 0, 200)      # b2
     t.see(t.after("-c1", "+b2"))
-    assert t.table.moves == [mv("c1", "b2")]
+    assert t.table.actions == [mv("c1", "b2")]
 
 
 def test_an_ambiguous_stacking_is_resolved_with_the_button(tmp_path):
@@ -99,34 +101,35 @@ def test_an_ambiguous_stacking_is_resolved_with_the_button(tmp_path):
     t = Table(tmp_path, state=state).started()
     t.see(t.after("-b2"))
     assert t.table.state == "choose"
-    assert set(t.table.candidates) == {mv("b2", "a3"), mv("b2", "c3")}
-    first = t.table.candidates[0]
+    assert set(t.table.candidates) == {(mv("b2", "a3"),), (mv("b2", "c3"),)}
+    (first,) = t.table.candidates[0]
     t.press(B)                                   # not B's move: nothing
     assert t.table.pick == 0
     t.press(A)                                   # next candidate
-    chosen = t.table.candidates[1]
+    (chosen,) = t.table.candidates[1]
     frame = t.table.led_frame(t.now, 16)
     assert frame[("board", "", chosen.to[0] * 4 + chosen.to[1])] == (255, 255, 255)
     assert frame[("board", "", first.to[0] * 4 + first.to[1])] == (0, 0, 200)
     t.press(A, "hold")                           # this one
-    assert t.table.state == "play" and t.table.moves == [chosen]
-    assert t.events[-1]["event"] == "accepted" and "(pillar)" in t.events[-1]["move"]
+    assert t.table.state == "play" and t.table.actions == [chosen]
+    accepted = [e for e in t.events if e["event"] == "accepted"]
+    assert len(accepted) == 1 and "(pillar)" in accepted[0]["text"]
     # B moves; then A is told the capstone must come off.
     b_move = t.table.position.legal_actions()[0]
     t.see(sight_after(t.table.position, b_move))
-    assert t.events[-1] == {"event": "warning", "player": "A",
-                            "message": "your capstone must come off this turn"}
+    assert {"event": "notice", "player": "A",
+            "message": "your capstone must come off this turn"} in t.events
 
 
 def test_a_silent_move_is_announced_with_the_button(tmp_path):
     state = position({"b2": "BkAp", "c3": "Bc", "a1": "Ac", "d1": "Ak", "a6": "Bp"})
     t = Table(tmp_path, state=state).started()
     t.press(A)
-    assert t.table.state == "choose" and mv("b2", "c3") in t.table.candidates
-    while t.table.candidates[t.table.pick] != mv("b2", "c3"):
+    assert t.table.state == "choose" and (mv("b2", "c3"),) in t.table.candidates
+    while t.table.candidates[t.table.pick] != (mv("b2", "c3"),):
         t.press(A)
     t.press(A, "hold")
-    assert t.table.moves == [mv("b2", "c3")]
+    assert t.table.actions == [mv("b2", "c3")]
 
 
 def test_a_slide_replaces_the_tentative_move(tmp_path):
@@ -135,11 +138,12 @@ def test_a_slide_replaces_the_tentative_move(tmp_path):
     state = position({"b2": "Ak", "a1": "Ac", "d1": "Ap", "a6": "Bp", "a5": "Bk", "b6": "Bc"})
     t = Table(tmp_path, state=state).started()
     t.see(t.after("-b2", "+a3"))
-    assert t.table.moves == [mv("b2", "a3")]
+    assert t.table.actions == [mv("b2", "a3")]
     seen = set(sight(state).squares) - {sq("b2")} | {sq("c3")}
     t.see(seen)
-    assert t.table.moves == [mv("b2", "c3")] and t.table.position.to_play is B
-    assert any(e["event"] == "slide" for e in t.events)
+    assert t.table.actions == [mv("b2", "c3")] and t.table.position.to_play is B
+    assert any(e["event"] == "takeback" and e["why"] == "slide" and e["undone"] == 1
+               for e in t.events)
     assert [e["t"] for e in t.journal.read().entries][-2:] == ["takeback", "action"]
 
 
@@ -151,8 +155,10 @@ def test_the_obelisk_ends_the_game_with_the_result_line(tmp_path):
     assert t.table.state == "choose"
     t.press(A, "hold")
     assert t.table.state == "over"
-    assert t.events[-1] == {"event": "game_over", "game": "stones", "winner": "A",
-                            "reason": "obelisk", "plies": 1}
+    over = t.events[-1]
+    assert over["event"] == "game_over" and over["game"] == "stones"
+    assert over["outcome"]["winner"] == "A" and over["outcome"]["termination"] == "obelisk"
+    assert t.journal.read().entries[-1] == {"t": "over", "result": over["outcome"]}
     assert t.table.position.outcome().termination == EndReason.OBELISK.value
 
 
@@ -160,8 +166,10 @@ def test_a_restart_resumes_the_game(tmp_path):
     t = Table(tmp_path).started()
     t.see(t.after("-c1", "+b2"))
     again = Table(tmp_path)
-    assert again.table.state == "play" and again.table.moves == [mv("c1", "b2")]
-    assert again.events[0] == {"event": "resumed", "game": "stones", "plies": 1}
+    assert again.table.state == "play" and again.table.actions == [mv("c1", "b2")]
+    resumed = again.events[0]
+    assert resumed["event"] == "resumed" and resumed["game"] == "stones"
+    assert resumed["actions"] == 1 and resumed["observation"]["plies"] == 1
 
 
 def test_options_reach_the_journal(tmp_path):
@@ -177,8 +185,8 @@ def test_height_sensors_play_a_stacking_without_the_button(tmp_path):
     t.see(BoardView(held, 3))                    # the capstone in the air
     assert t.table.state == "play" and t.table.lifted == sq("b2")
     t.see(sight_after(state, mv("b2", "c3"), 3))  # onto the cornerstone on c3
-    assert t.table.state == "play" and t.table.moves == [mv("b2", "c3")]
-    assert not any(e["event"] == "choose" for e in t.events)
+    assert t.table.state == "play" and t.table.actions == [mv("b2", "c3")]
+    assert not any(e["event"] == "offer" for e in t.events)
 
 
 def test_height_sensors_show_which_stack_is_wrong(tmp_path):

@@ -18,7 +18,18 @@ from engine.errors import (
 from engine.players import Player
 from engine.towers.blocks import Colour
 from engine.towers.game import Choose, Phase, Place, Take
-from engine.towers.sensing import find_placement, handover_placement, placements_for_heights
+from engine.towers.sensing import (
+    UNKNOWN,
+    Takeback,
+    TowersView,
+    expected_towers,
+    find_placement,
+    handover_placement,
+    next_fix,
+    over_the_top_placements,
+    placements_for_heights,
+    read_view,
+)
 from engine.towers.tower import LEVELS, resting_placements
 from tests.conftest import COLUMN_A, COLUMN_B, cells, column, position
 
@@ -197,3 +208,44 @@ def test_a_floating_block_of_the_zone_colour_is_told_it_floats(dealt):
     plus_high = cells("b1:2", "a2:2", "b2:2", "c2:2", "b3:2")
     with pytest.raises(NotRestingError, match="blue block B03 would not stay there"):
         find_placement(dealt, A, plus_high)
+
+
+def test_over_the_top_during_the_take_tells_apart_what_the_other_player_gets(game, block_set):
+    """Unseen above the rods, the passive player's green could be either zone green: the
+    game ends with the turn, but the active player still places the other one."""
+    full = [*COLUMN_A, ("K1", "a1:9")]
+    s = position(game.new_initial_state(first=B), tower_a=column(block_set, full))
+    s = s.apply_action(Choose("G04")).apply_action(Choose("G05"))
+    fits = over_the_top_placements(s, A, Colour.GREEN)
+    gets = {block_set[s.apply_action(p).hands[B.index]].kind for p in fits}
+    assert gets == {block_set["G04"].kind, block_set["G05"].kind}
+    assert all(not any(z < LEVELS for *_, z in p.cells) for p in fits)
+
+
+def test_a_settled_view_reads_as_actions_a_takeback_or_what_is_wrong(game):
+    """The table's whole reading is pure: the same history and view, the same answer."""
+    s = game.new_initial_state(first=A)
+    history, actions = [s], []
+    empty = (frozenset(), frozenset())
+    green = TowersView(empty, (Colour.GREEN, None))
+    assert read_view(history, actions, TowersView(empty, (None, None))) == ()
+    assert read_view(history, actions, green) == (Choose("G01"),)
+    with pytest.raises(InferenceError, match="zone pad 2 weighs something that is not a block"):
+        read_view(history, actions, TowersView(empty, (None, UNKNOWN)))
+    with pytest.raises(InferenceError, match="put the zone blocks back in the pile"):
+        read_view(history, actions, green, clear_zone=True)
+    for action in (Choose("B01"), Choose("R1")):
+        actions.append(action)
+        history.append(history[-1].apply_action(action))
+    bar = cells("a1:1", "b1:1", "c1:1")
+    pads = (Colour.BLUE, None)
+    (place,) = read_view(history, actions, TowersView((frozenset(), bar), pads))
+    assert place == Place(B, "R1", bar)
+    actions.append(place)
+    history.append(history[-1].apply_action(place))
+    assert expected_towers(history[-1]) == (frozenset(), bar)
+    assert read_view(history, actions, TowersView(empty, pads)) == Takeback(2, frozenset({B}))
+    with pytest.raises(InferenceError, match="cubes are missing from tower B"):
+        read_view(history, actions, TowersView((frozenset(), bar - cells("a1:1")), pads))
+    assert next_fix(history[-1], TowersView((frozenset(), bar - cells("a1:1")), pads)) == \
+        (B, (0, 0, 0), False)

@@ -10,10 +10,11 @@ import pytest
 from engine.players import Player
 from engine.towers.blocks import Colour
 from engine.towers.game import EndReason, Phase, TowersGame
+from engine.towers.sensing import TowersView, expected_towers
 from engine.towers.tower import LEVELS, resting_placements
+from firmware import events
 from firmware.journal import Journal
 from firmware.towers.table import TowersTable
-from firmware.towers.view import TowersView, expected_towers
 from hardware.buttons import ButtonEvent
 from tests.conftest import COLUMN_A, COLUMN_B, build_tower, cells, column, position
 
@@ -31,8 +32,22 @@ class Table:
         self.now = 0.0
         self.journal = Journal(journal_dir)
         self.table = TowersTable(TowersGame(block_set), self.journal, seed=seed,
-                                 emit=self.events.append, beep=self._beep, toss_s=2.0)
+                                 emit=self._emit, beep=self._beep, toss_s=2.0)
         self.table.start(self.now)
+
+    def _emit(self, event):
+        events.check(event)
+        self.events.append(event)
+
+    def of(self, name, /, **fields):
+        """The events of one name (and with these fields), oldest first."""
+        return [e for e in self.events if e["event"] == name
+                and all(e.get(k) == v for k, v in fields.items())]
+
+    def put_position(self, state):
+        """Play on from ``state`` as if the game had come to it (a test's shortcut)."""
+        self.table.game = state.game
+        self.table.position, self.table.history, self.table.actions = state, [state], []
 
     def _beep(self):
         self.beeps += 1
@@ -102,9 +117,14 @@ def test_setup_waits_for_a_clear_table(block_set, tmp_path):
     t.see()
     t.press(B)
     assert t.table.state == "toss"
-    assert t.journal.read().entries[0]["t"] == "start"
+    start = t.journal.read().entries[0]
+    assert start["t"] == "start" and start["seed"] == 3 and start["extras"]["set"]["block"]
+    told = t.of("start")[0]
+    assert told["first"] == t.pos.active.value and told["observation"]["phase"] == "choose"
+    assert not t.of("timer")                  # no hourglass while the coin is in the air
     t.wait(2.1)
     assert t.table.state == "play" and t.table.hourglass.running
+    assert t.of("timer", state="started", player=t.pos.active.value, seconds=60.0)
 
 
 def test_weights_in_the_zone_become_choices_and_a_placement_the_take(t):
@@ -124,7 +144,8 @@ def test_the_hourglass_runs_out(t):
     assert t.pos.active is first
     t.wait(1.0)
     assert t.pos.active is first.other and t.pos.turn == 2
-    assert {"event": "timeout", "player": first.value} in t.events
+    assert t.of("timer", player=first.value, state="expired", left=0.0)
+    assert t.of("accepted")[-1]["action"] == "timeout"
     assert t.table.state == "repair" and "back in the pile" in t.table.problem
     assert not t.table.hourglass.started          # the next glass waits for a clear zone
     t.see(t.towers(), (None, None))
@@ -142,7 +163,9 @@ def test_an_illegal_placement_is_shown_never_recorded_then_corrected(t):
     t.see(_place_view(t, active.other, floating), (pads[0], None))
     assert t.table.state == "repair" and t.beeps == 1
     assert "floats 2 level(s)" in t.table.problem
-    assert t.events[-1]["event"] == "illegal"
+    refused = t.events[-1]
+    assert refused["event"] == "refused" and "floats 2 level(s)" in refused["message"]
+    assert refused["where"] and refused["where"][0].startswith(f"tower {active.other.value} ")
     assert len(t.journalled_actions()) == before and t.pos.phase is Phase.TAKE
     frame = t.table.led_frame(t.now, 16)
     lit = [k for k, v in frame.items() if k[0] == "tower" and v != (0, 0, 0)]
@@ -151,6 +174,8 @@ def test_an_illegal_placement_is_shown_never_recorded_then_corrected(t):
     assert lit[0][2] in {y * 3 + x for x, y, _ in floating}
     t.see(_place_view(t, active.other, bar), (pads[0], None))   # put where it rests
     assert t.table.state == "play" and t.pos.phase is Phase.PLACE
+    frame = t.table.led_frame(t.now, 16)
+    assert frame[("zone", "", 0)] == (0, 200, 0) and frame[("zone", "", 1)] == (0, 0, 0)
     assert len(t.journalled_actions()) == before + 1
 
 
@@ -160,7 +185,7 @@ def _flat_table(t, black_count=4):
                    tower_a=build_tower(t.block_set, ("B01", cells("a1:1", "b1:1", "a2:1",
                                                                   "b2:1", "a3:1"))))
     pos = replace(pos, blacks=pos.blacks[:black_count])
-    t.table._new_position(pos)
+    t.put_position(pos)
     t.see(t.towers())
     return t
 
@@ -191,7 +216,7 @@ def test_over_the_top_ends_the_game_with_the_breakdown(t):
     pos = position(TowersGame(t.block_set).new_initial_state(first=A),
                    tower_a=column(t.block_set, COLUMN_A),
                    tower_b=column(t.block_set, COLUMN_B, owner=B))
-    t.table._new_position(pos)
+    t.put_position(pos)
     t.see(t.towers())
     pads = _deal(t, "B09", "G03")
     low = min(resting_placements(t.pos.tower(B), t.block_set["G03"]),
@@ -201,18 +226,21 @@ def test_over_the_top_ends_the_game_with_the_breakdown(t):
     t.see(_place_view(t, A, square_post), (None, None))
     assert t.table.state == "over" and t.pos.end is EndReason.OVER_THE_TOP
     result = t.events[-1]
-    assert result["event"] == "game_over" and result["players"]["A"]["overflow"] == 1
-    for name, info in result["players"].items():
-        values = sum(Colour.from_label(c).points for c in info["blocks"])
-        assert info["score"] == values - info["overflow"], name
-    assert t.journal.read().entries[-1]["t"] == "over"
+    assert result["event"] == "game_over" and result["game"] == "towers"
+    outcome, seen = result["outcome"], result["observation"]
+    assert outcome["termination"] == "over_the_top" and seen["penalties"]["A"] == 1
+    assert "1 cube(s) over the top: -1" in outcome["breakdown"]["A"]
+    for name, blocks in seen["towers"].items():
+        values = sum(Colour.from_label(b["colour"]).points for b in blocks)
+        assert outcome["scores"][name] == values - seen["penalties"][name], name
+    assert t.journal.read().entries[-1] == {"t": "over", "result": outcome}
 
 
 def test_a_block_wholly_above_the_rods_is_confirmed_with_the_button(t):
     full = [*COLUMN_A, ("K1", "a1:9")]
     pos = position(TowersGame(t.block_set).new_initial_state(first=A),
                    tower_a=column(t.block_set, full))
-    t.table._new_position(pos)
+    t.put_position(pos)
     t.see(t.towers())
     pads = _deal(t, "Y4", "G03")
     t.see(t.towers(), (None, pads[1]))     # the yellow pair leaves its pad
@@ -237,13 +265,15 @@ def test_a_block_wholly_above_the_rods_is_confirmed_with_the_button(t):
 
 
 def test_the_pile_running_out_ends_the_game(t):
-    t.table._new_position(replace(t.pos, pile=("G01", "G02", "G03")))
+    t.put_position(replace(t.pos, pile=("G01", "G02", "G03")))
     first = t.pos.active
     pads = _deal(t, "G01", "G02")
     t.see(_place_view(t, first.other, cells("a1:1", "b1:1", "a2:1", "b2:1")), (pads[0], None))
     t.see(_place_view(t, first, cells("a1:1", "b1:1", "a2:1", "b2:1")), (None, None))
     assert t.table.state == "over" and t.pos.end is EndReason.PILE_EMPTY
-    assert t.events[-1]["winner"] is None
+    assert t.events[-1]["event"] == "game_over"
+    assert t.events[-1]["outcome"]["winner"] is None
+    assert t.events[-1]["outcome"]["termination"] == "pile_empty"
 
 
 def test_undo_takes_back_a_placement_once_it_is_lifted(t):
@@ -257,7 +287,10 @@ def test_undo_takes_back_a_placement_once_it_is_lifted(t):
     t.press(active.other, "hold")
     assert t.table.state == "play" and t.pos == before_place
     assert t.journal.read().entries[-1] == {"t": "takeback", "to": len(t.table.actions)}
-    assert t.events[-1]["event"] == "takeback"
+    assert t.of("offer", kind="takeback", players=[active.other.value])
+    takeback = t.of("takeback")[-1]
+    assert takeback["undone"] == 1 and takeback["why"] == "confirmed"
+    assert takeback["actions"] == len(t.table.actions)
 
 
 def test_a_restart_resumes_from_the_journal_and_guides_the_repair(t, block_set):
@@ -269,7 +302,9 @@ def test_a_restart_resumes_from_the_journal_and_guides_the_repair(t, block_set):
     # The power goes; the service starts again on the same journal.
     again = Table(block_set, t.journal.dir)
     assert again.table.state == "play" and again.pos == saved
-    assert again.events[0] == {"event": "resumed", "game": "towers", "actions": 3}
+    resumed = again.events[0]
+    assert resumed["event"] == "resumed" and resumed["game"] == "towers"
+    assert resumed["actions"] == 3 and resumed["observation"] == saved.observation()
     knocked = sorted(bar)[0]                     # a cube of the bar got knocked off
     towers = list(expected_towers(saved))
     towers[active.other.index] -= {knocked}
@@ -291,6 +326,9 @@ def test_pause_freezes_the_hourglass(t):
     t.table.on_button(ButtonEvent("menu", "press"), t.now)
     assert t.table.state == "play"
     assert t.table.hourglass.remaining(t.now) == pytest.approx(30.0)
+    paused, resumed = t.of("timer", state="paused")[0], t.of("timer", state="resumed")[0]
+    assert paused["left"] == resumed["left"] == pytest.approx(30.0)
+    assert [e["state"] for e in t.of("pause")] == ["paused", "resumed"]
 
 
 def test_repairs_are_guided_one_fix_at_a_time(block_set, tmp_path):
@@ -313,6 +351,8 @@ def test_the_menu_chooses_options_before_a_game(block_set, tmp_path):
         t.table.on_button(menu, t.now)
         seen.append((t.table.game.options.hourglass_s, t.table.game.options.sudden_death))
     assert seen == [(90.0, False), (45.0, False), (60.0, True), (60.0, False)]
+    assert [e["options"] for e in t.of("options")][-2] == {"hourglass_s": 60.0,
+                                                          "sudden_death": True}
     t.table.on_button(menu, t.now)                      # 90 s
     ring = [t.table.led_frame(t.now, 16)[("ring", "A", i)] for i in range(16)]
     assert ring.count((0, 0, 0)) == 16 - 6              # six pixels: 90 s
@@ -346,7 +386,7 @@ def test_the_hourglass_keeps_time_across_a_game(block_set, tmp_path):
         if started is None and t.table.state == "play" and glass.running:
             started = glass.expires_at() - 60.0
         t.table.tick(t.now)
-        if any(e["event"] == "timeout" for e in t.events[seen:]):
+        if any(e["event"] == "timer" and e["state"] == "expired" for e in t.events[seen:]):
             turns.append((started, t.now))
             started = None
         seen = len(t.events)
@@ -368,8 +408,10 @@ def test_a_restart_after_a_timeout_still_clears_the_zone(block_set, tmp_path):
     again.see(again.towers(), _zone_of(again, "G01"))    # the block still on its pad
     assert len(again.table.actions) == actions
     assert again.table.state == "repair" and "back in the pile" in again.table.problem
+    assert not again.table.hourglass.started             # the next glass waits for it
     again.see(again.towers(), (None, None))
     assert again.table.state == "play" and not again.table.clear_zone
+    assert again.table.hourglass.running
     again.see(again.towers(), _zone_of(again, "B02"))
     assert len(again.table.actions) == actions + 1       # now a block is a choice again
 
@@ -416,22 +458,27 @@ def test_only_the_owner_of_the_lifted_block_confirms_the_takeback(t):
     t.press(passive.other, "hold")
     assert t.pos == placed                                 # the other player cannot
     t.press(passive)
-    assert t.pos == t.table.history[-1] != placed and t.events[-1]["event"] == "takeback"
+    assert t.pos == t.table.history[-1] != placed and t.of("takeback")
+    assert t.of("offer", kind="takeback")[-1]["players"] == [passive.value]
 
 
 def test_an_ambiguous_placement_is_chosen_with_the_button(t):
     """Only a1 level 9 shows, the pads are both empty: yellow pair or red corner?"""
     pos = position(TowersGame(t.block_set).new_initial_state(first=A),
                    tower_b=column(t.block_set, COLUMN_B, owner=B))
-    t.table._new_position(pos)
+    t.put_position(pos)
     t.see(t.towers())
     _deal(t, "Y4", "R4")
     t.see(_place_view(t, B, cells("a1:9")), (None, None))
     assert t.table.state == "choose" and t.table.chooser is B
-    assert t.events[-1]["event"] == "choose" and len(t.events[-1]["candidates"]) == 2
+    offer = t.events[-1]
+    assert offer["event"] == "offer" and offer["kind"] == "choose" and offer["players"] == ["B"]
+    assert len(offer["candidates"]) == 2 and offer["pick"] == 0
     first = t.table.candidates[0]
     frame = t.table.led_frame(t.now, 16)
     assert any(v != (0, 0, 0) for k, v in frame.items() if k[:2] == ("tower", "B"))
+    for x, y, _ in first[-1].cells:                        # the one a hold plays: white
+        assert frame[("tower", "B", y * 3 + x)] == (255, 255, 255)
     t.press(A, "hold")                                     # not A's to say
     t.press(B)                                             # the next one lights
     assert t.table.pick == 1 and t.table.candidates[1] != first
@@ -442,7 +489,7 @@ def test_an_ambiguous_placement_is_chosen_with_the_button(t):
 
 
 def test_after_the_end_a_press_sets_up_a_new_game(t):
-    t.table._new_position(replace(t.pos, pile=("G01", "G02", "G03")))
+    t.put_position(replace(t.pos, pile=("G01", "G02", "G03")))
     first = t.pos.active
     pads = _deal(t, "G01", "G02")
     t.see(_place_view(t, first.other, cells("a1:1", "b1:1", "a2:1", "b2:1")), (pads[0], None))
@@ -455,3 +502,22 @@ def test_after_the_end_a_press_sets_up_a_new_game(t):
     t.wait(2.1)
     starts = [e for e in t.journal.read().entries if e["t"] == "start"]
     assert t.table.state == "play" and len(starts) == 2 and t.pos.turn == 1
+
+
+def test_taking_back_the_placement_that_ended_a_turn_stops_the_next_hourglass(t):
+    active, passive = t.pos.active, t.pos.active.other
+    pads = _deal(t, "B01", "R1")
+    bar = resting_placements(t.pos.tower(passive), t.block_set["R1"])[0]
+    t.see(_place_view(t, passive, bar), (pads[0], None))
+    blue = resting_placements(t.pos.tower(active), t.block_set["B01"])[0]
+    t.see(_place_view(t, active, blue), (None, None))
+    assert t.pos.turn == 2 and t.table.hourglass.running
+    assert t.table.glass_of is passive                     # the next turn's glass runs
+    t.see(expected_towers(t.table.history[-2]), (None, None))     # the blue lifted off
+    t.press(active)
+    assert t.pos.turn == 1 and t.pos.phase is Phase.PLACE
+    assert not t.table.hourglass.started
+    stopped = t.of("timer", state="stopped")[-1]
+    assert stopped["player"] == passive.value and stopped["left"] == pytest.approx(60.0, abs=1)
+    t.see(_place_view(t, active, blue), (None, None))      # put back: the turn ends again
+    assert t.pos.turn == 2 and t.table.hourglass.running

@@ -4,7 +4,9 @@ The cells see weight only. Between two settled readings, one square that got
 heavier by the weight of one pyramid is the current player's placement
 there. Anything else is not a move: two squares changed, a square got
 lighter, or the weight added fits no pyramid. Those come back as a
-``WeightError`` naming the squares, so the table can light them.
+``WeightError`` naming the squares, so the table can light them. Before a
+game, every square must carry its neutral cover and nothing else
+(``check_covers``).
 
 Readings are raw load-cell counts; ``Calibration`` (measured by ``obelisk
 calibrate highrise``) says what an empty pad and each size weigh.
@@ -103,3 +105,17 @@ def read_placement(state: HighriseState, before: tuple[int, ...], after: tuple[i
         raise WeightError(f"{state.to_play} has no {size.label} pieces left: take it off "
                           f"{names} and play another size", squares)
     return Place(state.square(i), size)
+
+
+def check_covers(state: HighriseState, reading: tuple[int, ...],
+                 calibration: Calibration) -> None:
+    """Refuse a board that is not set up: a WeightError for the first square without
+    exactly its cover (a neutral large pyramid), one fix at a time."""
+    for i in range(state.options.cells):
+        if calibration.holds(reading[i], i, (Size.LARGE,)):
+            continue
+        square = state.square(i)
+        name = square_name(square)
+        if reading[i] < calibration.zero[i] + calibration.sizes[Size.LARGE.value - 1]:
+            raise WeightError(f"put a cover (a neutral large pyramid) on {name}", (square,))
+        raise WeightError(f"{name} holds more than its cover: take the rest off", (square,))

@@ -18,6 +18,7 @@ import random
 
 from engine.highrise.game import HighriseGame, HighriseOptions, HighriseState, Place, Size
 from engine.highrise.sensing import CalibrationError
+from firmware import events
 from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.highrise.calibrate import calibrate, load_calibration, save_calibration, sim_hand
 from firmware.highrise.table import HighriseTable
@@ -114,29 +115,7 @@ def _calibrate_sim(devices: TableDevices, journal: Journal, emit) -> None:
         pass
     cal = calibrate(devices.link, sim_hand(devices))
     save_calibration(journal.dir, cal)
-    emit({"event": "calibrated", "sizes": list(cal.sizes), "tolerance": cal.tolerance})
-
-
-def _screen(table: HighriseTable | None, event: dict, now: float) -> str:
-    kind = event["event"]
-    if kind == "reveal":
-        who = f"player {event['controller']}" if event["controller"] else "nobody (a tie)"
-        pips = event["pips"]
-        return (f"--- reveal {event['cell']}: value {event['value']}, pips A {pips['A']} "
-                f"B {pips['B']}: {who} scores {event['points']}")
-    if kind == "game_over":
-        a, b = (event["players"][p]["score"] for p in "AB")
-        winner = event["winner"]
-        return (f"\nGAME OVER: player A {a}, player B {b}: "
-                + (f"player {winner} wins" if winner else "a draw"))
-    words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
-    text = f"--- {kind}: {words}"
-    if table is None:  # still calibrating
-        return text
-    text += "\n" + table.position.public()
-    if table.problem:
-        text += f"\n!! {table.problem}"
-    return text
+    emit(events.make("calibrated", sizes=list(cal.sizes), tolerance=cal.tolerance))
 
 
 def run_demo(settings: DemoSettings) -> int:
@@ -158,4 +137,4 @@ def run_demo(settings: DemoSettings) -> int:
                              emit=emit, settle_s=max(0.3, 0.15 * settings.speed))
 
     return run_table_demo("highrise", settings, make_table, HighrisePlayers, view_of,
-                          screen=_screen, profile=profile, prepare=prepare)
+                          profile=profile, prepare=prepare)

@@ -1,88 +1,68 @@
 """High Rise on the table: a load cell under each square, and hidden values.
 
-``HighriseTable`` is the model of a ``transitions`` machine:
+``HighriseTable`` is the table core (``firmware.table.Table``) with a load
+cell under each square. Setup waits for a neutral cover on every square,
+then a player's button: the hidden values are the engine's chance, rolled
+from the table's seed, and the start says who places first. In play, each
+settled reading is compared with the reading after the last accepted
+placement (``engine.highrise.sensing``): one square heavier by one pyramid
+is the player's placement. Anything else is lit on its square and waited
+out; nothing is recorded until the weights are right again.
 
-    setup --begin/resumed--> play <--go_wrong / fixed--> repair
-                               |
-                             finish --> over (the reveal)
-
-Setup waits for a neutral cover on every square, then a player's button:
-the table rolls the hidden values (from its seed) and says who starts. In
-play, each settled change is read against the last accepted weights: one
-square heavier by one pyramid is the player's placement. Anything else is
-lit red on its square and waited out; nothing is recorded until the weights
-are right again.
-
-Nothing hidden leaves this class before the end: the values and every
-placement are sealed in the journal (``firmware.seal``), events name only
-who moved and how many pieces are left, and the LEDs never show a square's
-contents, only whose turn it is and what is wrong. At the end the stacks
-are revealed square by square.
+Nothing hidden leaves this class before the end. The journal keeps the
+seed, the start's reading and every placement sealed (``firmware.seal``),
+so a restart resumes the game and a reader learns nothing; events tell who
+placed and how many pieces are left, never which size went where; the LEDs
+show whose turn it is and what is wrong, never a square's contents. At the
+end one ``reveal`` event a stack, then the outcome, and the LEDs light the
+stacks one after another.
 """
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Callable
-
-from engine.core import seeded_start
-from engine.errors import ObeliskError
-from engine.highrise.game import (
-    HighriseGame,
-    HighriseOptions,
-    HighriseState,
-    Place,
-    Size,
-    square_name,
+from engine.core import Outcome, seeded_start, square_name
+from engine.errors import NothingPlacedError
+from engine.highrise import record
+from engine.highrise.game import HighriseGame, HighriseState, Place
+from engine.highrise.sensing import (
+    Calibration,
+    CalibrationError,
+    WeightError,
+    check_covers,
+    read_placement,
 )
-from engine.highrise.record import action_from_dict, action_to_dict
-from engine.highrise.sensing import Calibration, CalibrationError, WeightError, read_placement
-from engine.players import PLAYERS, Player
-from engine.record import RecordError, options_from_dict, options_to_dict
+from engine.record import RecordError
+from firmware.highrise import leds
 from firmware.highrise.calibrate import load_calibration
-from firmware.journal import Journal
-from firmware.resume import read_start, replay
+from firmware.journal import GameEntries, Journal
 from firmware.seal import Sealer, SealError
-from firmware.table import BoardTable
-from firmware.towers.table import EXTRA, GOOD, MISSING, OFF, PLAYER_COLOURS
-from hardware.buttons import ButtonEvent
+from firmware.table import Table
 
-RGB = tuple[int, int, int]
 View = tuple[int, ...]
-REVEAL_S = 0.8
-"""Seconds between two squares of the reveal."""
-DRAW: RGB = (255, 120, 0)
+PLACED = "placed"
+"""An accepted placement's notation in events: who placed is public, what and where are not."""
 
 
-class HighriseTable(BoardTable):
-    STATES = ("setup", "play", "repair", "over")
-    TRANSITIONS = (
-        {"trigger": "begin", "source": "setup", "dest": "play"},
-        {"trigger": "resumed", "source": "setup", "dest": "play"},
-        {"trigger": "go_wrong", "source": "play", "dest": "repair"},
-        {"trigger": "fixed", "source": "repair", "dest": "play"},
-        {"trigger": "finish", "source": ["play", "repair"], "dest": "over"},
-        {"trigger": "new_game", "source": "over", "dest": "setup", "after": "_next_game"},
-    )
+class HighriseTable(Table[View]):
+    SETUP = "put a cover on every square, then press a player button"
+    record = record
+    led_frame = leds.frame
 
     def __init__(self, game: HighriseGame, journal: Journal, calibration: Calibration, *,
-                 seed: int, emit: Callable[[dict], None] = lambda event: None,
-                 beep: Callable[[], None] = lambda: None, settle_s: float = 0.3,
-                 board_cols: int | None = None) -> None:
-        self.game = game
-        self.journal = journal
+                 board_cols: int | None = None, **kwargs) -> None:
         self.sealer = Sealer(journal.dir)
         self.cal = calibration
-        self.seed = seed
-        super().__init__(emit, beep, settle_s)
         self.board_cols = board_cols or game.options.cols
-        self.position: HighriseState = game.state_with((1,) * game.options.cells, Player.A)
-        self.accepted: View | None = None  # the pads' readings after the last accepted move
-        self.over_at = 0.0
+        self.accepted: View | None = None  # the pads' readings after the last accepted action
+        self.reading: View | None = None  # the settled reading being dealt with
+        self.over_at = 0.0  # when the reveal began
+        self._opened: dict = {}  # the unsealed start of a resumed game
+        self._readings: dict[int, View] = {}  # a resumed game's readings, by action number
+        super().__init__(game, journal, **kwargs)
 
     @classmethod
     def for_service(cls, game: HighriseGame, journal: Journal, profile, *, seed: int,
-                    emit: Callable[[dict], None]) -> HighriseTable:
+                    emit) -> HighriseTable:
         """The table ``obelisk run`` plays on this profile: a calibrated load cell a square."""
         options = game.options
         if profile.scanner.load_cells < options.cells:
@@ -97,183 +77,144 @@ class HighriseTable(BoardTable):
     def cells(self) -> int:
         return self.game.options.cells
 
-    # ---------------------------------------------------------------- starting
+    # ---------------------------------------------------------------- keeping secrets
+
+    def _notation(self, action: Place) -> str:
+        """A placement is told as placed: the engine's notation (``medium b2``) would say
+        what a stack holds."""
+        return PLACED
+
+    def tell(self, name: str, /, **fields: object) -> None:
+        """The stacks show in the ``reveal`` events first, so the last placement's
+        observation leaves them out."""
+        seen = fields.get("observation")
+        if name != "game_over" and isinstance(seen, dict) and "stacks" in seen:
+            fields["observation"] = {k: v for k, v in seen.items() if k != "stacks"}
+        super().tell(name, **fields)
+
+    def _words(self, action: Place) -> str:
+        return "put a pyramid on a stack"
+
+    def _phase_words(self, state: HighriseState | None = None) -> str:
+        return "put one of your pyramids on any stack"
+
+    def _place_name(self, place: tuple[int, int]) -> str:
+        return square_name(place)
+
+    # ---------------------------------------------------------------- the journal, sealed
 
     def start(self, now: float) -> None:
-        """Resume the journal's unfinished game, or wait for a new one."""
-        entries = self.journal.unfinished()
+        """Refuse a missing or unreadable key while sealed games need it; then as the core."""
         self.sealer.check(self.journal.holds("sealed"))
-        if not entries:
-            self.problem = "put a cover on every square, then press a player button"
-            return
-        try:  # the start names the key: one that does not open it is the wrong key
-            secret = self.sealer.unseal(entries.start["sealed"])
-        except (SealError, KeyError) as exc:
+        super().start(now)
+
+    def _start_entry(self, state: HighriseState) -> dict:
+        """Who starts is public; the seed (the hidden values) and the covers' reading not."""
+        assert self.accepted is not None
+        entry = super()._start_entry(state)
+        del entry["seed"]
+        return {**entry, "first": state.first.value,
+                "sealed": self.sealer.seal({"seed": self.seed, "base": list(self.accepted)})}
+
+    def _entry_of(self, action: Place) -> dict:
+        assert self.reading is not None
+        return {"sealed": self.sealer.seal({**record.action_to_dict(action),
+                                            "reading": list(self.reading)})}
+
+    def _resume(self, entries: GameEntries) -> None:
+        """Open the start first: a key that does not open it is the wrong key, said so."""
+        try:
+            opened = self.sealer.unseal(entries.start["sealed"])
+            if not isinstance(opened, dict):
+                raise SealError("the sealed start holds no seed")
+        except (SealError, KeyError, AttributeError) as exc:
+            why = f"no {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
             raise SealError(f"{self.journal.path} line {entries.first_line}: the game's start "
-                            f"cannot be opened ({exc}); {self.sealer.path} must be the key "
+                            f"cannot be opened ({why}); {self.sealer.path} must be the key "
                             "this game began with: put that one back, or start afresh with "
                             "--new-game") from None
-        self.game, seed, base = read_start(entries, lambda start: (
-            HighriseGame(options_from_dict(HighriseOptions, start["options"])),
-            int(secret["seed"]), _reading(secret["base"])))
-        readings = [base]
+        self._opened = opened
+        super()._resume(entries)
 
-        def action_of(entry: dict) -> Place:
-            try:
-                move = self.sealer.unseal(entry["sealed"])
-            except SealError as exc:
-                raise RecordError(str(exc)) from None
-            readings.append(_reading(move["reading"]))
-            return action_from_dict(move)
+    def _initial(self, start: dict) -> HighriseState:
+        seed = self._opened.get("seed")
+        if type(seed) is not int:
+            raise ValueError(f"the sealed seed {seed!r} is not a whole number")
+        self.seed = seed
+        self._readings = {0: _reading(self._opened.get("base"))}
+        return seeded_start(self.game, seed)[0]
 
-        position = replay(entries, seeded_start(self.game, seed)[0], action_of).state
-        self.position, self.accepted = position, readings[-1]
-        self.emit({"event": "resumed", "game": "highrise", "plies": position.plies})
-        self.resumed()
-        if position.is_terminal():
-            self.finish()
+    def _action_of(self, entry: dict) -> Place:
+        try:
+            move = self.sealer.unseal(entry["sealed"])
+        except (SealError, AttributeError) as exc:
+            raise RecordError(f"the placement cannot be opened: {exc}") from None
+        if not isinstance(move, dict):
+            raise RecordError(f"the sealed placement {move!r} is no square and size")
+        self._readings[entry["n"]] = _reading(move.get("reading"))
+        return record.action_from_dict(move)
 
-    # ---------------------------------------------------------------- inputs
+    def _resumed_from(self, entries: GameEntries) -> None:
+        self.accepted = self.reading = self._readings[len(self.actions)]  # by number: takebacks
+
+    # ---------------------------------------------------------------- reading the pads
 
     def on_view(self, view: View, now: float) -> None:
-        self.view = view[: self.cells]
-        self.settler.feed(self.view, now)
+        super().on_view(tuple(view[: self.cells]), now)
 
-    def on_button(self, event: ButtonEvent, now: float) -> None:
-        if self.on_button_over(event):
-            return
-        if self.state != "setup" or event.button == "menu" or event.kind != "press":
-            return
-        if self.decided is None or self._covers(self.decided):
-            return
-        position = seeded_start(self.game, self.seed)[0]
-        self.journal.append({"t": "start", "game": "highrise",
-                             "options": options_to_dict(self.game.options),
-                             "first": position.first.value,
-                             "sealed": self.sealer.seal({"seed": self.seed,
-                                                         "base": list(self.decided)})})
-        self.position, self.accepted = position, self.decided
-        self.begin()
-        self.emit({"event": "start", "game": "highrise", "first": self.position.first.value,
-                   "pieces_each": self.game.options.pieces_each})
+    def ready(self, view: View) -> bool:
+        try:
+            check_covers(self.position, view, self.cal)
+        except WeightError:
+            return False
+        return True
 
-    # ---------------------------------------------------------------- deciding
-
-    def _covers(self, view: View) -> str:
-        """What keeps the board from being ready: a cover missing or something extra."""
-        self.wrong = ()
-        for i in range(self.cells):
-            if not self.cal.holds(view[i], i, (Size.LARGE,)):
-                sq = self.position.square(i)
-                self.wrong = (sq,)
-                if view[i] < self.cal.zero[i] + self.cal.sizes[2]:
-                    return f"put a cover (a neutral large pyramid) on {square_name(sq)}"
-                return f"{square_name(sq)} holds more than its cover: take the rest off"
-        return ""
+    def _begin_game(self) -> None:
+        # The covers' reading: the first placement is weighed from it.
+        self.accepted = self.reading = self.decided
+        super()._begin_game()
 
     def _decide(self, view: View, now: float) -> None:
         if self.state == "setup":
-            self.problem = self._covers(view) or \
-                "the board is ready: press a player button to start"
+            try:
+                check_covers(self.position, view, self.cal)
+            except WeightError as exc:
+                self.problem, self.wrong = str(exc), exc.squares
+                return
+            self.problem, self.wrong = "the board is ready: press a player button to start", ()
             return
-        if self.state not in ("play", "repair"):
+        if self.state not in ("play", "choose", "repair"):
             return
         assert self.accepted is not None
+        self.reading = view
         try:
             place = read_placement(self.position, self.accepted, view, self.cal)
         except WeightError as exc:
             self._wrong(str(exc), exc.squares)
             return
-        except ObeliskError:  # nothing changed since the last move
-            if self.state == "repair":
-                self.wrong = ()
-                self.fixed()
-                self.emit({"event": "repaired"})
+        except NothingPlacedError:
+            self._settled_back()
             return
-        if self.state == "repair":
-            self.wrong = ()
-            self.fixed()
-        self._accept(place, view, now)
+        self._settled_back()
+        self._accept([place])
 
-    def _accept(self, place: Place, view: View, now: float) -> None:
-        mover = self.position.to_play
-        n = self.position.plies + 1
-        self.journal.append({"t": "action", "n": n, "sealed": self.sealer.seal(
-            {**action_to_dict(place), "reading": list(view)})})
-        self.position = self.position.apply_action(place)
-        self.accepted = view
-        self.emit({"event": "placed", "player": mover.value, "ply": n,
-                   "left": {p.value: self.position.pieces_left(p) for p in PLAYERS}})
-        if self.position.is_terminal():
-            self.over_at = now
-            self.finish()
+    def _accepted(self, before: HighriseState) -> None:
+        self.accepted = self.reading  # the next placement is weighed from here
+
+    # ---------------------------------------------------------------- the end
+
+    def _ending(self, outcome: Outcome) -> None:
+        """One reveal a stack, square by square, before the outcome."""
+        self.over_at = self._now
+        for s in self.position.stacks_scored():
+            self.tell("reveal", square=square_name(s.square), value=s.value,
+                      pips={"A": s.pips[0], "B": s.pips[1]},
+                      controller=s.controller.value if s.controller else None,
+                      points=s.points)
 
     def _next_game(self) -> None:
-        """After a game: new covers, new hidden values (a fresh seed), a new start."""
-        self.seed = secrets.randbits(63)
-        self.position = self.game.state_with((1,) * self.cells, Player.A)
-        self.accepted = None
-        self.problem = "put a cover on every square, then press a player button"
-        self.settler.forget()
-
-    def on_enter_over(self) -> None:
-        result = self.result()
-        self.journal.append({"t": "over", "result": result})
-        for stack in result["stacks"]:
-            self.emit({"event": "reveal", **stack})
-        self.emit(result)
-
-    def result(self) -> dict:
-        """The final scores and every stack: only once the game is over."""
-        outcome = self.position.outcome()
-        assert outcome is not None, "nothing is revealed before the end"
-        return {
-            "event": "game_over", "game": "highrise",
-            "winner": outcome.winner.value if outcome.winner else None,
-            "players": {p.value: {"score": outcome.scores[p.index]} for p in PLAYERS},
-            "stacks": [{"cell": square_name(s.square), "value": s.value,
-                        "pips": {"A": s.pips[0], "B": s.pips[1]},
-                        "controller": s.controller.value if s.controller else None,
-                        "points": s.points} for s in self.position.stacks_scored()],
-        }
-
-    # ---------------------------------------------------------------- LEDs
-
-    def _pixel(self, square: tuple[int, int]) -> tuple[str, str, int]:
-        return ("board", "", square[0] * self.board_cols + square[1])
-
-    def led_frame(self, now: float, ring_pixels: int) -> dict[tuple[str, str, int], RGB]:
-        """Whose turn and what is wrong; the contents of a stack only in the reveal."""
-        frame: dict[tuple[str, str, int], RGB] = {}
-        pos = self.position
-        for i in range(self.cells):
-            frame[self._pixel(pos.square(i))] = OFF
-        each = self.game.options.pieces_each
-        outcome = pos.outcome() if self.state == "over" else None
-        for p in PLAYERS:
-            ring = [OFF] * ring_pixels
-            if self.state in ("play", "repair") and pos.to_play is p:
-                lit = -(-ring_pixels * pos.pieces_left(p) // each)  # pieces left, rounded up
-                ring = [PLAYER_COLOURS[p]] * lit + [OFF] * (ring_pixels - lit)
-            elif outcome is not None:
-                winner = outcome.winner
-                ring = [GOOD if winner is p else DRAW if winner is None else OFF] * ring_pixels
-            for k, rgb in enumerate(ring):
-                frame[("ring", p.value, k)] = rgb
-        if self.state == "setup" and self.wrong and self.view is not None:
-            sq = self.wrong[0]  # one fix at a time: blue for a missing cover, red for extra
-            i = pos.index(sq)
-            short = self.view[i] < self.cal.zero[i] + self.cal.sizes[Size.LARGE.value - 1]
-            frame[self._pixel(sq)] = MISSING if short else EXTRA
-        elif self.state == "repair":
-            for sq in self.wrong:
-                frame[self._pixel(sq)] = EXTRA
-        if outcome is not None:
-            shown = int((now - self.over_at) / REVEAL_S) + 1
-            for s in pos.stacks_scored()[:shown]:
-                frame[self._pixel(s.square)] = (PLAYER_COLOURS[s.controller] if s.controller
-                                                else DRAW)
-        return frame
+        super()._next_game()
+        self.accepted = self.reading = None
 
 
 def _reading(raw: object) -> View:

@@ -30,7 +30,7 @@ from engine.maze.record import action_from_dict, action_to_dict
 from engine.maze.sensing import MazeView
 from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.journal import Journal
-from firmware.maze.table import BUTTON, MazeTable
+from firmware.maze.table import MazeTable
 from firmware.maze.view import view_of
 from firmware.resume import Resolved
 from hardware.devices import TableDevices
@@ -112,7 +112,7 @@ class MazePlayers:
             wall = _nasty_wall(pos, rng)
         if wall is None:
             self.intended = None
-            self.devices.buttons.press(BUTTON[Role.MAZE_MASTER])  # pass
+            self.devices.buttons.press(Role.MAZE_MASTER.player.value)  # pass
             return
         self.intended = wall
         self.sim.set_walls(self.sim.walls | {wall.square})
@@ -132,12 +132,12 @@ class MazePlayers:
         """Press until the intended action is lit, then hold to confirm it."""
         candidates = self.table.candidates
         role = pos.to_play
-        if self.intended not in candidates:
+        if (self.intended,) not in candidates:
             if role is Role.ARCHITECT and isinstance(self.intended, Move):
                 self.sim.put(self.intended.to, pos.claimed)  # it was in the air: put it down
             return
-        button = BUTTON[role]
-        if candidates[self.table.pick] == self.intended:
+        button = role.player.value
+        if candidates[self.table.pick] == (self.intended,):
             self.devices.buttons.press(button, hold=True)
         else:
             self.devices.buttons.press(button)
@@ -172,29 +172,13 @@ def _nasty_wall(pos: MazeState, rng: random.Random) -> PlaceWall | None:
     return best
 
 
-def _screen(table: MazeTable, event: dict, now: float) -> str:
-    words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
-    pos = table.position
-    text = f"--- {event['event']}: {words}\n{pos}"
-    text += (f"\nturn {pos.turn} of {pos.options.turns}, walls left {pos.walls_left}, "
-             f"segments claimed {pos.claimed}; plan: {table.plan.moves} moves "
-             f"({'in time' if table.plan.enough else 'too late'})")
-    if table.problem:
-        text += f"\n!! {table.problem}"
-    if event["event"] == "game_over":
-        who = "the Architect" if event["winner"] == "architect" else "the Maze Master"
-        text += (f"\n\nGAME OVER: {who} wins ({event['claimed']} segments claimed in "
-                 f"{event['turns_used']} turns, {event['walls_used']} walls)")
-    return text
-
-
 def run_demo(settings: DemoSettings) -> int:
     """Play one maze game through the whole simulated stack; 0 when it ends."""
 
     def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> MazeTable:
-        return MazeTable(MazeGame(resolved.options), journal, emit=emit,
+        return MazeTable(MazeGame(resolved.options), journal, emit=emit, seed=seed,
                          settle_s=max(0.3, 0.04 * settings.speed))
 
-    return run_table_demo("maze", settings, make_table, MazePlayers, view_of, screen=_screen,
+    return run_table_demo("maze", settings, make_table, MazePlayers, view_of,
                           profile=lambda options: load_profile("sim-maze"))
 

@@ -1,92 +1,70 @@
 """The maze on the table: piece and wall switches, two buttons, the turn counter.
 
-``MazeTable`` is the model of a ``transitions`` machine:
+``MazeTable`` is the table core (``firmware.table.Table``) with the maze's
+sensors: a switch under each square closes under a piece, a second one
+under a wall (``engine.maze.sensing`` says what a settled view means).
+Player A is the Architect, player B the Maze Master.
 
-    setup --ready/resumed--> play <--ask / picked--> choose
-                              ^  \\
-                       fixed  |   go_wrong
-                              |    v
-                             repair          play/choose --finish--> over
+The game begins when the Architect (button A) puts segment 1, the obelisk,
+on the cleared board (or a button is pressed on it); the Maze Master
+(button B) then puts the other four on squares of their choice. Each turn
+the Maze Master stands a wall (the switches see where, not which way it
+faces: the table lights one orientation at a time; press to turn it, hold
+to confirm) or presses to pass; then the Architect moves the obelisk.
+Lifting it lights where it may go; putting it on a segment changes no
+switch there, so that claim is picked the same way (press: next, hold:
+this one). The Architect's ring counts the turns left, green while
+``plan`` says the segments can still be gathered in time, red once not;
+the Maze Master's ring counts the walls left. What breaks the rules is lit
+red and waited out, never recorded.
 
-Setup: the Architect (button A) puts segment 1, the obelisk, on any square;
-the Maze Master (button B) the other four. Each turn the Maze Master stands
-a wall (the table lights it; press to turn the lit orientation, hold to
-confirm) or presses to pass; then the Architect moves the obelisk. Lifting
-it lights where it may go; putting it on a segment is a claim, picked the
-same way (press: next, hold: this one). The Architect's ring counts the
-turns left, green while ``plan`` says the segments can still be gathered in
-time, red once not; the Maze Master's ring counts the walls left. What
-breaks the rules is lit red and waited out, never recorded.
+A board put back as it stood before the last actions (the last wall taken
+off again, the obelisk back on its square while the Maze Master is to act)
+offers those actions back; the buttons of whoever made them confirm.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from engine.core import square_name
 from engine.errors import NothingPlacedError, ObeliskError
+from engine.maze import record
 from engine.maze.game import (
     SEGMENTS,
-    SIZE,
     Action,
     MazeGame,
-    MazeOptions,
     MazeState,
     Move,
     Orientation,
     Pass,
     PlaceSegment,
     PlaceWall,
+    Plan,
     Role,
     plan,
-    queen_moves,
-    square_name,
 )
-from engine.maze.record import action_from_dict, action_to_dict
 from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight
-from engine.record import options_from_dict, options_to_dict
+from engine.players import Player
 from firmware.journal import Journal
-from firmware.resume import read_start, replay
-from firmware.table import BoardTable
-from firmware.towers.table import EXTRA, GOOD, OFF
-from hardware.buttons import ButtonEvent
+from firmware.maze import leds
+from firmware.table import Offer, Table
 
-RGB = tuple[int, int, int]
-BUTTON = {Role.ARCHITECT: "A", Role.MAZE_MASTER: "B"}
-ROLE_COLOURS = {Role.ARCHITECT: (0, 90, 255), Role.MAZE_MASTER: (255, 60, 160)}
-CANDIDATE: RGB = (0, 0, 200)
-PICK: RGB = (255, 255, 255)
-LATE: RGB = (255, 0, 0)
+ARCHITECT, MAZE_MASTER = Role.ARCHITECT.player, Role.MAZE_MASTER.player
 
 
-class MazeTable(BoardTable):
-    STATES = ("setup", "play", "choose", "repair", "over")
-    TRANSITIONS = (
-        {"trigger": "ready", "source": "setup", "dest": "play"},
-        {"trigger": "resumed", "source": "setup", "dest": "play"},
-        {"trigger": "ask", "source": "play", "dest": "choose"},
-        {"trigger": "picked", "source": "choose", "dest": "play"},
-        {"trigger": "go_wrong", "source": ["setup", "play", "choose"], "dest": "repair"},
-        {"trigger": "fixed", "source": "repair", "dest": "play"},
-        {"trigger": "back_to_setup", "source": "repair", "dest": "setup"},
-        {"trigger": "finish", "source": ["play", "choose"], "dest": "over"},
-        {"trigger": "new_game", "source": "over", "dest": "setup", "after": "_next_game"},
-    )
+class MazeTable(Table[MazeView]):
+    SETUP = ("clear the board of pieces and walls; then the Architect puts segment 1, "
+             "the obelisk, on any square")
+    record = record
+    led_frame = leds.frame
 
-    def __init__(self, game: MazeGame, journal: Journal, *,
-                 emit: Callable[[dict], None] = lambda event: None,
-                 beep: Callable[[], None] = lambda: None, settle_s: float = 0.3) -> None:
-        self.game = game
-        self.journal = journal
-        super().__init__(emit, beep, settle_s)
-        self.position: MazeState = game.new_initial_state()
-        self.actions: list[Action] = []
-        self.pick = 0
+    def __init__(self, game: MazeGame, journal: Journal, **kwargs) -> None:
+        super().__init__(game, journal, **kwargs)
         self.lifted: tuple[int, int] | None = None
-        self.plan = plan(self.position)
+        self._planned: tuple[MazeState, Plan] | None = None
 
     @classmethod
     def for_service(cls, game: MazeGame, journal: Journal, profile, *, seed: int,
-                    emit: Callable[[dict], None]) -> MazeTable:
+                    emit) -> MazeTable:
         """The table ``obelisk run`` plays on this profile: it needs the wall switches."""
         if not profile.scanner.wall_sensors or (profile.scanner.rows, profile.scanner.cols) \
                 != (8, 8):
@@ -94,216 +72,186 @@ class MazeTable(BoardTable):
                                "the maze needs [scanner] board = \"8x8\" and wall_sensors = "
                                "true (hardware/README.md); on the simulated table use "
                                "--profile sim-maze")
-        return cls(game, journal, emit=emit)
+        return cls(game, journal, emit=emit, seed=seed)
 
-    # ---------------------------------------------------------------- starting
+    @property
+    def plan(self) -> Plan:
+        """The Architect's shortest way to every segment from the position (kept per position)."""
+        if self._planned is None or self._planned[0] is not self.position:
+            self._planned = (self.position, plan(self.position))
+        return self._planned[1]
 
-    def start(self, now: float) -> None:
-        entries = self.journal.unfinished()
-        if entries:
-            self.game = read_start(entries, lambda start: MazeGame(
-                options_from_dict(MazeOptions, start["options"])))
-            replayed = replay(entries, self.game.new_initial_state(),
-                              lambda entry: action_from_dict(entry["action"]))
-            self.actions = list(replayed.actions)
-            self.position = replayed.state
-            self.plan = plan(self.position)
-        self._guide()
-        if self.actions:
-            self.emit({"event": "resumed", "game": "maze", "turn": self.position.turn})
-            if self.position.phase.value not in ("first_segment", "segments"):
-                self.resumed()
-            if self.position.is_terminal():  # its end was not written before the stop
-                self.finish()
+    def players(self) -> dict:
+        return {ARCHITECT.value: "the Architect", MAZE_MASTER.value: "the Maze Master"}
 
-    def _guide(self) -> None:
-        pos = self.position
-        if pos.phase.value == "first_segment":
-            self.problem = "Architect: put segment 1, the obelisk, on any square"
-        elif pos.phase.value == "segments":
+    # ---------------------------------------------------------------- words
+
+    def _phase_words(self, state: MazeState | None = None) -> str:
+        pos = self.position if state is None else state
+        phase = pos.phase.value
+        if phase == "first_segment":
+            return "Architect, put segment 1, the obelisk, on any square"
+        if phase == "segments":
             left = SEGMENTS - 1 - len(pos.segments)
-            self.problem = (f"Maze Master: put the other segments on squares of your choice "
-                            f"({left} to go)")
-        else:
-            self.problem = ""
+            return (f"Maze Master, put the other segments on squares of your choice "
+                    f"({left} to go)")
+        if phase == "wall":
+            if not pos.walls_left:
+                return "Maze Master, every wall stands: press your button to pass"
+            return (f"Maze Master, stand a wall ({pos.walls_left} left) or press your button "
+                    "to pass")
+        if phase == "move":
+            return (f"Architect, move the obelisk like a queen (turn {pos.turn + 1} of "
+                    f"{pos.options.turns})")
+        return "the game is over"
 
-    # ---------------------------------------------------------------- inputs
+    def _words(self, action: Action) -> str:
+        pos = self.position
+        if isinstance(action, PlaceSegment):
+            if pos.phase.value == "first_segment":
+                return f"the obelisk, segment 1, on {square_name(action.square)}"
+            return f"segment {len(pos.segments) + 2} on {square_name(action.square)}"
+        if isinstance(action, Move) and action.to in pos.segments:
+            return f"{action}, claiming segment {pos.claimed + 1} of {SEGMENTS}"
+        return str(action)
 
-    def on_button(self, event: ButtonEvent, now: float) -> None:
-        if self.on_button_over(event):
-            return
-        mover = self.position.to_play
-        if mover is None or event.button != BUTTON[mover]:
-            return
-        if self.state == "choose":
-            if event.kind == "press":
-                self.pick = (self.pick + 1) % len(self.candidates)
-                return
-            action = self.candidates[self.pick]
-            self.candidates = ()
-            self.lifted = None
-            self.picked()
-            self._try(action)
-        elif (self.state == "play" and self.position.phase.value == "wall"
-              and event.kind == "press" and self.decided == sight(self.position)):
-            self._try(Pass())
+    def _place_name(self, place: tuple[int, int]) -> str:
+        return square_name(place)
 
-    # ---------------------------------------------------------------- deciding
+    # ---------------------------------------------------------------- reading
+
+    def ready(self, view: MazeView) -> bool:
+        """The board is clear: the Architect may put the obelisk down."""
+        return view == sight(self.game.new_initial_state())
 
     def _decide(self, view: MazeView, now: float) -> None:
-        if self.state == "over":
+        if self.state == "setup":
+            self._setup_view(view)
+            return
+        if self.state not in ("play", "choose", "repair"):
             return
         self.lifted = None
         try:
             reading = read_view(self.position, view)
         except NothingPlacedError:
+            self._drop_offer()
             self._settled_back()
             return
         except MazeSensingError as exc:
-            self._wrong(str(exc), exc.squares)
+            offer = self._takeback_offer(view)
+            if offer is not None:
+                self._offer_takeback(offer)
+            else:
+                self._drop_offer()
+                self._wrong(str(exc), exc.squares)
             return
-        self._settled_back()
+        self._drop_offer()
+        if self.state == "repair":
+            self._settled_back()
         if reading.wall_at is not None:
-            self._offer(tuple(PlaceWall(reading.wall_at, o) for o in Orientation))
-        elif reading.lifted is not None:
+            walls = tuple((PlaceWall(reading.wall_at, o),) for o in Orientation)
+            self._ask(MAZE_MASTER, walls, problem=(
+                f"{self.players()[MAZE_MASTER.value]}: which way does the wall on "
+                f"{square_name(reading.wall_at)} face? Press your button to turn the lit "
+                "one, hold it when it is right"))
+            return
+        if reading.lifted is not None:
             self.lifted = reading.lifted
             if reading.claims:
-                self._offer(reading.claims)
-        for action in reading.actions:
-            self._try(action)
-
-    def _settled_back(self) -> None:
-        """The board matches the position again: leave a repair or a stale choice."""
-        self.candidates = ()
-        self.wrong = ()
-        if self.state == "choose":
-            self.picked()
-        elif self.state == "repair":
-            if self.position.phase.value in ("first_segment", "segments"):
-                self.back_to_setup()
+                self._ask(ARCHITECT, tuple((m,) for m in reading.claims), problem=(
+                    f"{self.players()[ARCHITECT.value]}: put the obelisk down on a lit "
+                    "square, or, if it stands on a segment, press your button to light that "
+                    "one and hold it"))
             else:
-                self.fixed()
-            self.emit({"event": "repaired"})
-        self._guide()
+                self._settled_back()
+            return
+        self._settled_back()
+        self._play(reading.actions)
 
-    def _offer(self, candidates: tuple[Action, ...]) -> None:
-        self.candidates = candidates
-        self.pick = 0
-        if self.state == "play":
-            self.ask()
-        mover = self.position.to_play
-        self.emit({"event": "choose", "role": mover.value,
-                   "candidates": [str(a) for a in candidates]})
+    def _setup_view(self, view: MazeView) -> None:
+        """Before a game: the first piece on the cleared board is the obelisk; it begins."""
+        self.wrong = ()
+        if self.ready(view):
+            self.problem = self.SETUP
+            return
+        if not view.walls and len(view.pieces) == 1:
+            self._begin_game()
+            self.begin()
+            self._announce_start()
+            self._play((PlaceSegment(next(iter(view.pieces))),))
+            return
+        self._wrong("clear the board first: take the lit pieces and walls off, then the "
+                    "Architect puts the obelisk on any square",
+                    tuple(sorted(view.pieces | view.walls)))
 
-    def _try(self, action: Action) -> None:
-        """Play ``action`` if the rules allow it; otherwise show why and wait."""
+    def _takeback_offer(self, view: MazeView) -> Offer | None:
+        """The board as it stood before the last actions (a wall taken off again, the
+        obelisk put back): those actions are offered back to the players who made them."""
+        for to in reversed(range(len(self.actions))):
+            if sight(self.history[to]) == view:
+                owners = {state.current_player() for state in self.history[to:-1]}
+                return Offer(to, frozenset(owners - {None}))
+        return None
+
+    def _drop_offer(self) -> None:
+        """The board no longer shows an earlier position: no takeback stands."""
+        self.offer, self.confirmed = None, set()
+
+    def _play_button(self, player: Player, kind: str) -> None:
+        """The Maze Master presses to pass, while the board is as the position has it."""
+        pos = self.position
+        if (kind == "press" and player is MAZE_MASTER and pos.phase.value == "wall"
+                and self.decided == sight(pos)):
+            self._play((Pass(),))
+
+    def _choose(self, kind: str) -> None:
+        """A hold on a candidate the rules refuse (a wall that shuts a square off) is
+        refused; the core's ``_choose`` would record it."""
+        if kind == "hold":
+            (action,) = self.candidates[self.pick]
+            problem = self._refusal(action)
+            if problem is not None:
+                self._wrong(*problem)
+                return
+        super()._choose(kind)
+
+    # ---------------------------------------------------------------- recording
+
+    def _play(self, actions: tuple[Action, ...]) -> None:
+        """Record ``actions`` if the rules allow each; otherwise show why and wait."""
+        pos = self.position
+        for action in actions:
+            problem = self._refusal(action, pos)
+            if problem is not None:
+                self._wrong(*problem)
+                return
+            pos = pos.apply_action(action)
+        if actions:
+            self._accept(actions)
+
+    def _refusal(self, action: Action, pos: MazeState | None = None
+                 ) -> tuple[str, tuple] | None:
+        """Why the rules refuse ``action`` and where to light it, or None."""
         try:
-            after = self.position.apply_action(action)
+            (pos or self.position).apply_action(action)
         except ObeliskError as exc:
             if isinstance(action, PlaceWall):
-                self._wrong(f"{exc}: take the wall off", (action.square,))
-            else:
-                self._wrong(str(exc), ())
-            return
-        if not self.actions:
-            self.journal.append({"t": "start", "game": "maze",
-                                 "options": options_to_dict(self.game.options)})
-        self.journal.append({"t": "action", "n": len(self.actions) + 1,
-                             "action": action_to_dict(action)})
-        mover = self.position.to_play
-        claimed_before = self.position.claimed
-        self._record(action, after)
-        pos = self.position
-        event = {"event": _kind(action), "role": mover.value, **_fields(action)}
-        if isinstance(action, Move):
-            event.update({"claimed": pos.claimed, "new_claim": pos.claimed > claimed_before})
-        if pos.phase.value in ("wall", "move", "over"):
-            event.update({"turns_left": pos.turns_left, "walls_left": pos.walls_left,
-                          "plan": self.plan.moves, "in_time": self.plan.enough})
-        self.emit(event)
-        self._guide()
-        if pos.is_terminal():
-            self.finish()
-        elif self.state == "setup" and pos.phase.value == "wall":
-            self.ready()
+                return f"{exc}: take the wall off", (action.square,)
+            return str(exc), ()
+        return None
 
-    def _record(self, action: Action, after: MazeState | None = None) -> None:
-        self.position = after or self.position.apply_action(action)
-        self.actions.append(action)
-        self.plan = plan(self.position)
+    def _accepted(self, before: MazeState) -> None:
+        """Say it once when the Architect can no longer gather every segment in time."""
+        pos = self.position
+        if pos.is_terminal() or pos.phase.value not in ("wall", "move"):
+            return
+        was = plan(before) if before.phase.value in ("wall", "move") else None
+        now = self.plan
+        if not now.enough and (was is None or was.enough):
+            self.tell("notice", player=ARCHITECT.value,
+                      message=f"every segment now takes {now.moves} moves, more than the "
+                              f"{pos.turns_left} turns left")
 
     def _next_game(self) -> None:
-        """After a game: clear the board and set up the next (the journal keeps the last)."""
-        self.position = self.game.new_initial_state()
-        self.actions, self.lifted, self.plan = [], None, plan(self.position)
-        self._guide()
-        self.settler.forget()
-
-    def on_enter_over(self) -> None:
-        result = self.result()
-        self.journal.append({"t": "over", "result": result})
-        self.emit(result)
-
-    def result(self) -> dict:
-        pos = self.position
-        winner = pos.winner()
-        assert winner is not None
-        return {"event": "game_over", "game": "maze", "winner": winner.value,
-                "claimed": pos.claimed, "turns_used": pos.turn, "walls_used": len(pos.walls)}
-
-    # ---------------------------------------------------------------- LEDs
-
-    def led_frame(self, now: float, ring_pixels: int) -> dict[tuple[str, str, int], RGB]:
-        frame: dict[tuple[str, str, int], RGB] = {}
-        pos = self.position
-        for r in range(SIZE):
-            for c in range(SIZE):
-                frame[("board", "", r * SIZE + c)] = OFF
-        limit, walls = pos.options.turns, pos.options.walls
-        rings = {
-            Role.ARCHITECT: (pos.turns_left, limit, GOOD if self.plan.enough else LATE),
-            Role.MAZE_MASTER: (pos.walls_left, walls, ROLE_COLOURS[Role.MAZE_MASTER]),
-        }
-        for role, (left, full, colour) in rings.items():
-            lit = -(-ring_pixels * left // full) if left else 0
-            ring = [colour] * lit + [OFF] * (ring_pixels - lit)
-            if self.state == "over":
-                ring = [GOOD if pos.winner() is role else OFF] * ring_pixels
-            elif pos.to_play is role and ring_pixels:
-                ring[-1] = ROLE_COLOURS[role]  # the last pixel: whose turn
-            for k, rgb in enumerate(ring):
-                frame[("ring", BUTTON[role], k)] = rgb
-        if self.lifted is not None:
-            for r, c in queen_moves(pos.cut, self.lifted):
-                frame[("board", "", r * SIZE + c)] = CANDIDATE
-        for i, action in enumerate(self.candidates):
-            colour = PICK if i == self.pick else CANDIDATE
-            if isinstance(action, PlaceWall):
-                if i != self.pick:
-                    continue  # one orientation at a time: the wall and the sides it blocks
-                r, c = action.square
-                frame[("board", "", r * SIZE + c)] = PICK
-                for side in action.orientation.sides:
-                    nr, nc = r + side.value[0], c + side.value[1]
-                    if 0 <= nr < SIZE and 0 <= nc < SIZE:
-                        frame[("board", "", nr * SIZE + nc)] = EXTRA
-            else:
-                r, c = action.to
-                frame[("board", "", r * SIZE + c)] = colour
-        for r, c in self.wrong if self.state == "repair" else ():
-            frame[("board", "", r * SIZE + c)] = EXTRA
-        return frame
-
-
-def _kind(action: Action) -> str:
-    return {PlaceSegment: "segment", PlaceWall: "wall", Pass: "pass", Move: "move"}[type(action)]
-
-
-def _fields(action: Action) -> dict:
-    if isinstance(action, PlaceSegment):
-        return {"square": square_name(action.square)}
-    if isinstance(action, PlaceWall):
-        return {"square": square_name(action.square), "orientation": action.orientation.value}
-    if isinstance(action, Move):
-        return {"to": square_name(action.to)}
-    return {}
+        super()._next_game()
+        self.lifted = None

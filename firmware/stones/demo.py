@@ -117,26 +117,14 @@ class StonesPlayers:
         """Press until the planned move is lit, then hold to confirm it."""
         move = self._planned(pos)
         candidates = self.table.candidates
-        if move not in candidates:  # the stone was lifted for another move: put it there
+        if (move,) not in candidates:  # the stone was lifted for another move: put it there
             self._show(stack_heights(pos.apply_action(move)))
             return
         player = pos.to_play.value
-        if candidates[self.table.pick] == move:
+        if candidates[self.table.pick] == (move,):
             self.devices.buttons.press(player, hold=True)
         else:
             self.devices.buttons.press(player)
-
-
-def _screen(table: StonesTable, event: dict, now: float) -> str:
-    words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
-    text = f"--- {event['event']}: {words}\n{table.position}"
-    if table.problem:
-        text += f"\n!! {table.problem}"
-    if event["event"] == "game_over":
-        winner = event["winner"]
-        text += "\n\nGAME OVER: " + (f"player {winner} wins" if winner else "a draw") + \
-            f" ({event['reason'].replace('_', ' ')}, {event['plies']} moves)"
-    return text
 
 
 def run_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> int:
@@ -151,8 +139,8 @@ def run_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> int:
             sim.scanner, stack_levels=3 if stack_sensors else 1))
 
     def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> StonesTable:
-        return StonesTable(StonesGame(resolved.options), journal, emit=emit,
+        return StonesTable(StonesGame(resolved.options), journal, emit=emit, seed=seed,
                            settle_s=max(0.3, 0.04 * settings.speed))
 
     return run_table_demo("stones", settings, make_table, StonesPlayers, view_of,
-                          screen=_screen, profile=profile)
+                          profile=profile)

@@ -17,17 +17,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.errors import ObeliskError
+from engine.errors import AmbiguousPlacementError, ObeliskError
 from engine.players import PLAYERS, Player
 from engine.towers.blocks import Colour
 from engine.towers.game import Phase, TowersState
-from engine.towers.sensing import find_placement
+from engine.towers.sensing import TowersView, expected_towers, find_placement
 from engine.towers.tower import LEVELS, resting_placements
 from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.journal import Journal
 from firmware.resume import Resolved
 from firmware.towers.table import TowersTable
-from firmware.towers.view import ZONE_PADS, TowersView, ZoneScale, expected_towers, view_of
+from firmware.towers.view import ZONE_PADS, ZoneScale, view_of
 from hardware.devices import TableDevices
 from hardware.sim import GRAMS_TO_COUNTS, LOAD_OFFSET
 
@@ -48,6 +48,7 @@ class DemoPlayers:
         self.pads: list[str | None] = [None] * len(ZONE_PADS)
         self.held: dict[Player, str] = {}
         self.put: frozenset = frozenset()
+        self.put_kind: object = None
         self.scale = ZoneScale()
 
     # ------------------------------------------------------------ the physical table
@@ -110,7 +111,7 @@ class DemoPlayers:
             gaps = sum(pos.tower(player).heights_after(p)) - heights - len(p)
             return (max(z for *_, z in p), gaps, rng.random())
 
-        unseen = None
+        unseen = asked = None
         for cells in sorted(fits, key=key):
             seen = frozenset(c for c in cells if c[2] < LEVELS)
             if not seen:
@@ -118,17 +119,23 @@ class DemoPlayers:
                 continue
             try:  # the table can tell what it is (it knows the colour from the pads)
                 find_placement(pos, player, seen, pos.block(block).colour)
+            except AmbiguousPlacementError:
+                asked = asked or cells  # partly over the top: the table will ask which
+                continue
             except ObeliskError:
                 continue
             return cells
-        if unseen is None:
-            raise RuntimeError(f"{block} has no placement on {player}'s tower")
-        return unseen  # wholly above the rods: the player will press their button
+        if unseen is not None:
+            return unseen  # wholly above the rods: the player will press their button
+        if asked is not None:
+            return asked
+        raise RuntimeError(f"{block} has no placement on {player}'s tower")
 
     def _put_on_tower(self, pos: TowersState, player: Player, block: str) -> None:
         rng = self._rng(f"place-{player.value}")
         cells = self._placement(pos, player, block, rng)
         self.put = cells  # the hand knows where it put the block, if the rods cannot tell
+        self.put_kind = pos.block(block).kind  # and which block it was
         if all(z >= LEVELS for *_, z in cells):
             self.sim.place(player.index, cells)  # sits above the rods, unseen
             self.devices.buttons.press(player.value)
@@ -144,7 +151,7 @@ class DemoPlayers:
         """One physical act, if the table is waiting for one."""
         table = self.table
         pos = table.position
-        if pos is not None:  # after a power cut, a hand may hold a block already played
+        if table.state != "setup":  # after a power cut, a hand may hold a block already played
             waiting = Counter(pos.block(b).colour for b in (*pos.zone, *pos.hands) if b)
             for player, block in list(self.held.items()):
                 if waiting[pos.block(block).colour] > 0:
@@ -158,7 +165,7 @@ class DemoPlayers:
             self._pick(table.chooser)
         elif table.state == "repair" or table.clear_zone:
             self._repair(pos)
-        elif table.state == "play" and pos is not None:
+        elif table.state == "play":
             self._play(pos)
 
     def _repair(self, pos: TowersState) -> None:
@@ -189,7 +196,22 @@ class DemoPlayers:
     def _pick(self, player: Player) -> None:
         """The table asks which placement it was: step to the one the hand made, hold."""
         candidates = self.table.candidates
-        mine = [i for i, c in enumerate(candidates) if c[-1].cells == self.put]
+        pos = self.table.position
+        # Still to place, physically: what the hands hold and the pads still carry.
+        unplaced = Counter(pos.block(b).kind for b in (*self.held.values(), *self.pads) if b)
+
+        def fit(i: int) -> tuple[bool, bool, bool]:
+            after = pos
+            for action in candidates[i]:
+                after = after.apply_action(action)
+            held = Counter(after.block(h).kind for h in after.hands if h is not None)
+            place = candidates[i][-1]
+            return (held != unplaced, pos.block(place.block).kind != self.put_kind,
+                    place.cells != self.put)
+
+        fits = [fit(i) for i in range(len(candidates))]
+        mine = sorted((i for i in range(len(candidates)) if fits[i] != (True, True, True)),
+                      key=lambda i: fits[i])
         if mine and self.table.pick != mine[0]:
             self.devices.buttons.press(player.value)
         else:
@@ -243,53 +265,7 @@ class DemoPlayers:
                 self.sim.place(victim.index, cells)
 
 
-# ---------------------------------------------------------------- showing
-
-
-def _ring_text(table: TowersTable, player: Player, now: float) -> str:
-    pos = table.position
-    if pos is not None and table.state == "play" and pos.phase is Phase.CHOOSE \
-            and pos.active is player:
-        left = table.hourglass.remaining(now)
-        full = round(left / table.hourglass.length_s * 12)
-        return f"[{'#' * full}{'.' * (12 - full)}] {left:4.1f}s"
-    if pos is not None and player in pos.to_move():
-        return "[   to move  ]"
-    return "[            ]"
-
-
-def _screen(table: TowersTable, event: dict, now: float) -> str:
-    pos = table.position
-    lines = [f"--- {event['event']}: " + ", ".join(
-        f"{k} {v}" for k, v in event.items() if k not in ("event", "players"))]
-    if pos is not None:
-        lines.append(str(pos))
-        zone = ", ".join(str(c) if c else "empty" for c in (table.view.zone if table.view else ()))
-        lines.append(f"zone pads: {zone or 'empty'}")
-        lines.append(f"ring A {_ring_text(table, Player.A, now)}   "
-                     f"ring B {_ring_text(table, Player.B, now)}   table: {table.state}")
-        if table.problem:
-            lines.append(f"!! {table.problem}")
-    return "\n".join(lines)
-
-
-def _breakdown(result: dict) -> str:
-    lines = ["", "GAME OVER: " + (f"player {result['winner']} wins" if result["winner"]
-                                  else "a draw")]
-    for name, info in result["players"].items():
-        counts = Counter(info["blocks"])
-        blocks = ", ".join(f"{n} {c}" for c, n in sorted(counts.items()))
-        lines.append(f"player {name}: {info['score']} points ({blocks or 'no blocks'}; "
-                     f"{info['overflow']} off for cubes over the top)")
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------- running
-
-
-def _towers_screen(table: TowersTable, event: dict, now: float) -> str:
-    text = _screen(table, event, now)
-    return text + "\n" + _breakdown(event) if event["event"] == "game_over" else text
 
 
 def run_demo(settings: DemoSettings) -> int:
@@ -299,8 +275,7 @@ def run_demo(settings: DemoSettings) -> int:
         return TowersTable(resolved.make(), journal, seed=seed, emit=emit,
                            settle_s=max(0.3, 0.15 * settings.speed), toss_s=2.0)
 
-    return run_table_demo("towers", settings, make_table, DemoPlayers, view_of,
-                          screen=_towers_screen)
+    return run_table_demo("towers", settings, make_table, DemoPlayers, view_of)
 
 
 __all__ = ["DemoPlayers", "run_demo"]

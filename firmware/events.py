@@ -1,0 +1,106 @@
+"""One event vocabulary for every game: all the table ever tells anyone.
+
+A table says what happens as events, plain JSON-ready dicts with an
+``"event"`` key. The demos' screens, the terminal view, the page and club
+publishing read only these; whatever a reader needs to draw the table is in
+them (each event that changes the game carries the public observation
+after it). Nothing hidden is in any event before the end: the observation
+is public by construction, and High Rise reveals only in ``reveal``.
+
+``SCHEMA`` below is the vocabulary: each kind, its fields and their types
+(a field in ``OPTIONAL`` may be left out). ``make`` builds an event and
+refuses one that does not fit, so a table cannot emit what readers would
+not understand; the tests check every event the demos of every game emit.
+
+| event | what happened |
+|---|---|
+| ``start`` | a game began: its options, who plays, who goes first, the board |
+| ``resumed`` | the service started again on an unfinished game, replayed |
+| ``turn`` | a player is to act, and what they are to do |
+| ``accepted`` | an action was recorded: who, in words and notation, the board after |
+| ``refused`` | what the table saw breaks a rule: why, what to do, where |
+| ``repaired`` | the table is as the game says again |
+| ``takeback`` | actions were undone (a takeback confirmed, a stone slid on) |
+| ``timer`` | an hourglass started, was paused or resumed, or ran out |
+| ``offer`` | a choice for a player: a bonus, a takeback, candidates to pick from |
+| ``pause`` | the table was paused or resumed with the menu button |
+| ``game_over`` | the outcome, and the board as it ended |
+| ``reveal`` | one High Rise stack shown at the end: value, pips, who controls it |
+| ``notice`` | something a player should know that changes nothing |
+| ``options`` | the options picked with the menu button before a game |
+| ``calibrated`` | the load cells were measured |
+"""
+
+from __future__ import annotations
+
+_NONE = type(None)
+_NUMBER = (int, float)
+
+SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "start": {"game": str, "options": dict, "players": dict, "first": (str, _NONE),
+              "observation": dict},
+    "resumed": {"game": str, "options": dict, "actions": int, "observation": dict},
+    "turn": {"player": str, "doing": str},
+    "accepted": {"player": str, "action": str, "text": str, "observation": dict},
+    "refused": {"message": str, "where": list},
+    "repaired": {},
+    "takeback": {"undone": int, "actions": int, "why": str, "observation": dict},
+    "timer": {"player": str, "state": str, "seconds": _NUMBER, "left": _NUMBER},
+    "offer": {"kind": str, "players": list, "candidates": list},
+    "pause": {"state": str},
+    "game_over": {"game": str, "outcome": dict, "observation": dict},
+    "reveal": {"square": str, "value": int, "pips": dict, "controller": (str, _NONE),
+               "points": int},
+    "notice": {"message": str},
+    "options": {"game": str, "options": dict},
+    "calibrated": {"sizes": list, "tolerance": int},
+}
+OPTIONAL: dict[str, set[str]] = {
+    "notice": {"player"},
+    "refused": {"player"},
+    "offer": {"pick"},
+}
+_EXTRA_TYPES = {"player": str, "pick": int}
+WORDS = {
+    "timer": {"started", "paused", "resumed", "expired", "stopped"},
+    "offer": {"bonus", "takeback", "choose"},
+    "pause": {"paused", "resumed"},
+    "takeback": {"confirmed", "slide"},
+}
+"""The values a few text fields may take."""
+
+
+class EventError(ValueError):
+    """An event that is not in the vocabulary (a bug in the table that made it)."""
+
+
+def make(name: str, /, **fields: object) -> dict:
+    """An event called ``name`` with ``fields``, checked against the vocabulary."""
+    event = {"event": name, **fields}
+    check(event)
+    return event
+
+
+def check(event: object) -> None:
+    """Refuse anything that is not an event of the vocabulary, naming what is wrong."""
+    if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+        raise EventError(f"not an event (an object with an 'event' name): {event!r}")
+    kind = event["event"]
+    fields = SCHEMA.get(kind)
+    if fields is None:
+        raise EventError(f"{kind!r} is not an event of the vocabulary ({', '.join(SCHEMA)})")
+    given = set(event) - {"event"}
+    optional = OPTIONAL.get(kind, set())
+    missing = set(fields) - given
+    unknown = given - set(fields) - optional
+    if missing or unknown:
+        raise EventError(f"{kind} event: missing {sorted(missing)}, unknown {sorted(unknown)}")
+    for name, value in event.items():
+        want = fields.get(name) or _EXTRA_TYPES.get(name)
+        if want is not None and not isinstance(value, want):
+            raise EventError(f"{kind} event: {name} = {value!r} is not {want}")
+    allowed = WORDS.get(kind)
+    if allowed is not None:
+        word = event.get("state", event.get("kind", event.get("why")))
+        if word not in allowed:
+            raise EventError(f"{kind} event: {word!r} is not one of {sorted(allowed)}")

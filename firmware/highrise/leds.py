@@ -1,0 +1,60 @@
+"""The High Rise table's LEDs: a pure function of the table's state and the time.
+
+Before the end the board never shows what a square holds: only what is
+wrong, one square to fix in setup (blue: its cover is missing, red: more
+than a cover on it) and, in a repair, the squares that changed (red: take
+off, blue: put back). The mover's ring shows how many pieces they have
+left. At the end the stacks light one after another, each in its
+controller's colour (orange: a tie), and the rings say who won.
+"""
+
+from __future__ import annotations
+
+from engine.highrise.game import Size
+from engine.players import PLAYERS
+from firmware import palette
+
+Frame = dict[tuple[str, str, int], palette.RGB]
+REVEAL_S = 0.8
+"""Seconds between two squares of the reveal."""
+
+
+def frame(table, now: float, ring_pixels: int) -> Frame:
+    """Every pixel of the board and the two rings for this moment."""
+    pos = table.position
+
+    def at(square) -> tuple[str, str, int]:
+        return ("board", "", square[0] * table.board_cols + square[1])
+
+    leds: Frame = {at(pos.square(i)): palette.OFF for i in range(table.cells)}
+    each = pos.options.pieces_each
+    outcome = pos.outcome() if table.state == "over" else None
+    for p in PLAYERS:
+        ring = [palette.OFF] * ring_pixels
+        if outcome is not None:
+            ring = [palette.GOOD if outcome.winner is p else palette.WARN
+                    if outcome.winner is None else palette.EXTRA] * ring_pixels
+        elif table.state == "paused":
+            ring = [palette.DIM] * ring_pixels
+        elif table.state != "setup" and pos.to_play is p:
+            lit = -(-ring_pixels * pos.pieces_left(p) // each)  # pieces left, rounded up
+            ring = [palette.PLAYERS[p]] * lit + [palette.OFF] * (ring_pixels - lit)
+        for k, rgb in enumerate(ring):
+            leds[("ring", p.value, k)] = rgb
+    view = table.view
+    if table.state == "setup" and table.wrong and view is not None:
+        sq = table.wrong[0]  # one fix at a time
+        i = pos.index(sq)
+        short = view[i] < table.cal.zero[i] + table.cal.sizes[Size.LARGE.value - 1]
+        leds[at(sq)] = palette.MISSING if short else palette.EXTRA
+    elif table.state == "repair" and view is not None and table.accepted is not None:
+        for sq in table.wrong:
+            i = pos.index(sq)
+            lighter = view[i] < table.accepted[i] - table.cal.tolerance
+            leds[at(sq)] = palette.MISSING if lighter else palette.EXTRA
+    if outcome is not None:
+        shown = int((now - table.over_at) / REVEAL_S) + 1
+        for s in pos.stacks_scored()[:shown]:
+            leds[at(s.square)] = (palette.PLAYERS[s.controller] if s.controller
+                                  else palette.WARN)
+    return leds

@@ -1,0 +1,52 @@
+"""The maze board in text, from the public observation alone."""
+
+from __future__ import annotations
+
+from engine.core import parse_square
+from engine.maze.game import (
+    SIZE,
+    MazeGame,
+    MazeOptions,
+    MazeState,
+    Orientation,
+    Phase,
+    PlaceWall,
+    plan,
+)
+
+
+def _state(seen: dict) -> MazeState:
+    """The position an observation shows (the whole maze is in plain view)."""
+    walls = tuple(PlaceWall(parse_square(square), Orientation(way))
+                  for square, way in seen["walls"])
+    options = MazeOptions(turns=seen["turn"] + seen["turns_left"],
+                          walls=len(walls) + seen["walls_left"])
+    return MazeState(MazeGame(options), phase=Phase(seen["phase"]),
+                     obelisk=parse_square(seen["obelisk"]) if seen["obelisk"] else None,
+                     segments=frozenset(parse_square(s) for s in seen["segments"]),
+                     claimed=seen["claimed"], walls=walls, turn=seen["turn"])
+
+
+def draw(seen: dict) -> str:
+    """Rows from the far edge down: O the obelisk, s a segment, a wall's orientation after
+    its square; then the turns, walls and claims, and the Architect's shortest way."""
+    walls = {square: way for square, way in seen["walls"]}
+    lines = []
+    for r in reversed(range(SIZE)):
+        row = []
+        for c in range(SIZE):
+            name = f"{'abcdefgh'[c]}{r + 1}"
+            mark = "O" if name == seen["obelisk"] else "s" if name in seen["segments"] else "."
+            row.append(mark + walls.get(name, "  "))
+        lines.append(f"{r + 1} " + " ".join(row))
+    lines.append("  " + " ".join(f"{c}  " for c in "abcdefgh"))
+    turns = seen["turn"] + seen["turns_left"]
+    line = (f"turn {seen['turn']} of {turns}, walls left {seen['walls_left']}, "
+            f"segments claimed {seen['claimed']}")
+    if seen["phase"] in ("wall", "move"):
+        way = plan(_state(seen))
+        moves = f"{way.moves} more move{'' if way.moves == 1 else 's'}"
+        line += (f"; the Architect needs {moves} "
+                 f"({'in time' if way.enough else 'too late'})")
+    lines.append(line)
+    return "\n".join(lines)

@@ -1,0 +1,26 @@
+"""Every colour the table's LEDs show, in one place.
+
+The same meaning has the same colour in every game: green for what was
+accepted, red for what must come off, blue for what is missing, white for
+the candidate a button would pick. Players keep their colours everywhere.
+"""
+
+from __future__ import annotations
+
+from engine.players import Player
+
+RGB = tuple[int, int, int]
+
+OFF: RGB = (0, 0, 0)
+PLAYERS: dict[Player, RGB] = {Player.A: (0, 90, 255), Player.B: (255, 60, 160)}
+GOOD: RGB = (0, 200, 0)  # accepted; the winner's ring
+EXTRA: RGB = (255, 0, 0)  # must come off; a loser's ring
+MISSING: RGB = (0, 0, 255)  # must be put back
+PICK: RGB = (255, 255, 255)  # the candidate a hold would choose
+CANDIDATE: RGB = (0, 0, 200)  # another candidate, or where a lifted piece may go
+WARN: RGB = (255, 120, 0)  # a draw; a warning (a capstone that must come off)
+DIM: RGB = (20, 20, 20)  # paused
+OPTION: RGB = (60, 60, 60)  # an option shown before a game
+SAND: RGB = (255, 170, 40)  # the hourglass running
+LAST_SAND: RGB = (255, 30, 0)  # the hourglass's last seconds
+NO_BOARD: RGB = (120, 60, 0)  # every other ring pixel: the scanner board is not seen

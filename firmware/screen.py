@@ -1,0 +1,91 @@
+"""The terminal view of a table, drawn from its events alone.
+
+A demo prints it, and ``obelisk watch`` will: each event as a line in words,
+then the table as the last event that carried an observation left it, then
+what is wrong, if anything. Nothing here looks at a table object, so a
+reader at the other end of a socket draws the same screen. A game gives
+only ``draw(observation)``, its board in text (``firmware/<game>/screen.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+_CLEARS = {"accepted", "repaired", "takeback", "start", "resumed", "game_over"}
+
+
+def headline(event: dict) -> str:
+    """One event in a line a person reads."""
+    kind = event["event"]
+    who = f"player {event['player']}" if "player" in event else ""
+    match kind:
+        case "start":
+            first = f", player {event['first']} begins" if event["first"] else ""
+            return f"a new game of {event['game']}{first}"
+        case "resumed":
+            return f"the unfinished {event['game']} game goes on after {event['actions']} actions"
+        case "turn":
+            return f"{who}: {event['doing']}"
+        case "accepted":
+            return f"{who}: {event['text']}"
+        case "refused":
+            return f"not allowed: {event['message']}"
+        case "repaired":
+            return "the table is right again"
+        case "takeback":
+            why = "taken back" if event["why"] == "confirmed" else "moved on"
+            return f"{event['undone']} action(s) {why}"
+        case "timer":
+            return (f"player {event['player']}'s hourglass {event['state']} "
+                    f"({event['left']:.0f} s left)")
+        case "offer":
+            players = " and ".join(f"player {p}" for p in event["players"])
+            return f"{players}: {event['kind']}: {' / '.join(event['candidates'])}"
+        case "pause":
+            return f"the table is {event['state']}"
+        case "game_over":
+            return f"the game is over: {event['outcome']['words']}"
+        case "reveal":
+            return (f"{event['square']} holds {event['value']}: "
+                    f"A {event['pips']['A']} pips, B {event['pips']['B']}, "
+                    f"{event['points']} points to {event['controller'] or 'nobody'}")
+        case "notice":
+            return f"{who + ': ' if who else ''}{event['message']}"
+        case _:
+            words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
+            return f"{kind}: {words}"
+
+
+class Screen:
+    """What a person watching the table sees, updated event by event."""
+
+    def __init__(self, draw: Callable[[dict], str]) -> None:
+        self.draw = draw
+        self.observation: dict | None = None
+        self.problem = ""
+
+    def show(self, event: dict) -> str:
+        """The screen after ``event``."""
+        kind = event["event"]
+        if "observation" in event:
+            self.observation = event["observation"]
+        if kind == "refused":
+            self.problem = event["message"]
+        elif kind in _CLEARS:
+            self.problem = ""
+        text = f"--- {headline(event)}"
+        if self.observation is not None:
+            text += "\n" + self.draw(self.observation)
+        if self.problem:
+            text += f"\n!! {self.problem}"
+        if kind == "game_over":
+            text += "\n\n" + ending(event["outcome"])
+        return text
+
+
+def ending(outcome: dict) -> str:
+    """The result and each player's breakdown, as the end of a game reads."""
+    lines = [f"GAME OVER: {outcome['words']}"]
+    for player, rows in outcome["breakdown"].items():
+        lines += [f"  {player}: {row}" for row in rows]
+    return "\n".join(lines)

@@ -1,0 +1,57 @@
+"""The stones table's LEDs: a pure function of the table's state and the time.
+
+The board lights one square to fix at a time (red: a stone too many, blue:
+one missing), where a lifted stone may go, the candidates to pick from, and
+the last move. Each player's ring shows whose move it is (orange when a
+capstone must come off) and the mover's symmetries on its first two pixels;
+at the end, who won.
+"""
+
+from __future__ import annotations
+
+from engine.players import PLAYERS
+from engine.stones.sensing import destinations
+from firmware import palette
+
+Frame = dict[tuple[str, str, int], palette.RGB]
+
+
+def frame(table, now: float, ring_pixels: int) -> Frame:
+    """Every pixel of the board and the two rings for this moment."""
+    pos = table.position
+    cols = pos.options.cols
+
+    def at(square) -> tuple[str, str, int]:
+        return ("board", "", square[0] * cols + square[1])
+
+    leds: Frame = {("board", "", i): palette.OFF for i in range(pos.options.rows * cols)}
+    for p in PLAYERS:
+        ring = [palette.OFF] * ring_pixels
+        if table.state == "over":
+            winner = pos.outcome().winner
+            ring = [palette.GOOD if winner is p else palette.WARN if winner is None
+                    else palette.EXTRA] * ring_pixels
+        elif table.state == "paused":
+            ring = [palette.DIM] * ring_pixels
+        elif pos.to_play is p and table.state != "setup":
+            colour = palette.WARN if pos.pillar_of(p) is not None else palette.PLAYERS[p]
+            ring = [colour] * ring_pixels
+            if ring_pixels >= 2:  # the mover's symmetry as it stands
+                colour_sym, shape_sym = pos.symmetry(p)
+                ring[0] = palette.GOOD if colour_sym else palette.OFF
+                ring[1] = palette.GOOD if shape_sym else palette.OFF
+        for i, rgb in enumerate(ring):
+            leds[("ring", p.value, i)] = rgb
+    if table.view is not None and table.state in ("setup", "repair"):
+        for square in table._differences(table.view):
+            extra = dict(table.view.heights).get(square, 0) > dict(
+                table.sight(pos).heights).get(square, 0)
+            leds[at(square)] = palette.EXTRA if extra else palette.MISSING
+    if table.lifted is not None:
+        for square in destinations(pos, table.lifted):
+            leds[at(square)] = palette.CANDIDATE
+    for i, (move,) in enumerate(table.candidates):
+        leds[at(move.to)] = palette.PICK if i == table.pick else palette.CANDIDATE
+    if table.actions and table.state == "play" and not table.candidates:
+        leds[at(table.actions[-1].to)] = palette.GOOD
+    return leds

@@ -1,0 +1,131 @@
+"""Game history: `obelisk games` lists the finished games, `obelisk export` writes one."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from engine.record import Record, options_from_dict, replay_record
+from engine.stones.game import Move, StonesGame
+from engine.stones.record import action_to_dict
+from firmware.cli import main
+from firmware.games import GAMES
+from firmware.journal import Journal
+from tests.toy import GAME_ID, registered
+
+
+def _obelisk(monkeypatch, *argv) -> tuple[int, str]:
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdout", out)
+    status = main(list(argv))
+    return status, out.getvalue()
+
+
+@pytest.fixture
+def two_games(tmp_path, monkeypatch):
+    """Two toy games played on the simulated board; the first is archived by the second."""
+    registered()
+    for seed in ("4", "5"):
+        status, _ = _obelisk(monkeypatch, "demo", GAME_ID, "--json", "--speed", "20", "--seed",
+                             seed, "--state-dir", str(tmp_path), "--new-game")
+        assert status == 0
+    return tmp_path
+
+
+def test_games_lists_each_finished_game_on_a_line_beginning_with_its_id(two_games, monkeypatch):
+    status, out = _obelisk(monkeypatch, "games", "--state-dir", str(two_games))
+    assert status == 0
+    lines = out.splitlines()
+    assert len(lines) == 2 and len({line.split()[0] for line in lines}) == 2
+    for line in lines:
+        assert GAME_ID in line and ("wins" in line or "draw" in line)
+
+
+def test_a_json_export_replays_to_the_result_it_lists(two_games, monkeypatch):
+    _, listing = _obelisk(monkeypatch, "games", "--state-dir", str(two_games))
+    for line in listing.splitlines():
+        game_id = line.split()[0]
+        status, out = _obelisk(monkeypatch, "export", game_id[:5], "--format", "json",
+                               "--state-dir", str(two_games))
+        assert status == 0
+        data = json.loads(out)
+        record = Record.from_dict(data)
+        spec = GAMES[record.game]
+        game = spec.make(options_from_dict(spec.options, record.options))
+        states = replay_record(game, record, spec.codec()[1])
+        assert states[-1].is_terminal()
+        assert states[-1].outcome().words() in line and data["id"] == game_id
+
+
+def test_a_text_export_reads_like_a_score_sheet(two_games, monkeypatch):
+    _, listing = _obelisk(monkeypatch, "games", "--state-dir", str(two_games))
+    game_id = listing.split()[0]
+    _, out = _obelisk(monkeypatch, "export", game_id, "--state-dir", str(two_games))
+    _, as_json = _obelisk(monkeypatch, "export", game_id, "--format", "json",
+                          "--state-dir", str(two_games))
+    lines = out.splitlines()
+    assert lines[0] == f'[Game "{GAME_ID}"]' and f'[Id "{game_id}"]' in lines
+    numbered = [line for line in lines if line[:1].isdigit()]
+    actions = json.loads(as_json)["actions"]
+    assert [line.split(".")[0] for line in numbered] == [str(n + 1)
+                                                          for n in range(len(actions))]
+    assert numbered[0].split()[1] == "A"  # player A begins
+
+
+def test_taken_back_actions_are_not_in_the_record(tmp_path, monkeypatch):
+    journal = Journal(tmp_path)
+    first = StonesGame().new_initial_state()
+    moves = first.legal_actions()
+    journal.append({"t": "start", "game": "stones", "options": {}, "seed": 0})
+    journal.append({"t": "action", "n": 1, "action": action_to_dict(moves[0])})
+    journal.append({"t": "takeback", "to": 0})
+    journal.append({"t": "action", "n": 1, "action": action_to_dict(moves[1])})
+    journal.append({"t": "over", "result": {"words": "stopped by hand", "winner": None}})
+    _, listing = _obelisk(monkeypatch, "games", "--state-dir", str(tmp_path))
+    status, out = _obelisk(monkeypatch, "export", listing.split()[0], "--format", "json",
+                           "--state-dir", str(tmp_path))
+    assert status == 0
+    assert [Move(tuple(a["from"]), tuple(a["to"])) for a in json.loads(out)["actions"]] == \
+        [moves[1]]
+
+
+def test_a_damaged_archive_is_named_and_the_other_games_still_listed(two_games, monkeypatch,
+                                                                   capsys):
+    archive = next(two_games.glob("journal-*.jsonl"))
+    archive.write_bytes(b"{not json\n" + archive.read_bytes())
+    status, out = _obelisk(monkeypatch, "games", "--state-dir", str(two_games))
+    assert status == 0 and len(out.splitlines()) == 1
+    assert f"{archive} line 1 is damaged" in capsys.readouterr().err
+
+
+def test_an_unknown_id_says_where_to_look(tmp_path, monkeypatch, capsys):
+    status, _ = _obelisk(monkeypatch, "export", "ffff", "--state-dir", str(tmp_path))
+    assert status == 2
+    assert "`obelisk games` lists them" in capsys.readouterr().err
+
+
+def test_a_sealed_high_rise_game_exports_with_its_key_and_says_so_without(tmp_path,
+                                                                          monkeypatch, capsys):
+    from engine.highrise.game import Size
+    from tests.test_highrise_table import Table as HighriseDriver
+
+    t = HighriseDriver(tmp_path, seed=11).covers()
+    sizes = [Size.SMALL] * 10 + [Size.MEDIUM] * 20 + [Size.LARGE] * 20
+    for ply in range(50):
+        t.put(ply % 9, sizes[ply])
+    assert t.table.state == "over"
+    _, listing = _obelisk(monkeypatch, "games", "--state-dir", str(tmp_path))
+    game_id = listing.split()[0]
+    assert t.table.position.outcome().words() in listing
+    status, out = _obelisk(monkeypatch, "export", game_id, "--format", "json",
+                           "--state-dir", str(tmp_path))
+    assert status == 0 and json.loads(out)["seed"] == 11
+    record = Record.from_dict(json.loads(out))
+    spec = GAMES["highrise"]
+    states = replay_record(spec.make(spec.options()), record, spec.codec()[1])
+    assert states[-1].outcome() == t.table.position.outcome()
+    (tmp_path / "seal.key").rename(tmp_path / "elsewhere.key")
+    status, _ = _obelisk(monkeypatch, "export", game_id, "--state-dir", str(tmp_path))
+    assert status == 2 and "seal.key is missing" in capsys.readouterr().err

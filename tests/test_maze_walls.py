@@ -1,0 +1,80 @@
+"""The fast wall check agrees with the plain one: a flood of the whole board, square by square.
+
+``legal_actions`` lists walls through shortcuts (a detour inside the block
+round a wall, bit floods); here every wall of many positions is checked the
+slow, obvious way too, positions with walls crowded against the edges and
+corners included.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.maze.game import (
+    SIZE,
+    MazeGame,
+    Orientation,
+    Phase,
+    PlaceWall,
+    reachable,
+    wall_edges,
+)
+
+
+def plain_legal_walls(state) -> set[PlaceWall]:
+    out = set()
+    if not state.walls_left:
+        return out
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if state.wall_at((r, c)) is not None:
+                continue
+            for o in Orientation:
+                wall = PlaceWall((r, c), o)
+                if len(reachable(state.cut | wall_edges(wall), state.obelisk)) == SIZE * SIZE:
+                    out.add(wall)
+    return out
+
+
+def positions(seed: int, wall_bias: float, corner_bias: float):
+    """Wall phases of one random game; walls drawn towards the edges when asked."""
+    rng = random.Random(seed)
+    state = MazeGame().new_initial_state()
+    while not state.is_terminal():
+        if state.phase is Phase.WALL:
+            yield state
+        legal = state.legal_actions()
+        walls = [a for a in legal if isinstance(a, PlaceWall)]
+        edge = [w for w in walls if min(w.square) == 0 or max(w.square) == SIZE - 1]
+        if edge and rng.random() < corner_bias:
+            state = state.apply_action(rng.choice(edge))
+        elif walls and rng.random() < wall_bias:
+            state = state.apply_action(rng.choice(walls))
+        else:
+            state = state.apply_action(rng.choice(legal))
+
+
+def _fast(state) -> set[PlaceWall]:
+    return {a for a in state.legal_actions() if isinstance(a, PlaceWall)}
+
+
+def test_the_fast_check_lists_exactly_the_walls_the_plain_one_allows():
+    checked = refused = 0
+    for seed in range(12):
+        for state in positions(seed, wall_bias=0.8, corner_bias=0.5 if seed % 2 else 0.0):
+            fast, plain = _fast(state), plain_legal_walls(state)
+            assert fast == plain, (seed, sorted(map(str, fast ^ plain)))
+            checked += 1
+            refused += (SIZE * SIZE - len(state.walls)) * 4 - len(plain) if state.walls_left \
+                else 0
+    assert checked > 80 and refused > 20  # walls that would shut squares off were met
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10_000), st.floats(0.5, 1.0), st.floats(0.0, 1.0))
+def test_any_game_agrees(seed, wall_bias, corner_bias):
+    for state in positions(seed, wall_bias, corner_bias):
+        assert _fast(state) == plain_legal_walls(state)

@@ -1,0 +1,84 @@
+"""The fifth game: defined in ``tests/toy`` only, played through the same table core.
+
+If a new game needed a change anywhere but its own files, these tests could
+not pass with the toy game living only under ``tests/``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+from pathlib import Path
+
+from engine.record import options_from_dict
+from engine.stones.sensing import BoardView
+from firmware import events
+from firmware.cli import main
+from firmware.history import finished_games
+from firmware.journal import Journal
+from firmware.resume import replay
+from hardware.buttons import ButtonEvent
+from tests.toy import GAME_ID, registered
+from tests.toy.game import NoughtsGame, NoughtsOptions
+from tests.toy.record import action_from_dict
+from tests.toy.table import NoughtsTable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_whole_game_plays_through_the_command_line_and_the_simulated_board(tmp_path,
+                                                                              monkeypatch):
+    registered()
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdout", out)
+    status = main(["demo", GAME_ID, "--json", "--speed", "20", "--seed", "4",
+                   "--state-dir", str(tmp_path)])
+    assert status == 0
+    said = [json.loads(line) for line in out.getvalue().splitlines()]
+    for event in said:
+        events.check(event)
+    assert said[0]["event"] == "start" and said[-1]["event"] == "game_over"
+    # The journal the core wrote replays through the rules to the same end.
+    games, _ = finished_games(tmp_path)
+    finished = games[-1].entries
+    game = NoughtsGame(options_from_dict(NoughtsOptions, finished.start["options"]))
+    again = replay(finished, game.new_initial_state(), lambda e: action_from_dict(e["action"]))
+    assert again.state.is_terminal()
+    assert again.state.outcome().to_dict() == said[-1]["outcome"]
+    accepted = [e["action"] for e in said if e["event"] == "accepted"]
+    assert accepted == [again.state.action_to_string(a) for a in again.actions]
+
+
+def _table(tmp_path):
+    said: list[dict] = []
+    table = NoughtsTable(NoughtsGame(), Journal(tmp_path), emit=said.append, seed=1)
+    table.start(0.0)
+    now = [0.0]
+
+    def see(*squares):
+        table.on_view(BoardView.of(((sq, 1) for sq in squares), 1), now[0])
+        now[0] += 0.31
+        table.tick(now[0])
+
+    see()
+    table.on_button(ButtonEvent("A", "press"), now[0])
+    return table, said, see
+
+
+def test_a_stone_on_a_taken_square_is_refused_and_nothing_is_recorded(tmp_path):
+    table, said, see = _table(tmp_path)
+    see((0, 0))
+    assert table.state == "play" and table.actions == [(0, 0)]
+    see((0, 0), (1, 1), (2, 2))  # two stones at once
+    assert table.state == "repair" and said[-1]["event"] == "refused"
+    assert table.actions == [(0, 0)]
+    see((0, 0))
+    assert table.state == "play" and said[-1]["event"] == "repaired"
+
+
+def test_the_toy_game_lives_only_in_its_own_files():
+    found = subprocess.run(["grep", "-rliI", "--exclude-dir=__pycache__", "noughts", "engine",
+                            "firmware", "hardware", "bench"], cwd=ROOT,
+                           capture_output=True, text=True)
+    assert found.stdout == "", found.stdout
