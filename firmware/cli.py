@@ -23,7 +23,6 @@ import argparse  # noqa: E402
 import math  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
-from importlib import metadata  # noqa: E402
 
 from engine.errors import ObeliskError  # noqa: E402
 from firmware.games import (  # noqa: E402
@@ -47,10 +46,23 @@ SPEED_MAX = 100.0
 
 
 def _version() -> str:
+    from importlib import metadata  # 30 ms: only when the version is asked for
+
     try:
         return metadata.version("obelisk-table")
     except metadata.PackageNotFoundError:
         return "unknown (not installed; run ./setup.sh)"
+
+
+class _Version(argparse.Action):
+    """``--version``, looked up only when typed (the service starts faster)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"obelisk {_version()}")
+        parser.exit()
 
 
 def _speed(text: str) -> float:
@@ -169,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="obelisk",
         description="Obelisk Table: a smart table for the Obelisk family of games.",
     )
-    parser.add_argument("--version", action="version", version=f"obelisk {_version()}")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 

@@ -137,7 +137,7 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
     if prepare is not None:
         prepare(devices, journal, emit)
     table = make_table(resolved, journal, emit, seed)
-    service = TableService(devices, table, view_of, clock)
+    service = TableService(devices, table, view_of, clock, rate=speed)
     service.start_table()  # a journal that cannot be resumed is refused here, nothing touched
     failure: list[BaseException] = []
 

@@ -2,11 +2,15 @@
 
 Time left is always computed from the start time and the paused time, never
 counted down tick by tick, so it cannot drift however often it is looked at.
-``ring()`` draws it on a player's LED ring: lit pixels drain as time runs
-out, the last one dimming smoothly, in a warning colour near the end.
+``ring()`` draws it on a player's LED ring: lit pixels drain one at a time
+as time runs out, in a warning colour near the end, and ``next_change()``
+says when the ring will next look different, so the service sleeps until
+then instead of redrawing a picture that has not changed.
 """
 
 from __future__ import annotations
+
+import math
 
 from firmware import palette
 
@@ -71,13 +75,26 @@ class Hourglass:
             return None
         return self._started + self._paused_total + self.length_s
 
+    def _lit(self, left: float, pixels: int) -> int:
+        return math.ceil(left / self.length_s * pixels - 1e-9)
+
     def ring(self, now: float, pixels: int) -> list[Colour]:
-        """The ring's pixels: sand left, draining pixel by pixel."""
+        """The ring's pixels: one lit for each share of the sand left, or part of one."""
         left = self.remaining(now)
         colour = WARNING if left <= self.warn_s else SAND
-        level = left / self.length_s * pixels
-        out: list[Colour] = []
-        for i in range(pixels):
-            share = min(1.0, max(0.0, level - i))
-            out.append(tuple(round(c * share) for c in colour))
-        return out
+        lit = self._lit(left, pixels)
+        return [colour] * lit + [palette.OFF] * (pixels - lit)
+
+    def next_change(self, now: float, pixels: int) -> float | None:
+        """When ``ring`` will next differ: a pixel goes out, or the warning colour comes."""
+        end = self.expires_at()
+        if end is None or pixels <= 0:
+            return None
+        left = self.remaining(now)
+        lit = self._lit(left, pixels)
+        if lit <= 0:
+            return None
+        times = [end - (lit - 1) / pixels * self.length_s]
+        if left > self.warn_s:
+            times.append(end - self.warn_s)
+        return min(times)

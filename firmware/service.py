@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from firmware import palette
 from firmware.journal import JournalError
 from hardware.devices import TableDevices
 from hardware.sensors import Snapshot
@@ -34,8 +35,11 @@ RETRY_S = 3.0
 """After the journal refused an action, how long (table time) before trying again."""
 UNSEEN_S = 1.0
 """Real seconds the board may be out of sync before the LEDs say it is not seen."""
-NO_BOARD = (120, 60, 0)
+NO_BOARD = palette.NO_BOARD
 """Every other ring pixel in this colour: the scanner board is not seen."""
+LONGEST_NAP_S = 1.0
+"""With nothing due, the loop still looks round this often (real seconds): a board gone
+quiet shows on the rings within ``UNSEEN_S`` and this."""
 
 
 class LinkDeadError(RuntimeError):
@@ -64,6 +68,18 @@ def watchdog_period_s() -> float | None:
     return int(usec) / 2_000_000 if usec and usec.isdigit() else None
 
 
+class _Stopping(threading.Event):
+    """The stop flag; setting it also wakes the loop from its sleep."""
+
+    def __init__(self, wake: Callable[[], None]) -> None:
+        super().__init__()
+        self._wake = wake
+
+    def set(self) -> None:
+        super().set()
+        self._wake()
+
+
 class TableService:
     """Runs a game's table (``TowersTable``, ``StonesTable``) on a table's devices.
 
@@ -71,14 +87,15 @@ class TableService:
     """
 
     def __init__(self, devices: TableDevices, table, view_of: Callable[[Snapshot], object],
-                 clock: Callable[[], float] = time.monotonic, *, frame_s: float = 0.05) -> None:
+                 clock: Callable[[], float] = time.monotonic, *, rate: float = 1.0) -> None:
         self.devices = devices
         self.table = table
         self.view_of = view_of
         self.clock = clock
-        self.frame_s = frame_s
+        self.rate = rate  # the table's clock runs this much faster than real time (demos)
         self.events: queue.Queue = queue.Queue()
-        self.stopping = threading.Event()
+        self.stopping = _Stopping(lambda: self.events.put(("stop", None)))
+        self.wakes = 0  # loop turns, for bench/service.py
         self._last_frame: dict | None = None
         self._started = False
         self._retry_at: float | None = None  # when to try recording again
@@ -108,13 +125,12 @@ class TableService:
         watchdog = watchdog_period_s()
         next_pat = time.monotonic()
         while not self.stopping.is_set():
-            now = self.clock()
-            deadline = self._retry_at if self._retry_at is not None else self.table.next_deadline()
-            wait = self.frame_s if deadline is None else min(self.frame_s, max(0.0, deadline - now))
+            wait = self._sleep(self.clock(), next_pat if watchdog is not None else None)
             try:
                 kind, item = self.events.get(timeout=wait)
             except queue.Empty:
                 kind, item = None, None
+            self.wakes += 1
             link = self.devices.link
             if not link.alive:
                 raise LinkDeadError(f"the scanner link on {link.port} stopped "
@@ -140,6 +156,16 @@ class TableService:
                 sd_notify("WATCHDOG=1")
                 next_pat = time.monotonic() + watchdog
         sd_notify("STOPPING=1")
+
+    def _sleep(self, now: float, next_pat: float | None) -> float:
+        """Real seconds until something is due: a settle, a retry, a game's timer, the next
+        LED change, the watchdog; else the longest nap (the loop wakes at once for input)."""
+        due = [self._retry_at if self._retry_at is not None else self.table.next_deadline(),
+               self.table.led_change(now, self._rings)]
+        waits = [max(0.0, t - now) / self.rate for t in due if t is not None]
+        if next_pat is not None:
+            waits.append(max(0.0, next_pat - time.monotonic()))
+        return min([LONGEST_NAP_S, *waits])
 
     def _not_recorded(self, exc: JournalError, now: float) -> None:
         """The journal refused: nothing is confirmed; show it, say it once, try again later."""

@@ -245,6 +245,11 @@ class Table(Generic[V]):
         """When ``tick`` next has something to do (for the service's sleep)."""
         return self.settler.deadline()
 
+    def led_change(self, now: float, ring_pixels: int) -> float | None:
+        """When the LED frame next changes with only time passing (None: only input changes
+        it); a game whose frame moves on its own sets this to its ``leds.next_change``."""
+        return None
+
     def on_button(self, event: ButtonEvent, now: float) -> None:
         """A button: the menu pauses, a player's press or hold means what the state says."""
         self._now = now

@@ -114,7 +114,7 @@ class ScannerLink:
 
     def __init__(self, port: str, baud: int = 115200, *,
                  on_snapshot: Callable[[Snapshot], None] | None = None,
-                 retry_s: float = 0.2, read_timeout_s: float = 0.05,
+                 retry_s: float = 0.2, read_timeout_s: float = 0.5,
                  serial_factory: Callable[..., serial.SerialBase] = serial.serial_for_url,
                  expected: Layout | None = None, expected_from: str = "the profile",
                  notice_every_s: float = NOTICE_EVERY_S) -> None:

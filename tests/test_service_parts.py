@@ -173,3 +173,20 @@ def test_settling_re_reads_before_it_reports():
     assert settle.deadline() == pytest.approx(0.6)
     assert settle.settled(0.6) is None          # the board did not answer: try again
     assert settle.settled(0.7) == "block"
+
+
+def test_the_ring_changes_exactly_when_it_says_it_will():
+    """The service sleeps until ``next_change``: the ring must not change before it,
+    and must change at it (a pixel out, or the warning colour)."""
+    glass = Hourglass(60.0, warn_s=12.0)  # the warning between two pixels going out
+    glass.start(0.0)
+    now, changes = 0.0, 0
+    while (due := glass.next_change(now, 12)) is not None:
+        assert due > now
+        assert glass.ring(due - 1e-6, 12) == glass.ring(now, 12)
+        assert glass.ring(due + 1e-6, 12) != glass.ring(now, 12)
+        now, changes = due + 1e-6, changes + 1
+    assert changes == 12 + 1          # twelve pixels go out, the colour turns once
+    assert glass.next_change(60.0, 12) is None
+    glass.pause(now)
+    assert glass.next_change(now, 12) is None   # a paused ring never changes

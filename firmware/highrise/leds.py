@@ -19,6 +19,16 @@ REVEAL_S = 0.8
 """Seconds between two squares of the reveal."""
 
 
+def next_change(table, now: float, ring_pixels: int) -> float | None:
+    """At the end the stacks light one after another; otherwise only input changes the frame."""
+    if table.state != "over":
+        return None
+    shown = int((now - table.over_at) / REVEAL_S) + 1
+    if shown >= len(table.position.stacks_scored()):
+        return None
+    return table.over_at + shown * REVEAL_S
+
+
 def frame(table, now: float, ring_pixels: int) -> Frame:
     """Every pixel of the board and the two rings for this moment."""
     pos = table.position

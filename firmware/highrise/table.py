@@ -47,6 +47,7 @@ class HighriseTable(Table[View]):
     SETUP = "put a cover on every square, then press a player button"
     record = record
     led_frame = leds.frame
+    led_change = leds.next_change
 
     def __init__(self, game: HighriseGame, journal: Journal, calibration: Calibration, *,
                  board_cols: int | None = None, **kwargs) -> None:

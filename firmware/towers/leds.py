@@ -11,6 +11,8 @@ while they choose, whose move it is, and at the end who won.
 
 from __future__ import annotations
 
+import math
+
 from engine.players import PLAYERS
 from engine.towers.game import Phase
 from engine.towers.sensing import UNKNOWN, zone_fits
@@ -20,6 +22,8 @@ from firmware import palette
 Frame = dict[tuple[str, str, int], palette.RGB]
 OPTION_STEP_S = 15.0
 """Before a game, a ring pixel for every 15 s of the hourglass."""
+TOSS_STEPS_S = 8
+"""During the toss, the light moves on a pixel eight times a second."""
 
 
 def frame(table, now: float, ring_pixels: int) -> Frame:
@@ -35,6 +39,17 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
     return leds
 
 
+def next_change(table, now: float, ring_pixels: int) -> float | None:
+    """When the frame will next change with nothing but time passing (the service sleeps
+    till then): the toss's spinning pixel, or the active player's hourglass."""
+    if table.state == "toss":
+        return (math.floor(now * TOSS_STEPS_S) + 1) / TOSS_STEPS_S
+    pos = table.position
+    if table.state == "play" and pos.phase is Phase.CHOOSE:
+        return table.hourglass.next_change(now, ring_pixels)
+    return None
+
+
 def _ring(table, p, now: float, n: int) -> list[palette.RGB]:
     pos = table.position
     if table.state == "setup":
@@ -44,7 +59,7 @@ def _ring(table, p, now: float, n: int) -> list[palette.RGB]:
         return [shown] * lit + [palette.OFF] * (n - lit)
     if table.state == "toss":
         ring = [palette.OFF] * n
-        ring[int(now * 8) % n] = palette.PLAYERS[p]
+        ring[int(now * TOSS_STEPS_S) % n] = palette.PLAYERS[p]
         return ring
     if table.state == "over":
         winner = pos.outcome().winner

@@ -78,6 +78,7 @@ class TowersTable(Table[TowersView]):
     SETUP = "clear both towers and the zone pads, then press a player button"
     record = record
     led_frame = leds.frame
+    led_change = leds.next_change
 
     def __init__(self, game: TowersGame, journal: Journal, *, toss_s: float = 2.0,
                  **kwargs: Any) -> None:
