@@ -60,7 +60,7 @@ def main() -> None:
 
     def timed_show() -> None:
         show()
-        shows.append((time.perf_counter(), len(table.moves)))
+        shows.append((time.perf_counter(), len(table.actions)))
 
     devices.link.on_snapshot = on_snapshot
     devices.leds.show = timed_show
@@ -87,10 +87,10 @@ def main() -> None:
             move = rng.choice(moves)
             after = sight_after(pos, move, 3)
             arrivals.clear()
-            done = len(table.moves) + 1
+            done = len(table.actions) + 1
             board.set_stacks(frozenset(after.heights))  # the stone moves: one change, at once
             deadline = time.monotonic() + 5
-            while len(table.moves) < done or not any(n >= done for _, n in shows):
+            while len(table.actions) < done or not any(n >= done for _, n in shows):
                 if time.monotonic() > deadline:
                     raise SystemExit(f"no confirmation for {pos.move_to_string(move)}: "
                                      f"{table.state} {table.problem}")
