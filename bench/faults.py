@@ -2,8 +2,8 @@
 
 For each game and seed, one fault-free run gives the reference. Then the
 same seed is played again while a fault injector, running next to the bots
-on the simulated table, throws at it (each lasting well under the settle
-time, as noise does):
+on the simulated table, throws at it (each lasting well under the shortest
+settle window, as noise does):
 
 - bounce: a switch (or a load cell) flickers for 4 ms;
 - hover: a hand's magnet over a free spot, or a hand resting on a pad;
@@ -58,7 +58,9 @@ class Injector(threading.Thread):
         super().__init__(daemon=True, name="faults")
         self.game, self.table, self.devices, self.rng, self.log = game, table, devices, rng, log
         self.sim = devices.sim
-        self.brief = 0.3 * table.settler.settle_s / speed  # well inside the settle time (real s)
+        # Well inside the shortest window a reading may settle in (real s): a fault that
+        # looks like a legal move and holds still longer than that is a move.
+        self.brief = 0.5 * table.settler.quick_s / speed
 
     def run(self) -> None:
         while self.table.state != "over":

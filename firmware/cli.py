@@ -165,9 +165,9 @@ def _profile(parser: argparse.ArgumentParser) -> None:
                         "or a file")
 
 
-def _state_dir(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("--state-dir", help=f"{what} (default: systemd's StateDirectory, else "
-                        "~/.local/state/obelisk)")
+def _state_dir(parser: argparse.ArgumentParser, what: str,
+               default: str = "systemd's StateDirectory, else ~/.local/state/obelisk") -> None:
+    parser.add_argument("--state-dir", help=f"{what} (default: {default})")
 
 
 def _new_game(parser: argparse.ArgumentParser) -> None:
@@ -237,7 +237,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="how much faster than real time (default: %(default)g, at most "
                          f"{SPEED_MAX:g})")
         _state_dir(sub, "keep the journal here; a killed demo started again with the same "
-                   "arguments resumes")
+                   "arguments resumes", default="a new directory under /tmp, named when the "
+                   "demo starts and ends")
         sub.set_defaults(state_dir=None)
         _new_game(sub)
         add_game_flags(sub, [game], ("flags", "extra_flags", "demo_flags"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sys
 import tempfile
 import threading
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.errors import ObeliskError
 from firmware.games import GAMES, load
 from firmware.journal import Journal
 from firmware.resume import Resolved, ResumeError, resolve
@@ -31,6 +33,27 @@ from hardware.profile import Profile, load_profile
 PHYSICAL = "sim-table.json"
 """The simulated table as plain data: a real table would survive the Pi losing power."""
 DEFAULT_SEED = 1
+SHORTEST_REAL_TURN_S = 0.6
+"""Real seconds a demo turn needs: the bots' hands, the board's debounce and ten
+load-cell readings a second all run in real time (on 2 busy cores 0.4 s ran out
+every turn and 0.5 s just held; the default 60 s hourglass at --speed 100 is 0.6 s)."""
+
+
+class DemoTooFastError(ObeliskError):
+    """The hourglass would run out before the simulated hands could act."""
+
+
+def keep_up(options: object, speed: float) -> None:
+    """Refuse a demo whose hourglass, sped up, is shorter than a turn takes in real time."""
+    hourglass = getattr(options, "hourglass_s", None)
+    if hourglass is None or hourglass / speed >= SHORTEST_REAL_TURN_S:
+        return
+    raise DemoTooFastError(
+        f"at --speed {speed:g} a {hourglass:g} s hourglass lasts {hourglass / speed:.2f} s of "
+        f"real time, shorter than the simulated hands need for a turn "
+        f"({SHORTEST_REAL_TURN_S:g} s), so every turn would run out: use --speed "
+        f"{math.floor(10 * hourglass / SHORTEST_REAL_TURN_S) / 10:g} or less, or --hourglass "
+        f"{math.ceil(speed * SHORTEST_REAL_TURN_S):g} or more")
 
 
 @dataclass(frozen=True)
@@ -67,13 +90,19 @@ def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
     """
     out = settings.out or sys.stdout
     where = f" --state-dir {settings.state_dir}" if settings.state_dir else ""
+    game = GAMES[game_id]
+    keep_up(game.options_with({**game.demo_defaults, **settings.chosen}), settings.speed)
     path = settings.state_dir or tempfile.mkdtemp(prefix=f"obelisk-{game_id}-")
+    if not settings.state_dir:  # say where, so `obelisk games` (and a page) can find it
+        print(f"{game_id}: the journal is kept in {path} (see its games with `obelisk games "
+              f"--state-dir {path}`)", file=sys.stderr, flush=True)
     with StateDir(path).open(f"obelisk demo {game_id}{where}") as state:
         journal = Journal(state.path)
         resolved = resolve(journal, game_id, lambda game: settings.chosen,
                            extras=lambda game: settings.extras,
-                           new_game=settings.new_game, base=GAMES[game_id].demo_defaults,
+                           new_game=settings.new_game, base=game.demo_defaults,
                            continue_with=f"`obelisk demo {{game}}{where}` without game options")
+        keep_up(resolved.options, settings.speed)  # the unfinished game's own hourglass
         physical = state.path / PHYSICAL
         saved = _saved_table(physical) if resolved.unfinished else {}
         seed = _seed(settings.seed, saved, game_id, where)
@@ -183,6 +212,10 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
                             print(f"{name}: {exc}", file=sys.stderr)
                         unsaved = True
             time.sleep(min(0.2, 0.5 / speed) if ready else 0.002)
+        if not settings.state_dir:
+            where = journal.path.parent
+            print(f"{name}: the game is kept in {where}: `obelisk games --state-dir {where}` "
+                  "lists it", file=sys.stderr, flush=True)
         return 0
     finally:
         service.stopping.set()

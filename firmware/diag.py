@@ -180,7 +180,7 @@ def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = N
                 print()
             time.sleep(refresh_s)
     except KeyboardInterrupt:
-        return 0
+        return 130
     except BrokenPipeError:
         _stdout_to_devnull()
         return 0

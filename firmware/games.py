@@ -175,6 +175,13 @@ class Game:
         except (TypeError, ValueError) as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
+    def flag_of(self, field_name: str) -> str:
+        """The flag a person types to set an option field (``hourglass_s``: ``--hourglass``)."""
+        for flag in (*self.flags, *self.extra_flags):
+            if field_name in flag.fields:
+                return flag.name
+        return field_name
+
     def describe(self, options: object) -> str:
         """The options as the flags a person would type (empty for the defaults)."""
         return " ".join(s for f in self.flags if (s := f.shown(options))

@@ -96,7 +96,7 @@ def resolve(journal: Journal, wanted: str | None, chosen: Callable[[Game], dict]
         shown = game.describe(options)
         what = f"{game.id} game" + (f" ({shown})" if shown else "")
         other = "another game" if asked is not game else \
-            f"other options ({', '.join(_named(k, kept.get(k)) for k in differ)})"
+            f"other options ({', '.join(_named(game, k, kept.get(k)) for k in differ)})"
         actions = sum(1 for e in unfinished.entries if e.get("t") == "action")
         raise ResumeError(
             f"{journal.dir} holds an unfinished {what}, {actions} actions in, and this "
@@ -168,11 +168,13 @@ def read_start(unfinished: GameEntries, read: Callable[[dict], T]) -> T:
         raise unfinished.damaged(0, f"the game's start entry: {_words(exc)}") from None
 
 
-def _named(key: str, kept: object) -> str:
-    """An option that differs, with what the journal has when that has a name (a set's)."""
+def _named(game: Game, key: str, kept: object) -> str:
+    """An option that differs, by its flag, with what the journal has when that has a name
+    (a set's)."""
+    flag = game.flag_of(key)
     if isinstance(kept, dict) and isinstance(kept.get("name"), str):
-        return f"{key}: the game is played with {kept['name']!r}"
-    return key
+        return f"{flag}: the game is played with {kept['name']!r}"
+    return flag
 
 
 def _words(exc: Exception) -> str:

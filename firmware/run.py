@@ -67,8 +67,8 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
             running.append(service)
             try:
                 service.run()
-            except KeyboardInterrupt:
-                pass
+            except KeyboardInterrupt:  # Ctrl-C: the service stopped cleanly all the same
+                return 130
             except LinkDeadError as exc:
                 log.error("%s", exc)
                 return 1

@@ -124,38 +124,44 @@ class TableService:
         sd_notify("READY=1")
         watchdog = watchdog_period_s()
         next_pat = time.monotonic()
-        while not self.stopping.is_set():
-            wait = self._sleep(self.clock(), next_pat if watchdog is not None else None)
-            try:
-                kind, item = self.events.get(timeout=wait)
-            except queue.Empty:
-                kind, item = None, None
-            self.wakes += 1
-            link = self.devices.link
-            if not link.alive:
-                raise LinkDeadError(f"the scanner link on {link.port} stopped "
-                                    f"({link.health.last_error or 'no reason given'}); the "
-                                    "service stops so that it can be started afresh")
-            now = self.clock()
-            with self.table.lock:
+        try:  # Ctrl-C or a dead link stop the loop too: systemd hears of it either way
+            while not self.stopping.is_set():
+                wait = self._sleep(self.clock(), next_pat if watchdog is not None else None)
                 try:
-                    if kind == "snapshot":
-                        self.table.on_view(self.view_of(item), now)
-                    elif kind == "button":
-                        self.table.on_button(item, now)
-                    if self._retry_at is not None and now >= self._retry_at:
-                        self._retry_at = None
-                        self.table.settler.forget()  # decide the same reading once more
-                    if self._retry_at is None:
-                        self.table.tick(now)
-                        self._refused = ""
-                except JournalError as exc:
-                    self._not_recorded(exc, now)
-                self._draw(now)
-            if watchdog is not None and time.monotonic() >= next_pat:
-                sd_notify("WATCHDOG=1")
-                next_pat = time.monotonic() + watchdog
-        sd_notify("STOPPING=1")
+                    kind, item = self.events.get(timeout=wait)
+                except queue.Empty:
+                    kind, item = None, None
+                self.wakes += 1
+                self._step(kind, item)
+                if watchdog is not None and time.monotonic() >= next_pat:
+                    sd_notify("WATCHDOG=1")
+                    next_pat = time.monotonic() + watchdog
+        finally:
+            sd_notify("STOPPING=1")
+
+    def _step(self, kind: str | None, item: object) -> None:
+        """One wake-up: hand the table what came (a reading, a press), then its timers."""
+        link = self.devices.link
+        if not link.alive:
+            raise LinkDeadError(f"the scanner link on {link.port} stopped "
+                                f"({link.health.last_error or 'no reason given'}); the "
+                                "service stops so that it can be started afresh")
+        now = self.clock()
+        with self.table.lock:
+            try:
+                if kind == "snapshot":
+                    self.table.on_view(self.view_of(item), now)
+                elif kind == "button":
+                    self.table.on_button(item, now)
+                if self._retry_at is not None and now >= self._retry_at:
+                    self._retry_at = None
+                    self.table.settler.forget()  # decide the same reading once more
+                if self._retry_at is None:
+                    self.table.tick(now)
+                    self._refused = ""
+            except JournalError as exc:
+                self._not_recorded(exc, now)
+            self._draw(now)
 
     def _sleep(self, now: float, next_pat: float | None) -> float:
         """Real seconds until something is due: a settle, a retry, a game's timer, the next

@@ -3,7 +3,14 @@
 A hand passing over the rods, a block lifted and put back, a bounce: each
 changes the readings for a moment and then changes them back. Acting only on
 readings that held still for ``settle_s`` (about 300 ms) lets all of these
-pass without a trace. The clock is passed in, so tests control time.
+pass without a trace.
+
+That wait is most of what a player feels, so a reading the table is sure
+of (``sure(value)``: exactly one complete legal action, nothing else out of
+place) counts sooner, once it has held for ``quick_s`` (about 100 ms, a few
+of the board's own debounced scans). Whatever is ambiguous, illegal or
+half done still waits the whole ``settle_s``. The clock is passed in, so
+tests control time.
 """
 
 from __future__ import annotations
@@ -15,12 +22,17 @@ T = TypeVar("T")
 
 
 class Settler(Generic[T]):
-    """Reports a value once it has been unchanged for ``settle_s`` seconds."""
+    """Reports a value once it has been unchanged for ``settle_s`` seconds (``quick_s`` for
+    one that ``sure`` vouches for)."""
 
-    def __init__(self, settle_s: float = 0.3) -> None:
+    def __init__(self, settle_s: float = 0.3, quick_s: float | None = None) -> None:
         if settle_s < 0:
             raise ValueError(f"the settle time cannot be negative ({settle_s} s)")
         self.settle_s = settle_s
+        self.quick_s = settle_s if quick_s is None else min(max(0.0, quick_s), settle_s)
+        # Whether a value is one the table is sure of (None: none is).
+        self.sure: Callable[[T], bool] | None = None
+        self._wait = settle_s  # how long the pending value must hold
         # Re-reads the sensors once a value has held still (None: no answer). When
         # it differs, the value moved again and settling starts over.
         self.confirm: Callable[[], T | None] | None = None
@@ -33,10 +45,17 @@ class Settler(Generic[T]):
         if self._pending is None or value != self._pending:
             self._pending = value
             self._since = now
+            self._wait = self._window(value)
+
+    def _window(self, value: T) -> float:
+        if self.quick_s < self.settle_s and self.sure is not None and \
+                self._reported != value and self.sure(value):
+            return self.quick_s
+        return self.settle_s
 
     def settled(self, now: float) -> T | None:
-        """The value, the first time it has held for the settle time; else None."""
-        if self._pending is None or now < self._since + self.settle_s:  # same sum as deadline()
+        """The value, the first time it has held for its window; else None."""
+        if self._pending is None or now < self._since + self._wait:  # same sum as deadline()
             return None
         if self._reported is not None and self._pending == self._reported:
             return None
@@ -53,8 +72,11 @@ class Settler(Generic[T]):
         """When the pending value will have settled, if one is waiting."""
         if self._pending is None or self._pending == self._reported:
             return None
-        return self._since + self.settle_s
+        return self._since + self._wait
 
     def forget(self) -> None:
-        """Report the current value again once settled (after a resync or a repair)."""
+        """Report the current value again once settled (after a resync or a repair); the
+        position changed, so whether it is sure is asked again."""
         self._reported = None
+        if self._pending is not None:
+            self._wait = self._window(self._pending)

@@ -111,13 +111,14 @@ class Table(Generic[V]):
     def __init__(self, game: Any, journal: Journal, *,
                  emit: Callable[[dict], None] = lambda event: None,
                  beep: Callable[[], None] = lambda: None, settle_s: float = 0.3,
-                 seed: int | None = None) -> None:
+                 quick_s: float = 0.1, seed: int | None = None) -> None:
         self.game = game
         self.journal = journal
         self.emit = emit
         self.beep = beep
         self.seed = secrets.randbits(63) if seed is None else seed
-        self.settler: Settler[V] = Settler(settle_s)
+        self.settler: Settler[V] = Settler(settle_s, quick_s)
+        self.settler.sure = self._sure_now
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
         self.problem = ""
@@ -298,6 +299,21 @@ class Table(Generic[V]):
 
     def _decide(self, view: V, now: float) -> None:
         raise NotImplementedError
+
+    def _sure_now(self, view: V) -> bool:
+        """Whether a fresh reading may count after the short window: only in plain play,
+        nothing offered, and the game sure it is one complete legal action."""
+        if self.state != "play" or self.offer is not None:
+            return False
+        try:
+            return self._sure(view)
+        except (ObeliskError, KeyError, ValueError):
+            return False
+
+    def _sure(self, view: V) -> bool:
+        """Whether ``view`` means exactly one complete legal action (a game's own answer;
+        by default no reading is, and every one waits the whole settle time)."""
+        return False
 
     # ------------------------------------------------------------------ recording
 

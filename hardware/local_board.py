@@ -61,6 +61,7 @@ class LocalBoard:
         self._build = build
         self.step_s = step_s
         self._dir = Path(link_dir or tempfile.mkdtemp(prefix="obelisk-board-"))
+        self._own_dir = link_dir is None  # ours to remove when the board stops
         self.port_path = str(self._dir / "scanner")
         self._port: _PtyPort | None = None
         self._thread: threading.Thread | None = None
@@ -75,6 +76,7 @@ class LocalBoard:
         if self.running:
             return
         self._port = _PtyPort()
+        self._dir.mkdir(parents=True, exist_ok=True)  # again after a stop (an unplugging)
         tmp = self.port_path + ".new"
         if os.path.lexists(tmp):
             os.unlink(tmp)
@@ -93,6 +95,9 @@ class LocalBoard:
             self._thread.join(timeout=2)
         if os.path.lexists(self.port_path):
             os.unlink(self.port_path)
+        if self._own_dir:  # leave nothing behind in /tmp
+            with contextlib.suppress(OSError):
+                self._dir.rmdir()
         if self._port:
             self._port.close()
         self._port = None

@@ -113,3 +113,15 @@ def test_diag_shows_a_layout_mismatch_first():
         devices.link.health.layout_mismatch = "the board has 0 towers, but ... describes 2"
         screen = diag.render(devices).splitlines()
     assert screen[2] == "LAYOUT MISMATCH: the board has 0 towers, but ... describes 2"
+
+
+def test_the_simulated_board_leaves_nothing_behind_in_tmp():
+    """Its pseudo-terminal's link lives in a directory of its own, removed at the end."""
+    with open_table(load_profile("sim")) as devices:
+        board = devices.sim.board
+        where = Path(board.port_path).parent
+        assert where.is_dir()
+        board.stop()  # unplugged...
+        board.start()  # ...and plugged in again: the directory comes back
+        assert Path(board.port_path).is_symlink()
+    assert not where.exists()

@@ -473,8 +473,15 @@ def test_run_and_demo_take_your_own_set_and_refuse_another_for_a_game_begun(tmp_
         bad.stderr and "Traceback" not in bad.stderr
     (tmp_path / "other.toml").write_text(own.read_text().replace("birch", "oak"))
     refused(obelisk("run", "--state-dir", str(state), "--set", str(tmp_path / "other.toml")),
-            "other options (set: the game is played with 'Our birch set')",
+            "other options (--set: the game is played with 'Our birch set')",
             "To continue it, run `obelisk run")
+
+
+def test_an_option_that_differs_is_named_by_its_flag(tmp_path):
+    state = tmp_path / "state"
+    _journal(state, [TOWERS_START])
+    refused(obelisk("run", "--state-dir", str(state), "--hourglass", "90"),
+            "other options (--hourglass)")
 
 
 # ------------------------------------------------------------------ nonsense and Ctrl-C
@@ -489,6 +496,8 @@ def test_run_and_demo_take_your_own_set_and_refuse_another_for_a_game_begun(tmp_
     (["diag", "--seconds", "-1"], "--seconds is 0.1 to 86400 seconds"),
     (["diag", "--seconds", "nan"], "--seconds is 0.1 to 86400 seconds"),
     (["demo", "towers", "--seed", "-5"], "a seed is 0 to"),
+    (["demo", "towers", "--speed", "100", "--hourglass", "30"], "every turn would run out"),
+    (["demo", "towers", "--speed", "50", "--hourglass", "10"], "--hourglass 30 or more"),
 ])
 def test_nonsense_numbers_are_refused_by_name(args, words):
     run = obelisk(*args)
@@ -514,7 +523,22 @@ def test_ctrl_c_and_a_stop_end_any_command_quietly(tmp_path, command, ready, sto
     _, err = process.communicate(timeout=20)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     # 130 for Ctrl-C; a stop before Python has even loaded our code is the signal's own
-    assert process.returncode in (0, 130, -signal.SIGTERM), (process.returncode, err)
+    assert process.returncode in ((130, -signal.SIGINT) if stop == signal.SIGINT
+                                  else (0, -signal.SIGTERM)), (process.returncode, err)
+
+
+def test_ctrl_c_on_a_running_diag_says_130():
+    """Once it is up and drawing, Ctrl-C still ends diag with 130, as promised (the
+    service's own case is in test_systemd.py, where READY=1 says it is running)."""
+    process = subprocess.Popen([OBELISK, "diag"], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    for line in process.stdout:
+        if line.startswith("link:"):
+            break
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=20)
+    assert "Traceback" not in out, out
+    assert process.returncode == 130, (process.returncode, out)
 
 
 def test_the_unit_does_not_restart_a_refusal():

@@ -109,6 +109,20 @@ def test_an_unusable_state_directory_is_refused(tmp_path):
         Journal(blocker / "state")
 
 
+def test_a_reading_the_table_is_sure_of_settles_sooner():
+    settle = Settler(0.3, quick_s=0.1)
+    settle.sure = lambda value: value == "move"
+    settle.feed("move", 0.0)
+    assert settle.deadline() == pytest.approx(0.1)
+    assert settle.settled(0.09) is None and settle.settled(0.1) == "move"
+    settle.feed("muddle", 1.0)           # not sure: the whole settle time
+    assert settle.deadline() == pytest.approx(1.3)
+    assert settle.settled(1.2) is None and settle.settled(1.3) == "muddle"
+    settle.feed("move", 2.0)
+    settle.feed("muddle", 2.05)          # gone before its short window: nothing
+    assert settle.settled(2.2) is None
+
+
 def test_settling_ignores_what_comes_and_goes():
     settle = Settler(0.3)
     settle.feed("empty", 0.0)

@@ -132,6 +132,20 @@ def test_a_silent_move_is_announced_with_the_button(tmp_path):
     assert t.table.actions == [mv("b2", "c3")]
 
 
+def test_a_clear_move_counts_after_the_short_window_and_a_lifted_stone_waits(t):
+    """A stone down on a square only one move can mean counts after 0.1 s; a stone in
+    the air (it could go to several squares) waits out the whole 0.3 s."""
+    start = t.now
+    t.table.on_view(BoardView.of((s, 1) for s in t.after("-c1")), start)
+    t.table.tick(start + 0.15)
+    assert t.table.lifted is None and t.table.actions == []   # still settling
+    t.table.on_view(BoardView.of((s, 1) for s in t.after("-c1", "+b2")), start + 0.2)
+    t.table.tick(start + 0.29)
+    assert t.table.actions == []
+    t.table.tick(start + 0.3)
+    assert t.table.actions == [mv("c1", "b2")]
+
+
 def test_a_slide_replaces_the_tentative_move(tmp_path):
     # The keystone on b2 may go to a3 or c3. It settles on a3 for a moment, then
     # slides on to c3: still a legal move of the same stone from before.

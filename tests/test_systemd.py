@@ -37,7 +37,9 @@ def test_the_unit_scores_2_or_better(tmp_path):
     assert score <= 2.0, line
 
 
-def test_obelisk_run_tells_systemd_it_is_ready_and_pats_the_watchdog(tmp_path):
+@pytest.mark.parametrize(("stop", "status"), [(signal.SIGTERM, 0), (signal.SIGINT, 130)])
+def test_obelisk_run_tells_systemd_it_is_ready_and_pats_the_watchdog(tmp_path, stop, status):
+    """Ready, patting the watchdog, and a clean stop: 0 for systemd's, 130 for Ctrl-C."""
     path = tmp_path / "notify"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(str(path))
@@ -51,8 +53,8 @@ def test_obelisk_run_tells_systemd_it_is_ready_and_pats_the_watchdog(tmp_path):
         messages = [sock.recv(100).decode() for _ in range(3)]
         assert messages[0] == "READY=1"
         assert messages[1:] == ["WATCHDOG=1", "WATCHDOG=1"]
-        service.send_signal(signal.SIGTERM)
-        assert service.wait(timeout=20) == 0
+        service.send_signal(stop)
+        assert service.wait(timeout=20) == status
         assert sock.recv(100).decode() == "STOPPING=1"
     finally:
         if service.poll() is None:

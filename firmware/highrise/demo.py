@@ -134,7 +134,8 @@ def run_demo(settings: DemoSettings) -> int:
 
     def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> HighriseTable:
         return HighriseTable(HighriseGame(resolved.options), journal, holder["cal"], seed=seed,
-                             emit=emit, settle_s=max(0.3, 0.15 * settings.speed))
+                             emit=emit, settle_s=max(0.3, 0.15 * settings.speed),
+                             quick_s=max(0.1, 0.15 / 3 * settings.speed))
 
     return run_table_demo("highrise", settings, make_table, HighrisePlayers, view_of,
                           profile=profile, prepare=prepare)

@@ -177,7 +177,8 @@ def run_demo(settings: DemoSettings) -> int:
 
     def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> MazeTable:
         return MazeTable(MazeGame(resolved.options), journal, emit=emit, seed=seed,
-                         settle_s=max(0.3, 0.04 * settings.speed))
+                         settle_s=max(0.3, 0.04 * settings.speed),
+                         quick_s=max(0.1, 0.04 / 3 * settings.speed))
 
     return run_table_demo("maze", settings, make_table, MazePlayers, view_of,
                           profile=lambda options: load_profile("sim-maze"))

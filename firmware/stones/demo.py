@@ -140,7 +140,8 @@ def run_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> int:
 
     def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> StonesTable:
         return StonesTable(StonesGame(resolved.options), journal, emit=emit, seed=seed,
-                           settle_s=max(0.3, 0.04 * settings.speed))
+                           settle_s=max(0.3, 0.04 * settings.speed),
+                           quick_s=max(0.1, 0.04 / 3 * settings.speed))
 
     return run_table_demo("stones", settings, make_table, StonesPlayers, view_of,
                           profile=profile)

@@ -115,6 +115,14 @@ class StonesTable(Table[BoardView]):
         else:
             self._ask(pos.to_play, tuple((m,) for m in fits))
 
+    def _sure(self, view: View) -> bool:
+        """One move, and the stone down on its square (a stone in the air is not)."""
+        pos = self.position
+        if any(view == lifted_sight(pos, m.frm, view.levels) for m in pos.legal_actions()):
+            return False
+        fits = candidate_moves(pos, view)
+        return len(fits) == 1
+
     def _differences(self, view: View) -> tuple[Square, ...]:
         """The squares to fix, one at a time: a stack too tall first, then one missing."""
         now, expect = dict(view.heights), dict(self.sight(self.position).heights)

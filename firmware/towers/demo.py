@@ -273,7 +273,8 @@ def run_demo(settings: DemoSettings) -> int:
 
     def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> TowersTable:
         return TowersTable(resolved.make(), journal, seed=seed, emit=emit,
-                           settle_s=max(0.3, 0.15 * settings.speed), toss_s=2.0)
+                           settle_s=max(0.3, 0.15 * settings.speed),
+                           quick_s=max(0.1, 0.15 / 3 * settings.speed), toss_s=2.0)
 
     return run_table_demo("towers", settings, make_table, DemoPlayers, view_of)
 

@@ -304,6 +304,13 @@ class TowersTable(Table[TowersView]):
         if reading:
             self._accept(reading)
 
+    def _sure(self, view: TowersView) -> bool:
+        """Blocks the sensors place without a doubt (not a choice, not a takeback)."""
+        if self.clear_zone:
+            return False
+        reading = read_view(self.history, self.actions, view, clear_zone=False)
+        return isinstance(reading, tuple) and len(reading) > 0
+
     def _play_button(self, player: Player, kind: str) -> None:
         """Declining a flat bonus, or a block that landed wholly above the rods."""
         pos = self.position

@@ -20,7 +20,9 @@ DEBOUNCE_SCANS = 3
 """A switch must read the same this many scans in a row before it counts."""
 SNAPSHOT_EVERY_MS = 1000
 """A full snapshot doubles as a heartbeat."""
-LOAD_EVERY_MS = 100
+LOAD_EVERY_MS = 25
+"""HX711s with RATE high convert 80 times a second; every other reading is sent when it
+moved, so a pyramid set down is seen within about 25 ms rather than 100."""
 LOAD_NOISE = 40
 """Load readings that move less than this (raw counts) are not sent again."""
 

@@ -1,0 +1,120 @@
+"""Confirm latency: from the touch that completes an action to the LED frame that confirms it.
+
+Each game's demo plays in real time (speed 1, the windows a real table
+uses) on the simulated table: the bots' hands change the simulated sensors,
+the scanner code scans and debounces them, the frames cross a
+pseudo-terminal, the service settles the reading, asks the engine, writes
+the journal (fsync) and sends the LED frame. For every accepted action this
+times, on one clock, the last change of the simulated table before it
+or the button press (the hand that completed it) to the first LED frame sent after the journal
+had it. The demos' planned hourglass timeouts and refusals add no samples:
+only accepted actions count.
+
+Prints each game's p50 and p99 and ends with
+`confirm_ms: worst_p50=X worst_p99=Y` (targets 150 and 250).
+
+Run: .venv/bin/python bench/confirm.py [--seconds 40] [--games towers,stones,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+PHYSICAL = ("cubes", "stacks", "grams", "walls", "hovering")
+"""What a hand changes on the simulated table."""
+
+
+def one_game(game: str, seconds: float, seed: int) -> list[float]:
+    """Play ``game`` in real time for about ``seconds``; the confirm latencies in ms."""
+    from firmware.demo_runner import DemoSettings
+    from firmware.games import GAMES, load
+    from hardware.sim import SimTable
+
+    touched = [0.0]
+    original = SimTable.__setattr__
+
+    def noting(self, name, value):  # the time of every hand on the table
+        if name in PHYSICAL:
+            touched[0] = time.perf_counter()
+        original(self, name, value)
+
+    SimTable.__setattr__ = noting
+    samples: list[float] = []
+
+    def hook(table, devices) -> None:
+        press = devices.buttons.press
+
+        def timed_press(*args, **kwargs):  # a button completes an action too (a wall's facing)
+            press(*args, **kwargs)  # returns as the hold is seen (within 5 ms) or let go
+            touched[0] = time.perf_counter()
+
+        devices.buttons.press = timed_press
+        show = devices.leds.show
+        seen = [len(table.actions)]
+
+        def timed_show() -> None:
+            show()
+            count = len(table.actions)
+            if count > seen[0] and touched[0]:
+                samples.append((time.perf_counter() - touched[0]) * 1000)
+            seen[0] = count
+
+        devices.leds.show = timed_show
+
+    with open(os.devnull, "w") as nowhere:
+        settings = DemoSettings(seed=seed, as_json=True, speed=1.0, out=nowhere,
+                                state_dir=tempfile.mkdtemp(prefix=f"obelisk-confirm-{game}-"),
+                                max_real_s=seconds, hook=hook)
+        load(GAMES[game].demo)(settings)
+    return samples
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=40.0,
+                        help="real seconds of play per game (default: %(default)g; towers "
+                        "gets 60 more for the hourglass timeout its demo plays)")
+    parser.add_argument("--games", default="towers,stones,highrise,maze")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # the child: one game
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(one_game(args.one, args.seconds, args.seed)))
+        return
+    worst50 = worst99 = 0.0
+    for game in args.games.split(","):
+        seconds = args.seconds + (60 if game == "towers" else 0)
+        run = subprocess.run([sys.executable, str(HERE), "--one", game, "--seconds",
+                              str(seconds), "--seed", str(args.seed)],
+                             capture_output=True, text=True, timeout=seconds * 4 + 60)
+        lines = run.stdout.strip().splitlines()
+        if not lines:
+            raise SystemExit(f"{game}: no samples ({run.stderr.strip()[-300:]})")
+        samples = json.loads(lines[-1])
+        if not samples:
+            raise SystemExit(f"{game}: no action was accepted in {seconds:g} s")
+        p50, p99 = statistics.median(samples), percentile(samples, 0.99)
+        worst50, worst99 = max(worst50, p50), max(worst99, p99)
+        print(f"{game:9} actions={len(samples):4} p50={p50:6.1f} p99={p99:6.1f} "
+              f"max={max(samples):6.1f} ms")
+    print(f"confirm_ms: worst_p50={worst50:.1f} worst_p99={worst99:.1f}")
+
+
+if __name__ == "__main__":
+    threading.current_thread().name = "confirm"
+    main()
