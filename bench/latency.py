@@ -1,13 +1,17 @@
-"""How long the table takes to confirm a move once it has settled.
+"""How long the table takes to confirm a move once it has settled, beside the floor.
 
 The whole simulated stack runs: the simulated board (in a process of its
 own, as a real board is hardware of its own) scans its switches and sends
 frames over a pseudo-terminal, the service settles the readings,
 re-reads the board, asks the engine, writes the journal (fsync) and sends
 the LED frame that lights the move's square. For each of many stones moves
-this measures, from the arrival of the frame that completed the change to
-the LED frame that confirms it, that time minus the settle time (which is a
-deliberate wait, not processing). Ends with `latency_ms: p50=X p99=Y`.
+this measures, from the moment the reading had settled (its settle window
+ended: the service must wake for it) to the LED frame that confirms it.
+
+The floor is the same path with a table that decides nothing: the same
+board, link, service, settling and LED frames, but its decision is only to
+toggle one LED, with no engine and no journal. The ratio shows what the
+table adds. Ends with `latency_ms: p50=X p99=Y floor_p50=F floor_p99=G`.
 Target: p99 <= 5 ms on this class of machine.
 
 Run: .venv/bin/python bench/latency.py [--moves 200]
@@ -33,7 +37,117 @@ from firmware.stones.view import view_of
 from hardware.buttons import ButtonEvent
 from hardware.devices import open_table
 
-SETTLE_S = 0.3
+
+class FloorTable(StonesTable):
+    """Decides nothing: each settled reading only toggles one LED."""
+
+    decisions = 0
+
+    def _decide(self, view, now: float) -> None:
+        self.decisions += 1
+
+    def led_frame(self, now: float, rings: int) -> dict:
+        frame = super().led_frame(now, rings)
+        first = min(frame)
+        frame[first] = (0, 0, 64) if self.decisions % 2 else (0, 64, 0)
+        return frame
+
+
+class Timed:
+    """The service, the board and the clocks the measurement needs, for one table."""
+
+    def __init__(self, board: BoardProcess, table: StonesTable) -> None:
+        self.board, self.table = board, table
+        self.devices = open_table(board.profile())
+        self.service = TableService(self.devices, table, view_of)
+        self.due: list[float] = []  # when each settled reading had settled
+        self.shows: list[float] = []  # when each LED frame went out
+        settled = table.settler.settled
+
+        def noting(now: float):
+            deadline = table.settler.deadline()
+            value = settled(now)
+            if value is not None and deadline is not None:
+                self.due.append(deadline)
+            return value
+
+        table.settler.settled = noting
+        show = self.devices.leds.show
+
+        def timed_show() -> None:
+            show()
+            self.shows.append(time.monotonic())
+
+        self.devices.leds.show = timed_show
+        self.loop = threading.Thread(target=self.service.run, daemon=True)
+        self.loop.start()
+
+    def after(self, change, done) -> float:
+        """Make ``change`` on the board; ms from its settling to the next LED frame."""
+        settled, shown = len(self.due), len(self.shows)
+        change()
+        deadline = time.monotonic() + 5
+        while not done() or len(self.due) <= settled or \
+                not any(t >= self.due[settled] for t in self.shows[shown:]):
+            if time.monotonic() > deadline:
+                raise SystemExit(f"no LED frame after a change: {self.table.state} "
+                                 f"{self.table.problem}")
+            time.sleep(0.002)
+        due = self.due[settled]
+        return (next(t for t in self.shows[shown:] if t >= due) - due) * 1000
+
+    def close(self) -> None:
+        self.service.stopping.set()
+        self.loop.join(timeout=5)
+        self.devices.close()
+
+
+def moves(table: Timed, count: int, rng: random.Random) -> list[float]:
+    """Stones moves the sensors see at once, each confirmed by the table."""
+    t = table.table
+    table.board.set_stacks(stack_heights(t.position))
+    while t.decided != BoardView.of(stack_heights(t.position)):
+        time.sleep(0.01)
+    table.devices.buttons.on_event(ButtonEvent("A", "press"))
+    while t.state != "play":
+        time.sleep(0.01)
+    samples = []
+    while len(samples) < count:
+        pos = t.position
+        if pos.is_terminal():
+            break
+        occupied = {sq for sq, _ in pos.stacks}
+        fits = [m for m in pos.legal_actions()  # steps and jumps: seen at once
+                if m.to not in occupied and candidate_moves(pos, sight_after(pos, m)) == (m,)]
+        if not fits:
+            break
+        after = sight_after(pos, rng.choice(fits), 3)
+        done = len(t.actions) + 1
+        samples.append(table.after(
+            lambda h=frozenset(after.heights): table.board.set_stacks(h),
+            lambda n=done: len(t.actions) >= n))
+        time.sleep(0.05)
+    return samples
+
+
+def floor(table: Timed, count: int) -> list[float]:
+    """The same board changes, to a table that only toggles an LED."""
+    t = table.table
+    start = stack_heights(t.position)
+    moved = sight_after(t.position, t.position.legal_actions()[0], 3).heights
+    samples = []
+    for k in range(count):
+        heights = frozenset(moved if k % 2 == 0 else start)
+        before = t.decisions
+        samples.append(table.after(lambda h=heights: table.board.set_stacks(h),
+                                   lambda b=before: t.decisions > b))
+        time.sleep(0.05)
+    return samples
+
+
+def summary(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
 def main() -> None:
@@ -41,75 +155,23 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    rng = random.Random(args.seed)
-    board = BoardProcess()
-    devices = open_table(board.profile())
-    table = StonesTable(StonesGame(StonesOptions(ply_limit=10_000)),
-                        Journal(tempfile.mkdtemp(prefix="obelisk-latency-")),
-                        settle_s=SETTLE_S)
-    service = TableService(devices, table, view_of)
-    arrivals: dict[BoardView, float] = {}
-    shows: list[tuple[float, int]] = []
-    forward = devices.link.on_snapshot
-
-    def on_snapshot(snapshot) -> None:
-        arrivals.setdefault(view_of(snapshot), time.perf_counter())
-        forward(snapshot)
-
-    show = devices.leds.show
-
-    def timed_show() -> None:
-        show()
-        shows.append((time.perf_counter(), len(table.actions)))
-
-    devices.link.on_snapshot = on_snapshot
-    devices.leds.show = timed_show
-    loop = threading.Thread(target=service.run, daemon=True)
-    loop.start()
-    board.set_stacks(stack_heights(table.position))
-    while table.decided != BoardView.of(stack_heights(table.position)):
-        time.sleep(0.01)
-    devices.buttons.on_event(ButtonEvent("A", "press"))
-    while table.state != "play":
-        time.sleep(0.01)
-
-    samples = []
-    try:
-        while len(samples) < args.moves:
-            pos = table.position
-            if pos.is_terminal():
-                break
-            occupied = {sq for sq, _ in pos.stacks}
-            moves = [m for m in pos.legal_actions()  # steps and jumps: seen at once
-                     if m.to not in occupied and candidate_moves(pos, sight_after(pos, m)) == (m,)]
-            if not moves:
-                break
-            move = rng.choice(moves)
-            after = sight_after(pos, move, 3)
-            arrivals.clear()
-            done = len(table.actions) + 1
-            board.set_stacks(frozenset(after.heights))  # the stone moves: one change, at once
-            deadline = time.monotonic() + 5
-            while len(table.actions) < done or not any(n >= done for _, n in shows):
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"no confirmation for {pos.move_to_string(move)}: "
-                                     f"{table.state} {table.problem}")
-                time.sleep(0.002)
-            seen = BoardView.of(after.heights)
-            confirmed = next(t for t, n in shows if n >= done)
-            samples.append((confirmed - arrivals[seen] - SETTLE_S) * 1000)
-            time.sleep(0.05)
-    finally:
-        service.stopping.set()
-        loop.join(timeout=5)
-        devices.close()
-        board.close()
-    samples.sort()
-    p50 = statistics.median(samples)
-    p99 = samples[min(len(samples) - 1, int(0.99 * len(samples)))]
-    print(f"{len(samples)} moves; processing after settling, ms: min {samples[0]:.2f}, "
-          f"mean {statistics.fmean(samples):.2f}, max {samples[-1]:.2f}")
-    print(f"latency_ms: p50={p50:.2f} p99={p99:.2f}")
+    results = {}
+    for name, make in (("table", StonesTable), ("floor", FloorTable)):
+        board = BoardProcess()
+        table = Timed(board, make(StonesGame(StonesOptions(ply_limit=10_000)),
+                                  Journal(tempfile.mkdtemp(prefix="obelisk-latency-"))))
+        try:
+            results[name] = (moves(table, args.moves, random.Random(args.seed))
+                             if name == "table" else floor(table, args.moves))
+        finally:
+            table.close()
+            board.close()
+        samples = results[name]
+        print(f"{name}: {len(samples)} changes; settled -> LED frame, ms: min "
+              f"{min(samples):.2f}, mean {statistics.fmean(samples):.2f}, max "
+              f"{max(samples):.2f}")
+    (p50, p99), (f50, f99) = summary(results["table"]), summary(results["floor"])
+    print(f"latency_ms: p50={p50:.2f} p99={p99:.2f} floor_p50={f50:.2f} floor_p99={f99:.2f}")
 
 
 if __name__ == "__main__":

@@ -229,7 +229,9 @@ class ScannerLink:
         try:
             port.write(frame)
             return True
-        except (serial.SerialException, OSError) as exc:
+        except (serial.SerialException, OSError, TypeError) as exc:
+            # TypeError: the reader closed the port under us (a cable pulled mid-write),
+            # and pyserial selects on a file descriptor that is gone
             self.health.last_error = str(exc)
             return False
 

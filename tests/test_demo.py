@@ -134,7 +134,7 @@ def test_a_highrise_demo_plays_to_the_end_and_keeps_its_secrets(tmp_path):
         assert set(event) <= HIGHRISE_QUIET_KEYS, event
         assert set(event.get("observation", {})) <= HIGHRISE_QUIET_OBSERVATION, event
         if event["event"] == "accepted":         # who placed: not what, nor where
-            assert (event["action"], event["text"]) == ("placed", "put a pyramid on a stack")
+            assert (event["action"], event["text"]) == ("placed", "placed a pyramid on a stack")
     assert kinds[first_reveal:] == ["reveal"] * 9 + ["game_over"]
     assert [{k: v for k, v in e.items() if k != "event"} for e in events[first_reveal:-1]] \
         == stacks

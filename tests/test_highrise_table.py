@@ -88,7 +88,7 @@ def test_a_piece_on_a_square_is_the_movers_placement(t):
     assert t.table.position.plies == 1 and t.table.position.stacks[4] == ((first, M),)
     accepted = [e for e in t.events if e["event"] == "accepted"]
     assert accepted == [{"event": "accepted", "player": first.value, "action": "placed",
-                         "text": "put a pyramid on a stack",
+                         "text": "placed a pyramid on a stack",
                          "observation": {"game": "highrise", "rows": 3, "cols": 3,
                                          "to_play": first.other.value, "plies": 1,
                                          "pieces_left": {first.value: 24,
@@ -280,7 +280,7 @@ def test_nothing_hidden_leaks_before_the_end(tmp_path, caplog):
     for event in one[1]:                                  # observations included
         assert "stacks" not in event.get("observation", {}), event
         if event["event"] == "accepted":
-            assert (event["action"], event["text"]) == ("placed", "put a pyramid on a stack")
+            assert (event["action"], event["text"]) == ("placed", "placed a pyramid on a stack")
     assert one[1][-1]["event"] == "accepted" and one[1][-1]["observation"]["to_play"] is None
     assert one[2] == two[2] and len(one[2]) > 50          # logs at INFO
     assert one[3] == two[3] and len(one[3]) > 50          # LED frames

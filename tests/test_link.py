@@ -419,3 +419,17 @@ def test_a_heartbeat_before_the_hello_is_no_damage():
               + proto.encode_frame(proto.SNAPSHOT, 1, proto.pack_snapshot([3], switches, [])))
     assert link.health.bad_total == 0 and link.synced
     assert link.snapshot().tower_cells(0)
+
+
+def test_a_port_closed_under_a_write_is_a_lost_frame_not_a_crash(tmp_path):
+    """The reader closing the port while the service writes an LED frame (a cable pulled
+    at that moment) made pyserial raise TypeError, and it stopped the service."""
+
+    class ClosedUnderUs:
+        def write(self, data: bytes) -> None:
+            raise TypeError("argument must be an int, or have a fileno() method.")
+
+    link = ScannerLink(str(tmp_path / "port"), retry_s=0.05)
+    link._serial = ClosedUnderUs()
+    assert link.send(0x10, b"") is False
+    assert "fileno" in link.health.last_error

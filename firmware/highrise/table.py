@@ -94,7 +94,7 @@ class HighriseTable(Table[View]):
         super().tell(name, **fields)
 
     def _words(self, action: Place) -> str:
-        return "put a pyramid on a stack"
+        return "placed a pyramid on a stack"
 
     def _phase_words(self, state: HighriseState | None = None) -> str:
         return "put one of your pyramids on any stack"
