@@ -119,6 +119,7 @@ class Table(Generic[V]):
         self.seed = secrets.randbits(63) if seed is None else seed
         self.settler: Settler[V] = Settler(settle_s, quick_s)
         self.settler.sure = self._sure_now
+        self._prepared: dict = {}  # action -> (position before, position after)
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
         self.problem = ""
@@ -302,18 +303,34 @@ class Table(Generic[V]):
 
     def _sure_now(self, view: V) -> bool:
         """Whether a fresh reading may count after the short window: only in plain play,
-        nothing offered, and the game sure it is one complete legal action."""
+        nothing offered, and the game sure it is complete legal actions. Those are applied
+        now, while the reading settles, so that the decision has less to do."""
         if self.state != "play" or self.offer is not None:
             return False
         try:
-            return self._sure(view)
+            actions = self._sure(view)
+            pos, prepared = self.position, {}
+            for action in actions:
+                after = pos.apply_action(action)
+                after.legal_actions()  # worked out once, kept by the position
+                prepared[action] = (pos, after)
+                pos = after
         except (ObeliskError, KeyError, ValueError):
             return False
+        self._prepared = prepared
+        return bool(actions)
 
-    def _sure(self, view: V) -> bool:
-        """Whether ``view`` means exactly one complete legal action (a game's own answer;
-        by default no reading is, and every one waits the whole settle time)."""
-        return False
+    def _sure(self, view: V) -> tuple:
+        """The complete legal actions ``view`` surely means, or () (a game's own answer; by
+        default none, and every reading waits the whole settle time)."""
+        return ()
+
+    def _apply(self, action: Any) -> Any:
+        """The position after ``action`` (worked out already if the reading was sure)."""
+        before, after = self._prepared.get(action, (None, None))
+        if before is self.position:
+            return after
+        return self.position.apply_action(action)
 
     # ------------------------------------------------------------------ recording
 
@@ -322,7 +339,7 @@ class Table(Generic[V]):
         before = self.position
         for action in actions:
             try:  # the rules first: nothing they refuse reaches the journal
-                self.position.apply_action(action)
+                after = self._apply(action)
             except ObeliskError as exc:
                 self._wrong(str(exc))
                 return
@@ -331,7 +348,7 @@ class Table(Generic[V]):
                                  **self._entry_of(action)})
             text = self._words(action)
             notation = self._notation(action)
-            self._record(action)
+            self._record(action, after)
             self.tell("accepted", player=actor.value, action=notation, text=text,
                       observation=self.position.observation())
         self._accepted(before)
@@ -363,8 +380,8 @@ class Table(Generic[V]):
     def _accepted(self, before: Any) -> None:
         """After actions were recorded (a game's clocks, its extra words)."""
 
-    def _record(self, action: Any) -> None:
-        self.position = self.position.apply_action(action)
+    def _record(self, action: Any, after: Any) -> None:
+        self.position = after
         self.history.append(self.position)
         self.actions.append(action)
 

@@ -149,11 +149,16 @@ class StonesState:
     def name(self, kind: Kind | str) -> str:
         return NAMES[self.options.edition][kind]
 
+    @cached_property
+    def _squares(self) -> dict[Stone, Square]:
+        """Where each stone stands, worked out once a position (the rules ask often)."""
+        return {stone: square for square, stack in self.stacks for stone in stack}
+
     def where(self, owner: Player, kind: Kind) -> Square:
-        for square, stack in self.stacks:
-            if Stone(owner, kind) in stack:
-                return square
-        raise KeyError((owner, kind))
+        try:
+            return self._squares[Stone(owner, kind)]
+        except KeyError:
+            raise KeyError((owner, kind)) from None
 
     def has_foundation(self, owner: Player) -> bool:
         return self.where(owner, Kind.CORNER) == self.where(owner, Kind.KEY)

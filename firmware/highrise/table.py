@@ -199,13 +199,11 @@ class HighriseTable(Table[View]):
         self._settled_back()
         self._accept([place])
 
-    def _sure(self, view: View) -> bool:
-        """A pyramid weighed whole and allowed where it stands."""
+    def _sure(self, view: View) -> tuple[Place, ...]:
+        """A pyramid weighed whole (the rules then check where it stands)."""
         if self.accepted is None:
-            return False
-        self.position.apply_action(read_placement(self.position, self.accepted, view,
-                                                  self.cal))
-        return True
+            return ()
+        return (read_placement(self.position, self.accepted, view, self.cal),)
 
     def _accepted(self, before: HighriseState) -> None:
         self.accepted = self.reading  # the next placement is weighed from here

@@ -168,15 +168,12 @@ class MazeTable(Table[MazeView]):
         self._settled_back()
         self._play(reading.actions)
 
-    def _sure(self, view: MazeView) -> bool:
+    def _sure(self, view: MazeView) -> tuple[Action, ...]:
         """Pieces the rules take as they stand (a wall's facing, a lifted obelisk: not)."""
         reading = read_view(self.position, view)
-        if reading.wall_at is not None or reading.lifted is not None or not reading.actions:
-            return False
-        pos = self.position
-        for action in reading.actions:
-            pos = pos.apply_action(action)
-        return True
+        if reading.wall_at is not None or reading.lifted is not None:
+            return ()
+        return reading.actions
 
     def _setup_view(self, view: MazeView) -> None:
         """Before a game: the first piece on the cleared board is the obelisk; it begins."""

@@ -16,6 +16,9 @@ replaces the tentative one. Nothing illegal is recorded.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import NamedTuple
+
 from engine.core import square_name
 from engine.errors import ObeliskError
 from engine.players import Player
@@ -33,6 +36,31 @@ from firmware.stones import leds
 from firmware.table import Table
 
 View = BoardView
+
+
+class Meaning(NamedTuple):
+    """What a view means in a position: a stone in the air (``lifted``, with the stacks it
+    may be), the moves that fit, or what is wrong (``error``)."""
+
+    lifted: Square | None = None
+    stacks: tuple[Move, ...] = ()
+    fits: tuple[Move, ...] = ()
+    error: str = ""
+
+
+@lru_cache(maxsize=32)
+def meaning(pos: StonesState, view: View) -> Meaning:
+    """Worked out once per reading: the short settle window asks it when the reading
+    arrives, the decision when it has settled."""
+    legal = pos.legal_actions()
+    for square in sorted({m.frm for m in legal}):
+        if view == lifted_sight(pos, square, view.levels):
+            return Meaning(lifted=square, stacks=tuple(
+                m for m in legal if m.frm == square and sight_after(pos, m, view.levels) == view))
+    try:
+        return Meaning(fits=tuple(candidate_moves(pos, view)))
+    except ObeliskError as exc:
+        return Meaning(error=str(exc))
 
 
 class StonesTable(Table[BoardView]):
@@ -90,38 +118,30 @@ class StonesTable(Table[BoardView]):
             return
         if self._slide(view):
             return
-        legal = pos.legal_actions()
-        for square in sorted({m.frm for m in legal}):
-            if view != lifted_sight(pos, square, view.levels):
-                continue
+        seen = meaning(pos, view)
+        if seen.lifted is not None:
             # A stone held in the air (or, to occupancy switches, stacked): light where
             # it may go.
-            self.lifted = square
-            stacks = tuple((m,) for m in legal
-                           if m.frm == square and sight_after(pos, m, view.levels) == view)
-            if stacks:
-                self._ask(pos.to_play, stacks)
+            self.lifted = seen.lifted
+            if seen.stacks:
+                self._ask(pos.to_play, tuple((m,) for m in seen.stacks))
             else:
                 self._settled_back()
             return
-        try:
-            fits = candidate_moves(pos, view)
-        except ObeliskError as exc:
-            self._wrong(str(exc), self._differences(view))
+        if seen.error:
+            self._wrong(seen.error, self._differences(view))
             return
+        fits = seen.fits
         if len(fits) == 1:
             self._settled_back()
             self._accept(fits)
         else:
             self._ask(pos.to_play, tuple((m,) for m in fits))
 
-    def _sure(self, view: View) -> bool:
+    def _sure(self, view: View) -> tuple[Move, ...]:
         """One move, and the stone down on its square (a stone in the air is not)."""
-        pos = self.position
-        if any(view == lifted_sight(pos, m.frm, view.levels) for m in pos.legal_actions()):
-            return False
-        fits = candidate_moves(pos, view)
-        return len(fits) == 1
+        seen = meaning(self.position, view)
+        return seen.fits if seen.lifted is None and len(seen.fits) == 1 else ()
 
     def _differences(self, view: View) -> tuple[Square, ...]:
         """The squares to fix, one at a time: a stack too tall first, then one missing."""
@@ -135,6 +155,9 @@ class StonesTable(Table[BoardView]):
         if not self.actions:
             return False
         before, last = self.history[-2], self.actions[-1]
+        here = dict(view.heights).get(last.to, 0)
+        if here >= dict(self.sight(self.position).heights).get(last.to, 0):
+            return False  # the stone is still where its move put it: no slide
         try:
             fits = candidate_moves(before, view)
         except ObeliskError:

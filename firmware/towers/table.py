@@ -304,12 +304,12 @@ class TowersTable(Table[TowersView]):
         if reading:
             self._accept(reading)
 
-    def _sure(self, view: TowersView) -> bool:
+    def _sure(self, view: TowersView) -> tuple:
         """Blocks the sensors place without a doubt (not a choice, not a takeback)."""
         if self.clear_zone:
-            return False
+            return ()
         reading = read_view(self.history, self.actions, view, clear_zone=False)
-        return isinstance(reading, tuple) and len(reading) > 0
+        return reading if isinstance(reading, tuple) else ()
 
     def _play_button(self, player: Player, kind: str) -> None:
         """Declining a flat bonus, or a block that landed wholly above the rods."""
