@@ -20,6 +20,7 @@ signal.signal(signal.SIGINT, lambda *_: os._exit(130))
 signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
 
 import argparse  # noqa: E402
+import json  # noqa: E402
 import math  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
@@ -36,6 +37,7 @@ from firmware.games import (  # noqa: E402
     seconds_in,
 )
 from firmware.state_dir import StateDirError  # noqa: E402
+from firmware.stream import StreamError  # noqa: E402
 from hardware.leds import LedError  # noqa: E402
 from hardware.profile import ProfileError  # noqa: E402
 
@@ -128,6 +130,39 @@ def _demo(args: argparse.Namespace) -> int:
                             chosen=chosen_options(game, args),
                             extras=chosen_extras(game, args))
     return load(game.demo)(settings, **chosen_demo(game, args))
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """Follow the table running on a state directory; wait for it when it stops a while."""
+    import time
+
+    from firmware.screen import Screen
+    from firmware.state_dir import default_state_dir
+    from firmware.stream import StreamError, read_events
+
+    where = args.state_dir or default_state_dir()
+    live = not args.json and sys.stdout.isatty()
+    seen_once = False
+    while True:
+        try:
+            screen = None
+            for event in read_events(where):
+                seen_once = True
+                if args.json:
+                    print(json.dumps(event), flush=True)
+                    continue
+                if screen is None or event["event"] == "table":
+                    screen = Screen(load(GAMES[event["game"]].screen))
+                clear = "\x1b[H\x1b[2J" if live else ""
+                print(clear + screen.show(event), flush=True)
+        except StreamError:
+            if not seen_once:
+                raise
+        if not seen_once:
+            return 0
+        print(f"obelisk: the table on {where} has stopped; waiting for it (Ctrl-C to leave)",
+              file=sys.stderr, flush=True)
+        time.sleep(1.0)
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -244,6 +279,12 @@ def build_parser() -> argparse.ArgumentParser:
         add_game_flags(sub, [game], ("flags", "extra_flags", "demo_flags"))
         sub.set_defaults(run=_demo)
 
+    watch = commands.add_parser("watch", help="the live view of a running table (a demo too), "
+                                "from its event stream")
+    watch.add_argument("--json", action="store_true",
+                       help="one JSON event per line: the whole state first, then each event")
+    _state_dir(watch, "the running table's state directory (a demo names its own)")
+    watch.set_defaults(run=_watch)
     games = commands.add_parser("games", help="list the finished games, one a line: id, when, "
                                 "game, options, result")
     _state_dir(games, "the table's state directory")
@@ -274,7 +315,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return args.run(args)
-    except (ObeliskError, ProfileError, LedError, StateDirError,
+    except (ObeliskError, ProfileError, LedError, StateDirError, StreamError,
             argparse.ArgumentTypeError) as exc:
         print(f"obelisk: {exc}", file=sys.stderr)
         return EXIT_PERSON

@@ -27,6 +27,7 @@ from firmware.resume import Resolved, ResumeError, resolve
 from firmware.screen import Screen
 from firmware.service import TableService
 from firmware.state_dir import StateDir, StateDirError, write_whole
+from firmware.stream import serve_table
 from hardware.devices import TableDevices, open_table
 from hardware.profile import Profile, load_profile
 
@@ -166,6 +167,7 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
     if prepare is not None:
         prepare(devices, journal, emit)
     table = make_table(resolved, journal, emit, seed)
+    stream = serve_table(table, journal.dir)  # `obelisk watch` and the page see a demo too
     service = TableService(devices, table, view_of, clock, rate=speed)
     service.start_table()  # a journal that cannot be resumed is refused here, nothing touched
     failure: list[BaseException] = []
@@ -220,3 +222,5 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
     finally:
         service.stopping.set()
         loop.join(timeout=5)
+        if stream is not None:
+            stream.close()

@@ -29,6 +29,7 @@ not understand; the tests check every event the demos of every game emit.
 | ``notice`` | something a player should know that changes nothing |
 | ``options`` | the options picked with the menu button before a game |
 | ``calibrated`` | the load cells were measured |
+| ``table`` | the whole public state as it is now: each reader of the stream gets it first |
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "notice": {"message": str},
     "options": {"game": str, "options": dict},
     "calibrated": {"sizes": list, "tolerance": int},
+    "table": {"game": str, "options": dict, "players": dict, "state": str,
+              "turn": (str, _NONE), "doing": str, "problem": str, "actions": int,
+              "observation": dict},
 }
 OPTIONAL: dict[str, set[str]] = {
     "notice": {"player"},

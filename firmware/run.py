@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -13,6 +14,7 @@ from firmware.resume import resolve
 from firmware.screen import headline
 from firmware.service import LinkDeadError, TableService
 from firmware.state_dir import StateDir, default_state_dir
+from firmware.stream import serve_table
 from hardware.devices import open_table
 from hardware.profile import Profile, load_profile
 
@@ -60,7 +62,9 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         table = load(spec.table).for_service(resolved.make(), journal, profile,
                                              seed=int.from_bytes(os.urandom(8), "big"),
                                              emit=report)
-        with open_table(profile) as devices:
+        stream = serve_table(table, state.path)  # for `obelisk watch` and the page
+        closing = contextlib.closing(stream) if stream else contextlib.nullcontext()
+        with open_table(profile) as devices, closing:
             service = TableService(devices, table, load(spec.view))
             service.start_table()
             _say_hello(profile, spec.id, journal, table.problem)

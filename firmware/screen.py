@@ -1,6 +1,6 @@
 """The terminal view of a table, drawn from its events alone.
 
-A demo prints it, and ``obelisk watch`` will: each event as a line in words,
+A demo prints it, and so does ``obelisk watch``: each event as a line in words,
 then the table as the last event that carried an observation left it, then
 what is wrong, if anything. Nothing here looks at a table object, so a
 reader at the other end of a socket draws the same screen. A game gives
@@ -49,6 +49,10 @@ def headline(event: dict) -> str:
             return (f"{event['square']} holds {event['value']}: "
                     f"A {event['pips']['A']} pips, B {event['pips']['B']}, "
                     f"{event['points']} points to {event['controller'] or 'nobody'}")
+        case "table":
+            turn = f", player {event['turn']}: {event['doing']}" if event["turn"] else ""
+            return (f"the {event['game']} table ({event['state']}, {event['actions']} actions "
+                    f"played){turn}")
         case "notice":
             return f"{who + ': ' if who else ''}{event['message']}"
         case _:
@@ -71,6 +75,8 @@ class Screen:
             self.observation = event["observation"]
         if kind == "refused":
             self.problem = event["message"]
+        elif kind == "table":
+            self.problem = event["problem"]
         elif kind in _CLEARS:
             self.problem = ""
         text = f"--- {headline(event)}"

@@ -143,7 +143,20 @@ class Table(Generic[V]):
 
     def tell(self, name: str, /, **fields: object) -> None:
         """Emit one event of the vocabulary (checked)."""
-        self.emit(events.make(name, **fields))
+        self.emit(self.event(name, **fields))
+
+    def event(self, name: str, /, **fields: object) -> dict:
+        """One event of the vocabulary, as this table tells it (checked)."""
+        return events.make(name, **fields)
+
+    def public_state(self) -> dict:
+        """The whole public state as a ``table`` event: what a new reader starts from."""
+        player = self.position.current_player() if self.started else None
+        return self.event("table", game=self.game.id,
+                          options=options_to_dict(self.game.options), players=self.players(),
+                          state=self.state, turn=player.value if player else None,
+                          doing=self._phase_words() if player else "", problem=self.problem,
+                          actions=len(self.actions), observation=self.position.observation())
 
     def players(self) -> dict:
         """Who plays, as the game names its seats (a game may name roles)."""

@@ -85,13 +85,14 @@ class HighriseTable(Table[View]):
         what a stack holds."""
         return PLACED
 
-    def tell(self, name: str, /, **fields: object) -> None:
+    def event(self, name: str, /, **fields: object) -> dict:
         """The stacks show in the ``reveal`` events first, so the last placement's
-        observation leaves them out."""
+        observation leaves them out (the whole state shows them once the game is over)."""
         seen = fields.get("observation")
-        if name != "game_over" and isinstance(seen, dict) and "stacks" in seen:
+        shown = name == "game_over" or (name == "table" and self.state == "over")
+        if not shown and isinstance(seen, dict) and "stacks" in seen:
             fields["observation"] = {k: v for k, v in seen.items() if k != "stacks"}
-        super().tell(name, **fields)
+        return super().event(name, **fields)
 
     def _words(self, action: Place) -> str:
         return "placed a pyramid on a stack"

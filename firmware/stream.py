@@ -1,0 +1,219 @@
+"""The table's events on a local socket, for any number of readers (a terminal, a page).
+
+The service (or a demo) opens ``events.sock`` in its state directory, a Unix
+socket only its owner and group may open. Each reader that connects gets
+first one ``table`` event (the whole public state as it is now), then every
+event the table tells, one JSON object a line, in order.
+
+The table never waits for a reader: each has a bounded queue, and one that
+falls that far behind (or stops reading) is dropped. When it connects again
+it starts afresh from the whole state, so it has missed nothing it needs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import queue
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+log = logging.getLogger("obelisk.stream")
+
+SOCKET = "events.sock"
+"""The stream's name in the state directory."""
+BACKLOG = 256
+"""Lines a reader may fall behind before it is dropped."""
+
+
+class StreamError(OSError):
+    """The stream cannot be opened or read (no table runs there, no permission)."""
+
+
+class _Reader:
+    """One connected reader: its queue, drained by a thread of its own."""
+
+    def __init__(self, conn: socket.socket, gone: Callable[[_Reader], None]) -> None:
+        self.conn = conn
+        self.lines: queue.Queue[bytes | None] = queue.Queue(BACKLOG)
+        self._gone = gone
+        self.thread = threading.Thread(target=self._drain, name="stream-reader", daemon=True)
+
+    def put(self, line: bytes) -> bool:
+        """Queue a line; False when the reader is too far behind (it is then dropped)."""
+        try:
+            self.lines.put_nowait(line)
+            return True
+        except queue.Full:
+            return False
+
+    def _drain(self) -> None:
+        try:
+            while (line := self.lines.get()) is not None:
+                self.conn.sendall(line)
+        except OSError:
+            pass  # the reader went away
+        finally:
+            self.close()
+            self._gone(self)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.conn.shutdown(socket.SHUT_RDWR)
+        with contextlib.suppress(OSError):
+            self.conn.close()
+
+
+class EventStream:
+    """Serves a table's events on ``<state dir>/events.sock``.
+
+    ``state()`` gives the whole public state as a ``table`` event; it is
+    called with ``lock`` held, the same lock the table holds while it tells
+    events, so a new reader's first line and the events after it never
+    overlap or leave a gap.
+    """
+
+    def __init__(self, directory: str | Path, state: Callable[[], dict],
+                 lock: threading.RLock) -> None:
+        self.path = Path(directory) / SOCKET
+        self._state = state
+        self._table_lock = lock
+        self._lock = threading.Lock()
+        self._readers: list[_Reader] = []
+        self._server: socket.socket | None = None
+        self.dropped = 0  # readers dropped for falling behind
+
+    def open(self) -> EventStream:
+        """Start listening. The caller holds the state directory's lock, so a socket file
+        already there is a stale one from a stopped table."""
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            server.bind(str(self.path))
+            os.chmod(self.path, 0o660)  # the table's owner and group (the page) only
+            server.listen(16)
+        except OSError as exc:
+            server.close()
+            raise StreamError(f"cannot open the event stream {self.path}: {exc.strerror}; "
+                              "the table plays on without it") from None
+        self._server = server
+        threading.Thread(target=self._accept, name="stream-accept", daemon=True).start()
+        return self
+
+    def publish(self, event: dict) -> None:
+        """Send one event to every reader; a reader too far behind is dropped."""
+        if self._server is None:
+            return
+        line = (json.dumps(event) + "\n").encode()
+        with self._lock:
+            for reader in list(self._readers):
+                if not reader.put(line):
+                    self._drop(reader)
+
+    def readers(self) -> int:
+        with self._lock:
+            return len(self._readers)
+
+    def close(self) -> None:
+        server, self._server = self._server, None
+        if server is not None:
+            with contextlib.suppress(OSError):
+                server.close()
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+        with self._lock:
+            for reader in self._readers:
+                reader.close()
+            self._readers.clear()
+
+    def __enter__(self) -> EventStream:
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _accept(self) -> None:
+        while (server := self._server) is not None:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return  # closed
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 16)
+            reader = _Reader(conn, self._forget)
+            try:
+                with self._table_lock:
+                    first = (json.dumps(self._state()) + "\n").encode()
+                    with self._lock:
+                        reader.put(first)
+                        self._readers.append(reader)
+            except Exception as exc:  # a state that cannot be told: this reader only
+                log.warning("a reader of the event stream was turned away: %s", exc)
+                reader.close()
+                continue
+            reader.thread.start()
+
+    def _drop(self, reader: _Reader) -> None:
+        """Called with ``_lock`` held: the reader fell behind."""
+        self.dropped += 1
+        self._readers.remove(reader)
+        with contextlib.suppress(queue.Full):
+            reader.lines.put_nowait(None)
+        reader.close()
+
+    def _forget(self, reader: _Reader) -> None:
+        with self._lock:
+            if reader in self._readers:
+                self._readers.remove(reader)
+
+
+def read_events(directory: str | Path, timeout: float | None = None) -> Iterator[dict]:
+    """The events of the table running on ``directory``: the whole state first, then each
+    event as it happens, until the table stops (StreamError when none runs there)."""
+    path = Path(directory) / SOCKET
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.settimeout(timeout)
+    try:
+        conn.connect(str(path))
+    except FileNotFoundError:
+        conn.close()
+        raise StreamError(f"no table runs on {directory} (there is no {SOCKET}): start one "
+                          "with `obelisk run` or `obelisk demo`, or name its directory with "
+                          "--state-dir") from None
+    except ConnectionRefusedError:
+        conn.close()
+        raise StreamError(f"the table that ran on {directory} has stopped (its {SOCKET} is "
+                          "left from it): start it again") from None
+    except PermissionError:
+        conn.close()
+        raise StreamError(f"no permission to read {path}: run as the table's user or a "
+                          "member of its group") from None
+    with conn, conn.makefile("rb") as lines:
+        for line in lines:
+            try:
+                yield json.loads(line)
+            except ValueError:
+                continue  # half a line as the table stopped
+
+
+def serve_table(table, directory: str | Path) -> EventStream | None:
+    """Publish ``table``'s events (besides wherever it tells them now) on ``directory``'s
+    stream; None, with a warning, when the stream cannot open: the table plays on."""
+    stream = EventStream(directory, table.public_state, table.lock)
+    try:
+        stream.open()
+    except StreamError as exc:
+        log.warning("%s", exc)
+        return None
+    tell = table.emit
+
+    def both(event: dict) -> None:
+        tell(event)
+        stream.publish(event)
+
+    table.emit = both
+    return stream

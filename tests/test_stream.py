@@ -1,0 +1,142 @@
+"""The event stream: the whole state first, then every event; slow readers never hold it up."""
+
+from __future__ import annotations
+
+import socket
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from engine.stones.game import StonesGame
+from engine.stones.sensing import BoardView, sight, sight_after
+from firmware import events
+from firmware.journal import Journal
+from firmware.stones.table import StonesTable
+from firmware.stream import BACKLOG, SOCKET, StreamError, read_events, serve_table
+from hardware.buttons import ButtonEvent
+
+OBELISK = str(Path(sys.executable).parent / "obelisk")
+
+
+class Played:
+    """A stones table on a controlled clock, its events also on the stream."""
+
+    def __init__(self, where: Path) -> None:
+        self.told: list[dict] = []
+        self.table = StonesTable(StonesGame(), Journal(where), emit=self.told.append)
+        self.stream = serve_table(self.table, where)
+        self.now = 0.0
+        self.table.start(self.now)
+        self.see(sight(self.table.position))
+        self.table.on_button(ButtonEvent("A", "press"), self.now)
+
+    def see(self, view: BoardView) -> None:
+        with self.table.lock:
+            self.table.on_view(view, self.now)
+            self.now += 0.31
+            self.table.tick(self.now)
+
+    def move(self) -> None:
+        pos = self.table.position
+        move = next(m for m in pos.legal_actions()
+                    if m.to not in {sq for sq, _ in pos.stacks})
+        self.see(sight_after(pos, move))
+
+
+@pytest.fixture
+def played(tmp_path):
+    game = Played(tmp_path)
+    yield game
+    game.stream.close()
+
+
+def test_a_reader_gets_the_whole_state_first_then_every_event(played, tmp_path):
+    played.move()
+    reader = read_events(tmp_path, timeout=10)
+    first = next(reader)
+    events.check(first)
+    assert first["event"] == "table" and first["game"] == "stones"
+    assert first["state"] == "play" and first["actions"] == 1
+    assert first["observation"] == played.table.position.observation()
+    told = len(played.told)
+    played.move()
+    played.move()
+    after = played.told[told:]
+    assert [next(reader) for _ in after] == after   # in order, nothing missed, no repeat
+
+
+def test_the_socket_is_for_the_owner_and_group_only(played, tmp_path):
+    mode = stat.S_IMODE((tmp_path / SOCKET).stat().st_mode)
+    assert mode & 0o007 == 0 and mode & 0o660 == 0o660
+
+
+def test_a_reader_that_stops_reading_is_dropped_and_the_table_plays_on(played, tmp_path):
+    stuck = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stuck.connect(str(tmp_path / SOCKET))         # connects, and never reads a byte
+    big = events.make("notice", message="x" * 2000)
+    done = threading.Event()
+
+    def flood() -> None:
+        for _ in range(BACKLOG * 8):
+            played.stream.publish(big)
+        done.set()
+
+    threading.Thread(target=flood, daemon=True).start()
+    assert done.wait(20), "publishing waited for a reader"
+    assert played.stream.dropped == 1
+    again = read_events(tmp_path, timeout=10)      # coming back: the whole state again
+    assert next(again)["event"] == "table"
+    stuck.close()
+
+
+def test_high_rise_shows_stacks_in_the_whole_state_only_once_it_is_over(tmp_path):
+    from engine.highrise.game import HighriseGame
+    from engine.highrise.sensing import Calibration
+    from firmware.highrise.table import HighriseTable
+
+    cal = Calibration(zero=(1000,) * 9, sizes=(700, 1300, 1900), tolerance=190)
+    table = HighriseTable(HighriseGame(), Journal(tmp_path), cal, seed=3)
+    table.start(0.0)
+    seen = {**table.position.observation(), "stacks": [{"square": "a1"}]}
+    fields = dict(game="highrise", options={}, players={}, state="play", turn="A",
+                  doing="", problem="", actions=3, observation=seen)
+    assert "stacks" not in table.event("table", **fields)["observation"]
+    table.state = "over"
+    assert table.event("table", **fields)["observation"]["stacks"] == [{"square": "a1"}]
+    assert "stacks" not in table.public_state()["observation"]   # the game is not over
+
+
+def test_no_table_there_is_said_with_the_fix(tmp_path):
+    with pytest.raises(StreamError, match="no table runs on"):
+        next(read_events(tmp_path))
+    run = subprocess.run([OBELISK, "watch", "--state-dir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=30)
+    assert run.returncode == 2 and "no table runs on" in run.stderr
+    assert "obelisk run" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_watch_shows_a_running_demo(tmp_path):
+    """A demo is a table like any other: `obelisk watch` on its directory draws it."""
+    demo = subprocess.Popen([OBELISK, "demo", "stones", "--speed", "5", "--json",
+                             "--state-dir", str(tmp_path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    try:
+        for line in demo.stdout:
+            if '"accepted"' in line:
+                break
+        watch = subprocess.Popen([OBELISK, "watch", "--state-dir", str(tmp_path)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first = watch.stdout.readline()
+        board = [watch.stdout.readline() for _ in range(8)]
+        watch.kill()
+        watch.wait(10)
+    finally:
+        demo.kill()
+        demo.wait(10)
+    assert first.startswith("--- the stones table (")
+    assert any(line.startswith("  a   b   c   d") for line in board)
