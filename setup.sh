@@ -79,17 +79,19 @@ fi
 
 # 4. The service, on a Pi --------------------------------------------------------------
 if is_pi && command -v systemctl >/dev/null; then
-    unit=/etc/systemd/system/obelisk.service
-    rendered="$(sed -e "s|@ROOT@|$here|g" -e "s|@USER@|$user|g" systemd/obelisk.service)"
-    if [ ! -f "$unit" ] || [ "$(cat "$unit")" != "$rendered" ]; then
-        say "installing the table service ($unit, running as $user)"
-        printf '%s\n' "$rendered" | as_root tee "$unit" >/dev/null \
-            || die "could not write $unit; run setup.sh with sudo rights"
-        as_root systemctl daemon-reload
-    fi
-    as_root systemctl enable --now obelisk.service \
-        || die "the service did not start; see: journalctl -u obelisk -e"
-    say "the table service runs: systemctl status obelisk"
+    for name in obelisk obelisk-web; do
+        unit=/etc/systemd/system/$name.service
+        rendered="$(sed -e "s|@ROOT@|$here|g" -e "s|@USER@|$user|g" systemd/$name.service)"
+        if [ ! -f "$unit" ] || [ "$(cat "$unit")" != "$rendered" ]; then
+            say "installing $name.service ($unit, running as $user)"
+            printf '%s\n' "$rendered" | as_root tee "$unit" >/dev/null \
+                || die "could not write $unit; run setup.sh with sudo rights"
+            as_root systemctl daemon-reload
+        fi
+        as_root systemctl enable --now "$name.service" \
+            || die "$name did not start; see: journalctl -u $name -e"
+    done
+    say "the table service runs (systemctl status obelisk); its page is on port 8080 of this Pi"
 fi
 
 say "ready. Try: .venv/bin/obelisk --help"

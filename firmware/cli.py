@@ -165,6 +165,23 @@ def _watch(args: argparse.Namespace) -> int:
         time.sleep(1.0)
 
 
+def _web(args: argparse.Namespace) -> int:
+    from firmware.state_dir import default_state_dir
+    from firmware.web.server import serve
+
+    return serve(args.state_dir or default_state_dir(), args.address, args.port)
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535 (0: any free one), not {text}")
+    return value
+
+
 def _games(args: argparse.Namespace) -> int:
     from firmware.history import finished_games
     from firmware.state_dir import default_state_dir
@@ -285,6 +302,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="one JSON event per line: the whole state first, then each event")
     _state_dir(watch, "the running table's state directory (a demo names its own)")
     watch.set_defaults(run=_watch)
+    web = commands.add_parser("web", help="serve the table's live page to phones on this "
+                              "network")
+    web.add_argument("--address", default="0.0.0.0",
+                     help="where to listen (default: %(default)s, every network of this machine)")
+    web.add_argument("--port", type=_port, default=8080, help="default: %(default)s")
+    _state_dir(web, "the running table's state directory (a demo names its own)")
+    web.set_defaults(run=_web)
     games = commands.add_parser("games", help="list the finished games, one a line: id, when, "
                                 "game, options, result")
     _state_dir(games, "the table's state directory")
@@ -316,7 +340,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return args.run(args)
     except (ObeliskError, ProfileError, LedError, StateDirError, StreamError,
-            argparse.ArgumentTypeError) as exc:
+            argparse.ArgumentTypeError) as exc:  # StreamError: the page's too (a port taken)
         print(f"obelisk: {exc}", file=sys.stderr)
         return EXIT_PERSON
     except KeyboardInterrupt:

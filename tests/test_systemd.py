@@ -26,9 +26,11 @@ def test_the_unit_is_a_watched_notify_service_without_root():
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None,
                     reason="systemd-analyze is not installed on this machine")
-def test_the_unit_scores_2_or_better(tmp_path):
-    unit = tmp_path / "obelisk.service"
-    unit.write_text(UNIT.read_text("utf-8").replace("@ROOT@", "/opt/obelisk")
+@pytest.mark.parametrize("name", ["obelisk.service", "obelisk-web.service"])
+def test_the_unit_scores_2_or_better(tmp_path, name):
+    """The table service, and the page's unit (network, no devices)."""
+    unit = tmp_path / name
+    unit.write_text((UNIT.parent / name).read_text("utf-8").replace("@ROOT@", "/opt/obelisk")
                     .replace("@USER@", "pi"), "utf-8")
     run = subprocess.run(["systemd-analyze", "security", "--offline=true", str(unit)],
                          capture_output=True, text=True)
@@ -68,3 +70,11 @@ def test_the_readme_shows_the_machine_as_it_is():
 
     readme = (ROOT / "README.md").read_text("utf-8")
     assert f"```mermaid\n{state_diagram()}```" in readme
+
+
+def test_the_table_keeps_no_network_and_the_page_no_devices():
+    table = UNIT.read_text("utf-8")
+    page = (UNIT.parent / "obelisk-web.service").read_text("utf-8")
+    assert "PrivateNetwork=yes" in table and "RestrictAddressFamilies=AF_UNIX\n" in table
+    assert "PrivateDevices=yes" in page and "DeviceAllow" not in page
+    assert "PrivateNetwork" not in page and "obelisk web" in page

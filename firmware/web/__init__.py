@@ -1,0 +1,1 @@
+"""``obelisk web``: the table's page, served from its event stream."""
