@@ -88,3 +88,24 @@ def test_a_port_in_use_is_said_with_the_fix(tmp_path):
                              timeout=30)
     assert run.returncode == 2 and "choose another with --port" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_only_the_page_is_served_with_safe_headers(tmp_path):
+    import urllib.error
+
+    web, url = _web(tmp_path)
+    try:
+        page = urllib.request.urlopen(url + "/", timeout=30)
+        policy = page.headers["Content-Security-Policy"]
+        for sneaky in ("/static/../server.py", "/static/%2e%2e/server.py",
+                       "/static/..%2f..%2f..%2fpyproject.toml", "/../../etc/passwd"):
+            try:
+                answer = urllib.request.urlopen(url + sneaky, timeout=30)
+                status, body = answer.status, answer.read()
+            except urllib.error.HTTPError as exc:
+                status, body = exc.code, b""
+            assert 400 <= status < 500 and b"import" not in body, (sneaky, status)
+    finally:
+        web.kill()
+        web.wait(10)
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy

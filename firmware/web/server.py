@@ -40,7 +40,26 @@ def dressed(event: dict, draw) -> dict:
     return out
 
 
-class Events(tornado.web.RequestHandler):
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; object-src 'none'; base-uri 'none'; "
+                               "frame-ancestors 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Every answer: only our own scripts and styles, never framed by another site."""
+
+
+class _Safe:
+    def set_default_headers(self) -> None:
+        for name, value in HEADERS.items():
+            self.set_header(name, value)
+
+
+class Static(_Safe, tornado.web.StaticFileHandler):
+    """The page's own files only (tornado refuses any path out of the folder)."""
+
+
+class Events(_Safe, tornado.web.RequestHandler):
     """``/events``: the table's stream as Server-Sent Events, one browser each."""
 
     def initialize(self, state_dir: Path) -> None:
@@ -83,9 +102,8 @@ def make_app(state_dir: str | Path) -> tornado.web.Application:
     """The page's application for the table on ``state_dir``."""
     return tornado.web.Application([
         (r"/events", Events, {"state_dir": Path(state_dir)}),
-        (r"/()", tornado.web.StaticFileHandler, {"path": str(STATIC),
-                                                 "default_filename": "index.html"}),
-        (r"/static/(.*)", tornado.web.StaticFileHandler, {"path": str(STATIC)}),
+        (r"/()", Static, {"path": str(STATIC), "default_filename": "index.html"}),
+        (r"/static/(.*)", Static, {"path": str(STATIC)}),
     ])
 
 
