@@ -142,12 +142,12 @@ def _watch(args: argparse.Namespace) -> int:
 
     where = args.state_dir or default_state_dir()
     live = not args.json and sys.stdout.isatty()
-    seen_once = False
+    seen_once = waiting = False
     while True:
         try:
             screen = None
             for event in read_events(where):
-                seen_once = True
+                seen_once, waiting = True, False
                 if args.json:
                     print(json.dumps(event), flush=True)
                     continue
@@ -160,8 +160,10 @@ def _watch(args: argparse.Namespace) -> int:
                 raise
         if not seen_once:
             return 0
-        print(f"obelisk: the table on {where} has stopped; waiting for it (Ctrl-C to leave)",
-              file=sys.stderr, flush=True)
+        if not waiting:  # said once; the screen stays as the table left it
+            print(f"obelisk: the table on {where} has stopped; waiting for it to start again "
+                  "(Ctrl-C to leave)", file=sys.stderr, flush=True)
+        waiting = True
         time.sleep(1.0)
 
 
@@ -297,16 +299,22 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(run=_demo)
 
     watch = commands.add_parser("watch", help="the live view of a running table (a demo too), "
-                                "from its event stream")
+                                "from its event stream",
+                                description="Follow the table running on a state directory in "
+                                "this terminal: the board, whose turn, what is wrong, every "
+                                "event. Ctrl-C leaves.")
     watch.add_argument("--json", action="store_true",
                        help="one JSON event per line: the whole state first, then each event")
     _state_dir(watch, "the running table's state directory (a demo names its own)")
     watch.set_defaults(run=_watch)
     web = commands.add_parser("web", help="serve the table's live page to phones on this "
-                              "network")
+                              "network", description="Serve the live page of the table "
+                              "running on a state directory (a demo too) to phones and "
+                              "laptops on this network; it prints the address to open.")
     web.add_argument("--address", default="0.0.0.0",
                      help="where to listen (default: %(default)s, every network of this machine)")
-    web.add_argument("--port", type=_port, default=8080, help="default: %(default)s")
+    web.add_argument("--port", type=_port, default=8080,
+                     help="the port to serve on (default: %(default)s; 0: any free one)")
     _state_dir(web, "the running table's state directory (a demo names its own)")
     web.set_defaults(run=_web)
     games = commands.add_parser("games", help="list the finished games, one a line: id, when, "

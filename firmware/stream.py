@@ -181,9 +181,11 @@ def read_events(directory: str | Path, timeout: float | None = None) -> Iterator
         conn.connect(str(path))
     except FileNotFoundError:
         conn.close()
-        raise StreamError(f"no table runs on {directory} (there is no {SOCKET}): start one "
-                          "with `obelisk run` or `obelisk demo`, or name its directory with "
-                          "--state-dir") from None
+        if not Path(directory).is_dir():
+            raise StreamError(f"there is no directory {directory}: name the running "
+                              "table's state directory (a demo prints its own)") from None
+        raise StreamError(f"no table is running on {directory} (there is no {SOCKET}): "
+                          "start one there with `obelisk run` or `obelisk demo`") from None
     except ConnectionRefusedError:
         conn.close()
         raise StreamError(f"the table that ran on {directory} has stopped (its {SOCKET} is "

@@ -112,11 +112,11 @@ def test_high_rise_shows_stacks_in_the_whole_state_only_once_it_is_over(tmp_path
 
 
 def test_no_table_there_is_said_with_the_fix(tmp_path):
-    with pytest.raises(StreamError, match="no table runs on"):
+    with pytest.raises(StreamError, match="no table is running on"):
         next(read_events(tmp_path))
     run = subprocess.run([OBELISK, "watch", "--state-dir", str(tmp_path)],
                          capture_output=True, text=True, timeout=30)
-    assert run.returncode == 2 and "no table runs on" in run.stderr
+    assert run.returncode == 2 and "no table is running on" in run.stderr
     assert "obelisk run" in run.stderr and "Traceback" not in run.stderr
 
 
@@ -140,3 +140,31 @@ def test_watch_shows_a_running_demo(tmp_path):
         demo.wait(10)
     assert first.startswith("--- the stones table (")
     assert any(line.startswith("  a   b   c   d") for line in board)
+
+
+def test_a_directory_that_is_not_there_is_said(tmp_path):
+    with pytest.raises(StreamError, match="there is no directory"):
+        next(read_events(tmp_path / "typo"))
+
+
+def test_watch_says_once_that_the_table_stopped(tmp_path):
+    demo = subprocess.Popen([OBELISK, "demo", "stones", "--speed", "5", "--json",
+                             "--state-dir", str(tmp_path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    for line in demo.stdout:
+        if '"accepted"' in line:
+            break
+    watch = subprocess.Popen([OBELISK, "watch", "--state-dir", str(tmp_path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert watch.stdout.readline().startswith("--- the stones table")
+    demo.kill()
+    demo.wait(10)
+    said = watch.stderr.readline()          # the stop, as soon as the stream ends
+    (tmp_path / "events.sock").unlink()     # a killed table leaves its socket behind
+    try:
+        watch.wait(timeout=3.5)             # a few of its one-second retries go by
+    except subprocess.TimeoutExpired:
+        watch.terminate()
+    rest = watch.communicate(timeout=10)[1]
+    assert "has stopped; waiting for it" in said
+    assert "has stopped" not in rest and "Traceback" not in rest

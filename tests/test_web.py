@@ -75,7 +75,7 @@ def test_with_no_table_the_page_says_so_and_waits(tmp_path):
     finally:
         web.kill()
         web.wait(10)
-    assert absent["event"] == "absent" and "no table runs on" in absent["words"]
+    assert absent["event"] == "absent" and "no table is running on" in absent["words"]
 
 
 def test_a_port_in_use_is_said_with_the_fix(tmp_path):

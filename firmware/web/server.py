@@ -75,7 +75,7 @@ class Events(_Safe, tornado.web.RequestHandler):
             await table.connect(str(self.state_dir / SOCKET))
         except OSError:
             table.close()
-            self._send({"event": "absent", "words": f"no table runs on {self.state_dir} yet: "
+            self._send({"event": "absent", "words": f"no table is running on {self.state_dir}: "
                         "start `obelisk run` or a demo there; this page waits for it"})
             await self.flush()
             return
