@@ -101,6 +101,16 @@ class State(Protocol):
     def chance_outcomes(self) -> list[tuple[Any, float]]: ...
 
 
+class NoChance:
+    """For a game that leaves nothing to chance: no chance node, ever."""
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        return []
+
+
 class Game(Protocol):
     """What every game offers: its id and options, and the first position."""
 

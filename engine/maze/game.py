@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property, lru_cache
 
-from engine.core import Outcome, parse_square, returns_of, square_name
+from engine.core import NoChance, Outcome, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError, WrongPhaseError
 from engine.players import Player
 
@@ -328,7 +328,7 @@ class MazeGame:
 
 
 @dataclass(frozen=True)
-class MazeState:
+class MazeState(NoChance):
     game: MazeGame = field(repr=False, compare=False)
     phase: Phase = Phase.FIRST_SEGMENT
     obelisk: Square | None = None
@@ -394,12 +394,6 @@ class MazeState:
     def current_player(self) -> Player | None:
         role = self.to_play
         return None if role is None else role.player
-
-    def is_chance_node(self) -> bool:
-        return False
-
-    def chance_outcomes(self) -> list:
-        return []
 
     def outcome(self) -> Outcome | None:
         """Who won, and how far the Architect got; the maze counts no points."""

@@ -23,7 +23,7 @@ from enum import Enum
 from functools import cached_property
 from typing import ClassVar
 
-from engine.core import Outcome, parse_square, returns_of, square_name
+from engine.core import NoChance, Outcome, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError
 from engine.players import PLAYERS, Player
 
@@ -128,7 +128,7 @@ class StonesGame:
 
 
 @dataclass(frozen=True)
-class StonesState:
+class StonesState(NoChance):
     game: StonesGame
     stacks: tuple[tuple[Square, tuple[Stone, ...]], ...]  # (square, bottom..top), sorted
     to_play: Player
@@ -176,12 +176,6 @@ class StonesState:
 
     def current_player(self) -> Player | None:
         return None if self.is_terminal() else self.to_play
-
-    def is_chance_node(self) -> bool:
-        return False
-
-    def chance_outcomes(self) -> list:
-        return []
 
     def outcome(self) -> Outcome | None:
         """Why it ended and who won; stones count no points."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import Outcome, parse_square, returns_of, square_name
+from engine.core import NoChance, Outcome, parse_square, returns_of, square_name
 from engine.errors import IllegalActionError
 from engine.players import Player
 
@@ -34,7 +34,7 @@ class NoughtsGame:
 
 
 @dataclass(frozen=True)
-class NoughtsState:
+class NoughtsState(NoChance):
     game: NoughtsGame
     marks: tuple[tuple[Square, Player], ...]
     to_play: Player
@@ -56,12 +56,6 @@ class NoughtsState:
 
     def current_player(self) -> Player | None:
         return None if self.is_terminal() else self.to_play
-
-    def is_chance_node(self) -> bool:
-        return False
-
-    def chance_outcomes(self) -> list:
-        return []
 
     def legal_actions(self) -> list[Square]:
         if self.is_terminal():
