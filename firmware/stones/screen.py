@@ -16,8 +16,8 @@ def draw(seen: dict) -> str:
             row.append(f"{text or '.':<3}")
         lines.append(f"{r + 1} " + " ".join(row))
     lines.append("  " + " ".join(f"{ch:<3}" for ch in "abcdefgh"[: seen["cols"]]))
-    lines.append("  A's stones in capitals, B's in small letters: C cornerstone, K keystone, "
-                 "P capstone")
+    lines.append("  A in capitals, B in small letters:")
+    lines.append("  C cornerstone, K keystone, P capstone")
     if seen["to_play"]:
         lines.append(f"player {seen['to_play']} to move, {seen['plies']} moves played")
     return "\n".join(lines)

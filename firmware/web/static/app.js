@@ -1,6 +1,7 @@
 // The page: everything it shows comes from the table's events (/events).
 const $ = (id) => document.getElementById(id);
 const KEEP = 30; // lines of the log kept on screen
+let over = false; // the game shown has ended
 
 function show(event) {
   if (event.board) $("board").textContent = event.board;
@@ -9,6 +10,7 @@ function show(event) {
       $("status").textContent = event.words;
       return;
     case "table":
+      over = event.state === "over";
       $("title").textContent = `Obelisk Table: ${event.game}`;
       $("status").textContent = `${event.state}, ${event.actions} actions played`;
       $("turn").textContent = event.turn ? `player ${event.turn}: ${event.doing}` : "";
@@ -25,6 +27,7 @@ function show(event) {
       problem("");
       break;
     case "game_over":
+      over = true;
       $("turn").textContent = "";
       $("ending").hidden = false;
       $("ending").textContent = [event.words,
@@ -55,4 +58,7 @@ for (const kind of ["table", "absent", "start", "resumed", "turn", "accepted", "
   "options", "calibrated"]) {
   source.addEventListener(kind, (message) => show(JSON.parse(message.data)));
 }
-source.onerror = () => { $("status").textContent = "the table is not answering; trying again…"; };
+source.onerror = () => {
+  $("status").textContent = over ? "the game is over and the table has stopped; waiting for the next one…"
+    : "the table is not answering; trying again…";
+};
