@@ -6,7 +6,8 @@
 # - creates .venv and installs the project with its test and lint tools;
 # - on a Raspberry Pi only: adds the Pi-only LED packages, puts the user in
 #   the groups that may use GPIO, SPI and the serial port, enables SPI, and
-#   installs and starts the table service (systemd/obelisk.service).
+#   installs and starts the table service and its page (systemd/);
+# - elsewhere: installs Debian's chromium, the browser the page's tests drive.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -44,7 +45,7 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import sys' 2>/dev/null; 
     "$PYTHON" -m venv .venv
 fi
 
-extras="dev"
+extras="dev,browser"
 if is_pi; then extras="dev,pi"; fi
 stamp=".venv/.obelisk-setup"
 want="$(cat pyproject.toml; echo "extras=$extras")"
@@ -56,7 +57,14 @@ else
     printf '%s' "$want" > "$stamp"
 fi
 
-# 3. Raspberry Pi only ---------------------------------------------------------------
+# 3. The browser the page's tests drive (not on a Pi) -------------------------------------
+if ! is_pi && ! command -v chromium >/dev/null; then
+    say "installing chromium (the page's tests run in it)"
+    { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+        || die "the page's tests need Debian's chromium. Install it: sudo apt-get install chromium"
+fi
+
+# 4. Raspberry Pi only ---------------------------------------------------------------
 if is_pi; then
     user="${SUDO_USER:-$(id -un)}"
     for group in gpio spi dialout; do
@@ -77,7 +85,7 @@ if is_pi; then
     fi
 fi
 
-# 4. The service, on a Pi --------------------------------------------------------------
+# 5. The services, on a Pi --------------------------------------------------------------
 if is_pi && command -v systemctl >/dev/null; then
     for name in obelisk obelisk-web; do
         unit=/etc/systemd/system/$name.service

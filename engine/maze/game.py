@@ -437,7 +437,7 @@ class MazeState(NoChance):
     def observation(self) -> dict:
         """The whole board is in plain view."""
         return {
-            "game": "maze", "phase": self.phase.value,
+            "game": "maze", "size": SIZE, "phase": self.phase.value,
             "to_play": None if self.to_play is None else self.to_play.player.value,
             "obelisk": None if self.obelisk is None else square_name(self.obelisk),
             "segments": sorted(square_name(s) for s in self.segments),

@@ -33,8 +33,9 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.players import PLAYERS, Player
-from engine.towers.blocks import Block, BlockSet, Cell, Colour
+from engine.towers.blocks import WIDTH, Block, BlockSet, Cell, Colour
 from engine.towers.tower import (
+    LEVELS,
     PlacedBlock,
     Tower,
     cells_text,
@@ -335,7 +336,8 @@ class TowersState:
             return [{"id": b, "colour": self.block(b).colour.label} for b in ids]
 
         return {
-            "game": "towers", "phase": self.phase.value, "turn": self.turn,
+            "game": "towers", "width": WIDTH, "levels": LEVELS,
+            "phase": self.phase.value, "turn": self.turn,
             "active": self.active.value, "to_move": [p.value for p in self.to_move()],
             "towers": {p.value: [{"id": pb.block.id, "colour": pb.block.colour.label,
                                   "by": pb.placed_by.value,
