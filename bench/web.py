@@ -1,0 +1,251 @@
+"""The page's speed: from the LED frame that confirms a move to 20 open pages showing it.
+
+The whole stack runs as in ``bench/latency.py``: the simulated board in a
+process of its own, the service settling its readings, the engine, the
+journal, the LED frames; the table's event stream is open as the service
+opens it. ``obelisk web`` runs in its own process, and 20 pages are open on
+it, each with its own connection, as 20 phones would hold them.
+
+The phones are other machines: here they share this one with the table. So
+that they do not stand in the table's way more than phones would, the
+table's process and the web process run on one core, and the phones and the
+simulated board on the other (on a one-core machine nothing is pinned). By
+default one page is a real browser (Debian's chromium, driven by Playwright)
+drawing the page, and the others are plain Server-Sent Events readers, which
+is all the server sees of a phone; ``--browsers 20`` makes all 20 real
+browsers, which measures this machine drawing 20 pages at once.
+
+For each stones move the bench notes when the LED frame confirming it went
+out, and each page notes when it had the move: the browser once its handler
+for the ``accepted`` event returned (the drawing done), a reader once the
+event's last byte arrived. Both are wall-clock times of this machine.
+
+- update_p99_ms: LED confirm -> page showing it, p99 over every move and page;
+- table_processing_delta_ms: the table's processing p99 (settled reading ->
+  LED frame, as ``bench/latency.py`` measures it) with the pages open, less
+  the same moves with none open;
+- web_rss_mb: the web process's resident memory with the pages open.
+
+Targets: update p99 <= 100 ms, delta < 1 ms, web rss <= 40 MB.
+Ends with `web: update_p99_ms=A table_processing_delta_ms=B web_rss_mb=C pages=N`.
+
+Run: .venv/bin/python bench/web.py [--moves 100] [--pages 20] [--browsers 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import selectors
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from latency import Timed, moves, summary
+from playwright.sync_api import sync_playwright
+from sim_board import BoardProcess
+
+from engine.stones.game import StonesGame, StonesOptions
+from firmware.journal import Journal
+from firmware.stones.table import StonesTable
+from firmware.stream import serve_table
+
+OBELISK = Path(sys.executable).parent / "obelisk"
+CHROMIUM = "/usr/bin/chromium"
+
+NOTE_SHOWN = """
+// Each page notes when its handler for an accepted move has returned.
+window.shownAt = [];
+window.heard = 0;
+const Source = window.EventSource;
+window.EventSource = class extends Source {
+  addEventListener(kind, handler, options) {
+    const noted = (message) => {
+      handler(message);
+      window.heard += 1;
+      const at = performance.timeOrigin + performance.now();
+      const event = JSON.parse(message.data);
+      if (event.event === "accepted") window.shownAt.push([event.observation.plies, at]);
+    };
+    return super.addEventListener(kind, noted, options);
+  }
+};
+"""
+
+
+TABLE_CORE, PHONE_CORE = 0, 1
+
+
+def _pin(core: int) -> None:
+    """Run this process (and what it starts from now on) on one core, if there are two."""
+    if len(os.sched_getaffinity(0)) >= 2:
+        os.sched_setaffinity(0, {core})
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise SystemExit(f"no memory figure for process {pid}")
+
+
+def _wait(what: str, done, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"bench/web.py: {what} did not happen within {timeout:.0f} s")
+        time.sleep(0.05)
+
+
+def _readers(port: int, count: int, conn) -> None:
+    """``count`` plain Server-Sent Events readers (a child process): when each got each
+    accepted move, sent back once the parent says stop."""
+    streams = []
+    with selectors.DefaultSelector() as chosen:
+        for _ in range(count):
+            stream = socket.create_connection(("127.0.0.1", port))
+            stream.sendall(b"GET /events HTTP/1.0\r\n\r\n")
+            stream.setblocking(False)
+            chosen.register(stream, selectors.EVENT_READ, [b"", [], 0])  # bytes, moves, events
+            streams.append(stream)
+        ready = False
+        while not conn.poll():
+            if not ready and all(key.data[2] for key in chosen.get_map().values()):
+                ready = True
+                conn.send("ready")
+            for key, _ in chosen.select(timeout=0.1):
+                got = key.fileobj.recv(1 << 16)
+                at = time.time() * 1000
+                *whole, key.data[0] = (key.data[0] + got).split(b"\n\n")
+                for message in whole:
+                    for line in message.split(b"\n"):
+                        if line.startswith(b"data: "):
+                            key.data[2] += 1
+                            event = json.loads(line[6:])
+                            if event.get("event") == "accepted":
+                                key.data[1].append((event["observation"]["plies"], at))
+                if not got:
+                    chosen.unregister(key.fileobj)
+        conn.send([key.data[1] for key in chosen.get_map().values()])
+    for stream in streams:
+        stream.close()
+
+
+class Played:
+    """One stones game on the whole stack, its stream open; notes each move's LED confirm."""
+
+    def __init__(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="obelisk-web-bench-"))
+        _pin(PHONE_CORE)  # the board is hardware of its own
+        self.board = BoardProcess()
+        _pin(TABLE_CORE)
+        self.table = StonesTable(StonesGame(StonesOptions(ply_limit=10_000)), Journal(self.dir))
+        self.stream = serve_table(self.table, self.dir)
+        self.timed = Timed(self.board, self.table)
+        self.confirmed: dict[int, float] = {}  # moves played -> when the LEDs said so
+        show = self.timed.devices.leds.show
+
+        def noting() -> None:
+            show()
+            self.confirmed.setdefault(len(self.table.actions), time.time() * 1000)
+
+        self.timed.devices.leds.show = noting
+
+    def play(self, count: int, seed: int) -> list[float]:
+        """``count`` moves; the processing time of each, ms."""
+        return moves(self.timed, count, random.Random(seed))
+
+    def close(self) -> None:
+        self.timed.close()
+        self.board.close()
+        if self.stream:
+            self.stream.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=100)
+    parser.add_argument("--pages", type=int, default=20)
+    parser.add_argument("--browsers", type=int, default=1,
+                        help="how many of the pages are real browsers (default 1)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    browsers = min(args.browsers, args.pages)
+    if browsers and not Path(CHROMIUM).exists():
+        raise SystemExit(f"bench/web.py needs Debian's chromium at {CHROMIUM}: run ./setup.sh")
+
+    alone = Played()
+    try:
+        without = alone.play(args.moves, args.seed)
+    finally:
+        alone.close()
+
+    played = Played()
+    port = _free_port()
+    web = subprocess.Popen([OBELISK, "web", "--address", "127.0.0.1", "--port", str(port),
+                            "--state-dir", str(played.dir)], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+    try:
+        web.stdout.readline()  # it listens
+        _pin(PHONE_CORE)  # the phones: the readers and the browsers
+        ours, theirs = multiprocessing.Pipe()
+        readers = multiprocessing.Process(target=_readers, daemon=True,
+                                          args=(port, args.pages - browsers, theirs))
+        readers.start()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM)
+            _pin(TABLE_CORE)
+            pages = []
+            for _ in range(browsers):
+                page = browser.new_context().new_page()  # a phone each: its own connections
+                page.add_init_script(NOTE_SHOWN)
+                page.goto(f"http://127.0.0.1:{port}/")
+                pages.append(page)
+            _wait("every page reading the table", lambda: all(
+                page.evaluate("window.heard") > 0 for page in pages))
+            if not ours.poll(30):
+                raise SystemExit("bench/web.py: the readers did not get the table in 30 s")
+            ours.recv()
+            with_pages = played.play(args.moves, args.seed)
+            last = max(played.confirmed)
+            _wait("every browser showing the last move", lambda: all(
+                any(n == last for n, _ in page.evaluate("window.shownAt")) for page in pages))
+            rss = _rss_mb(web.pid)
+            shown = [page.evaluate("window.shownAt") for page in pages]
+            browser.close()
+        time.sleep(0.5)  # the readers have had the last move long since; let them drain
+        ours.send("stop")
+        shown += ours.recv()
+        readers.join(10)
+    finally:
+        web.kill()
+        web.wait(10)
+        played.close()
+
+    updates = [at - played.confirmed[n] for page in shown for n, at in page
+               if n in played.confirmed]
+    (p50, p99), (u50, u99) = summary(without), summary(updates)
+    _, with_p99 = summary(with_pages)
+    print(f"processing, no page open: {len(without)} moves, p50={p50:.2f} p99={p99:.2f} ms")
+    print(f"processing, {args.pages} pages open ({browsers} in chromium): {len(with_pages)} "
+          f"moves, p99={with_p99:.2f} ms")
+    print(f"LED confirm -> page has it: {len(updates)} updates, p50={u50:.1f} p99={u99:.1f} "
+          f"ms, max {max(updates):.1f} ms; web process {rss:.1f} MB")
+    print(f"web: update_p99_ms={u99:.1f} table_processing_delta_ms={with_p99 - p99:.2f} "
+          f"web_rss_mb={rss:.1f} pages={args.pages}")
+
+
+if __name__ == "__main__":
+    main()
