@@ -176,20 +176,27 @@ def export_json(finished: FinishedGame, state_dir: str | Path) -> str:
 def export_text(finished: FinishedGame, state_dir: str | Path) -> str:
     record, states = replayed(finished, state_dir)
     spec = GAMES[record.game]
-    from_dict = spec.codec()[1]
     outcome = states[-1].outcome()
     options = spec.describe(options_from_dict(spec.options, record.options)) or "the defaults"
     lines = [f'[Game "{record.game}"]', f'[Id "{finished.id}"]', f'[Date "{finished.when}"]',
              f'[Options "{options}"]', f'[Seed "{record.seed}"]',
              f'[Result "{outcome.words() if outcome else "unfinished"}"]', ""]
-    for number, (state, data) in enumerate(zip(states, record.actions, strict=False), 1):
-        action = from_dict(data)
-        actor = getattr(state, "actor", None)
-        player = actor(action) if actor is not None else state.current_player()
-        lines.append(f"{number}. {player.value if player else '-'} "
-                     f"{state.action_to_string(action)}")
+    lines += [f"{number}. {player} {text}"
+              for number, (player, text) in enumerate(moves(record, states), 1)]
     if outcome is not None:
         lines += ["", outcome.words()]
         for player, rows in outcome.to_dict()["breakdown"].items():
             lines += [f"  {player}: {row}" for row in rows]
     return "\n".join(lines) + "\n"
+
+
+def moves(record: Record, states: list) -> list[tuple[str, str]]:
+    """Each action of a replayed record: who played it ("A", "B" or "-") and its notation."""
+    from_dict = GAMES[record.game].codec()[1]
+    out = []
+    for state, data in zip(states, record.actions, strict=False):
+        action = from_dict(data)
+        actor = getattr(state, "actor", None)
+        player = actor(action) if actor is not None else state.current_player()
+        out.append((player.value if player else "-", state.action_to_string(action)))
+    return out

@@ -9,6 +9,8 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 OBELISK = str(Path(sys.executable).parent / "obelisk")
 
 
@@ -56,10 +58,10 @@ def test_the_page_shows_a_running_demo_live(tmp_path):
         assert "<title>Obelisk Table</title>" in page and "/static/app.js" in page
         script = urllib.request.urlopen(url + "/static/app.js", timeout=30).read().decode()
         assert 'new EventSource("/events")' in script
-        first, *later = _events(url, 3)
+        first, *later = _events(url, 4)
         assert first["event"] == "table" and first["game"] == "stones"
         assert "a   b   c   d" in first["board"]            # the board, as text
-        assert all(e["words"] for e in later)             # every event in words
+        assert all(e["words"] for e in later if e["event"] != "live")  # every event in words
     finally:
         demo.kill()
         demo.wait(10)
@@ -71,11 +73,12 @@ def test_the_page_shows_a_running_demo_live(tmp_path):
 def test_with_no_table_the_page_says_so_and_waits(tmp_path):
     web, url = _web(tmp_path)
     try:
-        (absent,) = _events(url, 1)
+        absent, live = _events(url, 2)
     finally:
         web.kill()
         web.wait(10)
     assert absent["event"] == "absent" and "no table is running on" in absent["words"]
+    assert live["event"] == "live"  # the page knows it has caught up
 
 
 def test_a_port_in_use_is_said_with_the_fix(tmp_path):
@@ -109,3 +112,143 @@ def test_only_the_page_is_served_with_safe_headers(tmp_path):
         web.kill()
         web.wait(10)
     assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+
+
+# ---------------------------------------------------------------- the history's endpoints
+
+
+def _get(url: str, method: str = "GET") -> tuple[int, dict, bytes]:
+    """Status, headers and body of one request, an HTTP error included."""
+    import urllib.error
+
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, method=method,
+                                                           data=b"" if method == "POST" else None),
+                                    timeout=30) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read()
+
+
+def _export(state: Path, game_id: str, form: str) -> str:
+    return subprocess.run([OBELISK, "export", game_id, "--format", form, "--state-dir",
+                           str(state)], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A state directory holding one finished stones game, and its page's server."""
+    state = tmp_path_factory.mktemp("finished")
+    subprocess.run([OBELISK, "demo", "stones", "--speed", "100", "--json", "--ply-limit", "12",
+                    "--state-dir", str(state)], capture_output=True, check=True, timeout=120)
+    listed = subprocess.run([OBELISK, "games", "--state-dir", str(state)], capture_output=True,
+                            text=True, check=True).stdout
+    web, url = _web(state)
+    yield state, listed.split()[0], url
+    web.kill()
+    web.wait(10)
+
+
+def test_the_history_lists_the_finished_games(finished):
+    _, game_id, url = finished
+    status, headers, body = _get(url + "/games")
+    assert status == 200 and headers["Content-Type"] == "application/json"
+    (game,) = json.loads(body)["games"]
+    assert game["id"] == game_id and game["game"] == "stones"
+    assert game["result"].startswith("a draw")
+    assert (game["json"], game["text"], game["replay"]) == (
+        f"/games/{game_id}.json", f"/games/{game_id}.txt", f"/games/{game_id}/replay")
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("form", ["json", "text"])
+def test_a_download_is_what_obelisk_export_writes(finished, form):
+    state, game_id, url = finished
+    suffix = "json" if form == "json" else "txt"
+    status, headers, body = _get(f"{url}/games/{game_id}.{suffix}")
+    assert status == 200
+    assert body.decode() == _export(state, game_id, form)
+    assert headers["Content-Disposition"] == \
+        f'attachment; filename="obelisk-stones-{game_id}.{suffix}"'
+    assert headers["Content-Type"].startswith("application/json" if form == "json"
+                                              else "text/plain")
+    assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_replay_gives_each_position_with_its_words(finished):
+    state, game_id, url = finished
+    status, _, body = _get(f"{url}/games/{game_id}/replay")
+    assert status == 200
+    replay = json.loads(body)
+    sheet = [line.split(" ", 1)[1] for line in _export(state, game_id, "text").splitlines()
+             if line[:1].isdigit()]
+    first, *steps = replay["steps"]
+    assert first["player"] is None and first["observation"]["plies"] == 0
+    assert [f"{s['player']} {s['text']}" for s in steps] == sheet
+    assert [s["observation"]["plies"] for s in steps] == list(range(1, len(sheet) + 1))
+    assert replay["outcome"]["words"].startswith("a draw")
+    assert replay["players"] == {"A": "player A", "B": "player B"}
+
+
+@pytest.mark.parametrize("path, status", [
+    ("/games/XYZ.json", 400),                       # not hex
+    ("/games/0123456789.json", 400),                # too long
+    ("/games/DEADBEEF.txt", 400),                   # ids are written in small letters
+    ("/games/..%2F..%2Fjournal.json", 400),         # a path, not an id
+    ("/games/%00.json", 400),
+    ("/games/.json", 400),
+    ("/games/abc/replay", 400),
+    ("/games/deadbeef.json", 404),                  # well formed, no such game
+    ("/games/deadbeef/replay", 404),
+    ("/games/deadbeef.pdf", 404),                   # no such form
+    ("/games/../journal.jsonl", 404),
+    ("/journal.jsonl", 404),
+    ("/static/../../journal.jsonl", 403),           # out of the page's folder
+])
+def test_a_bad_request_gets_a_clear_4xx_and_never_a_file(finished, path, status):
+    _, _, url = finished
+    got, headers, body = _get(url + path)
+    assert got == status, (path, body)
+    assert b"Traceback" not in body and b'"t":' not in body and body.strip()
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    if path.startswith("/games/") and got == 400:
+        assert "8 hex digits" in json.loads(body)["error"]
+
+
+def test_the_page_only_reads(finished):
+    _, game_id, url = finished
+    for path in ("/games", f"/games/{game_id}.json", "/events", "/"):
+        status, _, body = _get(url + path, method="POST")
+        assert status == 405 and b"Traceback" not in body, path
+
+
+def test_an_unfinished_high_rise_game_is_never_listed_nor_served(tmp_path):
+    from firmware.history import _id
+    from firmware.journal import Journal
+
+    demo = subprocess.Popen([OBELISK, "demo", "highrise", "--speed", "100", "--json",
+                             "--state-dir", str(tmp_path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    try:
+        placed = 0
+        for line in demo.stdout:
+            placed += '"accepted"' in line
+            if placed == 6:
+                break
+    finally:
+        demo.kill()
+        demo.wait(10)
+    entries = Journal(tmp_path).read(tmp_path / "journal.jsonl").entries
+    assert entries[0]["t"] == "start" and "sealed" in entries[0]
+    web, url = _web(tmp_path)
+    try:
+        status, _, body = _get(url + "/games")
+        assert status == 200 and json.loads(body)["games"] == []
+        for end in range(1, len(entries) + 1):  # whatever id the game so far would have
+            game_id = _id(tuple(entries[:end]))
+            for path in (f"/games/{game_id}.json", f"/games/{game_id}.txt",
+                         f"/games/{game_id}/replay"):
+                assert _get(url + path)[0] == 404, path
+    finally:
+        web.kill()
+        web.wait(10)

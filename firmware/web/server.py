@@ -1,44 +1,47 @@
-"""The page on the players' phones: the table's events as Server-Sent Events.
+"""The page on the players' phones: the table's events as Server-Sent Events, and its history.
 
 ``obelisk web`` runs in a process of its own (with network, without
-devices); the table service keeps no network at all. For every browser
-that opens ``/events`` it connects to the table's event stream
-(``firmware.stream``): the whole state first, then every event. Each event
-goes out as it came, with two fields added so the page needs no rules of
-its own: ``words`` (the event in a line, as the terminal view says it) and
-``board`` (the board as text, from the public observation).
+devices); the table service keeps no network at all. One reader
+(``follow.Follower``) follows the table's event stream for every page; each
+event goes out as it came, with two fields added: ``words`` (the event in a
+line, as the terminal view says it) and ``board`` (the board as text). The
+page draws the table from the events alone.
+
+| path | answer |
+|---|---|
+| ``/`` , ``/static/...`` | the page: HTML, CSS, JavaScript modules |
+| ``/events`` | Server-Sent Events: what a late page needs, ``live``, then each event |
+| ``/games`` | the finished games (JSON), newest first |
+| ``/games/<id>.json``, ``.txt`` | a game's record as ``obelisk export`` writes it (a download) |
+| ``/games/<id>/replay`` | the public observation after each action, with its words (JSON) |
+
+Everything is read-only; anything else is a 4xx in words.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import socket
+from collections.abc import Callable
 from pathlib import Path
 
+import tornado.ioloop
 import tornado.iostream
 import tornado.web
 
-from firmware.games import GAMES, load
-from firmware.screen import headline
-from firmware.stream import SOCKET, StreamError
+from firmware.stream import StreamError
+from firmware.web import records
+from firmware.web.follow import Follower, dressed
+
+__all__ = ["HEADERS", "WebError", "dressed", "make_app", "serve"]
 
 log = logging.getLogger("obelisk.web")
 STATIC = Path(__file__).parent / "static"
 RETRY_MS = 2000
-"""How soon a page's browser tries again when the table is not there."""
-
-
-def dressed(event: dict, draw) -> dict:
-    """The event with what the page shows of it: a line of words, the board as text."""
-    out = {**event, "words": headline(event)}
-    if draw is not None and isinstance(event.get("observation"), dict):
-        # an observation this drawing does not know: the words still go
-        with contextlib.suppress(KeyError, TypeError, ValueError):
-            out["board"] = draw(event["observation"])
-    return out
-
+"""How soon a page's browser tries again when it lost this server."""
+KEEPALIVE_S = 15.0
+"""A comment line this often keeps an idle page's connection open through phones' networks."""
 
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; object-src 'none'; base-uri 'none'; "
@@ -50,61 +53,129 @@ HEADERS = {
 
 
 class _Safe:
+    """Our headers on every answer, and errors in words (never a traceback)."""
+
     def set_default_headers(self) -> None:
         for name, value in HEADERS.items():
             self.set_header(name, value)
+
+    def write_error(self, status_code: int, **kwargs: object) -> None:
+        words = {403: "that file is not part of the page",
+                 404: "there is nothing here: the page is at /, the history at /games",
+                 405: "this page only reads: use GET"}.get(
+            status_code, str(getattr(self, "_reason", "error")).lower())
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(f"{status_code}: {words}\n")
 
 
 class Static(_Safe, tornado.web.StaticFileHandler):
     """The page's own files only (tornado refuses any path out of the folder)."""
 
+    def set_extra_headers(self, path: str) -> None:
+        self.set_header("Cache-Control", "no-cache")  # a new version shows at once (ETag)
+
+
+class NotFound(_Safe, tornado.web.RequestHandler):
+    """Any other path: a 404 in words."""
+
+    def prepare(self) -> None:
+        raise tornado.web.HTTPError(404)
+
 
 class Events(_Safe, tornado.web.RequestHandler):
-    """``/events``: the table's stream as Server-Sent Events, one browser each."""
+    """``/events``: the table's stream as Server-Sent Events, one page each."""
 
-    def initialize(self, state_dir: Path) -> None:
-        self.state_dir = state_dir
+    def initialize(self, follower: Follower) -> None:
+        self.follower = follower
+        self.page = None
 
     async def get(self) -> None:
         self.set_header("Content-Type", "text/event-stream")
         self.set_header("Cache-Control", "no-cache")
         self.write(f"retry: {RETRY_MS}\n\n")
-        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        table = tornado.iostream.IOStream(conn)
+        self.follower.start()
+        self.page = page = self.follower.join()
         try:
-            await table.connect(str(self.state_dir / SOCKET))
-        except OSError:
-            table.close()
-            self._send({"event": "absent", "words": f"no table is running on {self.state_dir}: "
-                        "start `obelisk run` or a demo there; this page waits for it"})
-            await self.flush()
-            return
-        draw = None
-        try:
-            while True:
-                line = await table.read_until(b"\n", max_bytes=1 << 20)
-                event = json.loads(line)
-                if draw is None or event.get("event") == "table":
-                    spec = GAMES.get(event.get("game", ""))
-                    draw = load(spec.screen) if spec else None
-                self._send(dressed(event, draw))
+            while not page.closed:
+                self.write("".join(await page.take(KEEPALIVE_S)) or ":\n\n")
                 await self.flush()
-        except (tornado.iostream.StreamClosedError, ValueError):
-            pass  # the table stopped, or the browser went: the browser tries again
+        except tornado.iostream.StreamClosedError:
+            pass  # the browser went
         finally:
-            table.close()
+            self.follower.leave(page)
 
-    def _send(self, event: dict) -> None:
-        self.write(f"event: {event['event']}\ndata: {json.dumps(event)}\n\n")
+    def on_connection_close(self) -> None:
+        if self.page is not None:
+            self.page.close()
+
+
+class _Games(_Safe, tornado.web.RequestHandler):
+    """The history's answers, worked out off the event loop (the pages stay live)."""
+
+    def initialize(self, state_dir: Path) -> None:
+        self.state_dir = state_dir
+
+    async def answer(self, work: Callable[[], object]) -> object | None:
+        loop = tornado.ioloop.IOLoop.current()
+        try:
+            return await loop.run_in_executor(None, work)
+        except records.NotServed as exc:
+            self.set_status(exc.status)
+            self.set_header("Content-Type", "application/json")
+            self.finish(json.dumps({"error": exc.words}) + "\n")
+            return None
+
+    def json(self, data: object) -> None:
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Cache-Control", "no-cache")
+        self.finish(json.dumps(data) + "\n")
+
+
+class GameList(_Games):
+    """``/games``: the finished games, newest first."""
+
+    async def get(self) -> None:
+        found = await self.answer(lambda: records.listing(self.state_dir))
+        if found is not None:
+            self.json(found)
+
+
+class GameRecord(_Games):
+    """``/games/<id>.json`` and ``.txt``: the record, as a download."""
+
+    async def get(self, game_id: str, form: str) -> None:
+        got = await self.answer(lambda: records.download(self.state_dir, game_id, form))
+        if got is None:
+            return
+        name, text = got
+        kind = "application/json" if form == "json" else "text/plain; charset=utf-8"
+        self.set_header("Content-Type", kind)
+        self.set_header("Content-Disposition", f'attachment; filename="{name}"')
+        self.finish(text)
+
+
+class GameReplay(_Games):
+    """``/games/<id>/replay``: each position of the game, for the page to step through."""
+
+    async def get(self, game_id: str) -> None:
+        found = await self.answer(lambda: records.replay(self.state_dir, game_id))
+        if found is not None:
+            self.json(found)
 
 
 def make_app(state_dir: str | Path) -> tornado.web.Application:
     """The page's application for the table on ``state_dir``."""
+    state_dir = Path(state_dir)
+    games = {"state_dir": state_dir}
+    follower = Follower(state_dir)
     return tornado.web.Application([
-        (r"/events", Events, {"state_dir": Path(state_dir)}),
+        (r"/events", Events, {"follower": follower}),
+        (r"/games/?", GameList, games),
+        (r"/games/([^/]*)\.(json|txt)", GameRecord, games),
+        (r"/games/([^/]*)/replay", GameReplay, games),
         (r"/()", Static, {"path": str(STATIC), "default_filename": "index.html"}),
         (r"/static/(.*)", Static, {"path": str(STATIC)}),
-    ])
+    ], default_handler_class=NotFound, follower=follower)
 
 
 def serve(state_dir: str | Path, address: str, port: int) -> int:
@@ -122,8 +193,10 @@ def serve(state_dir: str | Path, address: str, port: int) -> int:
     bound = sockets[0].getsockname()[1]
 
     async def main() -> None:
-        server = tornado.httpserver.HTTPServer(make_app(state_dir))
+        app = make_app(state_dir)
+        server = tornado.httpserver.HTTPServer(app)
         server.add_sockets(sockets)
+        app.settings["follower"].start()  # follow the table from now, pages or not
         shown = address if address not in ("", "0.0.0.0") else _lan_address()
         print(f"obelisk web: open http://{shown}:{bound}/ on a phone or laptop on this "
               f"network (the table on {state_dir})", flush=True)

@@ -1,64 +1,293 @@
-// The page: everything it shows comes from the table's events (/events).
+// The live page: everything it shows comes from the table's events (/events). The server
+// sends a page that opens late what it missed since the table's whole state, then `live`,
+// so a page opened mid-game shows what one open from the start shows.
+import { openHistory } from "./history.js";
+import { html, svg } from "./svg.js";
+import { changeOf, drawTable, ending, scoreLine, trackOf } from "./table.js";
+
 const $ = (id) => document.getElementById(id);
-const KEEP = 30; // lines of the log kept on screen
-let over = false; // the game shown has ended
+const KEEP = 30; // lines of "what happened" kept on screen
+const RING = 2 * Math.PI * 15; // the hourglass ring's length (r = 15)
 
-function show(event) {
-  if (event.board) $("board").textContent = event.board;
-  switch (event.event) {
-    case "absent":
-      $("status").textContent = event.words;
-      return;
-    case "table":
-      over = event.state === "over";
-      $("title").textContent = `Obelisk Table: ${event.game}`;
-      $("status").textContent = `${event.state}, ${event.actions} actions played`;
-      $("turn").textContent = event.turn ? `player ${event.turn}: ${event.doing}` : "";
-      problem(event.problem);
-      $("ending").hidden = true;
-      break;
-    case "turn":
-      $("turn").textContent = event.words;
-      break;
-    case "refused":
-      problem(`${event.message}${event.where.length ? ` (${event.where.join(", ")})` : ""}`);
-      break;
-    case "repaired": case "accepted": case "start": case "resumed": case "takeback":
-      problem("");
-      break;
-    case "game_over":
-      over = true;
-      $("turn").textContent = "";
-      $("ending").hidden = false;
-      $("ending").textContent = [event.words,
-        ...Object.entries(event.outcome.breakdown).flatMap(([p, rows]) => rows.map((r) => `${p}: ${r}`)),
-      ].join("\n");
-      break;
+const page = {
+  game: null, players: { A: "player A", B: "player B" }, machine: "", turn: null, doing: "",
+  problem: "", where: [], actions: 0, obs: null, change: null, trail: null, reveals: null,
+  outcome: null, over: false, timers: {}, paused: false, offer: null, notice: "",
+  moves: [], movesFrom: 0, log: [], status: "connecting to the table…", live: false,
+};
+
+// ------------------------------------------------------------------ the events
+
+function reset(event) {
+  Object.assign(page, { game: event.game, turn: null, doing: "", problem: "", where: [],
+    change: null, trail: null, reveals: null, outcome: null, over: false, timers: {},
+    paused: false, offer: null, notice: "", moves: [], movesFrom: 0 });
+  if (event.players) page.players = event.players;
+}
+
+function observe(obs, change = true) {
+  const before = page.obs;
+  page.obs = obs;
+  page.change = change ? changeOf(page.game, before, obs) : null;
+  page.trail = trackOf(page.game, page.trail, before, obs, page.actions);
+}
+
+const handlers = {
+  table(e) {
+    reset(e);
+    Object.assign(page, { machine: e.state, turn: e.turn, doing: e.doing, problem: e.problem,
+      actions: e.actions, movesFrom: e.actions, over: e.state === "over", obs: null });
+    observe(e.observation, false);
+    if (page.over && e.observation.stacks) page.reveals = bySquare(e.observation.stacks);
+  },
+  start(e) {
+    reset(e);
+    Object.assign(page, { machine: "play", turn: e.first, actions: 0, obs: null });
+    observe(e.observation, false);
+  },
+  resumed(e) {
+    page.actions = e.actions;
+    observe(e.observation, false);
+  },
+  turn(e) {
+    page.turn = e.player;
+    page.doing = e.doing;
+    page.notice = "";
+  },
+  accepted(e) {
+    page.actions += 1;
+    page.moves.push({ n: page.actions, player: e.player, text: e.text });
+    Object.assign(page, { problem: "", where: [], offer: null });
+    observe(e.observation);
+  },
+  refused(e) {
+    page.problem = e.message;
+    page.where = e.where;
+    page.machine = "repair";
+    if (page.live) speak(e.message);
+  },
+  repaired() {
+    Object.assign(page, { problem: "", where: [], machine: "play" });
+  },
+  takeback(e) {
+    page.actions = e.actions;
+    page.moves = page.moves.filter((m) => m.n <= e.actions);
+    Object.assign(page, { problem: "", where: [], offer: null });
+    observe(e.observation, false);
+  },
+  timer(e) {
+    page.timers[e.player] = { state: e.state, seconds: e.seconds, left: e.left, at: performance.now() };
+  },
+  offer(e) {
+    page.offer = e;
+  },
+  pause(e) {
+    page.paused = e.state === "paused";
+  },
+  game_over(e) {
+    Object.assign(page, { outcome: e.outcome, over: true, turn: null, doing: "", offer: null,
+      machine: "over", problem: "", where: [] });
+    for (const timer of Object.values(page.timers)) freeze(timer);
+    const before = page.obs;
+    page.obs = e.observation;
+    page.trail = trackOf(page.game, page.trail, before, e.observation, page.actions);
+    if (e.observation.stacks) page.reveals = page.reveals || {}; // shown as each reveal comes
+  },
+  reveal(e) {
+    page.reveals = { ...(page.reveals || {}), [e.square]: e };
+  },
+  notice(e) {
+    page.notice = e.player ? `player ${e.player}: ${e.message}` : e.message;
+  },
+  absent(e) {
+    page.status = e.words;
+    page.absent = true;
+    for (const timer of Object.values(page.timers)) freeze(timer);
+  },
+  live() {
+    page.live = true;
+  },
+};
+
+function bySquare(stacks) {
+  return Object.fromEntries(stacks.map((s) => [s.square, s]));
+}
+
+function freeze(timer) {
+  if (timer.state === "started" || timer.state === "resumed") {
+    timer.left = leftOf(timer);
+    timer.state = "stopped";
   }
-  if (event.event !== "table") log(event);
 }
 
-function problem(text) {
-  $("problem").hidden = !text;
-  $("problem").textContent = text ? `Not allowed: ${text}` : "";
+function leftOf(timer) {
+  const running = timer.state === "started" || timer.state === "resumed";
+  const gone = running ? (performance.now() - timer.at) / 1000 : 0;
+  return Math.max(0, timer.left - gone);
 }
 
-function log(event) {
-  const item = document.createElement("li");
-  item.className = event.event;
-  item.textContent = event.words;
-  $("log").prepend(item);
-  while ($("log").children.length > KEEP) $("log").lastChild.remove();
+function take(event) {
+  const handle = handlers[event.event];
+  if (event.event !== "absent" && event.event !== "live") page.absent = false;
+  if (handle) handle(event);
+  if (event.words && event.event !== "table") {
+    page.log.unshift({ kind: event.event, words: event.words });
+    page.log.length = Math.min(page.log.length, KEEP);
+  }
+  if (event.board) page.board = event.board;
+  if (page.live) render(); // shown as it happens
+  else soon(); // a backlog: drawn once it is all in
 }
 
+// ------------------------------------------------------------------ drawing the page
+
+let pending = 0;
+function soon() {
+  if (!pending) pending = requestAnimationFrame(render);
+}
+
+function render() {
+  cancelAnimationFrame(pending);
+  pending = 0;
+  paint();
+}
+
+function paint() {
+  document.body.dataset.game = page.game || "";
+  document.body.dataset.state = page.over ? "over" : page.machine || "";
+  $("title").textContent = page.game ? `Obelisk Table · ${page.game}` : "Obelisk Table";
+  $("status").textContent = statusWords();
+  $("status").className = page.absent && !page.over ? "away" : "";
+  renderPlayers();
+  // before a game the table's "problem" is what to do to begin, not a refusal
+  const setup = page.machine === "setup";
+  $("turn").textContent = page.over ? "" : setup ? page.problem : turnWords();
+  $("turn").hidden = !$("turn").textContent;
+  renderOffer();
+  $("notice").textContent = page.notice;
+  $("notice").hidden = !page.notice;
+  $("problem-text").textContent = page.problem;
+  $("problem").hidden = !page.problem || setup;
+  drawTable($("drawing"), $("facts"), page.game, { obs: page.obs, players: page.players,
+    change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
+    reveals: page.reveals, over: page.over });
+  $("board-text").textContent = page.board || "";
+  $("ending").replaceChildren(...ending(page.game, page.outcome, page.players));
+  $("ending").hidden = !page.outcome;
+  renderMoves();
+  $("log").replaceChildren(...page.log.map((line) => html("li", { class: line.kind }, line.words)));
+}
+
+function statusWords() {
+  if (page.absent || !page.game) return page.status;
+  if (page.over) return "the game is over";
+  if (page.paused) return "paused: the menu button resumes";
+  return `${page.actions} actions played`;
+}
+
+function turnWords() {
+  if (!page.turn) return page.doing || "";
+  const name = page.players[page.turn] || `player ${page.turn}`;
+  return `${name}: ${page.doing}`;
+}
+
+function toMove() {
+  const obs = page.obs || {};
+  if (page.over) return new Set();
+  if (Array.isArray(obs.to_move) && obs.to_move.length) return new Set(obs.to_move);
+  return new Set(page.turn ? [page.turn] : []);
+}
+
+function renderPlayers() {
+  const moving = toMove();
+  const winner = page.outcome?.winner;
+  $("players").replaceChildren(...["A", "B"].map((p) => {
+    const card = html("div", { class: `card player-${p.toLowerCase()}${moving.has(p) ? " to-move" : ""}${winner === p ? " winner" : ""}`,
+      "data-player": p },
+    html("div", { class: "name" }, page.players[p] || `player ${p}`),
+    html("div", { class: "score" }, scoreLine(page.game, page.obs, p)));
+    const timer = page.timers[p];
+    if (timer && !page.over) card.append(hourglass(timer));
+    return card;
+  }));
+  if (!page.game) $("players").replaceChildren();
+}
+
+function hourglass(timer) {
+  const ring = svg("circle", { cx: 18, cy: 18, r: 15, class: "sand", "stroke-dasharray": `${RING} ${RING}` });
+  const words = html("span", { class: "seconds" });
+  const box = html("div", { class: "hourglass" },
+    svg("svg", { viewBox: "0 0 36 36", class: "ring", "aria-hidden": "true" },
+      svg("circle", { cx: 18, cy: 18, r: 15, class: "glass" }), ring), words);
+  box.update = () => {
+    const left = leftOf(timer);
+    const share = timer.seconds > 0 ? left / timer.seconds : 0;
+    ring.setAttribute("stroke-dashoffset", String(RING * (1 - share)));
+    ring.classList.toggle("low", left <= 10);
+    const running = timer.state === "started" || timer.state === "resumed";
+    words.textContent = `${Math.ceil(left)} s${running ? "" : ` ${timer.state}`}`;
+    box.classList.toggle("running", running);
+  };
+  box.update();
+  return box;
+}
+
+// the hourglasses drain between the table's timer events, as the rings do
+setInterval(() => {
+  for (const box of document.querySelectorAll(".hourglass.running")) box.update();
+}, 200);
+
+function renderOffer() {
+  const offer = page.offer;
+  $("offer").hidden = !offer;
+  if (!offer) return;
+  const who = offer.players.map((p) => page.players[p] || `player ${p}`).join(" and ");
+  const what = { choose: "press to show the next, hold to pick", takeback: "press your button to take it back",
+    bonus: "place a black block, or press your button to decline" }[offer.kind] || offer.kind;
+  $("offer").replaceChildren(html("p", {}, `${who}: ${what}`),
+    html("ol", {}, ...offer.candidates.map((c, i) => html("li", { class: i === offer.pick ? "pick" : "" }, c))));
+}
+
+function renderMoves() {
+  const items = page.moves.map((m) => html("li", { value: m.n, "data-player": m.player },
+    html("span", { class: `who player-${m.player.toLowerCase()}` }, m.player), ` ${m.text}`));
+  $("moves").replaceChildren(...items);
+  $("moves-count").textContent = page.movesFrom
+    ? `${page.moves.length} (after the ${page.movesFrom} played before this page followed the table)`
+    : `${page.moves.length}`;
+}
+
+// ------------------------------------------------------------------ speaking
+
+const speakSwitch = $("speak");
+speakSwitch.checked = localStorage.getItem("obelisk-speak") === "on";
+speakSwitch.disabled = !("speechSynthesis" in window);
+speakSwitch.addEventListener("change", () => {
+  localStorage.setItem("obelisk-speak", speakSwitch.checked ? "on" : "off");
+  if (speakSwitch.checked && page.problem) speak(page.problem);
+});
+
+function speak(words) {
+  if (!speakSwitch.checked || !("speechSynthesis" in window)) return;
+  window.speechSynthesis.cancel();
+  window.speechSynthesis.speak(new SpeechSynthesisUtterance(words));
+}
+
+// ------------------------------------------------------------------ the stream
+
+const KINDS = ["table", "absent", "live", "start", "resumed", "turn", "accepted", "refused",
+  "repaired", "takeback", "timer", "offer", "pause", "game_over", "reveal", "notice", "options",
+  "calibrated"];
 const source = new EventSource("/events");
-source.onmessage = () => {};
-for (const kind of ["table", "absent", "start", "resumed", "turn", "accepted", "refused",
-  "repaired", "takeback", "timer", "offer", "pause", "game_over", "reveal", "notice",
-  "options", "calibrated"]) {
-  source.addEventListener(kind, (message) => show(JSON.parse(message.data)));
+for (const kind of KINDS) {
+  source.addEventListener(kind, (message) => take(JSON.parse(message.data)));
 }
 source.onerror = () => {
-  $("status").textContent = over ? "the game is over and the table has stopped; waiting for the next one…"
-    : "the table is not answering; trying again…";
+  // the page's server is out of reach (it sends `absent` itself when the table stops)
+  page.live = false;
+  page.absent = true;
+  page.status = "this page lost its server (obelisk web); trying again…";
+  soon();
 };
+$("history-open").addEventListener("click", () => openHistory());
+render();

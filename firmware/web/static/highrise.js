@@ -1,0 +1,58 @@
+// High Rise: the board grid and the pieces left. Nothing hidden is in the observation
+// before the end; then each stack is shown as its reveal event comes: value, pips, who
+// controls it, points.
+import { board, html, outline, svg } from "./svg.js";
+
+export function draw(view) {
+  const seen = view.obs;
+  const b = board(seen.rows, seen.cols, 78, "the High Rise board");
+  const shown = view.reveals || {};
+  for (const [name, stack] of Object.entries(shown)) {
+    const spot = b.place(name);
+    if (!spot) continue;
+    const owner = stack.controller ? `player-${stack.controller.toLowerCase()}` : "nobody";
+    const x = spot.x;
+    const y = spot.y;
+    const s = b.size;
+    b.layer.append(svg("g", { class: `revealed ${owner}`, "data-square": name, "data-value": stack.value },
+      svg("rect", { x: x + 3, y: y + 3, width: s - 6, height: s - 6, rx: 5, class: "controller" }),
+      svg("text", { x: x + s / 2, y: y + s * 0.5, class: "value" }, stack.value),
+      svg("text", { x: x + s / 2, y: y + s * 0.72, class: "pips" }, `A ${stack.pips.A} · B ${stack.pips.B}`),
+      svg("text", { x: x + s - 8, y: y + 17, class: "points" }, `${stack.points}`),
+      svg("text", { x: x + 8, y: y + 17, class: "who" }, stack.controller || "–")));
+  }
+  outline(b, view.marks, "wrong");
+  return b.root;
+}
+
+export function info(view) {
+  const seen = view.obs;
+  const changed = new Set(view.change?.players || []);
+  // each player starts with as many pyramids as the other: half of all there were
+  const start = Math.max(1, (seen.pieces_left.A + seen.pieces_left.B + seen.plies) / 2);
+  const bars = ["A", "B"].map((p) => {
+    const left = seen.pieces_left[p];
+    return html("div", { class: `pieces${changed.has(p) ? " newest" : ""}` },
+      html("span", { class: "who" }, view.players?.[p] || `player ${p}`),
+      html("progress", { max: start, value: left, class: `player-${p.toLowerCase()}` }),
+      html("span", { class: "left" }, `${left} left`));
+  });
+  const note = seen.stacks || Object.keys(view.reveals || {}).length
+    ? html("p", { class: "hidden-note" }, "each stack: who controls it (top left), its value (large), the pips of A and B, the points it scores (top right)")
+    : html("p", { class: "hidden-note" }, "the stacks' values and pips stay hidden until every pyramid is placed");
+  return html("div", { class: "highrise-info" }, ...bars, note);
+}
+
+export function scoreLine(seen, p) {
+  return `${seen.pieces_left?.[p] ?? 0} pyramids left`;
+}
+
+export function change(before, after) {
+  if (!before) return { players: [] };
+  return { players: ["A", "B"].filter((p) => after.pieces_left[p] < before.pieces_left[p]) };
+}
+
+export const breakdownRow = (row) => {
+  const found = /^([a-h][1-8]): (.*)$/.exec(row);
+  return found ? html("li", {}, html("b", { class: "square-name" }, found[1]), ` ${found[2]}`) : html("li", {}, row);
+};

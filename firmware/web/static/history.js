@@ -1,0 +1,103 @@
+// The finished games of this table: each downloadable as its record (JSON, text), and
+// replayable move by move with the same drawing as the live table.
+import { html } from "./svg.js";
+import { changeOf, drawTable, ending, trackOf } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+
+async function fetched(url) {
+  const answer = await fetch(url, { cache: "no-cache" });
+  const body = await answer.json().catch(() => ({}));
+  if (!answer.ok) throw new Error(body.error || `${url} answered ${answer.status}`);
+  return body;
+}
+
+/** List the finished games (newest first) under the history heading. */
+export async function openHistory() {
+  const list = $("games");
+  $("history").hidden = false;
+  list.replaceChildren(html("li", { class: "wait" }, "reading the table's finished games…"));
+  try {
+    const { games, warnings } = await fetched("/games");
+    const items = games.map((g) => html("li", { "data-game-id": g.id },
+      html("span", { class: "game-line" }, `${g.when} · ${g.game}${g.options && g.options !== "the defaults" ? ` (${g.options})` : ""} · ${g.result}`),
+      html("span", { class: "actions" },
+        html("a", { href: g.json, download: `obelisk-${g.game}-${g.id}.json`, class: "download json" }, "record (JSON)"),
+        html("a", { href: g.text, download: `obelisk-${g.game}-${g.id}.txt`, class: "download text" }, "score sheet (text)"),
+        replayButton(g))));
+    list.replaceChildren(...(items.length ? items : [html("li", { class: "none" }, "no finished games on this table yet")]),
+      ...warnings.map((w) => html("li", { class: "warning" }, w)));
+  } catch (error) {
+    list.replaceChildren(html("li", { class: "warning" }, `the history cannot be read: ${error.message}`));
+  }
+}
+
+function replayButton(game) {
+  const button = html("button", { type: "button", class: "replay" }, "replay");
+  button.addEventListener("click", () => replay(game.replay));
+  return button;
+}
+
+// ------------------------------------------------------------------ replay
+
+const shown = { game: null, steps: [], at: 0, views: [], outcome: null, players: null };
+
+async function replay(url) {
+  const panel = $("replay");
+  panel.hidden = false;
+  $("replay-title").textContent = "loading the game…";
+  try {
+    const game = await fetched(url);
+    Object.assign(shown, { game: game.game, steps: game.steps, outcome: game.outcome,
+      players: game.players, at: 0 });
+    shown.views = views(game);
+    $("replay-title").textContent = `${game.game}, ${game.when}${game.options !== "the defaults" ? ` (${game.options})` : ""}`;
+    $("replay-step").max = String(game.steps.length - 1);
+    show(0);
+    panel.scrollIntoView({ behavior: "smooth", block: "start" });
+  } catch (error) {
+    $("replay-title").textContent = `this game cannot be replayed: ${error.message}`;
+  }
+}
+
+/** Every step's view: what changed, the route so far, at the end the revealed stacks. */
+function views(game) {
+  let trail = null;
+  return game.steps.map((step, i) => {
+    const before = i ? game.steps[i - 1].observation : null;
+    trail = trackOf(game.game, trail, before, step.observation, i);
+    const last = i === game.steps.length - 1;
+    const stacks = step.observation.stacks;
+    return { obs: step.observation, players: game.players, change: i ? changeOf(game.game, before, step.observation) : null,
+      marks: [], trail, reveals: stacks ? Object.fromEntries(stacks.map((s) => [s.square, s])) : null, over: last };
+  });
+}
+
+function show(at) {
+  shown.at = Math.max(0, Math.min(shown.steps.length - 1, at));
+  const step = shown.steps[shown.at];
+  const last = shown.at === shown.steps.length - 1;
+  drawTable($("replay-drawing"), $("replay-facts"), shown.game, shown.views[shown.at]);
+  const who = step.player ? `${shown.players?.[step.player] || `player ${step.player}`}: ` : "";
+  $("replay-move").textContent = shown.at ? `${shown.at} of ${shown.steps.length - 1}. ${who}${step.text}` : `the start (${shown.steps.length - 1} moves)`;
+  $("replay-step").value = String(shown.at);
+  $("replay-ending").replaceChildren(...(last ? ending(shown.game, shown.outcome, shown.players) : []));
+  $("replay-ending").hidden = !last;
+  $("replay-back").disabled = shown.at === 0;
+  $("replay-first").disabled = shown.at === 0;
+  $("replay-forward").disabled = last;
+  $("replay-last").disabled = last;
+}
+
+$("replay-first").addEventListener("click", () => show(0));
+$("replay-back").addEventListener("click", () => show(shown.at - 1));
+$("replay-forward").addEventListener("click", () => show(shown.at + 1));
+$("replay-last").addEventListener("click", () => show(shown.steps.length - 1));
+$("replay-step").addEventListener("input", (e) => show(Number(e.target.value)));
+$("replay-close").addEventListener("click", () => {
+  $("replay").hidden = true;
+});
+$("replay").addEventListener("keydown", (e) => {
+  if (e.key === "ArrowRight") show(shown.at + 1);
+  if (e.key === "ArrowLeft") show(shown.at - 1);
+});

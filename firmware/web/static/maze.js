@@ -1,0 +1,108 @@
+// The maze: the 8x8 board, its L-shaped walls, the obelisk, the segments still to claim, and
+// the route the obelisk took (gathered from the observations as they come).
+import { board, html, outline, svg } from "./svg.js";
+
+const SIDES = { N: [[0, 0], [1, 0]], S: [[0, 1], [1, 1]], E: [[1, 0], [1, 1]], W: [[0, 0], [0, 1]] };
+
+export function draw(view) {
+  const seen = view.obs;
+  const size = seen.size || 8;
+  const b = board(size, size, 46, "the maze");
+  const s = b.size;
+  const centre = (name) => {
+    const spot = b.place(name);
+    return spot ? [spot.x + s / 2, spot.y + s / 2] : null;
+  };
+  const trail = view.trail || { route: [], claims: [] };
+  // the route, oldest first, under everything else
+  const route = trail.route.map((step) => centre(step.square)).filter(Boolean);
+  if (route.length > 1) {
+    b.layer.append(svg("polyline", { points: route.map(([x, y]) => `${x},${y}`).join(" "), class: "route" }));
+    route.slice(0, -1).forEach(([x, y]) => b.layer.append(svg("circle", { cx: x, cy: y, r: 3, class: "route-dot" })));
+  }
+  for (const claim of trail.claims) {
+    const spot = b.place(claim.square);
+    if (spot) {
+      b.layer.append(svg("g", { class: "claimed", "data-square": claim.square },
+        svg("rect", { x: spot.x + 4, y: spot.y + 4, width: s - 8, height: s - 8, rx: 4 }),
+        svg("text", { x: spot.x + s - 9, y: spot.y + 14, class: "claim-number" }, claim.number)));
+    }
+  }
+  for (const name of seen.segments) {
+    const spot = b.place(name);
+    if (spot) {
+      b.layer.append(svg("rect", { x: spot.x + s * 0.3, y: spot.y + s * 0.3, width: s * 0.4,
+        height: s * 0.4, rx: 3, class: "segment", "data-square": name }));
+    }
+  }
+  for (const [name, orientation] of seen.walls) {
+    const spot = b.place(name);
+    if (!spot) continue;
+    const [first, second] = orientation.split("").map((side) => SIDES[side]);
+    // an L along the two sides it blocks: the corner they share is the middle point
+    const shared = first.find(([x, y]) => second.some(([u, v]) => u === x && v === y));
+    const ends = [first, second].map((side) => side.find(([x, y]) => x !== shared[0] || y !== shared[1]));
+    const pt = ([x, y]) => `${spot.x + x * s},${spot.y + y * s}`;
+    b.layer.append(svg("polyline", { points: [pt(ends[0]), pt(shared), pt(ends[1])].join(" "),
+      class: "wall", "data-square": name, "data-orientation": orientation }));
+  }
+  if (seen.obelisk) {
+    const spot = b.place(seen.obelisk);
+    if (spot) {
+      const x = spot.x + s / 2;
+      const y = spot.y;
+      b.layer.append(svg("polygon", { class: "obelisk", "data-square": seen.obelisk,
+        points: `${x},${y + 5} ${x + 6},${y + 12} ${x + 8},${y + s - 6} ${x - 8},${y + s - 6} ${x - 6},${y + 12}` }));
+    }
+  }
+  outline(b, view.change?.from, "from");
+  outline(b, view.change?.to, "to");
+  outline(b, view.marks, "wrong");
+  return b.root;
+}
+
+export function info(view) {
+  const seen = view.obs;
+  const total = seen.claimed + seen.segments.length;
+  return html("div", { class: "maze-info" },
+    html("span", { class: "stat" }, `claimed ${seen.claimed}${total ? ` of ${total}` : ""}`),
+    html("span", { class: "stat" }, `turn ${seen.turn}, ${seen.turns_left} left`),
+    html("span", { class: "stat" }, `${seen.walls_left} walls left`));
+}
+
+export function scoreLine(seen, p) {
+  return p === "A" ? `claimed ${seen.claimed} · ${seen.turns_left} turns left` : `${seen.walls_left} walls left`;
+}
+
+export function change(before, after) {
+  const from = [];
+  const to = [];
+  if (!before) return { from, to };
+  if (after.obelisk && after.obelisk !== before.obelisk) {
+    if (before.obelisk) from.push(before.obelisk);
+    to.push(after.obelisk);
+  }
+  const walls = new Set(before.walls.map(([sq, o]) => `${sq} ${o}`));
+  for (const [sq, o] of after.walls) if (!walls.has(`${sq} ${o}`)) to.push(sq);
+  const segments = new Set(before.segments);
+  for (const sq of after.segments) if (!segments.has(sq)) to.push(sq);
+  return { from, to };
+}
+
+/** The route and the claims so far, one observation further on (``n``: actions played;
+ * a takeback drops what came after it). */
+export function track(trail, before, after, n) {
+  const out = { route: (trail?.route || []).filter((s) => s.n <= n),
+    claims: (trail?.claims || []).filter((c) => c.n <= n) };
+  if (!after.obelisk) return out;
+  const last = out.route[out.route.length - 1];
+  if (!last || last.square !== after.obelisk) out.route.push({ square: after.obelisk, n });
+  if (before && after.claimed > before.claimed) {
+    for (let number = before.claimed + 1; number <= after.claimed; number += 1) {
+      out.claims.push({ square: after.obelisk, number, n });
+    }
+  }
+  return out;
+}
+
+export const breakdownRow = (row) => html("li", {}, row);

@@ -1,0 +1,85 @@
+// Stones: the board with its stacks, each stone by kind (its shape) and owner (its colour).
+import { board, html, outline, svg } from "./svg.js";
+
+const SHAPES = ["square", "diamond", "circle", "triangle"];
+
+/** The kinds in the order the observation names them, each with a shape. */
+function kinds(seen) {
+  return Object.keys(seen.names || {}).reduce((out, kind, i) => ({ ...out, [kind]: SHAPES[i % SHAPES.length] }), {});
+}
+
+function stone(shape, owner, cx, cy, r, cls) {
+  const attrs = { class: `stone player-${owner.toLowerCase()} ${cls}`.trim() };
+  switch (shape) {
+    case "square":
+      return svg("rect", { ...attrs, x: cx - r, y: cy - r * 0.8, width: 2 * r, height: 1.6 * r, rx: 2 });
+    case "diamond":
+      return svg("polygon", { ...attrs, points: `${cx},${cy - r} ${cx + r},${cy} ${cx},${cy + r} ${cx - r},${cy}` });
+    case "triangle":
+      return svg("polygon", { ...attrs, points: `${cx},${cy - r} ${cx + r},${cy + r * 0.8} ${cx - r},${cy + r * 0.8}` });
+    default:
+      return svg("circle", { ...attrs, cx, cy, r: r * 0.9 });
+  }
+}
+
+export function draw(view) {
+  const seen = view.obs;
+  const b = board(seen.rows, seen.cols, 64, "the stones board");
+  const shapes = kinds(seen);
+  for (const [name, stack] of Object.entries(seen.stacks)) {
+    const spot = b.place(name);
+    if (!spot) continue;
+    const g = svg("g", { class: "stack", "data-square": name, "data-stack": stack.join("|") });
+    stack.forEach((piece, i) => {
+      const [owner, kind] = piece.split(" ");
+      const lift = (i - (stack.length - 1) / 2) * 9; // the top stone drawn highest
+      g.append(stone(shapes[kind] || "circle", owner, spot.x + b.size / 2,
+        spot.y + b.size / 2 - lift, b.size * 0.27, i === stack.length - 1 ? "top" : "under"));
+    });
+    if (stack.length > 1) {
+      g.append(svg("text", { x: spot.x + b.size - 7, y: spot.y + 13, class: "count" }, stack.length));
+    }
+    b.layer.append(g);
+  }
+  outline(b, view.change?.from, "from");
+  outline(b, view.change?.to, "to");
+  outline(b, view.marks, "wrong");
+  return b.root;
+}
+
+export function info(view) {
+  const seen = view.obs;
+  const shapes = kinds(seen);
+  const legend = Object.entries(seen.names || {}).map(([kind, name]) => html("span", { class: "legend-item" },
+    ...["A", "B"].map((p) => {
+      const icon = svg("svg", { viewBox: "0 0 24 24", class: "legend-icon", "aria-hidden": "true" },
+        stone(shapes[kind], p, 12, 12, 8, ""));
+      return icon;
+    }), ` ${name}`));
+  const pillars = ["A", "B"].filter((p) => seen.pillar?.[p])
+    .map((p) => html("p", { class: "notice" }, `player ${p}'s capstone stands on ${seen.pillar[p]}: it must come off`));
+  return html("div", { class: "stones-info" },
+    html("div", { class: "legend" }, ...legend),
+    html("p", { class: "plies" }, `${seen.plies} moves played`),
+    pillars);
+}
+
+export function scoreLine(seen, p) {
+  const [colour, shape] = seen.symmetry?.[p] || [false, false];
+  return `symmetry: colour ${colour ? "✓" : "–"}, shape ${shape ? "✓" : "–"}`;
+}
+
+export function change(before, after) {
+  const from = [];
+  const to = [];
+  if (!before) return { from, to };
+  for (const name of new Set([...Object.keys(before.stacks), ...Object.keys(after.stacks)])) {
+    const was = before.stacks[name] || [];
+    const now = after.stacks[name] || [];
+    if (now.length < was.length) from.push(name);
+    else if (now.length > was.length || now.join() !== was.join()) to.push(name);
+  }
+  return { from, to };
+}
+
+export const breakdownRow = (row) => html("li", {}, row);

@@ -1,0 +1,95 @@
+// Small helpers every drawing shares: SVG elements, squares, the players' colours.
+// Styles go through attributes and classes only: the page's policy forbids inline style.
+const NS = "http://www.w3.org/2000/svg";
+
+/** An SVG element with attributes and children (strings become text). */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null && value !== false) node.setAttribute(name, value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) {
+      node.append(typeof child === "string" || typeof child === "number" ? String(child) : child);
+    }
+  }
+  return node;
+}
+
+/** An HTML element, the same way. */
+export function html(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === "class") node.className = value;
+    else node.setAttribute(name, value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) {
+      node.append(typeof child === "string" || typeof child === "number" ? String(child) : child);
+    }
+  }
+  return node;
+}
+
+/** Points for a polygon's "points" attribute. */
+export const points = (list) => list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+
+/** "c3" -> {col: 2, row: 2}; null for anything else. */
+export function square(name) {
+  const found = /^([a-h])([1-8])$/.exec(String(name).trim());
+  return found ? { col: found[1].charCodeAt(0) - 97, row: Number(found[2]) - 1 } : null;
+}
+
+export const squareName = (row, col) => `${"abcdefgh"[col]}${row + 1}`;
+
+/** The players' own colours, as their LED rings show them. */
+export const PLAYER_CLASS = { A: "player-a", B: "player-b" };
+
+/**
+ * A board of rows x cols squares, rank 1 at the bottom (player A's edge), files a.. left to
+ * right, with their names in the margin. Returns the svg, a layer to draw on, and where each
+ * square is.
+ */
+export function board(rows, cols, size, label = "the board") {
+  const margin = Math.round(size * 0.45);
+  const width = margin + cols * size + 4;
+  const height = rows * size + margin + 4;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "drawing board",
+    role: "img", "aria-label": label });
+  const at = (row, col) => ({ x: margin + col * size, y: (rows - 1 - row) * size + 2 });
+  const grid = svg("g", { class: "grid" });
+  for (let row = 0; row < rows; row += 1) {
+    for (let col = 0; col < cols; col += 1) {
+      const { x, y } = at(row, col);
+      grid.append(svg("rect", { x, y, width: size, height: size,
+        class: (row + col) % 2 ? "square light" : "square dark", "data-square": squareName(row, col) }));
+    }
+    const { y } = at(row, 0);
+    grid.append(svg("text", { x: margin / 2, y: y + size / 2, class: "coord" }, row + 1));
+  }
+  for (let col = 0; col < cols; col += 1) {
+    const { x } = at(0, col);
+    grid.append(svg("text", { x: x + size / 2, y: rows * size + margin * 0.65, class: "coord" },
+      "abcdefgh"[col]));
+  }
+  const layer = svg("g", { class: "pieces" });
+  root.append(grid, layer);
+  const place = (name) => {
+    const sq = square(name);
+    return sq && sq.row < rows && sq.col < cols ? at(sq.row, sq.col) : null;
+  };
+  return { root, layer, at, place, size };
+}
+
+/** Outline squares on a board: the last move (from, to) and the marks of a refusal. */
+export function outline(b, names, kind) {
+  for (const name of names || []) {
+    const spot = b.place(name);
+    if (!spot) continue;
+    const inset = kind === "wrong" ? 2 : 3;
+    b.layer.append(svg("rect", { x: spot.x + inset, y: spot.y + inset, width: b.size - 2 * inset,
+      height: b.size - 2 * inset, rx: 3, class: `outline ${kind}`,
+      [kind === "wrong" ? "data-mark" : "data-last"]: kind, "data-square": name }));
+  }
+}

@@ -1,0 +1,206 @@
+// Towers: the two towers as stacked cubes, seen from one corner (isometric), the building
+// zone's pads, the pile and the hands. Everything from the public observation.
+import { html, points, svg } from "./svg.js";
+
+const W = 15; // half a cube's width on screen
+const H = 8.5; // half its depth
+const Z = 17; // its height
+const SHADE = { top: 1.18, left: 0.9, right: 0.7 };
+const COLOURS = { black: "#2b2b2b", yellow: "#f2c230", red: "#d63a2f", green: "#3f9b45",
+  blue: "#2f6fd6" };
+
+/** Where a grid corner (x, y) at height z lands on screen. */
+const corner = (x, y, z) => [(x + y) * W, (x - y) * H - z * Z];
+
+function shade(colour, factor) {
+  const hex = COLOURS[colour] || "#999999";
+  const channel = (i) => Math.max(0, Math.min(255, Math.round(parseInt(hex.slice(i, i + 2), 16) * factor)));
+  return `rgb(${channel(1)},${channel(3)},${channel(5)})`;
+}
+
+/** One cube's three visible faces (painted back to front by the caller). */
+function cube([x, y, z], fill, cls) {
+  const L = (h) => corner(x, y, h);
+  const B = (h) => corner(x + 1, y, h);
+  const R = (h) => corner(x + 1, y + 1, h);
+  const T = (h) => corner(x, y + 1, h);
+  const face = (list, part) => svg("polygon", { points: points(list),
+    fill: fill ? shade(fill, SHADE[part]) : "none", class: `face ${part}` });
+  return svg("g", { class: cls, "data-cell": `${x},${y},${z}` },
+    face([L(z + 1), B(z + 1), B(z), L(z)], "left"),
+    face([B(z + 1), R(z + 1), R(z), B(z)], "right"),
+    face([L(z + 1), B(z + 1), R(z + 1), T(z + 1)], "top"));
+}
+
+/** "tower B c1 level 2 (extra)" -> {player, cell, kind}; null for other words. */
+export function parseMark(text) {
+  const found = /tower ([AB]) ([a-c])(\d+) level (\d+) \((extra|missing)\)/.exec(text);
+  if (!found) return null;
+  return { player: found[1], cell: [found[2].charCodeAt(0) - 97, Number(found[3]) - 1,
+    Number(found[4]) - 1], kind: found[5] };
+}
+
+function tower(blocks, { width, levels, top, newest, marks, over, gone }) {
+  const g = svg("g", { class: "tower" });
+  // the base plate and its rods, named as the rules name them
+  const base = [corner(0, 0, 0), corner(width, 0, 0), corner(width, width, 0), corner(0, width, 0)];
+  g.append(svg("polygon", { points: points(base), class: "plate" }));
+  for (let x = 0; x < width; x += 1) {
+    for (let y = 0; y < width; y += 1) {
+      const [cx, cy] = corner(x + 0.5, y + 0.5, 0);
+      const [, ty] = corner(x + 0.5, y + 0.5, levels);
+      g.append(svg("line", { x1: cx, y1: cy, x2: cx, y2: ty, class: "rod" }));
+    }
+  }
+  const cells = [];
+  for (const block of blocks) {
+    for (const cell of block.cells) cells.push({ cell, block });
+  }
+  // blocks taken off for going over the top: drawn where they were, as ghosts
+  for (const block of gone) {
+    for (const cell of block.cells) cells.push({ cell, block, gone: true });
+  }
+  // painter's order: lower levels first, then the farther cubes
+  cells.sort((a, b) => a.cell[2] - b.cell[2] || (a.cell[0] - a.cell[1]) - (b.cell[0] - b.cell[1]));
+  for (const { cell, block, gone: ghost } of cells) {
+    const classes = ["cube", `colour-${block.colour}`];
+    if (ghost) classes.push("gone");
+    if (newest.has(block.id)) classes.push("newest");
+    if (cell[2] >= levels) classes.push("over-top");
+    const drawn = cube(cell, block.colour, classes.join(" "));
+    drawn.setAttribute("data-block", block.id);
+    g.append(drawn);
+  }
+  // the top of the rods: a cube above this line is over the top
+  const rim = [corner(0, 0, levels), corner(width, 0, levels), corner(width, width, levels),
+    corner(0, width, levels)];
+  g.append(svg("polygon", { points: points(rim), class: over ? "rim over" : "rim" }));
+  for (const mark of marks) {
+    const drawn = cube(mark.cell, null, `mark ${mark.kind}`);
+    drawn.setAttribute("data-mark", mark.kind);
+    g.append(drawn);
+  }
+  for (let x = 0; x < width; x += 1) {
+    const [lx, ly] = corner(x + 0.5, 0, 0);
+    g.append(svg("text", { x: lx - 6, y: ly + 14, class: "coord small" }, "abc"[x] || ""));
+  }
+  for (let y = 0; y < width; y += 1) {
+    const [lx, ly] = corner(width, y + 0.5, 0);
+    g.append(svg("text", { x: lx + 8, y: ly + 12, class: "coord small" }, y + 1));
+  }
+  g.dataset.top = top;
+  return g;
+}
+
+export function draw(view) {
+  const seen = view.obs;
+  const width = seen.width || 3;
+  const levels = seen.levels || 9;
+  const standing = new Set(["A", "B"].flatMap((p) => seen.towers[p].map((b) => b.id)));
+  const gone = (view.trail?.over || []).filter((b) => !standing.has(b.id));
+  let top = levels;
+  for (const block of [...seen.towers.A, ...seen.towers.B, ...gone]) {
+    for (const [, , z] of block.cells) top = Math.max(top, z + 1);
+  }
+  top += 1; // room to show a cube that would go over
+  const marks = (view.marks || []).map(parseMark).filter(Boolean);
+  const newest = new Set(view.change?.blocks || []);
+  const span = 2 * width * W; // one tower's width on screen
+  const gap = 34;
+  const height = width * 2 * H + top * Z + 44;
+  const root = svg("svg", { viewBox: `0 0 ${2 * span + gap + 24} ${height}`, class: "drawing towers",
+    role: "img", "aria-label": "the two towers" });
+  ["A", "B"].forEach((p, i) => {
+    const over = seen.penalties?.[p] > 0;
+    const g = tower(seen.towers[p], { width, levels, top, newest, over,
+      gone: gone.filter((b) => b.player === p),
+      marks: marks.filter((m) => m.player === p) });
+    const left = 6 + i * (span + gap);
+    g.setAttribute("transform", `translate(${left},${top * Z + width * H + 6})`);
+    g.setAttribute("data-player", p);
+    root.append(g);
+    root.append(svg("text", { x: left + span / 2, y: height - 6, class: `tower-name player-${p.toLowerCase()}` },
+      `tower ${p}: ${seen.scores?.[p] ?? 0}${over ? ` (−${seen.penalties[p]})` : ""}`));
+  });
+  return root;
+}
+
+/** A small cube picture for a colour, for lists and the breakdown. */
+export function chip(colour, label, extra = "") {
+  const icon = svg("svg", { viewBox: "-1 -27 32 37", class: "chip-cube", "aria-hidden": "true" },
+    cube([0, 0, 0], colour, "cube"));
+  return html("span", { class: `chip ${extra}`.trim(), "data-colour": colour }, icon, label);
+}
+
+export function info(view) {
+  const seen = view.obs;
+  const chosen = new Set(view.change?.zone || []);
+  const pads = [0, 1].map((i) => {
+    const block = seen.zone[i];
+    return html("div", { class: `pad${block && chosen.has(block.id) ? " newest" : ""}` },
+      html("span", { class: "pad-name" }, `zone pad ${i + 1}`),
+      block ? chip(block.colour, block.id) : html("span", { class: "empty" }, "empty"));
+  });
+  const pile = Object.entries(seen.pile).map(([colour, n]) => chip(colour, `× ${n}`));
+  const hands = ["A", "B"].filter((p) => seen.hands[p]).map((p) =>
+    html("div", { class: "hand" }, `${view.players?.[p] || `player ${p}`} holds `,
+      chip(seen.hands[p].colour, seen.hands[p].id)));
+  const bonus = seen.bonus?.length
+    ? html("p", { class: "bonus" }, `flat bonus: ${seen.bonus.map((p) => `player ${p}`).join(" and ")} may put a black block on the other tower`)
+    : null;
+  return html("div", { class: "towers-info" },
+    html("div", { class: "pads" }, ...pads),
+    hands,
+    html("div", { class: "pile" }, html("span", { class: "label" }, "pile"), ...pile,
+      chip("black", `× ${seen.blacks_left} left`, "blacks")),
+    bonus);
+}
+
+export function scoreLine(seen, p) {
+  const penalty = seen.penalties?.[p] ? `, −${seen.penalties[p]} over the top` : "";
+  return `${seen.scores?.[p] ?? 0} points${penalty}`;
+}
+
+export function change(before, after) {
+  const ids = (seen) => new Set(["A", "B"].flatMap((p) => seen.towers[p].map((b) => b.id)));
+  const had = before ? ids(before) : new Set();
+  const zoneHad = new Set((before?.zone || []).map((b) => b.id));
+  return {
+    blocks: [...ids(after)].filter((id) => !had.has(id)),
+    zone: after.zone.map((b) => b.id).filter((id) => !zoneHad.has(id)),
+  };
+}
+
+/** The blocks seen over the top so far (they are taken off at the end of the turn, so the
+ * drawing keeps them to show where they were). ``n``: actions played; a takeback drops
+ * what came after it. */
+export function track(trail, before, after, n) {
+  const levels = after.levels || 9;
+  const over = (trail?.over || []).filter((b) => b.n <= n);
+  for (const player of ["A", "B"]) {
+    for (const block of after.towers[player]) {
+      if (block.cells.some(([, , z]) => z >= levels) && !over.some((b) => b.id === block.id)) {
+        over.push({ ...block, player, n });
+      }
+    }
+  }
+  return { over };
+}
+
+/** The breakdown's rows with pictures: blocks by colour, cubes over the top. */
+export function breakdownRow(row) {
+  const blocks = /^(\d+) (black|yellow|red|green|blue): ([+-]\d+)$/.exec(row);
+  if (blocks) {
+    const n = Number(blocks[1]);
+    const cubes = Array.from({ length: Math.min(n, 15) }, () => chip(blocks[2], ""));
+    return html("li", { class: "scored" }, html("span", { class: "cubes" }, ...cubes),
+      html("span", { class: "row-text" }, `${n} ${blocks[2]}`), html("b", {}, blocks[3]));
+  }
+  const over = /^(\d+) cube\(s\) over the top: (-\d+)$/.exec(row);
+  if (over) {
+    const cubes = Array.from({ length: Math.min(Number(over[1]), 15) }, () => chip(null, "", "over-top"));
+    return html("li", { class: "penalty" }, html("span", { class: "cubes" }, ...cubes),
+      html("span", { class: "row-text" }, `${over[1]} cubes over the top`), html("b", {}, over[2]));
+  }
+  return html("li", {}, row);
+}
