@@ -63,6 +63,7 @@ const handlers = {
   refused(e) {
     page.problem = e.message;
     page.where = e.where;
+    page.offer = null; // the table drops its candidates when something is wrong
     page.machine = "repair";
     if (page.live) speak(e.message);
   },
@@ -161,7 +162,8 @@ function paint() {
   renderPlayers();
   // before a game the table's "problem" is what to do to begin, not a refusal
   const setup = page.machine === "setup";
-  $("turn").textContent = page.over ? "" : setup ? page.problem : turnWords();
+  $("turn").textContent = page.over ? page.outcome?.words || "the game is over"
+    : setup ? page.problem : turnWords();
   $("turn").hidden = !$("turn").textContent;
   renderOffer();
   $("notice").textContent = page.notice;
@@ -179,6 +181,7 @@ function paint() {
 }
 
 function statusWords() {
+  if (page.absent && page.over) return "the game is over and the table has stopped; this page follows the next one";
   if (page.absent || !page.game) return page.status;
   if (page.over) return "the game is over";
   if (page.paused) return "paused: the menu button resumes";

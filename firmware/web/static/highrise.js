@@ -54,5 +54,6 @@ export function change(before, after) {
 
 export const breakdownRow = (row) => {
   const found = /^([a-h][1-8]): (.*)$/.exec(row);
-  return found ? html("li", {}, html("b", { class: "square-name" }, found[1]), ` ${found[2]}`) : html("li", {}, row);
+  return found ? html("li", {}, html("span", { class: "square-name" }, found[1]), html("span", {}, found[2]))
+    : html("li", {}, row);
 };

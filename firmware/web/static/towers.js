@@ -194,13 +194,13 @@ export function breakdownRow(row) {
     const n = Number(blocks[1]);
     const cubes = Array.from({ length: Math.min(n, 15) }, () => chip(blocks[2], ""));
     return html("li", { class: "scored" }, html("span", { class: "cubes" }, ...cubes),
-      html("span", { class: "row-text" }, `${n} ${blocks[2]}`), html("b", {}, blocks[3]));
+      html("span", { class: "row-text" }, `${n} ${blocks[2]}`), html("b", { class: "points" }, blocks[3]));
   }
   const over = /^(\d+) cube\(s\) over the top: (-\d+)$/.exec(row);
   if (over) {
     const cubes = Array.from({ length: Math.min(Number(over[1]), 15) }, () => chip(null, "", "over-top"));
     return html("li", { class: "penalty" }, html("span", { class: "cubes" }, ...cubes),
-      html("span", { class: "row-text" }, `${over[1]} cubes over the top`), html("b", {}, over[2]));
+      html("span", { class: "row-text" }, `${over[1]} cubes over the top`), html("b", { class: "points" }, over[2]));
   }
   return html("li", {}, row);
 }
