@@ -191,3 +191,12 @@ WATCH = """() => {
   look();
 }"""
 """Installed in a page: records each refusal as shown (with its marks) and each status line."""
+
+SPEECH = """
+// The browser's speech, replaced by a list of what would have been said.
+window.spoken = [];
+window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };
+Object.defineProperty(window, "speechSynthesis", { configurable: true, value: {
+  speak: (utterance) => window.spoken.push(utterance.text), cancel: () => {} } });
+"""
+"""An init script: what the page's "speak" switch says, kept in ``window.spoken``."""

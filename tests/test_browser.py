@@ -25,6 +25,7 @@ from tests.browser_support import (
     OBELISK,
     PHONE,
     ROOT,
+    SPEECH,
     WATCH,
     Demo,
     Web,
@@ -95,8 +96,10 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
             state_dir.mkdir()
             web = Web(state_dir).start()
             early = browser.new_context(viewport=LAPTOP).new_page()
+            early.add_init_script(SPEECH)
             early.goto(web.url + "/")
             early.evaluate(WATCH)
+            early.check("#speak")  # this page reads each refusal aloud
             early.wait_for_function("() => document.getElementById('status').textContent"
                                     ".includes('no table is running')")
             runs[game] = Followed(game, state_dir, Demo(game, state_dir, seed, 100, extra), web,
@@ -136,7 +139,8 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
                     until(lambda page=page, count=count:
                           page.locator("#drawing .revealed").count() == count,
                           20, "every High Rise stack revealed")
-            run.seen = run.early.evaluate("() => window.seen")
+            run.seen = {**run.early.evaluate("() => window.seen"),
+                        "spoken": run.early.evaluate("() => window.spoken")}
             run.ends = {"early": run.early.evaluate(DIGEST), "late": run.late.evaluate(DIGEST)}
             for name, page in (("laptop", run.early), ("phone", run.late)):
                 shot = root / f"{run.game}-end-{name}.png"
@@ -170,6 +174,7 @@ def test_a_refused_placement_shows_its_reason_and_marks_the_cells(followed, game
     for event in refused:
         assert event["message"] in shown, (event, run.seen["refusals"])
         assert shown[event["message"]] == len(event["where"]), event  # each place marked
+    assert run.seen["spoken"] == [e["message"] for e in refused]  # the "speak" switch is on
 
 
 @pytest.mark.parametrize("game", GAMES)

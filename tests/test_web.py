@@ -252,3 +252,56 @@ def test_an_unfinished_high_rise_game_is_never_listed_nor_served(tmp_path):
     finally:
         web.kill()
         web.wait(10)
+
+
+# ---------------------------------------------------------------- what a late page is sent
+
+
+def _sent(page) -> list[dict]:
+    return [json.loads(text.split("data: ", 1)[1]) for text in page.queue]
+
+
+def test_a_late_page_gets_the_game_so_far_and_a_running_hourglass_as_it_is_now(monkeypatch):
+    from firmware.web import follow
+
+    now = [100.0]
+    monkeypatch.setattr(follow, "monotonic", lambda: now[0])
+    follower = follow.Follower("/nowhere")
+    observation = {"game": "stones", "rows": 6, "cols": 4, "stacks": {}}
+    follower._take({"event": "table", "game": "stones", "options": {}, "players": {},
+                    "state": "play", "turn": "A", "doing": "", "problem": "", "actions": 0,
+                    "observation": observation})
+    follower._take({"event": "accepted", "player": "A", "action": "a1-a2", "text": "a move",
+                    "observation": observation})
+    follower._take({"event": "timer", "player": "A", "state": "started", "seconds": 60.0,
+                    "left": 60.0})
+    follower._take({"event": "timer", "player": "B", "state": "stopped", "seconds": 60.0,
+                    "left": 42.0})
+    now[0] += 12.5
+    sent = _sent(follower.join())
+    assert [e["event"] for e in sent] == ["table", "accepted", "timer", "timer", "live"]
+    timers = {e["player"]: e["left"] for e in sent if e["event"] == "timer"}
+    assert timers == {"A": 47.5, "B": 42.0}     # A's sand ran 12.5 s since; B's stands
+    assert all("words" in e for e in sent[:-1])  # sent as the first page got them
+
+
+def test_a_new_game_drops_the_last_one_from_what_late_pages_get():
+    from firmware.web.follow import Follower
+
+    follower = Follower("/nowhere")
+    follower._take({"event": "table", "game": "maze", "state": "over", "observation": {}})
+    follower._take({"event": "game_over", "game": "maze", "outcome": {}, "observation": {}})
+    follower._take({"event": "start", "game": "maze", "first": "A", "observation": {}})
+    assert [e["event"] for e in _sent(follower.join())] == ["table", "start", "live"]
+
+
+def test_a_page_too_far_behind_is_closed_and_the_others_go_on():
+    from firmware.web.follow import PAGE_BACKLOG, Follower
+
+    follower = Follower("/nowhere")
+    slow, quick = follower.join(), follower.join()
+    for n in range(PAGE_BACKLOG + 1):
+        follower._take({"event": "notice", "message": f"{n}"})
+        quick.queue.clear()  # this one reads everything
+    assert slow.closed and slow not in follower.pages
+    assert not quick.closed and quick in follower.pages

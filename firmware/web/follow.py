@@ -24,10 +24,10 @@ import errno
 import json
 import logging
 import socket
-import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from time import monotonic
 
 import tornado.iostream
 
@@ -73,7 +73,8 @@ LIVE = message({"event": "live"})
 
 @dataclass
 class Kept:
-    """An event kept for late pages: when it came, and as it was sent."""
+    """An event kept for late pages: when it came, and as it was sent (dressed, and as
+    text)."""
 
     at: float
     event: dict
@@ -132,7 +133,7 @@ class Follower:
         """A new page: the kept events (running hourglasses brought up to now), whether the
         table answers, then the live ones as they come."""
         page = Page()
-        now = time.monotonic()
+        now = monotonic()
         latest: dict[str, Kept] = {}
         for kept in self.kept:
             if kept.event["event"] == "timer":
@@ -226,8 +227,9 @@ class Follower:
             spec = GAMES.get(str(event.get("game", "")))
             with contextlib.suppress(ImportError, AttributeError):
                 self._draw = load(spec.screen) if spec else None
-        text = message(dressed(event, self._draw))
-        kept = Kept(time.monotonic(), event, text)
+        shown = dressed(event, self._draw)
+        text = message(shown)
+        kept = Kept(monotonic(), shown, text)
         if kind == "table":
             self.seen_table = True
             self.kept = [kept]
