@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from engine.core import Outcome, parse_square, returns_of, square_name
+from engine.core import ChanceStream, Outcome, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError
 from engine.players import PLAYERS, Player
 
@@ -193,6 +193,27 @@ class HighriseState:
         if self.first is None:
             return [(Starts(p), 0.5) for p in PLAYERS]
         return []
+
+    def sample_hidden(self, stream: ChanceStream) -> HighriseState:
+        """This position with every hidden value drawn afresh from ``stream``.
+
+        Nothing a player sees tells them anything about the values before the
+        end, so any values are as likely as the true ones: the result is a
+        position either player may be in, and a search that plays from such
+        samples never reads the real values. Before the dice are rolled, and
+        once every piece is placed (the values are shown), there is nothing
+        to draw: the position comes back as it is.
+        """
+        if self.is_chance_node() or self.is_terminal():
+            return self
+        drawn: list[int] = []
+        while len(drawn) < self.options.cells:  # up to 24 dice a draw: 6**24 < 2**64
+            dice = min(24, self.options.cells - len(drawn))
+            number = stream.below(6 ** dice)
+            for _ in range(dice):
+                number, die = divmod(number, 6)
+                drawn.append(die + 1)
+        return replace(self, values=tuple(drawn))
 
     # ---------------------------------------------------------------- playing
 

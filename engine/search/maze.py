@@ -1,0 +1,94 @@
+"""The maze for the search: a position is worth how much time the Architect has to spare.
+
+Random rollouts say nothing here (a random Architect never gathers the
+obelisk), so a new position is valued without playing on: the fewest queen
+moves that claim every segment left, with the walls standing, against the
+turns left, less a little for each wall the Maze Master still holds. The
+fewest moves come from breadth-first searches a board at a time (the
+squares as bits of one integer) between the obelisk and the segments, and
+the best order of visits; ``engine.maze.game.plan`` gives the same number,
+more slowly, with the route.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import permutations
+
+from engine.core import ChanceStream
+from engine.maze.game import SIZE, MazeState, Phase, Square, open_steps
+from engine.search.tuning import Results, Tuning
+
+WALL_COST = 0.6
+"""Moves a wall still in the box is expected to add to the Architect's way."""
+SCALE = 1.5
+"""How sharply spare moves turn into a sure result."""
+
+
+def _bit(square: Square) -> int:
+    return 1 << (square[0] * SIZE + square[1])
+
+
+def _one_move(steps: list[tuple[int, int]], frm: int) -> int:
+    """Every square one queen move away from any square of ``frm`` (bits)."""
+    out = 0
+    for allowed, shift in steps:
+        line = frm
+        while line:
+            line = (line & allowed) << shift if shift > 0 else (line & allowed) >> -shift
+            out |= line
+    return out
+
+
+def _distances(steps: list[tuple[int, int]], frm: Square, targets: list[Square]) -> list[int]:
+    """Queen moves from ``frm`` to each target (walls counted), breadth first."""
+    want = {_bit(t): i for i, t in enumerate(targets)}
+    out = [0] * len(targets)
+    left = sum(want) & ~_bit(frm)
+    seen = frontier = _bit(frm)
+    moves = 0
+    while left:
+        moves += 1
+        frontier = _one_move(steps, frontier) & ~seen
+        if not frontier:
+            raise ValueError("a segment the obelisk cannot reach")
+        seen |= frontier
+        for bit, i in want.items():
+            if bit & frontier & left:
+                out[i] = moves
+                left &= ~bit
+    return out
+
+
+def moves_needed(state: MazeState) -> int:
+    """The fewest Architect moves that claim every segment left, walls as they stand."""
+    if state.obelisk is None or not state.segments:
+        return 0
+    steps = [(allowed, dr * SIZE + dc) for (dr, dc), allowed in open_steps(state.cut).items()]
+    points = [state.obelisk, *sorted(state.segments)]
+    table = [_distances(steps, p, points) for p in points]
+    best = math.inf
+    for order in permutations(range(1, len(points))):
+        total, at = 0, 0
+        for nxt in order:
+            total += table[at][nxt]
+            at = nxt
+        best = min(best, total)
+    return int(best)
+
+
+def value(state: MazeState, stream: ChanceStream) -> Results:
+    """(Architect, Maze Master): the end's result, or the spare moves as a soft one."""
+    if state.is_terminal():
+        return state.returns()
+    while state.phase in (Phase.FIRST_SEGMENT, Phase.SEGMENTS):  # setup: finish at random
+        actions = state.legal_actions()
+        state = state.apply_action(actions[stream.below(len(actions))])
+    turns = state.turns_left
+    walls = min(state.walls_left, turns - (state.phase is Phase.MOVE))
+    spare = turns - moves_needed(state) - WALL_COST * walls
+    v = math.tanh((spare + 0.5) / SCALE)
+    return (v, -v)
+
+
+TUNING = Tuning(budgets=(8, 32, 128, 512), evaluate=value)

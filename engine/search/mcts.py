@@ -1,0 +1,195 @@
+"""Monte Carlo tree search over the one game API, in steps a caller can stop.
+
+Each simulation walks down the tree choosing moves by UCT (the mean result
+plus an exploration bonus that shrinks as a move is tried), adds one new
+position, asks the game's tuning for a value there (usually a rollout: quick
+play to the end or to a cut-off), and adds that value to every move on the
+way down, each from the point of view of the player who chose it.
+
+Hidden information: when a position can ``sample_hidden(stream)`` (High
+Rise), every simulation starts from a fresh sample of what the player to
+move cannot see, and the tree is keyed by moves alone. So the search is the
+single-observer information-set MCTS of Cowling, Powley and Whitehouse: it
+never reads the hidden values, and two positions that differ only in them
+get the same tree and the same move from the same seed.
+
+The budget is a number of simulations, never a clock: ``step(n)`` runs a
+few, ``run(should_stop)`` runs all of them or stops when the caller says,
+and ``best()`` is the move to play whenever the caller decides to stop.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import ChanceStream
+from engine.search.tuning import Tuning
+
+PROVEN_WIN = 2.0
+"""A mark for a move that ends the game won: above any mean result."""
+
+
+class Node:
+    """One position of the tree: who moves there, and the moves tried from it."""
+
+    __slots__ = ("children", "mover", "player", "proven", "state", "total", "untried",
+                 "visits")
+
+    def __init__(self, mover: int | None) -> None:
+        self.mover = mover  # who chose the move into this node (None: chance)
+        self.player: int | None = None  # who moves here, once seen
+        self.visits = 0
+        self.total = 0.0  # results for ``mover``, summed over visits
+        self.children: dict[Any, Node] = {}
+        self.untried: list[Any] | None = None
+        self.proven: float | None = None  # the result, when the move ends the game
+        self.state: Any = None  # kept when nothing is hidden: no move is applied twice
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class Search:
+    """The search for one move from one position; run it all at once or in steps."""
+
+    def __init__(self, state: Any, tuning: Tuning, simulations: int, seed: int) -> None:
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError("a search needs a position where a player is to move")
+        self.state = state
+        self.tuning = tuning
+        self.simulations = max(1, simulations)
+        self.stream = ChanceStream(seed)
+        self.done = 0
+        self._hidden = getattr(state, "sample_hidden", None)
+        self.root = Node(None)
+        self._root_moves = tuning.moves(self._sampled())
+        if not self._root_moves:
+            raise ValueError("the tuning offers no move in this position")
+        self._winning = self._decisive()
+
+    # ---------------------------------------------------------------- running
+
+    @property
+    def finished(self) -> bool:
+        """The budget is spent, or the choice is already certain."""
+        return (self.done >= self.simulations or self._winning is not None
+                or len(self._root_moves) == 1)
+
+    def step(self, n: int = 1) -> bool:
+        """Run up to ``n`` simulations; False once there is nothing left to run."""
+        for _ in range(n):
+            if self.finished:
+                return False
+            self._simulate()
+            self.done += 1
+        return not self.finished
+
+    def run(self, should_stop: Callable[[], bool] | None = None, chunk: int = 8) -> Any:
+        """Spend the budget (or stop early when ``should_stop()`` says so); the move."""
+        while self.step(chunk):
+            if should_stop is not None and should_stop():
+                break
+        return self.best()
+
+    def best(self) -> Any:
+        """The move to play now: a proven win, else the most tried, then the best mean."""
+        if self._winning is not None:
+            return self._winning
+        if len(self._root_moves) == 1 or not self.root.children:
+            return self._root_moves[0]
+        order = {a: i for i, a in enumerate(self._root_moves)}
+        return max(self.root.children.items(),
+                   key=lambda item: (item[1].visits, item[1].mean(),
+                                     -order.get(item[0], 0)))[0]
+
+    def statistics(self) -> list[tuple[Any, int, float]]:
+        """(move, simulations, mean result) for every move tried at the root, best first."""
+        rows = [(a, n.visits, n.mean()) for a, n in self.root.children.items()]
+        return sorted(rows, key=lambda r: (-r[1], -r[2]))
+
+    # ---------------------------------------------------------------- inside
+
+    def _sampled(self) -> Any:
+        """The root as this simulation sees it: hidden facts drawn afresh if any."""
+        return self.state if self._hidden is None else self._hidden(self.stream)
+
+    def _decisive(self) -> Any:
+        """A root move that wins at once, found before any simulation (or None)."""
+        me = self.state.current_player()
+        state = self._sampled()
+        for action in self._root_moves:
+            after = state.apply_action(action)
+            if after.is_terminal() and self._hidden is None:
+                outcome = after.outcome()
+                if outcome is not None and outcome.winner is me:
+                    return action
+        return None
+
+    def _simulate(self) -> None:
+        state = self._sampled()
+        node = self.root
+        path = [node]
+        stream = self.stream
+        while True:
+            if state.is_terminal():
+                results = state.returns()
+                break
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = outcomes[stream.below(len(outcomes))][0]
+                state = state.apply_action(action)
+                node = node.children.setdefault(action, Node(None))
+                path.append(node)
+                continue
+            if node.untried is None:
+                node.player = state.current_player().index
+                moves = self._root_moves if node is self.root else self.tuning.moves(state)
+                node.untried = _shuffled(moves, stream)
+            if node.untried:
+                action = node.untried.pop()
+                state = state.apply_action(action)
+                child = Node(node.player)
+                node.children[action] = child
+                if self._hidden is None:
+                    child.state = state
+                path.append(child)
+                if state.is_terminal():
+                    results = state.returns()
+                    if self._hidden is None:
+                        child.proven = results[node.player]
+                else:
+                    results = self.tuning.evaluate(state, stream)
+                break
+            action, node = self._select(node)
+            state = node.state if node.state is not None else state.apply_action(action)
+            path.append(node)
+        for visited in path:
+            visited.visits += 1
+            if visited.mover is not None:
+                visited.total += results[visited.mover]
+
+    def _select(self, node: Node) -> tuple[Any, Node]:
+        """UCT among the tried moves; a move that wins outright is always taken."""
+        log_n = math.log(node.visits)
+        c = self.tuning.exploration
+        best: tuple[Any, Node] | None = None
+        best_score = -math.inf
+        for action, child in node.children.items():
+            if child.proven is not None and child.proven > 0:
+                return action, child
+            score = child.total / child.visits + c * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = (action, child), score
+        assert best is not None
+        return best
+
+
+def _shuffled(moves: list[Any], stream: ChanceStream) -> list[Any]:
+    """A copy in a seeded random order, so no move is favoured by where it is listed."""
+    out = list(moves)
+    for i in range(len(out) - 1, 0, -1):
+        j = stream.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
