@@ -16,7 +16,7 @@ import math
 from itertools import permutations
 
 from engine.core import ChanceStream
-from engine.maze.game import SIZE, MazeState, Phase, Square, open_steps
+from engine.maze.game import SIZE, Action, MazeState, Phase, PlaceWall, Square, open_steps
 from engine.search.tuning import Results, Tuning
 
 WALL_COST = 0.6
@@ -91,4 +91,18 @@ def value(state: MazeState, stream: ChanceStream) -> Results:
     return (v, -v)
 
 
-TUNING = Tuning(budgets=(8, 32, 128, 512), evaluate=value)
+def moves(state: MazeState) -> list[Action]:
+    """Every legal action, but walls only next to the obelisk or a segment left.
+
+    A wall far from both rarely lengthens the Architect's way; leaving those
+    out lets the Maze Master's budget go to the walls that can.
+    """
+    actions = state.legal_actions()
+    if state.phase is not Phase.WALL or state.obelisk is None:
+        return actions
+    near = {state.obelisk, *state.segments}
+    return [a for a in actions if not isinstance(a, PlaceWall)
+            or any(abs(a.square[0] - r) <= 1 and abs(a.square[1] - c) <= 1 for r, c in near)]
+
+
+TUNING = Tuning(budgets=(8, 30, 100, 300), moves=moves, evaluate=value)
