@@ -9,7 +9,10 @@ registry; nothing else names a game. A game is added with ``register``
 (the tests add a fifth game of their own that way).
 
 The parts are named as ``"module:attribute"`` and loaded when first asked
-for, so ``obelisk --help`` does not import four games.
+for, the options classes too: ``obelisk --help`` imports no game, and the
+service imports only the game it plays (every engine costs start-up time).
+For the same reason a flag's words (``--mode open``) are written here; a
+test checks them against the engine's.
 """
 
 from __future__ import annotations
@@ -22,11 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
-
-from engine.highrise.game import HighriseOptions
-from engine.maze.game import TURN_LIMITS, MazeOptions
-from engine.stones.game import Edition, Mode, StonesOptions
-from engine.towers.game import HOURGLASS_RANGE_S, TowersOptions
 
 PLY_LIMIT_MAX = 10_000
 
@@ -80,7 +78,7 @@ class Flag:
     choices: tuple[object, ...] | None = None
     metavar: str | None = None
     switch: bool = False  # a flag with no value that turns the option on
-    enum: type[Enum] | None = None  # the value is one of this enum's, typed as its word
+    enum: str = ""  # "module:Enum": the value is one of its members, typed as its word
 
     @property
     def dest(self) -> str:
@@ -92,8 +90,6 @@ class Flag:
                         "help": help_text or self.help}
         if self.switch:
             kwargs["action"] = "store_true"
-        elif self.enum is not None:
-            kwargs["choices"] = tuple(e.value for e in self.enum)
         else:
             kwargs.update({k: v for k, v in (("type", self.type), ("choices", self.choices),
                                              ("metavar", self.metavar)) if v is not None})
@@ -101,8 +97,8 @@ class Flag:
 
     def values(self, given: object) -> dict[str, object]:
         """The option fields a typed value sets."""
-        if self.enum is not None:
-            given = self.enum(given)
+        if self.enum:
+            given = load(self.enum)(given)
         if len(self.fields) == 1:
             return {self.fields[0]: given}
         return dict(zip(self.fields, given, strict=True))  # e.g. --size sets rows and cols
@@ -139,7 +135,7 @@ class Game:
 
     id: str
     help: str
-    options: type
+    options_class: str  # the options dataclass, as "module:attribute"
     flags: tuple[Flag, ...]
     engine: str  # the engine's Game class, made with make(options, extras)
     record: str  # module with action_to_dict and action_from_dict
@@ -155,6 +151,11 @@ class Game:
     demo_flags: tuple[Flag, ...] = ()  # a demo's own choices, passed to run_demo by name
     calibrate: str = ""  # run_calibrate(profile, state_dir) for sensors measured once
     calibrate_help: str = ""
+
+    @property
+    def options(self) -> type:
+        """The game's options dataclass (its engine is imported on first use)."""
+        return load(self.options_class)
 
     def make(self, options: object, extras: dict | None = None) -> Any:
         """The engine's game for these options (and extras a record kept, like a towers set)."""
@@ -202,46 +203,56 @@ def _own_set(path: str) -> dict:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _hourglass(text: str) -> float:
+    """``--hourglass``: seconds in the towers engine's range (imported once it is typed)."""
+    from engine.towers.game import HOURGLASS_RANGE_S
+
+    return seconds_in(*HOURGLASS_RANGE_S, "the hourglass")(text)
+
+
 def _parts(game: str, engine: str) -> dict[str, str]:
     """Where a game's parts are when they follow the layout (engine/<game>, firmware/<game>)."""
-    return {"engine": f"engine.{game}.game:{engine}", "record": f"engine.{game}.record",
+    name = engine.removesuffix("Game")
+    return {"options_class": f"engine.{game}.game:{name}Options",
+            "engine": f"engine.{game}.game:{engine}", "record": f"engine.{game}.record",
             "rules": f"engine.{game}.rules:rules_text",
-            "table": f"firmware.{game}.table:{engine.removesuffix('Game')}Table",
+            "table": f"firmware.{game}.table:{name}Table",
             "view": f"firmware.{game}.view:view_of", "demo": f"firmware.{game}.demo:run_demo",
             "screen": f"firmware.{game}.screen:draw"}
 
 
 GAMES: dict[str, Game] = {game.id: game for game in (
-    Game("towers", "3D head-to-head tower packing", TowersOptions, (
+    Game("towers", "3D head-to-head tower packing", flags=(
         Flag("--hourglass", ("hourglass_s",),
              "the active player's time to choose, in seconds (default: 60)",
-             type=seconds_in(*HOURGLASS_RANGE_S, "the hourglass"), metavar="SECONDS"),
+             type=_hourglass, metavar="SECONDS"),
         Flag("--sudden-death", ("sudden_death",), "no points: the first tower over the top "
              "loses", switch=True),
     ), **_parts("towers", "TowersGame"), maker="firmware.towers.sets:make_game",
         extra_flags=(Flag("--set", ("set",), "your own wooden block set (TOML; see `obelisk "
                           "rules towers`)", type=_own_set, metavar="FILE"),)),
-    Game("stones", "SE20ND Obelisk: three stones and symmetry", StonesOptions, (
+    Game("stones", "SE20ND Obelisk: three stones and symmetry", flags=(
         Flag("--size", ("rows", "cols"), f"{_SIZE}, 4x4 to 8x8 (default 6x4)", type=board_size,
              metavar="RxC"),
         Flag("--mode", ("mode",), "the symmetry each move must keep (default: open)",
-             enum=Mode),
+             choices=("open", "bounded", "balanced"), enum="engine.stones.game:Mode"),
         Flag("--edition", ("edition",), "the words used: classic (cornerstone, keystone) or "
-             "second (base, pedestal)", enum=Edition),
+             "second (base, pedestal)", choices=("classic", "second"),
+             enum="engine.stones.game:Edition"),
         Flag("--ply-limit", ("ply_limit",), "draw after N moves in all (default: none; the "
              "demo: 200)", type=ply_limit, metavar="N"),
     ), **_parts("stones", "StonesGame"), demo_defaults={"ply_limit": 200},
         demo_flags=(Flag("--stack-sensors", ("stack_sensors",), "simulate stack-height "
                          "sensors: stacking needs no button", switch=True),)),
-    Game("highrise", "High Rise: stacks over hidden values", HighriseOptions, (
+    Game("highrise", "High Rise: stacks over hidden values", flags=(
         Flag("--size", ("rows", "cols"), f"{_SIZE}, 3x3 (default) to 8x8", type=board_size,
              metavar="RxC"),
     ), **_parts("highrise", "HighriseGame"),
         calibrate="firmware.highrise.calibrate:run_calibrate",
         calibrate_help="weigh an empty board and one piece of each size"),
-    Game("maze", "the Architect against the Maze Master", MazeOptions, (
+    Game("maze", "the Architect against the Maze Master", flags=(
         Flag("--turns", ("turns",), "the turn limit (default: 20; 25 helps the Architect, 15 "
-             "the Maze Master)", type=int, choices=TURN_LIMITS),
+             "the Maze Master)", type=int, choices=(15, 20, 25)),  # the engine's TURN_LIMITS
     ), **_parts("maze", "MazeGame"), profile="sim-maze"),
 )}
 

@@ -35,7 +35,7 @@ look (High Rise seals them). Everything it tells the world goes through
 
 from __future__ import annotations
 
-import secrets
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -57,6 +57,12 @@ from hardware.buttons import ButtonEvent
 
 V = TypeVar("V")
 Actions = tuple[Any, ...]
+
+def _fresh_seed() -> int:
+    """A new game's seed from the system's randomness, as ``secrets`` would draw it (which
+    imports hashlib: longer to start)."""
+    return random.SystemRandom().getrandbits(63)
+
 
 CORE_STATES = ("setup", "play", "choose", "repair", "paused", "over")
 CORE_TRANSITIONS = (
@@ -116,7 +122,7 @@ class Table(Generic[V]):
         self.journal = journal
         self.emit = emit
         self.beep = beep
-        self.seed = secrets.randbits(63) if seed is None else seed
+        self.seed = _fresh_seed() if seed is None else seed
         self.settler: Settler[V] = Settler(settle_s, quick_s)
         self.settler.sure = self._sure_now
         self._prepared: dict = {}  # action -> (position before, position after)
@@ -232,7 +238,7 @@ class Table(Generic[V]):
 
     def _next_game(self) -> None:
         """After a game: a new seed, nothing on record, the players set up again."""
-        self.seed = secrets.randbits(63)
+        self.seed = _fresh_seed()
         self.position = seeded_start(self.game, self.seed)[0]
         self.history, self.actions = [self.position], []
         self.started, self.offer, self.candidates, self.chooser = False, None, (), None

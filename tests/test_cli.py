@@ -89,3 +89,39 @@ def test_rules_maze_follow_the_turn_limit(capsys):
     assert "within 25 turns" in text and "both ways round its corner" in text
     with pytest.raises(SystemExit):
         main(["rules", "maze", "--turns", "18"])
+
+
+def test_the_command_line_imports_no_game_and_the_service_only_its_own():
+    """Every engine costs start-up time (the service must be ready within 0.3 s), so
+    ``obelisk --help`` imports none, and a towers service only towers."""
+    probe = ("import sys\n"
+             "from firmware.cli import build_parser\n"
+             "build_parser()\n"
+             "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('engine.')}))\n"
+             "from firmware.games import GAMES\n"
+             "from firmware.run import run_service\n"
+             "from firmware.towers.table import TowersTable\n"
+             "GAMES['towers'].make(GAMES['towers'].options())\n"
+             "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('engine.')"
+             " and m.count('.') > 1}))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[0] == "['errors']"
+    assert out[1] == "['towers']"
+
+
+def test_the_flags_words_are_the_engines():
+    """The registry writes each flag's words so that building the parser imports no
+    engine; here they are checked against the engines' own."""
+    from engine.maze.game import TURN_LIMITS
+    from engine.stones.game import Edition, Mode
+    from firmware.games import GAMES, load
+
+    flags = {f.name: f for game in GAMES.values() for f in game.flags}
+    assert flags["--turns"].choices == TURN_LIMITS
+    assert flags["--mode"].choices == tuple(m.value for m in Mode)
+    assert flags["--edition"].choices == tuple(e.value for e in Edition)
+    for game in GAMES.values():
+        for flag in game.flags:
+            if flag.enum:
+                assert tuple(e.value for e in load(flag.enum)) == flag.choices

@@ -17,11 +17,9 @@ GAME_ID = "noughts"
 def registered() -> Game:
     """The toy game, in the registry (once)."""
     if GAME_ID not in GAMES:
-        from tests.toy.game import NoughtsOptions
-
         where = "tests.toy"
         register(Game(GAME_ID, "noughts and crosses on the stones board (a test game)",
-                      NoughtsOptions, (), engine=f"{where}.game:NoughtsGame",
+                      f"{where}.game:NoughtsOptions", (), engine=f"{where}.game:NoughtsGame",
                       record=f"{where}.record", rules=f"{where}.rules:rules_text",
                       table=f"{where}.table:NoughtsTable", view="firmware.stones.view:view_of",
                       demo=f"{where}.demo:run_demo", screen=f"{where}.screen:draw"))
