@@ -37,9 +37,6 @@ UNSEEN_S = 1.0
 """Real seconds the board may be out of sync before the LEDs say it is not seen."""
 NO_BOARD = palette.NO_BOARD
 """Every other ring pixel in this colour: the scanner board is not seen."""
-LONGEST_NAP_S = 1.0
-"""With nothing due, the loop still looks round this often (real seconds): a board gone
-quiet shows on the rings within ``UNSEEN_S`` and this."""
 
 
 class LinkDeadError(RuntimeError):
@@ -93,15 +90,19 @@ class TableService:
         self.view_of = view_of
         self.clock = clock
         self.rate = rate  # the table's clock runs this much faster than real time (demos)
-        self.events: queue.Queue = queue.Queue()
+        # SimpleQueue: its put takes no lock the loop could hold, so SIGTERM's handler (which
+        # runs in the loop's thread, between any two of its steps) may put the stop on it.
+        self.events: queue.SimpleQueue = queue.SimpleQueue()
         self.stopping = _Stopping(lambda: self.events.put(("stop", None)))
         self.wakes = 0  # loop turns, for bench/service.py
         self._last_frame: dict | None = None
         self._started = False
         self._retry_at: float | None = None  # when to try recording again
         self._refused = ""  # the journal's last refusal, logged once
-        self._unsynced_since: float | None = None
+        self._unsynced_since: float | None = None  # real time the board was last seen going
+        self._unseen_shown = False  # the rings say the board is not seen
         devices.link.on_snapshot = lambda snap: self.events.put(("snapshot", snap))
+        devices.link.on_unsynced = lambda: self.events.put(("unsynced", None))
         devices.buttons.on_event = lambda event: self.events.put(("button", event))
         table.beep = devices.buttons.beep
         table.settler.confirm = self._reread
@@ -118,9 +119,8 @@ class TableService:
         """The loop; returns when ``stopping`` is set, raises LinkDeadError without a link."""
         if not self._started:
             self.start_table()
-        snapshot = self.devices.link.snapshot()
-        if snapshot is not None:
-            self.events.put(("snapshot", snapshot))
+        snapshot = self.devices.link.snapshot()  # the link tells only what comes after
+        self.events.put(("snapshot", snapshot) if snapshot is not None else ("unsynced", None))
         sd_notify("READY=1")
         watchdog = watchdog_period_s()
         next_pat = time.monotonic()
@@ -163,15 +163,20 @@ class TableService:
                 self._not_recorded(exc, now)
             self._draw(now)
 
-    def _sleep(self, now: float, next_pat: float | None) -> float:
+    def _sleep(self, now: float, next_pat: float | None) -> float | None:
         """Real seconds until something is due: a settle, a retry, a game's timer, the next
-        LED change, the watchdog; else the longest nap (the loop wakes at once for input)."""
+        LED change, the rings saying the board is not seen, the watchdog. None: nothing is,
+        and the loop sleeps until input (a new reading, a press, the link losing the board,
+        a stop)."""
         due = [self._retry_at if self._retry_at is not None else self.table.next_deadline(),
                self.table.led_change(now, self._rings)]
         waits = [max(0.0, t - now) / self.rate for t in due if t is not None]
+        real = time.monotonic()
+        if self._unsynced_since is not None and not self._unseen_shown:
+            waits.append(max(0.0, self._unsynced_since + UNSEEN_S - real))
         if next_pat is not None:
-            waits.append(max(0.0, next_pat - time.monotonic()))
-        return min([LONGEST_NAP_S, *waits])
+            waits.append(max(0.0, next_pat - real))
+        return min(waits, default=None)
 
     def _not_recorded(self, exc: JournalError, now: float) -> None:
         """The journal refused: nothing is confirmed; show it, say it once, try again later."""
@@ -214,9 +219,10 @@ class TableService:
         moment's resync look like a lost board.
         """
         if self.devices.link.synced:
-            self._unsynced_since = None
+            self._unsynced_since, self._unseen_shown = None, False
             return False
         real = time.monotonic()
         if self._unsynced_since is None:
             self._unsynced_since = real
-        return real - self._unsynced_since >= UNSEEN_S
+        self._unseen_shown = real - self._unsynced_since >= UNSEEN_S
+        return self._unseen_shown

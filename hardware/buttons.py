@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpiozero import Button, Buzzer, PinFactoryFallback
+from gpiozero import Buzzer, DigitalInputDevice, PinFactoryFallback
 from gpiozero.pins.mock import MockFactory
 
 from hardware.profile import PIN_FACTORIES, ButtonsConfig, ProfileError
@@ -31,6 +31,64 @@ log = logging.getLogger(__name__)
 class ButtonEvent:
     button: str  # "A", "B" or "menu"
     kind: str  # "press" or "hold"
+
+
+class HoldButton(DigitalInputDevice):
+    """A push button to ground: ``when_pressed``, ``when_released``, and ``when_held`` once
+    it has been down ``hold_time`` seconds.
+
+    gpiozero's own ``Button`` times its hold on a thread that wakes ten times a
+    second for as long as the button exists, so three buttons kept an idle
+    table awake 30 times a second. Here a press starts a timer, and letting go
+    cancels it: nothing runs while nobody touches the table.
+    """
+
+    def __init__(self, pin: str, *, hold_time: float, pin_factory=None) -> None:
+        super().__init__(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+        self.hold_time = hold_time  # read at each press: a demo may shorten it
+        self.when_pressed: Callable[[], None] | None = None
+        self.when_released: Callable[[], None] | None = None
+        self.when_held: Callable[[], None] | None = None
+        self._timing = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self.when_activated = self._down
+        self.when_deactivated = self._up
+
+    @property
+    def is_pressed(self) -> bool:
+        return self.is_active
+
+    def _down(self) -> None:
+        timer = threading.Timer(self.hold_time, lambda: self._hold_for(timer))
+        timer.daemon = True
+        with self._timing:
+            self._timer = timer
+        if self.when_pressed is not None:
+            self.when_pressed()
+        timer.start()
+
+    def _hold_for(self, timer: threading.Timer) -> None:
+        with self._timing:
+            if self._timer is not timer:  # let go (or pressed again) meanwhile
+                return
+            self._timer = None
+        if self.when_held is not None:
+            self.when_held()
+
+    def _up(self) -> None:
+        with self._timing:
+            timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
+        if self.when_released is not None:
+            self.when_released()
+
+    def close(self) -> None:
+        with self._timing:
+            timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
+        super().close()
 
 
 def on_raspberry_pi() -> bool:
@@ -101,7 +159,7 @@ class TableButtons:
         self.events: list[ButtonEvent] = []
         self._lock = threading.Lock()
         pins = {"A": config.player_a, "B": config.player_b, "menu": config.menu}
-        self.buttons: dict[str, Button] = {}
+        self.buttons: dict[str, HoldButton] = {}
         self._held: dict[str, bool] = {}
         self.buzzer: Buzzer | None = None
         # gpiozero warns once per factory it falls back from: say it in the error instead.
@@ -118,8 +176,7 @@ class TableButtons:
                fallbacks: list[warnings.WarningMessage]) -> None:
         try:
             for name, pin in pins.items():
-                button = Button(pin, pull_up=True, bounce_time=None, hold_time=config.hold_s,
-                                pin_factory=self.factory)
+                button = HoldButton(pin, hold_time=config.hold_s, pin_factory=self.factory)
                 button.when_held = self._handler(name, "hold")
                 button.when_released = self._handler(name, "release")
                 button.when_pressed = self._handler(name, "down")
@@ -177,5 +234,5 @@ class TableButtons:
                     device.close()
 
 
-__all__ = ["BUTTONS", "ButtonEvent", "TableButtons", "gpio_error", "make_pin_factory",
+__all__ = ["BUTTONS", "ButtonEvent", "HoldButton", "TableButtons", "gpio_error", "make_pin_factory",
            "on_raspberry_pi"]

@@ -36,6 +36,9 @@ NOTICE_EVERY_S = 30.0
 """A trouble that lasts is told again at most this often."""
 WATCH_EVERY_S = 1.0
 """How often the reader looks at its counters (bad frames, versions, held notices)."""
+READ_TIMEOUT_S = 2.0
+"""The longest a read waits. The board's heartbeat comes every second, so this only
+bounds how long a silent board goes unwatched; ``stop()`` cancels a read at once."""
 BAD_FRAMES_WARN = 5
 """Bad frames within one period worth a warning; a single one happens at any plug-in."""
 _BAD_WORDS = {"crc": "wrong checksum", "cobs": "garbled", "short": "too short",
@@ -106,7 +109,10 @@ class ScannerLink:
     """Keeps a live, resynced ``Snapshot`` of the scanner board's sensors.
 
     ``port`` is a device path or a pyserial URL. ``on_snapshot`` is called on
-    the link's thread with each new consistent snapshot. ``expected`` is the
+    the link's thread with each consistent snapshot that differs from the last
+    one told (a heartbeat that repeats it wakes nobody), and ``on_unsynced``
+    when there stops being one (a lost board, a gap, the reader ending): a
+    listener may sleep until either comes. ``expected`` is the
     layout the profile describes (``hardware.devices.expected_layout``): a
     board whose hello differs is reported in the log, naming
     ``expected_from``; without it any layout is taken as it comes.
@@ -114,13 +120,15 @@ class ScannerLink:
 
     def __init__(self, port: str, baud: int = 115200, *,
                  on_snapshot: Callable[[Snapshot], None] | None = None,
-                 retry_s: float = 0.2, read_timeout_s: float = 0.5,
+                 on_unsynced: Callable[[], None] | None = None,
+                 retry_s: float = 0.2, read_timeout_s: float = READ_TIMEOUT_S,
                  serial_factory: Callable[..., serial.SerialBase] = serial.serial_for_url,
                  expected: Layout | None = None, expected_from: str = "the profile",
                  notice_every_s: float = NOTICE_EVERY_S) -> None:
         self.port = port
         self.baud = baud
         self.on_snapshot = on_snapshot
+        self.on_unsynced = on_unsynced
         self.retry_s = retry_s
         self.read_timeout_s = read_timeout_s
         self._factory = serial_factory
@@ -163,6 +171,11 @@ class ScannerLink:
 
     def stop(self) -> None:
         self._stop.set()
+        port = self._serial
+        cancel = getattr(port, "cancel_read", None)  # not every pyserial URL has one
+        if cancel is not None:
+            with contextlib.suppress(Exception):  # a port closing under us: nothing to cancel
+                cancel()
         if self._thread:
             self._thread.join(timeout=2)
         self._close()
@@ -278,9 +291,8 @@ class ScannerLink:
                           self.port, type(exc).__name__, exc)
         finally:
             self._close()
-            with self._changed:
-                self._synced = False
-                self._changed.notify_all()
+            if not self._unsync():
+                self._tell_unsynced()  # the reader's end is news, synced or not
 
     def _open(self) -> bool:
         try:
@@ -339,9 +351,21 @@ class ScannerLink:
     def _drop(self) -> None:
         """Close the port and publish nothing until a reconnect brings a fresh snapshot."""
         self._close()
+        self._unsync()
+
+    def _unsync(self) -> bool:
+        """No consistent state until the next full snapshot; the listener hears it once.
+        True if it heard (the link was synced)."""
         with self._changed:
-            self._synced = False
+            was, self._synced = self._synced, False
             self._changed.notify_all()
+        if was:
+            self._tell_unsynced()
+        return was
+
+    def _tell_unsynced(self) -> None:
+        if self.on_unsynced is not None:
+            self.on_unsynced()
 
     # ------------------------------------------------------------------ telling
 
@@ -460,8 +484,7 @@ class ScannerLink:
 
     def _resync(self) -> None:
         self.health.resyncs += 1
-        with self._lock:
-            self._synced = False
+        self._unsync()
         self.send(proto.SYNC)
 
     # ------------------------------------------------------------------ state
@@ -477,18 +500,23 @@ class ScannerLink:
         elif gap:
             self.health.gaps += 1
             self._resync()
+        synced = self._synced
         try:
             publish = self._apply(kind, body)
         except ValueError as exc:
             self.reader.bad["body"] = self.reader.bad.get("body", 0) + 1
             log.debug("dropped a %s frame: %s", proto.KIND_NAMES.get(kind, kind), exc)
             return
+        if synced and not self._synced:  # the board restarted (its hello)
+            self._tell_unsynced()
         if publish and self.on_snapshot is not None:
             self.on_snapshot(self.snapshot() or self._current())
 
     def _apply(self, kind: int, body: bytes) -> bool:
-        """Update the state from one message; True when listeners should hear of it."""
+        """Update the state from one message; True when listeners should hear of it (a new
+        consistent state)."""
         with self._changed:
+            before = (self._synced, frozenset(self._closed), self._loads)
             if kind == proto.HELLO:
                 fields = proto.unpack_hello(body)
                 self._layout = Layout(*fields)
@@ -527,7 +555,7 @@ class ScannerLink:
             else:
                 raise ValueError(f"unexpected message type {kind:#04x} from the board")
             self._changed.notify_all()
-            return self._synced
+            return self._synced and before != (True, frozenset(self._closed), self._loads)
 
 
 def _describe(lay: Layout) -> str:

@@ -91,3 +91,33 @@ def test_show_sends_only_the_chains_that_changed():
     leds[("board", "", 0)] = (1, 1, 1)
     leds.show()
     assert sent == [proto.LED_FRAME] and len(leds.chains[0].frames) == 1
+
+
+def test_buttons_nobody_touches_keep_no_thread_awake():
+    """gpiozero's Button times holds on a thread per button that wakes ten times a
+    second, all day; here a hold is timed only while a button is down."""
+    import threading
+
+    before = threading.active_count()
+    config = replace(load_profile("sim").buttons, hold_s=0.08)
+    device = TableButtons(config, pin_factory=MockFactory())
+    try:
+        assert threading.active_count() == before
+        device.buttons["A"].pin.drive_low()
+        assert threading.active_count() == before + 1  # the hold's timer, while it is down
+        device.buttons["A"].pin.drive_high()
+    finally:
+        device.close()
+
+
+def test_a_press_let_go_before_the_hold_is_only_a_press():
+    heard = []
+    config = replace(load_profile("sim").buttons, hold_s=30.0)
+    device = TableButtons(config, pin_factory=MockFactory(), on_event=heard.append)
+    try:
+        device.buttons["B"].hold_time = 0.01  # as a demo shortens it
+        device.press("B", hold=True)
+        device.press("A")
+        assert heard == [ButtonEvent("B", "hold"), ButtonEvent("A", "press")]
+    finally:
+        device.close()

@@ -433,3 +433,25 @@ def test_a_port_closed_under_a_write_is_a_lost_frame_not_a_crash(tmp_path):
     link._serial = ClosedUnderUs()
     assert link.send(0x10, b"") is False
     assert "fileno" in link.health.last_error
+
+
+def test_a_heartbeat_that_repeats_the_state_wakes_nobody():
+    """The board's heartbeat every second used to wake the service each time; only a new
+    state is told, and losing the board (a sequence gap here) is told once, on its own."""
+    told, lost = [], []
+    link = ScannerLink("unused", on_snapshot=told.append, on_unsynced=lambda: lost.append(1))
+    switches = 2 * 81
+
+    def snapshot(seq: int, closed: list[int]) -> bytes:
+        return proto.encode_frame(proto.SNAPSHOT, seq, proto.pack_snapshot(closed, switches, []))
+
+    hello = proto.pack_hello("test board", 2, 9, 9, 0, 0, 0, 0)
+    link.feed(proto.encode_frame(proto.HELLO, 0, hello) + snapshot(1, [3]))
+    link.feed(snapshot(2, [3]) + snapshot(3, [3]))                  # two heartbeats
+    assert len(told) == 1 and not lost
+    link.feed(snapshot(4, [3, 4]))                                  # a block arrived
+    assert len(told) == 2 and told[-1].tower_cells(0) != told[0].tower_cells(0)
+    link.feed(proto.encode_frame(proto.CHANGES, 9, proto.pack_changes([(5, True)])))
+    assert lost == [1] and not link.synced and len(told) == 2        # frames went missing
+    link.feed(snapshot(10, [3, 4]))                                 # the answer to our SYNC
+    assert link.synced and len(told) == 3 and lost == [1]           # back: told again

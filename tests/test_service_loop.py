@@ -1,0 +1,79 @@
+"""The service's loop: it sleeps until something is due, and a stop always gets through."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+import types
+
+from engine.towers.game import TowersGame
+from firmware.journal import Journal
+from firmware.service import UNSEEN_S, TableService
+from firmware.towers.table import TowersTable
+from firmware.towers.view import view_of
+from hardware.devices import open_table
+from hardware.profile import load_profile
+
+
+def _until(test, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, "the condition never came"
+        time.sleep(0.01)
+
+
+def test_a_stop_put_from_inside_the_loops_own_queue_code_gets_through():
+    """SIGTERM's handler runs in the loop's thread, between any two lines it runs, also
+    inside the queue's own methods while they hold its lock; the handler puts the stop on
+    that queue. With a lock there, the service hung until systemd killed it."""
+    fake = types.SimpleNamespace
+    devices = fake(link=fake(), buttons=fake(beep=None), leds=fake(parts=lambda: []))
+    service = TableService(devices, fake(settler=fake(), beep=None), view_of)
+    stdlib = (sys.modules["queue"].__file__, threading.__file__)
+
+    def signal_at_every_line(frame, event, arg):
+        if event == "line" and frame.f_code.co_filename in stdlib:
+            service.stopping.set()  # what the SIGTERM handler does
+        return signal_at_every_line
+
+    def loop_like() -> None:
+        sys.settrace(signal_at_every_line)
+        try:
+            for _ in range(20):
+                service.events.put(("button", None))
+                service.events.get(timeout=1.0)
+        finally:
+            sys.settrace(None)
+
+    worker = threading.Thread(target=loop_like, daemon=True)
+    worker.start()
+    worker.join(timeout=10)
+    assert not worker.is_alive(), "a stop waited on a lock the loop held"
+
+
+def test_an_idle_table_sleeps_until_input_and_wakes_to_show_a_lost_board(tmp_path, block_set):
+    """Nothing due, the board seen: no timeout at all (it woke every second before). The
+    board lost: the link says so, and the loop wakes in time to show it on the rings."""
+    devices = open_table(load_profile("sim"))
+    table = TowersTable(TowersGame(block_set), Journal(tmp_path / "state"))
+    now = [0.0]  # the table's clock, moved by hand
+    service = TableService(devices, table, view_of, clock=lambda: now[0])
+    woken = []
+    devices.link.on_unsynced = lambda: woken.append(service.events.put(("unsynced", None)))
+    try:
+        service.start_table()
+        _until(lambda: devices.link.synced)
+        service._step("snapshot", devices.link.snapshot())
+        assert service._sleep(now[0], None) == table.settler.settle_s  # its settle is due
+        now[0] = 1.0
+        service._step(None, None)
+        assert table.decided is not None and table.state == "setup"
+        assert service._sleep(now[0], None) is None
+        devices.sim.unplug()
+        _until(lambda: woken)
+        service._step("unsynced", None)
+        wait = service._sleep(now[0], None)
+        assert wait is not None and 0 < wait <= UNSEEN_S
+    finally:
+        devices.close()
