@@ -28,6 +28,7 @@ Run: .venv/bin/python bench/latency.py [--moves 200] [--seconds 30]
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import tempfile
@@ -88,6 +89,7 @@ class Timed:
             self.shows.append(time.monotonic())
 
         self.devices.leds.show = timed_show
+        gc.freeze()  # as `obelisk run` does once it has started
         self.loop = threading.Thread(target=self.service.run, daemon=True)
         self.loop.start()
 

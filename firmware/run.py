@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import signal
@@ -69,6 +70,9 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
             service.start_table()
             _say_hello(profile, spec.id, journal, table.problem)
             running.append(service)
+            # What start-up made lives as long as the service: the collector's full passes
+            # (tens of milliseconds on a Pi, maybe in the middle of a move) need not walk it.
+            gc.freeze()
             try:
                 service.run()
             except KeyboardInterrupt:  # Ctrl-C: the service stopped cleanly all the same

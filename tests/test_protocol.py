@@ -16,6 +16,39 @@ def test_crc16_is_ccitt_false():
     assert proto.crc16(b"") == 0xFFFF
 
 
+@given(st.binary(max_size=700), st.integers(0, 0xFFFF))
+def test_the_pis_crc_in_c_is_the_boards_own(data, start):
+    """The Pi uses binascii's CRC; the board (CircuitPython) its own table: the same sums."""
+    c_made = proto.crc16(data, start)
+    board, proto._crc_in_c = proto._crc_in_c, None
+    try:
+        assert proto.crc16(data, start) == c_made
+    finally:
+        proto._crc_in_c = board
+
+
+def _cobs_by_the_byte(data: bytes) -> bytes:
+    """COBS a byte at a time, as the protocol describes it: the reference."""
+    out, block = bytearray(), bytearray()
+    for byte in data:
+        if byte == 0:
+            out += bytes([len(block) + 1]) + block
+            block = bytearray()
+        else:
+            block.append(byte)
+            if len(block) == 254:
+                out += b"\xff" + block
+                block = bytearray()
+    return bytes(out + bytes([len(block) + 1]) + block)
+
+
+@given(st.lists(st.sampled_from([b"\x00", b"\x07", b"\x07" * 253, b"\x07" * 254,
+                                 b"\x07" * 255]), max_size=8))
+def test_cobs_cuts_runs_as_the_protocol_says(parts):
+    data = b"".join(parts)
+    assert proto.cobs_encode(data) == _cobs_by_the_byte(data)
+
+
 @given(st.binary(max_size=700))
 def test_cobs_round_trips_and_removes_zeros(data):
     encoded = proto.cobs_encode(data)

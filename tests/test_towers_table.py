@@ -521,3 +521,19 @@ def test_taking_back_the_placement_that_ended_a_turn_stops_the_next_hourglass(t)
     assert stopped["player"] == passive.value and stopped["left"] == pytest.approx(60.0, abs=1)
     t.see(_place_view(t, active, blue), (None, None))      # put back: the turn ends again
     assert t.pos.turn == 2 and t.table.hourglass.running
+
+
+def test_a_reading_is_worked_out_once_for_its_short_window_and_its_decision(t, monkeypatch):
+    """read_view tries placements on both towers: the short settle window asks it as the
+    reading arrives, and the decision reuses that answer (it was asked twice)."""
+    import firmware.towers.table as towers_table
+
+    active = t.pos.active
+    pads = _deal(t, "B01", "R1")
+    bar = resting_placements(t.pos.tower(active.other), t.block_set["R1"])[0]
+    reads = []
+    real = towers_table.read_view
+    monkeypatch.setattr(towers_table, "read_view", lambda *a, **k: reads.append(1) or real(*a, **k))
+    t.table.on_view(TowersView(_place_view(t, active.other, bar), (pads[0], None)), t.now)
+    t.wait(t.table.settler.quick_s + 0.01)                # sure: it counts after the short window
+    assert t.pos.phase is Phase.PLACE and len(reads) == 1

@@ -88,6 +88,7 @@ class TowersTable(Table[TowersView]):
         self.glass_of: Player | None = None  # whose hourglass runs
         self.clear_zone = False  # blocks of a lost turn must go back to the pile
         self._toss_until = 0.0
+        self._last_read: tuple | None = None  # (position, (view, clear_zone), what it meant)
 
     @classmethod
     def for_service(cls, game: TowersGame, journal: Journal, profile, *, seed: int,
@@ -286,7 +287,7 @@ class TowersTable(Table[TowersView]):
             self.clear_zone = False
             self._glass_due()
         try:
-            reading = read_view(self.history, self.actions, view, clear_zone=self.clear_zone)
+            reading = self._read(view, self.clear_zone)
         except ObeliskError as exc:
             self.offer = None
             fix = next_fix(self.position, view)
@@ -308,8 +309,26 @@ class TowersTable(Table[TowersView]):
         """Blocks the sensors place without a doubt (not a choice, not a takeback)."""
         if self.clear_zone:
             return ()
-        reading = read_view(self.history, self.actions, view, clear_zone=False)
+        reading = self._read(view, clear_zone=False)
         return reading if isinstance(reading, tuple) else ()
+
+    def _read(self, view: TowersView, clear_zone: bool) -> Any:
+        """``read_view`` worked out once per reading and position (it tries placements on
+        both towers): the short settle window asks it as the reading arrives, the decision
+        once it has settled. A position always follows the same history, so the position
+        itself (not an equal one) and the view are the key."""
+        last = self._last_read
+        if last is not None and last[0] is self.position and last[1] == (view, clear_zone):
+            meant = last[2]
+        else:
+            try:
+                meant = read_view(self.history, self.actions, view, clear_zone=clear_zone)
+            except ObeliskError as exc:
+                meant = exc
+            self._last_read = (self.position, (view, clear_zone), meant)
+        if isinstance(meant, ObeliskError):
+            raise meant
+        return meant
 
     def _play_button(self, player: Player, kind: str) -> None:
         """Declining a flat bonus, or a block that landed wholly above the rods."""

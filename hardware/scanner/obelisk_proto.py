@@ -44,8 +44,16 @@ def _crc_table():
 _TABLE = _crc_table()
 
 
+try:  # the same CRC done in C, for the Pi, which checks every frame (CircuitPython has none)
+    from binascii import crc_hqx as _crc_in_c
+except ImportError:
+    _crc_in_c = None
+
+
 def crc16(data, crc=0xFFFF):
     """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF): b"123456789" gives 0x29B1."""
+    if _crc_in_c is not None:
+        return _crc_in_c(data, crc)
     table = _TABLE
     for byte in data:
         crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ byte) & 0xFF]
@@ -53,22 +61,19 @@ def crc16(data, crc=0xFFFF):
 
 
 def cobs_encode(data):
-    """Consistent Overhead Byte Stuffing: the result holds no zero byte."""
+    """Consistent Overhead Byte Stuffing: the result holds no zero byte.
+
+    Each run between zero bytes becomes its length + 1 and the run, a run of
+    254 bytes being cut there (code 255, no zero implied).
+    """
     out = bytearray()
-    block = bytearray()
-    for byte in data:
-        if byte == 0:
-            out.append(len(block) + 1)
-            out.extend(block)
-            block = bytearray()
-        else:
-            block.append(byte)
-            if len(block) == 254:
-                out.append(255)
-                out.extend(block)
-                block = bytearray()
-    out.append(len(block) + 1)
-    out.extend(block)
+    for run in bytes(data).split(b"\x00"):
+        while len(run) >= 254:
+            out.append(255)
+            out.extend(run[:254])
+            run = run[254:]
+        out.append(len(run) + 1)
+        out.extend(run)
     return bytes(out)
 
 
