@@ -123,11 +123,21 @@ class Follower:
         self.seen_table = False
         self._draw = None
         self._task: asyncio.Task | None = None
+        self._known: asyncio.Event | None = None  # set once the table answered, or did not
 
     def start(self) -> None:
         """Follow the table from now on (on the running event loop; once)."""
         if self._task is None:
+            self._known = asyncio.Event()
             self._task = asyncio.get_running_loop().create_task(self._follow())
+
+    async def known(self, wait: float = 2.0) -> None:
+        """Until the first look at the table is over (its whole state, or that it is not
+        there), so a page opened at once gets the same as one opened a moment later."""
+        self.start()
+        assert self._known is not None
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._known.wait(), wait)
 
     def join(self) -> Page:
         """A new page: the kept events (running hourglasses brought up to now), whether the
@@ -209,6 +219,8 @@ class Follower:
         if text != self.absent:
             self.absent = text
             self._send(text)
+        if self._known is not None:
+            self._known.set()
 
     async def _read(self, stream: tornado.iostream.IOStream) -> None:
         """Take the table's events until it stops (StreamClosedError) or too many are kept."""
@@ -239,3 +251,5 @@ class Follower:
         else:
             self.kept.append(kept)
         self._send(text)
+        if self._known is not None:
+            self._known.set()

@@ -93,7 +93,7 @@ class Events(_Safe, tornado.web.RequestHandler):
         self.set_header("Content-Type", "text/event-stream")
         self.set_header("Cache-Control", "no-cache")
         self.write(f"retry: {RETRY_MS}\n\n")
-        self.follower.start()
+        await self.follower.known()
         self.page = page = self.follower.join()
         try:
             while not page.closed:
