@@ -19,6 +19,7 @@ import os
 import queue
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -119,7 +120,9 @@ class EventStream:
         with self._lock:
             return len(self._readers)
 
-    def close(self) -> None:
+    def close(self, drain_s: float = 1.0) -> None:
+        """Stop serving. Each reader first gets the lines already told to it (for up to
+        ``drain_s`` in all): a table that stops as its game ends still shows the end."""
         server, self._server = self._server, None
         if server is not None:
             with contextlib.suppress(OSError):
@@ -127,9 +130,14 @@ class EventStream:
             with contextlib.suppress(OSError):
                 self.path.unlink()
         with self._lock:
-            for reader in self._readers:
-                reader.close()
-            self._readers.clear()
+            readers, self._readers = list(self._readers), []
+        deadline = time.monotonic() + drain_s
+        for reader in readers:
+            with contextlib.suppress(queue.Full):
+                reader.lines.put_nowait(None)  # after its last line; a full queue is cut short
+            if reader.thread.is_alive():
+                reader.thread.join(max(0.0, deadline - time.monotonic()))
+            reader.close()
 
     def __enter__(self) -> EventStream:
         return self.open()

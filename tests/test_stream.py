@@ -168,3 +168,21 @@ def test_watch_says_once_that_the_table_stopped(tmp_path):
     rest = watch.communicate(timeout=10)[1]
     assert "has stopped; waiting for it" in said
     assert "has stopped" not in rest and "Traceback" not in rest
+
+
+def test_a_stream_that_closes_first_sends_each_reader_what_it_was_told(tmp_path):
+    """A demo's table stops as its game ends: the readers still get the end."""
+    from firmware.stream import EventStream
+
+    stream = EventStream(tmp_path, lambda: {"event": "table"}, threading.RLock()).open()
+    reader = read_events(tmp_path, timeout=10)
+    assert next(reader)["event"] == "table"
+    got: list[dict] = []
+    reading = threading.Thread(target=lambda: got.extend(reader))  # as a page server reads
+    reading.start()
+    told = [{"event": "notice", "message": f"{n} " + "x" * 1000} for n in range(200)]
+    for event in told:
+        stream.publish(event)
+    stream.close()
+    reading.join(10)
+    assert got == told
