@@ -16,7 +16,11 @@ run out costs 10 s rather than a minute. Prints each game's p50 and p99 and
 ends with `confirm_ms: worst_p50=X worst_p99=Y` (targets 150 and 250);
 `bench/latency.py` runs it too, for its summary line.
 
+With ``--cpu-limit`` each demo runs on one core with a share of it, its
+simulated board and hands included (``cpu_limit.py``).
+
 Run: .venv/bin/python bench/confirm.py [--seconds 30] [--games towers,stones,...]
+     [--cpu-limit [PERCENT]]
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from cpu_limit import CpuLimit, add_option, open_limit
 
 HERE = Path(__file__).resolve()
 GAMES = ("towers", "stones", "highrise", "maze")
@@ -91,13 +97,16 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def measure(games: list[str], seconds: float, seed: int) -> tuple[float, float]:
-    """Each game in a process of its own; prints a line per game; (worst p50, worst p99)."""
+def measure(games: list[str], seconds: float, seed: int,
+            limit: CpuLimit | None = None) -> tuple[float, float]:
+    """Each game in a process of its own (under ``limit``, if given); prints a line per
+    game; (worst p50, worst p99)."""
     worst50 = worst99 = 0.0
+    start = limit.run if limit is not None else subprocess.run
     for game in games:
-        run = subprocess.run([sys.executable, str(HERE), "--one", game, "--seconds",
-                              str(seconds), "--seed", str(seed)],
-                             capture_output=True, text=True, timeout=seconds * 4 + 60)
+        run = start([sys.executable, str(HERE), "--one", game, "--seconds",
+                     str(seconds), "--seed", str(seed)],
+                    capture_output=True, text=True, timeout=seconds * 4 + 60)
         lines = run.stdout.strip().splitlines()
         if not lines:
             raise SystemExit(f"{game}: no samples ({run.stderr.strip()[-300:]})")
@@ -118,12 +127,21 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--one", help=argparse.SUPPRESS)  # the child: one game
+    add_option(parser)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(one_game(args.one, args.seconds, args.seed)))
         return
-    worst50, worst99 = measure(args.games.split(","), args.seconds, args.seed)
-    print(f"confirm_ms: worst_p50={worst50:.1f} worst_p99={worst99:.1f}")
+    limit = open_limit(args.cpu_limit)
+    try:
+        if limit is not None:
+            print(f"each demo runs under {limit.note()}, its simulated board and hands too")
+        worst50, worst99 = measure(args.games.split(","), args.seconds, args.seed, limit)
+    finally:
+        if limit is not None:
+            limit.close()
+    under = f" cpu_limit={limit.percent:g}%" if limit is not None else ""
+    print(f"confirm_ms: worst_p50={worst50:.1f} worst_p99={worst99:.1f}{under}")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,11 @@ one it lacks is a lost action, a different game_over a result mismatch. Prints a
 fault kind, and ends with the line
 `faults: games=N injected=K false_placements=F lost_actions=L result_mismatches=M`.
 
-Run: .venv/bin/python bench/faults.py [--games 20] [--seed S] [--jobs 3]
+With ``--cpu-limit`` every game's process (its table, simulated board and
+bots) runs on one core with a share of it, each game in a cgroup of its own
+(``cpu_limit.py``); the line ends with the limit.
+
+Run: .venv/bin/python bench/faults.py [--games 20] [--seed S] [--jobs 3] [--cpu-limit [PERCENT]]
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from cpu_limit import add_option, open_limit
 
 GAMES = ("towers", "stones", "highrise", "maze")
 SPEED = {"towers": 10.0, "stones": 20.0, "highrise": 20.0, "maze": 20.0}
@@ -220,25 +226,38 @@ def _last_line(text: str) -> dict | None:
     return json.loads(lines[-1]) if lines else None
 
 
-def play(game: str, seed: int, rng: random.Random) -> dict:
+def play(game: str, seed: int, rng: random.Random, cpu_limit: float | None = None) -> dict:
+    """One game fault-free, then faulted (killed once or twice); under ``cpu_limit`` (% of
+    one core) the reference and the faulted runs alike."""
+    limit = open_limit(cpu_limit)
+    try:
+        return _play(game, seed, rng, limit)
+    finally:
+        if limit is not None:
+            limit.close()
+
+
+def _play(game: str, seed: int, rng: random.Random, limit) -> dict:
+    run = limit.run if limit is not None else subprocess.run
+    popen = limit.popen if limit is not None else subprocess.Popen
     base_dir = Path(tempfile.mkdtemp(prefix=f"faults-{game}-{seed}-ref-"))
     start = time.monotonic()
-    ref = subprocess.run(_command(game, seed, base_dir, False), capture_output=True, text=True,
-                         timeout=1800)
+    ref = run(_command(game, seed, base_dir, False), capture_output=True, text=True,
+              timeout=1800)
     took = time.monotonic() - start
     reference = _last_line(ref.stdout)
     fault_dir = Path(tempfile.mkdtemp(prefix=f"faults-{game}-{seed}-"))
     kills = 0
     for _ in range(rng.randint(1, 2)):  # killed once or twice, then left to finish
-        proc = subprocess.Popen(_command(game, seed, fault_dir, True), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
+        proc = popen(_command(game, seed, fault_dir, True), stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE)
         time.sleep(rng.uniform(1.0, max(1.5, 0.7 * took)))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             kills += 1
         proc.communicate()
-    final = subprocess.run(_command(game, seed, fault_dir, True), capture_output=True, text=True,
-                           timeout=1800)
+    final = run(_command(game, seed, fault_dir, True), capture_output=True, text=True,
+                timeout=1800)
     result = _last_line(final.stdout)
     (fault_dir / "final.err").write_text(final.stderr)  # kept for a post-mortem
     want, got = _accepted(base_dir), _accepted(fault_dir)
@@ -276,14 +295,19 @@ def main() -> None:
     parser.add_argument("--child", nargs=3, metavar=("GAME", "SEED", "DIR"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--inject", action="store_true", help=argparse.SUPPRESS)
+    add_option(parser)
     args = parser.parse_args()
     if args.child:
         sys.exit(child(args.child[0], int(args.child[1]), args.child[2], args.inject))
     games = tuple(args.only or GAMES)
     runs = [(g, args.seed + k) for g in games for k in range(args.games)]
     rngs = {run: random.Random(f"{args.seed}:{run}") for run in runs}
+    if args.cpu_limit is not None:
+        open_limit(args.cpu_limit).close()  # a clear message now if there is no way
+        print(f"each game runs on one core with {args.cpu_limit:g}% of it", flush=True)
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda run: play(run[0], run[1], rngs[run]), runs))
+        results = list(pool.map(lambda run: play(run[0], run[1], rngs[run], args.cpu_limit),
+                                runs))
     print(f"{'game':<9} {'games':>5} " + " ".join(f"{k:>9}" for k in KINDS)
           + "  false  lost  mismatch")
     for game in games:
@@ -300,7 +324,8 @@ def main() -> None:
     print(f"faults: games={len(results)} injected={injected} "
           f"false_placements={sum(r['false'] for r in results)} "
           f"lost_actions={sum(r['lost'] for r in results)} "
-          f"result_mismatches={sum(r['mismatch'] for r in results)}")
+          f"result_mismatches={sum(r['mismatch'] for r in results)}"
+          + (f" cpu_limit={args.cpu_limit:g}%" if args.cpu_limit is not None else ""))
 
 
 if __name__ == "__main__":

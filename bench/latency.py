@@ -20,22 +20,31 @@ toggle one LED, with no engine and no journal. The ratio shows what the
 table adds. Target: p99 <= 5 ms on this class of machine.
 
 Ends with `latency: confirm_p50_ms=A confirm_p99_ms=B processing_p99_ms=C
-floor_p99_ms=D` (confirm: the worst game).
+floor_p99_ms=D` (confirm: the worst game). With ``--cpu-limit`` the table runs
+on one core with a share of it (about a Pi Zero 2 W, ``cpu_limit.py``) and the
+line ends with the limit; the processing board stays outside it, while each
+confirm demo carries its simulated board and hands inside (as a table whose Pi
+scans its own sensors would: the harder case).
 
-Run: .venv/bin/python bench/latency.py [--moves 200] [--seconds 30]
+Run: .venv/bin/python bench/latency.py [--moves 200] [--seconds 30] [--cpu-limit [PERCENT]]
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
 
 import confirm
+from cpu_limit import CpuLimit, add_option, open_limit
 from sim_board import BoardProcess
 
 from engine.stones.game import StonesGame, StonesOptions
@@ -161,34 +170,71 @@ def summary(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moves", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--seconds", type=float, default=30.0,
-                        help="real seconds of play per game for the confirm latency")
-    args = parser.parse_args()
+def processing(count: int, seed: int) -> dict[str, list[float]]:
+    """The table's and the floor's samples, each table on a board process of its own."""
+    limit = CpuLimit.from_env()  # under --cpu-limit: the board is hardware of its own
     results = {}
     for name, make in (("table", StonesTable), ("floor", FloorTable)):
         board = BoardProcess()
+        if limit is not None:
+            limit.exempt(board.pid)
         table = Timed(board, make(StonesGame(StonesOptions(ply_limit=10_000)),
                                   Journal(tempfile.mkdtemp(prefix="obelisk-latency-"))))
         try:
-            results[name] = (moves(table, args.moves, random.Random(args.seed))
-                             if name == "table" else floor(table, args.moves))
+            results[name] = (moves(table, count, random.Random(seed))
+                             if name == "table" else floor(table, count))
         finally:
             table.close()
             board.close()
         samples = results[name]
         print(f"{name}: {len(samples)} changes; settled -> LED frame, ms: min "
               f"{min(samples):.2f}, mean {statistics.fmean(samples):.2f}, max "
-              f"{max(samples):.2f}")
-    (p50, p99), (f50, f99) = summary(results["table"]), summary(results["floor"])
-    print(f"processing: p50={p50:.2f} p99={p99:.2f} ms, floor p50={f50:.2f} p99={f99:.2f} ms "
-          f"(the table adds {p50 - f50:.2f} ms at the median)", flush=True)
-    c50, c99 = confirm.measure(list(confirm.GAMES), args.seconds, args.seed)
+              f"{max(samples):.2f}", flush=True)
+    return results
+
+
+def limited_processing(limit: CpuLimit, count: int, seed: int) -> dict[str, list[float]]:
+    """``processing`` in a process of its own under the limit (its board exempt)."""
+    run = limit.run([sys.executable, str(Path(__file__).resolve()), "--processing-only",
+                     "--moves", str(count), "--seed", str(seed)],
+                    stdout=subprocess.PIPE, text=True, timeout=1800)
+    lines = (run.stdout or "").strip().splitlines()
+    if run.returncode != 0 or not lines:
+        raise SystemExit(f"the processing run under the limit failed (exit {run.returncode})")
+    print("\n".join(lines[:-1]))
+    return json.loads(lines[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=30.0,
+                        help="real seconds of play per game for the confirm latency")
+    add_option(parser)
+    parser.add_argument("--processing-only", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.processing_only:  # the child of a limited run: the samples as JSON, last
+        print(json.dumps(processing(args.moves, args.seed)))
+        return
+    limit = open_limit(args.cpu_limit)
+    try:
+        if limit is None:
+            results = processing(args.moves, args.seed)
+        else:
+            print(f"the table runs under {limit.note()}; the simulated board does not",
+                  flush=True)
+            results = limited_processing(limit, args.moves, args.seed)
+        (p50, p99), (f50, f99) = summary(results["table"]), summary(results["floor"])
+        print(f"processing: p50={p50:.2f} p99={p99:.2f} ms, floor p50={f50:.2f} p99={f99:.2f} "
+              f"ms (the table adds {p50 - f50:.2f} ms at the median)", flush=True)
+        c50, c99 = confirm.measure(list(confirm.GAMES), args.seconds, args.seed, limit)
+    finally:
+        if limit is not None:
+            limit.close()
+    under = f" cpu_limit={limit.percent:g}%" if limit is not None else ""
     print(f"latency: confirm_p50_ms={c50:.1f} confirm_p99_ms={c99:.1f} "
-          f"processing_p99_ms={p99:.2f} floor_p99_ms={f99:.2f}")
+          f"processing_p99_ms={p99:.2f} floor_p99_ms={f99:.2f}{under}")
 
 
 if __name__ == "__main__":

@@ -52,6 +52,10 @@ class BoardProcess:
         self._proc.start()
         self.port_path = self._conn.recv()
 
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
     def profile_text(self) -> str:
         return PROFILE.format(port=self.port_path)
 
