@@ -25,11 +25,11 @@ function reset(event) {
   if (event.players) page.players = event.players;
 }
 
-function observe(obs, change = true) {
+function observe(obs, change = true, action = "") {
   const before = page.obs;
   page.obs = obs;
   page.change = change ? changeOf(page.game, before, obs) : null;
-  page.trail = trackOf(page.game, page.trail, before, obs, page.actions);
+  page.trail = trackOf(page.game, page.trail, before, obs, page.actions, action);
 }
 
 const handlers = {
@@ -58,7 +58,7 @@ const handlers = {
     page.actions += 1;
     page.moves.push({ n: page.actions, player: e.player, text: e.text });
     Object.assign(page, { problem: "", where: [], offer: null });
-    observe(e.observation);
+    observe(e.observation, true, e.action);
   },
   refused(e) {
     page.problem = e.message;

@@ -65,7 +65,7 @@ function views(game) {
   let trail = null;
   return game.steps.map((step, i) => {
     const before = i ? game.steps[i - 1].observation : null;
-    trail = trackOf(game.game, trail, before, step.observation, i);
+    trail = trackOf(game.game, trail, before, step.observation, i, step.text);
     const last = i === game.steps.length - 1;
     const stacks = step.observation.stacks;
     return { obs: step.observation, players: game.players, change: i ? changeOf(game.game, before, step.observation) : null,

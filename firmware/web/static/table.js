@@ -45,10 +45,15 @@ export function changeOf(game, before, after) {
   }
 }
 
-/** The route so far (games that draw one), one observation further on. */
-export function trackOf(game, trail, before, after, actions) {
+/** What a game keeps from one observation to the next (the maze's route, the towers' blocks
+ * over the top), one observation further on; ``action`` is the notation that led there. */
+export function trackOf(game, trail, before, after, actions, action = "") {
   const module = GAMES[game];
-  return module?.track && after ? module.track(trail, before, after, actions) : null;
+  try {
+    return module?.track && after ? module.track(trail, before, after, actions, action) : null;
+  } catch {
+    return trail;
+  }
 }
 
 /** The end: the result in words, then each player's breakdown with pictures. */

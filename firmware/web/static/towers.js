@@ -171,20 +171,38 @@ export function change(before, after) {
   };
 }
 
-/** The blocks seen over the top so far (they are taken off at the end of the turn, so the
- * drawing keeps them to show where they were). ``n``: actions played; a takeback drops
- * what came after it. */
-export function track(trail, before, after, n) {
+/** The blocks seen over the top so far: the end of the turn takes them off (in the same
+ * observation when the game ends there), so the drawing keeps them to show where they were.
+ * ``n``: actions played (a takeback drops what came after it); ``action``: the notation of
+ * the action that led to ``after`` ("place B10 A a2:9 a2:10 ..."). */
+export function track(trail, before, after, n, action) {
   const levels = after.levels || 9;
   const over = (trail?.over || []).filter((b) => b.n <= n);
-  for (const player of ["A", "B"]) {
-    for (const block of after.towers[player]) {
-      if (block.cells.some(([, , z]) => z >= levels) && !over.some((b) => b.id === block.id)) {
-        over.push({ ...block, player, n });
-      }
+  const add = (block) => {
+    if (block.cells.some(([, , z]) => z >= levels) && !over.some((b) => b.id === block.id)) {
+      over.push({ ...block, n });
     }
+  };
+  for (const player of ["A", "B"]) {
+    for (const block of after.towers[player]) add({ ...block, player });
+  }
+  const placed = /^place (\S+) ([AB]) ((?:[a-c]\d+:\d+\s*)+)/.exec(action || "");
+  if (placed) {
+    const [, id, player, where] = placed;
+    const cells = where.trim().split(/\s+/).map((cell) => {
+      const [rod, level] = cell.split(":");
+      return [rod.charCodeAt(0) - 97, Number(rod.slice(1)) - 1, Number(level) - 1];
+    });
+    add({ id, player, cells, colour: colourOf(before, id) });
   }
   return { over };
+}
+
+/** A block's colour from where it was before it was placed (a hand, the zone, a tower). */
+function colourOf(seen, id) {
+  const found = [...Object.values(seen?.hands || {}), ...(seen?.zone || []),
+    ...(seen ? [...seen.towers.A, ...seen.towers.B] : [])].find((b) => b && b.id === id);
+  return found ? found.colour : id.startsWith("K") ? "black" : "grey";
 }
 
 /** The breakdown's rows with pictures: blocks by colour, cubes over the top. */
