@@ -44,13 +44,13 @@ class HoldButton(DigitalInputDevice):
     """
 
     def __init__(self, pin: str, *, hold_time: float, pin_factory=None) -> None:
+        self._timing = threading.Lock()  # first: close() runs even if claiming the pin fails
+        self._timer: threading.Timer | None = None
         super().__init__(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
         self.hold_time = hold_time  # read at each press: a demo may shorten it
         self.when_pressed: Callable[[], None] | None = None
         self.when_released: Callable[[], None] | None = None
         self.when_held: Callable[[], None] | None = None
-        self._timing = threading.Lock()
-        self._timer: threading.Timer | None = None
         self.when_activated = self._down
         self.when_deactivated = self._up
 
