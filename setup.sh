@@ -56,6 +56,10 @@ else
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extras]"
     printf '%s' "$want" > "$stamp"
 fi
+# Bytecode now, so the service starts fast even where it may not write it
+# (under systemd the checkout is read-only); -q: quiet, only new sources.
+.venv/bin/python -m compileall -q engine firmware hardware >/dev/null \
+    || die "could not compile the sources; see the messages above"
 
 # 3. The browser the page's tests drive (not on a Pi) -------------------------------------
 if ! is_pi && ! command -v chromium >/dev/null; then

@@ -127,6 +127,8 @@ class Journal:
 
     def repair(self) -> bool:
         """Cut a torn last line off the file; True if there was one."""
+        if self._ends_whole():
+            return False  # the common case, before every append: one byte read, not the file
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
@@ -150,6 +152,20 @@ class Journal:
             raise JournalError(f"cannot mend the cut-off last line of {self.path}: "
                                f"{disk_advice(exc, self.path)}") from None
         return contents.torn_tail
+
+    def _ends_whole(self) -> bool:
+        """Whether the file is empty or missing, or ends with a whole line."""
+        try:
+            with open(self.path, "rb") as f:
+                size = f.seek(0, os.SEEK_END)
+                if size == 0:
+                    return True
+                f.seek(size - 1)
+                return f.read(1) == b"\n"
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False  # let repair() read it and say what is wrong
 
     def append(self, entry: dict) -> None:
         """Write one entry and make sure it is all on disk before returning.
