@@ -193,7 +193,7 @@ def test_the_replay_gives_each_position_with_its_words(finished):
 @pytest.mark.parametrize("path, status", [
     ("/games/XYZ.json", 400),                       # not hex
     ("/games/0123456789.json", 400),                # too long
-    ("/games/DEADBEEF.txt", 400),                   # ids are written in small letters
+    ("/games/DEADBEEF.txt", 404),                   # capitals read as small letters: unknown
     ("/games/..%2F..%2Fjournal.json", 400),         # a path, not an id
     ("/games/%00.json", 400),
     ("/games/.json", 400),
@@ -305,3 +305,35 @@ def test_a_page_too_far_behind_is_closed_and_the_others_go_on():
         quick.queue.clear()  # this one reads everything
     assert slow.closed and slow not in follower.pages
     assert not quick.closed and quick in follower.pages
+
+
+def test_an_id_in_capitals_is_the_same_game_as_obelisk_export_takes_it(finished):
+    state, game_id, url = finished
+    status, _, body = _get(f"{url}/games/{game_id.upper()}.txt")
+    assert status == 200 and body.decode() == _export(state, game_id.upper(), "text")
+
+
+def test_the_browsers_icon_request_is_answered_quietly(finished):
+    _, _, url = finished
+    status, headers, body = _get(f"{url}/favicon.ico")
+    assert status == 204 and body == b"" and "Content-Security-Policy" in headers
+
+
+def test_an_address_not_of_this_machine_is_said_with_its_own_fix(tmp_path):
+    run = subprocess.run([OBELISK, "web", "--address", "192.0.2.1", "--port", "0",
+                          "--state-dir", str(tmp_path)], capture_output=True, text=True,
+                         timeout=30)
+    assert run.returncode == 2 and "give --address one of this machine's" in run.stderr
+    assert "--port" not in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_page_started_before_its_directory_exists_says_to_start_the_table_there(tmp_path):
+    web, url = _web(tmp_path / "not-yet")
+    try:
+        absent = _events(url, 1)[0]
+    finally:
+        web.kill()
+        web.wait(10)
+    assert absent["event"] == "absent"
+    assert "no table is running on" in absent["words"] and "this page waits" in absent["words"]
+    assert "`" not in absent["words"]

@@ -203,9 +203,12 @@ class Follower:
         where = self.state_dir
         code = getattr(exc, "errno", None) or getattr(getattr(exc, "real_error", None),
                                                       "errno", None)
+        if where.exists() and not where.is_dir():
+            return (f"{where} is a file, not a state directory: start obelisk web with the "
+                    "table's state directory (a demo prints its own)")
         if not where.is_dir():
-            return (f"there is no directory {where}: start `obelisk web` with the table's "
-                    "state directory (a demo prints its own)")
+            return (f"no table is running on {where} (there is no such directory yet): start "
+                    "obelisk run or a demo there; this page waits for it")
         if code in (errno.EACCES, errno.EPERM):
             return (f"this page may not read the table's events in {where}: run `obelisk web` "
                     "as the table's user or a member of its group")

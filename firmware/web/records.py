@@ -65,6 +65,7 @@ def _options(game: FinishedGame) -> str:
 
 def finished(state_dir: Path, game_id: str) -> FinishedGame:
     """The finished game with exactly this id; NotServed for a malformed or unknown one."""
+    game_id = game_id.lower()  # as `obelisk export` takes it
     if not GAME_ID.fullmatch(game_id):
         raise NotServed(400, f"{game_id[:40]!r} is not a game id: an id is 8 hex digits, as "
                              "the history (/games) lists them")

@@ -20,6 +20,7 @@ Everything is read-only; anything else is a 4xx in words.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import socket
@@ -163,6 +164,13 @@ class GameReplay(_Games):
             self.json(found)
 
 
+class NoIcon(_Safe, tornado.web.RequestHandler):
+    """Browsers ask for an icon on every page open: say there is none, quietly."""
+
+    def get(self) -> None:
+        self.set_status(204)
+
+
 def make_app(state_dir: str | Path) -> tornado.web.Application:
     """The page's application for the table on ``state_dir``."""
     state_dir = Path(state_dir)
@@ -173,6 +181,7 @@ def make_app(state_dir: str | Path) -> tornado.web.Application:
         (r"/games/?", GameList, games),
         (r"/games/([^/]*)\.(json|txt)", GameRecord, games),
         (r"/games/([^/]*)/replay", GameReplay, games),
+        (r"/favicon.ico", NoIcon),
         (r"/()", Static, {"path": str(STATIC), "default_filename": "index.html"}),
         (r"/static/(.*)", Static, {"path": str(STATIC)}),
     ], default_handler_class=NotFound, follower=follower)
@@ -188,8 +197,9 @@ def serve(state_dir: str | Path, address: str, port: int) -> int:
     try:
         sockets = tornado.netutil.bind_sockets(port, address or None)
     except OSError as exc:
-        raise WebError(f"cannot listen on {address}:{port}: {exc.strerror}; choose "
-                       "another with --port") from None
+        fix = ("choose another with --port" if exc.errno == errno.EADDRINUSE else
+               "give --address one of this machine's addresses (0.0.0.0: all of them)")
+        raise WebError(f"cannot listen on {address}:{port}: {exc.strerror}; {fix}") from None
     bound = sockets[0].getsockname()[1]
 
     async def main() -> None:

@@ -158,7 +158,8 @@ export function info(view) {
 
 export function scoreLine(seen, p) {
   const penalty = seen.penalties?.[p] ? `, −${seen.penalties[p]} over the top` : "";
-  return `${seen.scores?.[p] ?? 0} points${penalty}`;
+  const score = seen.scores?.[p] ?? 0;
+  return `${score} ${Math.abs(score) === 1 ? "point" : "points"}${penalty}`;
 }
 
 export function change(before, after) {
