@@ -75,19 +75,20 @@ class HoldButton(DigitalInputDevice):
         if self.when_held is not None:
             self.when_held()
 
-    def _up(self) -> None:
+    def _cancel(self) -> None:
+        """Stop timing a hold (let go, or closed)."""
         with self._timing:
             timer, self._timer = self._timer, None
         if timer is not None:
             timer.cancel()
+
+    def _up(self) -> None:
+        self._cancel()
         if self.when_released is not None:
             self.when_released()
 
     def close(self) -> None:
-        with self._timing:
-            timer, self._timer = self._timer, None
-        if timer is not None:
-            timer.cancel()
+        self._cancel()
         super().close()
 
 

@@ -1,7 +1,7 @@
 // High Rise: the board grid and the pieces left. Nothing hidden is in the observation
 // before the end; then each stack is shown as its reveal event comes: value, pips, who
 // controls it, points.
-import { board, html, outline, svg } from "./svg.js";
+import { board, html, outlineView, svg } from "./svg.js";
 
 export function draw(view) {
   const seen = view.obs;
@@ -21,7 +21,7 @@ export function draw(view) {
       svg("text", { x: x + s - 8, y: y + 17, class: "points" }, `${stack.points}`),
       svg("text", { x: x + 8, y: y + 17, class: "who" }, stack.controller || "–")));
   }
-  outline(b, view.marks, "wrong");
+  outlineView(b, view);
   return b.root;
 }
 

@@ -1,6 +1,6 @@
 // The maze: the 8x8 board, its L-shaped walls, the obelisk, the segments still to claim, and
 // the route the obelisk took (gathered from the observations as they come).
-import { board, html, outline, svg } from "./svg.js";
+import { board, html, outlineView, svg } from "./svg.js";
 
 const SIDES = { N: [[0, 0], [1, 0]], S: [[0, 1], [1, 1]], E: [[1, 0], [1, 1]], W: [[0, 0], [0, 1]] };
 
@@ -55,9 +55,7 @@ export function draw(view) {
         points: `${x},${y + 5} ${x + 6},${y + 12} ${x + 8},${y + s - 6} ${x - 8},${y + s - 6} ${x - 6},${y + 12}` }));
     }
   }
-  outline(b, view.change?.from, "from");
-  outline(b, view.change?.to, "to");
-  outline(b, view.marks, "wrong");
+  outlineView(b, view);
   return b.root;
 }
 

@@ -1,5 +1,5 @@
 // Stones: the board with its stacks, each stone by kind (its shape) and owner (its colour).
-import { board, html, outline, svg } from "./svg.js";
+import { board, html, outlineView, svg } from "./svg.js";
 
 const SHAPES = ["square", "diamond", "circle", "triangle"];
 
@@ -41,9 +41,7 @@ export function draw(view) {
     }
     b.layer.append(g);
   }
-  outline(b, view.change?.from, "from");
-  outline(b, view.change?.to, "to");
-  outline(b, view.marks, "wrong");
+  outlineView(b, view);
   return b.root;
 }
 

@@ -82,6 +82,14 @@ export function board(rows, cols, size, label = "the board") {
   return { root, layer, at, place, size };
 }
 
+/** A board drawing's outlines, the same in every board game: the last move's from and
+ * to squares, then a refusal's marks on top. */
+export function outlineView(b, view) {
+  outline(b, view.change?.from, "from");
+  outline(b, view.change?.to, "to");
+  outline(b, view.marks, "wrong");
+}
+
 /** Outline squares on a board: the last move (from, to) and the marks of a refusal. */
 export function outline(b, names, kind) {
   for (const name of names || []) {
