@@ -57,8 +57,10 @@ class Outcome:
     def words(self) -> str:
         """The result in one line a person reads."""
         who = "a draw" if self.winner is None else f"{self.winner} wins"
-        scores = "" if self.scores is None else f" ({self.scores[0]} to {self.scores[1]})"
-        return f"{who}{scores}: {self.termination.replace('_', ' ')}"
+        if self.scores is not None:  # the winner's points first: "B wins, 24 to 15"
+            first = self.winner.index if self.winner is not None else 0
+            who += f", {self.scores[first]} to {self.scores[1 - first]}"
+        return f"{who} (the game ended: {self.termination.replace('_', ' ')})"
 
     def to_dict(self) -> dict:
         """Plain data for events, journals and pages."""

@@ -167,7 +167,7 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
     if prepare is not None:
         prepare(devices, journal, emit)
     table = make_table(resolved, journal, emit, seed)
-    stream = serve_table(table, journal.dir)  # `obelisk watch` and the page see a demo too
+    stream = serve_table(table, journal.dir, clock)  # `obelisk watch` and the page see a demo too
     service = TableService(devices, table, view_of, clock, rate=speed)
     service.start_table()  # a journal that cannot be resumed is refused here, nothing touched
     failure: list[BaseException] = []

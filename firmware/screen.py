@@ -25,7 +25,7 @@ def headline(event: dict) -> str:
         case "resumed":
             return f"the unfinished {event['game']} game goes on after {event['actions']} actions"
         case "turn":
-            return f"{who}: {event['doing']}"
+            return f"{who}'s turn: {event['doing']}"
         case "accepted":
             return f"{who}: {event['text']}"
         case "refused":
@@ -40,7 +40,11 @@ def headline(event: dict) -> str:
                     f"({event['left']:.0f} s left)")
         case "offer":
             players = " and ".join(f"player {p}" for p in event["players"])
-            return f"{players}: {event['kind']}: {' / '.join(event['candidates'])}"
+            if event["kind"] == "choose":
+                options = "; or ".join(f"({n}) {words}"
+                                       for n, words in enumerate(event["candidates"], 1))
+                return f"{players}, more than one move fits; which was it? {options}"
+            return f"{players} may {' or '.join(event['candidates'])} ({event['kind']})"
         case "pause":
             return f"the table is {event['state']}"
         case "game_over":

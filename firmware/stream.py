@@ -2,7 +2,8 @@
 
 The service (or a demo) opens ``events.sock`` in its state directory, a Unix
 socket only its owner and group may open. Each reader that connects gets
-first one ``table`` event (the whole public state as it is now), then every
+first one ``table`` event (the whole public state as it is now) and what stands
+beside it (a running hourglass, an open offer, a refusal), then every
 event the table tells, one JSON object a line, in order.
 
 The table never waits for a reader: each has a bounded queue, and one that
@@ -72,13 +73,14 @@ class _Reader:
 class EventStream:
     """Serves a table's events on ``<state dir>/events.sock``.
 
-    ``state()`` gives the whole public state as a ``table`` event; it is
-    called with ``lock`` held, the same lock the table holds while it tells
+    ``state()`` gives what a new reader starts from: the whole public state
+    as a ``table`` event, then what stands beyond it (an hourglass, an
+    offer). It is called with ``lock`` held, the same lock the table holds while it tells
     events, so a new reader's first line and the events after it never
     overlap or leave a gap.
     """
 
-    def __init__(self, directory: str | Path, state: Callable[[], dict],
+    def __init__(self, directory: str | Path, state: Callable[[], list[dict]],
                  lock: threading.RLock) -> None:
         self.path = Path(directory) / SOCKET
         self._state = state
@@ -155,7 +157,8 @@ class EventStream:
             reader = _Reader(conn, self._forget)
             try:
                 with self._table_lock:
-                    first = (json.dumps(self._state()) + "\n").encode()
+                    first = b"".join((json.dumps(event) + "\n").encode()
+                                     for event in self._state())
                     with self._lock:
                         reader.put(first)
                         self._readers.append(reader)
@@ -210,10 +213,12 @@ def read_events(directory: str | Path, timeout: float | None = None) -> Iterator
                 continue  # half a line as the table stopped
 
 
-def serve_table(table, directory: str | Path) -> EventStream | None:
+def serve_table(table, directory: str | Path,
+                clock: Callable[[], float] = time.monotonic) -> EventStream | None:
     """Publish ``table``'s events (besides wherever it tells them now) on ``directory``'s
-    stream; None, with a warning, when the stream cannot open: the table plays on."""
-    stream = EventStream(directory, table.public_state, table.lock)
+    stream; None, with a warning, when the stream cannot open: the table plays on.
+    ``clock`` is the table's (a demo's runs fast), for the hourglass a new reader sees."""
+    stream = EventStream(directory, lambda: table.opening(clock()), table.lock)
     try:
         stream.open()
     except StreamError as exc:

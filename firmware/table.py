@@ -164,6 +164,25 @@ class Table(Generic[V]):
                           doing=self._phase_words() if player else "", problem=self.problem,
                           actions=len(self.actions), observation=self.position.observation())
 
+    def opening(self, now: float) -> list[dict]:
+        """What a new reader of the stream starts from: the whole public state, then what
+        stands at this moment beyond it (a pause, a refusal, an offer, an hourglass), so a
+        page that joins mid-game shows what one there from the start shows."""
+        events = [self.public_state()]
+        if self.state == "paused":
+            events.append(self.event("pause", state="paused"))
+        if self.state == "repair" and self.problem:
+            events.append(self._refused_event())
+        if self.state == "choose" and self.chooser is not None:
+            events.append(self._choose_event())
+        if self.offer is not None:
+            events.append(self._takeback_event(self.offer))
+        return events + self._standing(now)
+
+    def _standing(self, now: float) -> list[dict]:
+        """A game's own lasting state for a new reader (its hourglass), as events."""
+        return []
+
     def players(self) -> dict:
         """Who plays, as the game names its seats (a game may name roles)."""
         return {p.value: str(p) for p in PLAYERS}
@@ -459,8 +478,11 @@ class Table(Generic[V]):
             self._tell_refused()
 
     def _tell_refused(self) -> None:
-        self.tell("refused", message=self.problem, where=[self._place_name(w)
-                                                          for w in self.wrong])
+        self.emit(self._refused_event())
+
+    def _refused_event(self) -> dict:
+        return self.event("refused", message=self.problem,
+                          where=[self._place_name(w) for w in self.wrong])
 
     def _place_name(self, place: Any) -> str:
         """A place the LEDs light, in words (a square, a cube)."""
@@ -495,8 +517,13 @@ class Table(Generic[V]):
                                    "right one")
         if self.state != "choose":
             self.ask()
-        self.tell("offer", kind="choose", players=[chooser.value], pick=self.pick,
-                  candidates=[", ".join(self._words(a) for a in c) for c in candidates])
+        self.emit(self._choose_event())
+
+    def _choose_event(self) -> dict:
+        assert self.chooser is not None
+        return self.event("offer", kind="choose", players=[self.chooser.value], pick=self.pick,
+                          candidates=[", ".join(self._words(a) for a in c)
+                                      for c in self.candidates])
 
     def _choose(self, kind: str) -> None:
         if kind == "press":
@@ -512,9 +539,7 @@ class Table(Generic[V]):
     def _offer_takeback(self, offer: Offer) -> None:
         if offer != self.offer:
             self.confirmed = set()
-            owners = sorted(offer.owners, key=lambda p: p.value)
-            self.tell("offer", kind="takeback", players=[p.value for p in owners],
-                      candidates=[f"take back {len(self.actions) - offer.to} action(s)"])
+            self.emit(self._takeback_event(offer))
         self.offer = offer
         names = " and ".join(str(p) for p in sorted(offer.owners, key=lambda p: p.value))
         self.problem = (f"a piece came off: {names} may press their button to take it back, "
@@ -524,6 +549,11 @@ class Table(Generic[V]):
             self.picked()
         if self.state == "play":
             self.go_wrong()
+
+    def _takeback_event(self, offer: Offer) -> dict:
+        owners = sorted(offer.owners, key=lambda p: p.value)
+        return self.event("offer", kind="takeback", players=[p.value for p in owners],
+                          candidates=[f"take back {len(self.actions) - offer.to} action(s)"])
 
     def _confirm_takeback(self, player: Player) -> None:
         """An owner of a lifted piece confirms; the other player's button does nothing."""

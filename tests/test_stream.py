@@ -69,6 +69,19 @@ def test_a_reader_gets_the_whole_state_first_then_every_event(played, tmp_path):
     assert [next(reader) for _ in after] == after   # in order, nothing missed, no repeat
 
 
+def test_a_reader_joining_during_a_refusal_gets_it_after_the_whole_state(played, tmp_path):
+    """Without it, a page whose server started mid-repair would show no problem."""
+    seen = sight(played.table.position)
+    taken = {sq for sq, _ in seen.heights}
+    free = [sq for sq in ((r, c) for r in range(8) for c in range(8)) if sq not in taken]
+    played.see(BoardView(seen.heights | {(free[0], 1), (free[-1], 1)}))  # two stones at once
+    assert played.table.state == "repair"
+    told = [e for e in played.told if e["event"] == "refused"][-1]
+    reader = read_events(tmp_path, timeout=10)
+    assert next(reader)["event"] == "table"
+    assert next(reader) == told
+
+
 def test_the_socket_is_for_the_owner_and_group_only(played, tmp_path):
     mode = stat.S_IMODE((tmp_path / SOCKET).stat().st_mode)
     assert mode & 0o007 == 0 and mode & 0o660 == 0o660
@@ -174,7 +187,7 @@ def test_a_stream_that_closes_first_sends_each_reader_what_it_was_told(tmp_path)
     """A demo's table stops as its game ends: the readers still get the end."""
     from firmware.stream import EventStream
 
-    stream = EventStream(tmp_path, lambda: {"event": "table"}, threading.RLock()).open()
+    stream = EventStream(tmp_path, lambda: [{"event": "table"}], threading.RLock()).open()
     reader = read_events(tmp_path, timeout=10)
     assert next(reader)["event"] == "table"
     got: list[dict] = []

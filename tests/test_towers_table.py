@@ -537,3 +537,32 @@ def test_a_reading_is_worked_out_once_for_its_short_window_and_its_decision(t, m
     t.table.on_view(TowersView(_place_view(t, active.other, bar), (pads[0], None)), t.now)
     t.wait(t.table.settler.quick_s + 0.01)                # sure: it counts after the short window
     assert t.pos.phase is Phase.PLACE and len(reads) == 1
+
+
+def test_a_reader_joining_mid_game_gets_the_hourglass_refusal_and_pause(t):
+    """A page that starts reading mid-game must show what one there from the start shows:
+    the running hourglass with what is left, a pause, the refusal with its marks."""
+    active = t.pos.active
+    t.wait(20.0)
+    opening = t.table.opening(t.now)
+    assert opening[0]["event"] == "table"
+    glass = [e for e in opening if e["event"] == "timer"]
+    assert glass == [{"event": "timer", "player": active.value, "state": "resumed",
+                      "seconds": 60.0, "left": pytest.approx(40.0)}]
+    t.table.on_button(ButtonEvent("menu", "press"), t.now)
+    t.wait(100.0)
+    opening = t.table.opening(t.now)
+    assert {"event": "pause", "state": "paused"} in opening
+    (glass,) = [e for e in opening if e["event"] == "timer"]
+    assert glass["state"] == "paused" and glass["left"] == pytest.approx(40.0)
+    t.table.on_button(ButtonEvent("menu", "press"), t.now)
+    pads = _deal(t, "B01", "R1")
+    bar = resting_placements(t.pos.tower(active.other), t.block_set["R1"])[0]
+    floating = frozenset((x, y, z + 2) for x, y, z in bar)
+    t.see(_place_view(t, active.other, floating), (pads[0], None))
+    told = t.of("refused")[-1]
+    opening = t.table.opening(t.now)
+    assert [e for e in opening if e["event"] == "refused"] == [told]
+    assert not [e for e in opening if e["event"] == "pause"]
+    for event in opening:
+        events.check(event)

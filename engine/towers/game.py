@@ -328,9 +328,10 @@ class TowersState:
 
     def observation(self) -> dict:
         """Everything in the towers game is in plain view."""
-        pile: dict[str, int] = {}
+        counts = {colour: 0 for colour in Colour}  # in the colours' own order, always
         for b in self.pile:
-            pile[self.block(b).colour.label] = pile.get(self.block(b).colour.label, 0) + 1
+            counts[self.block(b).colour] += 1
+        pile = {colour.label: n for colour, n in counts.items() if n}
 
         def blocks(ids) -> list[dict]:
             return [{"id": b, "colour": self.block(b).colour.label} for b in ids]

@@ -236,8 +236,21 @@ class TowersTable(Table[TowersView]):
 
     def _glass_told(self, state: str, left: float) -> None:
         if self.glass_of is not None:
-            self.tell("timer", player=self.glass_of.value, state=state,
-                      seconds=self.hourglass.length_s, left=round(left, 3))
+            self.emit(self._glass_event(state, left))
+
+    def _glass_event(self, state: str, left: float) -> dict:
+        assert self.glass_of is not None
+        return self.event("timer", player=self.glass_of.value, state=state,
+                          seconds=self.hourglass.length_s, left=round(left, 3))
+
+    def _standing(self, now: float) -> list[dict]:
+        """The hourglass as it is now, running or paused."""
+        glass = self.hourglass
+        if not glass.started or self.glass_of is None:
+            return []
+        state = ("expired" if glass.expired(now) else "resumed" if glass.running
+                 else "paused")
+        return [self._glass_event(state, glass.remaining(now))]
 
     def on_enter_play(self) -> None:
         """Back to play: a new or resumed turn's hourglass starts; a running one runs on."""

@@ -63,12 +63,13 @@ const handlers = {
   refused(e) {
     page.problem = e.message;
     page.where = e.where;
-    page.offer = null; // the table drops its candidates when something is wrong
+    // the table drops its candidates when something is wrong; a takeback offer stands
+    if (page.offer && page.offer.kind === "choose") page.offer = null;
     page.machine = "repair";
     if (page.live) speak(e.message);
   },
   repaired() {
-    Object.assign(page, { problem: "", where: [], machine: "play" });
+    Object.assign(page, { problem: "", where: [], machine: "play", offer: null });
   },
   takeback(e) {
     page.actions = e.actions;

@@ -106,9 +106,11 @@ export function draw(view) {
   const marks = (view.marks || []).map(parseMark).filter(Boolean);
   const newest = new Set(view.change?.blocks || []);
   const span = 2 * width * W; // one tower's width on screen
-  const gap = 34;
+  const gap = 50; // room for both names with a penalty ("tower A: 12 (−3)") side by side
+  const margin = 26; // a name is wider than a narrow tower: room on either side
   const height = width * 2 * H + top * Z + 44;
-  const root = svg("svg", { viewBox: `0 0 ${2 * span + gap + 24} ${height}`, class: "drawing towers",
+  const across = 2 * span + gap + 12 + 2 * margin;
+  const root = svg("svg", { viewBox: `${-margin} 0 ${across} ${height}`, class: "drawing towers",
     role: "img", "aria-label": "the two towers" });
   ["A", "B"].forEach((p, i) => {
     const over = seen.penalties?.[p] > 0;
