@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 
 RETRY_S = 3.0
 """After the journal refused an action, how long (table time) before trying again."""
+ASK_EARLY_S = 0.01
+"""Real seconds before a settle window closes that the whole board is asked for again: a
+board answers within a scan or two, so its answer is back when the window closes."""
 UNSEEN_S = 1.0
 """Real seconds the board may be out of sync before the LEDs say it is not seen."""
 NO_BOARD = palette.NO_BOARD
@@ -101,6 +104,7 @@ class TableService:
         self._refused = ""  # the journal's last refusal, logged once
         self._unsynced_since: float | None = None  # real time the board was last seen going
         self._unseen_shown = False  # the rings say the board is not seen
+        self._asked: tuple[float, int] | None = None  # (settle deadline, the link's ticket)
         devices.link.on_snapshot = lambda snap: self.events.put(("snapshot", snap))
         devices.link.on_unsynced = lambda: self.events.put(("unsynced", None))
         devices.buttons.on_event = lambda event: self.events.put(("button", event))
@@ -157,6 +161,7 @@ class TableService:
                     self._retry_at = None
                     self.table.settler.forget()  # decide the same reading once more
                 if self._retry_at is None:
+                    self._ask_early(now)
                     self.table.tick(now)
                     self._refused = ""
             except JournalError as exc:
@@ -169,7 +174,7 @@ class TableService:
         and the loop sleeps until input (a new reading, a press, the link losing the board,
         a stop)."""
         due = [self._retry_at if self._retry_at is not None else self.table.next_deadline(),
-               self.table.led_change(now, self._rings)]
+               self.table.led_change(now, self._rings), self._ask_at()]
         waits = [max(0.0, t - now) / self.rate for t in due if t is not None]
         real = time.monotonic()
         if self._unsynced_since is not None and not self._unseen_shown:
@@ -187,9 +192,27 @@ class TableService:
         self.table.cannot_record(message)
         self._retry_at = now + RETRY_S
 
+    def _ask_at(self) -> float | None:
+        """When (table time) to ask the board for the reading that closes a settle window."""
+        deadline = self.table.settler.deadline()
+        if deadline is None or (self._asked is not None and self._asked[0] == deadline):
+            return None
+        return deadline - ASK_EARLY_S * self.rate
+
+    def _ask_early(self, now: float) -> None:
+        at = self._ask_at()
+        if at is not None and now >= at:
+            ticket = self.devices.link.ask_fresh()
+            deadline = self.table.settler.deadline()
+            self._asked = None if ticket is None or deadline is None else (deadline, ticket)
+
     def _reread(self):
-        """After a settle, read the whole table again before deciding anything."""
-        snapshot = self.devices.link.fresh_snapshot(timeout=0.5)
+        """After a settle, read the whole table again before deciding anything: the answer
+        to the ask made just before the window closed, or a new ask (the reading moved)."""
+        deadline, asked = self.table.settler.deadline(), self._asked
+        self._asked = None
+        after = asked[1] if asked is not None and asked[0] == deadline else None
+        snapshot = self.devices.link.fresh_snapshot(timeout=0.5, after=after)
         return None if snapshot is None else self.view_of(snapshot)
 
     def _draw(self, now: float) -> None:

@@ -213,15 +213,23 @@ class ScannerLink:
                     return None
                 self._changed.wait(left)
 
-    def fresh_snapshot(self, timeout: float = 0.5) -> Snapshot | None:
-        """A full snapshot read after this call: ask the board, wait for its answer.
-
-        None when the board does not answer in time (unplugged, busy).
-        """
+    def ask_fresh(self) -> int | None:
+        """Ask the board for a full snapshot now and return at once: a ticket that
+        ``fresh_snapshot(after=ticket)`` waits on (None: the board cannot be asked). The
+        service asks a little before a settle window closes, so the answer is back by then."""
         with self._changed:
             seen = self._snapshots
             self._asked = True
-        if not self.send(proto.SYNC):
+        return seen if self.send(proto.SYNC) else None
+
+    def fresh_snapshot(self, timeout: float = 0.5, after: int | None = None) -> Snapshot | None:
+        """A full snapshot read after this call (or after ``ask_fresh`` gave ``after``):
+        ask the board, wait for its answer.
+
+        None when the board does not answer in time (unplugged, busy).
+        """
+        seen = self.ask_fresh() if after is None else after
+        if seen is None:
             return None
         deadline = time.monotonic() + timeout
         with self._changed:

@@ -7,13 +7,16 @@ import threading
 import time
 import types
 
+import pytest
+
 from engine.towers.game import TowersGame
 from firmware.journal import Journal
-from firmware.service import UNSEEN_S, TableService
+from firmware.service import ASK_EARLY_S, UNSEEN_S, TableService
 from firmware.towers.table import TowersTable
 from firmware.towers.view import view_of
 from hardware.devices import open_table
 from hardware.profile import load_profile
+from hardware.scanner import obelisk_proto as proto
 
 
 def _until(test, seconds: float = 10.0) -> None:
@@ -65,10 +68,22 @@ def test_an_idle_table_sleeps_until_input_and_wakes_to_show_a_lost_board(tmp_pat
         service.start_table()
         _until(lambda: devices.link.synced)
         service._step("snapshot", devices.link.snapshot())
-        assert service._sleep(now[0], None) == table.settler.settle_s  # its settle is due
+        syncs = []
+        send = devices.link.send
+        devices.link.send = lambda kind, body=b"": (syncs.append(kind) if kind == proto.SYNC
+                                                    else None, send(kind, body))[1]
+        settle = table.settler.settle_s
+        # it wakes to ask the board for the whole table just before the window closes...
+        assert service._sleep(now[0], None) == pytest.approx(settle - ASK_EARLY_S)
+        now[0] = settle - ASK_EARLY_S
+        service._step(None, None)
+        assert table.decided is None and service._asked is not None
+        # ...and then at the close, where the answer is waiting
+        assert service._sleep(now[0], None) == pytest.approx(ASK_EARLY_S)
         now[0] = 1.0
         service._step(None, None)
         assert table.decided is not None and table.state == "setup"
+        assert len(syncs) == 1  # the window closed on the early ask's answer, not a new ask
         assert service._sleep(now[0], None) is None
         devices.sim.unplug()
         _until(lambda: woken)
