@@ -116,6 +116,11 @@ class EventStream:
                 if not reader.put(line):
                     self._drop(reader)
 
+    def follow(self, table) -> None:
+        """Give new readers ``table``'s state from now (the service swapped in a new table,
+        which shares the old one's lock)."""
+        self._state = table.public_state
+
     def readers(self) -> int:
         with self._lock:
             return len(self._readers)
