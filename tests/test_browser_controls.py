@@ -115,8 +115,14 @@ def test_with_the_pin_a_person_runs_the_table_and_wrong_pins_wait(browser, table
         page.click("#ctl-new")
         until(lambda: page.locator("#title").inner_text() == "Obelisk Table · stones", WAIT_S,
               "the page to show the new stones table")
-        page.click("#ctl-start")  # the simulated board has no stones set out
-        until(lambda: "set the stones out" in _said(page), WAIT_S, "the table's reason")
+
+        def refused() -> bool:  # the simulated board has no stones set out
+            if "set the stones out" in _said(page):
+                return True
+            page.click("#ctl-start")  # again, while the new table still reads the board
+            return "set the stones out" in _said(page)
+
+        until(refused, WAIT_S, "the table's reason", every=0.5)
         page.select_option("#new-game", "towers")
         page.wait_for_selector("#opt-hourglass")
         page.fill("#opt-hourglass", "90")
