@@ -210,6 +210,28 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pin(args: argparse.Namespace) -> int:
+    """``obelisk pin``: the table PIN a phone enters to run the table (made the first time)."""
+    from pathlib import Path
+
+    from firmware.pin import PinError, table_pin
+    from firmware.state_dir import default_state_dir
+
+    where = Path(args.state_dir or default_state_dir())
+    if not where.is_dir():
+        print(f"obelisk: there is no state directory {where}: start the table there first "
+              "(obelisk run)", file=sys.stderr)
+        return EXIT_PERSON
+    try:
+        pin = table_pin(where)
+    except PinError as exc:
+        print(f"obelisk: {exc}", file=sys.stderr)
+        return EXIT_PERSON
+    print(f"the table PIN is {pin}: enter it on the page to run the table (holding the menu "
+          "button shows it on the rings)")
+    return 0
+
+
 # ------------------------------------------------------------------ the parser
 
 
@@ -329,6 +351,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default); json: the record `replay` reads back")
     _state_dir(export, "the table's state directory")
     export.set_defaults(run=_export)
+    pin = commands.add_parser("pin", help="show the table PIN that lets a phone run the table "
+                              "from the page")
+    _state_dir(pin, "the table's state directory")
+    pin.set_defaults(run=_pin)
     return parser
 
 

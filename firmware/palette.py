@@ -24,3 +24,4 @@ OPTION: RGB = (60, 60, 60)  # an option shown before a game
 SAND: RGB = (255, 170, 40)  # the hourglass running
 LAST_SAND: RGB = (255, 30, 0)  # the hourglass's last seconds
 NO_BOARD: RGB = (120, 60, 0)  # every other ring pixel: the scanner board is not seen
+PIN: RGB = (150, 0, 255)  # the table PIN, one digit at a time, as counts of lit pixels

@@ -9,8 +9,10 @@ import os
 import signal
 from collections.abc import Callable
 
+from firmware.control import TableMaker, serve_controls
 from firmware.games import Game, load
 from firmware.journal import Journal
+from firmware.pin import PinError, table_pin
 from firmware.resume import resolve
 from firmware.screen import headline
 from firmware.service import LinkDeadError, TableService
@@ -68,6 +70,7 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         with open_table(profile) as devices, closing:
             service = TableService(devices, table, load(spec.view))
             service.start_table()
+            controls = _controls(service, state.path, TableMaker(profile, journal), stream)
             _say_hello(profile, spec.id, journal, table.problem)
             running.append(service)
             # What start-up made lives as long as the service: the collector's full passes
@@ -80,7 +83,23 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
             except LinkDeadError as exc:
                 log.error("%s", exc)
                 return 1
+            finally:
+                if controls is not None:
+                    controls.close()
     return 0
+
+
+def _controls(service: TableService, directory, maker: TableMaker, stream):
+    """The page's controls: the table PIN (made once) and the command socket; without a
+    PIN the table plays on, run from its buttons only."""
+    if stream is not None:
+        service.on_swap.append(stream.follow)
+    try:
+        service.pin = table_pin(directory)
+    except PinError as exc:
+        log.warning("%s; the page cannot control this table", exc)
+        return None
+    return serve_controls(service, directory, maker)
 
 
 def _say_hello(profile: Profile, game: str, journal: Journal, waiting: str) -> None:

@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from firmware import palette
 from firmware.journal import JournalError
+from firmware.pin import next_pin_change, pin_frame
 from hardware.devices import TableDevices
 from hardware.sensors import Snapshot
 
@@ -105,6 +106,10 @@ class TableService:
         self._unsynced_since: float | None = None  # real time the board was last seen going
         self._unseen_shown = False  # the rings say the board is not seen
         self._asked: tuple[float, int] | None = None  # (settle deadline, the link's ticket)
+        self.controls = None  # firmware.control.Controls, once its socket is open
+        self.pin: str | None = None  # the table PIN the menu button's hold shows
+        self._pin_since: float | None = None  # real time the rings began showing it
+        self.on_swap: list[Callable[[object], None]] = []  # told of each new table
         devices.link.on_snapshot = lambda snap: self.events.put(("snapshot", snap))
         devices.link.on_unsynced = lambda: self.events.put(("unsynced", None))
         devices.buttons.on_event = lambda event: self.events.put(("button", event))
@@ -156,7 +161,9 @@ class TableService:
                 if kind == "snapshot":
                     self.table.on_view(self.view_of(item), now)
                 elif kind == "button":
-                    self.table.on_button(item, now)
+                    self._button(item, now)
+                elif kind == "control" and self.controls is not None:
+                    item.carry_out(self.controls, now)
                 if self._retry_at is not None and now >= self._retry_at:
                     self._retry_at = None
                     self.table.settler.forget()  # decide the same reading once more
@@ -181,7 +188,53 @@ class TableService:
             waits.append(max(0.0, self._unsynced_since + UNSEEN_S - real))
         if next_pat is not None:
             waits.append(max(0.0, next_pat - real))
+        if self._pin_since is not None and self.pin is not None:
+            change = next_pin_change(self.pin, real - self._pin_since)
+            waits.append(change if change is not None else 0.0)
         return min(waits, default=None)
+
+    # ------------------------------------------------------------ the PIN, a new table
+
+    def _button(self, event, now: float) -> None:
+        """A button to the table; holding the menu button also shows the PIN on the rings."""
+        if event.button == "menu" and event.kind == "hold" and self.pin is not None:
+            self._pin_since = time.monotonic()
+        self.table.on_button(event, now)
+
+    def _pin_overlay(self, frame: dict) -> None:
+        """While the PIN shows, the rings show its digits instead of the game."""
+        if self._pin_since is None or self.pin is None:
+            return
+        rings = {owner: n for kind, owner, n in self.devices.leds.parts() if kind == "ring"}
+        shown = pin_frame(self.pin, time.monotonic() - self._pin_since, rings)
+        if shown is None:  # shown: the game's picture again, every ring pixel of it
+            self._pin_since = None
+            for owner, count in rings.items():
+                for i in range(count):
+                    frame.setdefault(("ring", owner, i), palette.OFF)
+        else:
+            frame.update(shown)
+
+    def swap_table(self, table, view_of: Callable[[Snapshot], object], now: float) -> None:
+        """Play on a fresh table in setup (another game, or the game ended from the page).
+
+        Called in the loop with the table's lock held; the new table shares that lock and
+        tells its events where the old one did, and every reader is given its whole state.
+        """
+        old = self.table
+        table.lock, table.emit = old.lock, old.emit
+        table.beep = self.devices.buttons.beep
+        table.settler.confirm = self._reread
+        self.table, self.view_of = table, view_of
+        table.start(now)
+        snapshot = self.devices.link.snapshot()
+        if snapshot is not None:
+            table.on_view(view_of(snapshot), now)
+        self._last_frame = None
+        for told in self.on_swap:
+            told(table)
+        for event in table.opening(now):
+            table.emit(event)
 
     def _not_recorded(self, exc: JournalError, now: float) -> None:
         """The journal refused: nothing is confirmed; show it, say it once, try again later."""
@@ -217,6 +270,7 @@ class TableService:
 
     def _draw(self, now: float) -> None:
         frame = self.table.led_frame(now, self._rings)
+        self._pin_overlay(frame)
         if self._board_unseen():
             for key in frame:
                 if key[0] == "ring":

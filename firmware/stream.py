@@ -118,6 +118,11 @@ class EventStream:
                 if not reader.put(line):
                     self._drop(reader)
 
+    def follow(self, table, clock: Callable[[], float] = time.monotonic) -> None:
+        """Give new readers ``table``'s state from now (the service swapped in a new table,
+        which shares the old one's lock); ``clock`` is the table's."""
+        self._state = lambda: table.opening(clock())
+
     def readers(self) -> int:
         with self._lock:
             return len(self._readers)

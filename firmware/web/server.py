@@ -14,8 +14,10 @@ page draws the table from the events alone.
 | ``/games`` | the finished games (JSON), newest first |
 | ``/games/<id>.json``, ``.txt`` | a game's record as ``obelisk export`` writes it (a download) |
 | ``/games/<id>/replay`` | the public observation after each action, with its words (JSON) |
+| ``/session``, ``/control/<command>`` | the controls, for phones that know the table PIN |
 
-Everything is read-only; anything else is a 4xx in words.
+Everything else is read-only (``firmware/web/controls.py`` runs the table, for the people at
+it only); anything else is a 4xx in words.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import tornado.iostream
 import tornado.web
 
 from firmware.stream import StreamError
-from firmware.web import records
+from firmware.web import controls, records
 from firmware.web.follow import Follower, dressed
 
 __all__ = ["HEADERS", "WebError", "dressed", "make_app", "serve"]
@@ -182,6 +184,7 @@ def make_app(state_dir: str | Path) -> tornado.web.Application:
         (r"/games/([^/]*)\.(json|txt)", GameRecord, games),
         (r"/games/([^/]*)/replay", GameReplay, games),
         (r"/favicon.ico", NoIcon),
+        *controls.routes(state_dir),  # the PIN's sessions and the table's commands
         (r"/()", Static, {"path": str(STATIC), "default_filename": "index.html"}),
         (r"/static/(.*)", Static, {"path": str(STATIC)}),
     ], default_handler_class=NotFound, follower=follower)

@@ -137,6 +137,7 @@ function take(event) {
     page.log.length = Math.min(page.log.length, KEEP);
   }
   if (event.board) page.board = event.board;
+  window.dispatchEvent(new CustomEvent("obelisk:event", { detail: event })); // controls.js
   if (page.live) render(); // shown as it happens
   else soon(); // a backlog: drawn once it is all in
 }

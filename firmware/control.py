@@ -1,0 +1,490 @@
+"""The table's commands from the page: the same inputs its buttons make, on a local socket.
+
+The service listens on ``<state dir>/control.sock`` (mode 0660: the table's
+owner and group, so ``obelisk web`` and nobody else). A client writes one
+JSON object a line, ``{"command": "pause"}``, and reads one JSON line back:
+``{"ok": true, ...}`` or ``{"ok": false, "error": "<why, in a player's words>"}``.
+
+A command that is well formed is put on the service's one queue and carried
+out by its loop, with the table's lock held, as the button presses it stands
+for: pause and resume are the menu button's press, declining a bonus and
+confirming a takeback the player's press, choosing a candidate the chooser's
+presses and then a hold, starting a game a player's press in setup. So every
+rule applies and the journal records what the buttons would record; there
+is no second way to change a game. A command that makes no sense now is
+refused in words and changes nothing; a malformed one never reaches the
+queue.
+
+Two commands have no button: ``end`` moves the unfinished journal aside
+(kept, as ``--new-game`` keeps it) and sets the same game up again, and
+``new`` sets another game or other options up (after the end of a game it
+is the player's press that sets up the next one). Either way the service
+swaps in a fresh table in setup; its start is journalled when the players
+start it (``start``, or a player's button), as any game starts.
+
+| command | fields | the input |
+|---|---|---|
+| ``status`` | | nothing: what the table is doing and which commands make sense |
+| ``pause``, ``resume`` | | the menu button's press |
+| ``decline`` | ``player`` (optional) | the bonus earner's press |
+| ``takeback`` | ``player`` (optional) | each owner's press (or the one named) |
+| ``choose`` | ``index`` | the chooser's presses to that candidate, then a hold |
+| ``start`` | | player A's press in setup (the table must be set up) |
+| ``end`` | | the journal moved aside; the same game set up again |
+| ``new`` | ``game``, ``options`` | after a game, a press; other game or options: a new table |
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import os
+import socket
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.errors import ObeliskError
+from engine.record import options_to_dict
+from firmware.games import GAMES, Game, load
+from firmware.journal import Journal, JournalError
+from hardware.buttons import ButtonEvent
+
+log = logging.getLogger("obelisk.control")
+
+SOCKET = "control.sock"
+"""The command socket's name in the state directory."""
+MAX_LINE = 4096
+"""The longest command line taken (a new game's options fit many times over)."""
+ANSWER_S = 5.0
+"""How long a command waits for the table's loop to carry it out."""
+COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new")
+FIELDS = {"command", "player", "index", "game", "options"}
+PLAYING = ("play", "choose", "repair")
+
+
+class CommandRefused(ValueError):
+    """A command that is malformed or makes no sense now; the message says why and what to do."""
+
+
+class ControlUnavailable(OSError):
+    """No table answers on the command socket (none runs there, or no permission)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One well-formed command (what it asks is checked against the table when it runs)."""
+
+    name: str
+    player: str | None = None
+    index: int | None = None
+    game: str | None = None
+    options: tuple[tuple[str, object], ...] = ()
+
+
+def parse(line: bytes | str) -> Command:
+    """A command line read into a ``Command``; CommandRefused, in words, when malformed."""
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        raise CommandRefused("a command is one JSON object a line, like "
+                             '{"command": "pause"}') from None
+    if not isinstance(data, dict) or not isinstance(data.get("command"), str):
+        raise CommandRefused('a command is a JSON object with a "command" name, like '
+                             '{"command": "pause"}')
+    name = data["command"]
+    if name not in COMMANDS:
+        raise CommandRefused(f"{name[:40]!r} is not a command of the table (it takes "
+                             f"{', '.join(COMMANDS)})")
+    unknown = sorted(set(data) - FIELDS)
+    if unknown:
+        raise CommandRefused(f"{str(unknown[0])[:40]!r} is not part of a command (it may have "
+                             f"{', '.join(sorted(FIELDS))})")
+    player = data.get("player")
+    if player is not None and player not in ("A", "B"):
+        raise CommandRefused('the player is "A" or "B"')
+    index = data.get("index")
+    if index is not None and (type(index) is not int or not 0 <= index < 100):
+        raise CommandRefused("the index is a whole number from 0, counting the candidates "
+                             "from the first")
+    game = data.get("game")
+    if game is not None and (not isinstance(game, str) or game not in GAMES):
+        raise CommandRefused(f"the game is one of {', '.join(GAMES)}")
+    options = data.get("options", {})
+    if not isinstance(options, dict) or len(options) > 20 or not all(
+            isinstance(k, str) and len(k) <= 40 and type(v) in (str, int, bool)
+            and len(str(v)) <= 40 for k, v in options.items()):
+        raise CommandRefused('the options are an object of names and short values, like '
+                             '{"hourglass": "90"}')
+    return Command(name, player, index, game, tuple(sorted(options.items())))
+
+
+def refusal(words: str) -> dict:
+    """The answer to a command that was refused."""
+    return {"ok": False, "error": words}
+
+
+# ---------------------------------------------------------------------- new tables
+
+
+@dataclass(frozen=True)
+class TableMaker:
+    """Makes the service's table for a game (``obelisk run`` makes its first one so)."""
+
+    profile: Any
+    journal: Journal
+    seed: Callable[[], int] = lambda: int.from_bytes(os.urandom(8), "big")
+
+    def make(self, game: Game, options: object, extras: dict,
+             emit: Callable[[dict], None]) -> tuple[Any, Callable]:
+        """(the table, its view of a snapshot); CommandRefused when this table cannot play it."""
+        try:
+            engine = game.make(options, extras)
+            table = load(game.table).for_service(engine, self.journal, self.profile,
+                                                  seed=self.seed(), emit=emit)
+        except (ObeliskError, ValueError, OSError) as exc:
+            raise CommandRefused(f"this table cannot play that game: {exc}") from None
+        return table, load(game.view)
+
+
+def options_of(game: Game, given: tuple[tuple[str, object], ...]) -> object:
+    """A game's options from the page's form: each named as its flag (``hourglass``,
+    ``size``, ``sudden_death``), read as the command line reads it."""
+    flags = {f.dest: f for f in game.flags}
+    chosen: dict[str, object] = {}
+    for key, value in given:
+        flag = flags.get(key)
+        if flag is None:
+            raise CommandRefused(f"{game.id} has no option {key!r} (its options: "
+                                 f"{', '.join(flags) or 'none'})")
+        if flag.switch:
+            if type(value) is not bool:
+                raise CommandRefused(f"{key} is on or off (true or false)")
+            parsed: object = value
+        else:
+            text = str(value)
+            try:
+                parsed = flag.type(text) if flag.type is not None else text
+            except (argparse.ArgumentTypeError, ValueError) as exc:
+                words = str(exc) if isinstance(exc, argparse.ArgumentTypeError) else \
+                    f"{text!r} is not a value of {key}"
+                raise CommandRefused(words) from None
+            if flag.choices is not None and parsed not in flag.choices:
+                raise CommandRefused(f"{key} is one of {', '.join(map(str, flag.choices))}, "
+                                     f"not {text}")
+        chosen.update(flag.values(parsed))
+    try:
+        return game.options_with(chosen)
+    except argparse.ArgumentTypeError as exc:
+        raise CommandRefused(str(exc)) from None
+
+
+def games() -> dict:
+    """Every game and its options as the page's form offers them."""
+    return {game.id: {"help": game.help, "options": [
+        {"name": f.dest, "flag": f.name, "help": f.help, "switch": f.switch,
+         "choices": [str(c) for c in f.choices] if f.choices else None,
+         "metavar": f.metavar} for f in game.flags]} for game in GAMES.values()}
+
+
+# ---------------------------------------------------------------------- carrying out
+
+
+def _bonus(table: Any) -> list[str]:
+    """The players who may decline a bonus now (towers' flat bonus)."""
+    pos = table.position
+    if table.state != "play" or table.offer is not None or \
+            getattr(getattr(pos, "phase", None), "name", "") != "BONUS":
+        return []
+    return [p.value for p in getattr(pos, "bonus", ())]
+
+
+def _owners(table: Any) -> list[str]:
+    """The players who may still confirm the takeback on offer."""
+    if table.offer is None or table.state not in ("play", "repair"):
+        return []
+    return sorted(p.value for p in table.offer.owners - table.confirmed)
+
+
+def status(table: Any) -> dict:
+    """What the table is doing, and which commands make sense now."""
+    state = table.state
+    choose = None
+    if state == "choose" and table.candidates and table.chooser is not None:
+        choose = {"player": table.chooser.value, "pick": table.pick,
+                  "candidates": [", ".join(table._words(a) for a in c)
+                                 for c in table.candidates]}
+    return {"ok": True, "game": table.game.id, "options": options_to_dict(table.game.options),
+            "state": state, "problem": table.problem, "can": {
+                "pause": state in PLAYING, "resume": state == "paused",
+                "decline": _bonus(table), "takeback": _owners(table), "choose": choose,
+                "start": state == "setup", "end": table.started and state not in ("setup",
+                                                                                   "over"),
+                "new": state in ("setup", "over")}, "games": games()}
+
+
+class Controls:
+    """Carries out commands on a service's table, in its loop (the table's lock held)."""
+
+    def __init__(self, service: Any, maker: TableMaker) -> None:
+        self.service = service
+        self.maker = maker
+
+    def carry_out(self, command: Command, now: float) -> dict:
+        """The answer to one command; CommandRefused when it makes no sense now."""
+        table = self.service.table
+        if command.name == "status":
+            return status(table)
+        do = getattr(self, f"_{command.name}")
+        said = do(table, command, now)
+        return {"ok": True, "state": self.service.table.state,
+                "message": said or self.service.table.problem}
+
+    def _press(self, button: str, now: float, kind: str = "press") -> None:
+        self.service.table.on_button(ButtonEvent(button, kind), now)
+
+    def _pause(self, table: Any, command: Command, now: float) -> str:
+        if table.state not in PLAYING:
+            raise CommandRefused("there is no game in play to pause"
+                                 + (": it is paused already" if table.state == "paused" else ""))
+        self._press("menu", now)
+        return "paused: the hourglass is stopped"
+
+    def _resume(self, table: Any, command: Command, now: float) -> str:
+        if table.state != "paused":
+            raise CommandRefused("the table is not paused")
+        self._press("menu", now)
+        return "play goes on"
+
+    def _decline(self, table: Any, command: Command, now: float) -> str:
+        earners = _bonus(table)
+        if not earners:
+            raise CommandRefused("there is no bonus to decline now")
+        player = command.player or (earners[0] if len(earners) == 1 else None)
+        if player is None:
+            raise CommandRefused(f"both players have a bonus: say which declines "
+                                 f"({' or '.join(earners)})")
+        if player not in earners:
+            raise CommandRefused(f"player {player} has no bonus to decline")
+        self._press(player, now)
+        return f"player {player} declined the bonus"
+
+    def _takeback(self, table: Any, command: Command, now: float) -> str:
+        owners = _owners(table)
+        if not owners:
+            raise CommandRefused("there is no takeback to confirm: lift the last piece off "
+                                 "the table first")
+        if command.player is not None and command.player not in owners:
+            raise CommandRefused(f"only {' and '.join('player ' + p for p in owners)}, whose "
+                                 "piece came off, may confirm this takeback")
+        for player in [command.player] if command.player else owners:
+            self._press(player, now)
+        return "confirmed" if self.service.table.offer is None else "confirmed for " \
+            f"player {command.player}; the other owner confirms too"
+
+    def _choose(self, table: Any, command: Command, now: float) -> str:
+        if table.state != "choose" or not table.candidates or table.chooser is None:
+            raise CommandRefused("the table offers nothing to choose among now")
+        count = len(table.candidates)
+        if command.index is None or command.index >= count:
+            raise CommandRefused(f"choose a candidate from 0 to {count - 1}")
+        chooser = table.chooser.value
+        for _ in range((command.index - table.pick) % count):
+            self._press(chooser, now)
+        self._press(chooser, now, "hold")
+        return f"candidate {command.index + 1} chosen"
+
+    def _start(self, table: Any, command: Command, now: float) -> str:
+        if table.state != "setup":
+            raise CommandRefused("a game is on already" if table.state != "over" else
+                                 "the game is over: start a new one")
+        if table.decided is None:
+            raise CommandRefused("the table is still reading the board: try again in a "
+                                 "second")
+        self._press("A", now)
+        if self.service.table.state == "setup":
+            raise CommandRefused(f"the table is not ready for a game: {table.problem}")
+        return "the game begins"
+
+    def _end(self, table: Any, command: Command, now: float) -> str:
+        if not table.started or table.state in ("setup", "over"):
+            raise CommandRefused("no game is on to end")
+        try:
+            kept = table.journal.archive()
+        except JournalError as exc:
+            raise CommandRefused(str(exc)) from None
+        self._fresh(table.game.id, table.game.options, table._extras(), now)
+        words = f"the game was ended; its moves are kept in {kept.name}"
+        self.service.table.tell("notice", message=words)
+        return words
+
+    def _new(self, table: Any, command: Command, now: float) -> str:
+        if table.state not in ("setup", "over"):
+            raise CommandRefused("a game is on: end it first, or play it to its end")
+        spec = GAMES[command.game or table.game.id]
+        options = options_of(spec, command.options) if command.game or command.options \
+            else table.game.options
+        if table.state == "over":
+            self._press("A", now)  # as a player's press after the end: the next game set up
+        same = spec.id == table.game.id and options == table.game.options
+        if not same:
+            extras = table._extras() if spec.id == table.game.id else {}
+            self._fresh(spec.id, options, extras, now)
+        else:  # set up again: every page draws the table afresh
+            table.emit(table.public_state())
+        return self.service.table.problem
+
+    def _fresh(self, game_id: str, options: object, extras: dict, now: float) -> None:
+        """Swap a fresh table in setup into the service."""
+        made, view_of = self.maker.make(GAMES[game_id], options, extras,
+                                        self.service.table.emit)
+        self.service.swap_table(made, view_of, now)
+
+
+class Request:
+    """A command on its way through the service's queue, and its answer."""
+
+    def __init__(self, command: Command) -> None:
+        self.command = command
+        self.answer: dict | None = None
+        self.done = threading.Event()
+
+    def carry_out(self, controls: Controls, now: float) -> None:
+        """In the service's loop: do it, and answer (a journal refusal is also the loop's)."""
+        try:
+            self.answer = controls.carry_out(self.command, now)
+        except CommandRefused as exc:
+            self.answer = refusal(str(exc))
+        except JournalError as exc:
+            self.answer = refusal(str(exc))
+            raise
+        finally:
+            if self.answer is None:
+                self.answer = refusal("the table could not do that")
+            self.done.set()
+
+
+# ---------------------------------------------------------------------- the socket
+
+
+class ControlServer:
+    """Listens on ``<state dir>/control.sock`` and hands each command to the service's queue."""
+
+    def __init__(self, directory: str | Path, service: Any, maker: TableMaker) -> None:
+        self.path = Path(directory) / SOCKET
+        self.service = service
+        self.controls = Controls(service, maker)
+        service.controls = self.controls
+        self._server: socket.socket | None = None
+
+    def open(self) -> ControlServer:
+        """Start listening (a socket file already there is a stale one: the caller holds the
+        state directory's lock)."""
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            server.bind(str(self.path))
+            os.chmod(self.path, 0o660)  # the table's owner and group (the page) only
+            server.listen(8)
+        except OSError as exc:
+            server.close()
+            raise ControlUnavailable(f"cannot open the command socket {self.path}: "
+                                     f"{exc.strerror}; the table plays on without "
+                                     "controls from the page") from None
+        self._server = server
+        threading.Thread(target=self._accept, name="control-accept", daemon=True).start()
+        return self
+
+    def close(self) -> None:
+        server, self._server = self._server, None
+        if server is not None:
+            with contextlib.suppress(OSError):
+                server.close()
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+
+    def handle(self, line: bytes) -> dict:
+        """One command line's answer (waits for the loop to carry it out)."""
+        try:
+            command = parse(line)
+        except CommandRefused as exc:
+            return refusal(str(exc))
+        request = Request(command)
+        self.service.events.put(("control", request))
+        if not request.done.wait(ANSWER_S):
+            return refusal("the table did not answer in time: try again")
+        assert request.answer is not None
+        return request.answer
+
+    def _accept(self) -> None:
+        while (server := self._server) is not None:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return  # closed
+            threading.Thread(target=self._serve, args=(conn,), name="control-client",
+                             daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        conn.settimeout(60)
+        try:
+            with conn, conn.makefile("rb") as lines:
+                while self._server is not None:
+                    line = lines.readline(MAX_LINE + 1)
+                    if not line:
+                        return
+                    if len(line) > MAX_LINE:
+                        conn.sendall(_line(refusal(f"a command is at most {MAX_LINE} bytes")))
+                        return
+                    conn.sendall(_line(self.handle(line)))
+        except OSError:
+            pass  # the client went away
+
+
+def _line(answer: dict) -> bytes:
+    return (json.dumps(answer) + "\n").encode()
+
+
+def serve_controls(service: Any, directory: str | Path, maker: TableMaker) -> ControlServer | None:
+    """The service's command socket, or None (with a warning) when it cannot open."""
+    try:
+        return ControlServer(directory, service, maker).open()
+    except ControlUnavailable as exc:
+        log.warning("%s", exc)
+        return None
+
+
+def send(directory: str | Path, command: dict, timeout: float = ANSWER_S + 2) -> dict:
+    """Send one command to the table running on ``directory``; its answer.
+
+    ControlUnavailable (in words) when no table answers there.
+    """
+    path = Path(directory) / SOCKET
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(timeout)
+        try:
+            conn.connect(str(path))
+            conn.sendall(_line(command))
+            with conn.makefile("rb") as lines:
+                reply = lines.readline(1 << 20)
+        except FileNotFoundError:
+            raise ControlUnavailable("no table is running to take commands: start it "
+                                     "(obelisk run)") from None
+        except PermissionError:
+            raise ControlUnavailable(f"no permission to use {path}: run as the table's user "
+                                     "or a member of its group") from None
+        except (ConnectionRefusedError, OSError) as exc:
+            raise ControlUnavailable(f"the table did not answer ({exc.strerror or exc}): is "
+                                     "it running?") from None
+    try:
+        answer = json.loads(reply)
+    except ValueError:
+        raise ControlUnavailable("the table stopped before it answered: try again") from None
+    if not isinstance(answer, dict):
+        raise ControlUnavailable("the table's answer made no sense: try again")
+    return answer

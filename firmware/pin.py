@@ -1,0 +1,92 @@
+"""The table PIN: four digits that let the people at the table run it from a phone.
+
+The PIN is made once, the first time the service (or ``obelisk pin``) asks
+for it, and kept in ``<state dir>/pin`` (mode 0600: the table's user only;
+``obelisk web`` runs as that user and reads it). Whoever can see the table
+can learn it: ``obelisk pin`` prints it, and holding the menu button shows
+it on the rings, one digit after another, as a count of lit pixels (ten
+pixels for a 0), on both rings at once.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from firmware import palette
+from firmware.state_dir import StateDirError, write_whole
+
+PIN_FILE = "pin"
+DIGITS = 4
+LIT_S = 1.5
+"""How long each digit stays lit on the rings."""
+DARK_S = 0.6
+"""The dark gap before each digit, so that two equal digits read as two."""
+
+
+class PinError(OSError):
+    """The PIN cannot be read or kept (says which file and what to do)."""
+
+
+def _valid(text: str) -> bool:
+    return len(text) == DIGITS and text.isascii() and text.isdigit()
+
+
+def read_pin(directory: str | Path) -> str | None:
+    """The table's PIN, or None when none was made yet; PinError when it cannot be read."""
+    path = Path(directory) / PIN_FILE
+    try:
+        text = path.read_text(encoding="ascii", errors="replace").strip()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise PinError(f"cannot read the table PIN in {path}: {exc.strerror}; run as the "
+                       "table's user") from None
+    if not _valid(text):
+        raise PinError(f"{path} does not hold a {DIGITS}-digit PIN: delete it, and the "
+                       "table makes a new one when it starts")
+    return text
+
+
+def table_pin(directory: str | Path) -> str:
+    """The table's PIN, made (and kept, mode 0600) the first time it is asked for."""
+    found = read_pin(directory)
+    if found is not None:
+        return found
+    made = "".join(str(random.SystemRandom().randrange(10)) for _ in range(DIGITS))
+    try:
+        write_whole(Path(directory) / PIN_FILE, (made + "\n").encode(), mode=0o600)
+    except StateDirError as exc:
+        raise PinError(str(exc)) from None
+    return made
+
+
+def pixels_for(digit: str) -> int:
+    """How many ring pixels show a digit: its value, ten for a 0."""
+    return int(digit) or 10
+
+
+def showing_s(pin: str) -> float:
+    """How long the rings take to show the whole PIN."""
+    return len(pin) * (DARK_S + LIT_S)
+
+
+def pin_frame(pin: str, elapsed: float, rings: dict[str, int]) -> dict | None:
+    """The rings' pixels ``elapsed`` seconds into showing ``pin`` (None once it is shown).
+
+    ``rings`` maps each ring's owner to its pixel count; every ring shows the same digit.
+    """
+    if elapsed < 0 or elapsed >= showing_s(pin):
+        return None
+    step, into = divmod(elapsed, DARK_S + LIT_S)
+    lit = pixels_for(pin[int(step)]) if into >= DARK_S else 0
+    return {("ring", owner, i): palette.PIN if i < lit else palette.OFF
+            for owner, count in rings.items() for i in range(count)}
+
+
+def next_pin_change(pin: str, elapsed: float) -> float | None:
+    """Seconds from ``elapsed`` until the PIN's picture changes (None: it is over)."""
+    if elapsed >= showing_s(pin):
+        return None
+    into = max(elapsed, 0.0) % (DARK_S + LIT_S)
+    return (DARK_S - into) if into < DARK_S else (DARK_S + LIT_S - into)

@@ -1,0 +1,282 @@
+"""The service's command socket: each command is the buttons' input, in the service's loop."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import threading
+import time
+import types
+
+import pytest
+
+from engine.players import Player
+from engine.towers.game import Decline, Phase, TowersGame
+from engine.towers.sensing import expected_towers
+from engine.towers.tower import resting_placements
+from firmware import control
+from firmware.control import CommandRefused, Controls, ControlServer, TableMaker, parse, send
+from firmware.journal import Journal
+from firmware.pin import pin_frame, pixels_for, read_pin, table_pin
+from firmware.service import TableService
+from firmware.towers.table import TowersTable
+from firmware.towers.view import view_of
+from hardware.devices import open_table
+from hardware.profile import load_profile
+from tests.conftest import COLUMN_B, cells, column, position
+from tests.test_towers_table import Table, _deal, _flat_table, _place_view
+
+A, B = Player.A, Player.B
+
+
+class Pressed:
+    """A stand-in service whose table records every button input it is given."""
+
+    def __init__(self, helper: Table) -> None:
+        self.helper = helper
+        self.table = helper.table
+        self.inputs: list[tuple[str, str]] = []
+        real = self.table.on_button
+
+        def on_button(event, now):
+            self.inputs.append((event.button, event.kind))
+            real(event, now)
+
+        self.table.on_button = on_button
+        self.controls = Controls(self, TableMaker(load_profile("sim"), helper.journal))
+
+    def do(self, name: str, **fields) -> dict:
+        return self.controls.carry_out(parse(json.dumps({"command": name, **fields})),
+                                       self.helper.now)
+
+
+@pytest.fixture
+def played(block_set, tmp_path):
+    return Pressed(Table(block_set, tmp_path / "state").start_play())
+
+
+# ---------------------------------------------------------------------- malformed
+
+
+@pytest.mark.parametrize("line, words", [
+    (b"pause", "one JSON object a line"),
+    (b"[1, 2]", '"command" name'),
+    (b'{"command": 7}', '"command" name'),
+    (b'{"command": "explode"}', "not a command of the table"),
+    (b'{"command": "pause", "force": true}', "'force' is not part of a command"),
+    (b'{"command": "decline", "player": "C"}', 'the player is "A" or "B"'),
+    (b'{"command": "choose", "index": true}', "the index is a whole number"),
+    (b'{"command": "choose", "index": -1}', "the index is a whole number"),
+    (b'{"command": "new", "game": "chess"}', "the game is one of towers"),
+    (b'{"command": "new", "options": [1]}', "the options are an object"),
+    (b'{"command": "new", "options": {"size": {"rows": 3}}}', "the options are an object"),
+    (b"[" * 100_000 + b"]" * 100_000, "one JSON object a line"),
+])
+def test_a_malformed_command_is_refused_in_words_and_never_reaches_the_table(line, words):
+    queued = types.SimpleNamespace(events=types.SimpleNamespace(put=pytest.fail))
+    server = ControlServer.__new__(ControlServer)
+    server.service = queued
+    answer = server.handle(line)
+    assert answer["ok"] is False and words in answer["error"]
+    with pytest.raises(CommandRefused):
+        parse(line)
+
+
+# ---------------------------------------------------------------------- the same inputs
+
+
+def test_pause_and_resume_are_the_menu_buttons_press(played):
+    assert played.do("pause")["state"] == "paused"
+    assert played.inputs == [("menu", "press")]
+    assert played.helper.of("pause", state="paused")
+    with pytest.raises(CommandRefused, match="paused already"):
+        played.do("pause")
+    assert played.do("resume")["state"] == "play"
+    assert played.inputs == [("menu", "press"), ("menu", "press")]
+    with pytest.raises(CommandRefused, match="not paused"):
+        played.do("resume")
+    assert len(played.inputs) == 2  # refused: no input at all
+
+
+def test_declining_a_bonus_is_the_earners_press_and_is_journalled(played):
+    t = played.helper
+    with pytest.raises(CommandRefused, match="no bonus to decline"):
+        played.do("decline")
+    _flat_table(t)
+    pads = _deal(t, "G05", "R1")
+    t.see(_place_view(t, B, cells("a1:1", "b1:1", "c1:1")), (pads[0], None))
+    t.see(_place_view(t, A, cells("c1:1", "c2:1", "c3:1", "b3:1")), (None, None))
+    assert t.pos.phase is Phase.BONUS and t.pos.bonus == (A,)
+    assert played.do("status")["can"]["decline"] == ["A"]
+    with pytest.raises(CommandRefused, match="player B has no bonus"):
+        played.do("decline", player="B")
+    played.do("decline")
+    assert played.inputs == [("A", "press")]
+    assert t.pos.phase is Phase.CHOOSE
+    last = t.journalled_actions()[-1]
+    assert t.table.record.action_from_dict(last["action"]) == Decline(A)
+
+
+def test_a_takeback_is_confirmed_by_its_owners_press_only(played):
+    t = played.helper
+    passive = t.pos.active.other
+    pads = _deal(t, "B01", "R1")
+    bar = resting_placements(t.pos.tower(passive), t.block_set["R1"])[0]
+    t.see(_place_view(t, passive, bar), (pads[0], None))
+    t.see(expected_towers(t.table.history[-2]), (pads[0], None))  # lifted off again
+    assert played.do("status")["can"]["takeback"] == [passive.value]
+    with pytest.raises(CommandRefused, match=f"only player {passive.value}"):
+        played.do("takeback", player=passive.other.value)
+    assert played.inputs == []
+    played.do("takeback")
+    assert played.inputs == [(passive.value, "press")]
+    assert t.of("takeback") and t.journal.read().entries[-1]["t"] == "takeback"
+
+
+def test_choosing_a_candidate_is_the_choosers_presses_then_a_hold(played):
+    t = played.helper
+    t.put_position(position(TowersGame(t.block_set).new_initial_state(first=A),
+                            tower_b=column(t.block_set, COLUMN_B, owner=B)))
+    t.see(t.towers())
+    _deal(t, "Y4", "R4")
+    t.see(_place_view(t, B, cells("a1:9")), (None, None))
+    assert t.table.state == "choose"
+    offered = played.do("status")["can"]["choose"]
+    assert offered["player"] == "B" and len(offered["candidates"]) == 2
+    with pytest.raises(CommandRefused, match="from 0 to 1"):
+        played.do("choose", index=2)
+    chosen = t.table.candidates[1]
+    before = len(t.journalled_actions())
+    played.do("choose", index=1)
+    assert played.inputs == [("B", "press"), ("B", "hold")]
+    assert t.table.state == "play" and tuple(t.table.actions[-len(chosen):]) == chosen
+    assert len(t.journalled_actions()) == before + len(chosen)
+
+
+def test_nothing_to_choose_or_start_is_refused(played):
+    with pytest.raises(CommandRefused, match="nothing to choose"):
+        played.do("choose", index=0)
+    with pytest.raises(CommandRefused, match="a game is on already"):
+        played.do("start")
+    with pytest.raises(CommandRefused, match="a game is on"):
+        played.do("new", game="stones")
+    assert played.inputs == []
+
+
+def test_new_game_options_are_read_as_the_command_line_reads_them(block_set):
+    from firmware.games import GAMES
+
+    towers, stones = GAMES["towers"], GAMES["stones"]
+    assert control.options_of(towers, (("hourglass", "90"), ("sudden_death", True))) \
+        .hourglass_s == 90
+    got = control.options_of(stones, (("mode", "bounded"), ("size", "5x5")))
+    assert (got.rows, got.cols, got.mode.value) == (5, 5, "bounded")
+    for given, words in [((("hourglass", "5"),), "10 to 600 seconds"),
+                         ((("turns", "15"),), "towers has no option 'turns'"),
+                         ((("sudden_death", "yes"),), "on or off"),
+                         ((("size", "9x9"),), "3x3 to 8x8")]:
+        game = towers if given[0][0] != "size" else stones
+        with pytest.raises(CommandRefused, match=words):
+            control.options_of(game, given)
+
+
+# ---------------------------------------------------------------------- the PIN
+
+
+def test_the_pin_is_made_once_kept_private_and_shown_as_counts_of_pixels(tmp_path):
+    assert read_pin(tmp_path) is None
+    pin = table_pin(tmp_path)
+    assert len(pin) == 4 and pin.isdigit() and table_pin(tmp_path) == pin == read_pin(tmp_path)
+    assert stat.S_IMODE(os.stat(tmp_path / "pin").st_mode) == 0o600
+    rings = {"A": 16, "B": 16}
+    assert pin_frame("3070", 0.1, rings) == {("ring", o, i): (0, 0, 0)
+                                             for o in "AB" for i in range(16)}  # dark first
+    lit = [sum(c != (0, 0, 0) for k, c in pin_frame("3070", s, rings).items() if k[1] == "A")
+           for s in (1.0, 3.1, 5.2, 7.3)]
+    assert lit == [3, 10, 7, 10] == [pixels_for(d) for d in "3070"]
+    assert pin_frame("3070", 8.5, rings) is None
+
+
+# ---------------------------------------------------------------------- through the socket
+
+
+def _until(check, seconds: float = 20.0):
+    deadline = time.monotonic() + seconds
+    while not (got := check()):
+        assert time.monotonic() < deadline, "the condition never came"
+        time.sleep(0.02)
+    return got
+
+
+@pytest.fixture
+def service(tmp_path, block_set):
+    state = tmp_path / "state"
+    state.mkdir()
+    devices = open_table(load_profile("sim"))
+    journal = Journal(state)
+    table = TowersTable(TowersGame(block_set), journal, toss_s=0.2)
+    running = TableService(devices, table, view_of)
+    running.pin = table_pin(state)
+    server = ControlServer(state, running, TableMaker(load_profile("sim"), journal)).open()
+    loop = threading.Thread(target=running.run, daemon=True)
+    loop.start()
+    yield types.SimpleNamespace(dir=state, service=running, devices=devices, journal=journal)
+    server.close()
+    running.stopping.set()
+    loop.join(10)
+    devices.close()
+
+
+def test_commands_over_the_socket_run_the_table_and_its_journal(service):
+    d = service.dir
+    assert stat.S_IMODE(os.stat(d / control.SOCKET).st_mode) == 0o660
+    assert send(d, {"command": "status"})["can"]["start"] is True
+    _until(lambda: send(d, {"command": "start"})["ok"])  # once the table has read the board
+    starts = [e for e in service.journal.read().entries if e["t"] == "start"]
+    assert len(starts) == 1 and starts[0]["game"] == "towers"
+    _until(lambda: send(d, {"command": "status"})["state"] == "play")
+    assert send(d, {"command": "pause"})["state"] == "paused"
+    assert service.service.table.state == "paused"
+    assert send(d, {"command": "resume"})["state"] == "play"
+    refused = send(d, {"command": "new", "game": "stones"})
+    assert refused == {"ok": False, "error": "a game is on: end it first, or play it to its end"}
+    ended = send(d, {"command": "end"})
+    assert ended["ok"] and "kept in journal-" in ended["message"]
+    archived = list(d.glob("journal-*.jsonl"))
+    assert len(archived) == 1 and '"t": "start"' in archived[0].read_text().replace(
+        '"t":"start"', '"t": "start"')
+    new = send(d, {"command": "new", "game": "stones", "options": {"size": "5x5"}})
+    assert new["ok"] and new["state"] == "setup"
+    now = send(d, {"command": "status"})
+    assert (now["game"], now["options"]["rows"], now["state"]) == ("stones", 5, "setup")
+    # the stones are not set out on the simulated board: the table says so, nothing starts
+    refused = _until(lambda: (r := send(d, {"command": "start"}))["error"] != (
+        "the table is still reading the board: try again in a second") and r)
+    assert not refused["ok"] and "set the stones out" in refused["error"]
+    assert not service.journal.path.exists() or not service.journal.unfinished()
+    assert send(d, {"command": "new", "game": "towers", "options": {"hourglass": "90"}})["ok"]
+    _until(lambda: send(d, {"command": "start"})["ok"])
+    (start,) = [e for e in service.journal.read().entries if e["t"] == "start"]
+    assert start["game"] == "towers" and start["options"]["hourglass_s"] == 90
+
+
+def test_holding_the_menu_button_shows_the_pin_on_the_rings(service):
+    shown = service.devices.leds
+    pin = read_pin(service.dir)
+    service.devices.buttons.press("menu", hold=True)
+    first = pixels_for(pin[0])
+
+    ring = next(n for kind, owner, n in shown.parts() if (kind, owner) == ("ring", "A"))
+
+    def lit_on_ring_a():
+        return sum(1 for i in range(ring) if _pixel(shown, ("ring", "A", i)) == (150, 0, 255))
+
+    _until(lambda: lit_on_ring_a() == first, 10)
+
+
+def _pixel(leds, key):
+    try:
+        return tuple(leds[key])
+    except (KeyError, IndexError):
+        return None
