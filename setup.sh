@@ -68,6 +68,13 @@ if ! is_pi && ! command -v chromium >/dev/null; then
         || die "the page's tests need Debian's chromium. Install it: sudo apt-get install chromium"
 fi
 
+# 3b. The broker the club's tests publish to (not on a Pi) ---------------------------------
+if ! is_pi && ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
+    say "installing mosquitto (the club's tests publish to a broker of their own)"
+    { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto; } \
+        || die "the club's tests need Debian's mosquitto. Install it: sudo apt-get install mosquitto"
+fi
+
 # 4. Raspberry Pi only ---------------------------------------------------------------
 if is_pi; then
     user="${SUDO_USER:-$(id -un)}"
