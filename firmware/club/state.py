@@ -61,7 +61,7 @@ def fold(state: dict, event: dict) -> dict:
         case "game_over":
             new.update(phase="over", turn=None, doing="", outcome=event["outcome"])
         case "absent":
-            new.update(running=False, problem=str(event.get("words", "")))
+            new["running"] = False  # the last event says why
     new["scores"] = scores_of(new)
     return new
 
