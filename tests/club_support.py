@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -55,6 +56,8 @@ class Mosquitto:
         lines = [f"listener {self.port} 127.0.0.1", "persistence true",
                  f"persistence_location {home}/", "log_dest stderr", "log_type error",
                  "log_type warning"]
+        if os.geteuid() == 0:  # else mosquitto turns into its own user, who cannot read home
+            lines.append("user root")
         if users:
             passwd = home / "passwd"
             passwd.write_text("")

@@ -53,15 +53,16 @@ HA_PREFIX = "homeassistant"
 
 
 def refusal_words(reason: object, config: ClubConfig) -> str:
-    """Why the broker refused this table, and what to change, in a person's words."""
+    """Why the broker refused this table, and what to change, in a person's words.
+
+    MQTT 3.1.1 brokers (mosquitto among them) answer a wrong password with "not
+    authorised" too, so both are named."""
     text = str(reason).lower()
-    if "password" in text or "user name" in text or "username" in text:
-        return (f"the broker {config.broker} refused this table's user name or password: "
-                f"check user and password_file in {config.source}")
-    if "authori" in text:
-        return (f"the broker {config.broker} does not let user {config.user or '(none)'} "
-                f"connect or publish: give it the right in the broker's access list, or change "
-                f"user in {config.source}")
+    who = f"user {config.user!r}" if config.user else "a table without a user"
+    if "password" in text or "user name" in text or "username" in text or "authori" in text:
+        return (f"the broker {config.broker} refused {who} (a wrong user name or password, "
+                f"or no permission there): check user and password_file in {config.source}, "
+                "and that the broker's password file and access list let this user in")
     return f"the broker {config.broker} refused this table ({reason})"
 
 
@@ -219,6 +220,8 @@ class Publisher:
     def take(self, event: dict) -> None:
         """One event from the stream (on the event loop): state, events, results."""
         event = {k: v for k, v in event.items() if k != "board"}
+        if event["event"] == "absent":  # the page's words, said of the publisher
+            event["words"] = str(event.get("words", "")).replace("this page", "the publisher")
         self.state = table_state.fold(self.state, event)
         self._publish_state()
         self.count += 1
