@@ -68,6 +68,13 @@ if ! is_pi && ! command -v chromium >/dev/null; then
         || die "the page's tests need Debian's chromium. Install it: sudo apt-get install chromium"
 fi
 
+# 3b. The broker the club's tests publish to (not on a Pi) ---------------------------------
+if ! is_pi && ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
+    say "installing mosquitto (the club's tests publish to a broker of their own)"
+    { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto; } \
+        || die "the club's tests need Debian's mosquitto. Install it: sudo apt-get install mosquitto"
+fi
+
 # 4. Raspberry Pi only ---------------------------------------------------------------
 if is_pi; then
     user="${SUDO_USER:-$(id -un)}"
@@ -104,6 +111,20 @@ if is_pi && command -v systemctl >/dev/null; then
             || die "$name did not start; see: journalctl -u $name -e"
     done
     say "the table service runs (systemctl status obelisk); its page is on port 8080 of this Pi"
+    # The club's publisher: installed always, enabled only once a broker is configured.
+    unit=/etc/systemd/system/obelisk-mqtt.service
+    rendered="$(sed -e "s|@ROOT@|$here|g" -e "s|@USER@|$user|g" systemd/obelisk-mqtt.service)"
+    if [ ! -f "$unit" ] || [ "$(cat "$unit")" != "$rendered" ]; then
+        say "installing obelisk-mqtt.service ($unit, running as $user)"
+        printf '%s\n' "$rendered" | as_root tee "$unit" >/dev/null \
+            || die "could not write $unit; run setup.sh with sudo rights"
+        as_root systemctl daemon-reload
+    fi
+    if [ -f /var/lib/obelisk/mqtt.toml ] || [ -f /etc/obelisk/mqtt.toml ]; then
+        as_root systemctl enable --now obelisk-mqtt.service \
+            || die "obelisk-mqtt did not start; see: journalctl -u obelisk-mqtt -e"
+        say "the table publishes to the club's broker (systemctl status obelisk-mqtt)"
+    fi
 fi
 
 say "ready. Try: .venv/bin/obelisk --help"

@@ -174,6 +174,23 @@ def _web(args: argparse.Namespace) -> int:
     return serve(args.state_dir or default_state_dir(), args.address, args.port)
 
 
+def _mqtt(args: argparse.Namespace) -> int:
+    from firmware.club.config import find_config, load_config
+    from firmware.club.publisher import run
+    from firmware.state_dir import default_state_dir
+
+    where = args.state_dir or default_state_dir()
+    return run(where, load_config(find_config(where, args.config)))
+
+
+def _club(args: argparse.Namespace) -> int:
+    from firmware.club.config import parse_broker
+    from firmware.club.viewer import serve
+
+    return serve(parse_broker(args.broker, "--broker"), args.address, args.port, args.user,
+                 args.password_file)
+
+
 def _port(text: str) -> int:
     try:
         value = int(text)
@@ -339,6 +356,29 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the port to serve on (default: %(default)s; 0: any free one)")
     _state_dir(web, "the running table's state directory (a demo names its own)")
     web.set_defaults(run=_web)
+    mqtt = commands.add_parser("mqtt", help="publish the table's games and results to a "
+                               "club's MQTT broker", description="Publish the table running on "
+                               "a state directory to the MQTT broker named in mqtt.toml (in the "
+                               "state directory or /etc/obelisk): broker = \"mqtt://host\" or "
+                               "\"mqtts://host\", table = \"a name\", optionally user, "
+                               "password_file, ca_file, home_assistant = true.")
+    mqtt.add_argument("--config", help="the configuration file (default: mqtt.toml in the "
+                      "state directory, else /etc/obelisk/mqtt.toml)")
+    _state_dir(mqtt, "the table's state directory")
+    mqtt.set_defaults(run=_mqtt)
+    club = commands.add_parser("club", help="serve the club's page: every table on a broker, "
+                               "live, and their results", description="Serve a page showing "
+                               "every table publishing to a broker (obelisk mqtt): game, scores, "
+                               "whose turn, the last event, and the results to download.")
+    club.add_argument("--broker", required=True, help="the club's broker, mqtt://host[:port] "
+                      "or mqtts://host[:port]")
+    club.add_argument("--user", help="the broker user to read as (if it asks for one)")
+    club.add_argument("--password-file", help="a file holding that user's password")
+    club.add_argument("--address", default="0.0.0.0",
+                      help="where to listen (default: %(default)s, every network of this machine)")
+    club.add_argument("--port", type=_port, default=8090,
+                      help="the port to serve on (default: %(default)s; 0: any free one)")
+    club.set_defaults(run=_club)
     games = commands.add_parser("games", help="list the finished games, one a line: id, when, "
                                 "game, options, result")
     _state_dir(games, "the table's state directory")

@@ -26,7 +26,8 @@ def test_the_unit_is_a_watched_notify_service_without_root():
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None,
                     reason="systemd-analyze is not installed on this machine")
-@pytest.mark.parametrize("name", ["obelisk.service", "obelisk-web.service"])
+@pytest.mark.parametrize("name", ["obelisk.service", "obelisk-web.service",
+                                  "obelisk-mqtt.service"])
 def test_the_unit_scores_2_or_better(tmp_path, name):
     """The table service, and the page's unit (network, no devices)."""
     unit = tmp_path / name

@@ -25,6 +25,7 @@ import json
 import logging
 import socket
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from time import monotonic
@@ -124,6 +125,8 @@ class Follower:
         self._draw = None
         self._task: asyncio.Task | None = None
         self._known: asyncio.Event | None = None  # set once the table answered, or did not
+        self.listeners: list[Callable[[dict], None]] = []
+        """Called on the event loop with each event as pages get it (``obelisk mqtt``)."""
 
     def start(self) -> None:
         """Follow the table from now on (on the running event loop; once)."""
@@ -169,6 +172,10 @@ class Follower:
                 log.info("a page fell too far behind and was closed; its browser reconnects")
                 page.close()
                 self.pages.discard(page)
+
+    def _tell(self, event: dict) -> None:
+        for listen in self.listeners:
+            listen(event)
 
     # ---------------------------------------------------------------- following
 
@@ -222,6 +229,7 @@ class Follower:
         if text != self.absent:
             self.absent = text
             self._send(text)
+            self._tell({"event": "absent", "words": words})
         if self._known is not None:
             self._known.set()
 
@@ -254,5 +262,6 @@ class Follower:
         else:
             self.kept.append(kept)
         self._send(text)
+        self._tell(shown)
         if self._known is not None:
             self._known.set()

@@ -1,0 +1,171 @@
+"""Where a table publishes: its broker, its name, its credentials (``mqtt.toml``).
+
+A club's broker is theirs; the table only needs to be told where it is. The
+file is TOML, looked for as ``--config FILE``, else ``<state dir>/mqtt.toml``,
+else ``/etc/obelisk/mqtt.toml``::
+
+    broker = "mqtts://broker.club.lan"      # mqtt:// (port 1883) or mqtts:// (8883)
+    table = "table-3"                       # lowercase letters, digits, - and _
+    user = "table-3"                        # optional
+    password_file = "/etc/obelisk/mqtt-password"   # optional, needs user
+    ca_file = "/etc/obelisk/club-ca.pem"    # optional, mqtts only
+    home_assistant = true                   # optional: Home Assistant discovery
+
+Every mistake is refused by key, with what to write instead, before anything
+connects: a table that silently publishes nowhere helps no one.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from firmware.state_dir import StateDirError
+
+NAME = "mqtt.toml"
+SYSTEM = Path("/etc/obelisk") / NAME
+PREFIX = "obelisk"
+"""Every topic starts here: ``obelisk/<table>/...``."""
+TABLE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+KEYS = ("broker", "table", "user", "password_file", "ca_file", "home_assistant")
+
+
+class ClubError(StateDirError):
+    """The club's publishing or page cannot go on; the message names the fix."""
+
+
+@dataclass(frozen=True)
+class Broker:
+    """A broker's address, read from an ``mqtt://`` or ``mqtts://`` URL."""
+
+    host: str
+    port: int
+    tls: bool
+
+    def __str__(self) -> str:
+        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class ClubConfig:
+    """One table's publishing settings, checked."""
+
+    broker: Broker
+    table: str
+    user: str | None = None
+    password: str | None = None
+    ca_file: str | None = None
+    home_assistant: bool = False
+    source: str = "-"
+
+    def topic(self, *parts: str) -> str:
+        """``obelisk/<table>/<parts>``: lowercase, no leading slash."""
+        return "/".join((PREFIX, self.table, *parts))
+
+
+def parse_broker(url: str, where: str = "broker") -> Broker:
+    """A broker URL, or ClubError naming what is wrong with it."""
+    example = "for example mqtt://192.168.1.20 or mqtts://broker.club.lan:8883"
+    if not isinstance(url, str) or not url.strip():
+        raise ClubError(f"{where}: give the club's broker as a URL, {example}")
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("mqtt", "mqtts"):
+        raise ClubError(f"{where} = {url!r}: a broker URL starts with mqtt:// or mqtts://, "
+                        f"{example}")
+    try:
+        port = parts.port
+    except ValueError:
+        raise ClubError(f"{where} = {url!r}: the port must be a number from 1 to 65535, "
+                        f"{example}") from None
+    if not parts.hostname:
+        raise ClubError(f"{where} = {url!r}: the broker's host is missing, {example}")
+    if parts.path not in ("", "/") or parts.query or parts.username or parts.password:
+        raise ClubError(f"{where} = {url!r}: only the host and port go in the URL (the user "
+                        "and password have keys of their own), " + example)
+    tls = parts.scheme == "mqtts"
+    return Broker(parts.hostname, port or (8883 if tls else 1883), tls)
+
+
+def find_config(state_dir: Path, given: str | Path | None) -> Path:
+    """The configuration file to read: the one named, else the state directory's, else
+    /etc/obelisk's."""
+    if given is not None:
+        path = Path(given)
+        if not path.is_file():
+            raise ClubError(f"there is no configuration file {path}: write one (see `obelisk "
+                            "mqtt --help`) or name another with --config")
+        return path
+    for path in (Path(state_dir) / NAME, SYSTEM):
+        if path.is_file():
+            return path
+    raise ClubError(f"this table has no broker to publish to: write {Path(state_dir) / NAME} "
+                    f"(or {SYSTEM}) with at least broker = \"mqtt://...\" and table = \"a name\"")
+
+
+def load_config(path: str | Path) -> ClubConfig:
+    """The checked settings of one file; ClubError naming the key and the fix."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ClubError(f"cannot read {path}: {exc.strerror or exc}; check its permissions "
+                        "(the publisher's user must read it)") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ClubError(f"{path} is not valid TOML ({exc}): write key = \"value\" lines") \
+            from None
+    return config_from(data, str(path))
+
+
+def config_from(data: dict, source: str = "-") -> ClubConfig:
+    """The checked settings of a parsed file."""
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        raise ClubError(f"{source}: {unknown[0]!r} is not a setting here; the settings are "
+                        f"{', '.join(KEYS)}")
+    broker = parse_broker(data.get("broker", ""), f"{source}: broker")
+    table = data.get("table")
+    if not isinstance(table, str) or not TABLE_NAME.fullmatch(table):
+        raise ClubError(f"{source}: table = {table!r}: name the table with 1 to 40 lowercase "
+                        "letters, digits, - or _ (it goes in the topics), for example "
+                        "table = \"table-3\"")
+    user = _text(data, "user", source)
+    password = None
+    password_file = _text(data, "password_file", source)
+    if password_file is not None:
+        if user is None:
+            raise ClubError(f"{source}: password_file is set but user is not: add user = "
+                            "\"...\" (the name the broker knows this table by)")
+        try:
+            password = Path(password_file).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise ClubError(f"{source}: password_file = {password_file!r} cannot be read "
+                            f"({exc.strerror or exc}): put the broker password in that file, "
+                            "readable by the publisher's user only") from None
+        if not password:
+            raise ClubError(f"{source}: password_file = {password_file!r} is empty: put the "
+                            "broker password in it")
+    ca_file = _text(data, "ca_file", source)
+    if ca_file is not None:
+        if not broker.tls:
+            raise ClubError(f"{source}: ca_file is for mqtts:// brokers: use mqtts:// or "
+                            "remove ca_file")
+        if not Path(ca_file).is_file():
+            raise ClubError(f"{source}: ca_file = {ca_file!r} does not exist: give the "
+                            "certificate file of the club's certificate authority")
+    home = data.get("home_assistant", False)
+    if not isinstance(home, bool):
+        raise ClubError(f"{source}: home_assistant = {home!r}: write true or false")
+    return ClubConfig(broker, table, user, password, ca_file, home, source)
+
+
+def _text(data: dict, key: str, source: str) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise ClubError(f"{source}: {key} = {value!r}: write it as text in quotes, "
+                        f"{key} = \"...\", or leave the line out")
+    return value

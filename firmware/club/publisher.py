@@ -1,0 +1,367 @@
+"""``obelisk mqtt``: a table's events, state and results on the club's MQTT broker.
+
+The publisher is one more reader of the table's event stream, through the
+same ``Follower`` the page uses, so the table never waits for it and plays
+on whatever the broker or the network does. Topics (``obelisk/<table>/``):
+
+| topic | what | retained |
+|---|---|---|
+| ``status`` | ``online``; ``offline`` on a clean stop, and as the last will | yes |
+| ``state`` | the table as it stands (``firmware.club.state``) | yes |
+| ``events`` | each event, with ``session`` and ``n`` to drop repeats | no |
+| ``results/<game id>`` | a finished game: its outcome, the record (JSON and text) | yes |
+
+Events and results go through the outbox (``firmware.club.outbox``): on
+disk, sent in order, each deleted only once the broker has acknowledged it
+(QoS 1). Results come from the state directory's journals, not from the
+stream, so a game that ended while the publisher was stopped is published
+when it starts again; the ids the broker has taken are kept in
+``<state dir>/mqtt/results-sent``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import queue
+import signal
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+
+from firmware.club import state as table_state
+from firmware.club.config import ClubConfig, ClubError
+from firmware.club.outbox import Message, Outbox
+from firmware.state_dir import disk_advice
+
+log = logging.getLogger("obelisk.mqtt")
+
+WINDOW = 20
+"""Messages handed to the broker before its acknowledgements come back."""
+BACKOFF_S = (1.0, 60.0)
+"""The first and the longest wait between attempts to reach the broker."""
+HA_PREFIX = "homeassistant"
+
+
+def refusal_words(reason: object, config: ClubConfig) -> str:
+    """Why the broker refused this table, and what to change, in a person's words.
+
+    MQTT 3.1.1 brokers (mosquitto among them) answer a wrong password with "not
+    authorised" too, so both are named."""
+    text = str(reason).lower()
+    who = f"user {config.user!r}" if config.user else "a table without a user"
+    if "password" in text or "user name" in text or "username" in text or "authori" in text:
+        return (f"the broker {config.broker} refused {who} (a wrong user name or password, "
+                f"or no permission there): check user and password_file in {config.source}, "
+                "and that the broker's password file and access list let this user in")
+    return f"the broker {config.broker} refused this table ({reason})"
+
+
+class Publisher:
+    """Follows one table and keeps the club's broker told, across any outage."""
+
+    def __init__(self, config: ClubConfig, state_dir: str | Path, home: str | Path | None = None,
+                 backoff: tuple[float, float] = BACKOFF_S) -> None:
+        self.config = config
+        self.state_dir = Path(state_dir)
+        self.home = Path(home) if home is not None else self.state_dir / "mqtt"
+        self.outbox = Outbox(self.home / "outbox")
+        self.sent_path = self.home / "results-sent"
+        self.sent = set(self._read_sent())
+        self.queued: set[str] = set()
+        self.session = f"{time.time_ns():x}"
+        self.count = 0
+        self.state = table_state.empty(config.table)
+        self.connected = False
+        self._said = ""  # the last trouble logged, so a retry every second is not logged
+        self._inflight: dict[int, Message] = {}
+        self._acks: queue.SimpleQueue[int] = queue.SimpleQueue()
+        self._wake = threading.Event()
+        self._results_due = threading.Event()
+        self._stopping = False
+        self._last_handed = 0
+        self._results_prefix = config.topic("results", "")
+        self.client = self._client(backoff)
+        self._threads = [threading.Thread(target=self._send_loop, name="mqtt-send", daemon=True),
+                         threading.Thread(target=self._results_loop, name="mqtt-results",
+                                          daemon=True)]
+
+    # ------------------------------------------------------------------ the client
+
+    def _client(self, backoff: tuple[float, float]) -> mqtt.Client:
+        config = self.config
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"obelisk-{config.table}",
+                             protocol=MQTTProtocolVersion.MQTTv311, clean_session=True)
+        client.max_inflight_messages_set(WINDOW)
+        client.reconnect_delay_set(min_delay=max(1, round(backoff[0])),
+                                   max_delay=max(1, round(backoff[1])))
+        client.will_set(config.topic("status"), "offline", qos=1, retain=True)
+        if config.user is not None:
+            client.username_pw_set(config.user, config.password)
+        if config.broker.tls:
+            client.tls_set(ca_certs=config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        return client
+
+    def start(self) -> None:
+        """Connect (in the background, retrying) and start sending what waits."""
+        broker = self.config.broker
+        log.info("publishing table %r to %s as %s (%d message(s) waiting from before)",
+                 self.config.table, broker, self.config.user or "no user", len(self.outbox))
+        self.client.connect_async(broker.host, broker.port, keepalive=30)
+        self.client.loop_start()
+        for thread in self._threads:
+            thread.start()
+        self._results_due.set()  # games that ended while we were not running
+
+    def stop(self, wait_s: float = 2.0) -> None:
+        """Say ``offline`` and leave; what is not acknowledged stays in the outbox."""
+        deadline = time.monotonic() + wait_s
+        while self.connected and len(self.outbox) and time.monotonic() < deadline:
+            time.sleep(0.02)  # let what is in flight be acknowledged, so it is not sent twice
+        self._stopping = True
+        self._wake.set()
+        self._results_due.set()
+        if self.connected:
+            info = self.client.publish(self.config.topic("status"), "offline", qos=1,
+                                       retain=True)
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(wait_s)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _say(self, words: str, level: int = logging.WARNING) -> None:
+        if words != self._said:
+            self._said = words
+            log.log(level, "%s", words)
+
+    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+        if reason.is_failure:
+            self._say(refusal_words(reason, self.config) + "; the table plays on, and this "
+                      "publisher tries again")
+            return
+        self.connected = True
+        self._say(f"connected to {self.config.broker}", logging.INFO)
+        client.publish(self.config.topic("status"), "online", qos=1, retain=True)
+        if self.config.home_assistant:
+            self._discovery()
+        self._publish_state()
+        self._wake.set()
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        self._say(f"cannot reach the broker {self.config.broker}: is it running, and is the "
+                  f"address in {self.config.source} right? The table plays on; results wait "
+                  "in the outbox and this publisher tries again")
+
+    def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
+        was, self.connected = self.connected, False
+        if was and not self._stopping:
+            self._say(f"lost the broker {self.config.broker} ({reason}); what the table "
+                      "tells now waits in the outbox")
+
+    def _on_publish(self, client, userdata, mid, reason, properties) -> None:
+        # paho holds its own lock here: only hand the ack over
+        self._acks.put(mid)
+        self._wake.set()
+
+    # ------------------------------------------------------------------ sending
+
+    def _send_loop(self) -> None:
+        """The one thread that hands the outbox to the client, in order, and takes acks."""
+        while not self._stopping:
+            self._wake.wait()
+            self._wake.clear()
+            while True:
+                try:
+                    mid = self._acks.get_nowait()
+                except queue.Empty:
+                    break
+                message = self._inflight.pop(mid, None)
+                if message is not None:
+                    self.outbox.done(message)
+                    if message.topic.startswith(self._results_prefix):
+                        self._mark_sent(message.topic[len(self._results_prefix):])
+            if not self.connected or self._stopping:
+                continue
+            room = WINDOW - len(self._inflight)
+            for message in self.outbox.after(self._last_handed, room) if room > 0 else []:
+                info = self.client.publish(message.topic, message.payload, qos=1,
+                                           retain=message.retain)
+                self._inflight[info.mid] = message
+                self._last_handed = message.seq
+
+    def _queue(self, topic: str, payload: dict, retain: bool = False,
+               durable: bool = False) -> Message:
+        data = json.dumps(payload, separators=(",", ":")).encode()
+        message = self.outbox.put(topic, data, retain, durable)
+        self._wake.set()
+        return message
+
+    def _publish_state(self) -> None:
+        if self.connected:
+            self.client.publish(self.config.topic("state"),
+                                json.dumps(self.state, separators=(",", ":")), qos=1,
+                                retain=True)
+
+    # ------------------------------------------------------------------ the table's events
+
+    def take(self, event: dict) -> None:
+        """One event from the stream (on the event loop): state, events, results."""
+        event = {k: v for k, v in event.items() if k != "board"}
+        if event["event"] == "absent":  # the page's words, said of the publisher
+            event["words"] = str(event.get("words", "")).replace("this page", "the publisher")
+        self.state = table_state.fold(self.state, event)
+        self._publish_state()
+        self.count += 1
+        self._queue(self.config.topic("events"), {**event, "table": self.config.table,
+                                                  "session": self.session, "n": self.count,
+                                                  "at": time.time()})
+        if event["event"] in ("game_over", "table"):
+            self._results_due.set()
+
+    # ------------------------------------------------------------------ results
+
+    def _results_loop(self) -> None:
+        while True:
+            self._results_due.wait()
+            self._results_due.clear()
+            if self._stopping:
+                return
+            try:
+                self.sync_results()
+            except Exception as exc:  # a journal that cannot be read now: say so, go on
+                self._say(f"the finished games cannot be read now: {exc}")
+
+    def sync_results(self) -> int:
+        """Queue every finished game the broker has not taken yet, oldest first."""
+        from firmware.history import HistoryError, export_json, export_text, finished_games
+
+        try:
+            games, _ = finished_games(self.state_dir)
+        except HistoryError:
+            return 0  # no state directory yet: no games
+        added = 0
+        for game in games:
+            if game.id in self.sent or game.id in self.queued:
+                continue
+            try:
+                record = json.loads(export_json(game, self.state_dir))
+                text = export_text(game, self.state_dir)
+            except HistoryError as exc:
+                self._say(f"game {game.id} is not published: {exc}")
+                continue
+            payload = {"table": self.config.table, "id": game.id, "game": game.game,
+                       "when": game.when, "outcome": game.result, "record": record,
+                       "text": text}
+            self.queued.add(game.id)
+            self._queue(self.config.topic("results", game.id), payload, retain=True,
+                        durable=True)
+            added += 1
+        return added
+
+    def _read_sent(self) -> list[str]:
+        try:
+            return self.sent_path.read_text(encoding="utf-8").split()
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise ClubError(f"cannot read {self.sent_path}: {exc.strerror}") from None
+
+    def _mark_sent(self, game_id: str) -> None:
+        self.sent.add(game_id)
+        self.queued.discard(game_id)
+        try:
+            with open(self.sent_path, "a", encoding="utf-8") as out:
+                out.write(game_id + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+        except OSError as exc:
+            self._say(f"cannot note that game {game_id} was published: "
+                      f"{disk_advice(exc, self.sent_path)}; it may be sent again")
+
+    # ------------------------------------------------------------------ Home Assistant
+
+    def _discovery(self) -> None:
+        """Home Assistant's MQTT discovery: the table's status and its current game."""
+        table = self.config.table
+        device = {"identifiers": [f"obelisk_{table}"], "name": f"Obelisk table {table}",
+                  "manufacturer": "Obelisk Table"}
+        status = self.config.topic("status")
+        entities = {
+            ("binary_sensor", "status"): {
+                "name": "Status", "state_topic": status, "payload_on": "online",
+                "payload_off": "offline", "device_class": "connectivity"},
+            ("sensor", "game"): {
+                "name": "Game", "state_topic": self.config.topic("state"),
+                "value_template": "{{ value_json.game or 'none' }}",
+                "json_attributes_topic": self.config.topic("state"),
+                "availability_topic": status},
+        }
+        for (component, key), entity in entities.items():
+            entity |= {"unique_id": f"obelisk_{table}_{key}", "device": device}
+            self.client.publish(f"{HA_PREFIX}/{component}/obelisk_{table}/{key}/config",
+                                json.dumps(entity), qos=1, retain=True)
+
+
+# ---------------------------------------------------------------------- the command
+
+
+def _lock(home: Path) -> int:
+    """One publisher per table: an flock on ``<home>/lock`` (the kernel drops it on exit)."""
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        fd = os.open(home / "lock", os.O_RDWR | os.O_CREAT, 0o640)
+    except OSError as exc:
+        raise ClubError(f"cannot use {home}: {disk_advice(exc, home / 'lock')}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise ClubError(f"another obelisk mqtt already publishes this table ({home} is in use): "
+                        "stop it first (on the Pi: sudo systemctl stop obelisk-mqtt)") from None
+    return fd
+
+
+def run(state_dir: str | Path, config: ClubConfig,
+        ready: Callable[[Publisher], None] | None = None) -> int:
+    """Publish the table on ``state_dir`` until SIGTERM or Ctrl-C."""
+    from firmware.web.follow import Follower
+
+    logging.basicConfig(level=logging.INFO, format="obelisk mqtt: %(message)s")
+    logging.getLogger("obelisk.web").setLevel(logging.WARNING)
+    state_dir = Path(state_dir)
+    lock = _lock(state_dir / "mqtt")
+    publisher = Publisher(config, state_dir)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        follower = Follower(state_dir)
+        follower.listeners.append(publisher.take)
+        publisher.start()
+        follower.start()
+        if ready is not None:
+            ready(publisher)
+        await stop.wait()
+
+    try:
+        asyncio.run(main())
+    finally:
+        publisher.stop()
+        os.close(lock)
+    log.info("stopped; %d message(s) wait in the outbox for next time", len(publisher.outbox))
+    return 0

@@ -1,0 +1,289 @@
+"""``obelisk club``: every table of a club on one page, live, and their results.
+
+The page reads the club's broker, not the tables: one MQTT subscription to
+``obelisk/+/...`` for however many pages are open, and the same web stack
+as the table's own page (tornado, Server-Sent Events, ``follow.Page`` for
+each page's bounded queue). A page that opens gets every table and result
+known so far, then each change as it comes:
+
+| SSE event | data |
+|---|---|
+| ``table`` | one table: its name, ``status`` (online/offline) and retained ``state`` |
+| ``event`` | one table event (as ``obelisk mqtt`` published it, repeats dropped) |
+| ``result`` | a finished game: table, id, game, when, result words, its downloads |
+
+| path | answer |
+|---|---|
+| ``/`` , ``/static/...`` | the page |
+| ``/events`` | the Server-Sent Events above |
+| ``/results`` | the results so far (JSON), newest first |
+| ``/results/<table>/<id>.json``, ``.txt`` | a game's record, as ``obelisk export`` writes it |
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import logging
+import re
+import ssl
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import tornado.iostream
+import tornado.web
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+
+from firmware.club.config import PREFIX, TABLE_NAME, Broker, ClubError
+from firmware.web.follow import Page, message
+from firmware.web.server import KEEPALIVE_S, RETRY_MS, NoIcon, NotFound, Static, _Safe
+
+log = logging.getLogger("obelisk.club")
+STATIC = Path(__file__).parent / "static"
+GAME_ID = re.compile(r"[0-9a-f]{8}")
+MAX_RESULTS = 2000
+"""Results kept for the page (the broker keeps them all, retained)."""
+
+
+class Club:
+    """What the page knows of the club: each table, and the results; fed from MQTT."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, dict] = {}
+        self.results: dict[tuple[str, str], dict] = {}
+        self.pages: set[Page] = set()
+        self._counts: dict[tuple[str, str], int] = {}  # (table, session) -> last n shown
+
+    def take(self, topic: str, payload: bytes) -> None:
+        """One MQTT message (on the event loop)."""
+        parts = topic.split("/")
+        if len(parts) < 3 or parts[0] != PREFIX or not TABLE_NAME.fullmatch(parts[1]):
+            return
+        table, kind = parts[1], parts[2]
+        try:
+            text = payload.decode()
+            data = json.loads(text) if kind != "status" else text
+        except (UnicodeDecodeError, ValueError):
+            return  # not one of ours
+        if kind == "status" and len(parts) == 3:
+            self._table(table, status=data)
+        elif kind == "state" and len(parts) == 3 and isinstance(data, dict):
+            self._table(table, state=data)
+        elif kind == "events" and len(parts) == 3 and isinstance(data, dict):
+            key = (table, str(data.get("session")))
+            n = data.get("n")
+            if isinstance(n, int):
+                if n <= self._counts.get(key, 0):
+                    return  # a repeat (at least once) or older
+                self._counts[key] = n
+            self._send(message({"event": "event", "table": table, "data": data}))
+        elif (kind == "results" and len(parts) == 4 and GAME_ID.fullmatch(parts[3])
+              and isinstance(data, dict)):
+            self._result(table, parts[3], data)
+
+    def _table(self, name: str, **change: object) -> None:
+        known = self.tables.setdefault(name, {"table": name, "status": "unknown",
+                                              "state": None})
+        known.update(change)
+        self._send(message({"event": "table", **known}))
+
+    def _result(self, table: str, game_id: str, data: dict) -> None:
+        key = (table, game_id)
+        fresh = key not in self.results
+        self.results[key] = data
+        if len(self.results) > MAX_RESULTS:
+            del self.results[next(iter(self.results))]
+        if fresh:
+            self._send(message({"event": "result", **summary(table, game_id, data)}))
+
+    def listing(self) -> list[dict]:
+        """The results, newest first."""
+        return [summary(t, i, d) for (t, i), d in reversed(self.results.items())]
+
+    def join(self) -> Page:
+        page = Page()
+        for known in sorted(self.tables.values(), key=lambda t: t["table"]):
+            page.put(message({"event": "table", **known}))
+        for (table, game_id), data in self.results.items():
+            page.put(message({"event": "result", **summary(table, game_id, data)}))
+        page.put(message({"event": "live"}))
+        self.pages.add(page)
+        return page
+
+    def leave(self, page: Page) -> None:
+        self.pages.discard(page)
+
+    def _send(self, text: str) -> None:
+        for page in list(self.pages):
+            if not page.put(text):
+                page.close()
+                self.pages.discard(page)
+
+
+def summary(table: str, game_id: str, data: dict) -> dict:
+    """A result as the page lists it, with where to download it."""
+    outcome = data.get("outcome") if isinstance(data.get("outcome"), dict) else {}
+    return {"table": table, "id": game_id, "game": str(data.get("game", "?")),
+            "when": str(data.get("when", "-")),
+            "result": str(outcome.get("words") or "finished"),
+            "json": f"/results/{table}/{game_id}.json",
+            "text": f"/results/{table}/{game_id}.txt"}
+
+
+def subscribe(club: Club, broker: Broker, loop: asyncio.AbstractEventLoop,
+              user: str | None = None, password: str | None = None) -> mqtt.Client:
+    """One MQTT client for the page, handing each message to the event loop."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=MQTTProtocolVersion.MQTTv311)
+    client.reconnect_delay_set(1, 30)
+    if user:
+        client.username_pw_set(user, password)
+    if broker.tls:
+        client.tls_set(tls_version=ssl.PROTOCOL_TLS_CLIENT)
+    said = {"last": ""}
+
+    def say(words: str) -> None:
+        if words != said["last"]:
+            said["last"] = words
+            log.warning("obelisk club: %s", words)
+
+    def connected(client, userdata, flags, reason, properties) -> None:
+        if reason.is_failure:
+            say(f"the broker {broker} refused the club's page ({reason}): give --user and "
+                "--password-file of a user it knows")
+            return
+        say(f"reading the tables on {broker}")
+        for part in ("status", "state", "events", "results/+"):
+            client.subscribe(f"{PREFIX}/+/{part}", qos=1)
+
+    def failed(client, userdata) -> None:
+        say(f"cannot reach the broker {broker}: is it running, and is --broker right? "
+            "The page waits for it")
+
+    def received(client, userdata, msg) -> None:
+        loop.call_soon_threadsafe(club.take, msg.topic, msg.payload)
+
+    client.on_connect = connected
+    client.on_connect_fail = failed
+    client.on_message = received
+    client.connect_async(broker.host, broker.port, keepalive=30)
+    client.loop_start()
+    return client
+
+
+class Events(_Safe, tornado.web.RequestHandler):
+    """``/events``: the club as Server-Sent Events, one page each."""
+
+    def initialize(self, club: Club) -> None:
+        self.club = club
+        self.page: Page | None = None
+
+    async def get(self) -> None:
+        self.set_header("Content-Type", "text/event-stream")
+        self.set_header("Cache-Control", "no-cache")
+        self.write(f"retry: {RETRY_MS}\n\n")
+        self.page = page = self.club.join()
+        try:
+            while not page.closed:
+                self.write("".join(await page.take(KEEPALIVE_S)) or ":\n\n")
+                await self.flush()
+        except tornado.iostream.StreamClosedError:
+            pass
+        finally:
+            self.club.leave(page)
+
+    def on_connection_close(self) -> None:
+        if self.page is not None:
+            self.page.close()
+
+
+class Results(_Safe, tornado.web.RequestHandler):
+    """``/results``: the results so far, newest first."""
+
+    def initialize(self, club: Club) -> None:
+        self.club = club
+
+    def get(self) -> None:
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Cache-Control", "no-cache")
+        self.finish(json.dumps({"results": self.club.listing()}) + "\n")
+
+
+class Download(_Safe, tornado.web.RequestHandler):
+    """``/results/<table>/<id>.json`` and ``.txt``: a game's record, as a download."""
+
+    def initialize(self, club: Club) -> None:
+        self.club = club
+
+    def get(self, table: str, game_id: str, form: str) -> None:
+        data = self.club.results.get((table, game_id.lower()))
+        if data is None:
+            self.set_status(404)
+            self.set_header("Content-Type", "application/json")
+            self.finish(json.dumps({"error": f"no result {game_id[:40]!r} of table "
+                                    f"{table[:40]!r}: the list (/results) has them"}) + "\n")
+            return
+        if form == "json":
+            text, kind = json.dumps(data.get("record")) + "\n", "application/json"
+        else:
+            text, kind = str(data.get("text", "")), "text/plain; charset=utf-8"
+        name = f"obelisk-{table}-{data.get('game', 'game')}-{game_id.lower()}.{form}"
+        self.set_header("Content-Type", kind)
+        self.set_header("Content-Disposition", f'attachment; filename="{name}"')
+        self.finish(text)
+
+
+def make_app(club: Club) -> tornado.web.Application:
+    """The club page's application."""
+    return tornado.web.Application([
+        (r"/events", Events, {"club": club}),
+        (r"/results/?", Results, {"club": club}),
+        (r"/results/([a-z0-9_-]+)/([0-9a-fA-F]{8})\.(json|txt)", Download, {"club": club}),
+        (r"/favicon.ico", NoIcon),
+        (r"/()", Static, {"path": str(STATIC), "default_filename": "club.html"}),
+        (r"/static/(.*)", Static, {"path": str(STATIC)}),
+    ], default_handler_class=NotFound)
+
+
+def serve(broker: Broker, address: str, port: int, user: str | None = None,
+          password_file: str | None = None) -> int:
+    """Serve the club's page until stopped; prints the address to open."""
+    import tornado.httpserver
+    import tornado.netutil
+
+    from firmware.web.server import _lan_address
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    logging.getLogger("tornado.access").setLevel(logging.WARNING)
+    password = None
+    if password_file is not None:
+        try:
+            password = Path(password_file).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise ClubError(f"--password-file {password_file} cannot be read "
+                            f"({exc.strerror}): give the file holding the password") from None
+    if password is not None and not user:
+        raise ClubError("--password-file needs --user: the name the broker knows the page by")
+    try:
+        sockets = tornado.netutil.bind_sockets(port, address or None)
+    except OSError as exc:
+        fix = ("choose another with --port" if exc.errno == errno.EADDRINUSE else
+               "give --address one of this machine's addresses (0.0.0.0: all of them)")
+        raise ClubError(f"cannot listen on {address}:{port}: {exc.strerror}; {fix}") from None
+    bound = sockets[0].getsockname()[1]
+
+    async def main() -> None:
+        club = Club()
+        server = tornado.httpserver.HTTPServer(make_app(club))
+        server.add_sockets(sockets)
+        client = subscribe(club, broker, asyncio.get_running_loop(), user, password)
+        shown = address if address not in ("", "0.0.0.0") else _lan_address()
+        print(f"obelisk club: open http://{shown}:{bound}/ (every table on {broker})",
+              flush=True)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            client.loop_stop()
+
+    asyncio.run(main())
+    return 0

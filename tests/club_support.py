@@ -1,0 +1,157 @@
+"""A real mosquitto for the club's tests, and a subscriber that keeps what it hears.
+
+The broker runs on a free port of 127.0.0.1 with a configuration in a
+temporary directory (persistence on, so a broker stopped and started again
+keeps the retained messages and the sessions, as a club's would). A missing
+mosquitto fails the test loudly: ``setup.sh`` installs it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+
+
+def wait_for(check, timeout: float = 60.0, what: str = "the condition"):
+    """``check()``'s first true answer, polled until ``timeout``; else AssertionError."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.02)
+    raise AssertionError(f"{what} did not happen within {timeout} s")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Mosquitto:
+    """One broker process in ``home``; ``start``/``stop`` keep its port and its data."""
+
+    def __init__(self, home: Path, users: dict[str, str] | None = None) -> None:
+        if not Path(MOSQUITTO).exists():
+            raise AssertionError("mosquitto is not installed: run ./setup.sh (it installs "
+                                 "Debian's mosquitto for these tests)")
+        self.home = home
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+        lines = [f"listener {self.port} 127.0.0.1", "persistence true",
+                 f"persistence_location {home}/", "log_dest stderr", "log_type error",
+                 "log_type warning"]
+        if os.geteuid() == 0:  # else mosquitto turns into its own user, who cannot read home
+            lines.append("user root")
+        if users:
+            passwd = home / "passwd"
+            passwd.write_text("")
+            for user, password in users.items():
+                subprocess.run([PASSWD, "-b", str(passwd), user, password], check=True,
+                               capture_output=True)
+            lines += ["allow_anonymous false", f"password_file {passwd}"]
+        else:
+            lines.append("allow_anonymous true")
+        self.conf = home / "mosquitto.conf"
+        self.conf.write_text("\n".join(lines) + "\n")
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self) -> Mosquitto:
+        log = open(self.home / "mosquitto.log", "ab")  # noqa: SIM115 (closed with the process)
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=log,
+                                     stderr=log)
+        log.close()
+
+        def listening() -> bool:
+            assert self.proc.poll() is None, (self.home / "mosquitto.log").read_text()
+            with socket.socket() as probe:
+                return probe.connect_ex(("127.0.0.1", self.port)) == 0
+
+        wait_for(listening, 20, "mosquitto listening")
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(20)
+        self.proc = None
+
+
+class Heard:
+    """A subscriber to ``topics``, keeping every message (topic, payload text) in order."""
+
+    def __init__(self, broker: Mosquitto, topics: str = "obelisk/#", client_id: str = "",
+                 persistent: bool = False, user: str | None = None,
+                 password: str | None = None) -> None:
+        self.messages: list[tuple[str, str, bool]] = []
+        self._lock = threading.Lock()
+        self.connected = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                                  protocol=MQTTProtocolVersion.MQTTv311,
+                                  clean_session=not persistent)
+        if user:
+            self.client.username_pw_set(user, password)
+        self.client.reconnect_delay_set(1, 1)
+        topics_list = topics.split(",")
+
+        def connected(client, userdata, flags, reason, properties) -> None:
+            if not reason.is_failure:
+                for topic in topics_list:
+                    client.subscribe(topic, qos=1)
+                self.connected.set()
+
+        def message(client, userdata, msg) -> None:
+            with self._lock:
+                self.messages.append((msg.topic, msg.payload.decode(), bool(msg.retain)))
+
+        self.client.on_connect = connected
+        self.client.on_message = message
+        self.client.connect_async("127.0.0.1", broker.port, keepalive=10)
+        self.client.loop_start()
+        wait_for(self.connected.is_set, 20, "the subscriber connecting")
+
+    def on(self, topic: str) -> list[str]:
+        with self._lock:
+            return [payload for t, payload, _ in self.messages if t == topic]
+
+    def matching(self, start: str) -> list[tuple[str, str]]:
+        with self._lock:
+            return [(t, p) for t, p, _ in self.messages if t.startswith(start)]
+
+    def events(self, table: str) -> list[dict]:
+        """The table's events, each once (at least once may bring a repeat), in order."""
+        seen, out = set(), []
+        for payload in self.on(f"obelisk/{table}/events"):
+            event = json.loads(payload)
+            key = (event["session"], event["n"])
+            if key not in seen:
+                seen.add(key)
+                out.append(event)
+        return out
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.disconnect()
+        self.client.loop_stop()

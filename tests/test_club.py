@@ -1,0 +1,368 @@
+"""A club's tables over MQTT: ``obelisk mqtt`` and ``obelisk club`` against a real mosquitto.
+
+Each test starts its own broker (``tests/club_support.py``) on a free port
+with a configuration in a temporary directory; mosquitto missing is a
+failure that names setup.sh, never a skip. The tables are fast stones demos
+(12 moves at ``--speed 100``) unless a test needs a longer game.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from firmware.club.config import ClubError, config_from, find_config, load_config
+from firmware.club.outbox import Outbox
+from tests.club_support import Heard, Mosquitto, free_port, wait_for
+
+OBELISK = str(Path(sys.executable).parent / "obelisk")
+SHORT = ["stones", "--speed", "100", "--ply-limit", "12"]
+
+
+def _demo(state: Path, *game: str, seed: int = 1, wait: bool = True) -> subprocess.Popen:
+    proc = subprocess.Popen([OBELISK, "demo", *(game or SHORT), "--json", "--seed", str(seed),
+                             "--state-dir", str(state)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    if wait:
+        out, _ = proc.communicate(timeout=120)
+        assert proc.returncode == 0
+        proc.lines = [json.loads(line) for line in out.splitlines()]
+    return proc
+
+
+def _publisher(state: Path, broker: Mosquitto, table: str = "t1", **extra: str) -> subprocess.Popen:
+    lines = [f'broker = "{broker.url}"', f'table = "{table}"']
+    lines += [f'{key} = "{value}"' for key, value in extra.items()]
+    (state / "mqtt.toml").write_text("\n".join(lines) + "\n")
+    log = open(state / "publisher.log", "w")  # noqa: SIM115 (closed below)
+    proc = subprocess.Popen([OBELISK, "mqtt", "--state-dir", str(state)], stderr=log,
+                            stdout=log)
+    log.close()
+    return proc
+
+
+def _stop(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> int:
+    if proc.poll() is None:
+        proc.send_signal(sig)
+    return proc.wait(30)
+
+
+def _games(state: Path) -> list[str]:
+    listed = subprocess.run([OBELISK, "games", "--state-dir", str(state)], capture_output=True,
+                            text=True, check=True)
+    return [line.split()[0] for line in listed.stdout.splitlines()]
+
+
+@pytest.fixture
+def broker(tmp_path):
+    started = Mosquitto(tmp_path / "broker").start()
+    yield started
+    started.stop()
+
+
+# ---------------------------------------------------------------------- configuration
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    ({"broker": "http://x", "table": "t"}, "starts with mqtt:// or mqtts://"),
+    ({"broker": "mqtt://:1883", "table": "t"}, "host is missing"),
+    ({"broker": "mqtt://h:99999", "table": "t"}, "port must be a number"),
+    ({"broker": "mqtt://h", "table": "Table 3"}, "table = 'Table 3'"),
+    ({"broker": "mqtt://h", "table": "t", "colour": "red"}, "'colour' is not a setting"),
+    ({"broker": "mqtt://h", "table": "t", "password_file": "/x"}, "add user ="),
+    ({"broker": "mqtt://h", "table": "t", "user": "u", "password_file": "/nope"},
+     "cannot be read"),
+    ({"broker": "mqtt://h", "table": "t", "ca_file": "/x"}, "ca_file is for mqtts://"),
+    ({"broker": "mqtt://h", "table": "t", "home_assistant": "yes"}, "write true or false"),
+    ({"table": "t"}, "give the club's broker as a URL"),
+])
+def test_a_bad_configuration_is_refused_by_key_with_the_fix(data, words):
+    with pytest.raises(ClubError, match=words.replace("(", r"\(").replace("+", r"\+")):
+        config_from(data, "mqtt.toml")
+
+
+def test_a_good_configuration_reads_whole(tmp_path):
+    secret = tmp_path / "secret"
+    secret.write_text("s3cret\n")
+    (tmp_path / "mqtt.toml").write_text(f'broker = "mqtts://club.lan"\ntable = "table-3"\n'
+                                        f'user = "t3"\npassword_file = "{secret}"\n'
+                                        "home_assistant = true\n")
+    config = load_config(find_config(tmp_path, None))
+    assert (str(config.broker), config.table, config.user, config.password) == (
+        "mqtts://club.lan:8883", "table-3", "t3", "s3cret")
+    assert config.topic("results", "abcd1234") == "obelisk/table-3/results/abcd1234"
+
+
+def test_obelisk_mqtt_without_a_configuration_says_what_to_write(tmp_path):
+    run = subprocess.run([OBELISK, "mqtt", "--state-dir", str(tmp_path)], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 2
+    assert f"write {tmp_path / 'mqtt.toml'}" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+# ---------------------------------------------------------------------- the outbox
+
+
+def test_the_outbox_keeps_order_across_a_restart_and_forgets_only_what_is_done(tmp_path):
+    box = Outbox(tmp_path)
+    sent = [box.put(f"t/{i}", b"{}", durable=i == 1) for i in range(4)]
+    box.done(sent[0])
+    again = Outbox(tmp_path)
+    assert [m.topic for m in again.after(0, 10)] == ["t/1", "t/2", "t/3"]
+    assert [m.topic for m in again.after(sent[2].seq, 10)] == ["t/3"]
+    assert again.put("t/4", b"{}").seq > sent[3].seq
+
+
+def test_a_full_disk_keeps_the_message_in_memory_and_says_so(tmp_path, monkeypatch, caplog):
+    import firmware.club.outbox as outbox
+
+    def full(path, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    box = Outbox(tmp_path)
+    monkeypatch.setattr(outbox, "_write_quick", full)
+    with caplog.at_level(logging.WARNING, "obelisk.mqtt"):
+        kept = box.put("t/a", b"{}")
+        box.put("t/b", b"{}")
+    assert kept.path is None and [m.topic for m in box.after(0, 5)] == ["t/a", "t/b"]
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "is full: free some space" in said[0], said
+
+
+# ---------------------------------------------------------------------- end to end
+
+
+def test_a_game_is_published_end_to_end_and_a_late_subscriber_sees_the_retained_state(
+        tmp_path, broker):
+    state = tmp_path / "table"
+    state.mkdir()
+    heard = Heard(broker)
+    publisher = _publisher(state, broker)
+    try:
+        wait_for(lambda: "online" in heard.on("obelisk/t1/status"), 30, "status online")
+        demo = _demo(state)
+        [game_id] = _games(state)
+        wait_for(lambda: heard.on(f"obelisk/t1/results/{game_id}"), 30, "the result")
+        told = demo.lines
+        wait_for(lambda: [e for e in heard.events("t1") if e["event"] == "game_over"], 30)
+        got = [e for e in heard.events("t1") if e["event"] not in ("table", "absent")]
+        strip = {"words", "table", "session", "n", "at"}
+        assert [{k: v for k, v in e.items() if k not in strip} for e in got] == told
+        result = json.loads(heard.on(f"obelisk/t1/results/{game_id}")[-1])
+        exported = subprocess.run([OBELISK, "export", game_id, "--format", "json",
+                                   "--state-dir", str(state)], capture_output=True, text=True,
+                                  check=True).stdout
+        assert result["record"] == json.loads(exported)
+        assert result["outcome"]["words"] == told[-1]["outcome"]["words"]
+        assert result["text"].startswith('[Game "stones"]')
+
+        late = Heard(broker, "obelisk/t1/state,obelisk/t1/results/+", client_id="late")
+        wait_for(lambda: late.on("obelisk/t1/state"), 20, "the retained state")
+        final = json.loads(late.on("obelisk/t1/state")[-1])
+        assert (final["game"], final["phase"], final["actions"]) == ("stones", "over", 12)
+        assert final["outcome"]["words"] == told[-1]["outcome"]["words"]
+        assert [t for t, _, retained in late.messages if retained]  # retained, not live
+        wait_for(lambda: late.on(f"obelisk/t1/results/{game_id}"), 20, "the retained result")
+        late.close()
+    finally:
+        assert _stop(publisher) == 0
+        heard.close()
+    assert heard.on("obelisk/t1/status")[-1] == "offline"  # a clean stop says so
+    assert not list((state / "mqtt" / "outbox").glob("*.json"))
+
+
+def test_the_last_will_says_offline_when_the_publisher_is_killed(tmp_path, broker):
+    heard = Heard(broker)
+    publisher = _publisher(tmp_path, broker, "killed")
+    try:
+        wait_for(lambda: heard.on("obelisk/killed/status") == ["online"], 30, "online")
+        assert _stop(publisher, signal.SIGKILL) == -signal.SIGKILL
+        wait_for(lambda: heard.on("obelisk/killed/status") == ["online", "offline"], 30,
+                 "the last will")
+    finally:
+        _stop(publisher)
+        heard.close()
+
+
+def test_the_broker_stopped_mid_game_gets_every_result_in_order_once_it_is_back(
+        tmp_path, broker):
+    state = tmp_path / "table"
+    state.mkdir()
+    heard = Heard(broker, client_id="club-screen", persistent=True)
+    publisher = _publisher(state, broker)
+    try:
+        wait_for(lambda: heard.on("obelisk/t1/status"), 30, "status online")
+        long_game = _demo(state, "stones", "--speed", "20", "--ply-limit", "40", wait=False)
+        wait_for(lambda: len([e for e in heard.events("t1") if e["event"] == "accepted"]) >= 4,
+                 60, "a few moves published")
+        broker.stop()
+        long_game.communicate(timeout=120)
+        assert long_game.returncode == 0
+        _demo(state, seed=2)  # a second game, played and finished while the broker is away
+        games = _games(state)
+        assert len(games) == 2
+        outbox = state / "mqtt" / "outbox"
+        assert len(list(outbox.glob("*.json"))) >= 2  # at least the two results wait on disk
+        broker.start()
+        wait_for(lambda: all(heard.on(f"obelisk/t1/results/{g}") for g in games), 90,
+                 "both results after the broker came back")
+        wait_for(lambda: not list(outbox.glob("*.json")), 30, "the outbox emptied")
+    finally:
+        assert _stop(publisher) == 0
+        heard.close()
+    order = [t.rsplit("/", 1)[1] for t, _ in heard.matching("obelisk/t1/results/")]
+    firsts = list(dict.fromkeys(order))
+    assert firsts == games  # in the order the games ended
+    events = heard.events("t1")
+    numbers = [e["n"] for e in events]
+    assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))  # no gap: none lost
+    assert [e["event"] for e in events].count("game_over") == 2
+
+
+def test_bad_credentials_are_said_clearly_and_the_table_plays_on(tmp_path):
+    broker = Mosquitto(tmp_path / "broker", users={"table": "right"}).start()
+    state = tmp_path / "table"
+    state.mkdir()
+    secret = tmp_path / "secret"
+    secret.write_text("wrong\n")
+    publisher = _publisher(state, broker, user="table", password_file=str(secret))
+    try:
+        log = state / "publisher.log"
+        wait_for(lambda: "refused user 'table'" in log.read_text(), 30,
+                 "the refusal in the log")
+        text = log.read_text()
+        assert f"check user and password_file in {state / 'mqtt.toml'}" in text
+        assert "Traceback" not in text
+        demo = _demo(state)  # the table is untouched: the whole game plays
+        assert demo.lines[-1]["event"] == "game_over"
+        assert publisher.poll() is None  # and the publisher waits to be let in
+        assert text.count("refused") == log.read_text().count("refused")  # said once
+    finally:
+        _stop(publisher)
+        broker.stop()
+
+
+def test_nothing_hidden_is_published_before_the_high_rise_reveal(tmp_path, broker):
+    state = tmp_path / "table"
+    state.mkdir()
+    heard = Heard(broker)
+    publisher = _publisher(state, broker, "hr")
+    try:
+        wait_for(lambda: heard.on("obelisk/hr/status"), 30, "online")
+        _demo(state, "highrise", "--speed", "100")
+        wait_for(lambda: heard.matching("obelisk/hr/results/"), 60, "the result")
+    finally:
+        _stop(publisher)
+        heard.close()
+    before = []
+    for topic, payload in heard.matching("obelisk/hr/"):
+        if topic.endswith("/status"):
+            continue
+        if topic.endswith("/events") and json.loads(payload)["event"] in ("reveal",
+                                                                           "game_over"):
+            break
+        before.append((topic, json.loads(payload)))
+    assert len(before) > 20
+
+    def keys(value) -> set:
+        if isinstance(value, dict):
+            return set(value) | {k for v in value.values() for k in keys(v)}
+        if isinstance(value, list):
+            return {k for v in value for k in keys(v)}
+        return set()
+
+    for topic, data in before:
+        assert not ({"value", "pips", "seal", "sealed"} & keys(data)), (topic, data)
+        assert "results/" not in topic
+    after = [json.loads(p) for t, p in heard.matching("obelisk/hr/events")]
+    assert any("value" in e for e in after if e["event"] == "reveal")  # the check can see it
+
+
+# ---------------------------------------------------------------------- the club's page
+
+
+def test_the_club_page_lists_the_results_and_serves_each_record(tmp_path, broker):
+    state = tmp_path / "table"
+    state.mkdir()
+    port = free_port()
+    club = subprocess.Popen([OBELISK, "club", "--broker", broker.url, "--address",
+                             "127.0.0.1", "--port", str(port)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    publisher = _publisher(state, broker, "north")
+    try:
+        assert club.stdout.readline().startswith("obelisk club: open http://127.0.0.1:")
+        _demo(state)
+        [game_id] = _games(state)
+        url = f"http://127.0.0.1:{port}"
+
+        def listed():
+            return json.loads(urllib.request.urlopen(url + "/results", timeout=10).read())[
+                "results"]
+
+        [result] = wait_for(listed, 30, "the result on the club's page")
+        assert (result["table"], result["id"], result["game"]) == ("north", game_id, "stones")
+        text = urllib.request.urlopen(url + result["text"], timeout=10).read().decode()
+        exported = subprocess.run([OBELISK, "export", game_id, "--state-dir", str(state)],
+                                  capture_output=True, text=True, check=True).stdout
+        assert text == exported
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(url + "/results/north/00000000.json", timeout=10)
+        assert missing.value.code == 404
+    finally:
+        _stop(publisher)
+        _stop(club)
+
+
+def test_the_club_page_in_a_browser_shows_each_table_live(tmp_path, broker):
+    from tests.browser_support import chromium
+
+    executable = chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    port = free_port()
+    club = subprocess.Popen([OBELISK, "club", "--broker", broker.url, "--address",
+                             "127.0.0.1", "--port", str(port)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    tables = {"east": tmp_path / "east", "west": tmp_path / "west"}
+    publishers = []
+    for name, state in tables.items():
+        state.mkdir()
+        publishers.append(_publisher(state, broker, name))
+    try:
+        club.stdout.readline()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=executable)
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.wait_for_selector("#table-east .status", timeout=30_000)
+            demos = [_demo(state, "stones", "--speed", "20", "--ply-limit", "16", wait=False)
+                     for state in tables.values()]
+            page.locator("#table-west .turn", has_text="to play").wait_for(timeout=60_000)
+            for demo in demos:
+                demo.communicate(timeout=120)
+            expect(page.locator("#results li")).to_have_count(2, timeout=60_000)
+            cards = page.locator("#tables article").all_inner_texts()
+            assert len(cards) == 2 and all("stones" in c for c in cards)
+            assert all("a draw (the game ended: ply limit)" in c for c in cards), cards
+            link = page.locator("#results li a.text").first
+            with page.expect_download() as got:
+                link.click()
+            assert Path(got.value.path()).read_text().startswith('[Game "stones"]')
+            page.screenshot(path=str(tmp_path / "club.png"))
+            _stop(publishers[0], signal.SIGKILL)
+            page.wait_for_selector("#tables article.offline", timeout=30_000)
+            browser.close()
+    finally:
+        for publisher in publishers:
+            _stop(publisher)
+        _stop(club)
