@@ -12,7 +12,7 @@ from typing import Any
 from engine.core import square_name
 from engine.players import Player
 from engine.stones.sensing import sight, sight_after, stack_heights
-from firmware.solo import asks, differs, hands_free, same, searched, shade, together
+from firmware.solo import asks, hands_free, same, searched, shade, together
 
 __all__ = ["asks", "differs", "hand", "hands_free", "lights", "same", "searched", "together",
            "where", "words"]
@@ -21,6 +21,12 @@ __all__ = ["asks", "differs", "hand", "hands_free", "lights", "same", "searched"
 def words(pos: Any, actions: tuple) -> str:
     """The move as the table says moves (``cornerstone a1 to a2``)."""
     return "; ".join(pos.move_to_string(m) for m in actions)
+
+
+def differs(pos: Any, asked: tuple, made: Any) -> str:
+    """The asked move and the one made, in the player's words."""
+    return (f"the computer asked for {words(pos, asked)}, but this is "
+            f"{pos.move_to_string(made)}: put the stone back and move the lit one")
 
 
 def where(pos: Any, actions: tuple) -> list[str]:
