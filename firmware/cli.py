@@ -118,7 +118,30 @@ def _run(args: argparse.Namespace) -> int:
 
     return run_service(args.profile, args.state_dir, args.game,
                        lambda game: chosen_options(game, args), new_game=args.new_game,
-                       extras=lambda game: chosen_extras(game, args))
+                       extras=lambda game: chosen_extras(game, args), solo=_solo(args))
+
+
+def _solo_flags(parser: argparse.ArgumentParser) -> None:
+    """``--solo A|B`` and ``--level N``: play alone, the computer in that seat."""
+    parser.add_argument("--solo", choices=("A", "B"), default=None,
+                        help="play alone: the computer plays this seat; the table lights its "
+                        "moves and you make them (maze: A is the Architect)")
+    parser.add_argument("--level", type=int, choices=(1, 2, 3, 4), default=None,
+                        help="with --solo: how well the computer plays, 1 (easiest, the "
+                        "default) to 4")
+
+
+def _solo(args: argparse.Namespace):
+    """What ``--solo`` and ``--level`` ask for (None: two people play)."""
+    if args.solo is None:
+        if args.level is not None:
+            raise argparse.ArgumentTypeError("--level is the computer's: add --solo A or "
+                                             "--solo B to play alone against it")
+        return None
+    from engine.players import Player
+    from firmware.solo import Solo
+
+    return Solo(Player(args.solo), args.level or 1)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -128,7 +151,7 @@ def _demo(args: argparse.Namespace) -> int:
     settings = DemoSettings(seed=args.seed, as_json=args.json, speed=args.speed,
                             state_dir=args.state_dir, new_game=args.new_game,
                             chosen=chosen_options(game, args),
-                            extras=chosen_extras(game, args))
+                            extras=chosen_extras(game, args), solo=_solo(args))
     return load(game.demo)(settings, **chosen_demo(game, args))
 
 
@@ -313,6 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the game to play (default: the unfinished game in the journal, "
                      "else towers)")
     add_game_flags(run, list(GAMES.values()))
+    _solo_flags(run)
     _new_game(run)
     run.set_defaults(run=_run)
 
@@ -335,6 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(state_dir=None)
         _new_game(sub)
         add_game_flags(sub, [game], ("flags", "extra_flags", "demo_flags"))
+        _solo_flags(sub)
         sub.set_defaults(run=_demo)
 
     watch = commands.add_parser("watch", help="the live view of a running table (a demo too), "

@@ -71,6 +71,7 @@ class DemoSettings:
     out: Any = None  # where events go (stdout)
     max_real_s: float = 900.0
     hook: Callable | None = None  # bench/faults.py starts its fault injector here
+    solo: Any = None  # firmware.solo.Solo: the computer plays a seat, a hand makes its moves
 
 
 def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
@@ -181,6 +182,14 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
 
     loop = threading.Thread(target=serve, name=f"{resolved.game.id}-service", daemon=True)
     players = make_players(table, devices, seed)
+    if settings.solo is not None:
+        from firmware.solo import Computer, SoloHands
+
+        table.solo = Computer(settings.solo, resolved.game.id)
+        players = SoloHands(players, table)
+        with table.lock:  # a resumed game may wait for the computer's move already
+            if table.started:
+                table.solo.turn(table)
     if settings.hook is not None:
         settings.hook(table, devices)
     if resolved.unfinished and "table" in saved:  # else the table guides the repair

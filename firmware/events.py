@@ -30,6 +30,8 @@ not understand; the tests check every event the demos of every game emit.
 | ``options`` | the options picked with the menu button before a game |
 | ``calibrated`` | the load cells were measured |
 | ``table`` | the whole public state as it is now: each reader of the stream gets it first |
+| ``asked`` | solo play: the computer's move, for the person to make (words, notation, where) |
+| ``hint`` | solo play: the move the computer would make in the person's place |
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "notice": {"message": str},
     "options": {"game": str, "options": dict},
     "calibrated": {"sizes": list, "tolerance": int},
+    "asked": {"player": str, "action": str, "text": str, "where": list},
+    "hint": {"player": str, "action": str, "text": str, "where": list},
     "table": {"game": str, "options": dict, "players": dict, "state": str,
               "turn": (str, _NONE), "doing": str, "problem": str, "actions": int,
               "observation": dict},

@@ -24,4 +24,11 @@ OPTION: RGB = (60, 60, 60)  # an option shown before a game
 SAND: RGB = (255, 170, 40)  # the hourglass running
 LAST_SAND: RGB = (255, 30, 0)  # the hourglass's last seconds
 NO_BOARD: RGB = (120, 60, 0)  # every other ring pixel: the scanner board is not seen
-PIN: RGB = (150, 0, 255)  # the table PIN, one digit at a time, as counts of lit pixels
+PIN: RGB = (255, 255, 255)  # the table PIN, one digit at a time, as counts of lit pixels
+ASK: RGB = (160, 0, 255)  # the computer's move (solo): where its piece goes
+ASK_FROM: RGB = (40, 0, 70)  # the computer's move: where its piece comes from
+HINT: RGB = (0, 220, 170)  # a hint: where the person's piece would go
+HINT_FROM: RGB = (0, 60, 45)  # a hint: where it would come from
+BLOCKS: dict[str, RGB] = {"black": (40, 40, 40), "yellow": (255, 200, 0),
+                          "red": (255, 0, 0), "green": (120, 255, 0), "blue": (0, 0, 255)}
+"""A towers block's colour on its zone pad, by the colour's name (solo: the wanted block)."""

@@ -33,12 +33,13 @@ def report(event: dict) -> None:
 
 def run_service(profile_name: str, state_dir: str | None = None, game: str | None = None,
                 chosen: Callable[[Game], dict] = lambda game: {}, *, new_game: bool = False,
-                extras: Callable[[Game], dict] = lambda game: {}) -> int:
+                extras: Callable[[Game], dict] = lambda game: {}, solo=None) -> int:
     """Run a table until SIGTERM or Ctrl-C; the journal keeps every move.
 
     ``game`` is the game typed on the command line (None: the journal's
     unfinished game, else towers), ``chosen(game)`` the option fields typed
-    for it and ``extras(game)`` what it is made of (``--set``). Returns 1
+    for it and ``extras(game)`` what it is made of (``--set``); ``solo`` (a
+    ``firmware.solo.Solo``) seats the computer. Returns 1
     when the scanner link died (so that systemd restarts the service);
     errors a person must fix are raised for the command line.
     """
@@ -65,6 +66,10 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         table = load(spec.table).for_service(resolved.make(), journal, profile,
                                              seed=int.from_bytes(os.urandom(8), "big"),
                                              emit=report)
+        if solo is not None:
+            from firmware.solo import Computer
+
+            table.solo = Computer(solo, spec.id)
         stream = serve_table(table, state.path)  # for `obelisk watch` and the page
         closing = contextlib.closing(stream) if stream else contextlib.nullcontext()
         with open_table(profile) as devices, closing:

@@ -59,6 +59,10 @@ def headline(event: dict) -> str:
                     f"played){turn}")
         case "notice":
             return f"{who + ': ' if who else ''}{event['message']}"
+        case "asked":
+            return f"the computer ({who}) asks: {event['text']}"
+        case "hint":
+            return f"a hint for {who}: {event['text']}"
         case _:
             words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
             return f"{kind}: {words}"

@@ -140,6 +140,7 @@ class Table(Generic[V]):
         self.actions: list = []
         self.started = False  # the journal holds this game's start
         self.lock = threading.RLock()  # the service and the people's hands take turns
+        self.solo: Any = None  # firmware.solo.Computer when the computer plays a seat
         self._now = 0.0
         self.machine = Machine(model=self, states=list(self.STATES),
                                transitions=[dict(t) for t in self.TRANSITIONS],
@@ -308,7 +309,8 @@ class Table(Generic[V]):
             self._confirm_takeback(player)
         elif self.state == "setup":
             self._setup_button(player, event.kind)
-        elif self.state == "play":
+        elif self.state == "play" and (self.solo is None
+                                       or not self.solo.button(self, player, event.kind)):
             self._play_button(player, event.kind)
 
     def _menu(self) -> None:
@@ -381,6 +383,10 @@ class Table(Generic[V]):
             except ObeliskError as exc:
                 self._wrong(str(exc))
                 return
+            refusal = self.solo.refuse(self, action) if self.solo is not None else None
+            if refusal is not None:  # made for the computer, but not the move it asked
+                self._wrong(*refusal)
+                return
             actor = self._actor(action)
             self.journal.append({"t": "action", "n": len(self.actions) + 1,
                                  **self._entry_of(action)})
@@ -448,6 +454,8 @@ class Table(Generic[V]):
         if player is not None and (before is None or before.current_player() is not player
                                    or self._phase_words(before) != self._phase_words()):
             self.tell("turn", player=player.value, doing=self._phase_words())
+        if self.solo is not None:
+            self.solo.turn(self)  # the computer's move, asked as soon as it is to act
 
     def _phase_words(self, state: Any | None = None) -> str:
         """What the player to act is to do, in a sentence."""

@@ -15,7 +15,7 @@ from engine.players import Player
 from engine.towers.game import Decline, Phase, TowersGame
 from engine.towers.sensing import expected_towers
 from engine.towers.tower import resting_placements
-from firmware import control
+from firmware import control, palette
 from firmware.control import CommandRefused, Controls, ControlServer, TableMaker, parse, send
 from firmware.journal import Journal
 from firmware.pin import pin_frame, pixels_for, read_pin, table_pin
@@ -270,7 +270,7 @@ def test_holding_the_menu_button_shows_the_pin_on_the_rings(service):
     ring = next(n for kind, owner, n in shown.parts() if (kind, owner) == ("ring", "A"))
 
     def lit_on_ring_a():
-        return sum(1 for i in range(ring) if _pixel(shown, ("ring", "A", i)) == (150, 0, 255))
+        return sum(1 for i in range(ring) if _pixel(shown, ("ring", "A", i)) == palette.PIN)
 
     _until(lambda: lit_on_ring_a() == first, 10)
 

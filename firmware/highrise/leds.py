@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.highrise.game import Size
 from engine.players import PLAYERS
-from firmware import palette
+from firmware import palette, solo
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 REVEAL_S = 0.8
@@ -67,4 +67,5 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
         for s in pos.stacks_scored()[:shown]:
             leds[at(s.square)] = (palette.PLAYERS[s.controller] if s.controller
                                   else palette.WARN)
+    solo.overlay(table, leds)  # playing alone: the computer's move, or a hint
     return leds

@@ -223,10 +223,16 @@ class TowersTable(Table[TowersView]):
         After a lost turn it waits until the zone is empty again.
         """
         if (self.state == "play" and self.position.phase is Phase.CHOOSE
-                and not self.hourglass.started and not self.clear_zone):
+                and not self.hourglass.started and not self.clear_zone
+                and not self._computer_chooses()):
             self.glass_of = self.position.active
             self.hourglass.start(self._now)
             self._glass_told("started", self.hourglass.length_s)
+
+    def _computer_chooses(self) -> bool:
+        """Playing alone, the computer chooses at once: the person fetching its blocks is
+        not timed."""
+        return self.solo is not None and self.solo.seat is self.position.active
 
     def _glass_stop(self) -> None:
         if self.hourglass.started:

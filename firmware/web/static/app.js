@@ -101,6 +101,12 @@ const handlers = {
   notice(e) {
     page.notice = e.player ? `player ${e.player}: ${e.message}` : e.message;
   },
+  asked(e) { // playing alone: the computer's move, for the person to make
+    page.notice = `the computer (player ${e.player}) asks: ${e.text} (${e.where.join(", ")})`;
+  },
+  hint(e) {
+    page.notice = `a hint for player ${e.player}: ${e.text} (${e.where.join(", ")})`;
+  },
   absent(e) {
     page.status = e.words;
     page.absent = true;

@@ -1,0 +1,309 @@
+"""Playing alone: the computer takes one seat, and the person makes its moves for it.
+
+``Computer`` is what a table holds when ``--solo A|B`` is given. When the
+computer's seat is to act, it chooses at once with the engine's search
+(``engine.search``), under a thinking-time cap kept with the monotonic
+clock so the service loop is never held up for long, and the table shows
+the move: the game's LEDs (``firmware/<game>/solo.py``: ``lights``) and an
+``asked`` event with the move in words and where. The person makes it on the
+table; the sensors read it like any other move, and a move for the computer
+that is not the one asked is refused with what differs, then waited out as
+any other mistake. Moves that need no hands (declining a towers bonus, the
+Maze Master passing) are played by the table itself.
+
+A hold of the person's own button while nothing is offered or asked of them
+(a takeback to confirm, candidates to pick) asks for a hint: the move the
+computer would play in their place lights up, and a ``hint`` event tells
+it. A takeback stays where it was: lift the pieces off and press (or hold).
+
+Each game's ``firmware/<game>/solo.py`` says how its moves light up, how
+they read in words, when a made move is the asked one, and which moves the
+computer plays in one go (the towers' two zone blocks).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import ObeliskError
+from engine.players import Player
+from firmware import palette
+from firmware.games import load
+
+THINK_CAP_S = (0.05, 0.1, 0.2, 0.3)
+"""The longest the computer thinks per move at levels 1 to 4 (real seconds): the loop
+answers nothing else meanwhile, so this stays short (the issue allows 1 s on a Pi Zero 2 W
+at the top level; the budgets usually end the search well before)."""
+
+
+class SoloError(ObeliskError):
+    """A solo setting that cannot be played (a level out of range)."""
+
+
+@dataclass(frozen=True)
+class Solo:
+    """Who the computer plays and how well: what ``--solo`` and ``--level`` say."""
+
+    seat: Player
+    level: int = 1
+
+    def __post_init__(self) -> None:
+        if self.level not in (1, 2, 3, 4):
+            raise SoloError(f"the computer's level is 1 (easiest) to 4 (hardest), not "
+                            f"{self.level}: use --level 1, 2, 3 or 4")
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat.value, "level": self.level}
+
+
+def rules_for(game_id: str) -> Any:
+    """The game's own solo module (``firmware/<game>/solo.py``)."""
+    return load(f"firmware.{game_id}.solo")
+
+
+def movers(state: Any) -> tuple[Player, ...]:
+    """Who may act now (towers: both while placing)."""
+    if state.is_terminal():
+        return ()
+    to_move = getattr(state, "to_move", None)
+    if callable(to_move):
+        return tuple(to_move())
+    player = state.current_player()
+    return (player,) if player is not None else ()
+
+
+class Computer:
+    """The computer's seat at one table: what it asks of the person, and the hints."""
+
+    def __init__(self, solo: Solo, game_id: str, *, cap_s: float | None = None) -> None:
+        from engine.search import opponent  # only a solo table loads the search
+
+        self.solo = solo
+        self.seat = solo.seat
+        self.person = solo.seat.other
+        self.rules = rules_for(game_id)
+        self.opponent = opponent(game_id, solo.level)
+        self.cap_s = THINK_CAP_S[solo.level - 1] if cap_s is None else cap_s
+        self.asked: tuple = ()  # the computer's move still to be made, in order
+        self.hinted: tuple = ()  # the hint lit for the person, until the position changes
+        self._for: Any = None  # the position ``asked`` and ``hinted`` were worked out in
+        self._n = 0  # how many actions the table had played then
+        self.thinks: list[float] = []  # real seconds per search, for tests and benches
+
+    # ---------------------------------------------------------------- choosing
+
+    def _search(self, state: Any, seed: int) -> Any:
+        search = self.opponent.search(state, seed)
+        started = time.monotonic()
+        deadline = started + self.cap_s
+        action = search.run(lambda: time.monotonic() >= deadline)
+        self.thinks.append(time.monotonic() - started)
+        return action
+
+    def _plan(self, table: Any, seat: Player) -> tuple:
+        """The move ``seat`` would make now: one action, or those the game plays in one go."""
+        first = table.position
+        state, actions = first, []
+        seed = (table.seed * 1_000_003 + len(table.actions)) % 2**63
+        while seat in movers(state) and (not actions or self.rules.together(first, state)):
+            action = self._search(self.rules.searched(state, seat), seed + len(actions))
+            actions.append(action)
+            state = state.apply_action(action)
+        return tuple(actions)
+
+    def turn(self, table: Any) -> None:
+        """The position changed: ask for the computer's move if it is to act."""
+        pos = table.position
+        if pos is self._for:
+            return
+        left = self._left(table)
+        self._for, self._n, self.hinted = pos, len(table.actions), ()
+        if self.seat not in movers(pos) or not self.rules.asks(pos):
+            self.asked = ()
+            return
+        self.asked = self._still_legal(pos, left) or self._plan(table, self.seat)
+        if self.asked and self.rules.hands_free(self.asked[0]):
+            table._accept([self.asked[0]])  # nothing to fetch: the table plays it itself
+            return
+        if self.asked:
+            table.tell("asked", **self._told(table, self.asked, self.seat))
+
+    def _left(self, table: Any) -> tuple:
+        """What the asked move still lacks after the actions played since it was asked (none
+        if those went elsewhere: a takeback)."""
+        n, left = self._n, list(self.asked)
+        if not left or len(table.history) <= n or table.history[n] is not self._for:
+            return ()
+        for k in range(n, len(table.actions)):
+            made, before = table.actions[k], table.history[k]
+            for i, wanted in enumerate(left):
+                if self.rules.same(before, wanted, made):
+                    del left[i]
+                    break
+        return tuple(left)
+
+    def _still_legal(self, pos: Any, left: tuple) -> tuple:
+        """What is left of the asked move, if the rules still allow all of it."""
+        state = pos
+        try:
+            for action in left:
+                state = state.apply_action(action)
+        except (ObeliskError, ValueError):
+            return ()
+        return left
+
+    def _told(self, table: Any, actions: tuple, seat: Player) -> dict:
+        pos = table.position
+        return {"player": seat.value,
+                "action": "; ".join(pos.action_to_string(a) for a in actions),
+                "text": self.rules.words(pos, actions),
+                "where": list(self.rules.where(pos, actions))}
+
+    # ---------------------------------------------------------------- checking
+
+    def refuse(self, table: Any, action: Any) -> tuple[str, tuple] | None:
+        """Why a move made for the computer is not the one asked (and where), or None.
+
+        A move of the person's own passes; the asked moves may come in any
+        order (``turn`` strikes off those made once they are recorded).
+        """
+        pos = table.position
+        if not self.asked or table._actor(action) is not self.seat:
+            return None
+        if any(self.rules.same(pos, wanted, action) for wanted in self.asked):
+            return None
+        return self.rules.differs(pos, self.asked, action), ()
+
+    # ---------------------------------------------------------------- hints
+
+    def button(self, table: Any, player: Player, kind: str) -> bool:
+        """A hold of the person's button asks for a hint; True when it was one."""
+        if kind != "hold" or player is not self.person:
+            return False
+        pos = table.position
+        if self.person not in movers(pos):
+            table.tell("notice", player=player.value,
+                       message="a hint is for your own move: wait for the computer's")
+            return True
+        self.hinted = self._plan(table, self.person)
+        if self.hinted:
+            table.tell("hint", **self._told(table, self.hinted, self.person))
+        return True
+
+
+def overlay(table: Any, leds: dict) -> None:
+    """Light the computer's asked move (or the person's hint) over a game's LED frame."""
+    computer = getattr(table, "solo", None)
+    if computer is None or table.state != "play":
+        return
+    if computer.asked:
+        computer.rules.lights(table, leds, computer.asked, computer.seat, asked=True)
+    elif computer.hinted:
+        computer.rules.lights(table, leds, computer.hinted, computer.person, asked=False)
+
+
+def shade(asked: bool) -> tuple[palette.RGB, palette.RGB]:
+    """(where a piece goes, where it comes from) for the computer's move or a hint."""
+    return (palette.ASK, palette.ASK_FROM) if asked else (palette.HINT, palette.HINT_FROM)
+
+
+# -------------------------------------------------------------------- what most games share
+
+
+def asks(pos: Any) -> bool:
+    """Whether the computer's move is asked in this position (by default always)."""
+    return True
+
+
+def together(first: Any, state: Any) -> bool:
+    """Whether the computer plays on in one go (by default one action a turn)."""
+    return False
+
+
+def searched(state: Any, seat: Player) -> Any:
+    """The position the search starts from for ``seat`` (by default the table's own)."""
+    return state
+
+
+def hands_free(action: Any) -> bool:
+    """Whether an action needs no hands, so the table plays it itself (by default none)."""
+    return False
+
+
+def same(pos: Any, wanted: Any, made: Any) -> bool:
+    """Whether the move made is the one asked (by default: the same action)."""
+    return wanted == made
+
+
+def words(pos: Any, actions: tuple) -> str:
+    """The asked actions in a player's words."""
+    return "; ".join(str(a) for a in actions)
+
+
+def differs(pos: Any, asked: tuple, made: Any) -> str:
+    """What a player reads when the move made for the computer is not the one asked."""
+    return (f"the computer asked for {words(pos, asked)}, but this is {made}: put it back "
+            "as it was and make the lit move")
+
+
+# -------------------------------------------------------------------- the demo's hands
+
+
+class SoloHands:
+    """The demo's hands in a solo game: the game's bots play the person's seat, and the
+    computer's moves are made as the table shows them (its ``asked`` event, its LEDs).
+
+    The computer's moves are read from the last ``asked`` event the table
+    told (as the page would draw it), never from the search; its game's
+    ``hand`` makes them on the simulated table.
+    """
+
+    def __init__(self, players: Any, table: Any) -> None:
+        self.players = players
+        self.table = table
+        self.told: dict | None = None  # the last asked event
+        self.made: list[str] = []  # the asked moves the hands made, for tests
+        telling = table.emit
+
+        def emit(event: dict) -> None:
+            if event["event"] == "asked":
+                self.told = event
+            telling(event)
+
+        table.emit = emit
+
+    def physical(self) -> dict:
+        return self.players.physical()
+
+    def restore(self, data: dict) -> None:
+        self.players.restore(data)
+
+    def waiting(self) -> bool:
+        return self.players.waiting()
+
+    def shown(self) -> tuple:
+        """The computer's move as the last ``asked`` event tells it (read back from words)."""
+        computer, pos = self.table.solo, self.table.position
+        if self.told is None or not computer.asked:
+            return ()
+        return tuple(pos.string_to_action(text) for text in self.told["action"].split("; "))
+
+    def act(self) -> None:
+        table = self.table
+        computer = table.solo
+        rules = computer.rules
+        shown = self.shown()
+        if table.state == "choose" and table.chooser is computer.seat and shown:
+            mine = [i for i, c in enumerate(table.candidates)
+                    if any(rules.same(table.position, w, c[-1]) for w in shown)]
+            if mine:  # the chooser's button: step to the asked one, then hold it
+                self.players.devices.buttons.press(computer.seat.value,
+                                                   hold=table.pick == mine[0])
+                return
+        if table.state == "play" and shown:
+            self.made.append(self.told["action"])
+            rules.hand(self.players, table, shown)
+            return
+        self.players.act()

@@ -1,0 +1,54 @@
+"""Stones played alone: the computer's stone lights where it stands and where it goes.
+
+The shared part is ``firmware/solo.py``; this says how a stones move is lit
+(its square dim, its destination bright, in the computer's asking colour or
+the hint's), read and made by the demo's hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import square_name
+from engine.players import Player
+from engine.stones.sensing import sight, sight_after, stack_heights
+from firmware.solo import asks, hands_free, same, searched, shade, together
+
+__all__ = ["asks", "differs", "hand", "hands_free", "lights", "same", "searched", "together",
+           "where", "words"]
+
+
+def words(pos: Any, actions: tuple) -> str:
+    """The move as the table says moves (``cornerstone a1 to a2``)."""
+    return "; ".join(pos.move_to_string(m) for m in actions)
+
+
+def differs(pos: Any, asked: tuple, made: Any) -> str:
+    """The asked move and the one made, in the player's words."""
+    return (f"the computer asked for {words(pos, asked)}, but this is "
+            f"{pos.move_to_string(made)}: put the stone back and move the lit one")
+
+
+def where(pos: Any, actions: tuple) -> list[str]:
+    """The squares: where the stone stands, where it goes."""
+    return [name for m in actions for name in (square_name(m.frm), square_name(m.to))]
+
+
+def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool) -> None:
+    """The stone's square dim, its destination bright."""
+    to, frm = shade(asked)
+    cols = table.position.options.cols
+    for move in actions:
+        leds[("board", "", move.frm[0] * cols + move.frm[1])] = frm
+        leds[("board", "", move.to[0] * cols + move.to[1])] = to
+
+
+def hand(players: Any, table: Any, actions: tuple) -> None:
+    """The demo's hand makes the computer's move; one no switch sees is its button's."""
+    pos = table.position
+    move = actions[0]
+    levels = players.levels
+    if sight_after(pos, move, levels) == sight(pos, levels):
+        players.devices.buttons.press(pos.to_play.value)
+    else:
+        players._show(stack_heights(pos.apply_action(move)))

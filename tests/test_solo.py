@@ -1,0 +1,141 @@
+"""Playing alone (issue 18, the table side): the computer's move asked, made, checked."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from engine.players import Player
+from engine.stones.sensing import sight, stack_heights
+from engine.towers.game import Choose, Phase
+from firmware import events, palette
+from firmware.demo_runner import DemoSettings
+from firmware.games import GAMES, load
+from firmware.solo import Computer, Solo, SoloError
+from tests.test_stones_table import Table as StonesHarness
+from tests.test_towers_table import Table as TowersHarness
+
+A, B = Player.A, Player.B
+
+
+def _demo(game_id: str, seat: Player, tmp_path, seed: int = 2) -> tuple[list[dict], list]:
+    """A solo demo in this process; its events and the hands' record of asked moves made."""
+    out = io.StringIO()
+    seen: list = []
+    settings = DemoSettings(seed=seed, as_json=True, speed=50.0, state_dir=str(tmp_path),
+                            out=out, solo=Solo(seat, 1), max_real_s=240.0,
+                            chosen=GAMES[game_id].demo_defaults,
+                            hook=lambda table, devices: seen.append(table))
+    assert load(GAMES[game_id].demo)(settings) == 0
+    return [json.loads(line) for line in out.getvalue().splitlines()], seen
+
+
+@pytest.mark.parametrize(("game_id", "seat"), [("towers", A), ("stones", B),
+                                               ("highrise", A), ("maze", B)])
+def test_a_solo_game_of_each_game_through_the_table(game_id, seat, tmp_path):
+    played, tables = _demo(game_id, seat, tmp_path)
+    for event in played:
+        events.check(event)
+    assert played[-1]["event"] == "game_over"
+    asked = [e for e in played if e["event"] == "asked"]
+    assert asked and all(e["player"] == seat.value for e in asked)
+    # Every asked move was made as asked: no refusal ever names the computer's move.
+    assert not [e for e in played if e["event"] == "refused" and "computer" in e["message"]]
+    mine = [e for e in played if e["event"] == "accepted" and e["player"] == seat.value]
+    assert mine  # the computer's moves went through the sensors like any other
+    table = tables[0]
+    assert table.solo.thinks and max(table.solo.thinks) < 1.0
+
+
+def test_the_computer_chooses_at_once_and_its_fetching_is_not_timed(block_set, tmp_path):
+    t = TowersHarness(block_set, tmp_path)
+    seat = t.pos.active  # the toss's winner: the computer chooses first
+    t.table.solo = Computer(Solo(seat, 1), "towers")
+    t.start_play()
+    t.wait(2.5)  # the toss
+    assert t.table.state == "play" and t.pos.phase is Phase.CHOOSE
+    asked = t.of("asked")
+    assert len(asked) == 1 and len(asked[0]["where"]) == 2  # both zone blocks at once
+    assert not t.of("timer", state="started") and not t.table.hourglass.started
+    frame = t.table.led_frame(t.now, 16)
+    wanted = [a for a in t.table.solo.asked if isinstance(a, Choose)]
+    colours = [palette.BLOCKS[t.pos.block(a.block).colour.label] for a in wanted]
+    assert [frame[("zone", "", i)] for i in (0, 1)] == colours
+    t.wait(600)  # ten minutes fetching: no hourglass runs out
+    assert not t.table.actions and not t.of("timer") and t.pos.phase is Phase.CHOOSE
+    # The person fetches one block of the first wanted colour: accepted, the other still asked.
+    colour = t.pos.block(wanted[0].block).colour
+    t.see(pads=(colour, None))
+    assert t.table.actions and t.of("asked")[-1]["where"] == [
+        f"zone: {t.pos.block(wanted[1].block).colour.label}"]
+
+
+def _stones(tmp_path) -> StonesHarness:
+    t = StonesHarness(tmp_path)
+    t.table.solo = Computer(Solo(B, 1), "stones")
+    t.started()
+    return t
+
+
+def _person_moves(t: StonesHarness) -> None:
+    move = t.table.position.legal_actions()[0]
+    t.see(sight(t.table.position.apply_action(move)))
+    assert t.table.actions == [move]
+
+
+def test_a_wrong_move_for_the_computer_is_refused_guided_and_corrected(tmp_path):
+    t = _stones(tmp_path)
+    _person_moves(t)
+    asked = [e for e in t.events if e["event"] == "asked"]
+    assert len(asked) == 1 and asked[0]["player"] == "B"
+    wanted = t.table.solo.asked[0]
+    pos = t.table.position
+    frame = t.table.led_frame(t.now, 8)
+    cols = pos.options.cols
+    assert frame[("board", "", wanted.to[0] * cols + wanted.to[1])] == palette.ASK
+    assert frame[("board", "", wanted.frm[0] * cols + wanted.frm[1])] == palette.ASK_FROM
+    other = next(m for m in pos.legal_actions() if m != wanted
+                 and stack_heights(pos.apply_action(m)) != stack_heights(
+                     pos.apply_action(wanted)))
+    t.see(sight(pos.apply_action(other)))
+    refused = [e for e in t.events if e["event"] == "refused"]
+    assert t.table.state == "repair" and refused
+    assert "the computer asked for" in refused[-1]["message"]
+    assert pos.move_to_string(wanted) in refused[-1]["message"]
+    assert len(t.table.actions) == 1  # nothing recorded
+    t.see(sight(pos))  # put back
+    assert t.table.state == "play" and t.table.solo.asked == (wanted,)
+    t.see(sight(pos.apply_action(wanted)))
+    assert t.table.actions[-1] == wanted and not t.table.solo.asked
+
+
+def test_a_hold_lights_a_hint_and_a_takeback_stays_reachable(tmp_path):
+    t = _stones(tmp_path)
+    pos = t.table.position
+    t.press(A, "hold")
+    hints = [e for e in t.events if e["event"] == "hint"]
+    assert len(hints) == 1 and hints[0]["player"] == "A"
+    (hint,) = t.table.solo.hinted
+    assert hint in pos.legal_actions() and not t.table.actions
+    frame = t.table.led_frame(t.now, 8)
+    cols = pos.options.cols
+    assert frame[("board", "", hint.to[0] * cols + hint.to[1])] == palette.HINT
+    t.see(sight(pos.apply_action(hint)))  # the person plays the hint: it goes out
+    assert t.table.actions == [hint] and not t.table.solo.hinted
+    t.press(B, "hold")  # the computer's seat asks no hints
+    assert len([e for e in t.events if e["event"] == "hint"]) == 1
+
+
+def test_a_level_out_of_range_is_refused_in_words():
+    with pytest.raises(SoloError, match="--level 1, 2, 3 or 4"):
+        Solo(A, 7)
+
+
+def test_the_command_line_takes_solo_and_level(tmp_path):
+    from firmware.cli import build_parser, main
+
+    args = build_parser().parse_args(["demo", "stones", "--solo", "B", "--level", "2"])
+    assert (args.solo, args.level) == ("B", 2)
+    assert main(["run", "--level", "3", "--state-dir", str(tmp_path)]) == 2
