@@ -161,6 +161,15 @@ class Computer:
                 "text": self.rules.words(pos, actions),
                 "where": list(self.rules.where(pos, actions))}
 
+    def standing(self, table: Any) -> list[dict]:
+        """The move still asked, and a hint still lit, as events: for a reader that joins."""
+        out = []
+        if self.asked:
+            out.append(table.event("asked", **self._told(table, self.asked, self.seat)))
+        if self.hinted:
+            out.append(table.event("hint", **self._told(table, self.hinted, self.person)))
+        return out
+
     # ---------------------------------------------------------------- checking
 
     def refuse(self, table: Any, action: Any) -> tuple[str, tuple] | None:

@@ -178,6 +178,8 @@ class Table(Generic[V]):
             events.append(self._choose_event())
         if self.offer is not None:
             events.append(self._takeback_event(self.offer))
+        if self.solo is not None:
+            events += self.solo.standing(self)
         return events + self._standing(now)
 
     def _standing(self, now: float) -> list[dict]:

@@ -312,3 +312,27 @@ def test_history_downloads_and_replays_a_finished_game(browser, followed, tmp_pa
             run.ends["early"]["drawing"]
     finally:
         stop(web.process)
+
+
+def test_playing_alone_the_page_outlines_the_computers_asked_move(browser, tmp_path):
+    """The computer's move shows on the board, not only on the LEDs: its squares outlined
+    (the asked event's where) until the person has made it."""
+    state_dir = tmp_path / "solo"
+    state_dir.mkdir()
+    web = Web(state_dir).start()
+    demo = Demo("stones", state_dir, seed=3, speed=2,
+                extra=("--solo", "B", "--ply-limit", "30"))
+    try:
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(web.url + "/")
+        demo.start()
+        page.wait_for_selector("#drawing [data-ask='ask']", timeout=60_000)
+        asked = [e for e in demo.events() if e.get("event") == "asked"]
+        assert asked and all(e["player"] == "B" for e in asked)
+        outlined = page.eval_on_selector_all(
+            "#drawing [data-ask='ask']", "marks => marks.map(m => m.dataset.square)")
+        assert set(outlined) <= {w for e in asked for w in e["where"]} and outlined
+        assert "the computer (player B) asks" in page.locator("#notice").text_content()
+    finally:
+        demo.stop()
+        web.stop()

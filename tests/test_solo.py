@@ -90,6 +90,8 @@ def test_a_wrong_move_for_the_computer_is_refused_guided_and_corrected(tmp_path)
     _person_moves(t)
     asked = [e for e in t.events if e["event"] == "asked"]
     assert len(asked) == 1 and asked[0]["player"] == "B"
+    # a page that joins now is told the move still asked, as one there from the start was
+    assert [e for e in t.table.opening(t.now) if e["event"] == "asked"] == asked
     wanted = t.table.solo.asked[0]
     pos = t.table.position
     frame = t.table.led_frame(t.now, 8)
@@ -117,6 +119,7 @@ def test_a_hold_lights_a_hint_and_a_takeback_stays_reachable(tmp_path):
     t.press(A, "hold")
     hints = [e for e in t.events if e["event"] == "hint"]
     assert len(hints) == 1 and hints[0]["player"] == "A"
+    assert [e for e in t.table.opening(t.now) if e["event"] == "hint"] == hints
     (hint,) = t.table.solo.hinted
     assert hint in pos.legal_actions() and not t.table.actions
     frame = t.table.led_frame(t.now, 8)

@@ -21,7 +21,7 @@ const page = {
 function reset(event) {
   Object.assign(page, { game: event.game, turn: null, doing: "", problem: "", where: [],
     change: null, trail: null, reveals: null, outcome: null, over: false, timers: {},
-    paused: false, offer: null, notice: "", moves: [], movesFrom: 0 });
+    paused: false, offer: null, notice: "", moves: [], movesFrom: 0, asked: null });
   if (event.players) page.players = event.players;
 }
 
@@ -57,7 +57,7 @@ const handlers = {
   accepted(e) {
     page.actions += 1;
     page.moves.push({ n: page.actions, player: e.player, text: e.text });
-    Object.assign(page, { problem: "", where: [], offer: null });
+    Object.assign(page, { problem: "", where: [], offer: null, asked: null });
     observe(e.observation, true, e.action);
   },
   refused(e) {
@@ -74,7 +74,7 @@ const handlers = {
   takeback(e) {
     page.actions = e.actions;
     page.moves = page.moves.filter((m) => m.n <= e.actions);
-    Object.assign(page, { problem: "", where: [], offer: null });
+    Object.assign(page, { problem: "", where: [], offer: null, asked: null });
     observe(e.observation, false);
   },
   timer(e) {
@@ -87,7 +87,7 @@ const handlers = {
     page.paused = e.state === "paused";
   },
   game_over(e) {
-    Object.assign(page, { outcome: e.outcome, over: true, turn: null, doing: "", offer: null,
+    Object.assign(page, { outcome: e.outcome, over: true, turn: null, doing: "", offer: null, asked: null,
       machine: "over", problem: "", where: [] });
     for (const timer of Object.values(page.timers)) freeze(timer);
     const before = page.obs;
@@ -103,9 +103,11 @@ const handlers = {
   },
   asked(e) { // playing alone: the computer's move, for the person to make
     page.notice = `the computer (player ${e.player}) asks: ${e.text} (${e.where.join(", ")})`;
+    page.asked = { kind: "ask", where: e.where };
   },
   hint(e) {
     page.notice = `a hint for player ${e.player}: ${e.text} (${e.where.join(", ")})`;
+    page.asked = { kind: "hint", where: e.where };
   },
   absent(e) {
     page.status = e.words;
@@ -180,7 +182,7 @@ function paint() {
   $("problem").hidden = !page.problem || setup;
   drawTable($("drawing"), $("facts"), page.game, { obs: page.obs, players: page.players,
     change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
-    reveals: page.reveals, over: page.over });
+    reveals: page.reveals, over: page.over, asked: page.asked });
   $("board-text").textContent = page.board || "";
   $("ending").replaceChildren(...ending(page.game, page.outcome, page.players));
   $("ending").hidden = !page.outcome;
@@ -286,9 +288,8 @@ function speak(words) {
 
 // ------------------------------------------------------------------ the stream
 
-const KINDS = ["table", "absent", "live", "start", "resumed", "turn", "accepted", "refused",
-  "repaired", "takeback", "timer", "offer", "pause", "game_over", "reveal", "notice", "options",
-  "calibrated"];
+// every kind the page handles, and those it only lists in "what happened"
+const KINDS = [...Object.keys(handlers), "options", "calibrated"];
 const source = new EventSource("/events");
 for (const kind of KINDS) {
   source.addEventListener(kind, (message) => take(JSON.parse(message.data)));

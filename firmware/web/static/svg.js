@@ -83,10 +83,12 @@ export function board(rows, cols, size, label = "the board") {
 }
 
 /** A board drawing's outlines, the same in every board game: the last move's from and
- * to squares, then a refusal's marks on top. */
+ * to squares, the computer's asked move or a hint (playing alone), then a refusal's marks
+ * on top. */
 export function outlineView(b, view) {
   outline(b, view.change?.from, "from");
   outline(b, view.change?.to, "to");
+  if (view.asked) outline(b, view.asked.where.map((w) => w.split(" ")[0]), view.asked.kind);
   outline(b, view.marks, "wrong");
 }
 
@@ -98,6 +100,7 @@ export function outline(b, names, kind) {
     const inset = kind === "wrong" ? 2 : 3;
     b.layer.append(svg("rect", { x: spot.x + inset, y: spot.y + inset, width: b.size - 2 * inset,
       height: b.size - 2 * inset, rx: 3, class: `outline ${kind}`,
-      [kind === "wrong" ? "data-mark" : "data-last"]: kind, "data-square": name }));
+      [{ wrong: "data-mark", ask: "data-ask", hint: "data-ask" }[kind] || "data-last"]: kind,
+      "data-square": name }));
   }
 }
