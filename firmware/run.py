@@ -65,7 +65,7 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
                                              emit=report)
         stream = serve_table(table, state.path)  # for `obelisk watch` and the page
         closing = contextlib.closing(stream) if stream else contextlib.nullcontext()
-        with open_table(profile) as devices, closing:
+        with open_table(profile) as devices, closing, _fingers(devices, profile, state.path):
             service = TableService(devices, table, load(spec.view))
             service.start_table()
             _say_hello(profile, spec.id, journal, table.problem)
@@ -81,6 +81,14 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
                 log.error("%s", exc)
                 return 1
     return 0
+
+
+def _fingers(devices, profile: Profile, where) -> contextlib.AbstractContextManager:
+    """The simulated buttons' socket for the page's hands (nothing with real buttons)."""
+    from firmware.fingers import serve_fingers
+
+    server = serve_fingers(devices.buttons, profile, where)
+    return contextlib.closing(server) if server else contextlib.nullcontext()
 
 
 def _say_hello(profile: Profile, game: str, journal: Journal, waiting: str) -> None:
