@@ -95,9 +95,9 @@ class Follow:
         self._stop = True
 
 
-def best_spot(look: dict, block: str, tower: int) -> tuple[int, int, tuple[int, int]] | None:
-    """(turns to make, corner, top level) of the lowest flattest rest for a block on a tower,
-    as a person would pick it; None if every rest is wholly above the rods."""
+def best_spot(look: dict, block: str, tower: int) -> tuple[int, tuple[int, int], bool]:
+    """(orientation, corner, seen) of the lowest flattest rest for a block on a tower, as a
+    person would pick it; seen is False when it rests wholly above the rods."""
     cells = [tuple(c) for p in look["towers"][tower] for c in p["at"]]
     heights = heights_of(cells)
     from firmware.towers.sets import load_block_set
@@ -112,23 +112,21 @@ def best_spot(look: dict, block: str, tower: int) -> tuple[int, int, tuple[int, 
                 rest = drop(heights, shape, (x, y))
                 top = max(c[2] for c in rest)
                 gaps = sum(heights_of([*cells, *rest])) - sum(heights) - len(rest)
-                if min(c[2] for c in rest) >= LEVELS:
-                    continue  # wholly above the rods: no sensor would see it
-                key = (top, gaps, turn, y, x)
+                unseen = min(c[2] for c in rest) >= LEVELS  # no sensor would see it
+                key = (unseen, top, gaps, turn, y, x)
                 if best is None or key < best[0]:
                     best = (key, turn, (x, y))
-    return None if best is None else (best[1], best[2], best[0][0])
+    return best[1], best[2], not best[0][0]
 
 
 def lower_plan(look: dict, seat: str, block: str, tower: int) -> list[dict]:
     """Turn the held block to the chosen orientation, then lower it at the chosen corner."""
-    spot = best_spot(look, block, tower)
-    assert spot is not None, f"no place for {block} on tower {tower}"
-    turn, corner, _ = spot
+    turn, corner, seen = best_spot(look, block, tower)
     held = look["held"][seat]
     turns = (turn - (held["turn"] if held else 0)) % len(load_shapes(block))
+    told = [] if seen else [{"act": "press", "seat": seat}]  # the rods cannot see it: say so
     return [{"act": "turn", "seat": seat}] * turns + \
-        [{"act": "lower", "seat": seat, "tower": tower, "at": list(corner)}]
+        [{"act": "lower", "seat": seat, "tower": tower, "at": list(corner)}] + told
 
 
 def load_shapes(block: str):

@@ -130,7 +130,7 @@ def test_obelisk_play_on_a_taken_port_says_so_and_starts_nothing(tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
-        play, said = _start_play(tmp_path, taken.getsockname()[1])
+        play, _ = _start_play(tmp_path, taken.getsockname()[1])
         code = play.wait(30)
     errors = play.stderr.read()
     assert code == 2 and "Traceback" not in errors, errors

@@ -32,7 +32,7 @@ import tornado.iostream
 import tornado.web
 
 from firmware.stream import StreamError
-from firmware.web import records
+from firmware.web import hands, records
 from firmware.web.follow import Follower, dressed
 
 __all__ = ["HEADERS", "WebError", "dressed", "make_app", "serve"]
@@ -182,6 +182,7 @@ def make_app(state_dir: str | Path) -> tornado.web.Application:
         (r"/games/([^/]*)\.(json|txt)", GameRecord, games),
         (r"/games/([^/]*)/replay", GameReplay, games),
         (r"/favicon.ico", NoIcon),
+        *hands.routes(state_dir, HEADERS),  # the simulated table's hands (obelisk play)
         (r"/()", Static, {"path": str(STATIC), "default_filename": "index.html"}),
         (r"/static/(.*)", Static, {"path": str(STATIC)}),
     ], default_handler_class=NotFound, follower=follower)
