@@ -214,6 +214,12 @@ def _club(args: argparse.Namespace) -> int:
                  args.password_file)
 
 
+def _play(args: argparse.Namespace) -> int:
+    from firmware.play import run_play
+
+    return run_play(args.game, args.state_dir, args.port, args.address)
+
+
 def _port(text: str) -> int:
     try:
         value = int(text)
@@ -404,6 +410,19 @@ def build_parser() -> argparse.ArgumentParser:
     club.add_argument("--port", type=_port, default=8090,
                       help="the port to serve on (default: %(default)s; 0: any free one)")
     club.set_defaults(run=_club)
+    play = commands.add_parser("play", help="play with no table: the simulated board, the "
+                               "service and the page with hands to move the pieces",
+                               description="Start the simulated board, the table service on "
+                               "it and the page, whose hands panel moves the pieces; it prints "
+                               "the address to open. Ctrl-C stops all three.")
+    play.add_argument("game", choices=tuple(GAMES), help="the game to play")
+    play.add_argument("--port", type=_port, default=8080,
+                      help="the page's port (default: %(default)s; 0: any free one)")
+    play.add_argument("--address", default="127.0.0.1",
+                      help="where the page listens (default: %(default)s, this machine only: "
+                      "the hands move the pieces)")
+    _state_dir(play, "where the journal lives", default="a new directory under /tmp")
+    play.set_defaults(run=_play)
     games = commands.add_parser("games", help="list the finished games, one a line: id, when, "
                                 "game, options, result")
     _state_dir(games, "the table's state directory")

@@ -72,7 +72,7 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
             table.solo = Computer(solo, spec.id)
         stream = serve_table(table, state.path)  # for `obelisk watch` and the page
         closing = contextlib.closing(stream) if stream else contextlib.nullcontext()
-        with open_table(profile) as devices, closing:
+        with open_table(profile) as devices, closing, _fingers(devices, profile, state.path):
             service = TableService(devices, table, load(spec.view))
             service.start_table()
             controls = _controls(service, state.path, TableMaker(profile, journal), stream)
@@ -105,6 +105,14 @@ def _controls(service: TableService, directory, maker: TableMaker, stream):
         log.warning("%s; the page cannot control this table", exc)
         return None
     return serve_controls(service, directory, maker)
+
+
+def _fingers(devices, profile: Profile, where) -> contextlib.AbstractContextManager:
+    """The simulated buttons' socket for the page's hands (nothing with real buttons)."""
+    from firmware.fingers import serve_fingers
+
+    server = serve_fingers(devices.buttons, profile, where)
+    return contextlib.closing(server) if server else contextlib.nullcontext()
 
 
 def _say_hello(profile: Profile, game: str, journal: Journal, waiting: str) -> None:

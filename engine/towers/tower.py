@@ -134,6 +134,29 @@ def _plan(shape: frozenset[Cell]) -> tuple[int, int, tuple[tuple[int, int, int],
     return span_x, span_y, tuple((x, y, z) for (x, y), z in sorted(bottoms.items()))
 
 
+def heights_of(cells) -> tuple[int, ...]:
+    """Cubes-high of each rod's top cube for loose cube positions (a physical tower)."""
+    h = [0] * RODS
+    for x, y, z in cells:
+        h[_rod(x, y)] = max(h[_rod(x, y)], z + 1)
+    return tuple(h)
+
+
+def drop(heights: tuple[int, ...], shape: frozenset[Cell], at: tuple[int, int]) -> frozenset[Cell]:
+    """Where one orientation of a block comes to rest, threaded with its corner on rod ``at``.
+
+    The same fall as ``resting_placements`` uses, for a hand that chose the
+    spot: the simulated table's physics. Raises OverhangError off the rods.
+    """
+    span_x, span_y, bottoms = _plan(shape)
+    tx, ty = at
+    if not (0 <= tx <= WIDTH - span_x and 0 <= ty <= WIDTH - span_y):
+        raise OverhangError(f"a block {span_x} x {span_y} rods wide overhangs the tower with "
+                            f"its corner there: choose a spot where every cube has a rod")
+    rest = max(heights[_rod(tx + x, ty + y)] - z for x, y, z in bottoms)
+    return frozenset((x + tx, y + ty, z + rest) for x, y, z in shape)
+
+
 def resting_placements(tower: Tower, block: Block) -> tuple[frozenset[Cell], ...]:
     """Every distinct place the block can come to rest on this tower.
 

@@ -93,8 +93,7 @@ class DemoPlayers:
     def _pad(self, pad: int, block: str | None) -> None:
         colour = self.table.game.block_set[block].colour if block else None
         self.pads[pad] = block
-        grams = (self.scale.raw(colour) - LOAD_OFFSET) / GRAMS_TO_COUNTS
-        self.sim.weigh(ZONE_PADS[pad], grams)
+        self.sim.weigh(ZONE_PADS[pad], self.scale.grams(colour))
 
     def _physical_pile(self, pos: TowersState) -> list[str]:
         used = {pb.block.id for p in PLAYERS for pb in pos.tower(p).blocks}

@@ -46,6 +46,10 @@ class ZoneScale:
         volume = colour.volume if colour else 0
         return int(self.offset + volume * self.cube_grams * self.counts_per_gram)
 
+    def grams(self, colour: Colour | None) -> float:
+        """What a block of that colour weighs, as a simulated pad is told (0: empty pad)."""
+        return (self.raw(colour) - self.offset) / self.counts_per_gram
+
 
 def view_of(snapshot: Snapshot, scale: ZoneScale = ZoneScale()) -> TowersView:
     """The towers' cubes and the zone pads' colours of a sensor snapshot."""

@@ -34,7 +34,7 @@ import tornado.iostream
 import tornado.web
 
 from firmware.stream import StreamError
-from firmware.web import controls, records
+from firmware.web import controls, hands, records
 from firmware.web.follow import Follower, dressed
 
 __all__ = ["HEADERS", "WebError", "dressed", "make_app", "serve"]
@@ -185,6 +185,7 @@ def make_app(state_dir: str | Path) -> tornado.web.Application:
         (r"/games/([^/]*)/replay", GameReplay, games),
         (r"/favicon.ico", NoIcon),
         *controls.routes(state_dir),  # the PIN's sessions and the table's commands
+        *hands.routes(state_dir, HEADERS),  # the simulated table's hands (obelisk play)
         (r"/()", Static, {"path": str(STATIC), "default_filename": "index.html"}),
         (r"/static/(.*)", Static, {"path": str(STATIC)}),
     ], default_handler_class=NotFound, follower=follower)

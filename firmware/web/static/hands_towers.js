@@ -1,0 +1,117 @@
+// Towers hands: the pile, the two zone pads, the block in your hand (turn it), and both
+// towers seen from above, each rod with its height; with a block in hand, a rod is where its
+// corner goes (lower it there, or hover over it). Lift a block off, knock a tower.
+import { html } from "./svg.js";
+
+const SIDE = 3;
+
+function blockName(b) {
+  return `${b.colour} ${b.id}`;
+}
+
+function button(words, attrs, onClick, enabled = true) {
+  const node = html("button", { type: "button", ...attrs, disabled: enabled ? null : "" }, words);
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+/** A block's shape seen from above: each rod it covers, with its cubes' levels. */
+function shape(cells) {
+  const grid = html("div", { class: "hands-shape", "aria-hidden": "true" });
+  for (let y = SIDE - 1; y >= 0; y--) {
+    for (let x = 0; x < SIDE; x++) {
+      const levels = cells.filter((c) => c[0] === x && c[1] === y).map((c) => c[2] + 1);
+      grid.append(html("span", { class: levels.length ? "full" : "" }, levels.join("")));
+    }
+  }
+  return grid;
+}
+
+function pile(table, seat, act, held) {
+  const list = html("div", { class: "hands-pile" });
+  for (const b of [...table.pile, ...table.fallen]) {
+    list.append(button(blockName(b), { "data-block": b.id, class: `block ${b.colour}` },
+      () => act({ act: "take", seat, block: b.id }), !held));
+  }
+  const fallen = table.fallen.length ? ` (${table.fallen.map(blockName).join(", ")} lying on `
+    + "the table, knocked off)" : "";
+  return html("section", {}, html("h3", {}, `The pile: take a block${fallen}`), list);
+}
+
+function pads(table, seat, act, held) {
+  const row = html("div", { class: "hands-pads" });
+  table.pads.forEach((b, pad) => {
+    const cell = html("div", { class: "pad", "data-pad-now": b ? b.id : "" },
+      html("strong", {}, `zone pad ${pad + 1}: `), b ? blockName(b) : "empty");
+    if (b) {
+      cell.append(button("take it", { "data-take-pad": pad },
+        () => act({ act: "take", seat, pad }), !held));
+    } else {
+      cell.append(button("set the block here", { "data-set-pad": pad },
+        () => act({ act: "set", seat, pad }), !!held));
+    }
+    row.append(cell);
+  });
+  return html("section", {}, html("h3", {}, "The building zone"), row);
+}
+
+function hand(seat, held, act) {
+  if (!held) return html("p", { class: "hands-held" }, `Player ${seat}'s hand is empty.`);
+  return html("div", { class: "hands-held", "data-held": held.id, "data-turn": held.turn },
+    html("p", {}, `Player ${seat} holds the ${blockName(held)}, turned ${held.turn + 1} of `
+      + `${held.turns} ways (from above, each rod with its cubes' levels):`),
+    shape(held.shape),
+    button("turn it", { "data-act": "turn" }, () => act({ act: "turn", seat })),
+    button("back to the pile", { "data-act": "back" }, () => act({ act: "back", seat })),
+    button("take the hand away", { "data-act": "away" }, () => act({ act: "away", seat })));
+}
+
+function tower(table, index, seat, act, held, mode) {
+  const blocks = table.towers[index];
+  const heights = Array(SIDE * SIDE).fill(0);
+  for (const b of blocks) for (const [x, y, z] of b.at) {
+    heights[y * SIDE + x] = Math.max(heights[y * SIDE + x], z + 1);
+  }
+  const spots = new Set((held ? held.spots : []).map(([x, y]) => `${x},${y}`));
+  const grid = html("div", { class: "hands-rods" });
+  for (let y = SIDE - 1; y >= 0; y--) {
+    for (let x = 0; x < SIDE; x++) {
+      const name = `${"abc"[x]}${y + 1}`;
+      const can = spots.has(`${x},${y}`);
+      grid.append(button(`${name}: ${heights[y * SIDE + x]}`, {
+        "data-tower": index, "data-at": `${x},${y}`,
+        title: can ? `${mode.value} the block with its corner on rod ${name}` : null,
+      }, () => act({ act: mode.value, seat, tower: index, at: [x, y] }), can));
+    }
+  }
+  const list = html("ul", { class: "hands-tower-blocks" });
+  for (const b of [...blocks].reverse()) {
+    list.append(html("li", {}, blockName(b), " ",
+      button("lift it off", { "data-lift": b.id, "data-tower": index },
+        () => act({ act: "lift", seat, tower: index, block: b.id }), b.free && !held)));
+  }
+  const owner = "AB"[index];
+  return html("section", { class: "hands-tower", "data-tower-of": owner },
+    html("h3", {}, `Player ${owner}'s tower`, table.hovering === index ? " (a hand hovers)" : ""),
+    grid, list,
+    button("knock the tower", { "data-knock": index }, () => act({ act: "knock", tower: index }),
+      blocks.length > 0));
+}
+
+const mode = { value: "lower" };
+
+/** The towers table, for player ``seat``'s hands; ``act(request)`` does one act. */
+export function drawHands(table, seat, act) {
+  const held = table.held[seat];
+  const modes = html("div", { class: "hands-mode" }, "A rod below: ",
+    ...["lower", "hover"].map((m) => {
+      const b = button(m === "lower" ? "lowers the block there" : "hovers it there",
+        { "data-mode": m, "aria-pressed": String(mode.value === m) },
+        () => { mode.value = m; act({ act: "look" }); });
+      return b;
+    }));
+  return html("div", { class: "hands-towers" },
+    hand(seat, held, act), pile(table, seat, act, held), pads(table, seat, act, held),
+    modes, html("div", { class: "hands-both" },
+      tower(table, 0, seat, act, held, mode), tower(table, 1, seat, act, held, mode)));
+}

@@ -1,0 +1,111 @@
+"""A small local socket that answers one JSON object a line: the simulated table's hands.
+
+The simulated board process serves ``hands.sock`` and the simulated
+service ``buttons.sock`` with it, in the state directory, for their owner
+and group only (as ``events.sock``). A request is one JSON object on a
+line; the answer is one JSON object on a line. Anything that is not a JSON
+object gets ``{"ok": false, "error": ...}``; nothing a client sends can stop
+the server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+MAX_LINE = 64 * 1024
+"""A request longer than this is no act of a hand: the connection is closed."""
+
+
+class LineSocketError(OSError):
+    """Nothing answers on that socket (the simulated table is not running there)."""
+
+
+class LineServer:
+    """Serves ``answer(request) -> reply`` on a Unix socket, a thread per connection."""
+
+    def __init__(self, path: str | Path, answer: Callable[[dict], dict]) -> None:
+        self.path = Path(path)
+        self._answer = answer
+        self._server: socket.socket | None = None
+        self._closed = threading.Event()
+
+    def open(self) -> LineServer:
+        """Start listening (a stale socket file of a stopped process is replaced)."""
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(str(self.path))
+        os.chmod(self.path, 0o660)
+        server.listen(8)
+        self._server = server
+        threading.Thread(target=self._accept, name=f"{self.path.name}-accept",
+                         daemon=True).start()
+        return self
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._server is not None:
+            with contextlib.suppress(OSError):
+                self._server.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError):
+                self._server.close()
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+    def __enter__(self) -> LineServer:
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _accept(self) -> None:
+        while not self._closed.is_set():
+            try:
+                conn, _ = self._server.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(conn,), name=f"{self.path.name}-conn",
+                             daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        with conn, conn.makefile("rb") as lines:
+            try:
+                for raw in iter(lambda: lines.readline(MAX_LINE + 1), b""):
+                    if len(raw) > MAX_LINE:
+                        return
+                    conn.sendall(json.dumps(self._reply(raw)).encode() + b"\n")
+            except OSError:
+                return
+
+    def _reply(self, raw: bytes) -> dict:
+        try:
+            request = json.loads(raw)
+        except ValueError:
+            return {"ok": False, "error": "each request is one JSON object on a line"}
+        if not isinstance(request, dict):
+            return {"ok": False, "error": "each request is one JSON object on a line"}
+        return self._answer(request)
+
+
+def ask(path: str | Path, request: dict, timeout: float = 10.0) -> dict:
+    """Send one request and wait for its answer; LineSocketError when nothing serves there."""
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(timeout)
+            conn.connect(str(path))
+            conn.sendall(json.dumps(request).encode() + b"\n")
+            with conn.makefile("rb") as lines:
+                line = lines.readline(MAX_LINE * 16)
+    except OSError as exc:
+        raise LineSocketError(f"nothing answers on {path} ({exc.strerror or exc}): is the "
+                              "simulated table running there?") from None
+    try:
+        return json.loads(line)
+    except ValueError:
+        raise LineSocketError(f"{path} answered something that is not JSON") from None
