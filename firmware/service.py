@@ -180,8 +180,9 @@ class TableService:
         LED change, the rings saying the board is not seen, the watchdog. None: nothing is,
         and the loop sleeps until input (a new reading, a press, the link losing the board,
         a stop)."""
-        due = [self._retry_at if self._retry_at is not None else self.table.next_deadline(),
-               self.table.led_change(now, self._rings), self._ask_at()]
+        due = [self._retry_at, self.table.led_change(now, self._rings)]
+        if self._retry_at is None:  # while the journal refuses, nothing is decided or asked
+            due += [self.table.next_deadline(), self._ask_at()]
         waits = [max(0.0, t - now) / self.rate for t in due if t is not None]
         real = time.monotonic()
         if self._unsynced_since is not None and not self._unseen_shown:

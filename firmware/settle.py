@@ -20,6 +20,9 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
+NO_ANSWER_S = 0.1
+"""When the re-read of a settled value gets no answer, how long before asking again."""
+
 
 class Settler(Generic[T]):
     """Reports a value once it has been unchanged for ``settle_s`` seconds (``quick_s`` for
@@ -61,9 +64,11 @@ class Settler(Generic[T]):
             return None
         if self.confirm is not None:
             fresh = self.confirm()
+            if fresh is None:  # no answer (the board unplugged): ask again a moment later,
+                self._since = now + NO_ANSWER_S - self._wait  # not at once, over and over
+                return None
             if fresh != self._pending:
-                if fresh is not None:
-                    self.feed(fresh, now)
+                self.feed(fresh, now)
                 return None
         self._reported = self._pending
         return self._pending

@@ -157,7 +157,7 @@ class Computer:
     def _told(self, table: Any, actions: tuple, seat: Player) -> dict:
         pos = table.position
         return {"player": seat.value,
-                "action": "; ".join(pos.action_to_string(a) for a in actions),
+                "action": self.rules.notation(pos, actions),
                 "text": self.rules.words(pos, actions),
                 "where": list(self.rules.where(pos, actions))}
 
@@ -251,6 +251,17 @@ def words(pos: Any, actions: tuple) -> str:
     return "; ".join(str(a) for a in actions)
 
 
+def notation(pos: Any, actions: tuple) -> str:
+    """The asked actions in the game's notation, as the ``asked`` event carries them."""
+    return "; ".join(pos.action_to_string(a) for a in actions)
+
+
+def shown(players: Any, table: Any, told: dict) -> tuple:
+    """The demo hands' reading of the computer's move: the ``asked`` event's notation."""
+    pos = table.position
+    return tuple(pos.string_to_action(text) for text in told["action"].split("; "))
+
+
 def differs(pos: Any, asked: tuple, made: Any) -> str:
     """What a player reads when the move made for the computer is not the one asked."""
     return (f"the computer asked for {words(pos, asked)}, but this is {made}: put it back "
@@ -294,10 +305,10 @@ class SoloHands:
 
     def shown(self) -> tuple:
         """The computer's move as the last ``asked`` event tells it (read back from words)."""
-        computer, pos = self.table.solo, self.table.position
+        computer = self.table.solo
         if self.told is None or not computer.asked:
             return ()
-        return tuple(pos.string_to_action(text) for text in self.told["action"].split("; "))
+        return computer.rules.shown(self.players, self.table, self.told)
 
     def act(self) -> None:
         table = self.table

@@ -85,6 +85,17 @@ def test_an_idle_table_sleeps_until_input_and_wakes_to_show_a_lost_board(tmp_pat
         assert table.decided is not None and table.state == "setup"
         assert len(syncs) == 1  # the window closed on the early ask's answer, not a new ask
         assert service._sleep(now[0], None) is None
+        # while the journal refuses (a full disk), a new reading waits for the retry: the
+        # loop sleeps until then, not at once over and over
+        service._retry_at = now[0] + 3.0
+        before = devices.link.snapshot()
+        devices.sim.place(0, {(0, 0, 0)})
+        _until(lambda: devices.link.snapshot() != before)
+        service._step("snapshot", devices.link.snapshot())
+        assert table.settler.deadline() is not None
+        now[0] += 1.0  # the new reading's window and its early ask are long past
+        assert service._sleep(now[0], None) == pytest.approx(2.0)
+        service._retry_at = None
         devices.sim.unplug()
         _until(lambda: woken)
         service._step("unsynced", None)

@@ -14,7 +14,7 @@ from engine.towers.game import Choose, Decline, Place, Timeout, TowersOptions
 from engine.towers.record import action_from_dict, action_to_dict
 from firmware.hourglass import SAND, WARNING, Hourglass
 from firmware.journal import Journal, JournalError
-from firmware.settle import Settler
+from firmware.settle import NO_ANSWER_S, Settler
 
 
 def _game_actions(game, seed):
@@ -185,8 +185,9 @@ def test_settling_re_reads_before_it_reports():
     settle.feed("hand", 0.0)
     assert settle.settled(0.3) is None          # the re-read saw a block: start over
     assert settle.deadline() == pytest.approx(0.6)
-    assert settle.settled(0.6) is None          # the board did not answer: try again
-    assert settle.settled(0.7) == "block"
+    assert settle.settled(0.6) is None          # the board did not answer: try again,
+    assert settle.deadline() == pytest.approx(0.6 + NO_ANSWER_S)  # a moment later (the
+    assert settle.settled(0.6 + NO_ANSWER_S) == "block"  # loop spun at once before)
 
 
 def test_the_ring_changes_exactly_when_it_says_it_will():

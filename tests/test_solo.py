@@ -47,6 +47,10 @@ def test_a_solo_game_of_each_game_through_the_table(game_id, seat, tmp_path):
     assert mine  # the computer's moves went through the sensors like any other
     table = tables[0]
     assert table.solo.thinks and max(table.solo.thinks) < 1.0
+    if game_id == "highrise":  # which size went where stays hidden until the reveal, from
+        end = next(i for i, e in enumerate(played) if e["event"] == "reveal")  # every reader
+        told = json.dumps(played[:end])
+        assert not any(size in told for size in ("small", "medium", "large")), told
 
 
 def test_the_computer_chooses_at_once_and_its_fetching_is_not_timed(block_set, tmp_path):

@@ -1,26 +1,53 @@
 """High Rise played alone: the computer's pyramid lights its square, its ring its size.
 
 The computer searches without the hidden values (``engine.search`` samples
-them). Its own pyramid's size is shown, since the person puts it down for
-it; the person's sizes stay where they always are, out of every event.
+them). Which size went where is hidden until the reveal, from the page and
+the club's broker too, so its asked move (and a hint) names only the
+square in events and words: the size is on the LEDs alone, the asking
+seat's ring lit a third for each size step, for the person who puts the
+pyramid down. The demo's hands read it there.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.core import square_name
+from engine.core import parse_square, square_name
+from engine.highrise.game import Place, Size
 from engine.players import Player
-from firmware.solo import asks, differs, hands_free, same, searched, shade, together
+from firmware import palette
+from firmware.solo import asks, hands_free, same, searched, shade, together
 from hardware.sim import PYRAMID_GRAMS
 
-__all__ = ["asks", "differs", "hand", "hands_free", "lights", "same", "searched", "together",
-           "where", "words"]
+__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "same", "searched",
+           "shown", "together", "where", "words"]
 
 
 def words(pos: Any, actions: tuple) -> str:
-    return "; ".join(f"put a {p.size.label} pyramid on {square_name(p.square)}"
+    return "; ".join(f"put a pyramid on {square_name(p.square)}, of the size the ring shows"
                      for p in actions)
+
+
+def notation(pos: Any, actions: tuple) -> str:
+    """The squares only: the size stays hidden (the ring shows it)."""
+    return "; ".join(square_name(p.square) for p in actions)
+
+
+def differs(pos: Any, asked: tuple, made: Any) -> str:
+    """No sizes in words: which went where is hidden until the reveal."""
+    return (f"this is not the pyramid the computer asked for: take it off, and put one of "
+            f"the size its ring shows on {square_name(asked[0].square)}")
+
+
+def shown(players: Any, table: Any, told: dict) -> tuple:
+    """The computer's pyramid as the table shows it: the lit square (the asked event names
+    it) and the size from how much of the computer's ring is lit."""
+    seat = told["player"]
+    leds = players.devices.leds
+    ring = next(n for kind, owner, n in leds.parts() if (kind, owner) == ("ring", seat))
+    lit = sum(1 for i in range(ring) if tuple(leds[("ring", seat, i)]) == palette.ASK)
+    size = next(s for s in Size if -(-ring * s.value // 3) >= lit)
+    return (Place(parse_square(told["where"][0]), size),)
 
 
 def where(pos: Any, actions: tuple) -> list[str]:

@@ -13,10 +13,10 @@ from typing import Any
 from engine.core import square_name
 from engine.maze.game import SIZE, Move, Pass, Phase, PlaceSegment, PlaceWall
 from engine.players import Player
-from firmware.solo import differs, same, searched, shade
+from firmware.solo import differs, notation, same, searched, shade, shown
 
-__all__ = ["asks", "differs", "hand", "hands_free", "lights", "same", "searched", "together",
-           "where", "words"]
+__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "same", "searched",
+           "shown", "together", "where", "words"]
 
 
 def asks(pos: Any) -> bool:

@@ -12,10 +12,10 @@ from typing import Any
 from engine.core import square_name
 from engine.players import Player
 from engine.stones.sensing import sight, sight_after, stack_heights
-from firmware.solo import asks, hands_free, same, searched, shade, together
+from firmware.solo import asks, hands_free, notation, same, searched, shade, shown, together
 
-__all__ = ["asks", "differs", "hand", "hands_free", "lights", "same", "searched", "together",
-           "where", "words"]
+__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "same", "searched",
+           "shown", "together", "where", "words"]
 
 
 def words(pos: Any, actions: tuple) -> str:

@@ -19,11 +19,11 @@ from engine.players import Player
 from engine.towers.game import Choose, Decline, Phase, Place, Take
 from engine.towers.tower import LEVELS, WIDTH, cells_text
 from firmware import palette
-from firmware.solo import asks, shade
+from firmware.solo import asks, notation, shade, shown
 from firmware.solo import searched as _same_position
 
-__all__ = ["asks", "differs", "hand", "hands_free", "lights", "same", "searched", "together",
-           "where", "words"]
+__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "same", "searched",
+           "shown", "together", "where", "words"]
 
 
 def together(first: Any, state: Any) -> bool:
