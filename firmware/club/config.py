@@ -138,15 +138,9 @@ def config_from(data: dict, source: str = "-") -> ClubConfig:
         if user is None:
             raise ClubError(f"{source}: password_file is set but user is not: add user = "
                             "\"...\" (the name the broker knows this table by)")
-        try:
-            password = Path(password_file).read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise ClubError(f"{source}: password_file = {password_file!r} cannot be read "
-                            f"({exc.strerror or exc}): put the broker password in that file, "
-                            "readable by the publisher's user only") from None
-        if not password:
-            raise ClubError(f"{source}: password_file = {password_file!r} is empty: put the "
-                            "broker password in it")
+        password = read_password(password_file, f"{source}: password_file = "
+                                 f"{password_file!r}", "put the broker password in that file, "
+                                 "readable by the publisher's user only")
     ca_file = _text(data, "ca_file", source)
     if ca_file is not None:
         if not broker.tls:
@@ -159,6 +153,20 @@ def config_from(data: dict, source: str = "-") -> ClubConfig:
     if not isinstance(home, bool):
         raise ClubError(f"{source}: home_assistant = {home!r}: write true or false")
     return ClubConfig(broker, table, user, password, ca_file, home, source)
+
+
+def read_password(path: str | Path, where: str, fix: str) -> str:
+    """The password kept in ``path`` (its first line's text); ClubError starting with
+    ``where`` if it cannot be read, is not text or is empty, ending with ``fix``."""
+    try:
+        password = Path(path).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise ClubError(f"{where} cannot be read ({exc.strerror or exc}): {fix}") from None
+    except UnicodeDecodeError:
+        raise ClubError(f"{where} is not text: {fix}, as plain text") from None
+    if not password:
+        raise ClubError(f"{where} is empty: {fix}")
+    return password
 
 
 def _text(data: dict, key: str, source: str) -> str | None:

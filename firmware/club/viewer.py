@@ -35,7 +35,7 @@ import tornado.iostream
 import tornado.web
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
-from firmware.club.config import PREFIX, TABLE_NAME, Broker, ClubError
+from firmware.club.config import PREFIX, TABLE_NAME, Broker, ClubError, read_password
 from firmware.web.follow import Page, message
 from firmware.web.server import KEEPALIVE_S, RETRY_MS, NoIcon, NotFound, Static, _Safe
 
@@ -257,11 +257,8 @@ def serve(broker: Broker, address: str, port: int, user: str | None = None,
     logging.getLogger("tornado.access").setLevel(logging.WARNING)
     password = None
     if password_file is not None:
-        try:
-            password = Path(password_file).read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise ClubError(f"--password-file {password_file} cannot be read "
-                            f"({exc.strerror}): give the file holding the password") from None
+        password = read_password(password_file, f"--password-file {password_file}",
+                                 "give the file holding the password")
     if password is not None and not user:
         raise ClubError("--password-file needs --user: the name the broker knows the page by")
     try:

@@ -1,0 +1,203 @@
+"""The club publishing's promises its first tests left open (issue 19, second part).
+
+mqtts with the club's own certificate authority, Home Assistant discovery,
+the outbox's limit through a long outage, the club page behind a password,
+and the paths where a traceback or a result could slip out. Every broker is
+a real mosquitto (``tests/club_support.py``); certificates are made in the
+test with the ``openssl`` command.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from firmware.club.config import ClubError, config_from
+from tests.club_support import Heard, Mosquitto, free_port, make_ca, make_certs, wait_for
+from tests.test_club import OBELISK, _demo, _games, _publisher, _stop
+
+
+@pytest.fixture
+def broker(tmp_path):
+    started = Mosquitto(tmp_path / "broker").start()
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def tls_broker(tmp_path):
+    started = Mosquitto(tmp_path / "broker", tls=make_certs(tmp_path / "certs")).start()
+    yield started
+    started.stop()
+
+
+# ---------------------------------------------------------------------- mqtts
+
+
+def test_a_table_publishes_over_mqtts_trusting_the_clubs_own_ca(tmp_path, tls_broker):
+    state = tmp_path / "table"
+    state.mkdir()
+    heard = Heard(tls_broker)
+    publisher = _publisher(state, tls_broker, "secure", ca_file=str(tls_broker.tls.ca))
+    try:
+        wait_for(lambda: "online" in heard.on("obelisk/secure/status"), 30, "online over TLS")
+        _demo(state)
+        [game_id] = _games(state)
+        wait_for(lambda: heard.on(f"obelisk/secure/results/{game_id}"), 30, "the result")
+    finally:
+        assert _stop(publisher) == 0
+        heard.close()
+    assert heard.on("obelisk/secure/status")[-1] == "offline"
+    assert "Traceback" not in (state / "publisher.log").read_text()
+
+
+def test_a_wrong_ca_is_named_with_the_fix_and_the_table_plays_on(tmp_path, tls_broker):
+    state = tmp_path / "table"
+    state.mkdir()
+    stranger, _ = make_ca(tmp_path / "other-ca", "Another CA")
+    publisher = _publisher(state, tls_broker, "doubt", ca_file=str(stranger))
+    log = state / "publisher.log"
+    try:
+        wait_for(lambda: "vouched for" in log.read_text(), 30, "the CA trouble in the log")
+        demo = _demo(state)  # the table does not wait for its publisher
+        assert demo.lines[-1]["event"] == "game_over"
+        assert publisher.poll() is None  # still there, trying again
+    finally:
+        _stop(publisher)
+    text = log.read_text()
+    line = next(line for line in text.splitlines() if "vouched for" in line)
+    assert f"ca_file = '{stranger}'" in line
+    assert f"set ca_file in {state / 'mqtt.toml'}" in line
+    assert "the table plays on" in line
+    assert text.count("vouched for") == 1  # said once, not at every retry
+    assert "Traceback" not in text
+
+
+def test_a_ca_file_that_is_no_certificate_is_refused_at_start(tmp_path, tls_broker):
+    state = tmp_path / "table"
+    state.mkdir()
+    wrong = tmp_path / "notes.txt"
+    wrong.write_text("the club's wifi password is on the fridge\n")
+    (state / "mqtt.toml").write_text(f'broker = "{tls_broker.url}"\ntable = "t1"\n'
+                                     f'ca_file = "{wrong}"\n')
+    run = subprocess.run([OBELISK, "mqtt", "--state-dir", str(state)], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 2, run.stderr
+    assert f"ca_file = '{wrong}' holds no certificate" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def _start(state: Path, broker: Mosquitto, table: str, *lines: str) -> subprocess.Popen:
+    """``obelisk mqtt`` on ``state`` with extra mqtt.toml lines written as they are."""
+    conf = [f'broker = "{broker.url}"', f'table = "{table}"', *lines]
+    (state / "mqtt.toml").write_text("\n".join(conf) + "\n")
+    with open(state / "publisher.log", "w") as log:
+        return subprocess.Popen([OBELISK, "mqtt", "--state-dir", str(state)], stderr=log,
+                                stdout=log)
+
+
+# ---------------------------------------------------------------------- Home Assistant
+
+
+@pytest.mark.parametrize("home_assistant", [True, False])
+def test_home_assistant_discovery_is_retained_and_only_when_asked(tmp_path, broker,
+                                                                   home_assistant):
+    state = tmp_path / "table"
+    state.mkdir()
+    heard = Heard(broker, "homeassistant/#,obelisk/#")
+    publisher = _start(state, broker, "ha", f"home_assistant = {str(home_assistant).lower()}")
+    try:
+        # the state is published after discovery on the same connection, so it is heard after
+        wait_for(lambda: heard.on("obelisk/ha/state"), 30, "the table's state")
+    finally:
+        assert _stop(publisher) == 0
+        heard.close()
+    discovery = heard.matching("homeassistant/")
+    if not home_assistant:
+        assert discovery == []
+        return
+    assert sorted(t for t, _ in discovery) == [
+        "homeassistant/binary_sensor/obelisk_ha/status/config",
+        "homeassistant/sensor/obelisk_ha/game/config"]
+    late = Heard(broker, "homeassistant/#", client_id="home-assistant")  # retained for it
+    try:
+        wait_for(lambda: len(late.messages) == 2, 20, "the retained discovery configs")
+        assert all(retained for _, _, retained in late.messages)
+        configs = {t.split("/")[1]: json.loads(p) for t, p, _ in late.messages}
+    finally:
+        late.close()
+    status, game = configs["binary_sensor"], configs["sensor"]
+    assert (status["state_topic"], status["payload_on"], status["payload_off"]) == (
+        "obelisk/ha/status", "online", "offline")
+    assert game["state_topic"] == game["json_attributes_topic"] == "obelisk/ha/state"
+    assert game["availability_topic"] == "obelisk/ha/status"
+    assert status["unique_id"] != game["unique_id"]
+    assert status["device"] == game["device"] and status["device"]["identifiers"] == [
+        "obelisk_ha"]
+
+
+# ---------------------------------------------------------------------- the club page's user
+
+
+def test_the_club_page_reads_a_broker_that_asks_for_a_password(tmp_path):
+    broker = Mosquitto(tmp_path / "broker", users={"north": "table-pw", "club": "page-pw"})
+    broker.start()
+    state = tmp_path / "table"
+    state.mkdir()
+    (tmp_path / "table-secret").write_text("table-pw\n")
+    (tmp_path / "club-secret").write_text("page-pw\n")
+    port = free_port()
+    club = subprocess.Popen([OBELISK, "club", "--broker", broker.url, "--address", "127.0.0.1",
+                             "--port", str(port), "--user", "club", "--password-file",
+                             str(tmp_path / "club-secret")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    publisher = _start(state, broker, "north", 'user = "north"',
+                       f'password_file = "{tmp_path / "table-secret"}"')
+    try:
+        assert club.stdout.readline().startswith("obelisk club: open http://127.0.0.1:")
+        _demo(state)
+        [game_id] = _games(state)
+
+        def listed():
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/results", timeout=10) as got:
+                return json.loads(got.read())["results"]
+
+        [result] = wait_for(listed, 30, "the result on the club's page")
+        assert (result["table"], result["id"]) == ("north", game_id)
+    finally:
+        _stop(publisher)
+        _stop(club)
+        broker.stop()
+    assert "refused" not in club.stderr.read()
+
+
+@pytest.mark.parametrize(("secret", "words"), [
+    (None, "cannot be read (No such file or directory): give the file holding the password"),
+    ("dir", "cannot be read (Is a directory)"),
+    (b"\xff\xfe\x00", "is not text"),
+    (b"\n", "is empty: give the file holding the password"),
+])
+def test_a_bad_club_password_file_is_said_in_words(tmp_path, secret, words):
+    where = tmp_path / "secret"
+    if secret == "dir":
+        where.mkdir()
+    elif secret is not None:
+        where.write_bytes(secret)
+    run = subprocess.run([OBELISK, "club", "--broker", "mqtt://127.0.0.1:1", "--user", "club",
+                          "--password-file", str(where), "--port", "0"], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 2, run.stderr
+    assert f"obelisk: --password-file {where} " in run.stderr and words in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_table_password_file_that_is_not_text_is_refused_by_key(tmp_path):
+    secret = tmp_path / "secret"
+    secret.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ClubError, match=r"password_file = .* is not text"):
+        config_from({"broker": "mqtt://h", "table": "t", "user": "u",
+                     "password_file": str(secret)}, "mqtt.toml")
