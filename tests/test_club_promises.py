@@ -10,6 +10,8 @@ test with the ``openssl`` command.
 from __future__ import annotations
 
 import json
+import logging
+import re
 import subprocess
 import urllib.request
 from pathlib import Path
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from firmware.club.config import ClubError, config_from
+from firmware.club.outbox import Outbox
 from tests.club_support import Heard, Mosquitto, free_port, make_ca, make_certs, wait_for
 from tests.test_club import OBELISK, _demo, _games, _publisher, _stop
 
@@ -201,3 +204,95 @@ def test_a_table_password_file_that_is_not_text_is_refused_by_key(tmp_path):
     with pytest.raises(ClubError, match=r"password_file = .* is not text"):
         config_from({"broker": "mqtt://h", "table": "t", "user": "u",
                      "password_file": str(secret)}, "mqtt.toml")
+
+
+# ---------------------------------------------------------------------- the outbox's limit
+
+
+def test_the_outbox_drops_the_oldest_events_never_a_result_and_says_so_once(tmp_path, caplog):
+    box = Outbox(tmp_path, limit_mb=0.001)  # 1000 bytes
+    event = b"e" * 90  # with its topic, 98 bytes
+    result = b"r" * 590
+    with caplog.at_level(logging.WARNING, "obelisk.mqtt"):
+        box.put("t/results/1", result, retain=True, durable=True)
+        for i in range(8):
+            box.put(f"t/event{i}", event)
+        box.put("t/results/2", result, retain=True, durable=True)  # 1,500 bytes: events go
+        box.put("t/event8", event)
+    waiting = [m.topic for m in box.after(0, 100)]
+    assert waiting == ["t/results/1", "t/results/2"], waiting  # over the limit, still kept
+    assert box.take_dropped() == 9 and box.take_dropped() == 0
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "oldest events now go" in said[0] and "0.001 MB" in said[0]
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == [
+        f"{m.seq:012d}.json" for m in box.after(0, 100)]
+
+
+def test_the_outbox_keeps_the_newest_events_within_its_limit(tmp_path):
+    box = Outbox(tmp_path, limit_mb=0.001)
+    box.put("t/results/1", b"r" * 189, retain=True, durable=True)  # 200 bytes
+    for i in range(20):
+        box.put(f"t/e{i:02d}", b"e" * 95)  # 100 bytes each
+    assert [m.topic for m in box.after(0, 100)] == ["t/results/1"] + [
+        f"t/e{i:02d}" for i in range(12, 20)]  # 1,000 bytes in all
+    assert box.take_dropped() == 12
+    again = Outbox(tmp_path, limit_mb=0.0005)  # read back with a lower limit: results stay
+    assert [m.topic for m in again.after(0, 100)] == ["t/results/1", "t/e17", "t/e18",
+                                                      "t/e19"]
+    assert again.take_dropped() == 5
+
+
+def test_a_long_outage_drops_only_old_events_and_the_log_says_how_many(tmp_path, broker):
+    state = tmp_path / "table"
+    state.mkdir()
+    heard = Heard(broker, client_id="club-screen", persistent=True)
+    publisher = _start(state, broker, "far", "outbox_limit_mb = 0.003")
+    log = state / "publisher.log"
+    try:
+        wait_for(lambda: heard.on("obelisk/far/status"), 30, "online")
+        broker.stop()
+        wait_for(lambda: "lost the broker" in log.read_text(), 30, "the publisher noticing")
+        _demo(state)  # 12 moves: far more than 3,000 bytes of events
+        [game_id] = _games(state)
+        wait_for(lambda: "oldest events now go" in log.read_text(), 30, "dropping begun")
+        broker.start()
+        wait_for(lambda: heard.on(f"obelisk/far/results/{game_id}"), 60, "the result")
+        wait_for(lambda: [e for e in heard.events("far") if e["event"] == "game_over"], 30,
+                 "the last event")
+        wait_for(lambda: not list((state / "mqtt" / "outbox").glob("*.json")), 30,
+                 "the outbox emptied")
+    finally:
+        assert _stop(publisher) == 0
+        heard.close()
+    text = log.read_text()
+    said = re.findall(r"the (\d+) oldest event\(s\) were dropped", text)
+    assert len(said) == 1, text
+    numbers = [e["n"] for e in heard.events("far")]
+    missing = set(range(1, numbers[-1] + 1)) - set(numbers)
+    assert len(missing) == int(said[0]) > 0
+    # the oldest of those that waited went: one run of numbers, the newest ones came through
+    assert missing == set(range(min(missing), max(missing) + 1)) and max(missing) < numbers[-1]
+    assert numbers[0] == 1 and "game_over" in [e["event"] for e in heard.events("far")]
+    assert "Traceback" not in text
+
+
+def test_the_outbox_does_not_drop_what_the_client_already_holds(tmp_path):
+    box = Outbox(tmp_path, limit_mb=0.0003)  # 300 bytes: three events
+    first = [box.put(f"t/e{i}", b"e" * 96) for i in range(2)]  # 100 bytes each
+    box.handed(first[-1].seq)  # these two went to the client before the broker left
+    for i in range(2, 6):
+        box.put(f"t/e{i}", b"e" * 96)
+    assert [m.topic for m in box.after(0, 10)] == ["t/e0", "t/e1", "t/e5"]
+    assert box.take_dropped() == 3
+
+
+@pytest.mark.parametrize("limit", [0, -5, "20", True, float("nan"), 1e9])
+def test_a_bad_outbox_limit_is_refused_by_key(limit):
+    with pytest.raises(ClubError, match=r"outbox_limit_mb = .*: give the megabytes"):
+        config_from({"broker": "mqtt://h", "table": "t", "outbox_limit_mb": limit}, "mqtt.toml")
+
+
+def test_the_outbox_limit_reads_from_mqtt_toml():
+    assert config_from({"broker": "mqtt://h", "table": "t"}).outbox_limit_mb == 20
+    assert config_from({"broker": "mqtt://h", "table": "t",
+                        "outbox_limit_mb": 0.5}).outbox_limit_mb == 0.5

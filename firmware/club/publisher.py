@@ -30,6 +30,7 @@ import os
 import queue
 import signal
 import ssl
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -66,6 +67,42 @@ def refusal_words(reason: object, config: ClubConfig) -> str:
     return f"the broker {config.broker} refused this table ({reason})"
 
 
+def trust_ca(client: mqtt.Client, config: ClubConfig) -> None:
+    """Speak TLS, trusting ``ca_file`` (else this machine's authorities); ClubError if
+    ``ca_file`` holds no certificate."""
+    try:
+        client.tls_set(ca_certs=config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+    except (ssl.SSLError, OSError, ValueError) as exc:
+        raise ClubError(f"{config.source}: ca_file = {config.ca_file!r} holds no certificate "
+                        f"this machine can read ({exc}): give the PEM file of the club's "
+                        "certificate authority (it starts with -----BEGIN CERTIFICATE-----)") \
+            from None
+
+
+def unreachable_words(exc: BaseException | None, config: ClubConfig) -> str:
+    """Why the broker could not be reached, and what to change, in a person's words."""
+    broker, source = config.broker, config.source
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        detail = exc.verify_message or str(exc)
+        if "hostname" in detail.lower() or "ip address mismatch" in detail.lower():
+            return (f"the certificate of the broker {broker} is not made out for "
+                    f"{broker.host!r} ({detail}): name the broker in {source} as its "
+                    "certificate does")
+        if config.ca_file:
+            return (f"the broker {broker} is not vouched for by ca_file = {config.ca_file!r} "
+                    f"({detail}): set ca_file in {source} to the certificate of the "
+                    "authority that signed the broker's certificate (the club's CA)")
+        return (f"the broker {broker} is not vouched for by this machine's certificate "
+                f"authorities ({detail}): if the club made its own, add ca_file = "
+                f"\"/etc/obelisk/club-ca.pem\" (its certificate) to {source}")
+    if isinstance(exc, ssl.SSLError):
+        return (f"the broker {broker} did not speak TLS ({exc.reason or exc}): is mqtts "
+                f"served on port {broker.port}? If the broker is plain MQTT, write mqtt:// in "
+                f"{source}")
+    return (f"cannot reach the broker {broker} ({exc or 'no answer'}): check that it runs "
+            f"and that broker in {source} is its address")
+
+
 class Publisher:
     """Follows one table and keeps the club's broker told, across any outage."""
 
@@ -74,7 +111,7 @@ class Publisher:
         self.config = config
         self.state_dir = Path(state_dir)
         self.home = Path(home) if home is not None else self.state_dir / "mqtt"
-        self.outbox = Outbox(self.home / "outbox")
+        self.outbox = Outbox(self.home / "outbox", config.outbox_limit_mb)
         self.sent_path = self.home / "results-sent"
         self.sent = set(self._read_sent())
         self.queued: set[str] = set()
@@ -108,7 +145,7 @@ class Publisher:
         if config.user is not None:
             client.username_pw_set(config.user, config.password)
         if config.broker.tls:
-            client.tls_set(ca_certs=config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+            trust_ca(client, config)
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
@@ -141,6 +178,7 @@ class Publisher:
                 info.wait_for_publish(wait_s)
         self.client.disconnect()
         self.client.loop_stop()
+        self._say_dropped()
 
     def _say(self, words: str, level: int = logging.WARNING) -> None:
         if words != self._said:
@@ -154,16 +192,25 @@ class Publisher:
             return
         self.connected = True
         self._say(f"connected to {self.config.broker}", logging.INFO)
+        self._say_dropped()
         client.publish(self.config.topic("status"), "online", qos=1, retain=True)
         if self.config.home_assistant:
             self._discovery()
         self._publish_state()
         self._wake.set()
 
+    def _say_dropped(self) -> None:
+        dropped = self.outbox.take_dropped()
+        if dropped:
+            log.warning("while the broker was away, the %d oldest event(s) were dropped to "
+                        "keep the outbox within outbox_limit_mb = %g (%s); every result was "
+                        "kept and goes out now", dropped, self.config.outbox_limit_mb,
+                        self.config.source)
+
     def _on_connect_fail(self, client, userdata) -> None:
-        self._say(f"cannot reach the broker {self.config.broker}: is it running, and is the "
-                  f"address in {self.config.source} right? The table plays on; results wait "
-                  "in the outbox and this publisher tries again")
+        # paho calls this while it handles the failure, so the failure is the one in hand
+        self._say(unreachable_words(sys.exc_info()[1], self.config) + "; the table plays on, "
+                  "results wait in the outbox and this publisher tries again")
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         was, self.connected = self.connected, False
@@ -201,6 +248,7 @@ class Publisher:
                                            retain=message.retain)
                 self._inflight[info.mid] = message
                 self._last_handed = message.seq
+            self.outbox.handed(self._last_handed)
 
     def _queue(self, topic: str, payload: dict, retain: bool = False,
                durable: bool = False) -> Message:
