@@ -9,8 +9,10 @@ test with the ``openssl`` command.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
+import os
 import re
 import subprocess
 import urllib.request
@@ -20,6 +22,7 @@ import pytest
 
 from firmware.club.config import ClubError, config_from
 from firmware.club.outbox import Outbox
+from firmware.club.publisher import Publisher
 from tests.club_support import Heard, Mosquitto, free_port, make_ca, make_certs, wait_for
 from tests.test_club import OBELISK, _demo, _games, _publisher, _stop
 
@@ -296,3 +299,59 @@ def test_the_outbox_limit_reads_from_mqtt_toml():
     assert config_from({"broker": "mqtt://h", "table": "t"}).outbox_limit_mb == 20
     assert config_from({"broker": "mqtt://h", "table": "t",
                         "outbox_limit_mb": 0.5}).outbox_limit_mb == 0.5
+
+
+# ---------------------------------------------------------------------- no traceback, no loss
+
+
+def _offline_publisher(state: Path) -> Publisher:
+    """A publisher that is never started: what it queues stays in its outbox."""
+    return Publisher(config_from({"broker": "mqtt://127.0.0.1:1", "table": "t1"}), state)
+
+
+def test_an_event_the_state_cannot_fold_is_still_published_and_said(tmp_path, caplog):
+    publisher = _offline_publisher(tmp_path)
+    with caplog.at_level(logging.WARNING, "obelisk.mqtt"):
+        publisher.take({"event": "timer", "player": "A"})  # a table of another version
+        publisher.take({"event": "game_over"})
+    assert [json.loads(m.payload)["event"] for m in publisher.outbox.after(0, 10)] == [
+        "timer", "game_over"]
+    assert publisher._results_due.is_set()  # its result is still looked for
+    said = [r.getMessage() for r in caplog.records]
+    assert "the table's 'timer' event is not as this publisher knows it" in said[0], said
+
+
+def test_a_result_waiting_from_before_a_restart_is_not_queued_twice(tmp_path):
+    state = tmp_path / "table"
+    state.mkdir()
+    _demo(state)
+    assert _offline_publisher(state).sync_results() == 1  # the broker is away: it waits
+    again = _offline_publisher(state)
+    assert again.sync_results() == 0
+    assert [m.topic.split("/")[2] for m in again.outbox.after(0, 100)].count("results") == 1
+
+
+def test_an_outbox_that_cannot_delete_what_was_sent_says_so_and_goes_on(tmp_path, caplog,
+                                                                       monkeypatch):
+    box = Outbox(tmp_path)
+    sent = [box.put(f"t/{i}", b"{}") for i in range(2)]
+
+    def read_only(self, missing_ok=False):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(Path, "unlink", read_only)
+    with caplog.at_level(logging.WARNING, "obelisk.mqtt"):
+        for message in sent:
+            box.done(message)  # the send thread must not die of it
+    assert len(box) == 0
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "read-only file system" in said[0] and "sent again" in said[0]
+
+
+def test_a_write_cut_short_leaves_no_message_and_is_cleared(tmp_path):
+    box = Outbox(tmp_path)
+    box.put("t/whole", b"{}")
+    (tmp_path / ".000000000002.json.tmp").write_bytes(b'{"topic": "t/ha')  # killed mid-write
+    again = Outbox(tmp_path)
+    assert [m.topic for m in again.after(0, 10)] == ["t/whole"]
+    assert not list(tmp_path.glob(".*.tmp"))

@@ -114,7 +114,9 @@ class Publisher:
         self.outbox = Outbox(self.home / "outbox", config.outbox_limit_mb)
         self.sent_path = self.home / "results-sent"
         self.sent = set(self._read_sent())
-        self.queued: set[str] = set()
+        self.queued: set[str] = {  # results waiting from before are not queued twice
+            m.topic[len(config.topic("results", "")):] for m in self.outbox.after(0, 1 << 62)
+            if m.topic.startswith(config.topic("results", ""))}
         self.session = f"{time.time_ns():x}"
         self.count = 0
         self.state = table_state.empty(config.table)
@@ -270,7 +272,14 @@ class Publisher:
         event = {k: v for k, v in event.items() if k != "board"}
         if event["event"] == "absent":  # the page's words, said of the publisher
             event["words"] = str(event.get("words", "")).replace("this page", "the publisher")
-        self.state = table_state.fold(self.state, event)
+        try:
+            self.state = table_state.fold(self.state, event)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # a table of another version: its event still goes out, and its result below
+            self._say(f"the table's {event['event']!r} event is not as this publisher knows it "
+                      f"({type(exc).__name__}: {exc}); it is published as it came, and the "
+                      "state topic catches up with the next whole state: update obelisk on "
+                      "the table and here to the same version")
         self._publish_state()
         self.count += 1
         self._queue(self.config.topic("events"), {**event, "table": self.config.table,
