@@ -76,7 +76,7 @@ def test_a_wrong_ca_is_named_with_the_fix_and_the_table_plays_on(tmp_path, tls_b
         _stop(publisher)
     text = log.read_text()
     line = next(line for line in text.splitlines() if "vouched for" in line)
-    assert f"ca_file = '{stranger}'" in line
+    assert f"not vouched for by '{stranger}'" in line
     assert f"set ca_file in {state / 'mqtt.toml'}" in line
     assert "the table plays on" in line
     assert text.count("vouched for") == 1  # said once, not at every retry
@@ -355,3 +355,48 @@ def test_a_write_cut_short_leaves_no_message_and_is_cleared(tmp_path):
     again = Outbox(tmp_path)
     assert [m.topic for m in again.after(0, 10)] == ["t/whole"]
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_the_club_page_reads_an_mqtts_broker_with_the_clubs_ca(tmp_path, tls_broker):
+    state = tmp_path / "table"
+    state.mkdir()
+    port = free_port()
+    ca = str(tls_broker.tls.ca)
+    club = subprocess.Popen([OBELISK, "club", "--broker", tls_broker.url, "--address",
+                             "127.0.0.1", "--port", str(port), "--ca-file", ca],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    publisher = _publisher(state, tls_broker, "south", ca_file=ca)
+    try:
+        assert club.stdout.readline().startswith("obelisk club: open http://127.0.0.1:")
+        _demo(state)
+        [game_id] = _games(state)
+
+        def listed():
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/results", timeout=10) as got:
+                return json.loads(got.read())["results"]
+
+        [result] = wait_for(listed, 30, "the result on the club's page")
+        assert (result["table"], result["id"]) == ("south", game_id)
+    finally:
+        _stop(publisher)
+        _stop(club)
+    assert "Traceback" not in club.stderr.read()
+
+
+def test_the_club_page_names_a_wrong_ca(tmp_path, tls_broker):
+    stranger, _ = make_ca(tmp_path / "other-ca", "Another CA")
+    club = subprocess.Popen([OBELISK, "club", "--broker", tls_broker.url, "--address",
+                             "127.0.0.1", "--port", "0", "--ca-file", str(stranger)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        line = club.stderr.readline()
+    finally:
+        _stop(club)
+    assert f"not vouched for by '{stranger}'" in line and "set --ca-file to" in line, line
+
+
+def test_a_club_ca_file_for_a_plain_broker_is_refused():
+    run = subprocess.run([OBELISK, "club", "--broker", "mqtt://127.0.0.1:1", "--ca-file",
+                          "/etc/hostname", "--port", "0"], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 2 and "--ca-file is for mqtts:// brokers" in run.stderr

@@ -40,7 +40,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from firmware.club import state as table_state
-from firmware.club.config import ClubConfig, ClubError
+from firmware.club.config import Broker, ClubConfig, ClubError
 from firmware.club.outbox import Message, Outbox
 from firmware.state_dir import disk_advice
 
@@ -67,40 +67,41 @@ def refusal_words(reason: object, config: ClubConfig) -> str:
     return f"the broker {config.broker} refused this table ({reason})"
 
 
-def trust_ca(client: mqtt.Client, config: ClubConfig) -> None:
-    """Speak TLS, trusting ``ca_file`` (else this machine's authorities); ClubError if
-    ``ca_file`` holds no certificate."""
+def trust_ca(client: mqtt.Client, ca_file: str | None, where: str) -> None:
+    """Speak TLS, trusting ``ca_file`` (else this machine's authorities); ClubError starting
+    with ``where`` (the setting) if ``ca_file`` holds no certificate."""
     try:
-        client.tls_set(ca_certs=config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        client.tls_set(ca_certs=ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
     except (ssl.SSLError, OSError, ValueError) as exc:
-        raise ClubError(f"{config.source}: ca_file = {config.ca_file!r} holds no certificate "
+        raise ClubError(f"{where} {ca_file!r} holds no certificate "
                         f"this machine can read ({exc}): give the PEM file of the club's "
                         "certificate authority (it starts with -----BEGIN CERTIFICATE-----)") \
             from None
 
 
-def unreachable_words(exc: BaseException | None, config: ClubConfig) -> str:
-    """Why the broker could not be reached, and what to change, in a person's words."""
-    broker, source = config.broker, config.source
+def unreachable_words(exc: BaseException | None, broker: Broker, ca_file: str | None,
+                      broker_key: str, ca_key: str) -> str:
+    """Why the broker could not be reached, and what to change, in a person's words;
+    ``broker_key`` and ``ca_key`` say where the broker and the CA are set."""
     if isinstance(exc, ssl.SSLCertVerificationError):
         detail = exc.verify_message or str(exc)
         if "hostname" in detail.lower() or "ip address mismatch" in detail.lower():
             return (f"the certificate of the broker {broker} is not made out for "
-                    f"{broker.host!r} ({detail}): name the broker in {source} as its "
-                    "certificate does")
-        if config.ca_file:
-            return (f"the broker {broker} is not vouched for by ca_file = {config.ca_file!r} "
-                    f"({detail}): set ca_file in {source} to the certificate of the "
-                    "authority that signed the broker's certificate (the club's CA)")
+                    f"{broker.host!r} ({detail}): name the broker ({broker_key}) by the host "
+                    "its certificate was made for")
+        if ca_file:
+            return (f"the broker {broker} is not vouched for by {ca_file!r} ({detail}): set "
+                    f"{ca_key} to the certificate of the authority that signed the broker's "
+                    "certificate (the club's CA)")
         return (f"the broker {broker} is not vouched for by this machine's certificate "
-                f"authorities ({detail}): if the club made its own, add ca_file = "
-                f"\"/etc/obelisk/club-ca.pem\" (its certificate) to {source}")
+                f"authorities ({detail}): if the club made its own, set {ca_key} to its "
+                "certificate")
     if isinstance(exc, ssl.SSLError):
         return (f"the broker {broker} did not speak TLS ({exc.reason or exc}): is mqtts "
                 f"served on port {broker.port}? If the broker is plain MQTT, write mqtt:// in "
-                f"{source}")
+                f"{broker_key}")
     return (f"cannot reach the broker {broker} ({exc or 'no answer'}): check that it runs "
-            f"and that broker in {source} is its address")
+            f"and that {broker_key} is its address")
 
 
 class Publisher:
@@ -147,7 +148,7 @@ class Publisher:
         if config.user is not None:
             client.username_pw_set(config.user, config.password)
         if config.broker.tls:
-            trust_ca(client, config)
+            trust_ca(client, config.ca_file, f"{config.source}: ca_file =")
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
@@ -211,8 +212,11 @@ class Publisher:
 
     def _on_connect_fail(self, client, userdata) -> None:
         # paho calls this while it handles the failure, so the failure is the one in hand
-        self._say(unreachable_words(sys.exc_info()[1], self.config) + "; the table plays on, "
-                  "results wait in the outbox and this publisher tries again")
+        config = self.config
+        self._say(unreachable_words(sys.exc_info()[1], config.broker, config.ca_file,
+                                    f"broker in {config.source}", f"ca_file in {config.source}")
+                  + "; the table plays on, results wait in the outbox and this publisher "
+                  "tries again")
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         was, self.connected = self.connected, False
