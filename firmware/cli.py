@@ -211,7 +211,7 @@ def _club(args: argparse.Namespace) -> int:
     from firmware.club.viewer import serve
 
     return serve(parse_broker(args.broker, "--broker"), args.address, args.port, args.user,
-                 args.password_file)
+                 args.password_file, args.ca_file)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -405,6 +405,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "or mqtts://host[:port]")
     club.add_argument("--user", help="the broker user to read as (if it asks for one)")
     club.add_argument("--password-file", help="a file holding that user's password")
+    club.add_argument("--ca-file", help="for mqtts://: the certificate of the club's own "
+                      "certificate authority (else this machine's authorities are trusted)")
     club.add_argument("--address", default="0.0.0.0",
                       help="where to listen (default: %(default)s, every network of this machine)")
     club.add_argument("--port", type=_port, default=8090,

@@ -16,6 +16,7 @@ import socket
 import subprocess
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -42,10 +43,51 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+@dataclass(frozen=True)
+class Certs:
+    """A throwaway certificate authority and a server certificate it signed (PEM files)."""
+
+    ca: Path
+    cert: Path
+    key: Path
+
+
+def _openssl(*args: str) -> None:
+    subprocess.run(["openssl", *args], check=True, capture_output=True, timeout=60)
+
+
+def make_ca(where: Path, name: str = "Test club CA") -> tuple[Path, Path]:
+    """A new certificate authority in ``where``: (its certificate, its key), made with the
+    ``openssl`` command (no network, an EC key so it is quick)."""
+    where.mkdir(parents=True, exist_ok=True)
+    cert, key = where / "ca.pem", where / "ca.key"
+    _openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+             "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2", "-subj",
+             f"/CN={name}", "-addext", "basicConstraints=critical,CA:TRUE",
+             "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+    return cert, key
+
+
+def make_certs(where: Path, host: str = "127.0.0.1") -> Certs:
+    """A CA and a server certificate for ``host`` (an IP address) signed by it."""
+    ca, ca_key = make_ca(where / "ca")
+    key, request, cert = where / "server.key", where / "server.csr", where / "server.pem"
+    _openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+             "-keyout", str(key), "-out", str(request), "-subj", f"/CN={host}")
+    extensions = where / "server.ext"
+    extensions.write_text(f"subjectAltName=IP:{host}\nbasicConstraints=CA:FALSE\n"
+                          "keyUsage=critical,digitalSignature,keyEncipherment\n"
+                          "extendedKeyUsage=serverAuth\n")
+    _openssl("x509", "-req", "-in", str(request), "-CA", str(ca), "-CAkey", str(ca_key),
+             "-CAcreateserial", "-out", str(cert), "-days", "2", "-extfile", str(extensions))
+    return Certs(ca, cert, key)
+
+
 class Mosquitto:
     """One broker process in ``home``; ``start``/``stop`` keep its port and its data."""
 
-    def __init__(self, home: Path, users: dict[str, str] | None = None) -> None:
+    def __init__(self, home: Path, users: dict[str, str] | None = None,
+                 tls: Certs | None = None) -> None:
         if not Path(MOSQUITTO).exists():
             raise AssertionError("mosquitto is not installed: run ./setup.sh (it installs "
                                  "Debian's mosquitto for these tests)")
@@ -53,6 +95,7 @@ class Mosquitto:
         self.home.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
+        self.tls = tls
         lines = [f"listener {self.port} 127.0.0.1", "persistence true",
                  f"persistence_location {home}/", "log_dest stderr", "log_type error",
                  "log_type warning"]
@@ -67,12 +110,14 @@ class Mosquitto:
             lines += ["allow_anonymous false", f"password_file {passwd}"]
         else:
             lines.append("allow_anonymous true")
+        if tls is not None:  # these apply to the listener above
+            lines += [f"cafile {tls.ca}", f"certfile {tls.cert}", f"keyfile {tls.key}"]
         self.conf = home / "mosquitto.conf"
         self.conf.write_text("\n".join(lines) + "\n")
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
     def start(self) -> Mosquitto:
         log = open(self.home / "mosquitto.log", "ab")  # noqa: SIM115 (closed with the process)
@@ -113,6 +158,8 @@ class Heard:
                                   clean_session=not persistent)
         if user:
             self.client.username_pw_set(user, password)
+        if broker.tls is not None:  # a TLS broker: trust its own CA
+            self.client.tls_set(ca_certs=str(broker.tls.ca))
         self.client.reconnect_delay_set(1, 1)
         topics_list = topics.split(",")
 

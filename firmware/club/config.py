@@ -10,6 +10,7 @@ else ``/etc/obelisk/mqtt.toml``::
     password_file = "/etc/obelisk/mqtt-password"   # optional, needs user
     ca_file = "/etc/obelisk/club-ca.pem"    # optional, mqtts only
     home_assistant = true                   # optional: Home Assistant discovery
+    outbox_limit_mb = 20                    # optional: what may wait for the broker
 
 Every mistake is refused by key, with what to write instead, before anything
 connects: a table that silently publishes nowhere helps no one.
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from firmware.club.outbox import LIMIT_MB
 from firmware.state_dir import StateDirError
 
 NAME = "mqtt.toml"
@@ -30,7 +32,8 @@ SYSTEM = Path("/etc/obelisk") / NAME
 PREFIX = "obelisk"
 """Every topic starts here: ``obelisk/<table>/...``."""
 TABLE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
-KEYS = ("broker", "table", "user", "password_file", "ca_file", "home_assistant")
+KEYS = ("broker", "table", "user", "password_file", "ca_file", "home_assistant",
+        "outbox_limit_mb")
 
 
 class ClubError(StateDirError):
@@ -60,6 +63,7 @@ class ClubConfig:
     ca_file: str | None = None
     home_assistant: bool = False
     source: str = "-"
+    outbox_limit_mb: float = LIMIT_MB
 
     def topic(self, *parts: str) -> str:
         """``obelisk/<table>/<parts>``: lowercase, no leading slash."""
@@ -138,15 +142,9 @@ def config_from(data: dict, source: str = "-") -> ClubConfig:
         if user is None:
             raise ClubError(f"{source}: password_file is set but user is not: add user = "
                             "\"...\" (the name the broker knows this table by)")
-        try:
-            password = Path(password_file).read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise ClubError(f"{source}: password_file = {password_file!r} cannot be read "
-                            f"({exc.strerror or exc}): put the broker password in that file, "
-                            "readable by the publisher's user only") from None
-        if not password:
-            raise ClubError(f"{source}: password_file = {password_file!r} is empty: put the "
-                            "broker password in it")
+        password = read_password(password_file, f"{source}: password_file = "
+                                 f"{password_file!r}", "put the broker password in that file, "
+                                 "readable by the publisher's user only")
     ca_file = _text(data, "ca_file", source)
     if ca_file is not None:
         if not broker.tls:
@@ -158,7 +156,27 @@ def config_from(data: dict, source: str = "-") -> ClubConfig:
     home = data.get("home_assistant", False)
     if not isinstance(home, bool):
         raise ClubError(f"{source}: home_assistant = {home!r}: write true or false")
-    return ClubConfig(broker, table, user, password, ca_file, home, source)
+    limit = data.get("outbox_limit_mb", LIMIT_MB)
+    if (isinstance(limit, bool) or not isinstance(limit, int | float)
+            or not 0.001 <= limit <= 100_000):
+        raise ClubError(f"{source}: outbox_limit_mb = {limit!r}: give the megabytes that may "
+                        f"wait for the broker as a number from 0.001 to 100000 (the default "
+                        f"is {LIMIT_MB})")
+    return ClubConfig(broker, table, user, password, ca_file, home, source, limit)
+
+
+def read_password(path: str | Path, where: str, fix: str) -> str:
+    """The password kept in ``path`` (its first line's text); ClubError starting with
+    ``where`` if it cannot be read, is not text or is empty, ending with ``fix``."""
+    try:
+        password = Path(path).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise ClubError(f"{where} cannot be read ({exc.strerror or exc}): {fix}") from None
+    except UnicodeDecodeError:
+        raise ClubError(f"{where} is not text: {fix}, as plain text") from None
+    if not password:
+        raise ClubError(f"{where} is empty: {fix}")
+    return password
 
 
 def _text(data: dict, key: str, source: str) -> str | None:

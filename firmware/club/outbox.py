@@ -11,6 +11,13 @@ Results are synced to disk before they count (as the journal is); events
 are written without waiting for the disk, since a power cut may cost the
 last few of them but never a result. A full disk keeps the message in
 memory only, still in its place in the order, and says so once with the fix.
+
+A broker gone for days must not fill the Pi's card (nor its memory): past a
+limit (``outbox_limit_mb`` in mqtt.toml, 20 MB by default) the oldest
+*events* go first to make room. Results are never dropped: they are what a
+club keeps, they are small, and the publisher would read them again from
+the journals anyway. The log says once that dropping began, and the
+publisher says how many went once the broker is back.
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ from pathlib import Path
 from firmware.state_dir import StateDirError, disk_advice, write_all, write_whole
 
 log = logging.getLogger("obelisk.mqtt")
+LIMIT_MB = 20
+"""The outbox's default limit, in megabytes (10^6 bytes) of waiting messages."""
 
 
 @dataclass(frozen=True)
@@ -38,13 +47,21 @@ class Message:
     payload: bytes
     retain: bool
     path: Path | None  # None: it could not be saved (the disk is full)
+    keep: bool = False  # a result: never dropped to make room
+
+    @property
+    def size(self) -> int:
+        """What it counts against the limit: about its bytes on disk."""
+        return len(self.topic) + len(self.payload)
 
 
 class Outbox:
     """The messages not yet acknowledged, oldest first, mirrored in a directory."""
 
-    def __init__(self, directory: str | Path) -> None:
+    def __init__(self, directory: str | Path, limit_mb: float = LIMIT_MB) -> None:
         self.directory = Path(directory)
+        self.limit_mb = limit_mb
+        self.limit = int(limit_mb * 1_000_000)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -53,18 +70,28 @@ class Outbox:
         self._lock = threading.Lock()
         self._waiting: deque[Message] = deque()
         self._disk_full_said = False
+        self._unlink_said = False
+        self._bytes = 0
+        self._dropped = 0
+        self._handed = 0
         self._next = 1
+        for path in self.directory.glob(".*.tmp"):  # a write cut short: never a message
+            with contextlib.suppress(OSError):
+                path.unlink()
         for path in sorted(self.directory.glob("*.json")):
             message = self._read(path)
             if message is not None:
                 self._waiting.append(message)
+                self._bytes += message.size
                 self._next = max(self._next, message.seq + 1)
+        self._trim()  # the limit may have been lowered since
 
     def _read(self, path: Path) -> Message | None:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             return Message(int(path.stem), str(data["topic"]), data["payload"].encode(),
-                           bool(data["retain"]), path)
+                           bool(data["retain"]), path,
+                           bool(data.get("keep", data["retain"])))  # results are retained
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             log.warning("the outbox file %s cannot be read (cut short as the disk filled?); "
                         "it is skipped and left there", path)
@@ -79,7 +106,7 @@ class Outbox:
             seq = self._next
             self._next += 1
             path = self.directory / f"{seq:012d}.json"
-            text = json.dumps({"topic": topic, "retain": retain,
+            text = json.dumps({"topic": topic, "retain": retain, "keep": durable,
                                "payload": payload.decode()}).encode()
             try:
                 if durable:
@@ -96,9 +123,40 @@ class Outbox:
                     log.warning("the outbox cannot save what waits for the broker: %s; until "
                                 "then it waits in memory only (lost if the publisher stops)",
                                 why)
-            message = Message(seq, topic, payload, retain, path)
+            message = Message(seq, topic, payload, retain, path, durable)
             self._waiting.append(message)
+            self._bytes += message.size
+            self._trim()
             return message
+
+    def _trim(self) -> None:
+        """Drop the oldest events until what waits is within the limit (under the lock)."""
+        while self._bytes > self.limit:
+            oldest = next((i for i, m in enumerate(self._waiting)
+                           if not m.keep and m.seq > self._handed), None)
+            if oldest is None:
+                return  # only results (and what the client holds) wait: they stay
+            message = self._waiting[oldest]
+            del self._waiting[oldest]
+            self._bytes -= message.size
+            self._forget(message)
+            if not self._dropped:
+                log.warning("the broker has been away so long that the outbox reached its "
+                            "limit (%g MB, outbox_limit_mb in mqtt.toml): the oldest events "
+                            "now go to make room; every result is kept", self.limit_mb)
+            self._dropped += 1
+
+    def handed(self, seq: int) -> None:
+        """Every message up to ``seq`` is with the MQTT client, which sends it again itself
+        after an outage: dropping it here would save nothing, and miscount."""
+        with self._lock:
+            self._handed = max(self._handed, seq)
+
+    def take_dropped(self) -> int:
+        """How many events were dropped to make room since the last time this was asked."""
+        with self._lock:
+            dropped, self._dropped = self._dropped, 0
+            return dropped
 
     def after(self, seq: int, count: int) -> list[Message]:
         """Up to ``count`` waiting messages that come after ``seq``, in order."""
@@ -113,11 +171,27 @@ class Outbox:
 
     def done(self, message: Message) -> None:
         """The broker has it: forget it, on disk too."""
-        with self._lock, contextlib.suppress(ValueError):
-            self._waiting.remove(message)
-        if message.path is not None:
-            with contextlib.suppress(FileNotFoundError):
-                message.path.unlink()
+        with self._lock:
+            try:
+                self._waiting.remove(message)
+                self._bytes -= message.size
+            except ValueError:
+                return  # dropped to make room while it was on its way
+            self._forget(message)
+
+    def _forget(self, message: Message) -> None:
+        if message.path is None:
+            return
+        try:
+            message.path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:  # a read-only or failing disk: the file stays; sent again later
+            if not self._unlink_said:
+                self._unlink_said = True
+                log.warning("the outbox cannot delete what the broker has taken: %s; those "
+                            "messages will be sent again after a restart (a repeat, never a "
+                            "gap)", disk_advice(exc, message.path))
 
     def __len__(self) -> int:
         with self._lock:

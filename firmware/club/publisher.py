@@ -30,6 +30,7 @@ import os
 import queue
 import signal
 import ssl
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -39,7 +40,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from firmware.club import state as table_state
-from firmware.club.config import ClubConfig, ClubError
+from firmware.club.config import Broker, ClubConfig, ClubError
 from firmware.club.outbox import Message, Outbox
 from firmware.state_dir import disk_advice
 
@@ -66,6 +67,43 @@ def refusal_words(reason: object, config: ClubConfig) -> str:
     return f"the broker {config.broker} refused this table ({reason})"
 
 
+def trust_ca(client: mqtt.Client, ca_file: str | None, where: str) -> None:
+    """Speak TLS, trusting ``ca_file`` (else this machine's authorities); ClubError starting
+    with ``where`` (the setting) if ``ca_file`` holds no certificate."""
+    try:
+        client.tls_set(ca_certs=ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+    except (ssl.SSLError, OSError, ValueError) as exc:
+        raise ClubError(f"{where} {ca_file!r} holds no certificate "
+                        f"this machine can read ({exc}): give the PEM file of the club's "
+                        "certificate authority (it starts with -----BEGIN CERTIFICATE-----)") \
+            from None
+
+
+def unreachable_words(exc: BaseException | None, broker: Broker, ca_file: str | None,
+                      broker_key: str, ca_key: str) -> str:
+    """Why the broker could not be reached, and what to change, in a person's words;
+    ``broker_key`` and ``ca_key`` say where the broker and the CA are set."""
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        detail = exc.verify_message or str(exc)
+        if "hostname" in detail.lower() or "ip address mismatch" in detail.lower():
+            return (f"the certificate of the broker {broker} is not made out for "
+                    f"{broker.host!r} ({detail}): name the broker ({broker_key}) by the host "
+                    "its certificate was made for")
+        if ca_file:
+            return (f"the broker {broker} is not vouched for by {ca_file!r} ({detail}): set "
+                    f"{ca_key} to the certificate of the authority that signed the broker's "
+                    "certificate (the club's CA)")
+        return (f"the broker {broker} is not vouched for by this machine's certificate "
+                f"authorities ({detail}): if the club made its own, set {ca_key} to its "
+                "certificate")
+    if isinstance(exc, ssl.SSLError):
+        return (f"the broker {broker} did not speak TLS ({exc.reason or exc}): is mqtts "
+                f"served on port {broker.port}? If the broker is plain MQTT, write mqtt:// in "
+                f"{broker_key}")
+    return (f"cannot reach the broker {broker} ({exc or 'no answer'}): check that it runs "
+            f"and that {broker_key} is its address")
+
+
 class Publisher:
     """Follows one table and keeps the club's broker told, across any outage."""
 
@@ -74,10 +112,12 @@ class Publisher:
         self.config = config
         self.state_dir = Path(state_dir)
         self.home = Path(home) if home is not None else self.state_dir / "mqtt"
-        self.outbox = Outbox(self.home / "outbox")
+        self.outbox = Outbox(self.home / "outbox", config.outbox_limit_mb)
         self.sent_path = self.home / "results-sent"
         self.sent = set(self._read_sent())
-        self.queued: set[str] = set()
+        self.queued: set[str] = {  # results waiting from before are not queued twice
+            m.topic[len(config.topic("results", "")):] for m in self.outbox.after(0, 1 << 62)
+            if m.topic.startswith(config.topic("results", ""))}
         self.session = f"{time.time_ns():x}"
         self.count = 0
         self.state = table_state.empty(config.table)
@@ -108,7 +148,7 @@ class Publisher:
         if config.user is not None:
             client.username_pw_set(config.user, config.password)
         if config.broker.tls:
-            client.tls_set(ca_certs=config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+            trust_ca(client, config.ca_file, f"{config.source}: ca_file =")
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
@@ -141,6 +181,7 @@ class Publisher:
                 info.wait_for_publish(wait_s)
         self.client.disconnect()
         self.client.loop_stop()
+        self._say_dropped()
 
     def _say(self, words: str, level: int = logging.WARNING) -> None:
         if words != self._said:
@@ -154,16 +195,28 @@ class Publisher:
             return
         self.connected = True
         self._say(f"connected to {self.config.broker}", logging.INFO)
+        self._say_dropped()
         client.publish(self.config.topic("status"), "online", qos=1, retain=True)
         if self.config.home_assistant:
             self._discovery()
         self._publish_state()
         self._wake.set()
 
+    def _say_dropped(self) -> None:
+        dropped = self.outbox.take_dropped()
+        if dropped:
+            log.warning("while the broker was away, the %d oldest event(s) were dropped to "
+                        "keep the outbox within outbox_limit_mb = %g (%s); every result was "
+                        "kept and goes out now", dropped, self.config.outbox_limit_mb,
+                        self.config.source)
+
     def _on_connect_fail(self, client, userdata) -> None:
-        self._say(f"cannot reach the broker {self.config.broker}: is it running, and is the "
-                  f"address in {self.config.source} right? The table plays on; results wait "
-                  "in the outbox and this publisher tries again")
+        # paho calls this while it handles the failure, so the failure is the one in hand
+        config = self.config
+        self._say(unreachable_words(sys.exc_info()[1], config.broker, config.ca_file,
+                                    f"broker in {config.source}", f"ca_file in {config.source}")
+                  + "; the table plays on, results wait in the outbox and this publisher "
+                  "tries again")
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         was, self.connected = self.connected, False
@@ -201,6 +254,7 @@ class Publisher:
                                            retain=message.retain)
                 self._inflight[info.mid] = message
                 self._last_handed = message.seq
+            self.outbox.handed(self._last_handed)
 
     def _queue(self, topic: str, payload: dict, retain: bool = False,
                durable: bool = False) -> Message:
@@ -222,7 +276,14 @@ class Publisher:
         event = {k: v for k, v in event.items() if k != "board"}
         if event["event"] == "absent":  # the page's words, said of the publisher
             event["words"] = str(event.get("words", "")).replace("this page", "the publisher")
-        self.state = table_state.fold(self.state, event)
+        try:
+            self.state = table_state.fold(self.state, event)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # a table of another version: its event still goes out, and its result below
+            self._say(f"the table's {event['event']!r} event is not as this publisher knows it "
+                      f"({type(exc).__name__}: {exc}); it is published as it came, and the "
+                      "state topic catches up with the next whole state: update obelisk on "
+                      "the table and here to the same version")
         self._publish_state()
         self.count += 1
         self._queue(self.config.topic("events"), {**event, "table": self.config.table,

@@ -27,7 +27,7 @@ import errno
 import json
 import logging
 import re
-import ssl
+import sys
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -35,7 +35,7 @@ import tornado.iostream
 import tornado.web
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
-from firmware.club.config import PREFIX, TABLE_NAME, Broker, ClubError
+from firmware.club.config import PREFIX, TABLE_NAME, Broker, ClubError, read_password
 from firmware.web.follow import Page, message
 from firmware.web.server import KEEPALIVE_S, RETRY_MS, NoIcon, NotFound, Static, _Safe
 
@@ -132,14 +132,17 @@ def summary(table: str, game_id: str, data: dict) -> dict:
 
 
 def subscribe(club: Club, broker: Broker, loop: asyncio.AbstractEventLoop,
-              user: str | None = None, password: str | None = None) -> mqtt.Client:
+              user: str | None = None, password: str | None = None,
+              ca_file: str | None = None) -> mqtt.Client:
     """One MQTT client for the page, handing each message to the event loop."""
+    from firmware.club.publisher import trust_ca, unreachable_words
+
     client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=MQTTProtocolVersion.MQTTv311)
     client.reconnect_delay_set(1, 30)
     if user:
         client.username_pw_set(user, password)
     if broker.tls:
-        client.tls_set(tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        trust_ca(client, ca_file, "--ca-file")
     said = {"last": ""}
 
     def say(words: str) -> None:
@@ -157,8 +160,9 @@ def subscribe(club: Club, broker: Broker, loop: asyncio.AbstractEventLoop,
             client.subscribe(f"{PREFIX}/+/{part}", qos=1)
 
     def failed(client, userdata) -> None:
-        say(f"cannot reach the broker {broker}: is it running, and is --broker right? "
-            "The page waits for it")
+        # paho calls this while it handles the failure, so the failure is the one in hand
+        say(unreachable_words(sys.exc_info()[1], broker, ca_file, "--broker", "--ca-file")
+            + "; the page waits for it")
 
     def received(client, userdata, msg) -> None:
         loop.call_soon_threadsafe(club.take, msg.topic, msg.payload)
@@ -246,7 +250,7 @@ def make_app(club: Club) -> tornado.web.Application:
 
 
 def serve(broker: Broker, address: str, port: int, user: str | None = None,
-          password_file: str | None = None) -> int:
+          password_file: str | None = None, ca_file: str | None = None) -> int:
     """Serve the club's page until stopped; prints the address to open."""
     import tornado.httpserver
     import tornado.netutil
@@ -257,11 +261,13 @@ def serve(broker: Broker, address: str, port: int, user: str | None = None,
     logging.getLogger("tornado.access").setLevel(logging.WARNING)
     password = None
     if password_file is not None:
-        try:
-            password = Path(password_file).read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise ClubError(f"--password-file {password_file} cannot be read "
-                            f"({exc.strerror}): give the file holding the password") from None
+        password = read_password(password_file, f"--password-file {password_file}",
+                                 "give the file holding the password")
+    if ca_file is not None and not broker.tls:
+        raise ClubError("--ca-file is for mqtts:// brokers: use mqtts:// or leave it out")
+    if ca_file is not None and not Path(ca_file).is_file():
+        raise ClubError(f"--ca-file {ca_file} does not exist: give the certificate file of the "
+                        "club's certificate authority")
     if password is not None and not user:
         raise ClubError("--password-file needs --user: the name the broker knows the page by")
     try:
@@ -276,7 +282,7 @@ def serve(broker: Broker, address: str, port: int, user: str | None = None,
         club = Club()
         server = tornado.httpserver.HTTPServer(make_app(club))
         server.add_sockets(sockets)
-        client = subscribe(club, broker, asyncio.get_running_loop(), user, password)
+        client = subscribe(club, broker, asyncio.get_running_loop(), user, password, ca_file)
         shown = address if address not in ("", "0.0.0.0") else _lan_address()
         print(f"obelisk club: open http://{shown}:{bound}/ (every table on {broker})",
               flush=True)
