@@ -12,6 +12,7 @@ screenshots of each game's end are kept in pytest's temporary directory;
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -80,6 +81,24 @@ class Followed:
         return found
 
 
+def _still(run: Followed) -> tuple[dict, dict]:
+    """Both pages' digests with their server held still (SIGSTOP) until neither changes: a
+    game at speed 100 on a busy machine seldom leaves both pages between two events at once.
+    The table plays on meanwhile; the pages catch up once the server continues."""
+    os.kill(run.web.process.pid, signal.SIGSTOP)
+    try:
+        before = None
+        for _ in range(20):
+            now = (run.early.evaluate(DIGEST), run.late.evaluate(DIGEST))
+            if now == before:
+                break
+            before = now
+            time.sleep(0.05)  # the pace of looking again, not a wait for anything
+        return now
+    finally:
+        os.kill(run.web.process.pid, signal.SIGCONT)
+
+
 def _showing_the_end(page) -> bool:
     return page.evaluate("() => !document.getElementById('ending').hidden")
 
@@ -120,7 +139,7 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
                         raise AssertionError(f"the {game} demo ended before the second page "
                                              "opened")
                     continue
-                early, late = run.early.evaluate(DIGEST), run.late.evaluate(DIGEST)
+                early, late = _still(run)
                 if early == late and early["moves"]:
                     run.same_mid_game = len(early["moves"])
                     del waiting[game]
