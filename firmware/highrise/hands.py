@@ -68,7 +68,8 @@ class HighriseHands:
         """The physical board as plain data, for a page to draw and act on."""
         return {"game": "highrise", "rows": self.rows, "cols": self.cols,
                 "squares": [{"square": square_name(self._square(i)), "cover": self.covers[i],
-                             "pyramids": [p.words() for p in self.stacks[i]]}
+                             "pyramids": len(self.stacks[i]),  # nested: only the top shows
+                             "top": self.stacks[i][-1].words() if self.stacks[i] else None}
                             for i in range(len(self.covers))],
                 "leaning": None if self.leaning is None else {
                     "pyramid": self.leaning.piece.words(),
