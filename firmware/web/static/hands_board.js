@@ -20,7 +20,7 @@ export function board(rows, cols, cell) {
     for (let col = 0; col < cols; col++) {
       const name = squareName(row, col);
       const { words, onClick, marked } = cell(name);
-      grid.append(button(`${name}: ${words}`, { "data-square": name,
+      grid.append(button(`${name}: ${words}`, { "data-hand-square": name,
         class: marked ? "marked" : null }, onClick));
     }
   }
