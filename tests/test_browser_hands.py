@@ -316,8 +316,8 @@ def test_a_person_plays_a_whole_highrise_game_with_the_pages_hands(browser, tmp_
     with _playing(browser, tmp_path, "highrise", size=PHONE) as (person, follow):
         # A guest moves nothing: the hands need the PIN's session too
         status, words = person.page.evaluate("""async () => {
-            const r = await fetch('/hands', {method: 'POST', body: '{"act": "cover",
-              "square": "a1"}', headers: {'Content-Type': 'application/json'}});
+            const r = await fetch('/hands', {method: 'POST', headers: {'Content-Type':
+              'application/json'}, body: JSON.stringify({act: 'cover', square: 'a1'})});
             return [r.status, (await r.json()).error]; }""")
         assert status == 403 and "guests watch only" in words, words
         person.click('[data-mode="cover"]')
@@ -399,10 +399,9 @@ def test_a_person_plays_a_whole_maze_game_with_the_pages_hands(browser, tmp_path
                     person.click('[data-mode="wall"]')
                     person.click('[data-hand-square="h1"]')
                     person.click('[data-mode="move"]')
-                    offer = follow.until(lambda: follow.offer and follow.offer["kind"]
-                                         == "choose", 60, "the wall's facing offered")
-                    person.press("B")
-                    follow.until(lambda o=offer: follow.offer is not o, 30, "the next facing")
+                    follow.until(lambda: follow.offer and follow.offer["kind"] == "choose", 60,
+                                 "the wall's facing offered")
+                    person.press("B")  # the next facing lights
                     person.press("B", hold=True)
                     walled = True
                 follow.until(lambda b=before: follow.accepted() > b, 60, "the wall turn")
@@ -426,19 +425,18 @@ def test_a_person_plays_a_whole_maze_game_with_the_pages_hands(browser, tmp_path
             if to in pos.segments:  # a claim: the switches cannot see it, the button says it
                 person.click(f'[data-hand-square="{frm}"]')
                 person.click(f'[data-hand-square="{square_name(to)}"]')
-                want = square_name(to)
-                for _ in range(10):
-                    offer = follow.until(lambda b=before: follow.offer or follow.accepted() > b,
-                                         60, "the claim offered")
-                    if offer is True or follow.accepted() > before:
-                        break
-                    if want in offer["candidates"][offer["pick"]]:
-                        person.press("A", hold=True)
-                        break
-                    person.press("A")
-                    follow.until(lambda o=offer: follow.offer is not o, 30, "the next claim")
+                want = f"to {square_name(to)}"
+                offer = follow.until(lambda b=before: follow.offer or follow.accepted() > b,
+                                     60, "the claim offered")
+                if follow.accepted() == before:  # press to light the next claim, hold on it
+                    names = offer["candidates"]
+                    target = next(i for i, words in enumerate(names) if want in words)
+                    for _ in range((target - offer["pick"]) % len(names)):
+                        person.press("A")
+                    person.press("A", hold=True)
                 follow.until(lambda b=before: follow.accepted() > b or follow.over, 60,
                              "the claim")
             else:
                 _moved(person, follow, frm, square_name(to), before)
         assert refused and walled and follow.over["outcome"]
+        assert any("claiming" in e["text"] for e in follow.events if e["event"] == "accepted")
