@@ -217,7 +217,9 @@ def _club(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from firmware.play import run_play
 
-    return run_play(args.game, args.state_dir, args.port, args.address)
+    game = GAMES[args.game]
+    flags = game.describe(_options(game, args)).split()  # the game's options, for its service
+    return run_play(args.game, args.state_dir, args.port, args.address, flags)
 
 
 def _port(text: str) -> int:
@@ -424,6 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="where the page listens (default: %(default)s, this machine only: "
                       "the hands move the pieces)")
     _state_dir(play, "where the journal lives", default="a new directory under /tmp")
+    add_game_flags(play, list(GAMES.values()), ("flags",))
     play.set_defaults(run=_play)
     games = commands.add_parser("games", help="list the finished games, one a line: id, when, "
                                 "game, options, result")

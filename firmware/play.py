@@ -12,6 +12,7 @@ named with what it said; no traceback reaches the person.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.util
 import json
 import signal
@@ -24,6 +25,8 @@ from pathlib import Path
 from engine.errors import ObeliskError
 from firmware.control import SOCKET as CONTROL_SOCKET
 from firmware.pin import read_pin
+from hardware.line_socket import LineSocketError, ask
+from hardware.sim_board import HANDS
 
 START_S = 30.0
 """How long each process may take to start on a busy machine."""
@@ -43,12 +46,13 @@ class Play:
     """The three processes of ``obelisk play``; ``start()``, then ``wait()``, then ``stop()``."""
 
     def __init__(self, game: str, state_dir: str | Path, port: int = 8080,
-                 address: str = "127.0.0.1") -> None:
+                 address: str = "127.0.0.1", flags: list[str] | None = None) -> None:
         if importlib.util.find_spec(f"firmware.{game}.hands") is None:
             raise PlayError(f"the simulated hands for {game} are not built yet: try "
                             "`obelisk play towers`, or watch bots play it with "
                             f"`obelisk demo {game}`")
         self.game, self.dir, self.port, self.address = game, Path(state_dir), port, address
+        self.flags = list(flags or [])  # the game's options, as typed (--size 4x4)
         self.profile = "sim-maze" if game == "maze" else "sim"
         self.url = ""
         self.web: subprocess.Popen | None = None
@@ -65,6 +69,7 @@ class Play:
         try:
             self._start_web()
             self._start_board()
+            self._prepare()
             self._start_service()
         except BaseException:
             self.stop()
@@ -91,12 +96,25 @@ class Play:
             raise PlayError("the simulated board could not start: "
                             f"{self._last_words(self.board)}") from None
 
+    def _prepare(self) -> None:
+        """What the game's hands do before the service starts (High Rise: calibrate)."""
+        prepare = getattr(importlib.import_module(f"firmware.{self.game}.hands"), "prepare",
+                          None)
+        if prepare is None:
+            return
+        try:
+            prepare(self.dir, self.board_profile, lambda request: ask(self.dir / HANDS, request))
+        except (ObeliskError, LineSocketError) as exc:
+            raise PlayError(f"the simulated {self.game} table could not be made ready: "
+                            f"{exc}") from None
+
     def _start_service(self) -> None:
         log = open(self.dir / LOG, "a", encoding="utf-8")  # noqa: SIM115 (the child keeps it)
         with log:
             self.service = self._spawn(
                 _python("firmware.cli", "run", "--profile", self.board_profile, "--state-dir",
-                        str(self.dir), "--game", self.game), stdout=log, stderr=log)
+                        str(self.dir), "--game", self.game, *self.flags), stdout=log,
+                stderr=log)
         ready = [self.dir / "buttons.sock", self.dir / CONTROL_SOCKET]  # hands, then controls
         deadline = time.monotonic() + START_S
         while not all(path.exists() for path in ready):
@@ -152,10 +170,11 @@ class Play:
                         stream.close()
 
 
-def run_play(game: str, state_dir: str | None, port: int, address: str) -> int:
+def run_play(game: str, state_dir: str | None, port: int, address: str,
+             flags: list[str] | None = None) -> int:
     """``obelisk play``: start everything, print the address, stop all on Ctrl-C."""
     where = state_dir or tempfile.mkdtemp(prefix=f"obelisk-play-{game}-")
-    play = Play(game, where, port, address)
+    play = Play(game, where, port, address, flags)
     try:
         play.start()
         print(f"obelisk play: open {play.url} in a browser and play {game} with the hands "

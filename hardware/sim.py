@@ -27,6 +27,13 @@ LOAD_OFFSET = 8_000
 """Raw reading of an empty simulated pad."""
 PYRAMID_GRAMS = {1: 1.7, 2: 3.1, 3: 4.6}
 """What the simulated High Rise pyramids weigh, by pips (small, medium, large)."""
+COVER_GRAMS = PYRAMID_GRAMS[3]
+"""A High Rise square's cover weighs like a large pyramid."""
+
+
+def pad_grams(pips, covered: bool = True) -> float:
+    """What a High Rise pad carries: its cover (if on) and pyramids of these pips."""
+    return (COVER_GRAMS if covered else 0.0) + sum(PYRAMID_GRAMS[p] for p in pips)
 
 
 def load_code_py() -> ModuleType:

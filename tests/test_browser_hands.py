@@ -5,21 +5,25 @@ the person clicks the hands panel for both seats: blocks from the pile onto
 the zone pads, the passive player's take, each placement turned and lowered
 at a chosen corner, flat towers' black blocks. Once they put the passive
 player's block on the wrong tower: the page explains the refusal, and they
-lift it off and put it right. They pause and resume with the menu button and
-take a placement back with its owner's button (the table's own buttons, on
-the page, until the page's controls come). The table learns everything
-through its sensors, and the game ends with its outcome on the page.
+lift it off and put it right. They enter the table PIN (the hands need it
+too), start with a press of the table's own button A on the page, and pause,
+resume and confirm a takeback with the page's controls. The table learns
+everything through its sensors, and the game ends with its outcome on the
+page. Then a whole game of stones, High Rise and the maze, each with one
+refused placement put right, and a guest's hands refused.
 """
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import subprocess
 
 import pytest
 
+from firmware.pin import read_pin
 from hardware.line_socket import ask
-from tests.browser_support import LAPTOP, OBELISK, chromium
+from tests.browser_support import LAPTOP, OBELISK, PHONE, chromium
 from tests.hands_person import Follow, lower_plan, plan
 
 GAME_S = 600  # a whole game on a busy 2-core machine; about 2 minutes alone
@@ -50,6 +54,21 @@ class Person:
         self.page.click(selector)
         self.page.wait_for_function(
             f"() => Number(document.getElementById('hands').dataset.acts || 0) > {acts}")
+
+    def click(self, selector: str) -> None:
+        """Click a hands panel button and wait for its act's answer."""
+        self._click(selector)
+
+    def enter_pin(self) -> None:
+        """The person types the table PIN (`obelisk play` printed it) into the controls."""
+        self.page.wait_for_selector("#pin")
+        self.page.fill("#pin", read_pin(self.dir))
+        self.page.click("#pin-enter")
+        self.page.wait_for_selector('#controls[data-session="yes"]', timeout=30_000)
+
+    def control(self, name: str) -> None:
+        """Press one of the page's controls once the table offers it."""
+        self.page.click(f"#ctl-{name}", timeout=60_000)
 
     def seat(self, seat: str) -> None:
         self.page.click(f'[data-seat="{seat}"]')
@@ -95,8 +114,9 @@ def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(browser, tmp_pa
         page.goto(url)
         page.wait_for_selector("#hands:not([hidden]) [data-press]")
         person = Person(page, tmp_path)
+        person.enter_pin()
         follow = Follow(tmp_path)
-        follow.start_game(lambda: person.press("A"))
+        follow.start_game(lambda: person.press("A"))  # the table's own button, on the page
         refused = paused = taken_back = False
         while follow.over is None:
             obs = follow.obs
@@ -132,7 +152,7 @@ def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(browser, tmp_pa
                 person.do({"act": "lift", "seat": seat, "block": placed})
                 follow.until(lambda: follow.offer and follow.offer["kind"] == "takeback", 60,
                              "the takeback offer")
-                person.press(seat)
+                person.control(f"takeback-{seat}")  # the page's control, with the PIN
                 follow.until(lambda: any(e["event"] == "takeback" for e in follow.events), 60,
                              "the takeback")
                 again = follow.accepted()
@@ -148,12 +168,12 @@ def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(browser, tmp_pa
                     return any(e["event"] == "pause" and (e["state"] == "paused") == (
                         kind == "paused") for e in follow.events[since:])
 
-                person.press("menu")
+                person.control("pause")
                 follow.until(lambda s=seen: pauses("paused", s), 30, "the pause")
                 page.wait_for_function("() => document.body.textContent.toLowerCase()"
                                        ".includes('paused')", timeout=30_000)
                 seen = len(follow.events)
-                person.press("menu")
+                person.control("resume")
                 follow.until(lambda s=seen: pauses("resumed", s), 30, "the resume")
                 paused = True
                 continue
@@ -173,3 +193,250 @@ def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(browser, tmp_pa
         code = play.wait(30)
     errors = play.stderr.read()
     assert code == 130 and "Traceback" not in errors, errors
+
+
+# ---------------------------------------------------------------------- the other games
+
+OTHER_GAME_S = 120  # each game is about a minute on a busy 2-core machine
+
+
+@contextlib.contextmanager
+def _playing(browser, tmp_path, game: str, *flags: str, size=LAPTOP):
+    """`obelisk play GAME` and a page on it; stopped with Ctrl-C, which must end it quietly."""
+    play = subprocess.Popen([OBELISK, "play", game, "--port", "0", "--state-dir",
+                             str(tmp_path), *flags], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    follow = context = None
+    try:
+        said = play.stdout.readline()
+        assert "open http://" in said, play.stderr.read()
+        context = browser.new_context(viewport=size)
+        page = context.new_page()
+        page.goto(said[said.index("http://"):].split()[0])
+        page.wait_for_selector("#hands:not([hidden]) [data-hand-square]")
+        follow = Follow(tmp_path)
+        yield Person(page, tmp_path), follow
+        page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
+        page.screenshot(path=str(tmp_path / f"hands-{game}.png"), full_page=True)
+    finally:
+        if follow is not None:
+            follow.close()
+        if context is not None:
+            context.close()
+        play.send_signal(signal.SIGINT)
+        code = play.wait(30)
+    errors = play.stderr.read()
+    assert code == 130 and "Traceback" not in errors, errors
+
+
+def _start(person: Person, follow: Follow) -> None:
+    """Press the table's button A (on the page) until the game starts."""
+    follow.until(lambda: follow.state == "setup", 30, "the table waiting in setup")
+    for _ in range(30):
+        person.press("A")
+        with contextlib.suppress(AssertionError):
+            follow.until(lambda: follow.state == "play", 1.0, "the game to start")
+            return
+    raise AssertionError(f"the game did not start: {follow.problem!r}")
+
+
+def _position(game, follow: Follow):
+    """The engine's position after every accepted action, as the events named them."""
+    state = game.new_initial_state()
+    for e in follow.events:
+        if e["event"] == "accepted":
+            state = state.apply_action(state.string_to_action(e["action"]))
+    return state
+
+
+def _refused_then_fixed(person: Person, follow: Follow, words: str, undo) -> None:
+    """The page explains what is wrong; the person puts it right and the problem goes."""
+    person.page.wait_for_selector("#problem:not([hidden])", timeout=30_000)
+    explained = person.page.text_content("#problem-text")
+    assert explained.strip() and words in explained, explained
+    undo()
+    person.page.wait_for_selector("#problem", state="hidden", timeout=30_000)
+
+
+def _moved(person: Person, follow: Follow, frm: str, to: str, before: int) -> None:
+    person.click(f'[data-hand-square="{frm}"]')
+    person.click(f'[data-hand-square="{to}"]')
+    follow.until(lambda: follow.accepted() > before or follow.over or follow.offer, 60,
+                 f"the table taking {frm}-{to}")
+
+
+def test_a_person_plays_a_whole_stones_game_with_the_pages_hands(browser, tmp_path):
+    from engine.core import square_name
+    from engine.stones.game import StonesGame, StonesOptions
+
+    game = StonesGame(StonesOptions(rows=4, cols=4, ply_limit=8))
+    with _playing(browser, tmp_path, "stones", "--size", "4x4", "--ply-limit", "8") as (
+            person, follow):
+        person.enter_pin()
+        for square, stack in game.new_initial_state().stacks:  # set the stones out
+            stone = stack[0]
+            person.seat(stone.owner.value)
+            person.click(f'[data-piece="{stone.owner.value} {stone.kind.value}"]')
+            person.click(f'[data-hand-square="{square_name(square)}"]')
+        _start(person, follow)
+        refused = False
+        while follow.over is None:
+            pos = _position(game, follow)
+            if pos.is_terminal():
+                follow.until(lambda: follow.over, 30, "the end")
+                break
+            seat = pos.to_play.value
+            person.seat(seat)
+            occupied = {sq for sq, _ in pos.stacks}
+            if not refused:  # a stone straight forward: the rules forbid it
+                step = 1 if seat == "A" else -1
+                frm, ahead = next((sq, (sq[0] + step, sq[1])) for sq, st in pos.stacks
+                                  if st[0].owner is pos.to_play and len(st) == 1
+                                  and 0 <= sq[0] + step < 4 and (sq[0] + step, sq[1])
+                                  not in occupied)
+                person.click(f'[data-hand-square="{square_name(frm)}"]')
+                person.click(f'[data-hand-square="{square_name(ahead)}"]')
+
+                def back(frm=frm, ahead=ahead) -> None:
+                    person.click(f'[data-hand-square="{square_name(ahead)}"]')
+                    person.click(f'[data-hand-square="{square_name(frm)}"]')
+
+                _refused_then_fixed(person, follow, "", back)
+                refused = True
+                continue
+            # a move the switches see: onto an empty square, leaving its square empty
+            move = next(m for m in pos.legal_actions() if m.to not in occupied
+                        and all(s.owner is pos.to_play for s in pos.board[m.frm]))
+            _moved(person, follow, square_name(move.frm), square_name(move.to),
+                   follow.accepted())
+        assert refused and follow.over["outcome"]
+
+
+def test_a_person_plays_a_whole_highrise_game_with_the_pages_hands(browser, tmp_path):
+    with _playing(browser, tmp_path, "highrise", size=PHONE) as (person, follow):
+        # A guest moves nothing: the hands need the PIN's session too
+        status, words = person.page.evaluate("""async () => {
+            const r = await fetch('/hands', {method: 'POST', headers: {'Content-Type':
+              'application/json'}, body: JSON.stringify({act: 'cover', square: 'a1'})});
+            return [r.status, (await r.json()).error]; }""")
+        assert status == 403 and "guests watch only" in words, words
+        person.click('[data-mode="cover"]')
+        assert "guests watch only" in person.page.text_content("#hands-said")
+        assert not any(s["cover"] for s in person.look()["squares"])
+        person.enter_pin()
+        person.click('[data-mode="cover"]')
+        for square in person.look()["squares"]:
+            person.click(f'[data-hand-square="{square["square"]}"]')
+        person.click('[data-mode="set"]')
+        _start(person, follow)
+        refused = False
+        turn = 0
+        while follow.over is None:
+            obs = follow.obs
+            if obs.get("to_play") is None:
+                follow.until(lambda: follow.over, 60, "the reveal and the end")
+                break
+            seat = obs["to_play"]
+            person.seat(seat)
+            look = person.look()
+            size = next(s for s in ("large", "medium", "small") if look["supply"][seat][s])
+            person.click(f'[data-size="{size}"]')
+            before = follow.accepted()
+            if not refused:  # leaned across two squares: no pyramid weighs like that
+                person.click('[data-mode="lean"]')
+                person.click('[data-hand-square="a1"]')
+                person.click('[data-hand-square="b1"]')
+
+                def lift() -> None:
+                    person.click('[data-mode="lift"]')
+                    person.click('[data-hand-square="a1"]')
+                    person.click('[data-mode="set"]')
+
+                _refused_then_fixed(person, follow, "", lift)
+                refused = True
+                continue
+            square = look["squares"][turn % len(look["squares"])]["square"]
+            turn += 1
+            person.click(f'[data-hand-square="{square}"]')
+            follow.until(lambda b=before: follow.accepted() > b or follow.over, OTHER_GAME_S,
+                         "the placement weighed")
+        assert refused and follow.over["outcome"]
+
+
+def test_a_person_plays_a_whole_maze_game_with_the_pages_hands(browser, tmp_path):
+    from engine.core import square_name
+    from engine.maze.game import MazeGame, MazeOptions, plan
+
+    game = MazeGame(MazeOptions(turns=15))
+    with _playing(browser, tmp_path, "maze", "--turns", "15") as (person, follow):
+        person.enter_pin()
+        follow.until(lambda: follow.state in ("setup", "play"), 30, "the maze table")
+        if follow.state == "setup":
+            _start(person, follow)
+        person.seat("A")
+        person.click('[data-piece="obelisk"]')
+        before = follow.accepted()
+        person.click('[data-hand-square="b2"]')
+        follow.until(lambda: follow.accepted() > before, 60, "the obelisk placed")
+        person.seat("B")
+        for n, square in zip(range(2, 6), ("b5", "e5", "e2", "g7"), strict=True):
+            person.click(f'[data-piece="segment {n}"]')
+            before = follow.accepted()
+            person.click(f'[data-hand-square="{square}"]')
+            follow.until(lambda b=before: follow.accepted() > b, 60, f"segment {n}")
+        refused = walled = False
+        while follow.over is None:
+            pos = _position(game, follow)
+            if pos.is_terminal():
+                follow.until(lambda: follow.over, 30, "the end")
+                break
+            before = follow.accepted()
+            if pos.phase.value == "wall":
+                person.seat("B")
+                if walled:
+                    person.press("B")  # the Maze Master passes
+                else:  # a wall on h1, turned once with the button, then held
+                    person.click('[data-mode="wall"]')
+                    person.click('[data-hand-square="h1"]')
+                    person.click('[data-mode="move"]')
+                    follow.until(lambda: follow.offer and follow.offer["kind"] == "choose", 60,
+                                 "the wall's facing offered")
+                    person.press("B")  # the next facing lights
+                    person.press("B", hold=True)
+                    walled = True
+                follow.until(lambda b=before: follow.accepted() > b, 60, "the wall turn")
+                continue
+            person.seat("A")
+            frm = square_name(pos.obelisk)
+            if not refused:  # a knight's jump: no queen moves like that
+                wrong = square_name((pos.obelisk[0] + 1, pos.obelisk[1] + 2))
+                person.click(f'[data-hand-square="{frm}"]')
+                person.click(f'[data-hand-square="{wrong}"]')
+
+                def back(frm=frm, wrong=wrong) -> None:
+                    person.click(f'[data-hand-square="{wrong}"]')
+                    person.click(f'[data-hand-square="{frm}"]')
+
+                _refused_then_fixed(person, follow, "the obelisk cannot go", back)
+                refused = True
+                continue
+            route = plan(pos).route
+            to = route[0] if route else pos.legal_actions()[0].to
+            if to in pos.segments:  # a claim: the switches cannot see it, the button says it
+                person.click(f'[data-hand-square="{frm}"]')
+                person.click(f'[data-hand-square="{square_name(to)}"]')
+                want = f"to {square_name(to)}"
+                offer = follow.until(lambda b=before: follow.offer or follow.accepted() > b,
+                                     60, "the claim offered")
+                if follow.accepted() == before:  # press to light the next claim, hold on it
+                    names = offer["candidates"]
+                    target = next(i for i, words in enumerate(names) if want in words)
+                    for _ in range((target - offer["pick"]) % len(names)):
+                        person.press("A")
+                    person.press("A", hold=True)
+                follow.until(lambda b=before: follow.accepted() > b or follow.over, 60,
+                             "the claim")
+            else:
+                _moved(person, follow, frm, square_name(to), before)
+        assert refused and walled and follow.over["outcome"]
+        assert any("claiming" in e["text"] for e in follow.events if e["event"] == "accepted")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from engine.highrise.game import HighriseGame, HighriseOptions, HighriseState, Place, Size
+from engine.highrise.game import HighriseGame, HighriseOptions, HighriseState, Place
 from engine.highrise.sensing import CalibrationError
 from firmware import events
 from firmware.demo_runner import DemoSettings, run_table_demo
@@ -27,9 +27,8 @@ from firmware.journal import Journal
 from firmware.resume import Resolved
 from hardware.devices import TableDevices
 from hardware.profile import Profile, load_profile
-from hardware.sim import PYRAMID_GRAMS
+from hardware.sim import COVER_GRAMS, PYRAMID_GRAMS, pad_grams
 
-_COVER = PYRAMID_GRAMS[Size.LARGE.value]
 _STRAY_GRAMS = (PYRAMID_GRAMS[1] + PYRAMID_GRAMS[2]) / 2  # weighs like no pyramid
 _MISTAKES = ("two squares", "stray weight", "taken off")
 
@@ -57,8 +56,7 @@ class HighrisePlayers:
 
     def _grams(self, pos: HighriseState) -> list[float]:
         """What each pad carries in the accepted position: the cover and the pieces."""
-        return [_COVER + sum(PYRAMID_GRAMS[size.value] for _, size in stack)
-                for stack in pos.stacks]
+        return [pad_grams(size.value for _, size in stack) for stack in pos.stacks]
 
     def _show(self, grams: list[float]) -> None:
         for pad, g in enumerate(grams):
@@ -75,7 +73,7 @@ class HighrisePlayers:
     def act(self) -> None:
         table = self.table
         if table.state == "setup":
-            covers = [_COVER] * table.cells
+            covers = [COVER_GRAMS] * table.cells
             if list(self.sim.grams[: table.cells]) != covers:
                 self._show(covers)
             else:
@@ -102,7 +100,7 @@ class HighrisePlayers:
                 grams[i] -= PYRAMID_GRAMS[place.size.value]
                 grams[other] -= PYRAMID_GRAMS[1] if pos.stacks[other] else 0
                 if not pos.stacks[other]:
-                    grams[other] -= _COVER  # the cover itself, then
+                    grams[other] -= COVER_GRAMS  # the cover itself, then
         self._show(grams)
 
 

@@ -18,15 +18,10 @@ from dataclasses import dataclass, replace
 from engine.errors import ObeliskError
 from engine.towers.blocks import BlockSet, Cell, Colour
 from engine.towers.tower import LEVELS, drop, heights_of
+from firmware.hands import SEATS, HandsError
 from firmware.towers.sets import load_block_set
 from firmware.towers.view import ZONE_PADS, ZoneScale
 from hardware.sim import SimTable
-
-SEATS = ("A", "B")
-
-
-class HandsError(ObeliskError):
-    """An act the hands cannot do on the table as it physically is (the page says why)."""
 
 
 @dataclass(frozen=True)

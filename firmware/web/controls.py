@@ -231,17 +231,27 @@ def _token_ok(handler: tornado.web.RequestHandler, session: Session) -> bool:
     return hmac.compare_digest(given.encode(), session.token.encode())
 
 
+def refusal(handler: tornado.web.RequestHandler, controls: Controls) -> str | None:
+    """Why this request may not run the table (a guest, or no page token), else None.
+
+    The one check for everything that changes the table from the page: the
+    commands here and the simulated hands (``firmware.web.hands``).
+    """
+    found = controls.session(handler.get_cookie(COOKIE))
+    if found is None:
+        return GUEST
+    if not _token_ok(handler, found):
+        return "this request did not come from the table's page: reload the page and try again"
+    return None
+
+
 class Command(_Json):
     """``/control/<command>``: a command to the table, for a phone with a session only."""
 
     async def post(self, name: str) -> None:
-        found = self.current()
-        if found is None:
-            self.refuse(403, GUEST)
-            return
-        if not _token_ok(self, found):
-            self.refuse(403, "this request did not come from the table's page: reload the "
-                        "page and try again")
+        refused = refusal(self, self.controls)
+        if refused:
+            self.refuse(403, refused)
             return
         if name not in COMMANDS:
             self.refuse(404, f"{name[:40]!r} is not a command of the table (it takes "
@@ -260,8 +270,8 @@ class Command(_Json):
         self.answer(200 if got.get("ok") else 409, got)
 
 
-def routes(state_dir: str | Path) -> list:
-    """The controls' handlers, for ``make_app``."""
-    shared = {"controls": Controls(Path(state_dir))}
+def routes(state_dir: str | Path, controls: Controls | None = None) -> list:
+    """The controls' handlers, for ``make_app`` (``controls``: sessions shared with others)."""
+    shared = {"controls": controls or Controls(Path(state_dir))}
     return [(r"/session", SessionHandler, shared),
             (r"/control/([a-z]{1,20})", Command, shared)]

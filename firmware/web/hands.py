@@ -11,6 +11,9 @@ answer is a 404 in words and the page shows no hands panel.
 | ``POST /hands`` ``{"act": ...}`` | the act done, the table after it (or why not) |
 | ``POST /hands`` ``{"press": "A", "hold": false}`` | a finger on a table button |
 
+Once the table has a PIN (``obelisk play`` prints it), a POST needs what the
+page's controls need (``firmware.web.controls.refusal``): a PIN's session and
+its token in the header, so a guest on the network watches but moves nothing.
 A POST must be ``application/json``: a form on another site cannot send
 that without the browser asking first, so no other page acts for a person.
 Each act changes only the simulated sensors; the table sees it as it would
@@ -25,6 +28,8 @@ from pathlib import Path
 import tornado.ioloop
 import tornado.web
 
+from firmware.pin import PinError, read_pin
+from firmware.web.controls import Controls, refusal
 from hardware.line_socket import LineSocketError, ask
 
 HANDS = "hands.sock"
@@ -36,9 +41,23 @@ NOT_SIMULATED = ("this table has no simulated hands: they come with `obelisk pla
 class Hands(tornado.web.RequestHandler):
     """The hands panel's one address: look (GET), act or press (POST)."""
 
-    def initialize(self, state_dir: Path, headers: dict) -> None:
+    def initialize(self, state_dir: Path, headers: dict, controls: Controls | None = None) -> None:
         self.state_dir = state_dir
         self.headers = headers
+        self.controls = controls
+
+    def _refused(self) -> str | None:
+        """Once the table has a PIN, only a page with its session and token moves pieces."""
+        if self.controls is None:
+            return None
+        try:
+            pin = read_pin(self.state_dir)
+        except PinError as exc:
+            return str(exc)
+        if pin is None:
+            return None
+        refused = refusal(self, self.controls)
+        return None if refused is None else f"{refused} (the hands too)"
 
     def set_default_headers(self) -> None:
         for name, value in getattr(self, "headers", {}).items():
@@ -76,6 +95,11 @@ class Hands(tornado.web.RequestHandler):
             self.set_status(415)
             self._json({"ok": False, "error": "send the act as application/json"})
             return
+        refused = self._refused()
+        if refused:
+            self.set_status(403)
+            self._json({"ok": False, "error": refused})
+            return
         try:
             request = json.loads(self.request.body or b"null")
         except ValueError:
@@ -91,6 +115,7 @@ class Hands(tornado.web.RequestHandler):
         await self._ask(HANDS, request)
 
 
-def routes(state_dir: str | Path, headers: dict) -> list:
-    """The hands' routes, for ``make_app``."""
-    return [(r"/hands", Hands, {"state_dir": Path(state_dir), "headers": headers})]
+def routes(state_dir: str | Path, headers: dict, controls: Controls | None = None) -> list:
+    """The hands' routes, for ``make_app``; with ``controls``, acts need a PIN's session."""
+    return [(r"/hands", Hands, {"state_dir": Path(state_dir), "headers": headers,
+                                "controls": controls})]

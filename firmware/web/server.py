@@ -178,14 +178,15 @@ def make_app(state_dir: str | Path) -> tornado.web.Application:
     state_dir = Path(state_dir)
     games = {"state_dir": state_dir}
     follower = Follower(state_dir)
+    sessions = controls.Controls(state_dir)  # one PIN's sessions, for controls and hands
     return tornado.web.Application([
         (r"/events", Events, {"follower": follower}),
         (r"/games/?", GameList, games),
         (r"/games/([^/]*)\.(json|txt)", GameRecord, games),
         (r"/games/([^/]*)/replay", GameReplay, games),
         (r"/favicon.ico", NoIcon),
-        *controls.routes(state_dir),  # the PIN's sessions and the table's commands
-        *hands.routes(state_dir, HEADERS),  # the simulated table's hands (obelisk play)
+        *controls.routes(state_dir, sessions),  # the PIN's sessions and the table's commands
+        *hands.routes(state_dir, HEADERS, sessions),  # the simulated table's hands (play)
         (r"/()", Static, {"path": str(STATIC), "default_filename": "index.html"}),
         (r"/static/(.*)", Static, {"path": str(STATIC)}),
     ], default_handler_class=NotFound, follower=follower)

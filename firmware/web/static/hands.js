@@ -5,14 +5,37 @@
 import { html } from "./svg.js";
 
 const panel = document.getElementById("hands");
-const hands = { table: null, seat: "A", acts: 0, busy: false, said: "", game: null, draw: null };
+const hands = { table: null, seat: "A", acts: 0, busy: false, said: "", game: null, draw: null,
+  token: "", obs: null };
 
 async function call(method, body) {
+  const headers = body ? { "Content-Type": "application/json" } : {};
+  if (body && hands.token) headers["X-Obelisk-Token"] = hands.token;
   const response = await fetch("/hands", {
-    method, headers: body ? { "Content-Type": "application/json" } : {},
+    method, headers, credentials: "same-origin",
     body: body ? JSON.stringify(body) : undefined, cache: "no-store",
   });
   return { status: response.status, answer: await response.json() };
+}
+
+/** The token of this phone's PIN session (the controls' one): the hands need it too. */
+async function token() {
+  try {
+    const response = await fetch("/session", { cache: "no-store", credentials: "same-origin" });
+    const data = await response.json();
+    hands.token = data.session ? data.token : "";
+  } catch {
+    hands.token = "";
+  }
+}
+
+async function send(request) {
+  let { status, answer } = await call("POST", request);
+  if (status === 403) { // a session entered (or ended) since: ask for the token again
+    await token();
+    ({ status, answer } = await call("POST", request));
+  }
+  return answer;
 }
 
 /** Do one act (or a button press), then draw the table as it is after it. */
@@ -21,7 +44,7 @@ export async function act(request) {
   hands.busy = true;
   panel.dataset.busy = "1";
   try {
-    const { answer } = await call("POST", request);
+    const answer = await send(request);
     hands.said = answer.ok ? "" : answer.error;
     if (answer.table) hands.table = answer.table;
     if (request.press) await look();
@@ -80,12 +103,19 @@ async function draw() {
   const said = html("p", { id: "hands-said", role: "status" }, hands.said);
   panel.replaceChildren(
     html("h2", {}, "Your hands on the table"), seats(), said,
-    hands.draw(table, hands.seat, act), buttons());
+    hands.draw(table, hands.seat, act, hands.obs), buttons());
   panel.hidden = false;
 }
 
 async function start() {
   if (!(await look())) return; // no simulated table here: no panel
+  await token();
+  window.addEventListener("obelisk:event", (e) => { // the game's board size, whose turn
+    if (e.detail && e.detail.observation) {
+      hands.obs = e.detail.observation;
+      if (!hands.busy) draw();
+    }
+  });
   await draw();
   setInterval(async () => { // another page's hands may have moved something
     if (!hands.busy && (await look()) && !hands.busy) draw();

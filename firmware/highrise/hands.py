@@ -1,0 +1,206 @@
+"""A person's hands on the simulated High Rise board: covers and pyramids on the load cells.
+
+Each square of the 3x3 board sits on its own load cell (the simulated
+profile has nine). A hand puts a cover on a square or takes it off, sets one
+of its player's pyramids (small, medium or large) on a square, lifts the top
+pyramid off again (back to its owner), or, by mistake, leans a pyramid
+across two squares so each carries half of it. Each change reaches only the
+simulated load cells, weighed as the demo's bots weigh them
+(``hardware.sim.pad_grams``); the table learns of it by weight alone.
+
+A table that was never calibrated is calibrated first by ``prepare``, as a
+person does it with ``obelisk calibrate highrise``: the hands empty the board
+and set one pyramid of each size alone on a1, and the board's own readings
+are measured through the link.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.core import square_name
+from engine.highrise.game import HighriseOptions, Size
+from engine.highrise.sensing import CalibrationError
+from firmware.hands import SEATS, HandsError, seat_of, square_of
+from hardware.sim import SimTable, pad_grams
+
+OPTIONS = HighriseOptions()
+"""The board the simulated table weighs: 3x3, a load cell a square."""
+SIZES = {size.label: size.value for size in Size}
+
+
+@dataclass(frozen=True)
+class Pyramid:
+    """One pyramid on the board: whose, and its pips (1 small, 2 medium, 3 large)."""
+
+    seat: str
+    pips: int
+
+    def words(self) -> str:
+        return f"{self.seat} {Size(self.pips).label}"
+
+
+@dataclass(frozen=True)
+class Leaning:
+    """A pyramid set across two squares: each pad carries half of it."""
+
+    piece: Pyramid
+    squares: tuple[int, int]
+
+
+class HighriseHands:
+    """Both players' hands on the High Rise board; every act goes through ``act``."""
+
+    game = "highrise"
+
+    def __init__(self, sim: SimTable) -> None:
+        self.sim = sim
+        self.rows, self.cols = OPTIONS.rows, OPTIONS.cols
+        cells = self.rows * self.cols
+        self.covers = [False] * cells
+        self.stacks: list[tuple[Pyramid, ...]] = [()] * cells
+        self.leaning: Leaning | None = None
+        owned = {size.value: n for size, n in OPTIONS.pieces().items()}
+        self.supply = {seat: dict(owned) for seat in SEATS}
+
+    def look(self) -> dict:
+        """The physical board as plain data, for a page to draw and act on."""
+        return {"game": "highrise", "rows": self.rows, "cols": self.cols,
+                "squares": [{"square": square_name(self._square(i)), "cover": self.covers[i],
+                             "pyramids": len(self.stacks[i]),  # nested: only the top shows
+                             "top": self.stacks[i][-1].words() if self.stacks[i] else None}
+                            for i in range(len(self.covers))],
+                "leaning": None if self.leaning is None else {
+                    "pyramid": self.leaning.piece.words(),
+                    "squares": [square_name(self._square(i)) for i in self.leaning.squares]},
+                "supply": {seat: {Size(pips).label: n for pips, n in left.items()}
+                           for seat, left in self.supply.items()},
+                "counts": list(self.sim.load_counts()[: len(self.covers)])}
+
+    def _square(self, index: int) -> tuple[int, int]:
+        return divmod(index, self.cols)
+
+    def _index(self, request: dict, key: str = "square") -> int:
+        row, col = square_of(request, self.rows, self.cols, key)
+        return row * self.cols + col
+
+    # ------------------------------------------------------------ acting
+
+    def act(self, request: dict) -> None:
+        """Do one act (``request["act"]`` names it); HandsError says why it cannot be done."""
+        name = request.get("act")
+        known = {"cover": self._cover, "uncover": self._uncover, "set": self._set,
+                 "lift": self._lift, "lean": self._lean}
+        doing = known.get(name)
+        if doing is None:
+            raise HandsError(f"the hands cannot {name!r}: they {', '.join(known)}")
+        doing(request)
+
+    def _cover(self, request: dict) -> None:
+        i = self._index(request)
+        if self.covers[i]:
+            raise HandsError(f"{square_name(self._square(i))} has its cover already")
+        self.covers[i] = True
+        self._weigh(i)
+
+    def _uncover(self, request: dict) -> None:
+        i = self._index(request)
+        if self.stacks[i]:
+            raise HandsError(f"pyramids stand on {square_name(self._square(i))}'s cover: "
+                             "lift them first")
+        if not self.covers[i]:
+            raise HandsError(f"{square_name(self._square(i))} has no cover")
+        self.covers[i] = False
+        self._weigh(i)
+
+    def _piece(self, request: dict) -> Pyramid:
+        """One of the seat's own pyramids of the size asked, out of its supply."""
+        seat = seat_of(request)
+        pips = SIZES.get(request.get("size"))
+        if pips is None:
+            raise HandsError(f"which pyramid? small, medium or large, not {request.get('size')!r}")
+        if not self.supply[seat][pips]:
+            raise HandsError(f"player {seat} has no {Size(pips).label} pyramid left")
+        self.supply[seat][pips] -= 1
+        return Pyramid(seat, pips)
+
+    def _set(self, request: dict) -> None:
+        """One of the seat's pyramids set on a square's stack."""
+        i = self._index(request)
+        if self.leaning is not None and i in self.leaning.squares:
+            raise HandsError("a pyramid leans across that square: lift it first")
+        self.stacks[i] = (*self.stacks[i], self._piece(request))
+        self._weigh(i)
+
+    def _lean(self, request: dict) -> None:
+        """By mistake: a pyramid set across two squares, half its weight on each."""
+        i, j = self._index(request), self._index(request, "other")
+        if i == j or self.leaning is not None:
+            raise HandsError("a pyramid leans across two different squares, one at a time")
+        self.leaning = Leaning(self._piece(request), (i, j))
+        self._weigh(i)
+        self._weigh(j)
+
+    def _lift(self, request: dict) -> None:
+        """The top pyramid of a square (or one leaning on it) back to its owner."""
+        i = self._index(request)
+        if self.leaning is not None and i in self.leaning.squares:
+            piece, self.leaning = self.leaning.piece, None
+            self.supply[piece.seat][piece.pips] += 1
+            for k in range(len(self.stacks)):
+                self._weigh(k)
+            return
+        if not self.stacks[i]:
+            raise HandsError(f"no pyramid stands on {square_name(self._square(i))}")
+        piece = self.stacks[i][-1]
+        self.stacks[i] = self.stacks[i][:-1]
+        self.supply[piece.seat][piece.pips] += 1
+        self._weigh(i)
+
+    def _weigh(self, i: int) -> None:
+        grams = pad_grams((p.pips for p in self.stacks[i]), self.covers[i])
+        if self.leaning is not None and i in self.leaning.squares:
+            grams += pad_grams([self.leaning.piece.pips], covered=False) / 2
+        self.sim.weigh(i, grams)
+
+
+def prepare(state_dir: str | Path, board_profile: str, ask) -> None:
+    """Calibrate a table never calibrated: the hands do each step, the link measures.
+
+    ``ask(request)`` sends one act to the board's hands and returns its answer.
+    """
+    from firmware.highrise.calibrate import calibrate, load_calibration, save_calibration
+    from hardware.devices import open_table
+    from hardware.profile import load_profile
+
+    try:
+        load_calibration(state_dir, OPTIONS.cells)
+        return
+    except CalibrationError:
+        pass
+    with open_table(load_profile(board_profile)) as devices:
+        if devices.link.wait_for(lambda snap: True, 10.0) is None:
+            raise CalibrationError("the simulated board does not answer, so it cannot be "
+                                   "calibrated: start `obelisk play highrise` again")
+        on_a1: list[str] = []
+
+        def step(name: str, words: str) -> None:
+            if on_a1:
+                ask({"act": "lift", "square": "a1"})
+            on_a1.clear()
+            if name != "empty":
+                ask({"act": "set", "seat": "A", "square": "a1", "size": name})
+                on_a1.append(name)
+            counts = tuple(ask({"act": "look"})["table"]["counts"])
+            devices.link.wait_for(lambda snap: tuple(snap.loads[: len(counts)]) == counts, 5.0)
+
+        cal = calibrate(devices.link, step)
+        step("empty", "")
+    save_calibration(state_dir, cal)
+
+
+Hands = HighriseHands
+"""What the simulated board process makes for this game."""
+
+__all__ = ["Hands", "HandsError", "HighriseHands", "prepare"]

@@ -1,0 +1,41 @@
+// High Rise hands: the 3x3 board on its load cells, each square's cover and stack (nested
+// pyramids: only the top one shows), and your pyramids by size. Pick a size, then a square.
+import { html } from "./svg.js";
+import { board, button, modes } from "./hands_board.js";
+
+const mode = { value: "set" };
+const chosen = { size: "small", lean: null };
+
+/** The High Rise board, for player ``seat``'s hands; ``act(request)`` does one act. */
+export function drawHands(table, seat, act) {
+  const squares = Object.fromEntries(table.squares.map((s) => [s.square, s]));
+  const leaning = table.leaning ? new Set(table.leaning.squares) : new Set();
+  const grid = board(table.rows, table.cols, (name) => {
+    const s = squares[name];
+    const onClick = () => {
+      if (mode.value === "cover") act({ act: s.cover ? "uncover" : "cover", square: name });
+      else if (mode.value === "lift") act({ act: "lift", square: name });
+      else if (mode.value === "lean" && !chosen.lean) { chosen.lean = name; act({ act: "look" }); }
+      else if (mode.value === "lean") {
+        const first = chosen.lean;
+        chosen.lean = null;
+        act({ act: "lean", seat, square: first, other: name, size: chosen.size });
+      } else act({ act: "set", seat, square: name, size: chosen.size });
+    };
+    const words = [s.cover ? "cover" : "no cover",
+      s.pyramids ? `${s.pyramids} pyramid${s.pyramids > 1 ? "s" : ""}, top ${s.top}` : "",
+      leaning.has(name) ? `${table.leaning.pyramid} leaning` : ""].filter(Boolean).join(", ");
+    return { words, onClick, marked: chosen.lean === name };
+  });
+  const left = table.supply[seat];
+  const sizes = html("div", { class: "hands-sizes" }, `Player ${seat}'s pyramids: `,
+    ...["small", "medium", "large"].map((size) => button(`${size} (${left[size]} left)`,
+      { "data-size": size, "aria-pressed": String(chosen.size === size) },
+      () => { chosen.size = size; act({ act: "look" }); }, left[size] > 0)));
+  return html("div", { class: "hands-highrise" }, sizes,
+    modes(mode, { set: "sets the chosen pyramid there", lift: "lifts the top pyramid off",
+      cover: "puts its cover on or off", lean: "leans the pyramid across two squares" },
+    () => { chosen.lean = null; act({ act: "look" }); }),
+    html("section", {}, html("h3", {}, `The board (${table.rows}x${table.cols}, a load cell `
+      + "under each square)"), grid));
+}

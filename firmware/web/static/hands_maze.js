@@ -1,0 +1,43 @@
+// Maze hands: the obelisk and segments beside the board, the 8x8 board with its pieces and
+// walls, what your hand holds. Click a square to lift what stands on it (the obelisk with the
+// segments it claimed), another to put it down; stand a wall, then turn it with the Maze
+// Master's button (press: the next way, hold: this one).
+import { html } from "./svg.js";
+import { board, button, modes } from "./hands_board.js";
+
+const mode = { value: "move" };
+
+/** The maze board, for ``seat``'s hands (A the Architect, B the Maze Master). */
+export function drawHands(table, seat, act) {
+  const held = table.held[seat];
+  const walls = new Set(table.walls);
+  const grid = board(table.rows, table.cols, (name) => {
+    const stack = table.squares[name] || [];
+    const onClick = () => {
+      if (mode.value === "wall") {
+        act({ act: walls.has(name) ? "unstand" : "stand", square: name });
+      } else if (mode.value === "knock") act({ act: "knock", square: name });
+      else if (held.length) act({ act: "put", seat, square: name });
+      else if (stack.length) act({ act: "lift", seat, square: name });
+    };
+    const words = [...stack, ...(walls.has(name) ? ["wall"] : [])];
+    return { words: words.length ? words.join(" / ") : "·", onClick, marked: words.length > 0 };
+  });
+  const beside = html("div", { class: "hands-pile" },
+    ...table.beside.map((p) => button(p, { "data-piece": p },
+      () => act({ act: "take", seat, piece: p }))));
+  const who = seat === "A" ? "The Architect" : "The Maze Master";
+  const hand = held.length
+    ? html("div", { class: "hands-held", "data-held": held.join(",") },
+      `${who} holds ${held.join(" / ")}: click a square to put it there. `,
+      button("lay it beside the board", { "data-act": "back" }, () => act({ act: "back", seat })))
+    : html("p", { class: "hands-held" }, `${who}'s hand is empty.`);
+  return html("div", { class: "hands-maze" }, hand,
+    html("section", {}, html("h3", {}, "Beside the board"), beside),
+    modes(mode, { move: "picks up or puts down", wall: `stands a wall (${table.box} in `
+      + "the box) or takes it off", knock: "knocks a piece off" }, () => act({ act: "look" })),
+    html("p", {}, "A wall's facing: the table lights one; press the Maze Master's button (B) "
+      + "for the next, hold it on the one you want."),
+    html("section", {}, html("h3", {}, "The board (row 1, the Architect's edge, at the bottom)"),
+      grid));
+}
