@@ -65,6 +65,7 @@ class Person:
         self.page.fill("#pin", read_pin(self.dir))
         self.page.click("#pin-enter")
         self.page.wait_for_selector('#controls[data-session="yes"]', timeout=30_000)
+        self.page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
 
     def control(self, name: str) -> None:
         """Press one of the page's controls once the table offers it."""
@@ -112,7 +113,8 @@ def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(browser, tmp_pa
         url = said[said.index("http://"):].split()[0]
         page = browser.new_context(viewport=LAPTOP).new_page()
         page.goto(url)
-        page.wait_for_selector("#hands:not([hidden]) [data-press]")
+        page.wait_for_selector("#pin")  # a guest sees no hands: the PIN first
+        assert page.is_hidden("#hands")
         person = Person(page, tmp_path)
         person.enter_pin()
         follow = Follow(tmp_path)
@@ -213,7 +215,7 @@ def _playing(browser, tmp_path, game: str, *flags: str, size=LAPTOP):
         context = browser.new_context(viewport=size)
         page = context.new_page()
         page.goto(said[said.index("http://"):].split()[0])
-        page.wait_for_selector("#hands:not([hidden]) [data-hand-square]")
+        page.wait_for_selector("#pin")  # the hands show once the PIN is entered
         follow = Follow(tmp_path)
         yield Person(page, tmp_path), follow
         page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
@@ -320,8 +322,11 @@ def test_a_person_plays_a_whole_highrise_game_with_the_pages_hands(browser, tmp_
               'application/json'}, body: JSON.stringify({act: 'cover', square: 'a1'})});
             return [r.status, (await r.json()).error]; }""")
         assert status == 403 and "guests watch only" in words, words
-        person.click('[data-mode="cover"]')
-        assert "guests watch only" in person.page.text_content("#hands-said")
+        # nor looks: the hands' view holds each player's pyramids left, by size
+        status, table = person.page.evaluate("""async () => {
+            const r = await fetch('/hands'); return [r.status, (await r.json()).table]; }""")
+        assert status == 403 and table is None
+        assert person.page.is_hidden("#hands")
         assert not any(s["cover"] for s in person.look()["squares"])
         person.enter_pin()
         person.click('[data-mode="cover"]')

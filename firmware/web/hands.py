@@ -14,6 +14,9 @@ answer is a 404 in words and the page shows no hands panel.
 Once the table has a PIN (``obelisk play`` prints it), a POST needs what the
 page's controls need (``firmware.web.controls.refusal``): a PIN's session and
 its token in the header, so a guest on the network watches but moves nothing.
+Looking needs the session too: the hands' view holds what the page never
+shows before the end (each player's High Rise pyramids left, by size), so a
+guest sees the game as the page shows it, and no hands panel.
 A POST must be ``application/json``: a form on another site cannot send
 that without the browser asking first, so no other page acts for a person.
 Each act changes only the simulated sensors; the table sees it as it would
@@ -29,7 +32,7 @@ import tornado.ioloop
 import tornado.web
 
 from firmware.pin import PinError, read_pin
-from firmware.web.controls import Controls, refusal
+from firmware.web.controls import COOKIE, GUEST, Controls, refusal
 from hardware.line_socket import LineSocketError, ask
 
 HANDS = "hands.sock"
@@ -46,8 +49,9 @@ class Hands(tornado.web.RequestHandler):
         self.headers = headers
         self.controls = controls
 
-    def _refused(self) -> str | None:
-        """Once the table has a PIN, only a page with its session and token moves pieces."""
+    def _refused(self, looking: bool = False) -> str | None:
+        """Once the table has a PIN, only a page with its session and token moves pieces, and
+        only one with its session looks at them."""
         if self.controls is None:
             return None
         try:
@@ -56,6 +60,9 @@ class Hands(tornado.web.RequestHandler):
             return str(exc)
         if pin is None:
             return None
+        if looking:
+            found = self.controls.session(self.get_cookie(COOKIE))
+            return None if found is not None else f"{GUEST} (the hands too)"
         refused = refusal(self, self.controls)
         return None if refused is None else f"{refused} (the hands too)"
 
@@ -87,6 +94,11 @@ class Hands(tornado.web.RequestHandler):
         self._json(answer)
 
     async def get(self) -> None:
+        refused = self._refused(looking=True)
+        if refused:
+            self.set_status(403)
+            self._json({"ok": False, "error": refused})
+            return
         await self._ask(HANDS, {"act": "look"})
 
     async def post(self) -> None:
