@@ -346,15 +346,39 @@ class Controls:
 
 
 class Request:
-    """A command on its way through the service's queue, and its answer."""
+    """A command on its way through the service's queue, and its answer.
+
+    Giving up on it (``withdraw``, when the table did not answer in time) and
+    the loop taking it up (``carry_out``) exclude each other under one lock: a
+    command refused as too late is never carried out later, and one the loop
+    has begun is waited for, never refused while it runs.
+    """
 
     def __init__(self, command: Command) -> None:
         self.command = command
         self.answer: dict | None = None
         self.done = threading.Event()
+        self._lock = threading.Lock()
+        self._state = "queued"  # then "taken" by the loop, or "withdrawn" by the asker
+
+    def withdraw(self) -> bool:
+        """Give up on a command the loop has not begun; False when it already has."""
+        with self._lock:
+            if self._state == "queued":
+                self._state = "withdrawn"
+            return self._state == "withdrawn"
+
+    def _take(self) -> bool:
+        with self._lock:
+            if self._state == "queued":
+                self._state = "taken"
+            return self._state == "taken"
 
     def carry_out(self, controls: Controls, now: float) -> None:
-        """In the service's loop: do it, and answer (a journal refusal is also the loop's)."""
+        """In the service's loop: do it, and answer (a journal refusal is also the loop's);
+        nothing at all when the asker gave up on it."""
+        if not self._take():
+            return
         try:
             self.answer = controls.carry_out(self.command, now)
         except CommandRefused as exc:
@@ -416,8 +440,9 @@ class ControlServer:
             return refusal(str(exc))
         request = Request(command)
         self.service.events.put(("control", request))
-        if not request.done.wait(ANSWER_S):
+        if not request.done.wait(ANSWER_S) and request.withdraw():
             return refusal("the table did not answer in time: try again")
+        request.done.wait()  # begun in the loop: its answer comes in a moment
         assert request.answer is not None
         return request.answer
 

@@ -280,3 +280,56 @@ def _pixel(leds, key):
         return tuple(leds[key])
     except (KeyError, IndexError):
         return None
+
+
+# ---------------------------------------------------------------------- a late answer
+
+
+def test_a_command_refused_as_too_late_never_runs_afterwards(played, monkeypatch):
+    import queue
+
+    waiting = types.SimpleNamespace(events=queue.SimpleQueue())  # a loop busy elsewhere
+    server = ControlServer.__new__(ControlServer)
+    server.service = waiting
+    monkeypatch.setattr(control, "ANSWER_S", 0.05)
+    assert server.handle(b'{"command": "pause"}') == control.refusal(
+        "the table did not answer in time: try again")
+    kind, request = waiting.events.get_nowait()
+    assert kind == "control"
+    request.carry_out(played.controls, played.helper.now)  # the loop gets to it at last
+    assert played.inputs == [] and played.table.state == "play"  # refused, so never done
+    assert request.answer is None
+
+
+def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypatch):
+    import queue
+
+    waiting = types.SimpleNamespace(events=queue.SimpleQueue())
+    server = ControlServer.__new__(ControlServer)
+    server.service = waiting
+    monkeypatch.setattr(control, "ANSWER_S", 0.05)
+    begun, finish = threading.Event(), threading.Event()
+    real = played.controls.carry_out
+
+    def slow(command, now):  # the loop takes it up in time, then takes long over it
+        begun.set()
+        assert finish.wait(20)
+        return real(command, now)
+
+    played.controls.carry_out = slow
+
+    def loop():
+        _, request = waiting.events.get(timeout=20)
+        request.carry_out(played.controls, played.helper.now)
+
+    runner = threading.Thread(target=loop)
+    runner.start()
+    answers = []
+    asker = threading.Thread(target=lambda: answers.append(server.handle(b'{"command": "pause"}')))
+    asker.start()
+    assert begun.wait(20)
+    asker.join(0.2)  # well past ANSWER_S: the asker still waits for the answer
+    finish.set()
+    asker.join(20)
+    runner.join(20)
+    assert answers[0]["ok"] and answers[0]["state"] == "paused"
