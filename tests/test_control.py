@@ -333,3 +333,93 @@ def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypa
     asker.join(20)
     runner.join(20)
     assert answers[0]["ok"] and answers[0]["state"] == "paused"
+
+
+# ---------------------------------------------------------------------- a new table first
+
+
+def _no_table(*_: object) -> int:
+    raise ValueError("no seed to be had")
+
+
+def test_end_refused_for_a_table_that_cannot_be_made_keeps_the_game_and_its_journal(played):
+    t = played.helper
+    played.controls.maker = TableMaker(load_profile("sim"), t.journal, seed=_no_table)
+    with pytest.raises(CommandRefused, match="cannot play that game: no seed"):
+        played.do("end")
+    assert not list(t.journal.dir.glob("journal-*.jsonl"))  # nothing archived
+    assert t.journal.unfinished() and played.table.state == "play"
+
+
+def test_new_after_the_end_refused_presses_nothing(played):
+    t = played.helper
+    played.table.machine.set_state("over", played.table)  # as a game played to its end
+    assert played.table.state == "over"
+    played.controls.maker = TableMaker(load_profile("sim"), t.journal, seed=_no_table)
+    with pytest.raises(CommandRefused, match="cannot play that game"):
+        played.do("new", game="stones")
+    assert played.inputs == [] and played.table.state == "over"
+
+
+# ---------------------------------------------------------------------- playing alone
+
+
+@pytest.mark.parametrize("fields, words", [
+    ({"solo": "C"}, 'solo is the computer\'s seat, "A" or "B"'),
+    ({"solo": "A", "level": 5}, "level is 1 \\(easiest\\) to 4"),
+    ({"solo": "A", "level": True}, "level is 1 \\(easiest\\) to 4"),
+    ({"level": 2}, "the level is the computer's: choose its seat"),
+    ({"solo": "none", "level": 2}, "the level is the computer's: choose its seat"),
+])
+def test_new_takes_solo_and_level_checked_as_the_command_line_checks_them(fields, words):
+    with pytest.raises(CommandRefused, match=words):
+        parse(json.dumps({"command": "new", **fields}))
+
+
+def test_a_solo_table_made_fresh_keeps_the_computer_and_a_hint_is_the_persons_hold(tmp_path):
+    from engine.stones.sensing import sight
+    from firmware.solo import Computer, Solo
+    from tests.test_stones_table import Table as StonesHarness
+
+    t = StonesHarness(tmp_path)
+    t.table.solo = Computer(Solo(B, 2), "stones")
+    t.started()
+    pressed = Pressed(t)
+    pressed.controls.maker = TableMaker(load_profile("sim"), t.journal, solo=Solo(B, 2))
+    made, _ = pressed.controls.maker.make(control.GAMES["stones"], t.table.game.options, {},
+                                          t.table.emit)
+    assert made.solo.solo == Solo(B, 2) and made is not t.table
+    now = pressed.do("status")
+    assert now["solo"] == {"seat": "B", "level": 2} and now["can"]["hint"] is True
+    said = pressed.do("hint")
+    assert pressed.inputs == [("A", "hold")]  # the person's hold, exactly as at the table
+    (hint,) = t.table.solo.hinted
+    assert said["message"] == f"hint: {t.table.solo.rules.words(t.table.position, (hint,))}"
+    assert [e for e in t.events if e["event"] == "hint"][-1]["player"] == "A"
+    t.see(sight(t.table.position.apply_action(hint)))  # the computer's turn now
+    assert pressed.do("status")["can"]["hint"] is False
+    with pytest.raises(CommandRefused, match="wait for the computer's"):
+        pressed.do("hint")
+    assert pressed.inputs == [("A", "hold")]
+
+
+def test_a_hint_needs_the_computer_at_the_table(played):
+    assert played.do("status")["can"]["hint"] is False and played.do("status")["solo"] is None
+    with pytest.raises(CommandRefused, match="a hint is for playing alone"):
+        played.do("hint")
+    assert played.inputs == []
+
+
+def test_ending_a_solo_game_sets_up_another_game_alone(service):
+    d = service.dir
+    refused = send(d, {"command": "new", "solo": "A", "level": 9})
+    assert not refused["ok"] and "level is 1 (easiest) to 4" in refused["error"]
+    assert send(d, {"command": "new", "solo": "A", "level": 2})["ok"]
+    assert send(d, {"command": "status"})["solo"] == {"seat": "A", "level": 2}
+    _until(lambda: send(d, {"command": "start"})["ok"])
+    assert send(d, {"command": "end"})["ok"]
+    assert send(d, {"command": "status"})["solo"] == {"seat": "A", "level": 2}
+    assert service.service.table.solo.seat is A and not service.service.table.started
+    assert send(d, {"command": "new", "solo": "none"})["ok"]  # two people again
+    assert send(d, {"command": "status"})["solo"] is None
+    assert service.service.table.solo is None
