@@ -304,8 +304,8 @@ class Controls:
     def carry_out(self, command: Command, now: float) -> dict:
         """The answer to one command; CommandRefused when it makes no sense now."""
         table = self.service.table
-        if command.name == "status":
-            return status(table)
+        if command.name == "status":  # with the mark of the PIN's showing, for the page
+            return {**status(table), "pin_mark": getattr(self.service, "pin_mark", "")}
         do = getattr(self, f"_{command.name}")
         said = do(table, command, now)
         return {"ok": True, "state": self.service.table.state,

@@ -102,6 +102,7 @@ def _controls(service: TableService, directory, maker: TableMaker, stream):
         service.on_swap.append(stream.follow)
     try:
         service.pin = table_pin(directory)
+        service.pin_dir = directory
     except PinError as exc:
         log.warning("%s; the page cannot control this table", exc)
         return None

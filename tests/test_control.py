@@ -423,3 +423,16 @@ def test_ending_a_solo_game_sets_up_another_game_alone(service):
     assert send(d, {"command": "new", "solo": "none"})["ok"]  # two people again
     assert send(d, {"command": "status"})["solo"] is None
     assert service.service.table.solo is None
+
+
+def test_a_hold_after_a_new_pin_shows_the_new_one(service):
+    old = read_pin(service.dir)
+    service.service.pin_dir = service.dir  # as `obelisk run` sets it
+    digit = "3" if old[0] != "3" else "5"
+    (service.dir / "pin").write_text(f"{digit}000\n1\n")  # as `obelisk pin --new` leaves it
+    shown = service.devices.leds
+    ring = next(n for kind, owner, n in shown.parts() if (kind, owner) == ("ring", "A"))
+    service.devices.buttons.press("menu", hold=True)
+    _until(lambda: sum(1 for i in range(ring)
+                       if _pixel(shown, ("ring", "A", i)) == palette.PIN) == int(digit), 10)
+    assert service.service.pin == f"{digit}000"
