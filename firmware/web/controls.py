@@ -30,10 +30,15 @@ a form of another site cannot even send a guess.
 
 | path | answer |
 |---|---|
-| ``POST /session`` | ``{"pin": "1234"}``: the cookie and ``{"token": ...}``; 403, 429 wait |
-| ``GET /session`` | ``{"session": true, "token": ...}`` for a phone with a session, else false |
+| ``POST /session`` | ``{"pin": "1234"}``: the cookie and ``{"token": ...}``; 403, 429 wait, \
+423 entry closed |
+| ``GET /session`` | ``{"session": true, "token": ...}`` for a phone with a session, else \
+false (and ``"closed"``: the words, while PIN entry is closed) |
 | ``DELETE /session`` | the session ends (with its token) |
 | ``POST /control/<command>`` | the command (``status``, ``pause``...) to the table's socket |
+
+Any of them at another Host is a 421; a POST or DELETE from another Origin a
+403, one not ``application/json`` a 415.
 """
 
 from __future__ import annotations
