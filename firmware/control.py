@@ -172,12 +172,16 @@ class TableMaker:
             engine = game.make(options, extras)
             table = load(game.table).for_service(engine, self.journal, self.profile,
                                                   seed=self.seed(), emit=emit)
-            if self.solo is not None:
-                from firmware.solo import Computer  # only a solo table loads the search
-
-                table.solo = Computer(self.solo, game.id)
         except (ObeliskError, ValueError, OSError) as exc:
             raise CommandRefused(f"this table cannot play that game: {exc}") from None
+        if self.solo is not None:
+            from firmware.solo import Computer  # only a solo table loads the search
+
+            try:
+                table.solo = Computer(self.solo, game.id)
+            except (ImportError, ObeliskError) as exc:
+                raise CommandRefused(f"the computer does not play {game.id} ({exc}): choose "
+                                     "two people") from None
         return table, load(game.view)
 
 

@@ -436,3 +436,13 @@ def test_a_hold_after_a_new_pin_shows_the_new_one(service):
     _until(lambda: sum(1 for i in range(ring)
                        if _pixel(shown, ("ring", "A", i)) == palette.PIN) == int(digit), 10)
     assert service.service.pin == f"{digit}000"
+
+
+def test_a_game_the_computer_cannot_play_alone_is_refused_in_words(tmp_path):
+    from firmware.solo import Solo
+    from tests.toy import registered
+
+    toy = registered()
+    maker = TableMaker(load_profile("sim"), Journal(tmp_path), solo=Solo(A, 1))
+    with pytest.raises(CommandRefused, match=f"the computer does not play {toy.id}.*two people"):
+        maker.make(toy, toy.options_with({}), {}, lambda event: None)
