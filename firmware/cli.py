@@ -262,7 +262,7 @@ def _pin(args: argparse.Namespace) -> int:
     """``obelisk pin``: the table PIN a phone enters to run the table (made the first time)."""
     from pathlib import Path
 
-    from firmware.pin import PinError, table_pin
+    from firmware.pin import PinError, new_pin, table_pin
     from firmware.state_dir import default_state_dir
 
     where = Path(args.state_dir or default_state_dir())
@@ -271,10 +271,14 @@ def _pin(args: argparse.Namespace) -> int:
               "(obelisk run)", file=sys.stderr)
         return EXIT_PERSON
     try:
-        pin = table_pin(where)
+        pin = new_pin(where).pin if args.new else table_pin(where)
     except PinError as exc:
         print(f"obelisk: {exc}", file=sys.stderr)
         return EXIT_PERSON
+    if args.new:
+        print(f"the new table PIN is {pin}: every phone that ran the table with the old one "
+              "only watches now, until it enters this one")
+        return 0
     print(f"the table PIN is {pin}: enter it on the page to run the table (holding the menu "
           "button shows it on the rings)")
     return 0
@@ -443,6 +447,8 @@ def build_parser() -> argparse.ArgumentParser:
     pin = commands.add_parser("pin", help="show the table PIN that lets a phone run the table "
                               "from the page")
     _state_dir(pin, "the table's state directory")
+    pin.add_argument("--new", action="store_true",
+                     help="make a new PIN: every phone's session made with the old one ends")
     pin.set_defaults(run=_pin)
     return parser
 

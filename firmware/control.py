@@ -31,7 +31,15 @@ start it (``start``, or a player's button), as any game starts.
 | ``choose`` | ``index`` | the chooser's presses to that candidate, then a hold |
 | ``start`` | | player A's press in setup (the table must be set up) |
 | ``end`` | | the journal moved aside; the same game set up again |
-| ``new`` | ``game``, ``options`` | after a game, a press; other game or options: a new table |
+| ``new`` | ``game``, ``options``, ``solo``, ``level`` | after a game, a press; other game, \
+options or solo setting: a new table |
+| ``hint`` | | playing alone: the person's hold of their own button (a hint lights) |
+
+A fresh table (``end``, ``new``) is made before anything changes: a game this
+table cannot play is refused with the journal and the table as they were;
+only then is the journal moved aside and the new table swapped in. It keeps
+the computer's seat and level (``solo``: ``"A"``, ``"B"`` or ``"none"`` for two
+people; ``level`` 1 to 4, as ``--solo`` and ``--level`` on the command line).
 """
 
 from __future__ import annotations
@@ -44,7 +52,7 @@ import os
 import socket
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +70,9 @@ MAX_LINE = 4096
 """The longest command line taken (a new game's options fit many times over)."""
 ANSWER_S = 5.0
 """How long a command waits for the table's loop to carry it out."""
-COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new")
-FIELDS = {"command", "player", "index", "game", "options"}
+COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new",
+            "hint")
+FIELDS = {"command", "player", "index", "game", "options", "solo", "level"}
 PLAYING = ("play", "choose", "repair")
 
 
@@ -84,6 +93,8 @@ class Command:
     index: int | None = None
     game: str | None = None
     options: tuple[tuple[str, object], ...] = ()
+    solo: str | None = None  # "A", "B" (the computer's seat) or "none" (two people)
+    level: int | None = None
 
 
 def parse(line: bytes | str) -> Command:
@@ -120,7 +131,19 @@ def parse(line: bytes | str) -> Command:
             and len(str(v)) <= 40 for k, v in options.items()):
         raise CommandRefused('the options are an object of names and short values, like '
                              '{"hourglass": "90"}')
-    return Command(name, player, index, game, tuple(sorted(options.items())))
+    solo = data.get("solo")
+    if solo is not None and solo not in ("A", "B", "none"):
+        raise CommandRefused('solo is the computer\'s seat, "A" or "B", or "none" for two '
+                             "people")
+    level = data.get("level")
+    if isinstance(level, str) and level in ("1", "2", "3", "4"):
+        level = int(level)
+    if level is not None and (type(level) is not int or level not in (1, 2, 3, 4)):
+        raise CommandRefused("the computer's level is 1 (easiest) to 4 (hardest)")
+    if level is not None and solo not in ("A", "B"):
+        raise CommandRefused("the level is the computer's: choose its seat (solo A or B) to "
+                             "play alone against it")
+    return Command(name, player, index, game, tuple(sorted(options.items())), solo, level)
 
 
 def refusal(words: str) -> dict:
@@ -138,6 +161,9 @@ class TableMaker:
     profile: Any
     journal: Journal
     seed: Callable[[], int] = lambda: int.from_bytes(os.urandom(8), "big")
+    solo: Any = None
+    """``firmware.solo.Solo``: the computer's seat and level on every table made (None: two
+    people), so ending a game alone sets up another one alone."""
 
     def make(self, game: Game, options: object, extras: dict,
              emit: Callable[[dict], None]) -> tuple[Any, Callable]:
@@ -148,7 +174,33 @@ class TableMaker:
                                                   seed=self.seed(), emit=emit)
         except (ObeliskError, ValueError, OSError) as exc:
             raise CommandRefused(f"this table cannot play that game: {exc}") from None
+        if self.solo is not None:
+            from firmware.solo import Computer  # only a solo table loads the search
+
+            try:
+                table.solo = Computer(self.solo, game.id)
+            except (ImportError, ObeliskError) as exc:
+                raise CommandRefused(f"the computer does not play {game.id} ({exc}): choose "
+                                     "two people") from None
         return table, load(game.view)
+
+
+def solo_of(table: Any) -> Any:
+    """The table's ``Solo`` setting (None: two people play)."""
+    computer = getattr(table, "solo", None)
+    return None if computer is None else computer.solo
+
+
+def solo_wanted(command: Command, now: Any) -> Any:
+    """The solo setting a ``new`` command asks for (absent: ``now``, the table's own)."""
+    if command.solo is None:
+        return now
+    if command.solo == "none":
+        return None
+    from engine.players import Player
+    from firmware.solo import Solo
+
+    return Solo(Player(command.solo), command.level or 1)
 
 
 def options_of(game: Game, given: tuple[tuple[str, object], ...]) -> object:
@@ -210,9 +262,27 @@ def _owners(table: Any) -> list[str]:
     return sorted(p.value for p in table.offer.owners - table.confirmed)
 
 
+def _hint_now(table: Any) -> str:
+    """Why a hint cannot be lit now ("": it can)."""
+    computer = getattr(table, "solo", None)
+    if computer is None:
+        return ("a hint is for playing alone: set up a new game with the computer in a seat "
+                "(solo A or B)")
+    if table.state != "play":
+        return "a hint is for a game in play"
+    if table.offer is not None:
+        return "confirm or undo the takeback first (lift the pieces off, or put them back)"
+    from firmware.solo import movers
+
+    if computer.person not in movers(table.position):
+        return "a hint is for your own move: wait for the computer's"
+    return ""
+
+
 def status(table: Any) -> dict:
     """What the table is doing, and which commands make sense now."""
     state = table.state
+    solo = solo_of(table)
     choose = None
     if state == "choose" and table.candidates and table.chooser is not None:
         choose = {"player": table.chooser.value, "pick": table.pick,
@@ -224,7 +294,8 @@ def status(table: Any) -> dict:
                 "decline": _bonus(table), "takeback": _owners(table), "choose": choose,
                 "start": state == "setup", "end": table.started and state not in ("setup",
                                                                                    "over"),
-                "new": state in ("setup", "over")}, "games": games()}
+                "new": state in ("setup", "over"), "hint": not _hint_now(table)},
+            "solo": solo.to_dict() if solo is not None else None, "games": games()}
 
 
 class Controls:
@@ -237,8 +308,8 @@ class Controls:
     def carry_out(self, command: Command, now: float) -> dict:
         """The answer to one command; CommandRefused when it makes no sense now."""
         table = self.service.table
-        if command.name == "status":
-            return status(table)
+        if command.name == "status":  # with the mark of the PIN's showing, for the page
+            return {**status(table), "pin_mark": getattr(self.service, "pin_mark", "")}
         do = getattr(self, f"_{command.name}")
         said = do(table, command, now)
         return {"ok": True, "state": self.service.table.state,
@@ -313,11 +384,13 @@ class Controls:
     def _end(self, table: Any, command: Command, now: float) -> str:
         if not table.started or table.state in ("setup", "over"):
             raise CommandRefused("no game is on to end")
+        # the new table first: one this table cannot make leaves the game and journal be
+        made = self._make(table.game.id, table.game.options, table._extras())
         try:
             kept = table.journal.archive()
         except JournalError as exc:
             raise CommandRefused(str(exc)) from None
-        self._fresh(table.game.id, table.game.options, table._extras(), now)
+        self.service.swap_table(*made, now)
         words = f"the game was ended; its moves are kept in {kept.name}"
         self.service.table.tell("notice", message=words)
         return words
@@ -328,33 +401,75 @@ class Controls:
         spec = GAMES[command.game or table.game.id]
         options = options_of(spec, command.options) if command.game or command.options \
             else table.game.options
-        if table.state == "over":
-            self._press("A", now)  # as a player's press after the end: the next game set up
-        same = spec.id == table.game.id and options == table.game.options
-        if not same:
-            extras = table._extras() if spec.id == table.game.id else {}
-            self._fresh(spec.id, options, extras, now)
-        else:  # set up again: every page draws the table afresh
-            table.emit(table.public_state())
+        try:
+            solo = solo_wanted(command, solo_of(table))
+        except ObeliskError as exc:
+            raise CommandRefused(str(exc)) from None
+        if spec.id == table.game.id and options == table.game.options and \
+                solo == solo_of(table):
+            if table.state == "over":
+                self._press("A", now)  # as a player's press after the end: the next game
+            else:  # set up again: every page draws the table afresh
+                table.emit(table.public_state())
+            return self.service.table.problem
+        extras = table._extras() if spec.id == table.game.id else {}
+        maker = replace(self.maker, solo=solo)
+        made = self._make(spec.id, options, extras, maker)  # refused: nothing changed
+        self.maker = maker  # later tables (``end``) keep this solo setting
+        self.service.swap_table(*made, now)
         return self.service.table.problem
 
-    def _fresh(self, game_id: str, options: object, extras: dict, now: float) -> None:
-        """Swap a fresh table in setup into the service."""
-        made, view_of = self.maker.make(GAMES[game_id], options, extras,
-                                        self.service.table.emit)
-        self.service.swap_table(made, view_of, now)
+    def _hint(self, table: Any, command: Command, now: float) -> str:
+        why_not = _hint_now(table)
+        if why_not:
+            raise CommandRefused(why_not)
+        computer = table.solo
+        self._press(computer.person.value, now, "hold")  # the person's hold, as at the table
+        if not computer.hinted:
+            return "the computer sees no move to suggest"
+        return f"hint: {computer.rules.words(table.position, computer.hinted)}"
+
+    def _make(self, game_id: str, options: object, extras: dict,
+              maker: TableMaker | None = None) -> tuple[Any, Callable]:
+        """A fresh table in setup (not yet the service's); CommandRefused when it cannot be."""
+        return (maker or self.maker).make(GAMES[game_id], options, extras,
+                                          self.service.table.emit)
 
 
 class Request:
-    """A command on its way through the service's queue, and its answer."""
+    """A command on its way through the service's queue, and its answer.
+
+    Giving up on it (``withdraw``, when the table did not answer in time) and
+    the loop taking it up (``carry_out``) exclude each other under one lock: a
+    command refused as too late is never carried out later, and one the loop
+    has begun is waited for, never refused while it runs.
+    """
 
     def __init__(self, command: Command) -> None:
         self.command = command
         self.answer: dict | None = None
         self.done = threading.Event()
+        self._lock = threading.Lock()
+        self._state = "queued"  # then "taken" by the loop, or "withdrawn" by the asker
+
+    def withdraw(self) -> bool:
+        """Give up on a command the loop has not begun; False when it already has."""
+        with self._lock:
+            if self._state == "queued":
+                self._state = "withdrawn"
+            return self._state == "withdrawn"
+
+    def _take(self) -> bool:
+        with self._lock:
+            if self._state == "queued":
+                self._state = "taken"
+            return self._state == "taken"
 
     def carry_out(self, controls: Controls, now: float) -> None:
-        """In the service's loop: do it, and answer (a journal refusal is also the loop's)."""
+        """In the service's loop: do it, and answer (a journal refusal is also the loop's);
+        nothing at all when the asker gave up on it."""
+        if not self._take():
+            return
         try:
             self.answer = controls.carry_out(self.command, now)
         except CommandRefused as exc:
@@ -416,8 +531,9 @@ class ControlServer:
             return refusal(str(exc))
         request = Request(command)
         self.service.events.put(("control", request))
-        if not request.done.wait(ANSWER_S):
+        if not request.done.wait(ANSWER_S) and request.withdraw():
             return refusal("the table did not answer in time: try again")
+        request.done.wait()  # begun in the loop: its answer comes in a moment
         assert request.answer is not None
         return request.answer
 

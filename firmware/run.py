@@ -75,7 +75,8 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         with open_table(profile) as devices, closing, _fingers(devices, profile, state.path):
             service = TableService(devices, table, load(spec.view))
             service.start_table()
-            controls = _controls(service, state.path, TableMaker(profile, journal), stream)
+            controls = _controls(service, state.path, TableMaker(profile, journal, solo=solo),
+                                 stream)
             _say_hello(profile, spec.id, journal, table.problem)
             running.append(service)
             # What start-up made lives as long as the service: the collector's full passes
@@ -101,6 +102,7 @@ def _controls(service: TableService, directory, maker: TableMaker, stream):
         service.on_swap.append(stream.follow)
     try:
         service.pin = table_pin(directory)
+        service.pin_dir = directory
     except PinError as exc:
         log.warning("%s; the page cannot control this table", exc)
         return None

@@ -16,9 +16,11 @@ every few seconds until the disk allows it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
+import secrets
 import socket
 import threading
 import time
@@ -26,7 +28,7 @@ from collections.abc import Callable
 
 from firmware import palette
 from firmware.journal import JournalError
-from firmware.pin import next_pin_change, pin_frame
+from firmware.pin import PinError, next_pin_change, pin_frame, read_pin
 from hardware.devices import TableDevices
 from hardware.sensors import Snapshot
 
@@ -109,6 +111,9 @@ class TableService:
         self.controls = None  # firmware.control.Controls, once its socket is open
         self.pin: str | None = None  # the table PIN the menu button's hold shows
         self._pin_since: float | None = None  # real time the rings began showing it
+        self.pin_dir = None  # where the PIN is kept: read again at each hold (a new PIN shows)
+        self._holds = 0  # holds that showed the PIN: each opens the page's PIN entry again
+        self._boot = secrets.token_hex(4)
         self.on_swap: list[Callable[[object], None]] = []  # told of each new table
         devices.link.on_snapshot = lambda snap: self.events.put(("snapshot", snap))
         devices.link.on_unsynced = lambda: self.events.put(("unsynced", None))
@@ -199,8 +204,18 @@ class TableService:
     def _button(self, event, now: float) -> None:
         """A button to the table; holding the menu button also shows the PIN on the rings."""
         if event.button == "menu" and event.kind == "hold" and self.pin is not None:
+            if self.pin_dir is not None:
+                with contextlib.suppress(PinError):
+                    self.pin = read_pin(self.pin_dir) or self.pin
             self._pin_since = time.monotonic()
+            self._holds += 1
         self.table.on_button(event, now)
+
+    @property
+    def pin_mark(self) -> str:
+        """Changes with each hold that shows the PIN (and each start of the service): the page
+        opens PIN entry again, closed after many wrong PINs, when it sees this change."""
+        return f"{self._boot}-{self._holds}"
 
     def _pin_overlay(self, frame: dict) -> None:
         """While the PIN shows, the rings show its digits instead of the game."""

@@ -15,6 +15,7 @@ from firmware.journal import Journal
 from firmware.pin import read_pin
 from tests.browser_support import LAPTOP, OBELISK, PHONE, Web, stop, until
 from tests.test_browser import browser  # noqa: F401  (the shared chromium)
+from tests.test_web_controls import Phone
 
 WAIT_S = 30
 
@@ -60,10 +61,36 @@ def test_a_guest_sees_no_working_controls_and_a_forged_post_is_refused(browser, 
         assert page.locator("#controls-buttons").is_hidden()
         assert page.locator("#controls button[id^=ctl-]").count() == 0
         status, words = page.evaluate("""async () => {
-            const r = await fetch('/control/start', {method: 'POST'});
+            const r = await fetch('/control/start', {method: 'POST',
+                headers: {'Content-Type': 'application/json'}});
             return [r.status, (await r.json()).error]; }""")
         assert status == 403 and "guests watch only" in words
+        status = page.evaluate("""async () => (await fetch('/session', {method: 'POST',
+            headers: {'Content-Type': 'text/plain'}, body: '{"pin": "0000"}'})).status""")
+        assert status == 415  # what a form can send is not even read
         assert not Journal(state).read().entries  # no game started: nothing reached the table
+    finally:
+        context.close()
+
+
+def test_a_page_of_another_site_cannot_even_send_a_guess(browser, table):  # noqa: F811
+    state, url = table
+    pin = read_pin(state)
+    other = url.replace("127.0.0.1", "localhost")  # another origin, as another site is
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    try:
+        page.goto(other + "/")
+        page.evaluate("""async ([url, pin]) => {
+            for (const type of ['text/plain', 'application/json']) {
+                try {
+                    await fetch(url + '/session', {method: 'POST', mode: 'no-cors',
+                        headers: {'Content-Type': type}, body: JSON.stringify({pin})});
+                } catch (e) { /* refused by the browser: as good */ }
+            }}""", [url, _wrong(pin)])
+        # had either guess counted, this address would wait now before its next try
+        status, answer, _ = Phone(url).enter(pin)
+        assert status == 200, answer
     finally:
         context.close()
 
@@ -90,8 +117,8 @@ def test_with_the_pin_a_person_runs_the_table_and_wrong_pins_wait(browser, table
 
         until(enter, WAIT_S, "a session for the right PIN", every=0.5)
         # the cookie alone is not enough: a post without the page's token is refused
-        status = page.evaluate("""async () =>
-            (await fetch('/control/pause', {method: 'POST'})).status""")
+        status = page.evaluate("""async () => (await fetch('/control/pause', {method: 'POST',
+            headers: {'Content-Type': 'application/json'}})).status""")
         assert status == 403
 
         page.click("#ctl-start", timeout=WAIT_S * 1000)
@@ -139,5 +166,67 @@ def test_with_the_pin_a_person_runs_the_table_and_wrong_pins_wait(browser, table
         start = Journal(state).unfinished().start
         assert start["game"] == "towers" and start["options"]["hourglass_s"] == 90
         page.wait_for_selector("#ctl-pause", timeout=WAIT_S * 1000)
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def lone_table(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    service = subprocess.Popen([OBELISK, "run", "--state-dir", str(state)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    web = None
+    try:
+        until(lambda: (state / "control.sock").exists(), WAIT_S, "the table's command socket")
+        web = Web(state).start()
+        yield state, web.url
+    finally:
+        if web is not None:
+            web.stop()
+        stop(service)
+
+
+def test_a_solo_game_set_up_from_the_page_lights_a_hint(browser, lone_table):  # noqa: F811
+    state, url = lone_table
+    context, page = _open(browser, url, PHONE)
+    try:
+        page.fill("#pin", read_pin(state))
+        page.click("#pin-enter")
+        page.wait_for_selector("#new-game-form", timeout=WAIT_S * 1000)
+        page.select_option("#opt-solo", "A")  # the computer plays A; this phone plays B
+        page.select_option("#opt-level", "2")
+        page.click("#ctl-new")
+        until(lambda: page.locator("#opt-solo").input_value() == "A"
+              and page.locator("#opt-level").input_value() == "2", WAIT_S,
+              "the form to show the table set up for one person")
+
+        def start() -> bool:  # again, while a fresh table still reads the board
+            if page.locator("#ctl-start").count():
+                page.click("#ctl-start")
+            return bool(page.locator("#ctl-pause").count())
+
+        def whose_turn() -> str:
+            if page.locator("#ctl-hint").count():
+                return "mine"
+            return "computer" if "the computer (player A) asks" in \
+                page.locator("#notice").inner_text() else ""
+
+        for _ in range(20):  # the toss decides who begins: the person's turn is wanted
+            until(start, WAIT_S, "the game to start", every=0.5)
+            if until(whose_turn, WAIT_S, "the first turn") == "mine":
+                break
+            page.click("#ctl-end")  # the computer begins: end it, one alone again
+            page.click("#ctl-end-yes")
+            page.wait_for_selector("#ctl-start", timeout=WAIT_S * 1000)
+            assert not page.locator("#ctl-hint").count()
+        else:
+            raise AssertionError("the computer began twenty times")
+        assert len(list(state.glob("journal-*.jsonl"))) == _  # each ended game kept
+        page.click("#ctl-hint")
+        until(lambda: page.locator("#notice").inner_text().startswith("a hint for player B"),
+              WAIT_S, "the page to show the hint")
+        assert _said(page).startswith("hint: ")
+        assert page.locator("#notice").is_visible()
     finally:
         context.close()

@@ -280,3 +280,169 @@ def _pixel(leds, key):
         return tuple(leds[key])
     except (KeyError, IndexError):
         return None
+
+
+# ---------------------------------------------------------------------- a late answer
+
+
+def test_a_command_refused_as_too_late_never_runs_afterwards(played, monkeypatch):
+    import queue
+
+    waiting = types.SimpleNamespace(events=queue.SimpleQueue())  # a loop busy elsewhere
+    server = ControlServer.__new__(ControlServer)
+    server.service = waiting
+    monkeypatch.setattr(control, "ANSWER_S", 0.05)
+    assert server.handle(b'{"command": "pause"}') == control.refusal(
+        "the table did not answer in time: try again")
+    kind, request = waiting.events.get_nowait()
+    assert kind == "control"
+    request.carry_out(played.controls, played.helper.now)  # the loop gets to it at last
+    assert played.inputs == [] and played.table.state == "play"  # refused, so never done
+    assert request.answer is None
+
+
+def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypatch):
+    import queue
+
+    waiting = types.SimpleNamespace(events=queue.SimpleQueue())
+    server = ControlServer.__new__(ControlServer)
+    server.service = waiting
+    monkeypatch.setattr(control, "ANSWER_S", 0.05)
+    begun, finish = threading.Event(), threading.Event()
+    real = played.controls.carry_out
+
+    def slow(command, now):  # the loop takes it up in time, then takes long over it
+        begun.set()
+        assert finish.wait(20)
+        return real(command, now)
+
+    played.controls.carry_out = slow
+
+    def loop():
+        _, request = waiting.events.get(timeout=20)
+        request.carry_out(played.controls, played.helper.now)
+
+    runner = threading.Thread(target=loop)
+    runner.start()
+    answers = []
+    asker = threading.Thread(target=lambda: answers.append(server.handle(b'{"command": "pause"}')))
+    asker.start()
+    assert begun.wait(20)
+    asker.join(0.2)  # well past ANSWER_S: the asker still waits for the answer
+    finish.set()
+    asker.join(20)
+    runner.join(20)
+    assert answers[0]["ok"] and answers[0]["state"] == "paused"
+
+
+# ---------------------------------------------------------------------- a new table first
+
+
+def _no_table(*_: object) -> int:
+    raise ValueError("no seed to be had")
+
+
+def test_end_refused_for_a_table_that_cannot_be_made_keeps_the_game_and_its_journal(played):
+    t = played.helper
+    played.controls.maker = TableMaker(load_profile("sim"), t.journal, seed=_no_table)
+    with pytest.raises(CommandRefused, match="cannot play that game: no seed"):
+        played.do("end")
+    assert not list(t.journal.dir.glob("journal-*.jsonl"))  # nothing archived
+    assert t.journal.unfinished() and played.table.state == "play"
+
+
+def test_new_after_the_end_refused_presses_nothing(played):
+    t = played.helper
+    played.table.machine.set_state("over", played.table)  # as a game played to its end
+    assert played.table.state == "over"
+    played.controls.maker = TableMaker(load_profile("sim"), t.journal, seed=_no_table)
+    with pytest.raises(CommandRefused, match="cannot play that game"):
+        played.do("new", game="stones")
+    assert played.inputs == [] and played.table.state == "over"
+
+
+# ---------------------------------------------------------------------- playing alone
+
+
+@pytest.mark.parametrize("fields, words", [
+    ({"solo": "C"}, 'solo is the computer\'s seat, "A" or "B"'),
+    ({"solo": "A", "level": 5}, "level is 1 \\(easiest\\) to 4"),
+    ({"solo": "A", "level": True}, "level is 1 \\(easiest\\) to 4"),
+    ({"level": 2}, "the level is the computer's: choose its seat"),
+    ({"solo": "none", "level": 2}, "the level is the computer's: choose its seat"),
+])
+def test_new_takes_solo_and_level_checked_as_the_command_line_checks_them(fields, words):
+    with pytest.raises(CommandRefused, match=words):
+        parse(json.dumps({"command": "new", **fields}))
+
+
+def test_a_solo_table_made_fresh_keeps_the_computer_and_a_hint_is_the_persons_hold(tmp_path):
+    from engine.stones.sensing import sight
+    from firmware.solo import Computer, Solo
+    from tests.test_stones_table import Table as StonesHarness
+
+    t = StonesHarness(tmp_path)
+    t.table.solo = Computer(Solo(B, 2), "stones")
+    t.started()
+    pressed = Pressed(t)
+    pressed.controls.maker = TableMaker(load_profile("sim"), t.journal, solo=Solo(B, 2))
+    made, _ = pressed.controls.maker.make(control.GAMES["stones"], t.table.game.options, {},
+                                          t.table.emit)
+    assert made.solo.solo == Solo(B, 2) and made is not t.table
+    now = pressed.do("status")
+    assert now["solo"] == {"seat": "B", "level": 2} and now["can"]["hint"] is True
+    said = pressed.do("hint")
+    assert pressed.inputs == [("A", "hold")]  # the person's hold, exactly as at the table
+    (hint,) = t.table.solo.hinted
+    assert said["message"] == f"hint: {t.table.solo.rules.words(t.table.position, (hint,))}"
+    assert [e for e in t.events if e["event"] == "hint"][-1]["player"] == "A"
+    t.see(sight(t.table.position.apply_action(hint)))  # the computer's turn now
+    assert pressed.do("status")["can"]["hint"] is False
+    with pytest.raises(CommandRefused, match="wait for the computer's"):
+        pressed.do("hint")
+    assert pressed.inputs == [("A", "hold")]
+
+
+def test_a_hint_needs_the_computer_at_the_table(played):
+    assert played.do("status")["can"]["hint"] is False and played.do("status")["solo"] is None
+    with pytest.raises(CommandRefused, match="a hint is for playing alone"):
+        played.do("hint")
+    assert played.inputs == []
+
+
+def test_ending_a_solo_game_sets_up_another_game_alone(service):
+    d = service.dir
+    refused = send(d, {"command": "new", "solo": "A", "level": 9})
+    assert not refused["ok"] and "level is 1 (easiest) to 4" in refused["error"]
+    assert send(d, {"command": "new", "solo": "A", "level": 2})["ok"]
+    assert send(d, {"command": "status"})["solo"] == {"seat": "A", "level": 2}
+    _until(lambda: send(d, {"command": "start"})["ok"])
+    assert send(d, {"command": "end"})["ok"]
+    assert send(d, {"command": "status"})["solo"] == {"seat": "A", "level": 2}
+    assert service.service.table.solo.seat is A and not service.service.table.started
+    assert send(d, {"command": "new", "solo": "none"})["ok"]  # two people again
+    assert send(d, {"command": "status"})["solo"] is None
+    assert service.service.table.solo is None
+
+
+def test_a_hold_after_a_new_pin_shows_the_new_one(service):
+    old = read_pin(service.dir)
+    service.service.pin_dir = service.dir  # as `obelisk run` sets it
+    digit = "3" if old[0] != "3" else "5"
+    (service.dir / "pin").write_text(f"{digit}000\n1\n")  # as `obelisk pin --new` leaves it
+    shown = service.devices.leds
+    ring = next(n for kind, owner, n in shown.parts() if (kind, owner) == ("ring", "A"))
+    service.devices.buttons.press("menu", hold=True)
+    _until(lambda: sum(1 for i in range(ring)
+                       if _pixel(shown, ("ring", "A", i)) == palette.PIN) == int(digit), 10)
+    assert service.service.pin == f"{digit}000"
+
+
+def test_a_game_the_computer_cannot_play_alone_is_refused_in_words(tmp_path):
+    from firmware.solo import Solo
+    from tests.toy import registered
+
+    toy = registered()
+    maker = TableMaker(load_profile("sim"), Journal(tmp_path), solo=Solo(A, 1))
+    with pytest.raises(CommandRefused, match=f"the computer does not play {toy.id}.*two people"):
+        maker.make(toy, toy.options_with({}), {}, lambda event: None)

@@ -9,26 +9,46 @@ cookie with it, and another site cannot read the token or set the header
 without this server's consent, which it never gives), so it is refused.
 Guests (no session) watch only: every command is a 403 in words.
 
+A session lasts ``SESSION_S`` from the moment the PIN was entered (using it
+does not make it longer), and only while the PIN is of the generation it was
+made with: ``obelisk pin --new`` ends every session at once.
+
 Wrong PINs are slowed down: each client address waits longer after each
-wrong PIN (1 s, 2 s, 4 s... up to 5 minutes), and after ``GLOBAL_MAX``
-wrong PINs a minute from anywhere, everyone waits; a try too soon is a 429
-that says how long. Four digits take days to guess at that pace.
+wrong PIN (1 s, 2 s, 4 s... up to 5 minutes); a try too soon is a 429 that
+says how long. After ``CLOSE_AFTER`` wrong PINs in all, from anywhere, PIN
+entry closes (a 423 in words) until someone at the table holds the menu
+button: the service counts the holds that show the PIN, and this process
+sees that count change in the table's ``status`` (its ``pin_mark``). So a
+guesser gets ``CLOSE_AFTER`` tries in 10,000 per hold, and phones that
+already have a session keep running the table meanwhile.
+
+Every request that changes something (POST, DELETE) must be
+``application/json``, name this server's own address as its Host (so a
+page of another site rebinding its name to this table's address is
+refused) and, when it carries an Origin, come from this server's own page:
+a form of another site cannot even send a guess.
 
 | path | answer |
 |---|---|
-| ``POST /session`` | ``{"pin": "1234"}``: the cookie and ``{"token": ...}``; 403, 429 wait |
-| ``GET /session`` | ``{"session": true, "token": ...}`` for a phone with a session, else false |
+| ``POST /session`` | ``{"pin": "1234"}``: the cookie and ``{"token": ...}``; 403, 429 wait, \
+423 entry closed |
+| ``GET /session`` | ``{"session": true, "token": ...}`` for a phone with a session, else \
+false (and ``"closed"``: the words, while PIN entry is closed) |
 | ``DELETE /session`` | the session ends (with its token) |
 | ``POST /control/<command>`` | the command (``status``, ``pause``...) to the table's socket |
+
+Any of them at another Host is a 421; a POST or DELETE from another Origin a
+403, one not ``application/json`` a 415.
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import secrets
+import socket
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,27 +57,31 @@ import tornado.ioloop
 import tornado.web
 
 from firmware.control import COMMANDS, ControlUnavailable, send
-from firmware.pin import PinError, read_pin
+from firmware.pin import PinError, TablePin, read_table_pin
 
 COOKIE = "obelisk_session"
 HEADER = "X-Obelisk-Token"
 SESSION_S = 12 * 3600.0
-"""A session unused this long ends (the phone enters the PIN again)."""
+"""A session ends this long after its PIN was entered, used or not."""
 MAX_SESSIONS = 64
 FIRST_WAIT_S = 1.0
 MAX_WAIT_S = 300.0
-GLOBAL_WINDOW_S = 60.0
-GLOBAL_MAX = 20
-"""Wrong PINs a minute, from every address together, before everyone waits."""
+CLOSE_AFTER = 30
+"""Wrong PINs in all, from every address together, before PIN entry closes."""
+ASK_EVERY_S = 1.0
+"""While PIN entry is closed, how often at most the table is asked whether it was opened."""
 MAX_BODY = 4096
 GUEST = ("guests watch only: enter the table PIN to run the table (`obelisk pin` shows it, "
          "and so do the rings while the menu button is held)")
+CLOSED = ("PIN entry is closed after too many wrong PINs: hold the menu button at the table "
+          "to open it again")
 
 
 @dataclass
 class Session:
     token: str
-    used: float
+    made: float
+    generation: int = 0  # the PIN's generation it was made with
 
 
 @dataclass
@@ -66,32 +90,36 @@ class PinGuard:
 
     clock: Callable[[], float] = time.monotonic
     misses: dict[str, tuple[int, float]] = field(default_factory=dict)  # address: (n, last)
-    recent: deque = field(default_factory=deque)  # times of wrong PINs, from anywhere
+    total: int = 0  # wrong PINs from anywhere since PIN entry last opened
 
     def wait(self, address: str) -> float:
         """Seconds ``address`` must wait before its next try (0: it may try now)."""
-        now = self.clock()
-        while self.recent and self.recent[0] <= now - GLOBAL_WINDOW_S:
-            self.recent.popleft()
-        waits = [0.0]
-        if len(self.recent) >= GLOBAL_MAX:
-            waits.append(self.recent[0] + GLOBAL_WINDOW_S - now)
         count, last = self.misses.get(address, (0, 0.0))
-        if count:
-            waits.append(last + min(FIRST_WAIT_S * 2 ** (count - 1), MAX_WAIT_S) - now)
-        return max(waits)
+        if not count:
+            return 0.0
+        return max(0.0, last + min(FIRST_WAIT_S * 2 ** (count - 1), MAX_WAIT_S) - self.clock())
 
     def missed(self, address: str) -> None:
         now = self.clock()
         count, _ = self.misses.get(address, (0, 0.0))
         self.misses[address] = (count + 1, now)
-        self.recent.append(now)
+        self.total += 1
         if len(self.misses) > 4096:  # forget the oldest addresses
             for old in sorted(self.misses, key=lambda a: self.misses[a][1])[:1024]:
                 del self.misses[old]
 
     def passed(self, address: str) -> None:
         self.misses.pop(address, None)
+
+    @property
+    def closed(self) -> bool:
+        """Whether PIN entry is closed (too many wrong PINs since it last opened)."""
+        return self.total >= CLOSE_AFTER
+
+    def reopen(self) -> None:
+        """Someone at the table opened PIN entry again: every count starts afresh."""
+        self.total = 0
+        self.misses.clear()
 
 
 @dataclass
@@ -102,31 +130,77 @@ class Controls:
     clock: Callable[[], float] = time.monotonic
     sessions: dict[str, Session] = field(default_factory=dict)  # cookie value: session
     guard: PinGuard = field(init=False)
+    closed_mark: str | None = None  # the table's pin_mark when PIN entry closed
+    asked_at: float | None = None  # when the table was last asked for its pin_mark
 
     def __post_init__(self) -> None:
         self.guard = PinGuard(self.clock)
 
+    def pin(self) -> TablePin | None:
+        """The table's PIN now (None: none, or it cannot be read; no session holds then)."""
+        try:
+            return read_table_pin(self.state_dir)
+        except PinError:
+            return None
+
     def session(self, cookie: str | None) -> Session | None:
-        """The live session of this cookie, if any (its use keeps it alive)."""
+        """The live session of this cookie, if any: made less than ``SESSION_S`` ago, with
+        the PIN of today's generation."""
         if not cookie:
             return None
         found = self.sessions.get(cookie)
-        now = self.clock()
-        if found is None or now - found.used > SESSION_S:
+        if found is None:
+            return None
+        pin = self.pin()
+        if self.clock() - found.made > SESSION_S or pin is None or \
+                pin.generation != found.generation:
             self.sessions.pop(cookie, None)
             return None
-        found.used = now
         return found
 
-    def open(self) -> tuple[str, Session]:
+    def open(self, generation: int = 0) -> tuple[str, Session]:
         """A new session: (its cookie value, the session with its token)."""
         if len(self.sessions) >= MAX_SESSIONS:
-            oldest = min(self.sessions, key=lambda c: self.sessions[c].used)
+            oldest = min(self.sessions, key=lambda c: self.sessions[c].made)
             del self.sessions[oldest]
         cookie = secrets.token_urlsafe(32)
-        made = Session(secrets.token_urlsafe(32), self.clock())
+        made = Session(secrets.token_urlsafe(32), self.clock(), generation)
         self.sessions[cookie] = made
         return cookie, made
+
+    async def pin_mark(self) -> str | None:
+        """The table's count of holds that showed its PIN (None: the table did not say)."""
+        self.asked_at = self.clock()
+        loop = tornado.ioloop.IOLoop.current()
+        try:
+            got = await loop.run_in_executor(None, send, self.state_dir, {"command": "status"})
+        except ControlUnavailable:
+            return None
+        mark = got.get("pin_mark") if got.get("ok") else None
+        return mark if isinstance(mark, str) and mark else None
+
+    async def close_entry(self) -> None:
+        """PIN entry just closed: remember the table's mark, to see the next hold."""
+        self.closed_mark = await self.pin_mark()
+
+    async def entry_open(self) -> bool:
+        """Whether PIN entry is open; closed, whether someone at the table opened it again
+        (asked of the table at most every ``ASK_EVERY_S``)."""
+        if not self.guard.closed:
+            return True
+        if self.asked_at is not None and self.clock() - self.asked_at < ASK_EVERY_S:
+            return False
+        mark = await self.pin_mark()
+        if mark is None or not self.guard.closed:
+            return not self.guard.closed
+        if self.closed_mark is None:  # the table did not say when entry closed: from now
+            self.closed_mark = mark
+            return False
+        if mark == self.closed_mark:
+            return False
+        self.guard.reopen()
+        self.closed_mark = None
+        return True
 
 
 class _Json(tornado.web.RequestHandler):
@@ -156,6 +230,44 @@ class _Json(tornado.web.RequestHandler):
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"ok": False, "error": words}) + "\n")
 
+    def prepare(self) -> None:
+        """Refuse, before anything is done, a request from anywhere but this server's page."""
+        if not self._our_host():
+            self.refuse(421, "this table answers only at its own address: open the page at "
+                        "the address `obelisk web` printed")
+            return
+        if self.request.method in ("GET", "HEAD"):
+            return
+        origin = self.request.headers.get("Origin")
+        if origin is not None and origin.lower() != \
+                f"{self.request.protocol}://{self.request.host}".lower():
+            self.refuse(403, "this request did not come from the table's page: open the "
+                        "page at the address `obelisk web` printed")
+            return
+        kind = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            self.refuse(415, "send it as application/json, as the table's page does")
+
+    def _our_host(self) -> bool:
+        """Whether the Host named is this server: the address the request came in on (or
+        this machine's name; localhost on the loopback), with the port it came in on."""
+        try:
+            here = self.request.connection.stream.socket.getsockname()  # type: ignore[union-attr]
+        except (AttributeError, OSError):
+            return False
+        name, _, port = _split_host(self.request.host or "")
+        default = "443" if self.request.protocol == "https" else "80"
+        if (port or default) != str(here[1]):
+            return False
+        address = _plain_address(str(here[0]))
+        if name == address:
+            return True
+        names = {socket.gethostname().lower()}
+        names |= {f"{n}.local" for n in names}
+        if ipaddress.ip_address(address).is_loopback:
+            names.add("localhost")
+        return name in names
+
     def body(self) -> dict | None:
         """The request's JSON object (None, answered with a 400, when it is not one)."""
         if len(self.request.body) > MAX_BODY:
@@ -179,14 +291,18 @@ class _Json(tornado.web.RequestHandler):
 class SessionHandler(_Json):
     """``/session``: the PIN for a session, whether this phone has one, and its end."""
 
-    def get(self) -> None:
+    async def get(self) -> None:
         found = self.current()
+        closed = {} if found or await self.controls.entry_open() else {"closed": CLOSED}
         self.answer(200, {"session": found is not None,
-                          **({"token": found.token} if found else {})})
+                          **({"token": found.token} if found else {}), **closed})
 
-    def post(self) -> None:
+    async def post(self) -> None:
         data = self.body()
         if data is None:
+            return
+        if not await self.controls.entry_open():
+            self.refuse(423, CLOSED)
             return
         address = self.request.remote_ip or "?"
         wait = self.controls.guard.wait(address)
@@ -196,7 +312,7 @@ class SessionHandler(_Json):
             self.refuse(429, f"too many wrong PINs: wait {seconds} s before the next try")
             return
         try:
-            pin = read_pin(self.controls.state_dir)
+            pin = read_table_pin(self.controls.state_dir)
         except PinError as exc:
             self.refuse(503, str(exc))
             return
@@ -206,13 +322,17 @@ class SessionHandler(_Json):
             return
         given = data.get("pin")
         if not isinstance(given, str) or not hmac.compare_digest(given.strip().encode(),
-                                                                 pin.encode()):
+                                                                 pin.pin.encode()):
             self.controls.guard.missed(address)
+            if self.controls.guard.closed:
+                await self.controls.close_entry()
+                self.refuse(423, CLOSED)
+                return
             self.refuse(403, "that is not the table's PIN: `obelisk pin` shows it, and so do "
                         "the rings while the menu button is held")
             return
         self.controls.guard.passed(address)
-        cookie, made = self.controls.open()
+        cookie, made = self.controls.open(pin.generation)
         self.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict", path="/")
         self.answer(200, {"ok": True, "session": True, "token": made.token})
 
@@ -224,6 +344,26 @@ class SessionHandler(_Json):
         self.controls.sessions.pop(self.get_cookie(COOKIE) or "", None)
         self.clear_cookie(COOKIE, path="/")
         self.answer(200, {"ok": True, "session": False})
+
+
+def _split_host(host: str) -> tuple[str, str, str]:
+    """(name, ":", port) of a Host header; an IPv6 address loses its brackets."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        inside, _, rest = host[1:].partition("]")
+        return _plain_address(inside), ":" if rest else "", rest[1:]
+    name, colon, port = host.rpartition(":") if ":" in host else (host, "", "")
+    return name, colon, port
+
+
+def _plain_address(address: str) -> str:
+    """An address as a Host names it: an IPv4 address mapped into IPv6 as itself."""
+    try:
+        parsed = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return address
+    mapped = getattr(parsed, "ipv4_mapped", None)
+    return str(mapped or parsed)
 
 
 def _token_ok(handler: tornado.web.RequestHandler, session: Session) -> bool:
@@ -270,8 +410,10 @@ class Command(_Json):
         self.answer(200 if got.get("ok") else 409, got)
 
 
-def routes(state_dir: str | Path, controls: Controls | None = None) -> list:
-    """The controls' handlers, for ``make_app`` (``controls``: sessions shared with others)."""
-    shared = {"controls": controls or Controls(Path(state_dir))}
+def routes(state_dir: str | Path, controls: Controls | None = None,
+           clock: Callable[[], float] = time.monotonic) -> list:
+    """The controls' handlers, for ``make_app`` (``controls``: sessions shared with the
+    hands; a test gives its own clock)."""
+    shared = {"controls": controls or Controls(Path(state_dir), clock)}
     return [(r"/session", SessionHandler, shared),
             (r"/control/([a-z]{1,20})", Command, shared)]

@@ -41,6 +41,8 @@ async function lookForSession() {
   if (status === 200 && data.session) {
     Object.assign(ctl, { session: true, token: data.token });
     await refresh();
+  } else if (status === 200 && data.closed) {
+    say(data.closed, true); // too many wrong PINs: a hold at the table opens entry again
   }
   paint();
 }
@@ -112,6 +114,7 @@ function buttons() {
   if (can.pause) shown.push(button("ctl-pause", "Pause", () => command("pause")));
   if (can.resume) shown.push(button("ctl-resume", "Resume", () => command("resume"), "main"));
   if (can.start) shown.push(button("ctl-start", "Start the game", () => command("start"), "main"));
+  if (can.hint) shown.push(button("ctl-hint", "Hint", () => command("hint")));
   for (const p of can.decline) {
     shown.push(button(`ctl-decline-${p}`, `Player ${p} declines the bonus`,
       () => command("decline", { player: p })));
@@ -149,7 +152,7 @@ function newGameForm(status) {
   const fields = (games[chosen]?.options || []).map((o) => optionField(o));
   const form = html("form", { id: "new-game-form", class: "ctl-new" },
     html("h3", {}, "A new game"),
-    html("label", {}, "game ", select), ...fields,
+    html("label", {}, "game ", select), ...fields, ...soloFields(status.solo),
     html("button", { type: "submit", id: "ctl-new" }, "Set up this game"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -161,9 +164,26 @@ function newGameForm(status) {
       else if (input.value.trim()) options[o.name] = input.value.trim();
     }
     ctl.form = { game: chosen };
-    command("new", { game: chosen, options });
+    const solo = form.elements["opt-solo"].value;
+    const sent = { game: chosen, options, solo };
+    if (solo !== "none") sent.level = Number(form.elements["opt-level"].value);
+    command("new", sent);
   });
   return form;
+}
+
+// Playing alone: the computer's seat (or two people) and its level, as --solo and --level.
+function soloFields(solo) {
+  const seat = html("select", { name: "opt-solo", id: "opt-solo" },
+    ...[["none", "two people"], ["A", "the computer plays A"], ["B", "the computer plays B"]]
+      .map(([value, words]) => html("option",
+        { value, selected: (solo?.seat || "none") === value ? "selected" : null }, words)));
+  const level = html("select", { name: "opt-level", id: "opt-level" },
+    ...[1, 2, 3, 4].map((n) => html("option",
+      { value: String(n), selected: (solo?.level || 1) === n ? "selected" : null },
+      `${n}${n === 1 ? " (easiest)" : n === 4 ? " (hardest)" : ""}`)));
+  return [html("label", { title: "play alone: the table lights the computer's moves" },
+    "players ", seat), html("label", { title: "how well the computer plays" }, "level ", level)];
 }
 
 function optionField(option) {
