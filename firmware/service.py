@@ -39,6 +39,10 @@ RETRY_S = 3.0
 ASK_EARLY_S = 0.01
 """Real seconds before a settle window closes that the whole board is asked for again: a
 board answers within a scan or two, so its answer is back when the window closes."""
+ASK_EARLY_SHARE = 0.1
+"""...but never earlier than the window's last tenth: the answer must still show the reading
+held (a demo's fast clock makes 10 ms longer than a whole window; asked at its start, a
+transient whose put-back frame was lost would pass)."""
 UNSEEN_S = 1.0
 """Real seconds the board may be out of sync before the LEDs say it is not seen."""
 NO_BOARD = palette.NO_BOARD
@@ -266,7 +270,8 @@ class TableService:
         deadline = self.table.settler.deadline()
         if deadline is None or (self._asked is not None and self._asked[0] == deadline):
             return None
-        return deadline - ASK_EARLY_S * self.rate
+        settler = self.table.settler
+        return deadline - min(ASK_EARLY_S * self.rate, ASK_EARLY_SHARE * settler.window)
 
     def _ask_early(self, now: float) -> None:
         at = self._ask_at()

@@ -73,6 +73,11 @@ class Settler(Generic[T]):
         self._reported = self._pending
         return self._pending
 
+    @property
+    def window(self) -> float:
+        """How long the pending value must hold (``quick_s`` or ``settle_s``)."""
+        return self._wait
+
     def deadline(self) -> float | None:
         """When the pending value will have settled, if one is waiting."""
         if self._pending is None or self._pending == self._reported:

@@ -103,3 +103,23 @@ def test_an_idle_table_sleeps_until_input_and_wakes_to_show_a_lost_board(tmp_pat
         assert wait is not None and 0 < wait <= UNSEEN_S
     finally:
         devices.close()
+
+
+def test_a_fast_clock_asks_the_board_again_only_in_the_windows_last_tenth(tmp_path, block_set):
+    """At a demo's speed 20, 10 ms of real time are 200 ms of the table's: asked that early,
+    the answer would come from before the window even began, and a transient whose put-back
+    frame was lost would pass (the fault bench found maze moves that never happened)."""
+    devices = open_table(load_profile("sim"))
+    table = TowersTable(TowersGame(block_set), Journal(tmp_path / "state"))
+    now = [0.0]
+    service = TableService(devices, table, view_of, clock=lambda: now[0], rate=20.0)
+    try:
+        service.start_table()
+        _until(lambda: devices.link.synced)
+        service._step("snapshot", devices.link.snapshot())
+        window = table.settler.window
+        deadline = table.settler.deadline()
+        assert service._ask_at() == pytest.approx(deadline - 0.1 * window)
+        assert 0.1 * window < ASK_EARLY_S * 20.0  # the case this is about
+    finally:
+        devices.close()
