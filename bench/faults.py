@@ -69,7 +69,10 @@ class Injector(threading.Thread):
         # Well inside the shortest window a reading may settle in (real s): a fault that
         # looks like a legal move and holds still longer than that is a move.
         self.brief = 0.5 * table.settler.quick_s / speed
-        self.window = table.settler.quick_s / speed  # real s: longer than this, it is a move
+        # Real seconds a fault may stand before it is a move: the board's debounce (its
+        # scans) and then the shortest settle window.
+        from hardware.scanner.scanner import DEBOUNCE_SCANS
+        self.window = DEBOUNCE_SCANS * self.sim.board.step_s + table.settler.quick_s / speed
 
     def run(self) -> None:
         while self.table.state != "over":
@@ -102,8 +105,8 @@ class Injector(threading.Thread):
             if getattr(self.sim, attr) is during:
                 setattr(self.sim, attr, before)
                 if time.monotonic() - began >= self.window:
-                    # a busy machine slept past the window: the fault held still long
-                    # enough to be a move, and the table was right to take it
+                    # a busy machine slept past the board's debounce and the window: the
+                    # fault held still long enough to be a move, and the table may take it
                     with self.log.open("a") as f:
                         f.write("overran\n")
         return True
