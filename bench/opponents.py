@@ -37,6 +37,7 @@ from engine.core import mix, play_chance, seeded_start
 from engine.players import PLAYERS, Player
 from engine.search import LEVELS, opponent
 from firmware.games import GAMES
+from firmware.solo import THINK_CAP_S, think
 
 BENCH_GAMES = ("towers", "stones", "highrise", "maze")
 ROLES = {"maze": {Player.A: "architect", Player.B: "maze master"}}
@@ -75,9 +76,9 @@ def play(match: Match) -> tuple[Match, tuple[float, float], dict[int, list[float
             actions = own_actions(state)
             action = actions[stream.below(len(actions))]
         else:
-            start = time.perf_counter()
-            action = bots[level].choose(state, mix(match.seed * 1000 + ply))
-            times[level].append(time.perf_counter() - start)
+            action, seconds = think(bots[level], state, mix(match.seed * 1000 + ply),
+                                    THINK_CAP_S[level - 1])
+            times[level].append(seconds)
         state = play_chance(state.apply_action(action), stream)
         ply += 1
     winner = state.outcome().winner
