@@ -237,6 +237,21 @@ def test_the_maze_master_walls_off_the_last_move_it_can() -> None:
                        for m in after.legal_actions())
 
 
+def test_the_maze_master_walls_only_where_a_wall_costs_the_architect_a_move() -> None:
+    """Level 2 and up keep their walls while none lengthens the way, and stand one that
+    does when there is one (a wall that costs no move only gives the Architect time)."""
+    quiet = _maze_midgame()
+    assert max(moves_needed(quiet.apply_action(a)) for a in maze_moves(quiet)) == 6
+    tight = MazeState(MazeGame(), phase=Phase.WALL, obelisk=(0, 0),
+                      segments=frozenset({(0, 5), (5, 5), (7, 0)}), claimed=2, turn=12)
+    assert moves_needed(tight) == 4
+    for level in LEVELS[1:]:
+        for seed in range(3):
+            assert opponent("maze", level).choose(quiet, seed) == Pass()
+            assert moves_needed(tight.apply_action(opponent("maze", level).choose(
+                tight, seed))) == 5
+
+
 def _play(game_id: str, seat: Player, level: int, seed: int) -> Player | None:
     state, stream = seeded_start(_game(game_id), seed)
     bot = opponent(game_id, level)
