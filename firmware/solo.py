@@ -23,6 +23,7 @@ computer plays in one go (the towers' two zone blocks).
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,10 +46,16 @@ def think(opponent: Any, state: Any, seed: int, cap_s: float,
     short at ``cap_s`` on ``clock``. The engine reads no clock, so the cap lives here,
     where the table and ``bench/opponents.py`` both search through it (the bench measures
     the opponents as the table plays them)."""
-    started = clock()
-    deadline = started + cap_s
-    action = opponent.search(state, seed).run(lambda: clock() >= deadline, chunk=1)
-    return action, clock() - started
+    collecting = gc.isenabled()
+    gc.disable()  # a search makes thousands of objects, none in a cycle (reference counts
+    try:          # free its tree): the collector's passes would only add to its time
+        started = clock()
+        deadline = started + cap_s
+        action = opponent.search(state, seed).run(lambda: clock() >= deadline, chunk=1)
+        return action, clock() - started
+    finally:
+        if collecting:
+            gc.enable()
 
 
 class SoloError(ObeliskError):

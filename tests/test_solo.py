@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 
@@ -170,3 +171,4 @@ def test_the_think_cap_stops_the_search_on_the_clock_it_is_given():
     action, seconds = think(Watched(), state, 3, 1e9, clock)
     assert searches[1].done == bot.simulations  # no cap reached: the whole budget
     assert action == bot.choose(state, 3)  # and the move the engine picks by itself
+    assert gc.isenabled()  # the collector, off while it searched, is back
