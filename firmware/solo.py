@@ -23,7 +23,9 @@ computer plays in one go (the towers' two zone blocks).
 
 from __future__ import annotations
 
+import gc
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +38,24 @@ THINK_CAP_S = (0.05, 0.1, 0.2, 0.3)
 """The longest the computer thinks per move at levels 1 to 4 (real seconds): the loop
 answers nothing else meanwhile, so this stays short (the issue allows 1 s on a Pi Zero 2 W
 at the top level; the budgets usually end the search well before)."""
+
+
+def think(opponent: Any, state: Any, seed: int, cap_s: float,
+          clock: Callable[[], float] = time.monotonic) -> tuple[Any, float]:
+    """The opponent's move in ``state`` and the seconds it took: its level's budget, cut
+    short at ``cap_s`` on ``clock``. The engine reads no clock, so the cap lives here,
+    where the table and ``bench/opponents.py`` both search through it (the bench measures
+    the opponents as the table plays them)."""
+    collecting = gc.isenabled()
+    gc.disable()  # a search makes thousands of objects, none in a cycle (reference counts
+    try:          # free its tree): the collector's passes would only add to its time
+        started = clock()
+        deadline = started + cap_s
+        action = opponent.search(state, seed).run(lambda: clock() >= deadline, chunk=1)
+        return action, clock() - started
+    finally:
+        if collecting:
+            gc.enable()
 
 
 class SoloError(ObeliskError):
@@ -95,11 +115,8 @@ class Computer:
     # ---------------------------------------------------------------- choosing
 
     def _search(self, state: Any, seed: int) -> Any:
-        search = self.opponent.search(state, seed)
-        started = time.monotonic()
-        deadline = started + self.cap_s
-        action = search.run(lambda: time.monotonic() >= deadline)
-        self.thinks.append(time.monotonic() - started)
+        action, seconds = think(self.opponent, state, seed, self.cap_s)
+        self.thinks.append(seconds)
         return action
 
     def _plan(self, table: Any, seat: Player) -> tuple:

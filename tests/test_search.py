@@ -12,10 +12,12 @@ import pytest
 
 from engine.core import ChanceStream, play_chance, seeded_start
 from engine.highrise.game import HighriseGame, Place, Size
-from engine.maze.game import MazeGame, MazeState, Move, Orientation, Phase, PlaceWall, plan
+from engine.maze.game import MazeGame, MazeState, Move, Orientation, Pass, Phase, PlaceWall, plan
 from engine.players import Player
 from engine.search import LEVELS, Search, opponent, tuning_for
+from engine.search.maze import moves as maze_moves
 from engine.search.maze import moves_needed
+from engine.search.maze import value as maze_value
 from engine.stones.game import Kind, Stone, StonesGame, StonesState
 from engine.stones.game import Move as StonesMove
 from engine.towers.blocks import Colour
@@ -186,6 +188,68 @@ def test_maze_value_counts_the_architects_moves() -> None:
     for wall in (PlaceWall((0, 1), Orientation.NE), PlaceWall((1, 1), Orientation.SW)):
         walled = replace(walled, walls=(*walled.walls, wall))
     assert moves_needed(walled) == plan(walled).moves
+
+
+def _maze_midgame() -> MazeState:
+    state = MazeState(MazeGame(), phase=Phase.WALL, obelisk=(3, 3),
+                      segments=frozenset({(0, 0), (7, 6), (2, 7)}), claimed=2, turn=4)
+    for wall in (PlaceWall((5, 5), Orientation.NE), PlaceWall((1, 1), Orientation.SW)):
+        state = replace(state, walls=(*state.walls, wall))
+    return state
+
+
+def test_the_maze_value_counts_one_move_more_even_with_many_to_spare() -> None:
+    """At the start the Architect has a dozen moves to spare; a wall that costs it one more
+    must still count, or the Maze Master stands its walls at random."""
+    state = replace(_maze_midgame(), phase=Phase.MOVE)
+    assert state.turns_left - moves_needed(state) >= 10
+    stream = ChanceStream(1)
+    now, later = maze_value(state, stream)[0], maze_value(replace(state, turn=5), stream)[0]
+    assert now - later > 0.05 and now > 0.5
+
+
+def test_the_maze_master_tries_walls_on_the_obelisk_and_the_segments_and_the_pass() -> None:
+    state = _maze_midgame()
+    tried = maze_moves(state)
+    points = {state.obelisk, *state.segments}
+    legal = state.legal_actions()
+    assert tried[0] == Pass() and all(a in legal for a in tried)
+    assert [a for a in legal if isinstance(a, PlaceWall) and a.square in points] == tried[1:]
+    assert 10 <= len(tried) <= 1 + 4 * len(points) < len(legal) // 4
+    moving = replace(state, phase=Phase.MOVE)
+    assert maze_moves(moving) == moving.legal_actions()
+    assert state.walls_on([(5, 5)]) == [] and replace(state, phase=Phase.MOVE).walls_on(
+        [(3, 3)]) == []
+
+
+def test_the_maze_master_walls_off_the_last_move_it_can() -> None:
+    """One turn left, the last segment one move away along the edge: a wall on the
+    segment's west side wins the game for the Maze Master, and every level above the
+    first finds one."""
+    state = MazeState(MazeGame(), phase=Phase.WALL, obelisk=(0, 0),
+                      segments=frozenset({(0, 5)}), claimed=4, turn=19)
+    for level in LEVELS[1:]:
+        for seed in range(2):
+            wall = opponent("maze", level).choose(state, seed)
+            after = state.apply_action(wall)
+            assert isinstance(wall, PlaceWall) and moves_needed(after) >= 2
+            assert all(after.apply_action(m).outcome().winner is Player.B
+                       for m in after.legal_actions())
+
+
+def test_the_maze_master_walls_only_where_a_wall_costs_the_architect_a_move() -> None:
+    """Level 2 and up keep their walls while none lengthens the way, and stand one that
+    does when there is one (a wall that costs no move only gives the Architect time)."""
+    quiet = _maze_midgame()
+    assert max(moves_needed(quiet.apply_action(a)) for a in maze_moves(quiet)) == 6
+    tight = MazeState(MazeGame(), phase=Phase.WALL, obelisk=(0, 0),
+                      segments=frozenset({(0, 5), (5, 5), (7, 0)}), claimed=2, turn=12)
+    assert moves_needed(tight) == 4
+    for level in LEVELS[1:]:
+        for seed in range(3):
+            assert opponent("maze", level).choose(quiet, seed) == Pass()
+            assert moves_needed(tight.apply_action(opponent("maze", level).choose(
+                tight, seed))) == 5
 
 
 def _play(game_id: str, seat: Player, level: int, seed: int) -> Player | None:

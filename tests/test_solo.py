@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 
@@ -146,3 +147,32 @@ def test_the_command_line_takes_solo_and_level(tmp_path):
     args = build_parser().parse_args(["demo", "stones", "--solo", "B", "--level", "2"])
     assert (args.solo, args.level) == ("B", 2)
     assert main(["run", "--level", "3", "--state-dir", str(tmp_path)]) == 2
+
+
+def test_the_think_cap_stops_the_search_on_the_clock_it_is_given():
+    from engine.search import opponent
+    from firmware.solo import think
+
+    state = GAMES["stones"].make(GAMES["stones"].options()).new_initial_state()
+    bot = opponent("stones", 4)
+    now = [0.0]
+
+    def clock() -> float:  # every reading is 10 ms later: one simulation per reading
+        now[0] += 0.01
+        return now[0]
+
+    searches = []
+    real = bot.search
+
+    class Watched:
+        def search(self, s, seed):
+            searches.append(real(s, seed))
+            return searches[-1]
+
+    action, seconds = think(Watched(), state, 3, 0.1, clock)
+    assert action in state.legal_actions()
+    assert 0.1 <= seconds <= 0.13 and 5 <= searches[0].done <= 11  # stopped at the cap
+    action, seconds = think(Watched(), state, 3, 1e9, clock)
+    assert searches[1].done == bot.simulations  # no cap reached: the whole budget
+    assert action == bot.choose(state, 3)  # and the move the engine picks by itself
+    assert gc.isenabled()  # the collector, off while it searched, is back

@@ -18,6 +18,7 @@ Architect's edge, "north" is up the rows.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property, lru_cache
@@ -471,6 +472,15 @@ class MazeState(NoChance):
         if self.phase is Phase.MOVE:
             return [Move(sq) for sq in queen_moves(self.cut, self.obelisk)]
         return []
+
+    def walls_on(self, squares: Iterable[Square]) -> list[PlaceWall]:
+        """The walls the rules allow on these squares alone, in the order of
+        ``legal_actions``: the search asks about a few squares, and checking those
+        only is much quicker than listing every wall."""
+        if self.phase is not Phase.WALL or not self.walls_left:
+            return []
+        return [PlaceWall(square, o) for square in sorted(set(squares)) for o in Orientation
+                if not self._wall_problem(PlaceWall(square, o))]
 
     def _wall_problem(self, wall: PlaceWall) -> str:
         if not _on_board(wall.square):
