@@ -114,18 +114,22 @@ class Computer:
 
     # ---------------------------------------------------------------- choosing
 
-    def _search(self, state: Any, seed: int) -> Any:
-        action, seconds = think(self.opponent, state, seed, self.cap_s)
+    def _search(self, state: Any, seed: int, cap_s: float) -> Any:
+        action, seconds = think(self.opponent, state, seed, cap_s)
         self.thinks.append(seconds)
         return action
 
     def _plan(self, table: Any, seat: Player) -> tuple:
-        """The move ``seat`` would make now: one action, or those the game plays in one go."""
+        """The move ``seat`` would make now: one action, or those the game plays in one go
+        (the towers' two zone blocks, the maze's segments), all within one think cap: the
+        loop answers nothing else meanwhile."""
         first = table.position
         state, actions = first, []
         seed = (table.seed * 1_000_003 + len(table.actions)) % 2**63
+        deadline = time.monotonic() + self.cap_s
         while seat in movers(state) and (not actions or self.rules.together(first, state)):
-            action = self._search(self.rules.searched(state, seat), seed + len(actions))
+            left = max(0.0, deadline - time.monotonic())  # a late one still searches once
+            action = self._search(self.rules.searched(state, seat), seed + len(actions), left)
             actions.append(action)
             state = state.apply_action(action)
         return tuple(actions)

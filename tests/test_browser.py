@@ -345,13 +345,17 @@ def test_playing_alone_the_page_outlines_the_computers_asked_move(browser, tmp_p
         page = browser.new_context(viewport=PHONE).new_page()
         page.goto(web.url + "/")
         demo.start()
-        page.wait_for_selector("#drawing [data-ask='ask']", timeout=60_000)
+        shown = page.wait_for_function("""() => {
+            // read at once: the demo's hand makes the asked move soon after it is asked
+            const marks = [...document.querySelectorAll("#drawing [data-ask='ask']")];
+            const notice = document.getElementById("notice").textContent;
+            return marks.length && notice.includes("asks")
+              ? { squares: marks.map((m) => m.dataset.square), notice } : null;
+        }""", timeout=60_000).json_value()
         asked = [e for e in demo.events() if e.get("event") == "asked"]
         assert asked and all(e["player"] == "B" for e in asked)
-        outlined = page.eval_on_selector_all(
-            "#drawing [data-ask='ask']", "marks => marks.map(m => m.dataset.square)")
-        assert set(outlined) <= {w for e in asked for w in e["where"]} and outlined
-        assert "the computer (player B) asks" in page.locator("#notice").text_content()
+        assert set(shown["squares"]) <= {w for e in asked for w in e["where"]}
+        assert "the computer (player B) asks" in shown["notice"]
     finally:
         demo.stop()
         web.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import io
 import json
+import types
 
 import pytest
 
@@ -75,6 +76,31 @@ def test_the_computer_chooses_at_once_and_its_fetching_is_not_timed(block_set, t
     t.see(pads=(colour, None))
     assert t.table.actions and t.of("asked")[-1]["where"] == [
         f"zone: {t.pos.block(wanted[1].block).colour.label}"]
+
+
+def test_a_move_of_several_actions_is_thought_within_one_cap(block_set, tmp_path,
+                                                            monkeypatch):
+    """The towers' two zone blocks are two searches: each was given the whole cap, so the
+    loop (and every LED) waited twice as long as the level allows. The second gets what the
+    first left."""
+    import firmware.solo as solo
+
+    clock = [1000.0]
+    given = []
+
+    def spends_all(opponent, state, seed, cap_s, clock_fn=None):
+        given.append(cap_s)
+        clock[0] += cap_s  # a search that uses every moment it is given
+        return opponent.search(state, seed).run(), cap_s
+
+    monkeypatch.setattr(solo, "think", spends_all)
+    monkeypatch.setattr(solo, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
+    t = TowersHarness(block_set, tmp_path)
+    computer = Computer(Solo(t.pos.active, 1), "towers")
+    t.table.solo = computer
+    t.start_play()
+    t.wait(2.5)
+    assert len(given) == 2 and sum(given) == pytest.approx(computer.cap_s)
 
 
 def _stones(tmp_path) -> StonesHarness:
