@@ -14,7 +14,7 @@ made in, so every session made with the old PIN ends at once.
 
 from __future__ import annotations
 
-import random
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +64,14 @@ def read_table_pin(directory: str | Path) -> TablePin | None:
     return TablePin(lines[0], int(generation))
 
 
+def _digit() -> str:
+    """One random digit from the system's randomness (``random`` would cost the service's
+    start-up the import of hashlib)."""
+    while (byte := os.urandom(1)[0]) >= 250:  # 250 = 25 tens: every digit equally likely
+        continue
+    return str(byte % 10)
+
+
 def read_pin(directory: str | Path) -> str | None:
     """The table's PIN, or None when none was made yet; PinError when it cannot be read."""
     found = read_table_pin(directory)
@@ -80,7 +88,7 @@ def _write(directory: str | Path, made: TablePin) -> None:
 
 def _digits(unlike: str = "") -> str:
     while True:
-        made = "".join(str(random.SystemRandom().randrange(10)) for _ in range(DIGITS))
+        made = "".join(_digit() for _ in range(DIGITS))
         if made != unlike:
             return made
 
