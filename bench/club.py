@@ -18,7 +18,7 @@ screen in the club room would hold it.
 Target: event p99 <= 200 ms with 50 tables at --speed 50, lost = 0.
 Ends with `club: tables=N event_p99_ms=A publisher_rss_mb=B lost=C`.
 
-Run: .venv/bin/python bench/club.py [--tables 50] [--speed 50] [--ply-limit N]
+Run: .venv/bin/python bench/club.py [--tables 50] [--speed 50] [--ply-limit 100]
 Smoke: .venv/bin/python bench/club.py --tables 3
 """
 
@@ -96,8 +96,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--speed", type=float, default=50.0)
-    parser.add_argument("--ply-limit", type=int, default=None,
-                        help="end each stones game after this many moves (default: the game's)")
+    parser.add_argument("--ply-limit", type=int, default=100,
+                        help="end each stones game after this many moves (default: "
+                        "%(default)s; 0: the game's own, and one game of 50 may wander on "
+                        "for many minutes)")
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="obelisk-club-bench-"))
     broker = Mosquitto(home / "broker").start()
