@@ -192,6 +192,16 @@ WATCH = """() => {
 }"""
 """Installed in a page: records each refusal as shown (with its marks) and each status line."""
 
+SHOWN = f"""() => {{
+  // every view this page showed, one per event handled, for comparing with a later page
+  const digest = {DIGEST};
+  window.shown = new Set();
+  const keep = () => window.shown.add(JSON.stringify(digest()));
+  window.addEventListener("obelisk:event", () => queueMicrotask(keep)); // after its drawing
+  keep();
+}}"""
+"""Installed in a page: the digest of the page after each event it handled."""
+
 SPEECH = """
 // The browser's speech, replaced by a list of what would have been said.
 window.spoken = [];

@@ -12,7 +12,6 @@ screenshots of each game's end are kept in pytest's temporary directory;
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from tests.browser_support import (
     OBELISK,
     PHONE,
     ROOT,
+    SHOWN,
     SPEECH,
     WATCH,
     Demo,
@@ -81,24 +81,6 @@ class Followed:
         return found
 
 
-def _still(run: Followed) -> tuple[dict, dict]:
-    """Both pages' digests with their server held still (SIGSTOP) until neither changes: a
-    game at speed 100 on a busy machine seldom leaves both pages between two events at once.
-    The table plays on meanwhile; the pages catch up once the server continues."""
-    os.kill(run.web.process.pid, signal.SIGSTOP)
-    try:
-        before = None
-        for _ in range(20):
-            now = (run.early.evaluate(DIGEST), run.late.evaluate(DIGEST))
-            if now == before:
-                break
-            before = now
-            time.sleep(0.05)  # the pace of looking again, not a wait for anything
-        return now
-    finally:
-        os.kill(run.web.process.pid, signal.SIGCONT)
-
-
 def _showing_the_end(page) -> bool:
     return page.evaluate("() => !document.getElementById('ending').hidden")
 
@@ -118,6 +100,7 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
             early.add_init_script(SPEECH)
             early.goto(web.url + "/")
             early.evaluate(WATCH)
+            early.evaluate(SHOWN)
             early.check("#speak")  # this page reads each refusal aloud
             early.wait_for_function("() => document.getElementById('status').textContent"
                                     ".includes('no table is running')")
@@ -139,9 +122,12 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
                         raise AssertionError(f"the {game} demo ended before the second page "
                                              "opened")
                     continue
-                early, late = _still(run)
-                if early == late and early["moves"]:
-                    run.same_mid_game = len(early["moves"])
+                # the game plays on at speed 100 while we look, so the second page is compared
+                # with every view the first one showed, not with the first one's view now
+                late = run.late.evaluate(DIGEST)
+                if late["moves"] and run.early.evaluate(
+                        "(d) => window.shown.has(JSON.stringify(d))", late):
+                    run.same_mid_game = len(late["moves"])  # as the first page showed it
                     del waiting[game]
                 elif run.demo.finished():
                     del waiting[game]
