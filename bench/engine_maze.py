@@ -4,7 +4,11 @@ Every wall of every wall phase of a set of seeded random games is listed
 by ``legal_actions`` (the shortcuts and bit floods of ``engine/maze/game.py``),
 and for the reference by the plain check of the tests (a flood of the whole
 board, square by square, for each wall). Both lists are compared, so the
-figure is only printed when the fast one is right. The last line is
+figure is only printed when the fast one is right. The Architect's plan (the
+shortest route to every segment, which the table works out after every
+action and the demo's Maze Master weighs walls with) is timed the same way,
+beside the plain search of the tests. The last two lines are
+``maze_plan: ms_per_position=... reference_ms=...`` and
 ``maze_walls: ms_per_position=... reference_ms=... speedup=...``.
 
 Run: .venv/bin/python bench/engine_maze.py [--games N] [--seed S]
@@ -21,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.maze.game import PlaceWall
-from tests.test_maze_walls import plain_legal_walls, positions
+from engine.maze.game import Phase, PlaceWall, plan
+from tests.test_maze_walls import plain_legal_walls, plain_plan, positions
 
 
 def timed(fn, states) -> float:
@@ -46,6 +50,14 @@ def main() -> int:
     if wrong:
         print(f"maze_walls: WRONG in {wrong} of {len(states)} positions")
         return 1
+    moving = [s.apply_action(next(a for a in s.legal_actions() if isinstance(a, PlaceWall)))
+              for s in states if s.walls_left]
+    moving = [s for s in moving if s.phase is Phase.MOVE]
+    if any((p.moves, p.route) != plain_plan(s) for s, p in ((s, plan(s)) for s in moving)):
+        print("maze_plan: WRONG (the plan differs from the plain search)")
+        return 1
+    planned = [timed(plan, moving) for _ in range(3)]
+    plain_planned = [timed(plain_plan, moving) for _ in range(3)]
     fast = [timed(lambda s: s.legal_actions(), states) for _ in range(3)]
     plain = [timed(plain_legal_walls, states) for _ in range(3)]
     print(f"{len(states)} wall-phase positions from {args.games} random games, "
@@ -53,6 +65,8 @@ def main() -> int:
     runs = ", ".join(f"{t:.2f}" for t in fast)
     print(f"fast: {min(fast):.2f} ms per position (best of 3; {runs})")
     print(f"reference: {min(plain):.2f} ms per position (the plain flood per wall)")
+    print(f"maze_plan: ms_per_position={min(planned):.2f} reference_ms={min(plain_planned):.2f}"
+          f" ({len(moving)} positions, best of 3)")
     print(f"maze_walls: ms_per_position={min(fast):.2f} reference_ms={min(plain):.2f} "
           f"speedup={min(plain) / min(fast):.1f}")
     return 0

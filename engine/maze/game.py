@@ -597,18 +597,34 @@ class Plan:
         return self.moves is not None and self.moves <= self.turns_left
 
 
+def _queen_moves(steps: dict[tuple[int, int], int], start: Square) -> list[Square]:
+    """``queen_moves`` read off the board's open steps (bits), as the search needs it."""
+    out = []
+    for dr, dc in DIRECTIONS:
+        allowed = steps[(dr, dc)]
+        r, c = start
+        while allowed >> (r * SIZE + c) & 1:
+            r, c = r + dr, c + dc
+            out.append((r, c))
+    return out
+
+
 def plan(state: MazeState) -> Plan:
     """The fewest Architect moves that claim every remaining segment, walls as they stand.
 
-    A breadth-first search over (obelisk square, segments still out): at most
-    64 x 16 nodes, so it is cheap enough to run after every action.
+    A breadth-first search over (obelisk square, segments still out). The segments
+    still out are bits of one integer, and each square's queen moves are found once
+    per search, so that the table can run it after every action and a demo's hands
+    can weigh a couple of dozen walls with it.
     """
     if state.obelisk is None or state.phase is Phase.OVER:
         return Plan(0 if state.claimed == SEGMENTS else None, state.turns_left)
-    start = (state.obelisk, state.segments)
-    came: dict[tuple[Square, frozenset[Square]], tuple | None] = {start: None}
+    bit_of = {square: 1 << i for i, square in enumerate(sorted(state.segments))}
+    start = (state.obelisk, sum(bit_of.values()))
+    came: dict[tuple[Square, int], tuple | None] = {start: None}
     todo = deque([start])
-    cut = state.cut
+    steps = state._steps
+    ways: dict[Square, tuple[tuple[Square, int], ...]] = {}  # square -> (to, bits kept)
     while todo:
         node = todo.popleft()
         square, left = node
@@ -618,8 +634,12 @@ def plan(state: MazeState) -> Plan:
                 route.append(node[0])
                 node = came[node]
             return Plan(len(route), state.turns_left, tuple(reversed(route)))
-        for to in queen_moves(cut, square):
-            nxt = (to, left - {to})
+        moves = ways.get(square)
+        if moves is None:
+            moves = ways[square] = tuple((to, ~bit_of.get(to, 0))
+                                         for to in _queen_moves(steps, square))
+        for to, keep in moves:
+            nxt = (to, left & keep)
             if nxt not in came:
                 came[nxt] = node
                 todo.append(nxt)

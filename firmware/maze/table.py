@@ -252,7 +252,10 @@ class MazeTable(Table[MazeView]):
         pos = self.position
         if pos.is_terminal() or pos.phase.value not in ("wall", "move"):
             return
-        was = plan(before) if before.phase.value in ("wall", "move") else None
+        was = None
+        if before.phase.value in ("wall", "move"):  # planned already, as the last `now`
+            kept = self._planned
+            was = kept[1] if kept is not None and kept[0] is before else plan(before)
         now = self.plan
         if not now.enough and (was is None or was.enough):
             self.tell("notice", player=ARCHITECT.value,
