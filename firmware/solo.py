@@ -78,6 +78,41 @@ class Solo:
         return {"seat": self.seat.value, "level": self.level}
 
 
+def solo_of(start: dict) -> Solo | None:
+    """The solo setting a journal's start entry records (None: two people play)."""
+    kept = start.get("solo")
+    if kept is None:
+        return None
+    if not isinstance(kept, dict) or kept.get("seat") not in ("A", "B") \
+            or type(kept.get("level")) is not int:
+        raise ValueError(f"the computer's seat and level {kept!r} are not a seat A or B and "
+                         "a level 1 to 4")
+    return Solo(Player(kept["seat"]), kept["level"])
+
+
+def resume_solo(table: Any, entries: Any) -> None:
+    """A game begun alone resumes alone, the computer in the same seat at the same level,
+    however the table was started again (systemd runs ``obelisk run`` with no ``--solo``).
+    A restart that asks for another setting than the journal's is refused, nothing
+    touched, as other game options are. ``entries``: the journal's unfinished game."""
+    from firmware.journal import JournalError
+    from firmware.resume import read_start
+
+    kept = read_start(entries, solo_of)
+    given = None if table.solo is None else table.solo.solo
+    if given is not None and given != kept:
+        alone = "two people play" if kept is None else \
+            f"the computer plays seat {kept.seat.value} at level {kept.level}"
+        raise JournalError(
+            f"{table.journal.dir} holds an unfinished {table.game.id} game that {alone}, and "
+            f"this command asks for the computer in seat {given.seat.value} at level "
+            f"{given.level}. To continue it, run the command without --solo and --level; to "
+            "start the new game instead, add --new-game (the unfinished game is kept in an "
+            "archived journal beside it)")
+    if kept is not None and given is None:
+        table.solo = Computer(kept, table.game.id)
+
+
 def rules_for(game_id: str) -> Any:
     """The game's own solo module (``firmware/<game>/solo.py``)."""
     return load(f"firmware.{game_id}.solo")
