@@ -80,7 +80,10 @@ def words(pos: Any, actions: tuple) -> str:
 def where(pos: Any, actions: tuple) -> list[str]:
     out = []
     for a in actions:
-        if isinstance(a, Choose | Take):
+        if isinstance(a, Choose):  # its shape too, for the page to draw (the pad shows
+            shape = pos.block(a.block).cells  # only the colour)
+            out.append(f"zone: {_colour(pos, a.block)}: {cells_text(shape)}")
+        elif isinstance(a, Take):
             out.append(f"zone: {_colour(pos, a.block)}")
         elif isinstance(a, Place):
             out.append(f"tower {a.tower.value}: {cells_text(a.cells)}")
