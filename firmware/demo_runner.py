@@ -168,6 +168,10 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
     if prepare is not None:
         prepare(devices, journal, emit)
     table = make_table(resolved, journal, emit, seed)
+    if settings.solo is not None:  # before the start: a resumed game checks it with its own
+        from firmware.solo import Computer
+
+        table.solo = Computer(settings.solo, resolved.game.id)
     stream = serve_table(table, journal.dir, clock)  # `obelisk watch` and the page see a demo too
     service = TableService(devices, table, view_of, clock, rate=speed)
     service.start_table()  # a journal that cannot be resumed is refused here, nothing touched
@@ -182,14 +186,10 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
 
     loop = threading.Thread(target=serve, name=f"{resolved.game.id}-service", daemon=True)
     players = make_players(table, devices, seed)
-    if settings.solo is not None:
-        from firmware.solo import Computer, SoloHands
+    if table.solo is not None:  # typed, or the resumed game's own (its journal says so)
+        from firmware.solo import SoloHands
 
-        table.solo = Computer(settings.solo, resolved.game.id)
         players = SoloHands(players, table)
-        with table.lock:  # a resumed game may wait for the computer's move already
-            if table.started:
-                table.solo.turn(table)
     if settings.hook is not None:
         settings.hook(table, devices)
     if resolved.unfinished and "table" in saved:  # else the table guides the repair

@@ -32,3 +32,14 @@ HINT_FROM: RGB = (0, 60, 45)  # a hint: where it would come from
 BLOCKS: dict[str, RGB] = {"black": (40, 40, 40), "yellow": (255, 200, 0),
                           "red": (255, 0, 0), "green": (120, 255, 0), "blue": (0, 0, 255)}
 """A towers block's colour on its zone pad, by the colour's name (solo: the wanted block)."""
+
+
+def stacked(base: RGB, bottom: int, top: int) -> RGB:
+    """A rod under a block the computer asks for (or a hint): ``base`` where the block has
+    one cube at its lowest level, paler for each cube more it stacks on that rod, dimmer
+    where its cubes there hang a level (or two) above its lowest: so the rods show the
+    block's orientation, not only where it goes. ``bottom`` and ``top`` are the block's
+    levels on the rod, counted from its lowest (0), ``top`` past its last cube."""
+    pale = 0.3 * max(0, min(top - bottom, 3) - 1)
+    dim = (1.0, 0.55, 0.33)[max(0, min(bottom, 2))]
+    return tuple(round((c + (255 - c) * pale) * dim) for c in base)  # type: ignore[return-value]

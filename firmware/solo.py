@@ -78,6 +78,41 @@ class Solo:
         return {"seat": self.seat.value, "level": self.level}
 
 
+def solo_of(start: dict) -> Solo | None:
+    """The solo setting a journal's start entry records (None: two people play)."""
+    kept = start.get("solo")
+    if kept is None:
+        return None
+    if not isinstance(kept, dict) or kept.get("seat") not in ("A", "B") \
+            or type(kept.get("level")) is not int:
+        raise ValueError(f"the computer's seat and level {kept!r} are not a seat A or B and "
+                         "a level 1 to 4")
+    return Solo(Player(kept["seat"]), kept["level"])
+
+
+def resume_solo(table: Any, entries: Any) -> None:
+    """A game begun alone resumes alone, the computer in the same seat at the same level,
+    however the table was started again (systemd runs ``obelisk run`` with no ``--solo``).
+    A restart that asks for another setting than the journal's is refused, nothing
+    touched, as other game options are. ``entries``: the journal's unfinished game."""
+    from firmware.journal import JournalError
+    from firmware.resume import read_start
+
+    kept = read_start(entries, solo_of)
+    given = None if table.solo is None else table.solo.solo
+    if given is not None and given != kept:
+        alone = "two people play" if kept is None else \
+            f"the computer plays seat {kept.seat.value} at level {kept.level}"
+        raise JournalError(
+            f"{table.journal.dir} holds an unfinished {table.game.id} game that {alone}, and "
+            f"this command asks for the computer in seat {given.seat.value} at level "
+            f"{given.level}. To continue it, run the command without --solo and --level; to "
+            "start the new game instead, add --new-game (the unfinished game is kept in an "
+            "archived journal beside it)")
+    if kept is not None and given is None:
+        table.solo = Computer(kept, table.game.id)
+
+
 def rules_for(game_id: str) -> Any:
     """The game's own solo module (``firmware/<game>/solo.py``)."""
     return load(f"firmware.{game_id}.solo")
@@ -277,16 +312,54 @@ def notation(pos: Any, actions: tuple) -> str:
     return "; ".join(pos.action_to_string(a) for a in actions)
 
 
-def shown(players: Any, table: Any, told: dict) -> tuple:
-    """The demo hands' reading of the computer's move: the ``asked`` event's notation."""
-    pos = table.position
-    return tuple(pos.string_to_action(text) for text in told["action"].split("; "))
-
-
 def differs(pos: Any, asked: tuple, made: Any) -> str:
     """What a player reads when the move made for the computer is not the one asked."""
     return (f"the computer asked for {words(pos, asked)}, but this is {made}: put it back "
             "as it was and make the lit move")
+
+
+# -------------------------------------------------------------------- reading the LEDs
+
+Pixel = Callable[[tuple], "palette.RGB"]
+"""One LED's colour by its key (``("board", "", 5)``): the simulated strip's pixels for the
+demo's hands (``devices.leds[key]``), or a frame (``table.led_frame``) in a test."""
+
+SAME_LIGHT = 12.0
+"""How far (in RGB units) a pixel may be from a colour and still be read as it: the
+table's own colours lie 25 or more apart."""
+
+
+def pixels_of(leds: Any) -> Pixel:
+    """What the hands look at: a frame (a dict, dark where it says nothing) or a strip."""
+    if isinstance(leds, dict):
+        return lambda key: tuple(leds.get(key, palette.OFF))
+    return lambda key: tuple(leds[key])
+
+
+def seen_as(rgb: Any, colours: dict) -> Any:
+    """Which of ``colours`` (name -> RGB) a pixel shows, or None: read as a person reads
+    it, by the nearest colour, if it is that colour at all."""
+    best, far = None, SAME_LIGHT ** 2
+    for name, colour in colours.items():
+        d = sum((a - b) ** 2 for a, b in zip(colour, rgb, strict=True))
+        if d <= far:
+            best, far = name, d
+    return best
+
+
+def lit(pixel: Pixel, part: str, owner: str, count: int, colours: dict) -> dict[int, Any]:
+    """The pixels of one part (``board``, ``tower A``...) lit in one of ``colours``: index ->
+    the colour's name. The decoders of each game's asked move start here."""
+    out = {}
+    for i in range(count):
+        name = seen_as(pixel((part, owner, i)), colours)
+        if name is not None:
+            out[i] = name
+    return out
+
+
+ASKED = {"to": palette.ASK, "from": palette.ASK_FROM}
+"""The computer's asked move on the board: where a piece goes, where it comes from."""
 
 
 # -------------------------------------------------------------------- the demo's hands
@@ -294,26 +367,19 @@ def differs(pos: Any, asked: tuple, made: Any) -> str:
 
 class SoloHands:
     """The demo's hands in a solo game: the game's bots play the person's seat, and the
-    computer's moves are made as the table shows them (its ``asked`` event, its LEDs).
+    computer's moves are made as the table shows them on its LEDs.
 
-    The computer's moves are read from the last ``asked`` event the table
-    told (as the page would draw it), never from the search; its game's
-    ``hand`` makes them on the simulated table.
+    The computer's move is read from the simulated LED strip alone (each
+    game's ``shown``: pad colours, rods, squares, rings), never from the
+    search, the table's own record of it, or an event: a person at the table
+    sees only the lights. Its game's ``hand`` makes it on the simulated table.
     """
 
     def __init__(self, players: Any, table: Any) -> None:
         self.players = players
         self.table = table
-        self.told: dict | None = None  # the last asked event
-        self.made: list[str] = []  # the asked moves the hands made, for tests
-        telling = table.emit
-
-        def emit(event: dict) -> None:
-            if event["event"] == "asked":
-                self.told = event
-            telling(event)
-
-        table.emit = emit
+        self.seen: tuple = ()  # the last move read off the LEDs, kept while the table asks
+        self.made: list[str] = []  # which placement it was; every move made, for tests
 
     def physical(self) -> dict:
         return self.players.physical()
@@ -325,26 +391,28 @@ class SoloHands:
         return self.players.waiting()
 
     def shown(self) -> tuple:
-        """The computer's move as the last ``asked`` event tells it (read back from words)."""
-        computer = self.table.solo
-        if self.told is None or not computer.asked:
-            return ()
-        return computer.rules.shown(self.players, self.table, self.told)
+        """The computer's move as the LEDs show it now (empty: none lit)."""
+        return self.table.solo.rules.shown(self.players, self.table)
 
     def act(self) -> None:
         table = self.table
         computer = table.solo
         rules = computer.rules
-        shown = self.shown()
-        if table.state == "choose" and table.chooser is computer.seat and shown:
+        if table.state == "choose" and table.chooser is computer.seat and self.seen:
             mine = [i for i, c in enumerate(table.candidates)
-                    if any(rules.same(table.position, w, c[-1]) for w in shown)]
+                    if any(rules.same(table.position, w, c[-1]) for w in self.seen)]
             if mine:  # the chooser's button: step to the asked one, then hold it
                 self.players.devices.buttons.press(computer.seat.value,
                                                    hold=table.pick == mine[0])
                 return
-        if table.state == "play" and shown:
-            self.made.append(self.told["action"])
-            rules.hand(self.players, table, shown)
-            return
+        if table.state == "play":
+            pos = table.position
+            shown = self.shown()
+            if shown:
+                self.seen = shown
+                self.made.append(rules.notation(pos, shown))
+                rules.hand(self.players, table, shown)
+                return
+            if computer.seat in movers(pos) and rules.asks(pos):
+                return  # the computer is to act, its move not lit yet: the bots never make it
         self.players.act()

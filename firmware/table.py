@@ -210,6 +210,9 @@ class Table(Generic[V]):
         self.history, self.actions = list(replayed.history), list(replayed.actions)
         self.position = replayed.state
         self.started = True
+        from firmware.solo import resume_solo  # the computer's seat and level, as journalled
+
+        resume_solo(self, entries)
         self._resumed_from(entries)
         self.tell("resumed", game=self.game.id, options=options_to_dict(self.game.options),
                   actions=len(self.actions), observation=self.position.observation())
@@ -245,6 +248,8 @@ class Table(Generic[V]):
         extras = self._extras()
         if extras:
             entry["extras"] = extras
+        if self.solo is not None:  # a game alone resumes alone (firmware.solo.resume_solo)
+            entry["solo"] = self.solo.solo.to_dict()
         return entry
 
     def _extras(self) -> dict:

@@ -13,7 +13,7 @@ import pytest
 
 from firmware.journal import Journal
 from firmware.pin import read_pin
-from tests.browser_support import LAPTOP, OBELISK, PHONE, Web, stop, until
+from tests.browser_support import LAPTOP, OBELISK, PHONE, Demo, Web, stop, until
 from tests.test_browser import browser  # noqa: F401  (the shared chromium)
 from tests.test_web_controls import Phone
 
@@ -230,3 +230,59 @@ def test_a_solo_game_set_up_from_the_page_lights_a_hint(browser, lone_table):  #
         assert page.locator("#notice").is_visible()
     finally:
         context.close()
+
+
+def test_playing_towers_alone_the_page_draws_the_computers_blocks(browser, tmp_path):  # noqa: F811
+    """The computer's towers move on the page, not only on the LEDs: the shape of each block
+    it wants fetched, drawn on its empty zone pad, and the cubes its block fills on its
+    tower, turned as they go (the asked event's where), outlined in violet."""
+    state_dir = tmp_path / "solo"
+    state_dir.mkdir()
+    web = Web(state_dir).start()
+    demo = Demo("towers", state_dir, seed=3, speed=2, extra=("--solo", "A"))
+    seen: dict = {}
+    try:
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(web.url + "/")
+        demo.start()
+        while not ("shape" in seen and "cubes" in seen):
+            got = page.wait_for_function("""() => {
+                // read at once: the demo's hand makes the asked move soon after it is asked
+                const notice = document.getElementById("notice").textContent;
+                const shapes = [...document.querySelectorAll("#facts svg[data-ask='ask']")];
+                const cubes = [...document.querySelectorAll("#drawing [data-ask='ask']")];
+                if (!notice.includes("asks") || !(shapes.length || cubes.length)) return null;
+                return { notice, shapes: shapes.map((s) => [s.dataset.colour, s.dataset.cells]),
+                  cubes: cubes.map((c) => [c.closest("[data-player]").dataset.player,
+                    c.dataset.cell]) };
+            }""", timeout=90_000).json_value()
+            asked = [e for e in demo.events() if e.get("event") == "asked"]
+            assert asked and all(e["player"] == "A" for e in asked)
+            wheres = [w for e in asked for w in e["where"]]
+            for colour, cells in got["shapes"]:  # each shape drawn is one the computer asked
+                words = ", ".join(_rod_level(c) for c in _by_level(cells.split(" ")))
+                assert f"zone: {colour}: {words}" in wheres, (colour, cells, wheres)
+                seen["shape"] = got
+            if got["cubes"]:
+                player = {p for p, _ in got["cubes"]}
+                assert len(player) == 1
+                words = ", ".join(_rod_level(c) for c in _by_level([c for _, c in got["cubes"]]))
+                assert f"tower {player.pop()}: {words}" in wheres, (got, wheres)
+                seen["cubes"] = got
+            page.wait_for_function("(n) => !document.getElementById('notice').textContent"
+                                   ".includes(n)", arg=got["notice"], timeout=90_000)
+        assert "the computer (player A) asks" in seen["cubes"]["notice"]
+    finally:
+        demo.stop()
+        web.stop()
+
+
+def _by_level(cells: list[str]) -> list[tuple[int, ...]]:
+    """Cells "x,y,z" in the order the rules' words list them: bottom level first."""
+    return sorted((tuple(int(v) for v in c.split(",")) for c in cells),
+                  key=lambda c: (c[2], c[1], c[0]))
+
+
+def _rod_level(cell: tuple[int, ...]) -> str:
+    x, y, z = cell
+    return f"{'abc'[x]}{y + 1} level {z + 1}"

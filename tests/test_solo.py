@@ -74,8 +74,9 @@ def test_the_computer_chooses_at_once_and_its_fetching_is_not_timed(block_set, t
     # The person fetches one block of the first wanted colour: accepted, the other still asked.
     colour = t.pos.block(wanted[0].block).colour
     t.see(pads=(colour, None))
-    assert t.table.actions and t.of("asked")[-1]["where"] == [
-        f"zone: {t.pos.block(wanted[1].block).colour.label}"]
+    (left,) = t.of("asked")[-1]["where"]
+    assert t.table.actions and left.startswith(
+        f"zone: {t.pos.block(wanted[1].block).colour.label}: a1 level 1")  # and its shape
 
 
 def test_a_move_of_several_actions_is_thought_within_one_cap(block_set, tmp_path,
@@ -202,3 +203,74 @@ def test_the_think_cap_stops_the_search_on_the_clock_it_is_given():
     assert searches[1].done == bot.simulations  # no cap reached: the whole budget
     assert action == bot.choose(state, 3)  # and the move the engine picks by itself
     assert gc.isenabled()  # the collector, off while it searched, is back
+
+
+# ------------------------------------------------------------------ kept across a restart
+
+
+def test_a_restart_resumes_alone_with_the_same_seat_and_level_and_asks_again(tmp_path):
+    t = StonesHarness(tmp_path)
+    t.table.solo = Computer(Solo(B, 2), "stones")
+    t.started()
+    _person_moves(t)
+    asked = [e for e in t.events if e["event"] == "asked"][-1]
+    assert t.journal.read().entries[0]["solo"] == {"seat": "B", "level": 2}
+    again = StonesHarness(tmp_path)  # started again as systemd does: no --solo
+    computer = again.table.solo
+    assert computer is not None and computer.solo == Solo(B, 2)
+    kinds = [e["event"] for e in again.events]
+    assert kinds[0] == "resumed" and "asked" in kinds
+    assert [e for e in again.events if e["event"] == "asked"][-1] == asked  # the same move
+
+
+def test_a_restart_asking_another_solo_setting_is_refused_untouched(tmp_path):
+    from engine.stones.game import StonesGame
+    from firmware.journal import Journal, JournalError
+    from firmware.stones.table import StonesTable
+
+    t = StonesHarness(tmp_path)
+    t.table.solo = Computer(Solo(B, 2), "stones")
+    t.started()
+    _person_moves(t)
+    before = t.journal.path.read_bytes()
+    for other in (Solo(A, 2), Solo(B, 3)):
+        table = StonesTable(StonesGame(), Journal(tmp_path), emit=lambda e: None)
+        table.solo = Computer(other, "stones")
+        with pytest.raises(JournalError, match="without --solo and --level"):
+            table.start(0.0)
+    assert t.journal.path.read_bytes() == before
+
+
+def test_a_killed_solo_demo_resumes_alone_and_asks_its_move_again(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    obelisk = str(Path(sys.executable).parent / "obelisk")
+    state = str(tmp_path / "state")
+    args = [obelisk, "demo", "stones", "--seed", "2", "--json", "--speed", "50",
+            "--state-dir", state]
+    first = subprocess.Popen([*args, "--solo", "B", "--level", "2"], stdout=subprocess.PIPE,
+                             text=True)
+    mine = 0
+    deadline = time.monotonic() + 120
+    for line in first.stdout:
+        event = json.loads(line)
+        mine += event["event"] == "accepted" and event["player"] == "B"
+        if mine >= 2 or time.monotonic() > deadline:
+            break
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    first.stdout.close()
+    assert mine >= 2
+    again = subprocess.run(args, capture_output=True, text=True, timeout=300)  # no --solo
+    assert again.returncode == 0, again.stderr
+    played = [json.loads(line) for line in again.stdout.splitlines()]
+    assert played[0]["event"] == "resumed" and played[-1]["event"] == "game_over"
+    asked = [e for e in played if e["event"] == "asked"]
+    assert asked and all(e["player"] == "B" for e in asked)  # still alone, same seat
+    assert not [e for e in played if e["event"] == "refused" and "computer" in e["message"]]
+    start = json.loads(Path(state, "journal.jsonl").read_text().splitlines()[0])
+    assert start["solo"] == {"seat": "B", "level": 2}

@@ -12,15 +12,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import parse_square, square_name
+from engine.core import square_name
 from engine.highrise.game import Place, Size
 from engine.players import Player
 from firmware import palette
-from firmware.solo import asks, hands_free, same, searched, shade, together
+from firmware.solo import (
+    ASKED,
+    Pixel,
+    asks,
+    hands_free,
+    lit,
+    pixels_of,
+    same,
+    searched,
+    shade,
+    together,
+)
 from hardware.sim import PYRAMID_GRAMS
 
-__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "same", "searched",
-           "shown", "together", "where", "words"]
+__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
+           "searched", "shown", "together", "where", "words"]
 
 
 def words(pos: Any, actions: tuple) -> str:
@@ -39,15 +50,26 @@ def differs(pos: Any, asked: tuple, made: Any) -> str:
             f"the size its ring shows on {square_name(asked[0].square)}")
 
 
-def shown(players: Any, table: Any, told: dict) -> tuple:
-    """The computer's pyramid as the table shows it: the lit square (the asked event names
-    it) and the size from how much of the computer's ring is lit."""
-    seat = told["player"]
+def read(pixel: Pixel, pos: Any, seat: str, ring: int, cols: int) -> tuple:
+    """The computer's pyramid as the table shows it: the square lit in the asking colour,
+    and the size from how much of the asking seat's ring (``ring`` pixels) is lit."""
+    squares = [i for i, name in lit(pixel, "board", "", pos.options.rows * cols, ASKED).items()
+               if name == "to"]
+    shown = len(lit(pixel, "ring", seat, ring, {"to": palette.ASK}))
+    if len(squares) != 1 or not shown:
+        return ()
+    size = next(s for s in Size if -(-ring * s.value // 3) >= shown)
+    place = Place(divmod(squares[0], cols), size)
+    return (place,) if place in pos.legal_actions() else ()
+
+
+def shown(players: Any, table: Any) -> tuple:
+    """The demo's hands read the computer's pyramid off the simulated LEDs (its square on
+    the board, its size on the computer's ring)."""
+    seat = table.solo.seat.value
     leds = players.devices.leds
     ring = next(n for kind, owner, n in leds.parts() if (kind, owner) == ("ring", seat))
-    lit = sum(1 for i in range(ring) if tuple(leds[("ring", seat, i)]) == palette.ASK)
-    size = next(s for s in Size if -(-ring * s.value // 3) >= lit)
-    return (Place(parse_square(told["where"][0]), size),)
+    return read(pixels_of(leds), table.position, seat, ring, table.board_cols)
 
 
 def where(pos: Any, actions: tuple) -> list[str]:

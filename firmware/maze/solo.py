@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import square_name
-from engine.maze.game import SIZE, Move, Pass, Phase, PlaceSegment, PlaceWall
+from engine.maze.game import SIZE, Move, Orientation, Pass, Phase, PlaceSegment, PlaceWall, Role
 from engine.players import Player
-from firmware.solo import differs, notation, same, searched, shade, shown
+from firmware.solo import ASKED, Pixel, differs, lit, notation, pixels_of, same, searched, shade
 
-__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "same", "searched",
-           "shown", "together", "where", "words"]
+__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
+           "searched", "shown", "together", "where", "words"]
 
 
 def asks(pos: Any) -> bool:
@@ -77,6 +77,44 @@ def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool)
             leds[_at(a.to)] = to
         elif isinstance(a, PlaceSegment):
             leds[_at(a.square)] = to
+
+
+def _faced(square: tuple[int, int], orientation: Orientation) -> frozenset:
+    """The squares a wall's two sides face, those on the board."""
+    out = set()
+    for side in orientation.sides:
+        n = (square[0] + side.value[0], square[1] + side.value[1])
+        if 0 <= n[0] < SIZE and 0 <= n[1] < SIZE:
+            out.add(n)
+    return frozenset(out)
+
+
+def read(pixel: Pixel, pos: Any) -> tuple:
+    """The computer's move as the board's lights show it. The Architect's: the obelisk's
+    square dim, its destination bright. The Maze Master's: each segment's square bright,
+    or a wall's square bright and the squares its two sides face dim (a side at the
+    board's edge faces none, so which are lit tells the turn all the same)."""
+    seen = lit(pixel, "board", "", SIZE * SIZE, ASKED)
+    to = sorted(divmod(i, SIZE) for i, name in seen.items() if name == "to")
+    frm = frozenset(divmod(i, SIZE) for i, name in seen.items() if name == "from")
+    if not to or pos.phase is Phase.OVER:
+        return ()
+    legal = pos.legal_actions()
+    if pos.to_play is Role.ARCHITECT:
+        wanted: tuple = (Move(to[0]),) if len(to) == 1 and frm == {pos.obelisk} else ()
+    elif pos.phase is Phase.SEGMENTS:
+        wanted = tuple(PlaceSegment(sq) for sq in to) if not frm else ()
+        return wanted if wanted and wanted[0] in legal else ()
+    elif len(to) == 1:
+        wanted = tuple(PlaceWall(to[0], o) for o in Orientation if _faced(to[0], o) == frm)
+    else:
+        wanted = ()
+    return wanted if len(wanted) == 1 and wanted[0] in legal else ()
+
+
+def shown(players: Any, table: Any) -> tuple:
+    """The demo's hands read the computer's move off the simulated board's LEDs."""
+    return read(pixels_of(players.devices.leds), table.position)
 
 
 def hand(players: Any, table: Any, actions: tuple) -> None:

@@ -11,11 +11,24 @@ from typing import Any
 
 from engine.core import square_name
 from engine.players import Player
+from engine.stones.game import Move
 from engine.stones.sensing import sight, sight_after, stack_heights
-from firmware.solo import asks, hands_free, notation, same, searched, shade, shown, together
+from firmware.solo import (
+    ASKED,
+    Pixel,
+    asks,
+    hands_free,
+    lit,
+    notation,
+    pixels_of,
+    same,
+    searched,
+    shade,
+    together,
+)
 
-__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "same", "searched",
-           "shown", "together", "where", "words"]
+__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
+           "searched", "shown", "together", "where", "words"]
 
 
 def words(pos: Any, actions: tuple) -> str:
@@ -41,6 +54,24 @@ def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool)
     for move in actions:
         leds[("board", "", move.frm[0] * cols + move.frm[1])] = frm
         leds[("board", "", move.to[0] * cols + move.to[1])] = to
+
+
+def read(pixel: Pixel, pos: Any) -> tuple:
+    """The computer's move as the board's lights show it: the square lit dim (where the
+    stone stands) and the one lit bright (where it goes), if the rules allow that move."""
+    rows, cols = pos.options.rows, pos.options.cols
+    seen = lit(pixel, "board", "", rows * cols, ASKED)
+    frm = [divmod(i, cols) for i, name in seen.items() if name == "from"]
+    to = [divmod(i, cols) for i, name in seen.items() if name == "to"]
+    if len(frm) != 1 or len(to) != 1:
+        return ()
+    move = Move(frm[0], to[0])
+    return (move,) if move in pos.legal_actions() else ()
+
+
+def shown(players: Any, table: Any) -> tuple:
+    """The demo's hands read the computer's move off the simulated board's LEDs."""
+    return read(pixels_of(players.devices.leds), table.position)
 
 
 def hand(players: Any, table: Any, actions: tuple) -> None:

@@ -17,13 +17,13 @@ from typing import Any
 
 from engine.players import Player
 from engine.towers.game import Choose, Decline, Phase, Place, Take
-from engine.towers.tower import LEVELS, WIDTH, cells_text
+from engine.towers.tower import LEVELS, WIDTH, cells_text, drop, heights_of
 from firmware import palette
-from firmware.solo import asks, notation, shade, shown
+from firmware.solo import Pixel, asks, lit, notation, pixels_of, shade
 from firmware.solo import searched as _same_position
 
-__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "same", "searched",
-           "shown", "together", "where", "words"]
+__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
+           "searched", "shown", "together", "where", "words"]
 
 
 def together(first: Any, state: Any) -> bool:
@@ -80,7 +80,10 @@ def words(pos: Any, actions: tuple) -> str:
 def where(pos: Any, actions: tuple) -> list[str]:
     out = []
     for a in actions:
-        if isinstance(a, Choose | Take):
+        if isinstance(a, Choose):  # its shape too, for the page to draw (the pad shows
+            shape = pos.block(a.block).cells  # only the colour)
+            out.append(f"zone: {_colour(pos, a.block)}: {cells_text(shape)}")
+        elif isinstance(a, Take):
             out.append(f"zone: {_colour(pos, a.block)}")
         elif isinstance(a, Place):
             out.append(f"tower {a.tower.value}: {cells_text(a.cells)}")
@@ -105,7 +108,9 @@ def differs(pos: Any, asked: tuple, made: Any) -> str:
 
 
 def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool) -> None:
-    """Pads in the wanted blocks' colours; the rods the block covers on its tower."""
+    """Pads in the wanted blocks' colours; the rods the block covers on its tower, each
+    shaded for the block's cubes on it (``palette.stacked``), so they show its
+    orientation too."""
     to, _ = shade(asked)
     pos = table.position
     zone = table.decided.zone if table.decided is not None else (None, None)
@@ -124,26 +129,121 @@ def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool)
         elif isinstance(a, Place):
             for rod in range(WIDTH * WIDTH):
                 leds[("tower", a.tower.value, rod)] = palette.OFF
-            for x, y, _ in a.cells:
-                leds[("tower", a.tower.value, y * WIDTH + x)] = to
+            for (x, y), (bottom, top) in column_levels(a.cells).items():
+                leds[("tower", a.tower.value, y * WIDTH + x)] = palette.stacked(to, bottom, top)
+
+
+Levels = dict[tuple[int, int], tuple[int, int]]
+"""Rod (x, y) -> the block's (lowest, past its highest) level on it, from the block's lowest."""
+
+
+def column_levels(cells: Any) -> Levels:
+    """The block's cubes rod by rod, its lowest level counted 0: what the rods light."""
+    floor = min(z for *_, z in cells)
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    for x, y, z in cells:
+        low, high = out.get((x, y), (z - floor, z - floor + 1))
+        out[(x, y)] = (min(low, z - floor), max(high, z - floor + 1))
+    return out
+
+
+SHADES = {(b, t): palette.stacked(palette.ASK, b, t) for b in range(3) for t in range(b + 1, b + 4)}
+"""Every shade an asked block's rod can show (``column_levels``), as read back."""
+
+
+@dataclasses.dataclass(frozen=True)
+class AtHand:
+    """What the demo's hand knows of the physical table: the blocks on the zone pads, the
+    one it holds, the colour pile, and how high each tower stands on each rod."""
+
+    pads: tuple[str | None, ...]
+    held: str | None
+    pile: tuple[str, ...]
+    heights: tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def _fitting(pos: Any, block: str, levels: Levels) -> frozenset | None:
+    """The block turned the way the rods show, if it can be (as its cubes, placed at the
+    origin), else None."""
+    for shape in pos.block(block).orientations:
+        if column_levels(shape) == levels:
+            return shape
+    return None
+
+
+def read(pixel: Pixel, pos: Any, at_hand: AtHand) -> tuple:
+    """The computer's towers move as the LEDs show it, made of the blocks at hand.
+
+    A tower's rods lit (shaded as ``column_levels``) ask for a block there:
+    which one is told by its shape (its cube count is its colour), fetched
+    from the lit pad, else the hand or the pads, else the black pile; it
+    goes where its corner's rod is and falls until it rests, as the hand
+    would let it. Empty pads lit in a block colour ask for blocks of that
+    colour from the pile; a carrying pad lit (the other dark) is the one to
+    take.
+    """
+    pads = lit(pixel, "zone", "", len(at_hand.pads), palette.BLOCKS)
+    for tower in (Player.A, Player.B):
+        rods = lit(pixel, "tower", tower.value, WIDTH * WIDTH, SHADES)
+        if not rods:
+            continue
+        x0 = min(r % WIDTH for r in rods)
+        y0 = min(r // WIDTH for r in rods)
+        levels = {(r % WIDTH - x0, r // WIDTH - y0): bt for r, bt in rods.items()}
+        lit_pads = [at_hand.pads[i] for i in pads if at_hand.pads[i] is not None]
+        blacks = pos.blacks[:1] if pos.phase is Phase.BONUS else ()
+        known = (*pos.zone, *pos.hands)  # the pads weigh colours only: which of a colour
+        for block in (*lit_pads, at_hand.held, *at_hand.pads, *known, *blacks):  # it is
+            shape = block and _fitting(pos, block, levels)
+            if not shape:
+                continue
+            cells = drop(at_hand.heights[tower.index], shape, (x0, y0))
+            place = Place(tower, block, cells)
+            if pos.phase is Phase.TAKE:
+                return (Take(block), place)
+            return (place,)
+        return ()
+    pile = list(at_hand.pile)
+    chosen = []
+    for pad, colour in sorted(pads.items()):
+        if at_hand.pads[pad] is None:
+            block = next((b for b in pile if _colour(pos, b) == colour), None)
+            if block is not None:
+                pile.remove(block)
+                chosen.append(Choose(block))
+    return tuple(chosen)
+
+
+def shown(players: Any, table: Any) -> tuple:
+    """The demo's hands read the computer's move off the simulated LEDs (pads and rods)."""
+    pos = table.position
+    at_hand = AtHand(tuple(players.pads), players.held.get(table.solo.seat),
+                     tuple(players._physical_pile(pos)),
+                     (heights_of(players.sim.cubes[0]), heights_of(players.sim.cubes[1])))
+    return read(pixels_of(players.devices.leds), pos, at_hand)
 
 
 def hand(players: Any, table: Any, actions: tuple) -> None:
-    """The demo's hand: fetch the colours the pads show, or take the lit pad's block and
-    place it where the asked placement says (its cubes are in the asked event's words)."""
-    pos = table.position
+    """The demo's hand: fetch the first block the pads ask for, or take the block read off
+    the LEDs (from its pad or the hand) and let it down where they show."""
     if isinstance(actions[0], Choose):
-        for pad, shown in pad_colours(players).items():
-            if players.pads[pad] is None and shown is not None:
-                block = next(b for b in players._physical_pile(pos) if _colour(pos, b) == shown)
-                players._pad(pad, block)
-                return
+        pad = next(i for i, b in enumerate(players.pads) if b is None)
+        for i, colour in sorted(pad_colours(players).items()):
+            if players.pads[i] is None and colour == _colour(table.position, actions[0].block):
+                pad = i
+                break
+        players._pad(pad, actions[0].block)
         return
     place = next(a for a in actions if isinstance(a, Place))
-    if pos.block(place.block).colour.label != "black":
-        colour = pos.block(place.block).colour
-        pad = next(i for i, b in enumerate(players.pads) if b and pos.block(b).colour is colour)
-        players._pad(pad, None)
+    pos = table.position
+    colour = _colour(pos, place.block)
+    pads = [i for i, b in enumerate(players.pads) if b is not None and _colour(pos, b) == colour]
+    lit_pads = [i for i, c in pad_colours(players).items() if c == colour and i in pads]
+    if players.held.get(table.solo.seat) is not None and \
+            _colour(pos, players.held[table.solo.seat]) == colour:
+        del players.held[table.solo.seat]
+    elif lit_pads or pads:
+        players._pad((lit_pads or pads)[0], None)
     players.sim.place(place.tower.index, place.cells)
     if all(z >= LEVELS for *_, z in place.cells):  # above the rods: say so with the button
         players.devices.buttons.press(table.solo.seat.value)

@@ -40,7 +40,39 @@ export function parseMark(text) {
     Number(found[4]) - 1], kind: found[5] };
 }
 
-function tower(blocks, { width, levels, top, newest, marks, over, gone }) {
+/** "a1 level 1, b1 level 1" -> [[0, 0, 0], [1, 0, 0]] */
+function cellsOf(text) {
+  return text.split(", ").map((words) => {
+    const [, col, row, level] = /([a-c])(\d+) level (\d+)/.exec(words);
+    return [col.charCodeAt(0) - 97, Number(row) - 1, Number(level) - 1];
+  });
+}
+
+/** Playing alone: the computer's asked move (or a hint) from its event's where: the blocks
+ * it wants in the zone ("zone: green: a1 level 1, ..." with the shape to fetch from the
+ * pile, "zone: green" for the one to take) and the cubes its block fills on a tower. */
+export function parseAsked(where) {
+  const zone = [];
+  const cubes = [];
+  for (const words of where || []) {
+    const pad = /^zone: (\w+)(?:: (.+))?$/.exec(words);
+    const onTower = /^tower ([AB]): (.+)$/.exec(words);
+    if (pad) zone.push({ colour: pad[1], cells: pad[2] ? cellsOf(pad[2]) : null });
+    else if (onTower) cubes.push(...cellsOf(onTower[2]).map((cell) => ({ player: onTower[1], cell })));
+  }
+  return { zone, cubes };
+}
+
+/** A block's shape as a small picture, for a pad the computer wants filled. */
+function shapePicture(colour, cells, kind) {
+  const g = svg("g", {});
+  [...cells].sort((a, b) => a[2] - b[2] || (a[0] - a[1]) - (b[0] - b[1]))
+    .forEach((cell) => g.append(cube(cell, colour, "cube")));
+  return svg("svg", { viewBox: "-4 -60 100 80", class: `asked-shape ${kind}`, "data-ask": kind,
+    "data-colour": colour, "data-cells": cells.map((c) => c.join(",")).join(" ") }, g);
+}
+
+function tower(blocks, { width, levels, top, newest, marks, over, gone, asked = [], kind = "ask" }) {
   const g = svg("g", { class: "tower" });
   // the base plate and its rods, named as the rules name them
   const base = [corner(0, 0, 0), corner(width, 0, 0), corner(width, width, 0), corner(0, width, 0)];
@@ -80,6 +112,11 @@ function tower(blocks, { width, levels, top, newest, marks, over, gone }) {
     drawn.setAttribute("data-mark", mark.kind);
     g.append(drawn);
   }
+  for (const { cell } of asked) { // the computer's block, where it goes and turned as it goes
+    const drawn = cube(cell, null, `mark ${kind}`);
+    drawn.setAttribute("data-ask", kind);
+    g.append(drawn);
+  }
   for (let x = 0; x < width; x += 1) {
     const [lx, ly] = corner(x + 0.5, 0, 0);
     g.append(svg("text", { x: lx - 6, y: ly + 14, class: "coord small" }, "abc"[x] || ""));
@@ -105,6 +142,7 @@ export function draw(view) {
   top += 1; // room to show a cube that would go over
   const marks = (view.marks || []).map(parseMark).filter(Boolean);
   const newest = new Set(view.change?.blocks || []);
+  const asked = parseAsked(view.asked?.where);
   const span = 2 * width * W; // one tower's width on screen
   const gap = 50; // room for both names with a penalty ("tower A: 12 (−3)") side by side
   const margin = 26; // a name is wider than a narrow tower: room on either side
@@ -116,7 +154,8 @@ export function draw(view) {
     const over = seen.penalties?.[p] > 0;
     const g = tower(seen.towers[p], { width, levels, top, newest, over,
       gone: gone.filter((b) => b.player === p),
-      marks: marks.filter((m) => m.player === p) });
+      marks: marks.filter((m) => m.player === p),
+      asked: asked.cubes.filter((c) => c.player === p), kind: view.asked?.kind });
     const left = 6 + i * (span + gap);
     g.setAttribute("transform", `translate(${left},${top * Z + width * H + 6})`);
     g.setAttribute("data-player", p);
@@ -137,11 +176,21 @@ export function chip(colour, label, extra = "") {
 export function info(view) {
   const seen = view.obs;
   const chosen = new Set(view.change?.zone || []);
+  const kind = view.asked?.kind || "ask";
+  const wanted = parseAsked(view.asked?.where).zone;
+  const fetch = wanted.filter((w) => w.cells); // from the pile, onto the empty pads
+  const take = wanted.filter((w) => !w.cells).map((w) => w.colour); // off a pad
   const pads = [0, 1].map((i) => {
     const block = seen.zone[i];
-    return html("div", { class: `pad${block && chosen.has(block.id) ? " newest" : ""}` },
-      html("span", { class: "pad-name" }, `zone pad ${i + 1}`),
-      block ? chip(block.colour, block.id) : html("span", { class: "empty" }, "empty"));
+    const taken = block && take.includes(block.colour);
+    const shape = !block && fetch.length ? fetch.shift() : null;
+    const pad = html("div", { class: `pad${block && chosen.has(block.id) ? " newest" : ""}${
+      taken || shape ? ` asked ${kind}` : ""}` },
+    html("span", { class: "pad-name" }, `zone pad ${i + 1}`),
+    block ? chip(block.colour, block.id) : shape ? shapePicture(shape.colour, shape.cells, kind)
+      : html("span", { class: "empty" }, "empty"));
+    if (taken) pad.setAttribute("data-ask", kind);
+    return pad;
   });
   const pile = Object.entries(seen.pile).map(([colour, n]) => chip(colour, `× ${n}`));
   const hands = ["A", "B"].filter((p) => seen.hands[p]).map((p) =>
