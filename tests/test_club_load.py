@@ -5,6 +5,7 @@ Against a real mosquitto (``tests/club_support.py``), as the other club tests.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -54,3 +55,69 @@ def test_a_burst_of_events_sends_few_states_and_the_last_one(tmp_path, broker):
     finally:
         publisher.stop()
         heard.close()
+
+
+def test_the_page_asks_again_for_results_the_broker_dropped_while_it_lagged(
+        tmp_path, monkeypatch):
+    """A broker queues only so many messages for a subscriber that falls behind (mosquitto:
+    max_queued_messages, 1000 by default) and drops the rest: a result among them would
+    never reach the club's page. Here the broker keeps 1 in flight and 2 queued."""
+    import asyncio
+    import threading
+
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+
+    from firmware.club import viewer
+    from firmware.club.config import parse_broker
+
+    monkeypatch.setattr(viewer, "RESYNC_S", (0.2, 5.0))
+    small = Mosquitto(tmp_path / "small", extra=("max_inflight_messages 1",
+                                                 "max_queued_messages 2")).start()
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    club = viewer.Club()
+    page = viewer.subscribe(club, parse_broker(small.url), loop)
+    table = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=MQTTProtocolVersion.MQTTv311)
+    try:
+        held, release = threading.Event(), threading.Event()
+        hand_on = page.on_message
+
+        def lagging(client, userdata, msg) -> None:  # the page's machine, busy elsewhere
+            if msg.topic.endswith("/events") and not held.is_set():
+                held.set()
+                release.wait(60)
+            hand_on(client, userdata, msg)
+
+        page.on_message = lagging
+        wait_for(lambda: page.is_connected(), 30, "the page connecting")
+        table.connect("127.0.0.1", small.port)
+        table.loop_start()
+
+        def event(n: int) -> None:
+            body = {"event": "turn", "session": "s1", "n": n, "at": time.time()}
+            table.publish("obelisk/t1/events", json.dumps(body), qos=1).wait_for_publish(30)
+
+        table.publish("obelisk/t1/status", "online", qos=1, retain=True).wait_for_publish(30)
+        wait_for(lambda: "t1" in club.tables, 30, "the page subscribed")
+        event(1)
+        wait_for(held.is_set, 30, "the page holding its first message")
+        for n in range(2, 20):
+            event(n)
+        result = {"table": "t1", "id": "abcd1234", "game": "stones", "outcome": {}}
+        table.publish("obelisk/t1/results/abcd1234", json.dumps(result), qos=1,
+                      retain=True).wait_for_publish(30)
+        release.set()  # the page catches up: what the broker dropped meanwhile is gone
+        for n in range(30, 60):  # the next event shows the gap, once the queue has room
+            event(n)
+            with contextlib.suppress(AssertionError):
+                wait_for(lambda: club.gaps > 0, 1, "the page seeing the gap")
+                break
+        assert club.gaps > 0
+        wait_for(lambda: ("t1", "abcd1234") in club.results, 30, "the result asked again")
+    finally:
+        release.set()
+        table.loop_stop()
+        page.loop_stop()
+        loop.call_soon_threadsafe(loop.stop)
+        small.stop()
