@@ -9,8 +9,9 @@ subscriber of the bench's, noting when the broker delivered each message.
 
 Where the tables come from:
 
-- ``--live`` of them (default: all) are real stones demos at ``--speed``,
-  each a whole table service with its simulated board;
+- ``--live`` of them are real stones demos at ``--speed``, each a whole
+  table service with its simulated board (by default as many as the
+  machine carries beside the rest: 2.5 a core, 5 on 2 cores);
 - when ``--live`` is smaller than ``--tables`` (a 2-core machine cannot run
   50 table services at speed 50: see the README), those demos play first on
   their own, recorded line by line with their timing and their journal; then
@@ -48,7 +49,9 @@ import argparse
 import contextlib
 import heapq
 import json
+import multiprocessing
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -187,19 +190,26 @@ def _demo(state: Path, seed: int, args) -> subprocess.Popen:
 
 
 class Replay:
-    """Every table's event stream, telling a recorded game at the pace it was played."""
+    """Every table's event stream, telling a recorded game at the pace it was played (in a
+    process of its own, so the bench's readers are not slowed by it)."""
 
     def __init__(self, states: list[Path], recordings: list[Recording]) -> None:
-        self.streams = [EventStream(state, lambda: [], threading.RLock()).open()
-                        for state in states]
         self.states = states
         self.recordings = recordings
-        self.done = threading.Event()
+        self.streams: list[EventStream] = []
 
-    def start(self) -> None:
-        threading.Thread(target=self._run, daemon=True).start()
+    def start(self) -> multiprocessing.Process:
+        child = multiprocessing.get_context("fork").Process(target=self._run, daemon=True)
+        child.start()
+        return child
 
     def _run(self) -> None:
+        self.streams = [EventStream(state, lambda: [], threading.RLock()).open()
+                        for state in self.states]
+        # every publisher reading its table before the game (a real table's stream would
+        # give a late reader the whole state first; this one has nothing to give)
+        wait_for(lambda: all(stream.readers() for stream in self.streams), 300,
+                 "every publisher reading its table's stream")
         began = time.monotonic()
         due = [(t, index, order) for index in range(len(self.states))
                for order, (t, _) in enumerate(self._of(index).lines)]
@@ -216,7 +226,10 @@ class Replay:
             self.streams[index].publish(event)
         for stream in self.streams:
             stream.close()
-        self.done.set()
+        dropped = sum(stream.dropped for stream in self.streams)
+        if dropped:
+            print(f"replay: the tables' streams dropped {dropped} slow reader(s) (a publisher "
+                  "too far behind: what it missed was never published)", flush=True)
 
     def _of(self, index: int) -> Recording:
         return self.recordings[index % len(self.recordings)]
@@ -262,12 +275,22 @@ def _settle(progress, timeout: float, quiet_s: float) -> bool:
     return False
 
 
+LIVE_PER_CORE = 2.5
+"""Live tables a core can carry at speed 50 (measured: 15 to 30 % of a core each, and the
+publishers, the broker and the page need the rest)."""
+
+
+def _live_default() -> int:
+    return max(1, int(LIVE_PER_CORE * (os.cpu_count() or 1)))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="publishers (default 50)")
     parser.add_argument("--live", type=int, default=None,
-                        help="real table services among them (default: all); fewer: they "
-                        "play first and every table replays one of their games")
+                        help="real table services (default: all the tables, up to "
+                        f"{LIVE_PER_CORE:g} a core: {_live_default()} here); fewer than "
+                        "--tables: they play first and every table replays one of their games")
     parser.add_argument("--speed", type=float, default=50.0)
     parser.add_argument("--ply-limit", type=int, default=100,
                         help="end each stones game after this many moves (default: "
@@ -277,7 +300,7 @@ def main() -> int:
                         help="after the tables end and the outboxes drain, how long the page "
                         "may receive nothing before what is missing counts as lost")
     args = parser.parse_args()
-    live = args.tables if args.live is None else max(1, min(args.live, args.tables))
+    live = max(1, min(args.live or _live_default(), args.tables))
     replaying = live < args.tables
     home = Path(tempfile.mkdtemp(prefix="obelisk-club-bench-"))
     broker = Mosquitto(home / "broker", extra=("sys_interval 1",)).start()
@@ -321,8 +344,9 @@ def main() -> int:
             state.mkdir()
             (state / "mqtt.toml").write_text(f'broker = "{broker.url}"\n'
                                               f'table = "table-{index}"\n')
-            publisher = subprocess.Popen([OBELISK, "mqtt", "--state-dir", str(state)],
-                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            with open(state / "publisher.log", "wb") as log:
+                publisher = subprocess.Popen([OBELISK, "mqtt", "--state-dir", str(state)],
+                                             stdout=log, stderr=log)
             procs.append(publisher)
             publishers.append(publisher)
             states.append(state)
@@ -333,9 +357,14 @@ def main() -> int:
         cpu_before = {pid: _cpu_s(pid) for pids in watched.values() for pid in pids}
         began = time.monotonic()
         if replaying:
-            replay = Replay(states, recordings)
-            replay.start()
-            wait_for(replay.done.is_set, 3600, "the replayed games")
+            child = Replay(states, recordings).start()
+            watched["replay"] = [child.pid]
+            cpu_before[child.pid] = _cpu_s(child.pid)
+            last_cpu = {}
+            while child.is_alive():
+                last_cpu[child.pid] = _cpu_s(child.pid)
+                time.sleep(0.2)
+            child.join()
             told = [len(recordings[i % live].lines) for i in range(args.tables)]
             failed = 0
         else:
@@ -358,8 +387,7 @@ def main() -> int:
         drained = _settle(lambda: ((n := _waiting(states)) == 0, n), 600, 60)
         drain_s = time.monotonic() - ended
         cpu_after = {pid: _cpu_s(pid) for pids in watched.values() for pid in pids}
-        if not replaying:
-            cpu_after.update(last_cpu)
+        cpu_after.update(last_cpu)
         span = time.monotonic() - began
 
         def page_progress() -> tuple[bool, int]:
@@ -378,6 +406,15 @@ def main() -> int:
         club_rss = _rss_mb(club.pid)
         tapped, tap_results = tap.read()
         arrived = dict(reader.arrived)
+        for publisher in publishers:  # each says how many events it numbered, as it stops
+            publisher.send_signal(signal.SIGTERM)
+        numbered, outbox_dropped = [], 0
+        for publisher, state in zip(publishers, states, strict=True):
+            publisher.wait(60)
+            log = (state / "publisher.log").read_text(errors="replace")
+            found = re.search(r"stopped after (\d+) event", log)
+            numbered.append(int(found.group(1)) if found else -1)
+            outbox_dropped += sum(int(n) for n in re.findall(r"the (\d+) oldest event", log))
 
         # ---------------------------------------------------------------- the figures
         def cpu(name: str) -> list[float]:
@@ -390,18 +427,23 @@ def main() -> int:
         broker_side = [(at + offset - arrived[k][1]) * 1000
                        for k, (at, _) in tapped.items() if k in arrived and arrived[k][1]]
         late = sum(ms > TARGET_MS for ms in hop)
-        lost_events, not_published, not_on_page = 0, 0, 0
-        for index, count in enumerate(told):
+        lost_events, not_at_tap, not_on_page, not_taken = 0, 0, 0, 0
+        kinds = {k: kind for k, (_, kind) in tapped.items()} | {
+            k: a[2] for k, a in arrived.items()}
+        for index, (count, said) in enumerate(zip(told, numbered, strict=True)):
             name = f"table-{index}"
-            on_page = sum(1 for k, a in arrived.items() if k[0] == name and a[2] not in NOT_TOLD)
-            at_broker = sum(1 for k, (_, kind) in tapped.items()
-                            if k[0] == name and kind not in NOT_TOLD)
-            lost_events += max(0, count - on_page)
-            not_published += max(0, count - at_broker)
-            not_on_page += sum(1 for k in tapped if k[0] == name and k not in arrived)
+            page_ns = {k[2] for k in arrived if k[0] == name}
+            tap_ns = {k[2] for k in tapped if k[0] == name}
+            if said < 0:  # no word from the publisher: count against what the table told
+                said = max(page_ns | tap_ns | {0})
+            lost_events += sum(1 for n in range(1, said + 1) if n not in page_ns)
+            not_at_tap += sum(1 for n in range(1, said + 1) if n not in tap_ns)
+            not_on_page += len(tap_ns - page_ns)
+            added = sum(1 for k, kind in kinds.items() if k[0] == name and kind in NOT_TOLD)
+            not_taken += max(0, count - (said - added))
         tables_with_result = {t for t, _ in page_results}
         lost_results = args.tables - len(tables_with_result)
-        lost = lost_events + lost_results + failed
+        lost = lost_events + not_taken + lost_results + failed
         load_after = os.getloadavg()
 
         source = (f"{live} live stones demos replayed on {args.tables} tables" if replaying
@@ -418,16 +460,18 @@ def main() -> int:
         pub = cpu("publishers")
         print(f"cpu (% of a core, over {span:.1f} s): publishers {sum(pub) / len(pub):.2f} "
               f"each, {sum(pub):.1f} in all; club page {sum(cpu('club page')):.1f}; broker "
-              f"{sum(cpu('broker')):.1f}; bench (tap, page reader"
-              f"{', replay' if replaying else ''}) {sum(cpu('bench')):.1f}"
+              f"{sum(cpu('broker')):.1f}; bench (tap, page reader) {sum(cpu('bench')):.1f}"
               + (f"; tables {sum(cpu('tables')):.1f} in all" if not replaying
-                 else f"; tables when recorded {demo_cpu:.1f} in all ({live})"))
+                 else f"; replay {sum(cpu('replay')):.1f} (the tables when recorded: "
+                 f"{demo_cpu:.1f} in all for {live})"))
         print(f"memory: publishers rss {rss:.1f} MB (largest); club page {club_rss:.1f} MB")
-        print(f"lost: {lost_events} event(s) never on the page ({not_published} never at the "
-              f"broker, {not_on_page} at the broker but not on the page; the broker dropped "
-              f"{tap.dropped} message(s) to its subscribers); {lost_results} result(s) "
-              f"missing; {failed} table(s) failed; the page reader reconnected "
-              f"{reader.reconnects} time(s)")
+        print(f"lost: {lost_events} of the {sum(max(0, n) for n in numbered)} event(s) the "
+              f"publishers numbered never reached the page ({not_on_page} of them reached the "
+              f"tap; the tap missed {not_at_tap}; the broker counted {tap.dropped} message(s) "
+              f"it dropped for slow subscribers; the outboxes dropped {outbox_dropped}); "
+              f"{not_taken} event(s) the tables told were never taken by a publisher; "
+              f"{lost_results} table(s) without their result on the page; {failed} table(s) "
+              f"failed; the page reader reconnected {reader.reconnects} time(s)")
         print(f"load: {load_before[0]:.2f} before, {load_after[0]:.2f} after (1 min); "
               f"{os.cpu_count()} cores")
         reader.stop()

@@ -443,5 +443,7 @@ def run(state_dir: str | Path, config: ClubConfig,
     finally:
         publisher.stop()
         os.close(lock)
-    log.info("stopped; %d message(s) wait in the outbox for next time", len(publisher.outbox))
+    log.info("stopped after %d event(s) this run (numbered 1 to %d); %d message(s) wait in "
+             "the outbox for next time", publisher.count, publisher.count,
+             len(publisher.outbox))
     return 0
