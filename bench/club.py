@@ -13,12 +13,16 @@ Where the tables come from:
   table service with its simulated board (by default as many as the
   machine carries beside the rest: 2.5 a core, 5 on 2 cores);
 - when ``--live`` is smaller than ``--tables`` (a 2-core machine cannot run
-  50 table services at speed 50: see the README), those demos play first on
+  50 table services at speed 50: each takes 15 to 30 % of a core), those demos play first on
   their own, recorded line by line with their timing and their journal; then
   every table's event stream (``events.sock``, the stream the publisher
   reads) replays one of those games at the pace it was played, and its
   journal appears as its game ends, so the publishers, the broker and the
   page see what 50 tables would tell them.
+
+In a club each table and its publisher run on their own Pi; here they share
+two cores with the broker and the page, so they run ``--nice 10`` (they
+still get whatever the broker and the page leave).
 
 Figures:
 
@@ -182,18 +186,25 @@ def _record(proc: subprocess.Popen, into: Recording) -> threading.Thread:
     return thread
 
 
-def _demo(state: Path, seed: int, args) -> subprocess.Popen:
+def _nicer(by: int):
+    """For Popen: the child runs ``by`` steps nicer (a table's own machine, stood in)."""
+    return (lambda: os.nice(by)) if by else None
+
+
+def _demo(state: Path, seed: int, args, nice: int = 0) -> subprocess.Popen:
     extra = ["--ply-limit", str(args.ply_limit)] if args.ply_limit else []
     return subprocess.Popen([OBELISK, "demo", "stones", "--speed", str(args.speed), "--seed",
                              str(seed), "--state-dir", str(state), "--json", *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            preexec_fn=_nicer(nice))
 
 
 class Replay:
     """Every table's event stream, telling a recorded game at the pace it was played (in a
     process of its own, so the bench's readers are not slowed by it)."""
 
-    def __init__(self, states: list[Path], recordings: list[Recording]) -> None:
+    def __init__(self, states: list[Path], recordings: list[Recording], nice: int = 0) -> None:
+        self.nice = nice
         self.states = states
         self.recordings = recordings
         self.streams: list[EventStream] = []
@@ -204,6 +215,7 @@ class Replay:
         return child
 
     def _run(self) -> None:
+        os.nice(self.nice)
         self.streams = [EventStream(state, lambda: [], threading.RLock()).open()
                         for state in self.states]
         # every publisher reading its table before the game (a real table's stream would
@@ -296,6 +308,10 @@ def main() -> int:
                         help="end each stones game after this many moves (default: "
                         "%(default)s; 0: the game's own, and one game of 50 may wander on "
                         "for many minutes)")
+    parser.add_argument("--nice", type=int, default=10,
+                        help="the tables and publishers run this much nicer than the broker "
+                        "and the page (default %(default)s; in a club each has its own Pi, "
+                        "here they would take the page's CPU; 0: all alike)")
     parser.add_argument("--quiet-s", type=float, default=15.0,
                         help="after the tables end and the outboxes drain, how long the page "
                         "may receive nothing before what is missing counts as lost")
@@ -346,7 +362,8 @@ def main() -> int:
                                               f'table = "table-{index}"\n')
             with open(state / "publisher.log", "wb") as log:
                 publisher = subprocess.Popen([OBELISK, "mqtt", "--state-dir", str(state)],
-                                             stdout=log, stderr=log)
+                                             stdout=log, stderr=log,
+                                             preexec_fn=_nicer(args.nice))
             procs.append(publisher)
             publishers.append(publisher)
             states.append(state)
@@ -357,7 +374,7 @@ def main() -> int:
         cpu_before = {pid: _cpu_s(pid) for pids in watched.values() for pid in pids}
         began = time.monotonic()
         if replaying:
-            child = Replay(states, recordings).start()
+            child = Replay(states, recordings, args.nice).start()
             watched["replay"] = [child.pid]
             cpu_before[child.pid] = _cpu_s(child.pid)
             last_cpu = {}
@@ -368,7 +385,8 @@ def main() -> int:
             told = [len(recordings[i % live].lines) for i in range(args.tables)]
             failed = 0
         else:
-            demos = [_demo(state, index + 1, args) for index, state in enumerate(states)]
+            demos = [_demo(state, index + 1, args, args.nice)
+                     for index, state in enumerate(states)]
             procs.extend(demos)
             watched["tables"] = [d.pid for d in demos]
             cpu_before.update({d.pid: _cpu_s(d.pid) for d in demos})
@@ -472,6 +490,8 @@ def main() -> int:
               f"{not_taken} event(s) the tables told were never taken by a publisher; "
               f"{lost_results} table(s) without their result on the page; {failed} table(s) "
               f"failed; the page reader reconnected {reader.reconnects} time(s)")
+        print(f"priority: tables and publishers at nice {args.nice}, broker, page and "
+              "readers at 0")
         print(f"load: {load_before[0]:.2f} before, {load_after[0]:.2f} after (1 min); "
               f"{os.cpu_count()} cores")
         reader.stop()
