@@ -87,7 +87,7 @@ class Mosquitto:
     """One broker process in ``home``; ``start``/``stop`` keep its port and its data."""
 
     def __init__(self, home: Path, users: dict[str, str] | None = None,
-                 tls: Certs | None = None) -> None:
+                 tls: Certs | None = None, extra: tuple[str, ...] = ()) -> None:
         if not Path(MOSQUITTO).exists():
             raise AssertionError("mosquitto is not installed: run ./setup.sh (it installs "
                                  "Debian's mosquitto for these tests)")
@@ -112,6 +112,7 @@ class Mosquitto:
             lines.append("allow_anonymous true")
         if tls is not None:  # these apply to the listener above
             lines += [f"cafile {tls.ca}", f"certfile {tls.cert}", f"keyfile {tls.key}"]
+        lines += extra  # more settings (the bench: $SYS every second)
         self.conf = home / "mosquitto.conf"
         self.conf.write_text("\n".join(lines) + "\n")
 

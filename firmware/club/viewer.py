@@ -28,6 +28,7 @@ import json
 import logging
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -44,6 +45,9 @@ STATIC = Path(__file__).parent / "static"
 GAME_ID = re.compile(r"[0-9a-f]{8}")
 MAX_RESULTS = 2000
 """Results kept for the page (the broker keeps them all, retained)."""
+RESYNC_S = (2.0, 30.0)
+"""After the broker dropped messages for this page: ask again for the retained ones once it
+has been quiet this long (the first), and at the latest this long after the first gap."""
 
 
 class Club:
@@ -54,6 +58,10 @@ class Club:
         self.results: dict[tuple[str, str], dict] = {}
         self.pages: set[Page] = set()
         self._counts: dict[tuple[str, str], int] = {}  # (table, session) -> last n shown
+        self.gaps = 0  # events the broker never delivered here (it drops past its queue)
+        self.on_gap: Callable[[], None] | None = None
+        """Called (on the event loop) when a table's numbering skips: the broker dropped
+        messages for this page, results and states among them, maybe."""
 
     def take(self, topic: str, payload: bytes) -> None:
         """One MQTT message (on the event loop)."""
@@ -74,9 +82,14 @@ class Club:
             key = (table, str(data.get("session")))
             n = data.get("n")
             if isinstance(n, int):
-                if n <= self._counts.get(key, 0):
+                last = self._counts.get(key)
+                if last is not None and n <= last:
                     return  # a repeat (at least once) or older
                 self._counts[key] = n
+                if last is not None and n > last + 1:
+                    self.gaps += n - last - 1
+                    if self.on_gap is not None:
+                        self.on_gap()
             self._send(message({"event": "event", "table": table, "data": data}))
         elif (kind == "results" and len(parts) == 4 and GAME_ID.fullmatch(parts[3])
               and isinstance(data, dict)):
@@ -144,6 +157,7 @@ def subscribe(club: Club, broker: Broker, loop: asyncio.AbstractEventLoop,
     if broker.tls:
         trust_ca(client, ca_file, "--ca-file")
     said = {"last": ""}
+    resync: dict[str, object] = {"handle": None, "first": 0.0}
 
     def say(words: str) -> None:
         if words != said["last"]:
@@ -167,6 +181,29 @@ def subscribe(club: Club, broker: Broker, loop: asyncio.AbstractEventLoop,
     def received(client, userdata, msg) -> None:
         loop.call_soon_threadsafe(club.take, msg.topic, msg.payload)
 
+    def again() -> None:
+        resync["handle"] = None
+        log.warning("obelisk club: the broker dropped %d event(s) for this page (it fell "
+                    "behind, as a slow or busy machine does): the tables' states and the "
+                    "results are asked for again, so none is missing; a broker that drops "
+                    "often needs a larger max_queued_messages", club.gaps)
+        for part in ("state", "results/+"):
+            # MQTT 3.1.1: the same subscription again replaces it, and the broker sends
+            # what it retains for it again (no gap, as unsubscribing first would leave)
+            client.subscribe(f"{PREFIX}/+/{part}", qos=1)
+
+    def gap() -> None:
+        """On the event loop: ask again once quiet, never later than RESYNC_S[1]."""
+        now = loop.time()
+        handle = resync["handle"]
+        if handle is None:
+            resync["first"] = now
+        else:
+            handle.cancel()
+        when = min(now + RESYNC_S[0], float(resync["first"]) + RESYNC_S[1])
+        resync["handle"] = loop.call_at(when, again)
+
+    club.on_gap = gap
     client.on_connect = connected
     client.on_connect_fail = failed
     client.on_message = received
