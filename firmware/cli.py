@@ -114,11 +114,17 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from firmware.run import run_service
+    import gc
 
-    return run_service(args.profile, args.state_dir, args.game,
-                       lambda game: chosen_options(game, args), new_game=args.new_game,
-                       extras=lambda game: chosen_extras(game, args), solo=_solo(args))
+    gc.disable()  # start-up allocates much and frees little: the service turns it back on
+    try:
+        from firmware.run import run_service
+
+        return run_service(args.profile, args.state_dir, args.game,
+                           lambda game: chosen_options(game, args), new_game=args.new_game,
+                           extras=lambda game: chosen_extras(game, args), solo=_solo(args))
+    finally:
+        gc.enable()
 
 
 def _solo_flags(parser: argparse.ArgumentParser) -> None:

@@ -20,7 +20,6 @@ import contextlib
 import logging
 import os
 import queue
-import secrets
 import socket
 import threading
 import time
@@ -117,8 +116,12 @@ class TableService:
         self._pin_since: float | None = None  # real time the rings began showing it
         self.pin_dir = None  # where the PIN is kept: read again at each hold (a new PIN shows)
         self._holds = 0  # holds that showed the PIN: each opens the page's PIN entry again
-        self._boot = secrets.token_hex(4)
+        self._boot = os.urandom(4).hex()  # (``secrets`` would cost start-up hmac's import)
         self.on_swap: list[Callable[[object], None]] = []  # told of each new table
+        # Done in the loop's first turn, just after READY=1: what only comes into use later
+        # (the page's command socket, the PIN, the simulated buttons' socket), so that
+        # systemd hears the table is ready as soon as it can read the board.
+        self.after_ready: list[Callable[[], None]] = []
         devices.link.on_snapshot = lambda snap: self.events.put(("snapshot", snap))
         devices.link.on_unsynced = lambda: self.events.put(("unsynced", None))
         devices.buttons.on_event = lambda event: self.events.put(("button", event))
@@ -143,6 +146,8 @@ class TableService:
         watchdog = watchdog_period_s()
         next_pat = time.monotonic()
         try:  # Ctrl-C or a dead link stop the loop too: systemd hears of it either way
+            for work in self.after_ready:
+                work()
             while not self.stopping.is_set():
                 wait = self._sleep(self.clock(), next_pat if watchdog is not None else None)
                 try:
