@@ -73,6 +73,7 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         with open_table(profile) as devices, closing, contextlib.ExitStack() as later:
             service = TableService(devices, table, load(spec.view))
             if stream is not None:
+                service.stream = stream  # its readers hear of each move after its LED frame
                 service.on_swap.append(stream.follow)
             service.start_table()
             _say_hello(profile, spec.id, journal, table.problem)

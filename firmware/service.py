@@ -112,6 +112,7 @@ class TableService:
         self._unseen_shown = False  # the rings say the board is not seen
         self._asked: tuple[float, int] | None = None  # (settle deadline, the link's ticket)
         self.controls = None  # firmware.control.Controls, once its socket is open
+        self.stream = None  # firmware.stream.EventStream: its events go after the LED frame
         self.pin: str | None = None  # the table PIN the menu button's hold shows
         self._pin_since: float | None = None  # real time the rings began showing it
         self.pin_dir = None  # where the PIN is kept: read again at each hold (a new PIN shows)
@@ -170,24 +171,35 @@ class TableService:
                                 f"({link.health.last_error or 'no reason given'}); the "
                                 "service stops so that it can be started afresh")
         now = self.clock()
+        stream = self.stream
         with self.table.lock:
+            if stream is not None:
+                stream.hold()  # the readers hear of this wake-up once the LEDs show it
             try:
-                if kind == "snapshot":
-                    self.table.on_view(self.view_of(item), now)
-                elif kind == "button":
-                    self._button(item, now)
-                elif kind == "control" and self.controls is not None:
-                    item.carry_out(self.controls, now)
-                if self._retry_at is not None and now >= self._retry_at:
-                    self._retry_at = None
-                    self.table.settler.forget()  # decide the same reading once more
-                if self._retry_at is None:
-                    self._ask_early(now)
-                    self.table.tick(now)
-                    self._refused = ""
-            except JournalError as exc:
-                self._not_recorded(exc, now)
-            self._draw(now)
+                self._decide(kind, item, now)
+                self._draw(now)
+            finally:
+                if stream is not None:
+                    stream.release()
+
+    def _decide(self, kind: str | None, item: object, now: float) -> None:
+        """Hand the table what came, then its timers (the table's lock held)."""
+        try:
+            if kind == "snapshot":
+                self.table.on_view(self.view_of(item), now)
+            elif kind == "button":
+                self._button(item, now)
+            elif kind == "control" and self.controls is not None:
+                item.carry_out(self.controls, now)
+            if self._retry_at is not None and now >= self._retry_at:
+                self._retry_at = None
+                self.table.settler.forget()  # decide the same reading once more
+            if self._retry_at is None:
+                self._ask_early(now)
+                self.table.tick(now)
+                self._refused = ""
+        except JournalError as exc:
+            self._not_recorded(exc, now)
 
     def _sleep(self, now: float, next_pat: float | None) -> float | None:
         """Real seconds until something is due: a settle, a retry, a game's timer, the next
