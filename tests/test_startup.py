@@ -88,3 +88,20 @@ def test_no_service_running_is_told_apart_from_one_starting(tmp_path):
     (tmp_path / "lock").write_text(f"process {os.getpid()} (obelisk run)\n")
     with pytest.raises(ControlUnavailable, match="the table is starting"):
         send(tmp_path, {"command": "status"})
+
+
+@pytest.mark.parametrize("argv", [
+    ["run"],
+    ["run", "--profile", "sim", "--state-dir", "/tmp/x", "--game", "stones", "--size", "5x5"],
+    ["run", "--game", "towers", "--hourglass", "90", "--solo", "B", "--level", "3",
+     "--new-game"],
+])
+def test_obelisk_run_reads_its_arguments_as_the_whole_parser_does(argv, capsys):
+    from firmware.cli import _parser_for, build_parser
+
+    assert vars(_parser_for(argv).parse_args(argv)) == vars(build_parser().parse_args(argv))
+    for parser in (_parser_for(argv), build_parser()):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["run", "--help"])
+    whole_help, run_help = capsys.readouterr().out.split("usage: ")[1:][::-1]
+    assert run_help == whole_help
