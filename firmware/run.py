@@ -115,9 +115,11 @@ def _after_ready(service: TableService, directory, profile: Profile, journal: Jo
         controls = serve_controls(service, directory, TableMaker(profile, journal, solo=solo))
         if controls is not None:
             later.callback(controls.close)
-    # What start-up made lives as long as the service: the collector's full passes (tens of
-    # milliseconds on a Pi, maybe in the middle of a move) need not walk it. (`obelisk run`
-    # starts with the collector off: start-up makes much and frees little.)
+    # `obelisk run` starts with the collector off (start-up makes much and frees little):
+    # its garbage goes now, once. What is left lives as long as the service: the collector's
+    # full passes (tens of milliseconds on a Pi, maybe in the middle of a move) need not
+    # walk it.
+    gc.collect()
     gc.freeze()
     gc.enable()
 
