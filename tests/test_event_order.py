@@ -7,6 +7,8 @@ after the LED frame, so that encoding and waking them never delays it.
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from engine.towers.game import TowersGame
@@ -72,3 +74,31 @@ def test_events_told_outside_a_wake_up_go_at_once(table_service):
     stream._readers.append(Reader(order))
     service.table.tell("notice", message="hello")
     assert [kind for kind, _ in order] == ["event"]
+
+
+def test_young_garbage_is_collected_after_the_led_frame_not_during_the_move(table_service):
+    service, _, devices = table_service
+    order: list = []
+    show = devices.leds.show
+
+    def noted_show() -> None:
+        show()
+        order.append("show")
+
+    def noted_collection(phase: str, info: dict) -> None:
+        if phase == "start":
+            order.append(f"collect {info['generation']}")
+
+    devices.leds.show = noted_show
+    before = gc.get_threshold()
+    gc.set_threshold(100_000, before[1], before[2])  # nothing collects by itself here
+    gc.callbacks.append(noted_collection)
+    try:
+        young = [[] for _ in range(60_000)]  # over half the young generation's threshold
+        service._step("button", ButtonEvent("menu", "press"))
+        del young
+    finally:
+        gc.callbacks.remove(noted_collection)
+        gc.set_threshold(*before)
+    assert order[0] == "show" and order[1].startswith("collect"), order
+    assert gc.get_count()[0] < 1000
