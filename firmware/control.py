@@ -60,6 +60,7 @@ from engine.errors import ObeliskError
 from engine.record import options_to_dict
 from firmware.games import GAMES, Game, load
 from firmware.journal import Journal, JournalError
+from firmware.state_dir import LOCK
 from hardware.buttons import ButtonEvent
 
 log = logging.getLogger("obelisk.control")
@@ -575,6 +576,26 @@ def serve_controls(service: Any, directory: str | Path, maker: TableMaker) -> Co
         return None
 
 
+def _service_starting(directory: Path) -> bool:
+    """Whether a table service holds the state directory, though its command socket is not
+    open yet: it opens it just after it tells systemd it is ready (``firmware.run``)."""
+    try:
+        note = (directory / LOCK).read_text("utf-8", "replace")
+    except OSError:
+        return False
+    words = note.split(maxsplit=2)  # "process 1234 (obelisk run --state-dir ...)"
+    if len(words) < 3 or words[0] != "process" or not words[1].isdigit() or \
+            not words[2].startswith("(obelisk run"):
+        return False
+    try:
+        os.kill(int(words[1]), 0)
+    except PermissionError:
+        return True  # alive, as another user
+    except (OSError, OverflowError):
+        return False  # the note of a service that stopped
+    return True
+
+
 def send(directory: str | Path, command: dict, timeout: float = ANSWER_S + 2) -> dict:
     """Send one command to the table running on ``directory``; its answer.
 
@@ -589,6 +610,9 @@ def send(directory: str | Path, command: dict, timeout: float = ANSWER_S + 2) ->
             with conn.makefile("rb") as lines:
                 reply = lines.readline(1 << 20)
         except FileNotFoundError:
+            if _service_starting(Path(directory)):
+                raise ControlUnavailable("the table is starting and opens its commands in a "
+                                         "moment: try again") from None
             raise ControlUnavailable("no table is running to take commands: start it "
                                      "(obelisk run)") from None
         except PermissionError:

@@ -175,12 +175,7 @@ class Journal:
         """
         line = json.dumps(entry, separators=(",", ":"), sort_keys=True).encode() + b"\n"
         new = not self.path.exists()
-        if not new:
-            self.repair()
-        try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
-        except OSError as exc:
-            raise self._not_recorded(exc) from None
+        fd = self._open_whole()
         try:
             size = os.fstat(fd).st_size
             try:
@@ -200,6 +195,27 @@ class Journal:
                 sync_dir(self.dir)
             except OSError as exc:
                 raise self._not_recorded(exc) from None
+
+    def _open_whole(self) -> int:
+        """The journal opened to append, ending with a whole line (a torn last line is
+        mended first). One open and a one-byte read in the common case: this is on the way
+        from a move to its LEDs."""
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o640)
+        except OSError as exc:
+            raise self._not_recorded(exc) from None
+        try:
+            size = os.fstat(fd).st_size
+            if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+                return fd
+        except OSError:
+            pass  # repair() reads it and says what is wrong
+        os.close(fd)
+        self.repair()
+        try:
+            return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
+        except OSError as exc:
+            raise self._not_recorded(exc) from None
 
     def _not_recorded(self, exc: OSError) -> JournalError:
         return JournalError(f"this action was not recorded, so the table waits and tries again: "

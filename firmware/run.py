@@ -9,10 +9,8 @@ import os
 import signal
 from collections.abc import Callable
 
-from firmware.control import TableMaker, serve_controls
 from firmware.games import Game, load
 from firmware.journal import Journal
-from firmware.pin import PinError, table_pin
 from firmware.resume import resolve
 from firmware.screen import headline
 from firmware.service import LinkDeadError, TableService
@@ -72,16 +70,16 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
             table.solo = Computer(solo, spec.id)
         stream = serve_table(table, state.path)  # for `obelisk watch` and the page
         closing = contextlib.closing(stream) if stream else contextlib.nullcontext()
-        with open_table(profile) as devices, closing, _fingers(devices, profile, state.path):
+        with open_table(profile) as devices, closing, contextlib.ExitStack() as later:
             service = TableService(devices, table, load(spec.view))
+            if stream is not None:
+                service.stream = stream  # its readers hear of each move after its LED frame
+                service.on_swap.append(stream.follow)
             service.start_table()
-            controls = _controls(service, state.path, TableMaker(profile, journal, solo=solo),
-                                 stream)
             _say_hello(profile, spec.id, journal, table.problem)
+            service.after_ready.append(lambda: _after_ready(
+                service, state.path, profile, journal, solo, later))
             running.append(service)
-            # What start-up made lives as long as the service: the collector's full passes
-            # (tens of milliseconds on a Pi, maybe in the middle of a move) need not walk it.
-            gc.freeze()
             try:
                 service.run()
             except KeyboardInterrupt:  # Ctrl-C: the service stopped cleanly all the same
@@ -89,32 +87,41 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
             except LinkDeadError as exc:
                 log.error("%s", exc)
                 return 1
-            finally:
-                if controls is not None:
-                    controls.close()
     return 0
 
 
-def _controls(service: TableService, directory, maker: TableMaker, stream):
-    """The page's controls: the table PIN (made once) and the command socket; without a
-    PIN the table plays on, run from its buttons only."""
-    if stream is not None:
-        service.on_swap.append(stream.follow)
+def _after_ready(service: TableService, directory, profile: Profile, journal: Journal, solo,
+                 later: contextlib.ExitStack) -> None:
+    """In the loop's first turn, just after READY=1: the simulated buttons' socket, the
+    page's controls (the table PIN, made once, then the command socket; without a PIN the
+    table plays on, run from its buttons only), and then the collector back on.
+
+    Until the command socket exists, a command gets "the table is starting" from
+    ``firmware.control.send``.
+    """
+    from firmware.control import TableMaker, serve_controls  # the page's, not the table's
+    from firmware.fingers import serve_fingers
+    from firmware.pin import PinError, table_pin
+
+    fingers = serve_fingers(service.devices.buttons, profile, directory)
+    if fingers is not None:
+        later.callback(fingers.close)
     try:
         service.pin = table_pin(directory)
         service.pin_dir = directory
     except PinError as exc:
         log.warning("%s; the page cannot control this table", exc)
-        return None
-    return serve_controls(service, directory, maker)
-
-
-def _fingers(devices, profile: Profile, where) -> contextlib.AbstractContextManager:
-    """The simulated buttons' socket for the page's hands (nothing with real buttons)."""
-    from firmware.fingers import serve_fingers
-
-    server = serve_fingers(devices.buttons, profile, where)
-    return contextlib.closing(server) if server else contextlib.nullcontext()
+    else:
+        controls = serve_controls(service, directory, TableMaker(profile, journal, solo=solo))
+        if controls is not None:
+            later.callback(controls.close)
+    # `obelisk run` starts with the collector off (start-up makes much and frees little):
+    # its garbage goes now, once. What is left lives as long as the service: the collector's
+    # full passes (tens of milliseconds on a Pi, maybe in the middle of a move) need not
+    # walk it.
+    gc.collect()
+    gc.freeze()
+    gc.enable()
 
 
 def _say_hello(profile: Profile, game: str, journal: Journal, waiting: str) -> None:

@@ -17,10 +17,10 @@ every few seconds until the disk allows it.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import queue
-import secrets
 import socket
 import threading
 import time
@@ -69,6 +69,17 @@ def sd_notify(message: str) -> bool:
         return False
 
 
+def _collect_young() -> None:
+    """After a wake-up's LED frame, collect the young garbage once it passes half the
+    collector's threshold: the collector then seldom stops the loop in the middle of a move
+    (bench/latency.py saw two thirds of its collections inside a wake-up before)."""
+    if not gc.isenabled():
+        return  # `obelisk run` still starting (firmware.run turns it on)
+    threshold, count = gc.get_threshold(), gc.get_count()
+    if count[0] > threshold[0] // 2:
+        gc.collect(1 if count[1] + 1 >= threshold[1] else 0)
+
+
 def watchdog_period_s() -> float | None:
     """Half the watchdog interval systemd asked for, or None without one."""
     usec = os.environ.get("WATCHDOG_USEC")
@@ -113,12 +124,17 @@ class TableService:
         self._unseen_shown = False  # the rings say the board is not seen
         self._asked: tuple[float, int] | None = None  # (settle deadline, the link's ticket)
         self.controls = None  # firmware.control.Controls, once its socket is open
+        self.stream = None  # firmware.stream.EventStream: its events go after the LED frame
         self.pin: str | None = None  # the table PIN the menu button's hold shows
         self._pin_since: float | None = None  # real time the rings began showing it
         self.pin_dir = None  # where the PIN is kept: read again at each hold (a new PIN shows)
         self._holds = 0  # holds that showed the PIN: each opens the page's PIN entry again
-        self._boot = secrets.token_hex(4)
+        self._boot = os.urandom(4).hex()  # (``secrets`` would cost start-up hmac's import)
         self.on_swap: list[Callable[[object], None]] = []  # told of each new table
+        # Done in the loop's first turn, just after READY=1: what only comes into use later
+        # (the page's command socket, the PIN, the simulated buttons' socket), so that
+        # systemd hears the table is ready as soon as it can read the board.
+        self.after_ready: list[Callable[[], None]] = []
         devices.link.on_snapshot = lambda snap: self.events.put(("snapshot", snap))
         devices.link.on_unsynced = lambda: self.events.put(("unsynced", None))
         devices.buttons.on_event = lambda event: self.events.put(("button", event))
@@ -143,6 +159,8 @@ class TableService:
         watchdog = watchdog_period_s()
         next_pat = time.monotonic()
         try:  # Ctrl-C or a dead link stop the loop too: systemd hears of it either way
+            for work in self.after_ready:
+                work()
             while not self.stopping.is_set():
                 wait = self._sleep(self.clock(), next_pat if watchdog is not None else None)
                 try:
@@ -165,24 +183,36 @@ class TableService:
                                 f"({link.health.last_error or 'no reason given'}); the "
                                 "service stops so that it can be started afresh")
         now = self.clock()
+        stream = self.stream
         with self.table.lock:
+            if stream is not None:
+                stream.hold()  # the readers hear of this wake-up once the LEDs show it
             try:
-                if kind == "snapshot":
-                    self.table.on_view(self.view_of(item), now)
-                elif kind == "button":
-                    self._button(item, now)
-                elif kind == "control" and self.controls is not None:
-                    item.carry_out(self.controls, now)
-                if self._retry_at is not None and now >= self._retry_at:
-                    self._retry_at = None
-                    self.table.settler.forget()  # decide the same reading once more
-                if self._retry_at is None:
-                    self._ask_early(now)
-                    self.table.tick(now)
-                    self._refused = ""
-            except JournalError as exc:
-                self._not_recorded(exc, now)
-            self._draw(now)
+                self._decide(kind, item, now)
+                self._draw(now)
+            finally:
+                if stream is not None:
+                    stream.release()
+        _collect_young()
+
+    def _decide(self, kind: str | None, item: object, now: float) -> None:
+        """Hand the table what came, then its timers (the table's lock held)."""
+        try:
+            if kind == "snapshot":
+                self.table.on_view(self.view_of(item), now)
+            elif kind == "button":
+                self._button(item, now)
+            elif kind == "control" and self.controls is not None:
+                item.carry_out(self.controls, now)
+            if self._retry_at is not None and now >= self._retry_at:
+                self._retry_at = None
+                self.table.settler.forget()  # decide the same reading once more
+            if self._retry_at is None:
+                self._ask_early(now)
+                self.table.tick(now)
+                self._refused = ""
+        except JournalError as exc:
+            self._not_recorded(exc, now)
 
     def _sleep(self, now: float, next_pat: float | None) -> float | None:
         """Real seconds until something is due: a settle, a retry, a game's timer, the next

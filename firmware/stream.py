@@ -89,6 +89,7 @@ class EventStream:
         self._readers: list[_Reader] = []
         self._server: socket.socket | None = None
         self.dropped = 0  # readers dropped for falling behind
+        self._held: list[dict] | None = None  # told while held, sent on release
 
     def open(self) -> EventStream:
         """Start listening. The caller holds the state directory's lock, so a socket file
@@ -108,9 +109,26 @@ class EventStream:
         threading.Thread(target=self._accept, name="stream-accept", daemon=True).start()
         return self
 
+    def hold(self) -> None:
+        """Keep what the table tells until ``release``: the service holds its events while it
+        decides and lights the LEDs, so that the LED frame never waits for the readers (their
+        encoding, their threads waking). Called with the table's lock held."""
+        if self._held is None:
+            self._held = []
+
+    def release(self) -> None:
+        """Send what was held, in order; called with the table's lock still held, so a new
+        reader's first state and these events never overlap."""
+        held, self._held = self._held, None
+        for event in held or ():
+            self.publish(event)
+
     def publish(self, event: dict) -> None:
         """Send one event to every reader; a reader too far behind is dropped."""
         if self._server is None:
+            return
+        if self._held is not None:
+            self._held.append(event)
             return
         line = (json.dumps(event) + "\n").encode()
         with self._lock:
