@@ -613,8 +613,8 @@ def send(directory: str | Path, command: dict, timeout: float = ANSWER_S + 2) ->
             if _service_starting(Path(directory)):
                 raise ControlUnavailable("the table is starting and opens its commands in a "
                                          "moment: try again") from None
-            raise ControlUnavailable("no table is running to take commands: start it "
-                                     "(obelisk run)") from None
+            raise ControlUnavailable("no table is running to take commands (a demo takes "
+                                     "none): start it (obelisk run, or obelisk play)") from None
         except PermissionError:
             raise ControlUnavailable(f"no permission to use {path}: run as the table's user "
                                      "or a member of its group") from None

@@ -405,7 +405,7 @@ class Command(_Json):
         try:
             got = await loop.run_in_executor(None, send, self.controls.state_dir, command)
         except ControlUnavailable as exc:
-            self.refuse(503, f"{exc} (a demo takes no commands)")
+            self.refuse(503, str(exc))
             return
         self.answer(200 if got.get("ok") else 409, got)
 
