@@ -90,25 +90,28 @@ class Injector(threading.Thread):
     def _transient(self, attr: str, change, seconds: float | None = None) -> bool:
         """Change one part of the physical truth for a moment, then put it back.
 
-        Put back only if nobody touched it meanwhile: when a bot has set the
-        table right in between (a repair, say), the hand's own undo is moot.
+        The bots keep their hands off meanwhile (the simulated table's ``hand``
+        lock): a bot that moved another piece in between used to leave this
+        slip in place for good (its move was made on top of the slip), and the
+        table rightly took the slip for a move.
         """
-        with self.table.lock:  # never in the middle of a bot's own move
-            before = getattr(self.sim, attr)
-            change()
-            during = getattr(self.sim, attr)
-        if during is before:
-            return False
-        began = time.monotonic()
-        time.sleep(self.brief if seconds is None else seconds)
-        with self.table.lock:
-            if getattr(self.sim, attr) is during:
-                setattr(self.sim, attr, before)
-                if time.monotonic() - began >= self.window:
-                    # a busy machine slept past the board's debounce and the window: the
-                    # fault held still long enough to be a move, and the table may take it
-                    with self.log.open("a") as f:
-                        f.write("overran\n")
+        with self.sim.hand:  # no bot moves a piece while this hand is on the table
+            with self.table.lock:
+                before = getattr(self.sim, attr)
+                change()
+                during = getattr(self.sim, attr)
+            if during is before:
+                return False
+            began = time.monotonic()
+            time.sleep(self.brief if seconds is None else seconds)
+            with self.table.lock:
+                if getattr(self.sim, attr) is during:
+                    setattr(self.sim, attr, before)
+                    if time.monotonic() - began >= self.window:
+                        # a busy machine slept past the board's debounce and the window: the
+                        # fault held still long enough to be a move, and the table may take it
+                        with self.log.open("a") as f:
+                            f.write("overran\n")
         return True
 
     # -------------------------------------------------------------- what a hand does

@@ -197,6 +197,7 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
             players.restore(saved["table"])
     loop.start()
     unsaved = False
+    hand = getattr(devices.sim, "hand", None) or contextlib.nullcontext()
     deadline = time.monotonic() + settings.max_real_s
     name = resolved.game.id
     try:
@@ -211,7 +212,7 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
                 print(f"{name}: no end after {settings.max_real_s:.0f} s (table: {table.state}, "
                       f"{table.problem})", file=sys.stderr)
                 return 1
-            with table.lock:
+            with hand, table.lock:  # the bots' hand, never in the middle of another's
                 ready = players.waiting()
                 if ready:
                     players.act()

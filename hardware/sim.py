@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import threading
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
@@ -122,6 +123,9 @@ class SimTable:
         self.grams: tuple[float, ...] = (0.0,) * self.layout["loads"]
         self.hovering: frozenset[tuple] = frozenset()
         self.walls: frozenset[tuple[int, int]] = frozenset()  # maze walls standing on squares
+        # One hand at a time on the pieces: a bot's move and another hand's slip
+        # (the fault bench's) never interleave, so neither undoes the other's.
+        self.hand = threading.Lock()
         self.scanner_pixels: RecordingPixels | None = None
         # Electrical state of the simulated board.
         self._drive_count = self._code.drive_lines(self.layout)
