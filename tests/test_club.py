@@ -351,6 +351,10 @@ def test_the_club_page_in_a_browser_shows_each_table_live(tmp_path, broker):
             for demo in demos:
                 demo.communicate(timeout=120)
             expect(page.locator("#results li")).to_have_count(2, timeout=60_000)
+            # the retained state goes out at most every 0.25 s: the card follows the result
+            for name in tables:
+                expect(page.locator(f"#table-{name}")).to_contain_text(
+                    "a draw (the game ended: ply limit)", timeout=30_000)
             cards = page.locator("#tables article").all_inner_texts()
             assert len(cards) == 2 and all("stones" in c for c in cards)
             assert all("a draw (the game ended: ply limit)" in c for c in cards), cards
