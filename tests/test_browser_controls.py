@@ -271,7 +271,9 @@ def test_playing_towers_alone_the_page_draws_the_computers_blocks(browser, tmp_p
                 seen["cubes"] = got
             page.wait_for_function("(n) => !document.getElementById('notice').textContent"
                                    ".includes(n)", arg=got["notice"], timeout=90_000)
-        assert "the computer (player A) asks" in seen["cubes"]["notice"]
+        # the words once: where the block goes is drawn, not said again in brackets
+        said = {f"the computer (player A) asks: {e['text']}" for e in asked}
+        assert seen["cubes"]["notice"] in said, (seen["cubes"]["notice"], said)
     finally:
         demo.stop()
         web.stop()

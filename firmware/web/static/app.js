@@ -102,11 +102,11 @@ const handlers = {
     page.notice = e.player ? `player ${e.player}: ${e.message}` : e.message;
   },
   asked(e) { // playing alone: the computer's move, for the person to make
-    page.notice = `the computer (player ${e.player}) asks: ${e.text} (${e.where.join(", ")})`;
+    page.notice = `the computer (player ${e.player}) asks: ${e.text}`; // where: drawn
     page.asked = { kind: "ask", where: e.where };
   },
   hint(e) {
-    page.notice = `a hint for player ${e.player}: ${e.text} (${e.where.join(", ")})`;
+    page.notice = `a hint for player ${e.player}: ${e.text}`;
     page.asked = { kind: "hint", where: e.where };
   },
   absent(e) {
