@@ -195,6 +195,7 @@ class Played:
         self.table = StonesTable(StonesGame(StonesOptions(ply_limit=10_000)), Journal(self.dir))
         self.stream = serve_table(self.table, self.dir)
         self.timed = Timed(self.board, self.table)
+        self.timed.service.stream = self.stream  # as `obelisk run` does: events after the LEDs
         self.confirmed: dict[int, float] = {}  # moves played -> when the LEDs said so
         show = self.timed.devices.leds.show
 
