@@ -183,23 +183,27 @@ def test_the_think_cap_stops_the_search_on_the_clock_it_is_given():
     state = GAMES["stones"].make(GAMES["stones"].options()).new_initial_state()
     bot = opponent("stones", 4)
     now = [0.0]
-
-    def clock() -> float:  # every reading is 10 ms later: one simulation per reading
-        now[0] += 0.01
-        return now[0]
-
     searches = []
     real = bot.search
 
     class Watched:
         def search(self, s, seed):
-            searches.append(real(s, seed))
-            return searches[-1]
+            search = real(s, seed)
+            simulate = search._simulate
 
-    action, seconds = think(Watched(), state, 3, 0.1, clock)
+            def ten_ms() -> None:  # each simulation takes 10 ms on the clock given
+                now[0] += 0.01
+                simulate()
+
+            search._simulate = ten_ms
+            searches.append(search)
+            return search
+
+    # 105 ms: ten simulations fit, an eleventh would end past the cap, so none starts
+    action, seconds = think(Watched(), state, 3, 0.105, lambda: now[0])
     assert action in state.legal_actions()
-    assert 0.1 <= seconds <= 0.13 and 5 <= searches[0].done <= 11  # stopped at the cap
-    action, seconds = think(Watched(), state, 3, 1e9, clock)
+    assert searches[0].done == 10 and seconds <= 0.105, (searches[0].done, seconds)
+    action, seconds = think(Watched(), state, 3, 1e9, lambda: now[0])
     assert searches[1].done == bot.simulations  # no cap reached: the whole budget
     assert action == bot.choose(state, 3)  # and the move the engine picks by itself
     assert gc.isenabled()  # the collector, off while it searched, is back
