@@ -191,20 +191,27 @@ def test_the_think_cap_stops_the_search_on_the_clock_it_is_given():
             search = real(s, seed)
             simulate = search._simulate
 
-            def ten_ms() -> None:  # each simulation takes 10 ms on the clock given
-                now[0] += 0.01
+            def timed() -> None:  # each simulation takes its time on the clock given
+                now[0] += took[search.done % len(took)]
                 simulate()
 
-            search._simulate = ten_ms
+            search._simulate = timed
             searches.append(search)
             return search
 
-    # 105 ms: ten simulations fit, an eleventh would end past the cap, so none starts
+    # 10 ms each, 105 ms: ten simulations fit, an eleventh would end past the cap
+    took = [0.01]
     action, seconds = think(Watched(), state, 3, 0.105, lambda: now[0])
     assert action in state.legal_actions()
-    assert searches[0].done == 10 and seconds <= 0.105, (searches[0].done, seconds)
+    assert searches[-1].done == 10 and seconds <= 0.105, (searches[-1].done, seconds)
+    # every fifth takes 30 ms (a long rollout), 205 ms: 14 end at 180 ms, and the 15th, a
+    # long one, would end at 210 (the mean so far, 12.9 ms, says it would fit)
+    took, now[0] = [0.01, 0.01, 0.01, 0.01, 0.03], 0.0
+    action, seconds = think(Watched(), state, 3, 0.205, lambda: now[0])
+    assert searches[-1].done == 14 and seconds <= 0.205, (searches[-1].done, seconds)
+    took = [0.01]
     action, seconds = think(Watched(), state, 3, 1e9, lambda: now[0])
-    assert searches[1].done == bot.simulations  # no cap reached: the whole budget
+    assert searches[-1].done == bot.simulations  # no cap reached: the whole budget
     assert action == bot.choose(state, 3)  # and the move the engine picks by itself
     assert gc.isenabled()  # the collector, off while it searched, is back
 
