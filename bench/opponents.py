@@ -172,13 +172,15 @@ def beats(scores: tuple[float, ...]) -> bool:
     return bool(scores) and wilson(sum(scores), len(scores))[0] > 0.5
 
 
-def verdict(rows: list[Row]) -> tuple[float, bool]:
-    """(the top level's lowest score against random play over every game and seat,
-    whether every level beats the one below in every game)."""
+def verdict(rows: list[Row]) -> tuple[float, float, bool]:
+    """(the top level's lowest score against random play over every game and seat, the
+    lowest start of those scores' 95 % intervals, whether every level beats the one below
+    in every game)."""
     top = f"L{LEVELS[-1]} vs random"
-    lowest = min((sum(s) / len(s) for r in rows if r.name == top for s in r.by_seat if s),
-                 default=0.0)
-    return lowest, all(beats(r.both) for r in rows if r.against_level)
+    seats = [s for r in rows if r.name == top for s in r.by_seat if s]
+    lowest = min((sum(s) / len(s) for s in seats), default=0.0)
+    sure = min((wilson(sum(s), len(s))[0] for s in seats), default=0.0)
+    return lowest, sure, all(beats(r.both) for r in rows if r.against_level)
 
 
 def _line(label: str, scores: tuple[float, ...]) -> str:
@@ -208,10 +210,7 @@ def report(rows: list[Row], think: dict[tuple[str, int], list[float]]) -> str:
                            f"  max {max(ts):6.1f} ms (cap {THINK_CAP_S[level - 1] * 1000:.0f} ms,"
                            f" {len(ts)} searches of up to "
                            f"{opponent(game_id, level).simulations} simulations)")
-    lowest, monotonic = verdict(rows)
-    name = f"L{top} vs random"
-    sure = min((wilson(sum(s), len(s))[0] for r in rows if r.name == name for s in r.by_seat
-                if s), default=0.0)
+    lowest, sure, monotonic = verdict(rows)
     out.append(f"\ntop level against random play: lowest score {lowest:.1%}, lowest 95 % "
                f"interval from {sure:.1%} (90 % or more with confidence: "
                f"{'yes' if sure >= 0.9 else 'no'})")

@@ -31,9 +31,9 @@ event's last byte arrived. Both are wall-clock times of this machine.
 Targets: update p99 <= 100 ms, delta < 1 ms, web rss <= 40 MB.
 Ends with `web: update_p99_ms=A table_processing_delta_ms=B web_rss_mb=C pages=N`.
 
-Each of the three plays 600 moves by default: a p99 of 200 is the second-slowest move,
-and one slow moment of the machine (it came in runs with no page open as often as with)
-moved the delta by 2 ms; of 600 it is the sixth.
+Each of the three runs (before, with the pages, after) plays 600 moves by default: a p99
+of 200 is the second-slowest move, and one slow moment of the machine (it came in runs
+with no page open as often as with) moved the delta by 2 ms; of 600 it is the sixth.
 
 Run: .venv/bin/python bench/web.py [--moves 600] [--pages 20] [--browsers 1]
 """
