@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from hardware.pi_models import pi_model, render_unit
+
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "obelisk.service"
 
@@ -31,8 +33,9 @@ def test_the_unit_is_a_watched_notify_service_without_root():
 def test_the_unit_scores_2_or_better(tmp_path, name):
     """The table service, and the page's unit (network, no devices)."""
     unit = tmp_path / name
-    unit.write_text((UNIT.parent / name).read_text("utf-8").replace("@ROOT@", "/opt/obelisk")
-                    .replace("@USER@", "pi"), "utf-8")
+    unit.write_text(render_unit((UNIT.parent / name).read_text("utf-8"), root="/opt/obelisk",
+                                user="pi", model=pi_model("Raspberry Pi 5 Model B Rev 1.0")),
+                    "utf-8")
     run = subprocess.run(["systemd-analyze", "security", "--offline=true", str(unit)],
                          capture_output=True, text=True)
     line = next(x for x in run.stdout.splitlines() if "Overall exposure level" in x)
