@@ -32,6 +32,7 @@ not understand; the tests check every event the demos of every game emit.
 | ``table`` | the whole public state as it is now: each reader of the stream gets it first |
 | ``asked`` | solo play: the computer's move, for the person to make (words, notation, where) |
 | ``hint`` | solo play: the move the computer would make in the person's place |
+| ``devices`` | the devices the table cannot use (GPIO, LEDs, scanner) and the fix |
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "calibrated": {"sizes": list, "tolerance": int},
     "asked": {"player": str, "action": str, "text": str, "where": list},
     "hint": {"player": str, "action": str, "text": str, "where": list},
+    "devices": {"missing": list},
     "table": {"game": str, "options": dict, "players": dict, "state": str,
               "turn": (str, _NONE), "doing": str, "problem": str, "actions": int,
               "observation": dict},

@@ -70,7 +70,10 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
             table.solo = Computer(solo, spec.id)
         stream = serve_table(table, state.path)  # for `obelisk watch` and the page
         closing = contextlib.closing(stream) if stream else contextlib.nullcontext()
-        with open_table(profile) as devices, closing, contextlib.ExitStack() as later:
+        # On a Pi, a table not wired up yet still starts (and tells systemd it is ready):
+        # what is missing is said in the log and on the page, with what to do.
+        with open_table(profile, tolerant=True) as devices, closing, \
+                contextlib.ExitStack() as later:
             service = TableService(devices, table, load(spec.view))
             if stream is not None:
                 service.stream = stream  # its readers hear of each move after its LED frame

@@ -59,6 +59,11 @@ def headline(event: dict) -> str:
                     f"played){turn}")
         case "notice":
             return f"{who + ': ' if who else ''}{event['message']}"
+        case "devices":
+            if not event["missing"]:
+                return "every device of the table answers"
+            return "the table cannot use " + "; ".join(
+                f"its {m['device']}: {m['words']}" for m in event["missing"])
         case "asked":
             return f"the computer ({who}) asks: {event['text']}"
         case "hint":

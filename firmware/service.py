@@ -30,7 +30,9 @@ from firmware import palette
 from firmware.journal import JournalError
 from firmware.pin import PinError, next_pin_change, pin_frame, read_pin
 from hardware.devices import TableDevices
+from hardware.link import CHECK_BOARD
 from hardware.sensors import Snapshot
+from hardware.trouble import Missing
 
 log = logging.getLogger(__name__)
 
@@ -190,6 +192,7 @@ class TableService:
             try:
                 self._decide(kind, item, now)
                 self._draw(now)
+                self._say_missing()
             finally:
                 if stream is not None:
                     stream.release()
@@ -273,6 +276,7 @@ class TableService:
         """
         old = self.table
         table.lock, table.emit = old.lock, old.emit
+        table.missing = old.missing
         table.beep = self.devices.buttons.beep
         table.settler.confirm = self._reread
         self.table, self.view_of = table, view_of
@@ -339,6 +343,19 @@ class TableService:
                 continue  # this table has no such LED
         leds.show()
         self._last_frame = frame
+
+    def _say_missing(self) -> None:
+        """Tell the log and the page whenever what the table cannot use changes: a table not
+        wired up yet (no GPIO chip, no LEDs, no scanner board) runs, and says what to do."""
+        missing = [m.as_dict() for m in self.devices.missing()]
+        if self._unseen_shown and not self.devices.profile.simulated:
+            link = self.devices.link
+            why = link.health.last_error or "it does not answer"
+            missing.append(Missing("scanner board", f"not seen on {link.port} ({why}); "
+                                   f"{CHECK_BOARD}").as_dict())
+        if missing != self.table.missing:
+            self.table.missing = missing
+            self.table.emit(self.table.event("devices", missing=missing))
 
     def _board_unseen(self) -> bool:
         """The board has been out of sync a while (unplugged, silent, another protocol).

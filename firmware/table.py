@@ -141,6 +141,7 @@ class Table(Generic[V]):
         self.started = False  # the journal holds this game's start
         self.lock = threading.RLock()  # the service and the people's hands take turns
         self.solo: Any = None  # firmware.solo.Computer when the computer plays a seat
+        self.missing: list[dict] = []  # devices the table cannot use (the service says which)
         self._now = 0.0
         self.machine = Machine(model=self, states=list(self.STATES),
                                transitions=[dict(t) for t in self.TRANSITIONS],
@@ -180,6 +181,8 @@ class Table(Generic[V]):
             events.append(self._takeback_event(self.offer))
         if self.solo is not None:
             events += self.solo.standing(self)
+        if self.missing:  # a table not wired up yet: what is missing stays said
+            events.append(self.event("devices", missing=self.missing))
         return events + self._standing(now)
 
     def _standing(self, now: float) -> list[dict]:

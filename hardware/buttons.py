@@ -10,17 +10,19 @@ On the simulated table the pins come from gpiozero's ``MockFactory``, and
 from __future__ import annotations
 
 import contextlib
+import glob
 import logging
+import os
 import threading
 import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from gpiozero import Buzzer, DigitalInputDevice, PinFactoryFallback
 from gpiozero.pins.mock import MockFactory
 
+from hardware.pi_models import read_model
 from hardware.profile import PIN_FACTORIES, ButtonsConfig, ProfileError
 
 BUTTONS = ("A", "B", "menu")
@@ -94,10 +96,22 @@ class HoldButton(DigitalInputDevice):
 
 def on_raspberry_pi() -> bool:
     """True on a Raspberry Pi, judged as setup.sh judges it (the device-tree model)."""
-    try:
-        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text("utf-8", "replace")
-    except OSError:
-        return False
+    return read_model() is not None
+
+
+def _gpio_fix() -> str:
+    """What to do on a Pi whose pins cannot be claimed, judged from /dev and the install."""
+    chips = sorted(glob.glob("/dev/gpiochip*"))
+    if not chips:
+        return ("this Pi shows no GPIO chip (/dev/gpiochip0 is missing): in a container or "
+                "chroot, pass the Pi's /dev/gpiochip* in; on the Pi itself, update it (sudo "
+                "apt full-upgrade) and reboot")
+    if not any(os.access(chip, os.R_OK | os.W_OK) for chip in chips):
+        return (f"no permission to use {chips[0]}: setup.sh adds you to the gpio group; log "
+                "out and in again (or reboot)")
+    return ("if the table service runs, stop it first (sudo systemctl stop obelisk); else run "
+            "./setup.sh on the Pi (it installs lgpio and adds you to the gpio group; log out "
+            "and in again after)")
 
 
 def gpio_error(name: str, exc: BaseException, source: str = "profile",
@@ -105,7 +119,7 @@ def gpio_error(name: str, exc: BaseException, source: str = "profile",
     """Why the pins of pin factory ``name`` cannot be used here, and what to do instead.
 
     Off a Pi the profile is simply the wrong one (a person tried the reference
-    build on a laptop); on a Pi the install or the gpio group is at fault.
+    build on a laptop); on a Pi the install, the gpio group or the kernel is at fault.
     """
     key = f"{source}: [buttons] pin_factory = {name!r}"
     if name == "default":
@@ -118,11 +132,11 @@ def gpio_error(name: str, exc: BaseException, source: str = "profile",
             f"{key} needs a Raspberry Pi's GPIO pins, and this machine is not a Raspberry Pi "
             f"({reason}); run this profile on the table's Pi, and here use --profile sim "
             "(or --profile sim-maze for the maze)")
+    fix = ("run ./setup.sh on the Pi (it installs lgpio)" if isinstance(exc, ImportError)
+           else _gpio_fix())
     return ProfileError(
-        f"{key}: the Pi's GPIO pins cannot be used ({reason}); if the table service runs, "
-        "stop it first (sudo systemctl stop obelisk); else run ./setup.sh on the Pi (it "
-        "installs rpi-lgpio and adds you to the gpio group; log out and in again after), or "
-        f"pick another pin_factory: {', '.join(PIN_FACTORIES)}")
+        f"{key}: the Pi's GPIO pins cannot be used ({reason}); {fix}; or pick another "
+        f"pin_factory: {', '.join(PIN_FACTORIES)}")
 
 
 def make_pin_factory(name: str, source: str = "profile"):

@@ -8,15 +8,21 @@ pins, or a real scanner board on USB.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
-from hardware.buttons import TableButtons
+from gpiozero.pins.mock import MockFactory
+
+from hardware.buttons import TableButtons, on_raspberry_pi
 from hardware.leds import Leds
 from hardware.link import ScannerLink
 from hardware.local_board import LocalBoard
-from hardware.profile import Profile
+from hardware.profile import Profile, ProfileError
 from hardware.sensors import Layout
 from hardware.sim import SimTable
+from hardware.trouble import Missing
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -27,6 +33,12 @@ class TableDevices:
     leds: Leds
     sim: SimTable | None = None
     local_board: LocalBoard | None = None
+    missing_at_start: tuple[Missing, ...] = ()
+    """What could not start (a table not wired up yet), each with what to do."""
+
+    def missing(self) -> list[Missing]:
+        """What the table cannot use now: what could not start, and LEDs lost since."""
+        return [*self.missing_at_start, *self.leds.missing]
 
     def close(self) -> None:
         self.link.stop()
@@ -63,14 +75,29 @@ def expected_layout(profile: Profile) -> Layout:
                   lay["rows"], lay["cols"], lay["loads"], lay["leds"], lay["stack"])
 
 
-def open_table(profile: Profile) -> TableDevices:
+def open_table(profile: Profile, *, tolerant: bool = False) -> TableDevices:
     """Start every device of the table; close it with ``close()`` or ``with``.
 
     If one device cannot start, those already started are stopped again
     before the error (a ProfileError or LedError for a person) goes up.
+
+    ``tolerant`` (the service on a Raspberry Pi): a table not wired up yet still
+    starts. Buttons whose GPIO pins cannot be claimed are replaced by pins nobody
+    presses, LEDs that cannot start stay dark, and ``missing()`` says what and why;
+    a scanner board that is not there is waited for, as always. Off a Pi nothing is
+    tolerated: there the profile is the wrong one.
     """
     sim = board = link = None
-    buttons = TableButtons(profile.buttons, source=profile.source)
+    missing: list[Missing] = []
+    tolerant = tolerant and on_raspberry_pi()
+    try:
+        buttons = TableButtons(profile.buttons, source=profile.source)
+    except ProfileError as exc:
+        if not tolerant:
+            raise
+        log.warning("buttons: %s", exc)
+        missing.append(Missing("buttons", str(exc)))
+        buttons = TableButtons(profile.buttons, pin_factory=MockFactory(), source=profile.source)
     try:
         port = profile.scanner.port
         if port == "sim":
@@ -84,11 +111,11 @@ def open_table(profile: Profile) -> TableDevices:
             port = board.port_path
         link = ScannerLink(port, profile.scanner.baud, expected=expected_layout(profile),
                            expected_from=profile.source).start()
-        leds = Leds(profile, send=link.send)
+        leds = Leds(profile, send=link.send, tolerant=tolerant)
     except BaseException:
         for started in (link, board, sim):
             if started is not None:
                 started.stop()
         buttons.close()
         raise
-    return TableDevices(profile, link, buttons, leds, sim, board)
+    return TableDevices(profile, link, buttons, leds, sim, board, tuple(missing))

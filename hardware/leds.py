@@ -9,18 +9,23 @@ scanner board fed with LED frames over the link, or a recording twin.
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import Iterator
 
 import adafruit_pixelbuf
 
+from hardware.pi_models import PiModel, PiModelError, this_pi
 from hardware.profile import LedChain, Profile
 from hardware.scanner import obelisk_proto as proto
 from hardware.sim import RecordingPixels
+from hardware.trouble import Missing
 
 Colour = tuple[int, int, int]
 LedKey = tuple[str, str, int]
 """(part, owner, index): ("ring", "A", 3), ("board", "", 12), ("zone", "", 0)."""
 
+log = logging.getLogger(__name__)
 _PIXELS_PER_FRAME = 300  # keeps an LED frame under the protocol's payload limit
 
 
@@ -42,28 +47,82 @@ class ScannerPixels(adafruit_pixelbuf.PixelBuf):
             self._send(proto.LED_FRAME, proto.pack_leds(start, chunk))
 
 
-def _pi_pixels(chain: LedChain, n: int, brightness: float) -> adafruit_pixelbuf.PixelBuf:
+def _pi_pixels(chain: LedChain, n: int, brightness: float,
+               model: PiModel | None) -> adafruit_pixelbuf.PixelBuf:
+    """A NeoPixel chain on the Pi's own pin, through the driver this model needs
+    (``hardware.pi_models``), lit dark once: a device that is not there fails here, at
+    start, not in the middle of a game."""
+    if model is None:
+        raise LedError(f"LED chain on {chain.pin} needs a Raspberry Pi (this machine is "
+                       "not one); run this profile on the table's Pi, or use the sim profile "
+                       "here")
+    if chain.pin not in model.led_pins:
+        raise LedError(f"a {model.model} drives NeoPixels only from "
+                       f"{' or '.join(model.led_pins)} (the profile says pin = "
+                       f"{chain.pin!r}): move the data wire to GPIO10 (pin 19) and set "
+                       'pin = "D10" in the profile')
+    # Blinka offers to pip-install missing backends when a terminal is attached: never at
+    # run time. setup.sh installs what this model needs.
+    os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")
     try:
         import board  # only a Raspberry Pi has these
-        import neopixel
-        pin = getattr(board, chain.pin)
-    except (ImportError, NotImplementedError, RuntimeError, AttributeError) as exc:
-        raise LedError(
-            f"LED chain on {chain.pin} needs a Raspberry Pi with adafruit-circuitpython-neopixel "
-            f"({exc}); run ./setup.sh on the Pi, or use the sim profile here"
-        ) from None
-    return neopixel.NeoPixel(pin, n, brightness=brightness, auto_write=False,
-                             pixel_order=neopixel.GRB)
+
+        if model.led_driver == "pio":
+            import neopixel
+
+            strip = neopixel.NeoPixel(getattr(board, chain.pin), n, brightness=brightness,
+                                      auto_write=False, pixel_order=neopixel.GRB)
+        else:
+            import neopixel_spi
+
+            strip = neopixel_spi.NeoPixel_SPI(board.SPI(), n, brightness=brightness,
+                                              auto_write=False, pixel_order=neopixel_spi.GRB)
+        strip.fill((0, 0, 0))
+        strip.show()
+    except Exception as exc:  # ImportError, OSError, Blinka's RuntimeError: all say "no LEDs"
+        raise LedError(led_trouble(model, chain.pin, exc)) from None
+    return strip
+
+
+def led_trouble(model: PiModel, pin: str, exc: BaseException) -> str:
+    """Why the LEDs on ``pin`` cannot start on this Pi, and the one thing to do about it."""
+    reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    what = f"the LEDs on {pin} cannot start ({reason})"
+    if isinstance(exc, ImportError):
+        return (f"{what}: the NeoPixel driver for a {model.model} is not installed; run "
+                "./setup.sh on this Pi")
+    for device in model.led_devices:
+        if not os.path.exists(device):
+            if model.led_driver == "pio":
+                return (f"{what}: {device} is missing, so this Pi's kernel has no PIO driver "
+                        "yet; update it (sudo apt update && sudo apt full-upgrade) and reboot")
+            return (f"{what}: {device} is missing, so SPI is off; setup.sh turns it on in "
+                    "config.txt (dtparam=spi=on): reboot the Pi once (sudo reboot)")
+        if not os.access(device, os.R_OK | os.W_OK):
+            group = "gpio" if model.led_driver == "pio" else "spi"
+            return (f"{what}: no permission to use {device}; setup.sh adds you to the {group} "
+                    "group: log out and in again (or reboot), and if it still fails run "
+                    f"./setup.sh again")
+    return f"{what}: check the wiring and run `obelisk diag`"
 
 
 class Leds:
     """Every LED of the table by logical name, whatever chain it sits on."""
 
-    def __init__(self, profile: Profile, *, send=None) -> None:
-        """``send`` is the scanner link's ``send``, needed by ``scanner`` chains."""
+    def __init__(self, profile: Profile, *, send=None, tolerant: bool = False,
+                 model: PiModel | str | None = "this Pi") -> None:
+        """``send`` is the scanner link's ``send``, needed by ``scanner`` chains.
+
+        ``tolerant``: a chain on the Pi's pins that cannot start (a table not wired up
+        yet) is kept dark instead, and ``missing`` says why; so is one that fails later.
+        ``model``: the Pi the chains are on (read from the device tree by default).
+        """
         self.chains: list[adafruit_pixelbuf.PixelBuf] = []
+        self.missing: list[Missing] = []
+        self._tolerant = tolerant
         self._dirty: set[int] = set()  # chains changed since the last show()
         self._where: dict[tuple[str, str], tuple[int, int, int]] = {}
+        self._model = model
         for number, chain in enumerate(profile.chains):
             offset = 0
             for kind, owner, count in chain.parts:
@@ -71,15 +130,33 @@ class Leds:
                 offset += count
             self.chains.append(self._chain(chain, offset, profile.brightness, send))
 
-    @staticmethod
-    def _chain(chain: LedChain, n: int, brightness: float, send) -> adafruit_pixelbuf.PixelBuf:
+    def _pi_model(self) -> PiModel | None:
+        if isinstance(self._model, str):
+            try:
+                self._model = this_pi()
+            except PiModelError as exc:
+                raise LedError(str(exc)) from None
+        return self._model
+
+    def _chain(self, chain: LedChain, n: int, brightness: float,
+               send) -> adafruit_pixelbuf.PixelBuf:
         if chain.output == "pi":
-            return _pi_pixels(chain, n, brightness)
+            try:
+                return _pi_pixels(chain, n, brightness, self._pi_model())
+            except LedError as exc:
+                if not self._tolerant:
+                    raise
+                self._lost(str(exc))
+                return RecordingPixels(n, brightness=brightness)
         if chain.output == "scanner":
             if send is None:
                 raise LedError("a scanner LED chain needs the scanner link to send frames on")
             return ScannerPixels(n, send, brightness=brightness)
         return RecordingPixels(n, brightness=brightness)
+
+    def _lost(self, words: str) -> None:
+        log.warning("LEDs: %s", words)
+        self.missing.append(Missing("LEDs", words))
 
     def parts(self) -> list[tuple[str, str, int]]:
         """(part, owner, pixel count) for every part the table has."""
@@ -118,5 +195,19 @@ class Leds:
     def show(self) -> None:
         """Send the chains that changed since the last show."""
         for number in sorted(self._dirty):
-            self.chains[number].show()
+            try:
+                self.chains[number].show()
+            except Exception as exc:  # a Pi chain whose device went away mid-game
+                if not self._tolerant:
+                    raise LedError(f"the LED chain {number + 1} stopped ({exc})") from None
+                self._fail(number, exc)
         self._dirty.clear()
+
+    def _fail(self, number: int, exc: Exception) -> None:
+        """A chain that failed to show: dark from now on (the game goes on), and said."""
+        old = self.chains[number]
+        self.chains[number] = RecordingPixels(len(old), brightness=old.brightness)
+        model = self._pi_model()
+        words = (led_trouble(model, "the Pi", exc) if model is not None
+                 else f"the LED chain {number + 1} stopped ({type(exc).__name__}: {exc})")
+        self._lost(words)

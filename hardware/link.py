@@ -44,7 +44,7 @@ BAD_FRAMES_WARN = 5
 _BAD_WORDS = {"crc": "wrong checksum", "cobs": "garbled", "short": "too short",
               "long": "too long", "overflow": "never ended", "body": "contents made no sense"}
 """The frame reader's reasons for dropping a frame, as a person would say them."""
-_CHECK = "check the USB cable and that the scanner board is powered, and run `obelisk diag`"
+CHECK_BOARD = "check the USB cable and that the scanner board is powered, and run `obelisk diag`"
 
 
 @dataclass
@@ -308,7 +308,7 @@ class ScannerLink:
         except (serial.SerialException, OSError) as exc:
             self.health.last_error = str(exc) or type(exc).__name__
             self._port_is(("cannot open", str(exc)), logging.WARNING,
-                          f"scanner board: cannot open {self.port} ({exc}); {_CHECK}; trying "
+                          f"scanner board: cannot open {self.port} ({exc}); {CHECK_BOARD}; trying "
                           f"again every {self.retry_s:g} s")
             return False
         except Exception as exc:  # ValueError, OverflowError...: the settings, not the cable
@@ -339,8 +339,8 @@ class ScannerLink:
     def _lost(self, exc: BaseException) -> None:
         self.health.last_error = str(exc) or type(exc).__name__
         self._port_is(("lost", self.health.last_error), logging.WARNING,
-                      f"scanner link on {self.port} lost ({self.health.last_error}); {_CHECK}; "
-                      f"trying again every {self.retry_s:g} s")
+                      f"scanner link on {self.port} lost ({self.health.last_error}); "
+                      f"{CHECK_BOARD}; trying again every {self.retry_s:g} s")
         self._drop()
 
     def _unexpected(self, exc: Exception) -> None:

@@ -83,8 +83,8 @@ class _GoneReader(io.StringIO):
 def test_diag_stops_quietly_and_closes_the_table_when_its_reader_goes(monkeypatch):
     opened = []
 
-    def open_and_keep(profile):
-        opened.append(open_table(profile))
+    def open_and_keep(profile, **options):
+        opened.append(open_table(profile, **options))
         return opened[-1]
 
     monkeypatch.setattr(diag, "open_table", open_and_keep)

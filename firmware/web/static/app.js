@@ -14,6 +14,7 @@ const page = {
   problem: "", where: [], actions: 0, obs: null, change: null, trail: null, reveals: null,
   outcome: null, over: false, timers: {}, paused: false, offer: null, notice: "",
   moves: [], movesFrom: 0, log: [], status: "connecting to the table…", live: false,
+  missing: [],
 };
 
 // ------------------------------------------------------------------ the events
@@ -21,7 +22,7 @@ const page = {
 function reset(event) {
   Object.assign(page, { game: event.game, turn: null, doing: "", problem: "", where: [],
     change: null, trail: null, reveals: null, outcome: null, over: false, timers: {},
-    paused: false, offer: null, notice: "", moves: [], movesFrom: 0, asked: null });
+    paused: false, offer: null, notice: "", moves: [], movesFrom: 0, asked: null, missing: [] });
   if (event.players) page.players = event.players;
 }
 
@@ -117,6 +118,9 @@ const handlers = {
   live() {
     page.live = true;
   },
+  devices(e) { // a table not wired up yet: what it cannot use, and what to do
+    page.missing = e.missing;
+  },
 };
 
 function bySquare(stacks) {
@@ -169,6 +173,9 @@ function paint() {
   $("title").textContent = page.game ? `Obelisk Table · ${page.game}` : "Obelisk Table";
   $("status").textContent = statusWords();
   $("status").className = page.absent && !page.over ? "away" : "";
+  $("devices").hidden = !page.missing.length;
+  $("devices-list").replaceChildren(...page.missing.map((m) =>
+    html("li", {}, html("strong", {}, m.device), `: ${m.words}`)));
   renderPlayers();
   // before a game the table's "problem" is what to do to begin, not a refusal
   const setup = page.machine === "setup";
