@@ -4,11 +4,13 @@
 # - checks for Python 3.11+ and its venv module (installs python3-venv on
 #   Debian / Raspberry Pi OS when it is missing and we may use apt);
 # - creates .venv and installs the project with its test and lint tools;
-# - on a Raspberry Pi only: adds the Pi-only LED packages, puts the user in
-#   the groups that may use GPIO, SPI and the serial port, enables SPI, and
-#   installs and starts the table service and its page (systemd/);
-# - elsewhere: installs Debian's chromium, the browser the page's tests drive.
-set -euo pipefail
+# - on a Raspberry Pi only (hardware/pi_models.py says what each model needs):
+#   the LED driver for this model (SPI on a Zero 2 W, 3 or 4; the RP1's PIO on
+#   a 5), the boot settings it needs, the groups that may use GPIO, SPI and the
+#   serial port, and the table service and its page (systemd/), started where
+#   systemd runs;
+# - the Debian packages the tests need: mosquitto everywhere, chromium off a Pi.
+set -Eeuo pipefail  # -E: the ERR trap fires inside functions too
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
@@ -18,6 +20,22 @@ die() { printf '\nsetup: FAILED: %s\n' "$*" >&2; exit 1; }
 trap 'die "the step \"$BASH_COMMAND\" (setup.sh line $LINENO) failed; see the messages above"' ERR
 
 is_pi() { grep -qas "Raspberry Pi" /proc/device-tree/model; }
+# sd_booted(3): systemd runs this machine (not a container, a chroot, a build root).
+systemd_runs() { [ -d /run/systemd/system ] && command -v systemctl >/dev/null; }
+
+# Debian packages, each installed only when missing.
+apt_install() {
+    local wanted=() package
+    for package in "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" \
+            || wanted+=("$package")
+    done
+    [ "${#wanted[@]}" -eq 0 ] && return 0
+    say "installing ${wanted[*]} (Debian packages)"
+    { as_root apt-get update -qq \
+        && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${wanted[@]}"; } \
+        || die "could not install ${wanted[*]}; run: sudo apt-get install ${wanted[*]}"
+}
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"
@@ -46,14 +64,41 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import sys' 2>/dev/null; 
 fi
 
 extras="dev,browser"
-if is_pi; then extras="dev,pi"; fi
+pi_model="" pi_leds="" pi_extras="" pi_boot_config=() pi_cmdline=()
+if is_pi; then
+    # pi_model, pi_family, pi_leds, pi_extras, pi_boot_config, pi_cmdline (or words on
+    # stderr and status 2 on a Pi the table cannot run on)
+    facts="$("$PYTHON" -m hardware.pi_models shell)" \
+        || die "this Raspberry Pi cannot run the table (see the line above)"
+    eval "$facts"
+    say "this is a $pi_model: its LEDs run through $pi_leds"
+    extras="dev,$pi_extras"
+fi
 stamp=".venv/.obelisk-setup"
+# True when PyPI has an lgpio wheel for this Python and machine (the buttons' pins).
+lgpio_wheel() {
+    local scratch found=0
+    scratch="$(mktemp -d)"
+    .venv/bin/python -m pip download --quiet --disable-pip-version-check --no-deps \
+        --only-binary=:all: -d "$scratch" "lgpio>=0.2.2" >/dev/null 2>&1 || found=1
+    rm -rf "$scratch"
+    return "$found"
+}
 want="$(cat pyproject.toml; echo "extras=$extras")"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x .venv/bin/obelisk ]; then
     say "packages are up to date (.venv)"
 else
+    build=()
+    if is_pi && ! lgpio_wheel; then
+        # No lgpio wheel for this Python (Trixie's 3.13): build it, with its C library
+        # linked in (PYPI=1), so no other lgpio package is needed.
+        apt_install swig gcc libc6-dev python3-dev
+        say "building lgpio for Python $("$PYTHON" -c 'import sys; print(*sys.version_info[:2], sep=".")') (no wheel for it; about a minute)"
+        build=(env PYPI=1)
+    fi
     say "installing the project and its tools into .venv (extras: $extras)"
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extras]"
+    "${build[@]}" .venv/bin/python -m pip install --quiet --disable-pip-version-check \
+        -e ".[$extras]"
     printf '%s' "$want" > "$stamp"
 fi
 # Bytecode now, so the service starts fast even where it may not write it
@@ -68,14 +113,19 @@ if ! is_pi && ! command -v chromium >/dev/null; then
         || die "the page's tests need Debian's chromium. Install it: sudo apt-get install chromium"
 fi
 
-# 3b. The broker the club's tests publish to (not on a Pi) ---------------------------------
-if ! is_pi && ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
+# 3b. The broker the club's tests publish to (on a Pi too: the tests run there) -----------
+if ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
     say "installing mosquitto (the club's tests publish to a broker of their own)"
     { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto; } \
         || die "the club's tests need Debian's mosquitto. Install it: sudo apt-get install mosquitto"
+    if is_pi && systemd_runs; then
+        # The tests start brokers of their own; a table needs no broker running for good.
+        as_root systemctl disable --now mosquitto.service >/dev/null 2>&1 || true
+    fi
 fi
 
-# 4. Raspberry Pi only ---------------------------------------------------------------
+# 4. Raspberry Pi only: groups, and the boot settings the LED driver needs -------------------
+reboot_for=()
 if is_pi; then
     user="${SUDO_USER:-$(id -un)}"
     for group in gpio spi dialout; do
@@ -84,46 +134,81 @@ if is_pi; then
             as_root usermod -aG "$group" "$user" || die "could not add $user to $group; run: sudo usermod -aG $group $user"
         fi
     done
-    if command -v raspi-config >/dev/null && [ "$(as_root raspi-config nonint get_spi 2>/dev/null || echo 1)" != 0 ]; then
-        say "enabling SPI (NeoPixels on GPIO10 without root)"
-        as_root raspi-config nonint do_spi 0 || die "could not enable SPI; run: sudo raspi-config (Interface Options, SPI)"
+    boot=/boot/firmware
+    [ -f "$boot/config.txt" ] || boot=/boot
+    if [ "${#pi_boot_config[@]}" -gt 0 ]; then
+        config="$boot/config.txt"
+        [ -f "$config" ] || die "no $boot/config.txt: is this Raspberry Pi OS? The LEDs need these lines in it: ${pi_boot_config[*]}"
+        add=()
+        for line in "${pi_boot_config[@]}"; do
+            key="${line%=*}"  # dtparam=spi=on: dtparam=spi; core_freq=250: core_freq
+            if grep -qE "^[[:space:]]*${line}[[:space:]]*$" "$config"; then
+                continue
+            elif grep -qE "^[[:space:]]*${key}=" "$config"; then
+                say "note: $config sets $(grep -E "^[[:space:]]*${key}=" "$config" | head -1); the LEDs want $line, so it is left for you to decide"
+            else
+                add+=("$line")
+            fi
+        done
+        if [ "${#add[@]}" -gt 0 ]; then
+            say "adding ${add[*]} to $config (the LEDs' SPI clock; takes effect after a reboot)"
+            printf '\n# Obelisk Table (setup.sh): NeoPixels on SPI need SPI on and a steady core clock\n[all]\n%s\n' \
+                "$(printf '%s\n' "${add[@]}")" | as_root tee -a "$config" >/dev/null \
+                || die "could not edit $config; add these lines at its end by hand: ${add[*]}"
+            reboot_for+=("${add[@]}")
+        fi
     fi
-    cmdline=/boot/firmware/cmdline.txt
-    [ -f "$cmdline" ] || cmdline=/boot/cmdline.txt
-    if [ -f "$cmdline" ] && ! grep -q "spidev.bufsiz=" "$cmdline"; then
-        say "enlarging the SPI buffer for long LED chains (takes effect after a reboot)"
-        as_root sed -i '1 s/$/ spidev.bufsiz=32768/' "$cmdline" || die "could not edit $cmdline; add spidev.bufsiz=32768 to its line by hand"
-    fi
+    cmdline="$boot/cmdline.txt"
+    for word in "${pi_cmdline[@]}"; do
+        if [ -f "$cmdline" ] && ! grep -qw -- "${word%=*}" "$cmdline"; then
+            say "adding $word to $cmdline (long LED chains; takes effect after a reboot)"
+            as_root sed -i "1 s/\$/ $word/" "$cmdline" || die "could not edit $cmdline; add $word to its line by hand"
+            reboot_for+=("$word")
+        fi
+    done
 fi
 
 # 5. The services, on a Pi --------------------------------------------------------------
-if is_pi && command -v systemctl >/dev/null; then
-    for name in obelisk obelisk-web; do
-        unit=/etc/systemd/system/$name.service
-        rendered="$(sed -e "s|@ROOT@|$here|g" -e "s|@USER@|$user|g" systemd/$name.service)"
-        if [ ! -f "$unit" ] || [ "$(cat "$unit")" != "$rendered" ]; then
-            say "installing $name.service ($unit, running as $user)"
-            printf '%s\n' "$rendered" | as_root tee "$unit" >/dev/null \
-                || die "could not write $unit; run setup.sh with sudo rights"
-            as_root systemctl daemon-reload
-        fi
-        as_root systemctl enable --now "$name.service" \
-            || die "$name did not start; see: journalctl -u $name -e"
-    done
-    say "the table service runs (systemctl status obelisk); its page is on port 8080 of this Pi"
-    # The club's publisher: installed always, enabled only once a broker is configured.
-    unit=/etc/systemd/system/obelisk-mqtt.service
-    rendered="$(sed -e "s|@ROOT@|$here|g" -e "s|@USER@|$user|g" systemd/obelisk-mqtt.service)"
+# Units as systemd/ has them, for this checkout, user and Pi model; each written only when
+# it changed. Prints the names of those it wrote.
+write_unit() {
+    local name="$1" unit="/etc/systemd/system/$1.service" rendered
+    rendered="$(.venv/bin/python -m hardware.pi_models unit "systemd/$name.service" \
+        --root "$here" --user "$user")" || die "could not render systemd/$name.service"
     if [ ! -f "$unit" ] || [ "$(cat "$unit")" != "$rendered" ]; then
-        say "installing obelisk-mqtt.service ($unit, running as $user)"
+        say "installing $name.service ($unit, running as $user)" >&2  # stdout: the names
         printf '%s\n' "$rendered" | as_root tee "$unit" >/dev/null \
             || die "could not write $unit; run setup.sh with sudo rights"
-        as_root systemctl daemon-reload
+        echo "$name"
     fi
+}
+if is_pi; then
+    command -v systemctl >/dev/null || die "systemctl is missing: the table runs under systemd (Raspberry Pi OS has it)"
+    written="$(write_unit obelisk; write_unit obelisk-web; write_unit obelisk-mqtt)"
+    start=(obelisk obelisk-web)
     if [ -f /var/lib/obelisk/mqtt.toml ] || [ -f /etc/obelisk/mqtt.toml ]; then
-        as_root systemctl enable --now obelisk-mqtt.service \
-            || die "obelisk-mqtt did not start; see: journalctl -u obelisk-mqtt -e"
-        say "the table publishes to the club's broker (systemctl status obelisk-mqtt)"
+        start+=(obelisk-mqtt)  # the club's publisher: only once a broker is configured
+    fi
+    if systemd_runs; then
+        [ -z "$written" ] || as_root systemctl daemon-reload
+        for name in "${start[@]}"; do
+            as_root systemctl enable --now "$name.service" >/dev/null 2>&1 \
+                || die "$name did not start; see: journalctl -u $name -e"
+            # a unit that changed restarts on its new settings (enable --now leaves it be)
+            if grep -qx "$name" <<<"$written"; then
+                as_root systemctl restart "$name.service" || die "$name did not restart; see: journalctl -u $name -e"
+            fi
+        done
+        say "the table service runs (systemctl status obelisk); its page is on port 8080 of this Pi"
+    else
+        for name in "${start[@]}"; do
+            as_root systemctl enable "$name.service" >/dev/null 2>&1 \
+                || die "could not enable $name.service (systemctl enable $name)"
+        done
+        say "systemd is not running here (a container or chroot?): the services are installed and enabled, and start when this Pi boots"
+    fi
+    if [ "${#reboot_for[@]}" -gt 0 ]; then
+        say "reboot once for ${reboot_for[*]} to take effect: sudo reboot (then obelisk diag lights the LEDs)"
     fi
 fi
 
