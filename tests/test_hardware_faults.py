@@ -65,14 +65,35 @@ def test_a_gpio_profile_off_a_pi_is_refused_naming_the_key_and_the_profile_to_us
 
 
 @pytest.mark.skipif(importlib.util.find_spec("lgpio") is not None, reason="lgpio is installed")
-def test_on_a_pi_without_lgpio_the_fix_is_setup_or_a_busy_service(monkeypatch):
+def test_on_a_pi_without_lgpio_the_fix_is_setup(monkeypatch):
     monkeypatch.setattr(hardware.buttons, "on_raspberry_pi", lambda: True)
     with pytest.raises(ProfileError) as err:
         open_table(load_profile("reference"))
     message = str(err.value)
     assert message.startswith("reference profile: [buttons] pin_factory = 'lgpio': the Pi's "
                               "GPIO pins cannot be used (ModuleNotFoundError")
-    assert "sudo systemctl stop obelisk" in message and "./setup.sh" in message
+    assert "run ./setup.sh on the Pi (it installs lgpio)" in message
+
+
+@pytest.mark.parametrize(("chips", "usable", "fix"), [
+    ([], False, "this Pi shows no GPIO chip (/dev/gpiochip0 is missing): in a container"),
+    (["/dev/gpiochip0"], False, "no permission to use /dev/gpiochip0: setup.sh adds you to "
+                                "the gpio group"),
+    (["/dev/gpiochip0"], True, "if the table service runs, stop it first (sudo systemctl stop "
+                               "obelisk)"),
+])
+def test_on_a_pi_whose_pins_cannot_be_claimed_the_fix_fits_the_cause(monkeypatch, chips, usable,
+                                                                     fix):
+    """No chip (a chroot, an old kernel), a chip this user may not open (not yet in the gpio
+    group), or a chip that is there and open to us (the pins are busy: the service holds them)."""
+    monkeypatch.setattr(hardware.buttons, "on_raspberry_pi", lambda: True)
+    monkeypatch.setattr(hardware.buttons.glob, "glob", lambda pattern: list(chips))
+    monkeypatch.setattr(hardware.buttons.os, "access", lambda path, mode: usable)
+    message = str(hardware.buttons.gpio_error("lgpio", OSError("can not open gpiochip"),
+                                              "reference profile"))
+    assert message.startswith("reference profile: [buttons] pin_factory = 'lgpio': the Pi's "
+                              "GPIO pins cannot be used (OSError: can not open gpiochip); ")
+    assert fix in message
 
 
 @OFF_A_PI
