@@ -118,9 +118,11 @@ if ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
     say "installing mosquitto (the club's tests publish to a broker of their own)"
     { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto; } \
         || die "the club's tests need Debian's mosquitto. Install it: sudo apt-get install mosquitto"
-    if is_pi && systemd_runs; then
+    if is_pi && command -v systemctl >/dev/null; then
         # The tests start brokers of their own; a table needs no broker running for good.
-        as_root systemctl disable --now mosquitto.service >/dev/null 2>&1 || true
+        now=(); if systemd_runs; then now=(--now); fi
+        as_root systemctl disable "${now[@]}" mosquitto.service >/dev/null 2>&1 \
+            || say "note: could not turn off mosquitto's own broker (sudo systemctl disable --now mosquitto)"
     fi
 fi
 
