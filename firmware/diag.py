@@ -98,10 +98,14 @@ def render(devices: TableDevices, led_note: str = "") -> str:
         out += render_board(snapshot, walls=profile.scanner.wall_sensors)
         if snapshot.loads:
             out.append("load cells (raw): " + " ".join(str(v) for v in snapshot.loads))
-    buttons = "  ".join(f"{name} {'DOWN' if devices.buttons.is_pressed(name) else 'up'}"
-                        for name in devices.buttons.buttons)
-    recent = ", ".join(f"{e.button} {e.kind}" for e in devices.buttons.events[-4:]) or "none"
-    out.append(f"buttons: {buttons}; last events: {recent}")
+    if any(m.device == "buttons" for m in devices.missing()):
+        out.append("buttons: not readable here (see MISSING above)")
+    else:
+        buttons = "  ".join(f"{name} {'DOWN' if devices.buttons.is_pressed(name) else 'up'}"
+                            for name in devices.buttons.buttons)
+        recent = ", ".join(f"{e.button} {e.kind}"
+                           for e in devices.buttons.events[-4:]) or "none"
+        out.append(f"buttons: {buttons}; last events: {recent}")
     if led_note:
         out.append(led_note)
     return "\n".join(out)

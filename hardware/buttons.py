@@ -99,8 +99,12 @@ def on_raspberry_pi() -> bool:
     return read_model() is not None
 
 
-def _gpio_fix() -> str:
+def _gpio_fix(exc: BaseException) -> str:
     """What to do on a Pi whose pins cannot be claimed, judged from /dev and the install."""
+    if ".lgd-nfy" in str(exc) or (isinstance(exc, OSError) and ".lgd-nfy" in str(exc.filename)):
+        return (f"lgpio could not make its notification pipe in the working directory "
+                f"({os.getcwd()}): run it from a folder you may write to, or set LG_WD=/tmp "
+                "(the table's systemd unit does)")
     chips = sorted(glob.glob("/dev/gpiochip*"))
     if not chips:
         return ("this Pi shows no GPIO chip (/dev/gpiochip0 is missing): in a container or "
@@ -133,10 +137,11 @@ def gpio_error(name: str, exc: BaseException, source: str = "profile",
             f"({reason}); run this profile on the table's Pi, and here use --profile sim "
             "(or --profile sim-maze for the maze)")
     fix = ("run ./setup.sh on the Pi (it installs lgpio)" if isinstance(exc, ImportError)
-           else _gpio_fix())
+           else _gpio_fix(exc))
+    others = [f for f in PIN_FACTORIES if f not in (name, "mock")]
     return ProfileError(
         f"{key}: the Pi's GPIO pins cannot be used ({reason}); {fix}; or pick another "
-        f"pin_factory: {', '.join(PIN_FACTORIES)}")
+        f"pin_factory: {', '.join(others)}")
 
 
 def make_pin_factory(name: str, source: str = "profile"):

@@ -147,3 +147,15 @@ def test_open_table_tells_the_link_the_layout_the_profile_describes():
             lay["towers"], lay["rows"], lay["cols"], lay["loads"], 2)
         assert devices.link.wait_for(lambda s: True, 3.0) is not None
         assert devices.link.health.layout_mismatch == ""
+
+
+def test_lgpio_in_a_folder_it_cannot_write_says_so_not_no_chip(monkeypatch):
+    """lgpio makes a pipe in its working directory: under systemd that is "/", and the error
+    (a missing '.lgd-nfy' file) is no missing chip. Seen in the arm64 root of tools/pi-root.sh."""
+    monkeypatch.setattr(hardware.buttons, "on_raspberry_pi", lambda: True)
+    monkeypatch.setattr(hardware.buttons.glob, "glob", lambda pattern: [])
+    exc = FileNotFoundError(2, "No such file or directory", ".lgd-nfy-3")
+    message = str(hardware.buttons.gpio_error("lgpio", exc, "reference profile"))
+    assert "could not make its notification pipe in the working directory" in message
+    assert "LG_WD=/tmp" in message and "no GPIO chip" not in message
+    assert "pick another pin_factory: rpigpio, native, default" in message  # not lgpio again
