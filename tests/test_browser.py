@@ -300,14 +300,17 @@ def test_history_downloads_and_replays_a_finished_game(browser, followed, tmp_pa
         numbered = [line for line in sheet if line[:1].isdigit()]
         forward = page.locator("#replay-forward")
         before = page.locator("#replay-drawing").inner_html()
-        for number, line in enumerate(numbered[:3], 1):
+        # up to the first block set on a tower (move 3 in a quiet run; on a loaded machine
+        # an hourglass may run out first, and a lost turn changes no tower)
+        steps = max(3, next(n for n, line in enumerate(numbered, 1) if " place " in line))
+        for number, line in enumerate(numbered[:steps], 1):
             forward.click()
             player, text = line.split(" ", 2)[1:]
             assert move.text_content() == (f"{number} of {len(numbered)}. player {player}: "
                                            f"{text}")
         assert page.locator("#replay-drawing").inner_html() != before
         page.click("#replay-back")
-        assert move.text_content().startswith(f"2 of {len(numbered)}.")
+        assert move.text_content().startswith(f"{steps - 1} of {len(numbered)}.")
         page.click("#replay-last")
         assert page.locator("#replay-ending").is_visible()
         outcome = run.one("game_over")["outcome"]
