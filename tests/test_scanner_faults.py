@@ -10,6 +10,8 @@ clock: nothing here sleeps.
 
 from __future__ import annotations
 
+import itertools
+
 from hardware.scanner import obelisk_proto as proto
 
 
@@ -171,3 +173,222 @@ def test_a_write_that_raises_is_a_dropped_frame_not_a_crash():
     host.fail = None
     frames = _run(scanner, host, reader, 1500, 1700)
     assert frames and frames[0][0] == proto.SNAPSHOT
+
+
+# ------------------------------------------------------------------ code.py on a board
+
+
+class Clock:
+    """CircuitPython's ``time`` on a fake clock: ``sleep`` moves it on, nobody waits.
+
+    Each ``monotonic_ns`` reading (one a scan) also moves it on by a scan's time.
+    """
+
+    def __init__(self, scan_ns: int = 5_000_000) -> None:
+        self.ns = 0
+        self.scan_ns = scan_ns
+        self.sleeps: list[float] = []
+
+    def monotonic_ns(self) -> int:
+        self.ns += self.scan_ns
+        return self.ns
+
+    def monotonic(self) -> float:
+        return self.ns / 1e9
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.ns += round(seconds * 1e9)
+
+
+class Led:
+    """The onboard LED: every change, with when it happened."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.direction = None
+        self.changes: list[tuple[float, bool]] = []
+        self._value = False
+
+    @property
+    def value(self) -> bool:
+        return self._value
+
+    @value.setter
+    def value(self, v: bool) -> None:
+        self._value = bool(v)
+        self.changes.append((self.clock.monotonic(), self._value))
+
+
+class Dog:
+    """microcontroller.watchdog: what it was set to, and each feed."""
+
+    def __init__(self) -> None:
+        self.timeout = None
+        self.mode = None
+        self.feeds = 0
+        self.stopped = False
+
+    def feed(self) -> None:
+        assert self.mode is not None, "fed before it was started"
+        self.feeds += 1
+
+    def deinit(self) -> None:
+        self.stopped = True
+
+
+class UsbCdc:
+    """usb_cdc: ``data`` is None until ``plugged`` seconds have passed (None: never)."""
+
+    def __init__(self, clock: Clock, host: Host, plugged: float | None = 0.0) -> None:
+        self.clock, self.host, self.plugged = clock, host, plugged
+
+    @property
+    def data(self):
+        if self.plugged is None or self.clock.monotonic() < self.plugged:
+            return None
+        return self.host
+
+
+def _board_modules(host: Host | None = None, plugged: float | None = 0.0, supervisor=None):
+    from types import SimpleNamespace
+
+    from hardware.sim import SimTable, _fake_modules
+
+    table = SimTable(dict(SMALL))
+    board, digitalio, neopixel = _fake_modules(table)
+    clock = Clock()
+    led = Led(clock)
+    board.LED = "LED"
+    pins = digitalio.DigitalInOut
+    fake_digitalio = SimpleNamespace(
+        DigitalInOut=lambda name: led if name == "LED" else pins(name),
+        Direction=digitalio.Direction, Pull=digitalio.Pull)
+    host = Host() if host is None else host
+    modules = {
+        "time": clock, "board": board, "digitalio": fake_digitalio, "neopixel": neopixel,
+        "usb_cdc": UsbCdc(clock, host, plugged),
+        "microcontroller": SimpleNamespace(watchdog=Dog()),
+        "watchdog": SimpleNamespace(WatchDogMode=SimpleNamespace(RAISE="raise", RESET="reset")),
+        "supervisor": supervisor or SimpleNamespace(runtime=SimpleNamespace(autoreload=True)),
+    }
+    return modules, table, led, host
+
+
+def _code():
+    from hardware.sim import load_code_py
+
+    return load_code_py()
+
+
+def test_a_first_boot_without_the_data_channel_says_why_and_blinks_without_crashing(capsys):
+    code = _code()
+    modules, _table, led, host = _board_modules(plugged=None)
+    assert code.main(modules, SMALL, steps=4) is None  # still waiting, nothing raised
+    said = capsys.readouterr().out
+    assert "boot.py" in said and "RESET" in said and "unplug" in said
+    # The LED blinks the waiting pattern, the same in every cycle.
+    cycle = len(code.WAITING_BLINK)
+    times = [t for t, _ in led.changes]
+    lengths = [round(b - a, 3) for a, b in itertools.pairwise(times)]
+    assert lengths[:cycle] == list(code.WAITING_BLINK)
+    assert lengths[cycle:2 * cycle] == list(code.WAITING_BLINK)
+    assert [v for _, v in led.changes][:cycle] == [True, False] * (cycle // 2)
+    assert host.writes == 0
+    assert modules["microcontroller"].watchdog.mode is None, "no watchdog while waiting"
+    assert modules["supervisor"].runtime.autoreload, "files can still be copied and run"
+
+
+def test_a_data_channel_that_appears_is_found_and_the_board_starts(capsys):
+    code = _code()
+    modules, _table, led, host = _board_modules(plugged=4.0)
+    scanner = code.main(modules, SMALL, steps=10)
+    assert scanner is not None
+    assert proto.FrameReader().feed(host.pi_reads())[0][0] == proto.HELLO
+    assert led.value, "the LED stays lit while the board scans"
+
+
+def test_while_playing_writes_never_wait_the_watchdog_is_fed_and_saving_a_file_does_not_reload():
+    code = _code()
+    modules, _table, _led, host = _board_modules()
+    code.main(modules, SMALL, steps=50)
+    assert host.write_timeout is not None and 0 <= host.write_timeout <= 0.02
+    dog = modules["microcontroller"].watchdog
+    assert dog.mode == "reset" and 1 <= dog.timeout <= 8  # the RP2040's watchdog tops at 8.3 s
+    assert dog.feeds >= 50, "fed on every turn of the loop"
+    assert modules["supervisor"].runtime.autoreload is False
+
+
+def test_autoreload_is_held_on_circuitpython_7_as_well():
+    from types import SimpleNamespace
+
+    held = []
+    old = SimpleNamespace(disable_autoreload=lambda: held.append(True))
+    code = _code()
+    modules, _table, _led, _host = _board_modules(supervisor=old)
+    code.main(modules, SMALL, steps=3)
+    assert held == [True]
+
+
+def test_an_exception_in_a_scan_is_told_and_the_loop_goes_on(capsys, monkeypatch):
+    code = _code()
+    modules, table, _led, host = _board_modules()
+    real = code._scanner.Scanner.step
+    calls = []
+
+    def flaky(self, now_ms):
+        calls.append(now_ms)
+        if len(calls) == 5:
+            raise RuntimeError("sense line 3 stuck")
+        return real(self, now_ms)
+
+    monkeypatch.setattr(code._scanner.Scanner, "step", flaky)
+    table.put((0, 1))
+    code.main(modules, SMALL, steps=40)
+    said = capsys.readouterr().out
+    assert "RuntimeError" in said and "sense line 3 stuck" in said
+    assert len(calls) == 40, "the loop went on after the failure"
+    assert modules["microcontroller"].watchdog.feeds >= 40
+    assert code.FAILURE_BACKOFF_S in modules["time"].sleeps
+    frames = proto.FrameReader().feed(host.delivered + host.pi_reads())
+    assert proto.CHANGES in [k for k, _, _ in frames], "scanning still reports changes"
+
+
+def test_a_scan_that_always_fails_does_not_flood_the_console(capsys, monkeypatch):
+    code = _code()
+    modules, _table, _led, _host = _board_modules()
+
+    def broken(self, now_ms):
+        raise ValueError("always")
+
+    monkeypatch.setattr(code._scanner.Scanner, "step", broken)
+    code.main(modules, SMALL, steps=400)  # 400 failures, 20 s of them with the back-off
+    lines = [line for line in capsys.readouterr().out.splitlines() if "always" in line]
+    assert 1 <= len(lines) <= 25
+    assert "(1 in all)" in lines[0]
+
+
+def test_a_host_that_stops_reading_is_told_on_the_console(capsys):
+    code = _code()
+    host = Host(room=80)
+    host.reading = False
+    modules, _table, _led, _host = _board_modules(host=host)
+    code.main(modules, SMALL, steps=4000)  # with the steps' pace, some seconds
+    said = capsys.readouterr().out
+    assert "dropped" in said and "not reading" in said
+
+
+def test_ctrl_c_stops_the_watchdog_and_gives_autoreload_back(monkeypatch):
+    import pytest
+
+    code = _code()
+    modules, _table, _led, _host = _board_modules()
+
+    def interrupted(self, now_ms):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(code._scanner.Scanner, "step", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        code.main(modules, SMALL, steps=10)
+    assert modules["microcontroller"].watchdog.stopped
+    assert modules["supervisor"].runtime.autoreload is True
