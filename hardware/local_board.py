@@ -43,9 +43,12 @@ class _PtyPort:
         except BlockingIOError:
             return b""
 
-    def write(self, data: bytes) -> None:
-        with contextlib.suppress(BlockingIOError):  # the Pi is not reading: drop
-            os.write(self.master, data)
+    def write(self, data: bytes) -> int:
+        """Like the board's data channel with a write timeout: what fits, never a wait."""
+        try:
+            return os.write(self.master, data)
+        except BlockingIOError:  # the Pi is not reading: the board drops the frame
+            return 0
 
     def close(self) -> None:
         for fd in (self.master, self.slave):

@@ -200,7 +200,17 @@ def unpack_hello(body):
     fields = struct.unpack(">BBBBBBHB", body[:9])
     if not 1 <= fields[-1] <= 3:
         raise ValueError("body: hello with %d stack levels" % fields[-1])
-    return (bytes(body[9:]).decode("utf-8", "replace"),) + fields
+    return (_text(body[9:]),) + fields
+
+
+def _text(raw):
+    """UTF-8 text from ``raw``; bad bytes become "?" (MicroPython's decode has no errors
+    handler, so decode strictly and fall back to the printable ASCII bytes)."""
+    raw = bytes(raw)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeError:  # UnicodeDecodeError on CPython is one
+        return "".join(chr(b) if 32 <= b < 127 else "?" for b in raw)
 
 
 def pack_bits(closed, count):

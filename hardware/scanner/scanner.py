@@ -25,6 +25,9 @@ LOAD_EVERY_MS = 25
 moved, so a pyramid set down is seen within about 25 ms rather than 100."""
 LOAD_NOISE = 40
 """Load readings that move less than this (raw counts) are not sent again."""
+RESYNC_RETRY_MS = 100
+"""After a frame was dropped (the host is not reading), how often a snapshot is tried
+again; changes and load readings wait for it, since it carries them all."""
 
 
 class ShiftDrive:
@@ -153,15 +156,36 @@ class Scanner:
         self._sent_loads = None
         self._next_snapshot = 0
         self._next_load = 0
+        self.dropped = 0
+        """Frames that did not go out whole (the host not reading, a cable out)."""
+        self.behind = False
+        """True from a dropped frame until a snapshot goes out whole."""
+        self._torn = False  # part of a frame went out: end it before the next one
+        self._next_retry = 0
         self.hello()
 
     def _send(self, kind, body=b""):
+        """Write one frame; never waits for a host that does not read (the port's write
+        timeout bounds it). A frame that does not go out whole is dropped and counted;
+        its sequence number is spent, so the host sees the gap and asks for a SYNC."""
         frame = proto.encode_frame(kind, self.seq, body)
         self.seq = (self.seq + 1) & 0xFF
+        if self._torn:  # a delimiter first: the torn frame ends here, alone
+            frame = b"\x00" + frame
         try:
-            self.serial.write(frame)
-        except OSError:
-            pass  # nobody listening (cable out): the host resyncs when it is back
+            wrote = self.serial.write(frame)
+        except OSError:  # a timeout, or nobody listening (cable out)
+            wrote = 0
+        if wrote is None:  # a stream that does not say: it took it all
+            wrote = len(frame)
+        if wrote >= len(frame):
+            self._torn = False
+            return True
+        if wrote > 0:
+            self._torn = True
+        self.dropped += 1
+        self.behind = True
+        return False
 
     def hello(self):
         lay = self.layout
@@ -173,8 +197,11 @@ class Scanner:
 
     def snapshot(self):
         values = self.loads.values if self.loads is not None else []
-        self._send(proto.SNAPSHOT, proto.pack_snapshot(
-            self.matrix.closed(), self.matrix.count, values))
+        if self._send(proto.SNAPSHOT, proto.pack_snapshot(
+                self.matrix.closed(), self.matrix.count, values)):
+            self.behind = False  # the host has the whole picture again
+            if self.loads is not None:
+                self._sent_loads = list(values)
 
     def _receive(self):
         try:
@@ -206,17 +233,19 @@ class Scanner:
         """Listen, scan once, report what changed, and send what is due."""
         self._receive()
         changes = self.matrix.scan()
-        if changes:
+        if changes and not self.behind:  # behind, the next snapshot carries them
             self._send(proto.CHANGES, proto.pack_changes(changes))
         if self.loads is not None and now_ms >= self._next_load and self.loads.ready():
             self._next_load = now_ms + LOAD_EVERY_MS
             values = self.loads.read()
             last = self._sent_loads
-            if last is None or any(abs(a - b) >= LOAD_NOISE for a, b in zip(values, last)):
+            moved = last is None or any(abs(a - b) >= LOAD_NOISE for a, b in zip(values, last))
+            if moved and not self.behind:
                 self._sent_loads = list(values)
                 self._send(proto.LOAD, proto.pack_loads(values))
-        if now_ms >= self._next_snapshot:
+        if now_ms >= self._next_snapshot or (self.behind and now_ms >= self._next_retry):
             self._next_snapshot = now_ms + SNAPSHOT_EVERY_MS
+            self._next_retry = now_ms + RESYNC_RETRY_MS
             self.snapshot()
 
 
