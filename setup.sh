@@ -9,7 +9,9 @@
 #   a 5), the boot settings it needs, the groups that may use GPIO, SPI and the
 #   serial port, and the table service and its page (systemd/), started where
 #   systemd runs;
-# - the Debian packages the tests need: mosquitto everywhere, chromium off a Pi.
+# - the Debian packages the tests need: mosquitto everywhere, chromium off a Pi;
+#   off a Pi also node and npm, and the npm package the scanner board's MicroPython
+#   tests run (tests/on_micropython).
 set -Eeuo pipefail  # -E: the ERR trap fires inside functions too
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -123,6 +125,25 @@ if ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
         now=(); if systemd_runs; then now=(--now); fi
         as_root systemctl disable "${now[@]}" mosquitto.service >/dev/null 2>&1 \
             || say "note: could not turn off mosquitto's own broker (sudo systemctl disable --now mosquitto)"
+    fi
+fi
+
+# 3c. MicroPython for the scanner board's tests (not on a Pi) -------------------------------
+# tests/test_scanner_micropython.py runs the board's code on MicroPython's WebAssembly
+# build, an npm package pinned in tests/on_micropython/package-lock.json, under node.
+if ! is_pi; then
+    node_wanted=()
+    command -v node >/dev/null || node_wanted+=(nodejs)
+    command -v npm >/dev/null || node_wanted+=(npm)
+    if [ "${#node_wanted[@]}" -gt 0 ]; then
+        apt_install "${node_wanted[@]}"
+    fi
+    harness="tests/on_micropython"
+    if [ ! -d "$harness/node_modules" ] || [ "$harness/package-lock.json" -nt "$harness/node_modules" ]; then
+        say "installing MicroPython's WebAssembly build for the scanner board's tests (npm ci in $harness)"
+        (cd "$harness" && npm ci --no-audit --no-fund --loglevel=error) \
+            || die "npm ci in $harness failed; see the messages above (it needs the npm registry)"
+        touch "$harness/node_modules"  # newer than the lock: the next run skips this
     fi
 fi
 
