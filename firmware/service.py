@@ -351,6 +351,8 @@ class TableService:
         if self._unseen_shown and not self.devices.profile.simulated:
             link = self.devices.link
             why = link.health.last_error or "it does not answer"
+            if "No such file or directory" in why:  # pyserial repeats the path twice
+                why = "nothing is plugged in there"
             missing.append(Missing("scanner board", f"not seen on {link.port} ({why}); "
                                    f"{CHECK_BOARD}").as_dict())
         if missing != self.table.missing:
