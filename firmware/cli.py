@@ -290,6 +290,21 @@ def _pin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _scanner_install(args: argparse.Namespace) -> int:
+    """``obelisk scanner install PATH``: the scanner board's code onto its CIRCUITPY drive."""
+    from pathlib import Path
+
+    from hardware.scanner_install import ScannerInstallError, install
+
+    try:
+        said = install(Path(args.drive))
+    except ScannerInstallError as exc:
+        print(f"obelisk: {exc}", file=sys.stderr)
+        return EXIT_PERSON
+    print("\n".join(said))
+    return 0
+
+
 # ------------------------------------------------------------------ the parser
 
 
@@ -477,6 +492,18 @@ def build_parser() -> argparse.ArgumentParser:
     pin.add_argument("--new", action="store_true",
                      help="make a new PIN: every phone's session made with the old one ends")
     pin.set_defaults(run=_pin)
+    scanner = commands.add_parser("scanner", help="the scanner board (a Pico running "
+                                  "CircuitPython)")
+    scanner_commands = scanner.add_subparsers(dest="action", title="actions")
+    scanner_commands.required = True
+    scanner_install = scanner_commands.add_parser(
+        "install", help="copy the scanner code and the NeoPixel library to its CIRCUITPY drive",
+        description="Check the board's CircuitPython version (boot_out.txt), copy the scanner "
+        "code to the drive's root and neopixel.py to its lib/ (files already there unchanged "
+        "are left alone, other files are never touched), and say what to do next.")
+    scanner_install.add_argument("drive", metavar="PATH", help="where the CIRCUITPY drive is "
+                                 "mounted (on Raspberry Pi OS: /media/$USER/CIRCUITPY)")
+    scanner_install.set_defaults(run=_scanner_install)
     return parser
 
 
