@@ -9,6 +9,7 @@ scanner board fed with LED frames over the link, or a recording twin.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 from collections.abc import Iterator
@@ -91,6 +92,10 @@ def led_trouble(model: PiModel, pin: str, exc: BaseException) -> str:
     if isinstance(exc, ImportError):
         return (f"{what}: the NeoPixel driver for a {model.model} is not installed; run "
                 "./setup.sh on this Pi")
+    if getattr(exc, "errno", None) == errno.EBUSY or "busy" in str(exc).lower():
+        return (f"{what}: the LED pin is in use, most likely by the table service; to test "
+                "the LEDs here, stop it first (sudo systemctl stop obelisk) and start it "
+                "again after (sudo systemctl start obelisk)")
     for device in model.led_devices:
         if not os.path.exists(device):
             if model.led_driver == "pio":

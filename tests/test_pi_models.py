@@ -215,3 +215,11 @@ def test_the_leds_off_a_pi_still_say_to_use_the_sim_profile(monkeypatch, tmp_pat
     monkeypatch.setattr(pi_models, "MODEL_FILE", tmp_path / "no-such-file")
     with pytest.raises(LedError, match=r"needs a Raspberry Pi .*use the sim profile"):
         Leds(PI_CHAIN)
+
+
+def test_an_led_pin_held_by_the_running_service_is_said_so(drivers):
+    """A Pi 5's PIO driver claims its pin: diag beside the running service finds it busy."""
+    drivers.failing = OSError(16, "Device or resource busy")
+    with pytest.raises(LedError, match=r"the LED pin is in use, most likely by the table "
+                                       r"service.*sudo systemctl stop obelisk"):
+        Leds(PI_CHAIN, model=pi_model("Raspberry Pi 5 Model B Rev 1.0"))
