@@ -11,6 +11,7 @@ screenshots of each game's end are kept in pytest's temporary directory;
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import time
@@ -38,11 +39,14 @@ from tests.browser_support import (
 GAMES = {
     # game: (seed, extra demo flags, accepted moves before the second page opens)
     "towers": (1, (), 18),
-    "stones": (1, ("--ply-limit", "40"), 12),
-    "highrise": (1, (), 18),
+    "stones": (1, ("--ply-limit", "40"), 6),
+    "highrise": (1, (), 6),
     "maze": (1, (), 12),
 }
-DEMO_S = 90  # the slowest demo (the maze, its choices held a second each) takes about 20 s
+DEMO_S = 90  # the slowest demo (the maze, its choices held a second each) takes about 40 s
+SPEED = 50
+"""The followed demos' pace: slow enough that the page opened mid-game still has
+part of the game to follow once it has loaded."""
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +108,7 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
             early.check("#speak")  # this page reads each refusal aloud
             early.wait_for_function("() => document.getElementById('status').textContent"
                                     ".includes('no table is running')")
-            runs[game] = Followed(game, state_dir, Demo(game, state_dir, seed, 100, extra), web,
+            runs[game] = Followed(game, state_dir, Demo(game, state_dir, seed, SPEED, extra), web,
                                   early)
         for run in runs.values():
             run.demo.start()
@@ -118,6 +122,7 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
                         run.opened_at = len(run.demo.accepted())
                         run.late = browser.new_context(viewport=PHONE).new_page()
                         run.late.goto(run.web.url + "/")
+                        run.late.evaluate(SHOWN)  # its views too: the loop may look too late
                     elif run.demo.finished():
                         raise AssertionError(f"the {game} demo ended before the second page "
                                              "opened")
@@ -144,6 +149,15 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
                     until(lambda page=page, count=count:
                           page.locator("#drawing .revealed").count() == count,
                           20, "every High Rise stack revealed")
+            # a view both pages showed while the game still ran, caught between this loop's
+            # looks (four games and eight pages polled in turn on two cores)
+            early_views = set(run.early.evaluate("() => [...window.shown]"))
+            total = len(run.demo.accepted())
+            both = [len(json.loads(view)["moves"]) for view in
+                    run.late.evaluate("() => [...window.shown]") if view in early_views]
+            mid = [n for n in both if 0 < n < total]
+            if mid:
+                run.same_mid_game = min(mid + [n for n in [run.same_mid_game] if n])
             run.seen = {**run.early.evaluate("() => window.seen"),
                         "spoken": run.early.evaluate("() => window.spoken")}
             run.ends = {"early": run.early.evaluate(DIGEST), "late": run.late.evaluate(DIGEST)}
