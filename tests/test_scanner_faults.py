@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 
 from hardware.scanner import obelisk_proto as proto
+from tests.test_scanner_board import Wire
 
 
 class MicroBytes(bytes):
@@ -46,7 +47,7 @@ def test_a_hello_with_bad_utf8_becomes_ascii_text_on_either_python(monkeypatch):
 # ------------------------------------------------------------------ a host that stops reading
 
 
-class Host:
+class Host(Wire):
     """The board's data channel with a small buffer towards a Pi that may stop reading.
 
     ``write`` takes what fits (as CircuitPython's ``usb_cdc`` does with a write
@@ -62,14 +63,6 @@ class Host:
         self.fail: BaseException | None = None
         self.writes = 0
         self.incoming = bytearray()
-
-    @property
-    def in_waiting(self) -> int:
-        return len(self.incoming)
-
-    def read(self, n: int) -> bytes:
-        data, self.incoming = bytes(self.incoming[:n]), self.incoming[n:]
-        return data
 
     def write(self, data: bytes) -> int:
         self.writes += 1
