@@ -23,7 +23,7 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
 import sys  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
 
 from engine.errors import ObeliskError  # noqa: E402
 from firmware.games import (  # noqa: E402
@@ -150,14 +150,15 @@ def _solo(args: argparse.Namespace):
     return Solo(Player(args.solo), args.level or 1)
 
 
-def _demo(args: argparse.Namespace) -> int:
+def _demo(args: argparse.Namespace, hook: Callable | None = None) -> int:
+    """``obelisk demo``; ``hook(table, devices)``, for tests, runs once the players are ready."""
     from firmware.demo_runner import DemoSettings
 
     game = GAMES[args.game]
     settings = DemoSettings(seed=args.seed, as_json=args.json, speed=args.speed,
                             state_dir=args.state_dir, new_game=args.new_game,
                             chosen=chosen_options(game, args),
-                            extras=chosen_extras(game, args), solo=_solo(args))
+                            extras=chosen_extras(game, args), solo=_solo(args), hook=hook)
     return load(game.demo)(settings, **chosen_demo(game, args))
 
 

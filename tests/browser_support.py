@@ -93,19 +93,31 @@ class Demo:
     """``obelisk demo GAME --json`` on a state directory; its events kept in a file."""
 
     def __init__(self, game: str, state_dir: Path, seed: int = 1, speed: float = 100,
-                 extra: tuple[str, ...] = ()) -> None:
+                 extra: tuple[str, ...] = (), pause_at: int | None = None) -> None:
         self.game, self.state_dir, self.seed, self.speed = game, state_dir, seed, speed
-        self.extra = extra
+        self.extra, self.pause_at = extra, pause_at
         self.out = state_dir.parent / f"{state_dir.name}-{game}-demo.jsonl"
         self.process: subprocess.Popen | None = None
 
     def start(self) -> Demo:
+        """Start it; with ``pause_at``, through ``tests.paused_demo`` (paused at that many
+        moves until ``go()``)."""
+        command = [OBELISK] if self.pause_at is None else \
+            [sys.executable, "-m", "tests.paused_demo", str(self.pause_at)]
         with open(self.out, "a") as out:  # a restarted demo adds to the same file
             self.process = subprocess.Popen(
-                [OBELISK, "demo", self.game, "--json", "--seed", str(self.seed), "--speed",
+                [*command, "demo", self.game, "--json", "--seed", str(self.seed), "--speed",
                  str(self.speed), "--state-dir", str(self.state_dir), *self.extra],
-                stdout=out, stderr=subprocess.DEVNULL)
+                stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT)
         return self
+
+    def paused(self) -> bool:
+        """Whether the demo holds still at ``pause_at`` moves (its menu button pressed)."""
+        return self.state_dir.with_name(self.state_dir.name + ".paused").exists()
+
+    def go(self) -> None:
+        """Let a paused demo play on (its menu button pressed again)."""
+        self.state_dir.with_name(self.state_dir.name + ".go").touch()
 
     def events(self) -> list[dict]:
         """The events the demo printed so far (a half-written last line is left out)."""
@@ -191,16 +203,6 @@ WATCH = """() => {
   look();
 }"""
 """Installed in a page: records each refusal as shown (with its marks) and each status line."""
-
-SHOWN = f"""() => {{
-  // every view this page showed, one per event handled, for comparing with a later page
-  const digest = {DIGEST};
-  window.shown = new Set();
-  const keep = () => window.shown.add(JSON.stringify(digest()));
-  window.addEventListener("obelisk:event", () => queueMicrotask(keep)); // after its drawing
-  keep();
-}}"""
-"""Installed in a page: the digest of the page after each event it handled."""
 
 SPEECH = """
 // The browser's speech, replaced by a list of what would have been said.
