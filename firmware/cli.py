@@ -36,7 +36,7 @@ from firmware.games import (  # noqa: E402
     load,
     seconds_in,
 )
-from firmware.state_dir import StateDirError  # noqa: E402
+from firmware.state_dir import SERVICE_STATE_DIR, StateDirError  # noqa: E402
 from firmware.stream import StreamError  # noqa: E402
 from hardware.leds import LedError  # noqa: E402
 from hardware.profile import ProfileError  # noqa: E402
@@ -106,7 +106,8 @@ def _diag(args: argparse.Namespace) -> int:
     from firmware.diag import run_diag  # starts devices: only load it when asked
 
     return run_diag(args.profile, once=args.once, seconds=args.seconds,
-                    led_test=not args.no_led_test, demo=not args.still)
+                    led_test=not args.no_led_test, demo=not args.still,
+                    state_dir=args.state_dir)
 
 
 def _calibrate(args: argparse.Namespace) -> int:
@@ -381,6 +382,8 @@ def build_parser() -> argparse.ArgumentParser:
     diag.add_argument("--no-led-test", action="store_true", help="leave the LEDs dark")
     diag.add_argument("--still", action="store_true",
                       help="sim profile: no demo hand moving pieces")
+    _state_dir(diag, "a running table service's directory: diag asks it, since it holds the "
+               "devices", default=f"~/.local/state/obelisk, then {SERVICE_STATE_DIR}")
     diag.set_defaults(run=_diag)
 
     calibrate = commands.add_parser("calibrate", help="measure the sensors a game needs")

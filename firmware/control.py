@@ -34,6 +34,8 @@ start it (``start``, or a player's button), as any game starts.
 | ``new`` | ``game``, ``options``, ``solo``, ``level`` | after a game, a press; other game, \
 options or solo setting: a new table |
 | ``hint`` | | playing alone: the person's hold of their own button (a hint lights) |
+| ``diag`` | ``led`` (optional) | none: ``obelisk diag`` through the service (that LED lit a \
+moment); never passed on by the page |
 
 A fresh table (``end``, ``new``) is made before anything changes: a game this
 table cannot play is refused with the journal and the table as they were;
@@ -73,7 +75,11 @@ ANSWER_S = 5.0
 """How long a command waits for the table's loop to carry it out."""
 COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new",
             "hint")
-FIELDS = {"command", "player", "index", "game", "options", "solo", "level"}
+"""The page's commands (``obelisk web`` passes on these and no others)."""
+LOCAL_COMMANDS = ("diag",)
+"""Commands only a person at the table's computer sends: ``obelisk diag`` through the
+running service (an LED lit for a test, the sensors as the service sees them)."""
+FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led"}
 PLAYING = ("play", "choose", "repair")
 
 
@@ -96,6 +102,7 @@ class Command:
     options: tuple[tuple[str, object], ...] = ()
     solo: str | None = None  # "A", "B" (the computer's seat) or "none" (two people)
     level: int | None = None
+    led: int | None = None  # diag: the LED to light, counted from the table's first
 
 
 def parse(line: bytes | str) -> Command:
@@ -109,9 +116,9 @@ def parse(line: bytes | str) -> Command:
         raise CommandRefused('a command is a JSON object with a "command" name, like '
                              '{"command": "pause"}')
     name = data["command"]
-    if name not in COMMANDS:
+    if name not in COMMANDS + LOCAL_COMMANDS:
         raise CommandRefused(f"{name[:40]!r} is not a command of the table (it takes "
-                             f"{', '.join(COMMANDS)})")
+                             f"{', '.join(COMMANDS + LOCAL_COMMANDS)})")
     unknown = sorted(set(data) - FIELDS)
     if unknown:
         raise CommandRefused(f"{str(unknown[0])[:40]!r} is not part of a command (it may have "
@@ -144,7 +151,12 @@ def parse(line: bytes | str) -> Command:
     if level is not None and solo not in ("A", "B"):
         raise CommandRefused("the level is the computer's: choose its seat (solo A or B) to "
                              "play alone against it")
-    return Command(name, player, index, game, tuple(sorted(options.items())), solo, level)
+    led = data.get("led")
+    if led is not None and (type(led) is not int or not 0 <= led < 1_000_000):
+        raise CommandRefused("the LED is a whole number from 0, counting the table's LEDs "
+                             "from the first")
+    return Command(name, player, index, game, tuple(sorted(options.items())), solo, level,
+                   led)
 
 
 def refusal(words: str) -> dict:
@@ -311,6 +323,8 @@ class Controls:
         table = self.service.table
         if command.name == "status":  # with the mark of the PIN's showing, for the page
             return {**status(table), "pin_mark": getattr(self.service, "pin_mark", "")}
+        if command.name == "diag":
+            return {"ok": True, **self.service.diag(command.led)}
         do = getattr(self, f"_{command.name}")
         said = do(table, command, now)
         return {"ok": True, "state": self.service.table.state,

@@ -4,22 +4,31 @@ For building and repairing a table: the towers as 3x3x9 grids, the board
 squares, the load cells, the buttons, the scanner link's counters, and each
 logical LED lit in turn. On the sim profile a demo hand moves pieces on the
 simulated table so the view can be seen changing.
+
+While the table service runs it holds the devices (the scanner's port, the
+buttons' pins, and the LED pin, which a Pi 5 lets only one process open), so
+diag asks it instead, over its command socket: the service lights each LED
+in turn over the game's picture and answers with the same screen of its own
+devices. Nothing has to be stopped to test a table.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import sys
 import threading
 import time
+from pathlib import Path
 
+from firmware.control import ControlUnavailable, send
+from firmware.palette import LED_TEST as _LIT
+from firmware.palette import OFF as _OFF
+from firmware.state_dir import SERVICE_STATE_DIR, default_state_dir
 from hardware.devices import TableDevices, open_table
 from hardware.profile import load_profile
 from hardware.sensors import Snapshot
-
-_LIT = (40, 40, 40)
-_OFF = (0, 0, 0)
 
 
 def render_towers(snapshot: Snapshot) -> list[str]:
@@ -150,13 +159,39 @@ class _DemoHand(threading.Thread):
                     sim.lift(t, sim.cubes[t])
 
 
+def led_note(key: tuple | list, chain: int, pixel: int, where: str = "") -> str:
+    """The LED test's line: which LED is lit, and where it sits on its chain."""
+    label = " ".join(str(k) for k in key if k != "")
+    return f"LED test{where}: {label} lit (chain {chain}, pixel {pixel})"
+
+
+def running_service(state_dir: str | Path | None = None) -> Path | None:
+    """The state directory of a table service that answers diag's asks, if one runs: the one
+    named, else this user's default and the Pi's service directory."""
+    places = [Path(state_dir)] if state_dir else [default_state_dir(), SERVICE_STATE_DIR]
+    for place in dict.fromkeys(places):
+        try:
+            answer = send(place, {"command": "diag"}, timeout=2.0)
+        except ControlUnavailable:
+            continue
+        if answer.get("ok"):
+            return place
+    return None
+
+
 def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = None,
-             led_test: bool = True, demo: bool = True, refresh_s: float = 0.25) -> int:
+             led_test: bool = True, demo: bool = True, refresh_s: float = 0.25,
+             state_dir: str | Path | None = None) -> int:
     """The diag loop; returns the exit status.
 
     A reader that goes away (``obelisk diag | head``) ends it like Ctrl-C
-    does: devices closed, status 0, no traceback.
+    does: devices closed, status 0, no traceback. A running table service is
+    asked instead (see the module's docstring).
     """
+    service = running_service(state_dir)
+    if service is not None:
+        return _through_service(service, once=once, seconds=seconds, led_test=led_test,
+                                refresh_s=refresh_s)
     profile = load_profile(profile_name)
     # On a Pi, what works is tested and what does not is said (the service may hold the
     # buttons' pins, the scanner may not be plugged in yet): the LEDs light all the same.
@@ -177,9 +212,7 @@ def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = N
                 devices.leds.fill(_OFF)
                 devices.leds[key] = _LIT
                 devices.leds.show()
-                chain, pixel = devices.leds.locate(key)
-                label = " ".join(str(k) for k in key if k != "")
-                note = f"LED test: {label} lit (chain {chain}, pixel {pixel})"
+                note = led_note(key, *devices.leds.locate(key))
             screen = render(devices, note)
             print(("\x1b[H\x1b[2J" if live else "") + screen, flush=True)
             if once or (end is not None and time.monotonic() >= end):
@@ -198,6 +231,50 @@ def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = N
         devices.leds.fill(_OFF)
         devices.leds.show()
         devices.close()
+
+
+def _through_service(directory: Path, *, once: bool, seconds: float | None, led_test: bool,
+                     refresh_s: float) -> int:
+    """diag asked of the running service: its screen, and each LED lit in turn by it."""
+    live = sys.stdout.isatty() and not once
+    end = None if seconds is None else time.monotonic() + seconds
+    where = f" through the table service on {directory}"
+    step = 0
+    try:
+        while True:
+            ask: dict = {"command": "diag"}
+            if led_test:
+                ask["led"] = step
+                step += 1
+            try:
+                answer = send(directory, ask)
+            except ControlUnavailable as exc:
+                print(f"obelisk diag: the table service stopped answering ({exc}); run "
+                      "`obelisk diag` again", file=sys.stderr)
+                return 1
+            if not answer.get("ok"):
+                print(f"obelisk diag: the table service refused: {answer.get('error')}",
+                      file=sys.stderr)
+                return 1
+            lit = answer.get("lit")
+            note = led_note(lit["led"], lit["chain"], lit["pixel"], where) if lit else \
+                f"LED test: none ({'--no-led-test' if not led_test else 'no LEDs'}){where}"
+            screen = f"{answer['screen']}\n{note}"
+            print(("\x1b[H\x1b[2J" if live else "") + screen, flush=True)
+            if once or (end is not None and time.monotonic() >= end):
+                return 0 if answer.get("synced") else 1
+            if not live:
+                print()
+            time.sleep(refresh_s)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        _stdout_to_devnull()
+        return 0
+    finally:
+        if led_test:  # the game's picture back at once, not in LED_TEST_S
+            with contextlib.suppress(ControlUnavailable):
+                send(directory, {"command": "diag"}, timeout=2.0)
 
 
 def _stdout_to_devnull() -> None:

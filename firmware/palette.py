@@ -28,6 +28,7 @@ PIN: RGB = (255, 255, 255)  # the table PIN, one digit at a time, as counts of l
 ASK: RGB = (160, 0, 255)  # the computer's move (solo): where its piece goes
 ASK_FROM: RGB = (40, 0, 70)  # the computer's move: where its piece comes from
 HINT: RGB = (0, 220, 170)  # a hint: where the person's piece would go
+LED_TEST: RGB = (40, 40, 40)  # obelisk diag's LED test: one LED at a time, dim white
 HINT_FROM: RGB = (0, 60, 45)  # a hint: where it would come from
 BLOCKS: dict[str, RGB] = {"black": (40, 40, 40), "yellow": (255, 200, 0),
                           "red": (255, 0, 0), "green": (120, 255, 0), "blue": (0, 0, 255)}

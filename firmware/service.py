@@ -49,6 +49,9 @@ UNSEEN_S = 1.0
 """Real seconds the board may be out of sync before the LEDs say it is not seen."""
 NO_BOARD = palette.NO_BOARD
 """Every other ring pixel in this colour: the scanner board is not seen."""
+LED_TEST_S = 2.0
+"""Real seconds an LED lit by ``obelisk diag`` through the service stays lit after diag's
+last ask: a diag that is killed leaves the game's picture back in a moment."""
 
 
 class LinkDeadError(RuntimeError):
@@ -131,6 +134,7 @@ class TableService:
         self._pin_since: float | None = None  # real time the rings began showing it
         self.pin_dir = None  # where the PIN is kept: read again at each hold (a new PIN shows)
         self._holds = 0  # holds that showed the PIN: each opens the page's PIN entry again
+        self._led_test: tuple[tuple, float] | None = None  # (LED lit by diag, real deadline)
         self._boot = os.urandom(4).hex()  # (``secrets`` would cost start-up hmac's import)
         self.on_swap: list[Callable[[object], None]] = []  # told of each new table
         # Done in the loop's first turn, just after READY=1: what only comes into use later
@@ -234,6 +238,8 @@ class TableService:
         if self._pin_since is not None and self.pin is not None:
             change = next_pin_change(self.pin, real - self._pin_since)
             waits.append(change if change is not None else 0.0)
+        if self._led_test is not None:
+            waits.append(max(0.0, self._led_test[1] - real))
         return min(waits, default=None)
 
     # ------------------------------------------------------------ the PIN, a new table
@@ -267,6 +273,47 @@ class TableService:
                     frame.setdefault(("ring", owner, i), palette.OFF)
         else:
             frame.update(shown)
+
+    # ------------------------------------------------------------ diag through the service
+
+    def diag(self, led: int | None) -> dict:
+        """``obelisk diag`` while this service runs: it holds the LEDs (on a Pi 5 the LED pin
+        cannot be opened twice), the scanner's port and the buttons' pins, so diag asks it.
+
+        ``led``: light the table's LED of that number (counted round) alone for
+        ``LED_TEST_S``, over the game's picture; None ends the test at once. The answer has
+        the diag screen of the devices as this service sees them, and which LED is lit.
+        """
+        from firmware.diag import render  # diag's own screen, of the service's devices
+
+        leds = self.devices.leds
+        keys = list(leds.keys())
+        lit = None
+        if led is None or not keys:
+            self._led_test = None
+        else:
+            key = keys[led % len(keys)]
+            self._led_test = (key, time.monotonic() + LED_TEST_S)
+            chain, pixel = leds.locate(key)
+            lit = {"led": list(key), "chain": chain, "pixel": pixel}
+        return {"screen": render(self.devices), "leds": len(keys), "lit": lit,
+                "synced": self.devices.link.synced}
+
+    def _led_test_overlay(self, frame: dict) -> None:
+        """While diag tests the LEDs, one is lit and every other is dark; after it, every LED
+        is drawn again from the game's picture."""
+        if self._led_test is None:
+            return
+        key, until = self._led_test
+        dark = dict.fromkeys(self.devices.leds.keys(), palette.OFF)
+        if time.monotonic() >= until:
+            self._led_test = None
+            for other, colour in dark.items():
+                frame.setdefault(other, colour)
+            return
+        frame.clear()
+        frame.update(dark)
+        frame[key] = palette.LED_TEST
 
     def swap_table(self, table, view_of: Callable[[Snapshot], object], now: float) -> None:
         """Play on a fresh table in setup (another game, or the game ended from the page).
@@ -330,6 +377,7 @@ class TableService:
             for key in frame:
                 if key[0] == "ring":
                     frame[key] = NO_BOARD if key[2] % 2 == 0 else (0, 0, 0)
+        self._led_test_overlay(frame)  # last: a table with no board yet is tested too
         if frame == self._last_frame:
             return
         leds = self.devices.leds

@@ -24,6 +24,8 @@ import os
 from pathlib import Path
 
 LOCK = "lock"
+SERVICE_STATE_DIR = Path("/var/lib/obelisk")
+"""The table service's directory on a Pi (its unit's ``StateDirectory=obelisk``)."""
 
 
 class StateDirError(RuntimeError):

@@ -93,9 +93,10 @@ def led_trouble(model: PiModel, pin: str, exc: BaseException) -> str:
         return (f"{what}: the NeoPixel driver for a {model.model} is not installed; run "
                 "./setup.sh on this Pi")
     if getattr(exc, "errno", None) == errno.EBUSY or "busy" in str(exc).lower():
-        return (f"{what}: the LED pin is in use, most likely by the table service; to test "
-                "the LEDs here, stop it first (sudo systemctl stop obelisk) and start it "
-                "again after (sudo systemctl start obelisk)")
+        return (f"{what}: the LED pin is in use, most likely by the table service, which "
+                "`obelisk diag` asks when it can reach its command socket (give it the "
+                "service's --state-dir); else stop the service first (sudo systemctl stop "
+                "obelisk) and start it again after (sudo systemctl start obelisk)")
     for device in model.led_devices:
         if not os.path.exists(device):
             if model.led_driver == "pio":

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 import threading
 import time
 import types
+from pathlib import Path
 
 import pytest
 
@@ -68,6 +71,8 @@ def played(block_set, tmp_path):
     (b'{"command": "decline", "player": "C"}', 'the player is "A" or "B"'),
     (b'{"command": "choose", "index": true}', "the index is a whole number"),
     (b'{"command": "choose", "index": -1}', "the index is a whole number"),
+    (b'{"command": "diag", "led": "3"}', "the LED is a whole number"),
+    (b'{"command": "diag", "led": -1}', "the LED is a whole number"),
     (b'{"command": "new", "game": "chess"}', "the game is one of towers"),
     (b'{"command": "new", "options": [1]}', "the options are an object"),
     (b'{"command": "new", "options": {"size": {"rows": 3}}}', "the options are an object"),
@@ -273,6 +278,64 @@ def test_holding_the_menu_button_shows_the_pin_on_the_rings(service):
         return sum(1 for i in range(ring) if _pixel(shown, ("ring", "A", i)) == palette.PIN)
 
     _until(lambda: lit_on_ring_a() == first, 10)
+
+
+def _frame(leds) -> dict:
+    keys = list(leds.keys())  # (the LEDs are no dict: ``in leds`` would not work)
+    return {key: _pixel(leds, key) for key in keys}
+
+
+def _only_lit(leds, key) -> bool:
+    """The LED test's picture: that LED alone, in the test's colour."""
+    return all(colour == (palette.LED_TEST if k == key else palette.OFF)
+               for k, colour in _frame(leds).items())
+
+
+def test_diag_through_the_service_lights_one_led_at_a_time_then_gives_the_picture_back(service):
+    d, leds = service.dir, service.devices.leds
+    game = _until(lambda: (a := _frame(leds)) == _frame(leds) and any(
+        c != palette.OFF for c in a.values()) and a)  # the setup's picture, drawn
+    keys = list(leds.keys())
+    answer = send(d, {"command": "diag", "led": 3})
+    assert answer["ok"] and answer["leds"] == len(keys) and answer["synced"] is True
+    assert answer["lit"] == {"led": list(keys[3]), "chain": 0, "pixel": 3}
+    assert "obelisk diag: profile sim (simulated table)" in answer["screen"]
+    assert "link: connected, synced" in answer["screen"]
+    _until(lambda: _only_lit(leds, keys[3]), 10)
+    answer = send(d, {"command": "diag", "led": len(keys) + 1})  # counted round
+    assert answer["lit"]["led"] == list(keys[1])
+    _until(lambda: _only_lit(leds, keys[1]), 10)
+    assert service.service.table.state == "setup"  # the game never heard of it
+    assert send(d, {"command": "diag"})["lit"] is None  # the end of the test
+    _until(lambda: _frame(leds) == game, 10)
+
+
+def test_an_led_test_left_by_a_killed_diag_ends_by_itself(service, monkeypatch):
+    from firmware import service as service_module
+
+    monkeypatch.setattr(service_module, "LED_TEST_S", 0.3)
+    d, leds = service.dir, service.devices.leds
+    game = _until(lambda: (a := _frame(leds)) == _frame(leds) and any(
+        c != palette.OFF for c in a.values()) and a)
+    keys = list(leds.keys())
+    key = keys[-1]  # the board's last square: no part of a towers game's picture
+    send(d, {"command": "diag", "led": len(keys) - 1})  # and diag never asks again
+    _until(lambda: _only_lit(leds, key), 10)
+    _until(lambda: _frame(leds) == game, 10)
+
+
+def test_obelisk_diag_asks_the_running_service_instead_of_opening_its_devices(service):
+    obelisk = Path(sys.executable).parent / "obelisk"
+    run = subprocess.run([str(obelisk), "diag", "--state-dir", str(service.dir), "--seconds",
+                          "0.6"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    where = f"through the table service on {service.dir}"
+    lit = [line for line in run.stdout.splitlines() if line.startswith("LED test")]
+    assert lit[:2] == [f"LED test {where}: ring A 0 lit (chain 0, pixel 0)",
+                       f"LED test {where}: ring A 1 lit (chain 0, pixel 1)"]
+    assert "link: connected, synced" in run.stdout
+    # diag's last word ended the test: the game's own picture is back at once
+    _until(lambda: service.service._led_test is None, 10)
 
 
 def _pixel(leds, key):

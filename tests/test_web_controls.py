@@ -105,6 +105,7 @@ def test_wrong_pins_wait_longer_and_the_right_one_gives_a_session(table):
     status, answer, _ = phone.call("POST", "/control/status")
     assert status == 200 and answer["game"] == "towers" and answer["can"]["start"] is True
     assert phone.call("POST", "/control/explode")[0] == 404
+    assert phone.call("POST", "/control/diag", {"led": 0})[0] == 404  # the Pi's own, never a page's
     assert phone.call("POST", "/control/pause", raw=b"not json")[0] == 400
     assert phone.call("POST", "/control/pause", raw=b"x" * 5000)[0] == 413
     status, answer, _ = phone.call("GET", "/control/pause")
