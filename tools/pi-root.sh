@@ -12,7 +12,8 @@
 #   /proc/device-tree/model, /proc/device-tree/compatible and /proc/cpuinfo;
 # - copies the checkout (tracked files and uncommitted changes) to
 #   /home/pi/obelisk and, as pi, runs setup.sh twice, a demo game, diag, the
-#   service's start-up (it must send READY=1) and systemd-analyze verify;
+#   service's start-up (it must send READY=1; diag beside it must go through
+#   it) and systemd-analyze verify;
 # - prints one line per step (PASS/FAIL, seconds) and keeps every step's log.
 #
 # Each run works on an overlay of the cached root, so the cache stays as
@@ -447,6 +448,17 @@ PY
     if grep -q "'READY=1" "$notify"; then
         echo "READY=1 arrived: $(grep -m1 "'READY=1" "$notify")"
         sleep 5
+        # diag beside the running service asks it (the service holds the devices; on a
+        # Pi 5 the LED pin opens once only): its LED test goes through the service
+        local diag_out diag_rc=0
+        diag_out="$(as_pi 'timeout 300 .venv/bin/obelisk diag --state-dir /tmp/obelisk-state --once' 2>&1)" || diag_rc=$?
+        echo "== obelisk diag beside the service (exit $diag_rc):"
+        echo "$diag_out"
+        if grep -q "^LED test through the table service on /tmp/obelisk-state: " <<<"$diag_out"; then
+            echo "diag lit an LED through the running service"
+        else
+            echo "FAIL: diag did not go through the running service"; rc=1
+        fi
     elif kill -0 "$service" 2>/dev/null; then
         echo "FAIL: no READY=1 within 600 s"; rc=1
     else
