@@ -50,9 +50,11 @@ import argparse
 import contextlib
 import json
 import logging
+import math
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -72,14 +74,17 @@ SOCKET = "control.sock"
 MAX_LINE = 4096
 """The longest command line taken (a new game's options fit many times over)."""
 ANSWER_S = 5.0
-"""How long a command waits for the table's loop to carry it out."""
+"""How long a command waits for the table's loop to take it up; past that it is dropped."""
+CARRY_S = 2.0
+"""How much longer than its deadline an asker waits: a command the loop took up just in
+time still finishes and is answered, so what the asker reports is what happened."""
 COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new",
             "hint")
 """The page's commands (``obelisk web`` passes on these and no others)."""
 LOCAL_COMMANDS = ("diag",)
 """Commands only a person at the table's computer sends: ``obelisk diag`` through the
 running service (an LED lit for a test, the sensors as the service sees them)."""
-FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led"}
+FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led", "deadline"}
 PLAYING = ("play", "choose", "repair")
 
 
@@ -103,6 +108,9 @@ class Command:
     solo: str | None = None  # "A", "B" (the computer's seat) or "none" (two people)
     level: int | None = None
     led: int | None = None  # diag: the LED to light, counted from the table's first
+    deadline: float | None = None
+    """The asker's: past this (``time.monotonic()``, one clock for every process on the
+    machine) the loop drops the command, since the asker has stopped waiting for it."""
 
 
 def parse(line: bytes | str) -> Command:
@@ -155,8 +163,16 @@ def parse(line: bytes | str) -> Command:
     if led is not None and (type(led) is not int or not 0 <= led < 1_000_000):
         raise CommandRefused("the LED is a whole number from 0, counting the table's LEDs "
                              "from the first")
+    deadline = data.get("deadline")
+    if deadline is not None and (type(deadline) not in (int, float)
+                                 or not math.isfinite(deadline)):
+        raise CommandRefused("the deadline is a number of seconds on the machine's monotonic "
+                             "clock")
     return Command(name, player, index, game, tuple(sorted(options.items())), solo, level,
-                   led)
+                   led, deadline)
+
+
+TOO_LATE = "the table did not answer in time, so nothing was done: try again"
 
 
 def refusal(words: str) -> dict:
@@ -460,12 +476,16 @@ class Request:
     has begun is waited for, never refused while it runs.
     """
 
-    def __init__(self, command: Command) -> None:
+    def __init__(self, command: Command, received: float | None = None) -> None:
         self.command = command
+        received = time.monotonic() if received is None else received
+        self.deadline = min(received + ANSWER_S, command.deadline if command.deadline
+                            is not None else math.inf)
         self.answer: dict | None = None
         self.done = threading.Event()
         self._lock = threading.Lock()
-        self._state = "queued"  # then "taken" by the loop, or "withdrawn" by the asker
+        self._state = "queued"  # then "taken" by the loop, "withdrawn" by the asker, or
+        # "expired": the loop came to it past its deadline (the service was stopped a while)
 
     def withdraw(self) -> bool:
         """Give up on a command the loop has not begun; False when it already has."""
@@ -477,13 +497,20 @@ class Request:
     def _take(self) -> bool:
         with self._lock:
             if self._state == "queued":
-                self._state = "taken"
+                late = time.monotonic() - self.deadline
+                self._state = "taken" if late <= 0 else "expired"
+                if late > 0:
+                    log.warning("dropped the %s command: the table came to it %.1f s after "
+                                "its asker stopped waiting", self.command.name, late)
             return self._state == "taken"
 
     def carry_out(self, controls: Controls, now: float) -> None:
         """In the service's loop: do it, and answer (a journal refusal is also the loop's);
-        nothing at all when the asker gave up on it."""
+        nothing at all when the asker gave up on it or its deadline has passed."""
         if not self._take():
+            if self._state == "expired":
+                self.answer = refusal(TOO_LATE)
+                self.done.set()
             return
         try:
             self.answer = controls.carry_out(self.command, now)
@@ -546,8 +573,11 @@ class ControlServer:
             return refusal(str(exc))
         request = Request(command)
         self.service.events.put(("control", request))
-        if not request.done.wait(ANSWER_S) and request.withdraw():
-            return refusal("the table did not answer in time: try again")
+        if not request.done.wait(max(0.0, request.deadline - time.monotonic())) and \
+                request.withdraw():
+            log.warning("dropped the %s command: the table did not come to it before its "
+                        "deadline", command.name)
+            return refusal(TOO_LATE)
         request.done.wait()  # begun in the loop: its answer comes in a moment
         assert request.answer is not None
         return request.answer
@@ -610,12 +640,17 @@ def _service_starting(directory: Path) -> bool:
     return True
 
 
-def send(directory: str | Path, command: dict, timeout: float = ANSWER_S + 2) -> dict:
+def send(directory: str | Path, command: dict, timeout: float = ANSWER_S + CARRY_S) -> dict:
     """Send one command to the table running on ``directory``; its answer.
 
-    ControlUnavailable (in words) when no table answers there.
+    The command carries its deadline, a part of this wait before its end: a table that
+    comes to it later (stopped a while, or swamped) drops it, so a command reported as
+    not answered is never carried out afterwards. ControlUnavailable (in words) when no
+    table answers there.
     """
     path = Path(directory) / SOCKET
+    share = ANSWER_S / (ANSWER_S + CARRY_S)  # of the wait, for the table to take it up
+    command = {**command, "deadline": time.monotonic() + timeout * share}
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
         conn.settimeout(timeout)
         try:
@@ -632,6 +667,10 @@ def send(directory: str | Path, command: dict, timeout: float = ANSWER_S + 2) ->
         except PermissionError:
             raise ControlUnavailable(f"no permission to use {path}: run as the table's user "
                                      "or a member of its group") from None
+        except TimeoutError:
+            raise ControlUnavailable(f"the table did not answer within {timeout:g} s, so "
+                                     "nothing was done (it drops a command it comes to too "
+                                     "late): is it running?") from None
         except (ConnectionRefusedError, OSError) as exc:
             raise ControlUnavailable(f"the table did not answer ({exc.strerror or exc}): is "
                                      "it running?") from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import stat
 import subprocess
 import sys
@@ -355,13 +356,55 @@ def test_a_command_refused_as_too_late_never_runs_afterwards(played, monkeypatch
     server = ControlServer.__new__(ControlServer)
     server.service = waiting
     monkeypatch.setattr(control, "ANSWER_S", 0.05)
-    assert server.handle(b'{"command": "pause"}') == control.refusal(
-        "the table did not answer in time: try again")
+    assert server.handle(b'{"command": "pause"}') == control.refusal(control.TOO_LATE)
     kind, request = waiting.events.get_nowait()
     assert kind == "control"
     request.carry_out(played.controls, played.helper.now)  # the loop gets to it at last
     assert played.inputs == [] and played.table.state == "play"  # refused, so never done
     assert request.answer is None
+
+
+def test_a_command_the_loop_comes_to_past_its_deadline_is_dropped_and_said_so(played, caplog):
+    """The service was stopped a while: its loop and the thread that would have given up
+    on the command wake together, and the loop must not do what the asker reported as
+    not done."""
+    command = parse(json.dumps({"command": "pause", "deadline": time.monotonic() - 0.5}))
+    request = control.Request(command)
+    with caplog.at_level("WARNING", logger="obelisk.control"):
+        request.carry_out(played.controls, played.helper.now)
+    assert played.inputs == [] and played.table.state == "play"
+    assert request.answer == control.refusal(control.TOO_LATE) and request.done.is_set()
+    assert "dropped the pause command" in caplog.text
+    # the asker's deadline, not only the table's own five seconds, is the one kept
+    on_time = control.Request(parse(json.dumps({"command": "pause",
+                                                "deadline": time.monotonic() + 60})))
+    assert on_time.deadline <= time.monotonic() + control.ANSWER_S
+    on_time.carry_out(played.controls, played.helper.now)
+    assert on_time.answer["ok"] and played.table.state == "paused"
+
+
+def test_a_command_sent_to_a_stopped_service_is_not_done_when_it_wakes(tmp_path):
+    obelisk = Path(sys.executable).parent / "obelisk"
+    state, log = tmp_path / "state", tmp_path / "run.log"
+    state.mkdir()
+    with open(log, "w") as out:
+        running = subprocess.Popen([str(obelisk), "run", "--state-dir", str(state)],
+                                   stdout=out, stderr=subprocess.STDOUT)
+    try:
+        _until(lambda: (state / control.SOCKET).exists())
+        _until(lambda: send(state, {"command": "status"})["can"]["start"])
+        running.send_signal(signal.SIGSTOP)  # as a Pi swapping hard, or a debugger, does
+        try:
+            with pytest.raises(control.ControlUnavailable, match="so nothing was done"):
+                send(state, {"command": "start"}, timeout=3.0)
+        finally:
+            running.send_signal(signal.SIGCONT)
+        _until(lambda: "dropped the start command" in log.read_text())
+        assert send(state, {"command": "status"})["state"] == "setup"  # never started
+        assert not Journal(state).path.exists() or not Journal(state).read().entries
+    finally:
+        running.terminate()
+        running.wait(20)
 
 
 def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypatch):
