@@ -158,6 +158,18 @@ def test_the_picture_is_the_same_each_time():
     assert draw_svg(wiring_for(profile)) == draw_svg(wiring_for(profile))
 
 
+# ------------------------------------------------------------------ the committed pictures
+
+
+@pytest.mark.parametrize("name", ["reference", "gpio-only"])
+def test_the_committed_pictures_are_what_the_command_draws_now(name, tmp_path: Path):
+    committed = ROOT / "hardware" / f"wiring-{name}.svg"
+    assert _draw(name, tmp_path) == committed.read_text("utf-8"), (
+        f"{committed.name} is stale: run obelisk wiring --profile {name} --output "
+        f"hardware/{committed.name}")
+    assert f"wiring-{name}.svg" in (ROOT / "hardware" / "README.md").read_text("utf-8")
+
+
 # ------------------------------------------------------------------ bad input
 
 
