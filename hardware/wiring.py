@@ -77,6 +77,7 @@ class Wiring:
 
 def wiring_for(profile: Profile) -> Wiring:
     """The wiring of this profile's build, from the very values the table's code runs on."""
+    # Imported here: they bring the device layer, which plan() and draw_svg() need none of.
     from hardware.devices import sim_layout
     from hardware.onboard import PINS as GPIO_PINS
     from hardware.sim import load_code_py
@@ -225,7 +226,8 @@ def _matrix_on_pi(layout: dict, drive_count: int, gpio_pins: dict) -> list[Wire]
     return wires
 
 
-def _pico_wires(layout: dict, pins: dict, chips: int, chains: tuple[Chain, ...]) -> tuple:
+def _pico_wires(layout: dict, pins: dict, chips: int,
+                chains: tuple[Chain, ...]) -> tuple[Wire, ...]:
     wires = [Wire(pins["drive_data"], "DS (serial data) of the first 74HC595; each chip's "
                   "Q7' on to the next one's DS"),
              Wire(pins["drive_clock"], f"SHCP (shift clock) of all {chips} 74HC595s"),
