@@ -307,6 +307,37 @@ def _scanner_install(args: argparse.Namespace) -> int:
     return 0
 
 
+def _wiring(args: argparse.Namespace) -> int:
+    """``obelisk wiring``: the build's wiring as an SVG picture, drawn from the code's own pins."""
+    from pathlib import Path
+
+    from hardware.profile import load_profile
+    from hardware.wiring import draw_svg, wiring_for
+
+    profile = load_profile(args.profile)
+    wiring = wiring_for(profile)
+    svg = draw_svg(wiring)
+    if args.output == "-":
+        sys.stdout.write(svg)
+    else:
+        out = Path(args.output)
+        if out.is_dir():
+            print(f"obelisk: --output {out} is a folder; name a file in it, like "
+                  f"{out / 'wiring.svg'}", file=sys.stderr)
+            return EXIT_PERSON
+        try:
+            out.write_text(svg, "utf-8")
+        except OSError as exc:
+            print(f"obelisk: cannot write --output {out} ({exc.strerror or exc}); name a file "
+                  "in a folder you can write to", file=sys.stderr)
+            return EXIT_PERSON
+        print(f"wrote the wiring of the {profile.name} build to {out}: open it in a web "
+              "browser")
+    for warning in wiring.warnings:
+        print(f"obelisk: the profile and the code disagree: {warning}", file=sys.stderr)
+    return 0
+
+
 # ------------------------------------------------------------------ the parser
 
 
@@ -508,6 +539,15 @@ def build_parser() -> argparse.ArgumentParser:
     scanner_install.add_argument("drive", metavar="PATH", help="where the CIRCUITPY drive is "
                                  "mounted (on Raspberry Pi OS: /media/$USER/CIRCUITPY)")
     scanner_install.set_defaults(run=_scanner_install)
+    wiring = commands.add_parser(
+        "wiring", help="draw the build's wiring as an SVG picture: every pin and where it goes",
+        description="Draw every pin the build uses (the Pi's, and the scanner board's from its "
+        "code.py), the switch matrix lines, the load cells and the LED chains in order.")
+    wiring.add_argument("--profile", default="reference",
+                        help="hardware profile: reference (default), gpio-only or a file")
+    wiring.add_argument("--output", required=True, metavar="FILE.svg",
+                        help="where to write the picture (-: print it)")
+    wiring.set_defaults(run=_wiring)
     return parser
 
 
