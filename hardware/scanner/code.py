@@ -194,8 +194,8 @@ def start_watchdog(modules):
 def _stop_watchdog(dog):
     if dog is None:
         return
-    try:
-        dog.deinit()
+    try:  # CircuitPython 9 and 10 (10 has no deinit())
+        dog.mode = None
     except Exception:  # some ports cannot stop it: the REPL then has WATCHDOG_S
         pass
 
