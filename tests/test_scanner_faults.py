@@ -214,20 +214,27 @@ class Led:
 
 
 class Dog:
-    """microcontroller.watchdog: what it was set to, and each feed."""
+    """microcontroller.watchdog: what it was set to, and each feed. Like CircuitPython 10's,
+    it has no deinit(): setting its mode to None stops it."""
 
     def __init__(self) -> None:
         self.timeout = None
-        self.mode = None
+        self._mode = None
         self.feeds = 0
         self.stopped = False
+
+    @property
+    def mode(self):
+        return self._mode
+
+    @mode.setter
+    def mode(self, mode) -> None:
+        self.stopped = self._mode is not None and mode is None
+        self._mode = mode
 
     def feed(self) -> None:
         assert self.mode is not None, "fed before it was started"
         self.feeds += 1
-
-    def deinit(self) -> None:
-        self.stopped = True
 
 
 class UsbCdc:

@@ -19,6 +19,19 @@ try:
 except ImportError:
     import scanner as _scanner
 
+try:  # the type checker's view of the board modules (board_types.pyi); none at run time
+    from board_types import (
+        DigitalInOut,
+        Digitalio,
+        Modules,
+        Neopixel,
+        Serial,
+        Supervisor,
+        WatchDogTimer,
+    )
+except ImportError:
+    pass
+
 # The reference build's Raspberry Pi Pico pin map (hardware/README.md).
 PINS = {
     "drive_data": "GP2",
@@ -43,14 +56,14 @@ def drive_lines(layout):
     return layout["towers"] * layout["levels"] + layout["rows"] * layout.get("stack", 1)
 
 
-def _output(digitalio, board, name):
+def _output(digitalio: "Digitalio", board, name) -> "DigitalInOut":
     pin = digitalio.DigitalInOut(getattr(board, name))
     pin.direction = digitalio.Direction.OUTPUT
     pin.value = False
     return pin
 
 
-def _input(digitalio, board, name, pull_up=True):
+def _input(digitalio: "Digitalio", board, name, pull_up=True) -> "DigitalInOut":
     pin = digitalio.DigitalInOut(getattr(board, name))
     pin.direction = digitalio.Direction.INPUT
     if pull_up:
@@ -58,7 +71,8 @@ def _input(digitalio, board, name, pull_up=True):
     return pin
 
 
-def build(board, digitalio, neopixel, serial, layout=None, pins=None):
+def build(board, digitalio: "Digitalio", neopixel: "Neopixel", serial: "Serial", layout=None,
+          pins=None):
     """A ready Scanner on these modules; its hello is already on the wire."""
     layout = dict(LAYOUT if layout is None else layout)
     pins = PINS if pins is None else pins
@@ -104,7 +118,7 @@ NO_DATA_CHANNEL = (
     "board or press its RESET button. Waiting (the LED blinks twice, then pauses).")
 
 
-def board_modules():
+def board_modules() -> "Modules":
     """The real board modules, by name; a module this CircuitPython lacks is None."""
     import time
 
@@ -114,7 +128,7 @@ def board_modules():
     import usb_cdc
 
     modules = {"time": time, "board": board, "digitalio": digitalio, "neopixel": neopixel,
-               "usb_cdc": usb_cdc}
+               "usb_cdc": usb_cdc}  # type: Modules
     for name in ("microcontroller", "supervisor", "watchdog"):
         try:
             modules[name] = __import__(name)
@@ -123,7 +137,7 @@ def board_modules():
     return modules
 
 
-def _led(modules):
+def _led(modules: "Modules") -> "DigitalInOut | None":
     pin = getattr(modules["board"], "LED", None)
     if pin is None:
         return None
@@ -133,7 +147,8 @@ def _led(modules):
     return led
 
 
-def wait_for_data(modules, led, cycles=None):
+def wait_for_data(modules: "Modules", led: "DigitalInOut | None",
+                  cycles=None) -> "Serial | None":
     """The data channel, once there is one; None if ``cycles`` blink cycles pass first.
 
     On a new board it stays None until the hard reset after boot.py is copied,
@@ -160,7 +175,7 @@ def wait_for_data(modules, led, cycles=None):
         done += 1
 
 
-def hold_autoreload(supervisor, on=False):
+def hold_autoreload(supervisor: "Supervisor | None", on=False):
     """Autoreload off (a file saved mid-game must not restart the board) or back on."""
     if supervisor is None:
         return
@@ -173,11 +188,11 @@ def hold_autoreload(supervisor, on=False):
         supervisor.enable_autoreload()
 
 
-def start_watchdog(modules):
+def start_watchdog(modules: "Modules") -> "WatchDogTimer | None":
     """The hardware watchdog, resetting the board unless fed; None where there is none."""
     micro = modules.get("microcontroller")
     kinds = modules.get("watchdog")
-    dog = getattr(micro, "watchdog", None)
+    dog = getattr(micro, "watchdog", None)  # type: WatchDogTimer | None
     if dog is None or kinds is None:
         print("obelisk scanner: no watchdog on this board; a hang needs a reset by hand")
         return None
@@ -191,11 +206,11 @@ def start_watchdog(modules):
     return dog
 
 
-def _stop_watchdog(dog):
+def _stop_watchdog(dog: "WatchDogTimer | None"):
     if dog is None:
         return
-    try:
-        dog.deinit()
+    try:  # CircuitPython 9 and 10 (10 has no deinit())
+        dog.mode = None
     except Exception:  # some ports cannot stop it: the REPL then has WATCHDOG_S
         pass
 
@@ -229,7 +244,7 @@ class _Reports:
             self.next_ms = now_ms + REPORT_EVERY_S * 1000
 
 
-def run(scanner, modules, steps=None):
+def run(scanner, modules: "Modules", steps=None):
     """Scan for ever (or ``steps`` turns): feed the watchdog, and let no scan end it."""
     time = modules["time"]
     dog = start_watchdog(modules)
@@ -253,7 +268,7 @@ def run(scanner, modules, steps=None):
         raise
 
 
-def main(modules=None, layout=None, steps=None):
+def main(modules: "Modules | None" = None, layout=None, steps=None):
     """Wait for the data channel, build the scanner, and scan for ever.
 
     The tests pass fake ``modules`` (as ``board_modules()`` returns them) and

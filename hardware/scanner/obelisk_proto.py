@@ -47,7 +47,7 @@ _TABLE = _crc_table()
 try:  # the same CRC done in C, for the Pi, which checks every frame (CircuitPython has none)
     from binascii import crc_hqx as _crc_in_c
 except ImportError:
-    _crc_in_c = None
+    _crc_in_c = None  # type: ignore[assignment]  # CircuitPython: no crc_hqx in binascii
 
 
 def crc16(data, crc=0xFFFF):
