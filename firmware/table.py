@@ -50,7 +50,7 @@ from engine.players import PLAYERS, Player
 from engine.record import options_from_dict, options_to_dict
 from firmware import events
 from firmware.games import GAMES
-from firmware.journal import GameEntries, Journal
+from firmware.journal import GameEntries, Journal, JournalError
 from firmware.resume import read_start, replay, start_extras
 from firmware.settle import Settler
 from hardware.buttons import ButtonEvent
@@ -129,6 +129,7 @@ class Table(Generic[V]):
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
         self.problem = ""
+        self._end_due = False  # the game is over, but its end is not written yet (a full disk)
         self.wrong: tuple = ()  # where the game lights what is wrong
         self.candidates: tuple[Actions, ...] = ()
         self.chooser: Player | None = None
@@ -221,7 +222,10 @@ class Table(Generic[V]):
                   actions=len(self.actions), observation=self.position.observation())
         self.resumed()
         if self.position.is_terminal():  # its end was not written before the stop
-            self.finish()
+            try:
+                self._end()
+            except JournalError as exc:  # the disk is still full: each tick tries again
+                self.cannot_record(str(exc))
         else:
             self._tell_turn(None)
 
@@ -283,8 +287,11 @@ class Table(Generic[V]):
         self.settler.feed(view, now)
 
     def tick(self, now: float) -> None:
-        """Let time pass: decide on a view the first time it has held still."""
+        """Let time pass: write a game's end the disk refused, decide on a view the first
+        time it has held still."""
         self._now = now
+        if self._end_due and self.state in ("play", "choose", "repair"):
+            self._end()
         settled = self.settler.settled(now)
         if settled is not None:
             try:
@@ -407,7 +414,7 @@ class Table(Generic[V]):
                       observation=self.position.observation())
         self._accepted(before)
         if self.position.is_terminal():
-            self.finish()
+            self._end()
         else:
             self._tell_turn(before)
 
@@ -591,12 +598,20 @@ class Table(Generic[V]):
         self.tell("pause", state="resumed")
         self.settler.forget()  # what changed while paused is looked at afresh
 
+    def _end(self) -> None:
+        """The end is an accepted action like any other: on disk before it shows. When the
+        journal refuses it (a full disk) the game stays where it is, the table says why,
+        no press starts a new game, and each ``tick`` tries again until it is written."""
+        self._end_due = True
+        self.journal.append({"t": "over", "result": self.result()})
+        self._end_due = False
+        self.problem, self.wrong = "", ()
+        self.finish()
+
     def on_enter_over(self) -> None:
         outcome = self.position.outcome()
-        result = outcome.to_dict()
         self._ending(outcome)
-        self.journal.append({"t": "over", "result": result})
-        self.tell("game_over", game=self.game.id, outcome=result,
+        self.tell("game_over", game=self.game.id, outcome=outcome.to_dict(),
                   observation=self.position.observation())
 
     def _ending(self, outcome: Any) -> None:

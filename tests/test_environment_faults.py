@@ -634,3 +634,58 @@ def test_the_rings_say_when_the_board_is_not_seen(tmp_path, block_set):
         service.stopping.set()
         loop.join(timeout=5)
         devices.close()
+
+
+# ------------------------------------------------------------------ the end on a full disk
+
+
+class _FillingJournal(Journal):
+    """A journal on a disk that is full while ``full`` is set: it filled up just after the
+    game's last move was written, so only its end does not fit."""
+
+    full = False
+
+    def append(self, entry: dict) -> None:
+        if self.full and entry.get("t") == "over":
+            raise JournalError(f"not recorded: the disk holding {self.dir} is full: free "
+                               "some space")
+        super().append(entry)
+
+
+def test_a_game_that_ends_on_a_full_disk_is_over_only_once_its_end_is_written(tmp_path):
+    """The end is an accepted action like any other: on disk before it shows, tried again
+    until written, and a restart resumes the finished game with its result."""
+    from engine.players import Player
+    from hardware.buttons import ButtonEvent
+    from tests.test_stones import position
+    from tests.test_stones_table import Table
+
+    a = Player.A
+    t = Table(tmp_path, state=position({"d2": "AcAk", "c1": "Ap", "a4": "Bp", "a6": "Bk",
+                                        "b6": "Bc"}, to_play=a)).started()
+    journal = _FillingJournal(tmp_path)
+    t.table.journal = t.journal = journal
+    t.see(t.after("-c1"))  # the capstone onto the foundation: the obelisk, the end
+    assert t.table.state == "choose"
+    journal.full = True
+    with pytest.raises(JournalError) as refused:  # the service's loop catches it...
+        t.press(a, "hold")
+    t.table.cannot_record(str(refused.value))  # ...and the table says why
+    assert t.table.state != "over" and "free some space" in t.table.problem
+    assert not any(e["event"] == "game_over" for e in t.events)  # nothing announced
+    t.table.on_button(ButtonEvent("A", "press"), t.now)  # a press starts no new game
+    t.table.on_button(ButtonEvent("B", "press"), t.now)
+    assert t.table.started and t.table.state != "setup"
+    with pytest.raises(JournalError):  # the service's retry, the disk still full
+        t.table.tick(t.now + 3)
+    assert t.table.state != "over"
+    written = [e["t"] for e in Journal(tmp_path).read().entries]
+    assert written[-1] == "action"  # the last move is kept; the end is not yet
+
+    journal.full = False  # the owner frees some space: the next retry writes the end
+    t.table.tick(t.now + 6)
+    assert t.table.state == "over"
+    over = [e for e in t.events if e["event"] == "game_over"]
+    assert len(over) == 1 and over[0]["outcome"]["winner"] == "A"
+    assert Journal(tmp_path).read().entries[-1] == {"t": "over", "result": over[0]["outcome"]}
+    assert not Journal(tmp_path).unfinished()
