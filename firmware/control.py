@@ -66,6 +66,7 @@ from firmware.games import GAMES, Game, load
 from firmware.journal import Journal, JournalError
 from firmware.state_dir import LOCK
 from hardware.buttons import ButtonEvent
+from hardware.files import read_limited
 
 log = logging.getLogger("obelisk.control")
 
@@ -624,7 +625,7 @@ def _service_starting(directory: Path) -> bool:
     """Whether a table service holds the state directory, though its command socket is not
     open yet: it opens it just after it tells systemd it is ready (``firmware.run``)."""
     try:
-        note = (directory / LOCK).read_text("utf-8", "replace")
+        note = read_limited(directory / LOCK, 4096).decode("utf-8", "replace")
     except OSError:
         return False
     words = note.split(maxsplit=2)  # "process 1234 (obelisk run --state-dir ...)"

@@ -29,6 +29,7 @@ from firmware.service import TableService
 from firmware.state_dir import StateDir, StateDirError, write_whole
 from firmware.stream import serve_table
 from hardware.devices import TableDevices, open_table
+from hardware.files import MIB, read_limited
 from hardware.profile import Profile, load_profile
 
 PHYSICAL = "sim-table.json"
@@ -119,7 +120,7 @@ def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
 def _saved_table(physical: Path) -> dict:
     """The simulated table a killed demo left, with its seed ({} if there is none)."""
     try:
-        data = json.loads(physical.read_text("utf-8"))
+        data = json.loads(read_limited(physical, 1 * MIB).decode("utf-8"))
     except (OSError, ValueError):
         return {}
     if isinstance(data, dict) and "table" in data:

@@ -22,8 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware.state_dir import StateDirError, disk_advice, sync_dir, write_all
+from hardware.files import MIB, read_limited
 
 JOURNAL = "journal.jsonl"
+MAX_JOURNAL_BYTES = 16 * MIB
+"""The most of a journal file read: a long game's journal is some tens of kilobytes, and a
+table's journal is moved aside (``ROTATE_BYTES``) before a new game when it has grown."""
+ROTATE_BYTES = 1 * MIB
+"""A journal this large is archived (kept, never deleted) when the next game starts: it is
+read whole at every start, and a table plays for years."""
 START_AFRESH = ("to start afresh without losing it, run again with --new-game (the journal "
                 "is kept beside it under another name)")
 
@@ -82,7 +89,7 @@ class Journal:
         """Every whole entry, oldest first (of ``path``: an archived journal)."""
         path = path or self.path
         try:
-            raw = path.read_bytes()
+            raw = read_limited(path, MAX_JOURNAL_BYTES)
         except FileNotFoundError:
             return JournalContents((), False)
         except OSError as exc:
@@ -130,7 +137,7 @@ class Journal:
         if self._ends_whole():
             return False  # the common case, before every append: one byte read, not the file
         try:
-            raw = self.path.read_bytes()
+            raw = read_limited(self.path, MAX_JOURNAL_BYTES)
         except FileNotFoundError:
             return False
         except OSError as exc:
@@ -174,6 +181,8 @@ class Journal:
         off again) and JournalError says that the action was not recorded.
         """
         line = json.dumps(entry, separators=(",", ":"), sort_keys=True).encode() + b"\n"
+        if entry.get("t") == "start":
+            self._rotate()
         new = not self.path.exists()
         fd = self._open_whole()
         try:
@@ -195,6 +204,16 @@ class Journal:
                 sync_dir(self.dir)
             except OSError as exc:
                 raise self._not_recorded(exc) from None
+
+    def _rotate(self) -> None:
+        """Before a new game: a journal grown past ``ROTATE_BYTES`` (finished games only, as a
+        new game starts after the last one ended or was moved aside) is archived."""
+        try:
+            grown = self.path.stat().st_size > ROTATE_BYTES
+        except OSError:
+            return  # none yet (or unreadable: the append says so)
+        if grown:
+            self.archive()
 
     def _open_whole(self) -> int:
         """The journal opened to append, ending with a whole line (a torn last line is

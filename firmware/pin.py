@@ -20,6 +20,7 @@ from pathlib import Path
 
 from firmware import palette
 from firmware.state_dir import StateDirError, write_whole
+from hardware.files import FileRefused, read_limited
 
 PIN_FILE = "pin"
 DIGITS = 4
@@ -50,9 +51,12 @@ def read_table_pin(directory: str | Path) -> TablePin | None:
     cannot be read."""
     path = Path(directory) / PIN_FILE
     try:
-        lines = path.read_text(encoding="ascii", errors="replace").split()
+        lines = read_limited(path, 64).decode("ascii", "replace").split()
     except FileNotFoundError:
         return None
+    except FileRefused as exc:
+        raise PinError(f"{path} is no PIN file ({exc.strerror}): delete it, and the table "
+                       "makes a new PIN when it starts") from None
     except OSError as exc:
         raise PinError(f"cannot read the table PIN in {path}: {exc.strerror}; run as the "
                        "table's user") from None

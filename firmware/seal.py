@@ -24,6 +24,7 @@ import secrets
 from pathlib import Path
 
 from firmware.state_dir import StateDirError, disk_advice, sync_dir, write_all
+from hardware.files import KIB, read_limited
 
 KEY_FILE = "seal.key"
 _NONCE = 16
@@ -68,7 +69,7 @@ class Sealer:
     def _load(self, create: bool) -> bytes:
         if self._key is None:
             try:
-                text = self.path.read_text("ascii").strip()
+                text = read_limited(self.path, 4 * KIB).decode("ascii").strip()
             except FileNotFoundError:
                 if not create:
                     raise SealError(f"{self.path} is missing, so the hidden facts of this "

@@ -7,13 +7,13 @@ checked: a bad profile is refused naming the key, the problem and the fix.
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+
+from hardware.files import read_limited
 
 BUILT_IN = ("sim", "sim-maze", "reference", "gpio-only")
 PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "native", "default")
@@ -93,42 +93,23 @@ def load_profile(name_or_path: str | Path = "sim") -> Profile:
             .read_text("utf-8")
         return parse_profile(text, source=f"{text_name} profile")
     path = Path(name_or_path)
-    return parse_profile(_read_profile_file(path), source=f"profile {path}")
+    return parse_profile(read_profile_file(path), source=f"profile {path}")
 
 
-def _read_profile_file(path: Path) -> str:
-    """The text of a profile file, refusing devices, pipes and huge files before reading.
-
-    ``--profile /dev/zero`` would otherwise read forever, and a FIFO would
-    block on open; both are checked with stat first, without opening.
-    """
+def read_profile_file(path: Path) -> str:
+    """The text of a profile file: ``--profile /dev/zero``, a folder or a FIFO is refused
+    before anything is read (``hardware.files``)."""
     other = f"give the path of a profile .toml file, or one of {', '.join(BUILT_IN)}"
     try:
-        info = path.stat()
+        return read_limited(path, MAX_PROFILE_BYTES).decode("utf-8")
     except (FileNotFoundError, NotADirectoryError):
         raise ProfileError(
             f"no profile {str(path)!r}: use one of {', '.join(BUILT_IN)} or the path of a "
             "profile file"
         ) from None
-    except (OSError, ValueError) as exc:
-        raise ProfileError(f"profile {path}: cannot be read ({exc}); {other}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise ProfileError(f"profile {path}: is not a regular file (a folder, a device or a "
-                           f"pipe); {other}")
-    if info.st_size > MAX_PROFILE_BYTES:
-        raise ProfileError(f"profile {path}: is {info.st_size} bytes, far more than a profile "
-                           f"(at most {MAX_PROFILE_BYTES // 1024} KiB); {other}")
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # swapped since the stat
-                raise ProfileError(f"profile {path}: is not a regular file; {other}")
-            raw = f.read(MAX_PROFILE_BYTES + 1)
-        if len(raw) > MAX_PROFILE_BYTES:
-            raise ProfileError(f"profile {path}: is more than {MAX_PROFILE_BYTES // 1024} KiB, "
-                               f"far more than a profile; {other}")
-        return raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise ProfileError(f"profile {path}: cannot be read ({exc.strerror}); {other}") from None
+    except (UnicodeDecodeError, ValueError) as exc:
         raise ProfileError(f"profile {path}: cannot be read ({exc}); {other}") from None
 
 

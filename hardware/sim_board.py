@@ -34,7 +34,13 @@ from pathlib import Path
 
 from hardware.devices import sim_layout
 from hardware.line_socket import LineServer
-from hardware.profile import BUILT_IN, ProfileError, load_profile, parse_profile
+from hardware.profile import (
+    BUILT_IN,
+    ProfileError,
+    load_profile,
+    parse_profile,
+    read_profile_file,
+)
 from hardware.sim import SimTable
 
 HANDS = "hands.sock"
@@ -51,7 +57,7 @@ def board_profile(profile: str, port: str) -> str:
         text = resources.files("hardware").joinpath("profiles", f"{profile}.toml")\
             .read_text("utf-8")
     else:
-        text = Path(profile).read_text("utf-8")
+        text = read_profile_file(Path(profile))
     text = re.sub(r'(?m)^name\s*=.*$', 'name = "sim board"', text, count=1)
     changed, found = re.subn(r'(?m)^port\s*=\s*"sim"', f"port = {json.dumps(port)}", text,
                              count=1)

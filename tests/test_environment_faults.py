@@ -404,7 +404,7 @@ def test_a_seal_key_that_is_a_directory_is_said(highrise_state):
     (highrise_state / "seal.key").unlink()
     (highrise_state / "seal.key").mkdir()
     refused(obelisk("demo", "highrise", "--state-dir", str(highrise_state)),
-            "seal.key cannot be read (Is a directory)", "put back the seal.key")
+            "seal.key cannot be read (it is a folder, not a file)", "put back the seal.key")
 
 
 def test_a_foreign_seal_key_is_said(highrise_state):
@@ -689,3 +689,100 @@ def test_a_game_that_ends_on_a_full_disk_is_over_only_once_its_end_is_written(tm
     assert len(over) == 1 and over[0]["outcome"]["winner"] == "A"
     assert Journal(tmp_path).read().entries[-1] == {"t": "over", "result": over[0]["outcome"]}
     assert not Journal(tmp_path).unfinished()
+
+
+# ------------------------------------------------------------------ files of every kind
+
+
+def _readers(state: Path) -> dict:
+    """Each file the table reads, and how it is read (a function that raises in words)."""
+    from firmware.highrise.calibrate import FILE, load_calibration
+    from firmware.pin import PIN_FILE, read_table_pin
+    from firmware.seal import KEY_FILE, Sealer
+    from firmware.towers.sets import load_block_set
+    from hardware.profile import load_profile
+
+    return {
+        "journal.jsonl": lambda: Journal(state).read(),
+        PIN_FILE: lambda: read_table_pin(state),
+        KEY_FILE: lambda: Sealer(state).check(journal_is_sealed=True),
+        FILE: lambda: load_calibration(state, 9),
+        "set.toml": lambda: load_block_set(state / "set.toml"),
+        "profile.toml": lambda: load_profile(state / "profile.toml"),
+    }
+
+
+def _huge(path: Path) -> None:
+    with open(path, "wb") as f:
+        f.truncate(8 << 30)  # 8 GiB, sparse: no disk taken, but far past any limit
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)  # opened to read in the usual way, it waits for a writer for ever
+
+
+def _folder(path: Path) -> None:
+    path.mkdir()
+
+
+def _device(path: Path) -> None:
+    path.symlink_to("/dev/zero")  # read in the usual way, it never ends
+
+
+@pytest.mark.parametrize("make", [_huge, _fifo, _folder, _device])
+def test_every_file_the_table_reads_is_refused_in_words_when_it_is_no_such_file(tmp_path, make):
+    """Each file is checked before it is read: nothing hangs, nothing fills the memory, and
+    the person reads what is wrong with which file."""
+    import threading
+
+    from engine.errors import ObeliskError
+    from firmware.pin import PinError
+    from hardware.profile import ProfileError
+
+    state = tmp_path / "state"
+    state.mkdir()
+    for name, read in _readers(state).items():
+        where = state / name
+        make(where)
+        got: list = []
+
+        def attempt(read=read, got=got) -> None:
+            try:
+                read()
+                got.append(None)
+            except Exception as exc:
+                got.append(exc)
+
+        worker = threading.Thread(target=attempt, daemon=True)
+        worker.start()
+        worker.join(20)
+        assert not worker.is_alive(), f"reading {name} as {make.__name__[1:]} never ended"
+        assert isinstance(got[0], (StateDirError, ObeliskError, ProfileError, PinError)), \
+            f"{name} as {make.__name__[1:]}: {got[0]!r}"  # an error meant for a person
+        words = str(got[0])
+        assert name in words and "Traceback" not in words, words
+        assert any(w in words for w in ("not a file", "larger than such a file")), words
+        if where.is_dir() and not where.is_symlink():
+            where.rmdir()
+        else:
+            where.unlink()
+
+
+def test_a_grown_journal_is_moved_aside_when_the_next_game_starts(tmp_path, monkeypatch):
+    """A table plays for years; its journal is read at every start, so finished games are
+    archived (kept, the same ids) once it has grown."""
+    from firmware import journal as journal_module
+    from firmware.history import finished_games
+
+    monkeypatch.setattr(journal_module, "ROTATE_BYTES", 300)
+    journal = Journal(tmp_path)
+    for n in range(3):
+        journal.append({"t": "start", "game": "towers", "n": n})
+        journal.append({"t": "action", "n": 1, "action": {"pad": "x" * 60}})
+        journal.append({"t": "over", "result": {"winner": "A", "n": n}})
+    before = sorted(g.id for g in finished_games(tmp_path)[0])
+    assert len(before) == 3
+    archived = sorted(tmp_path.glob("journal-*.jsonl"))
+    assert archived, "the grown journal was never moved aside"
+    assert journal.path.stat().st_size <= 300 + 200  # one game since the last move
+    assert sorted(g.id for g in finished_games(tmp_path)[0]) == before  # nothing lost

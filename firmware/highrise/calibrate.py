@@ -20,6 +20,7 @@ from pathlib import Path
 from engine.highrise.sensing import Calibration, CalibrationError
 from firmware.state_dir import StateDir, StateDirError, default_state_dir, write_whole
 from hardware.devices import TableDevices, open_table
+from hardware.files import KIB, read_limited
 from hardware.link import ScannerLink
 from hardware.profile import load_profile
 from hardware.sim import PYRAMID_GRAMS
@@ -39,12 +40,14 @@ def load_calibration(state_dir: str | Path, pads: int) -> Calibration:
     path = Path(state_dir) / FILE
     fix = "run `obelisk calibrate highrise` (with the same --state-dir)"
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = json.loads(read_limited(path, 64 * KIB).decode("utf-8"))
         cal = Calibration(tuple(int(v) for v in data["zero"]),
                           tuple(int(v) for v in data["sizes"]), int(data["tolerance"]))
     except FileNotFoundError:
         raise CalibrationError(f"the High Rise table is not calibrated ({path} is missing): "
                                f"{fix}") from None
+    except OSError as exc:  # not a file, too large, no permission
+        raise CalibrationError(f"{path} cannot be read ({exc.strerror}): {fix} again") from None
     except (ValueError, KeyError, TypeError) as exc:
         raise CalibrationError(f"{path} is damaged ({exc}): {fix} again") from None
     if len(cal.sizes) != 3 or not cal.tolerance > 0 or not 0 < cal.sizes[0] < cal.sizes[1] \

@@ -8,9 +8,10 @@ from pathlib import Path
 from engine.errors import BlockSetError
 from engine.towers.blocks import BlockSet, block_set_from_dict, parse_block_set
 from engine.towers.game import TowersGame, TowersOptions
+from hardware.files import MIB, FileRefused, read_limited
 
 DEFAULT_SET = "default_set.toml"
-MAX_SET_BYTES = 1_000_000
+MAX_SET_BYTES = 1 * MIB
 
 
 def load_block_set(path: str | Path | None = None) -> BlockSet:
@@ -20,10 +21,10 @@ def load_block_set(path: str | Path | None = None) -> BlockSet:
         return parse_block_set(text, source=f"default set ({DEFAULT_SET})")
     path = Path(path)
     try:
-        if path.exists() and (not path.is_file() or path.stat().st_size > MAX_SET_BYTES):
-            raise BlockSetError(f"set file {path}: not a set file (a set file is a small TOML "
-                                "text file)")
-        text = path.read_text("utf-8")
+        text = read_limited(path, MAX_SET_BYTES).decode("utf-8")
+    except FileRefused as exc:
+        raise BlockSetError(f"set file {path}: not a set file ({exc.strerror}; a set file is "
+                            "a small TOML text file)") from None
     except FileNotFoundError:
         raise BlockSetError(f"set file {path}: not found; check the path") from None
     except UnicodeDecodeError:

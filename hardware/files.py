@@ -1,0 +1,53 @@
+"""Reading a file the table was given: a regular file, no bigger than its kind can be.
+
+``/dev/zero`` named as a profile would be read for ever, a FIFO blocks whoever
+opens it, and a journal swapped for a huge file would take a Pi Zero's memory.
+So every file the table reads is opened without blocking, checked on the open
+descriptor to be a regular file, and read no further than its kind's limit.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+KIB = 1024
+MIB = 1024 * KIB
+
+
+class FileRefused(OSError):
+    """Not a regular file, or larger than its kind allows; ``strerror`` says which, in
+    words that read after the file's name (callers already word OSErrors that way)."""
+
+
+def _size_words(limit: int) -> str:
+    if limit >= MIB:
+        return f"{limit // MIB} MiB"
+    return f"{limit // KIB} KiB" if limit >= KIB else f"{limit} bytes"
+
+
+def read_limited(path: str | Path, limit: int) -> bytes:
+    """The bytes of ``path``, a regular file of at most ``limit`` bytes; FileRefused (an
+    OSError) when it is something else, the OSError of the open otherwise."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    too_big = FileRefused(errno.EFBIG, f"it is larger than such a file can be (at most "
+                          f"{_size_words(limit)}): is it the right file?", str(path))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a device or a pipe"
+            raise FileRefused(errno.EINVAL, f"it is {kind}, not a file", str(path))
+        if info.st_size > limit:
+            raise too_big
+        chunks, left = [], limit + 1  # it may have grown since the fstat
+        while left > 0 and (chunk := os.read(fd, min(left, 1 * MIB))):
+            chunks.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(fd)
+    raw = b"".join(chunks)
+    if len(raw) > limit:
+        raise too_big
+    return raw
