@@ -15,6 +15,7 @@ import threading
 import time
 
 from hardware.devices import TableDevices, open_table
+from hardware.link import BoardStatus
 from hardware.profile import load_profile
 from hardware.sensors import Snapshot
 
@@ -89,6 +90,7 @@ def render(devices: TableDevices, led_note: str = "") -> str:
         out.append(f"LAYOUT MISMATCH: {h.layout_mismatch}")
     elif h.last_error and not link.synced:
         out.append(f"last error: {h.last_error}")
+    out.append(f"scanner: {_figures(h.board_status)}")
     snapshot = link.snapshot()
     if snapshot is None:
         out.append(f"waiting for the scanner board on {link.port} ...")
@@ -109,6 +111,15 @@ def render(devices: TableDevices, led_note: str = "") -> str:
     if led_note:
         out.append(led_note)
     return "\n".join(out)
+
+
+def _figures(status: BoardStatus | None) -> str:
+    """The board's own measured periods (the one true figure for this table)."""
+    if status is None:
+        return "no figures from the board yet (it sends them with its heartbeat, each second)"
+    dropped = (f"; {status.dropped} frames dropped since it started (the Pi did not read)"
+               if status.dropped else "")
+    return status.words() + dropped
 
 
 class _DemoHand(threading.Thread):
@@ -169,6 +180,8 @@ def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = N
     live = sys.stdout.isatty() and not once
     try:
         devices.link.wait_for(lambda s: True, timeout=3.0)
+        if once:  # a board just started has measured nothing until its second heartbeat
+            _wait_for_figures(devices, timeout=1.5)
         end = None if seconds is None else time.monotonic() + seconds
         while True:
             note = ""
@@ -198,6 +211,12 @@ def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = N
         devices.leds.fill(_OFF)
         devices.leds.show()
         devices.close()
+
+
+def _wait_for_figures(devices: TableDevices, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while devices.link.health.board_status is None and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def _stdout_to_devnull() -> None:

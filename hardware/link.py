@@ -47,6 +47,50 @@ _BAD_WORDS = {"crc": "wrong checksum", "cobs": "garbled", "short": "too short",
 CHECK_BOARD = "check the USB cable and that the scanner board is powered, and run `obelisk diag`"
 
 
+NEAR = 0.1
+"""The board's figures wobble a little every second; a move of this share or more is news."""
+
+
+@dataclass(frozen=True)
+class BoardStatus:
+    """What the scanner board measured of itself (its STATUS frame), as numbers."""
+
+    scan_us: int
+    """The average turn of its loop (a scan of every drive line and the rest), microseconds."""
+    load_us: int | None
+    """The average time between its load-cell readings; None: it read fewer than two."""
+    dropped: int
+    """Frames it could not send whole since it started (the Pi was not reading)."""
+
+    @classmethod
+    def from_body(cls, body: bytes) -> BoardStatus:
+        scan_us, load_us, dropped = proto.unpack_status(body)
+        return cls(scan_us, load_us or None, dropped)
+
+    def near(self, other: BoardStatus) -> bool:
+        """Whether both periods are within ``NEAR`` of ``other``'s (no news to tell)."""
+        def close(a: int | None, b: int | None) -> bool:
+            return a == b or (a is not None and b is not None and abs(a - b) < NEAR * b)
+
+        return close(self.scan_us, other.scan_us) and close(self.load_us, other.load_us)
+
+    def words(self) -> str:
+        """The periods as a person reads them: "a scan every 8.4 ms, load cells every 25 ms"."""
+        return period_words(self.scan_us, self.load_us)
+
+
+def period_words(scan_us: int, load_us: int | None) -> str:
+    """A scan period and a load-cell period (microseconds; None: none read) in words."""
+    loads = f"load cells every {_ms(load_us)}" if load_us else "no load cells read"
+    return f"a scan every {_ms(scan_us)}, {loads}"
+
+
+def _ms(us: int) -> str:
+    """Microseconds as milliseconds, two significant figures at least, no trailing zeros."""
+    text = f"{us / 1000:.2f}" if us < 1000 else f"{us / 1000:.1f}"
+    return text.rstrip("0").rstrip(".") + " ms"
+
+
 @dataclass
 class LinkHealth:
     """Counters a person can read in ``obelisk diag``."""
@@ -63,6 +107,8 @@ class LinkHealth:
     """Set while the board's hello disagrees with the profile: what differs and the fix."""
     board_version: int | None = None
     """The protocol version of refused frames from a board that speaks another one."""
+    board_status: BoardStatus | None = None
+    """The board's own figures from its latest STATUS (None: none since the port opened)."""
 
     @property
     def bad_total(self) -> int:
@@ -112,7 +158,9 @@ class ScannerLink:
     the link's thread with each consistent snapshot that differs from the last
     one told (a heartbeat that repeats it wakes nobody), and ``on_unsynced``
     when there stops being one (a lost board, a gap, the reader ending): a
-    listener may sleep until either comes. ``expected`` is the
+    listener may sleep until either comes. ``on_status`` hears the board's own
+    figures (``BoardStatus``) when they first come and whenever they move by
+    ``NEAR`` or more; ``health.board_status`` always holds the latest. ``expected`` is the
     layout the profile describes (``hardware.devices.expected_layout``): a
     board whose hello differs is reported in the log, naming
     ``expected_from``; without it any layout is taken as it comes.
@@ -121,6 +169,7 @@ class ScannerLink:
     def __init__(self, port: str, baud: int = 115200, *,
                  on_snapshot: Callable[[Snapshot], None] | None = None,
                  on_unsynced: Callable[[], None] | None = None,
+                 on_status: Callable[[BoardStatus], None] | None = None,
                  retry_s: float = 0.2, read_timeout_s: float = READ_TIMEOUT_S,
                  serial_factory: Callable[..., serial.SerialBase] = serial.serial_for_url,
                  expected: Layout | None = None, expected_from: str = "the profile",
@@ -129,6 +178,8 @@ class ScannerLink:
         self.baud = baud
         self.on_snapshot = on_snapshot
         self.on_unsynced = on_unsynced
+        self.on_status = on_status
+        self._told_status: BoardStatus | None = None
         self.retry_s = retry_s
         self.read_timeout_s = read_timeout_s
         self._factory = serial_factory
@@ -323,6 +374,7 @@ class ScannerLink:
             self._synced = False
             self._last_seq = None
             self._hello_seen = False  # this board's layout is not known until its hello
+        self.health.board_status = None  # until this board says (it answers our SYNC)
         self.reader.reset()
         self.health.connected = True
         if self._ever_connected:
@@ -370,6 +422,15 @@ class ScannerLink:
         if was:
             self._tell_unsynced()
         return was
+
+    def _tell_status(self) -> None:
+        """The board's figures to the listener, when they are news."""
+        status, told = self.health.board_status, self._told_status
+        if status is None or (told is not None and status.near(told)):
+            return
+        self._told_status = status
+        if self.on_status is not None:
+            self.on_status(status)
 
     def _tell_unsynced(self) -> None:
         if self.on_unsynced is not None:
@@ -517,6 +578,8 @@ class ScannerLink:
             return
         if synced and not self._synced:  # the board restarted (its hello)
             self._tell_unsynced()
+        if kind == proto.STATUS:
+            self._tell_status()
         if publish and self.on_snapshot is not None:
             self.on_snapshot(self.snapshot() or self._current())
 
@@ -559,6 +622,9 @@ class ScannerLink:
                 self._loads = tuple(proto.unpack_loads(body))
             elif kind == proto.PONG:
                 self.health.last_pong = proto.unpack_token(body)
+                return False
+            elif kind == proto.STATUS:
+                self.health.board_status = BoardStatus.from_body(body)
                 return False
             else:
                 raise ValueError(f"unexpected message type {kind:#04x} from the board")
