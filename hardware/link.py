@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import serial
 
 from hardware.scanner import obelisk_proto as proto
-from hardware.sensors import Layout, Snapshot
+from hardware.sensors import BoardStatus, Layout, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -45,50 +45,6 @@ _BAD_WORDS = {"crc": "wrong checksum", "cobs": "garbled", "short": "too short",
               "long": "too long", "overflow": "never ended", "body": "contents made no sense"}
 """The frame reader's reasons for dropping a frame, as a person would say them."""
 CHECK_BOARD = "check the USB cable and that the scanner board is powered, and run `obelisk diag`"
-
-
-NEAR = 0.1
-"""The board's figures wobble a little every second; a move of this share or more is news."""
-
-
-@dataclass(frozen=True)
-class BoardStatus:
-    """What the scanner board measured of itself (its STATUS frame), as numbers."""
-
-    scan_us: int
-    """The average turn of its loop (a scan of every drive line and the rest), microseconds."""
-    load_us: int | None
-    """The average time between its load-cell readings; None: it read fewer than two."""
-    dropped: int
-    """Frames it could not send whole since it started (the Pi was not reading)."""
-
-    @classmethod
-    def from_body(cls, body: bytes) -> BoardStatus:
-        scan_us, load_us, dropped = proto.unpack_status(body)
-        return cls(scan_us, load_us or None, dropped)
-
-    def near(self, other: BoardStatus) -> bool:
-        """Whether both periods are within ``NEAR`` of ``other``'s (no news to tell)."""
-        def close(a: int | None, b: int | None) -> bool:
-            return a == b or (a is not None and b is not None and abs(a - b) < NEAR * b)
-
-        return close(self.scan_us, other.scan_us) and close(self.load_us, other.load_us)
-
-    def words(self) -> str:
-        """The periods as a person reads them: "a scan every 8.4 ms, load cells every 25 ms"."""
-        return period_words(self.scan_us, self.load_us)
-
-
-def period_words(scan_us: int, load_us: int | None) -> str:
-    """A scan period and a load-cell period (microseconds; None: none read) in words."""
-    loads = f"load cells every {_ms(load_us)}" if load_us else "no load cells read"
-    return f"a scan every {_ms(scan_us)}, {loads}"
-
-
-def _ms(us: int) -> str:
-    """Microseconds as milliseconds, two significant figures at least, no trailing zeros."""
-    text = f"{us / 1000:.2f}" if us < 1000 else f"{us / 1000:.1f}"
-    return text.rstrip("0").rstrip(".") + " ms"
 
 
 @dataclass
@@ -160,10 +116,11 @@ class ScannerLink:
     when there stops being one (a lost board, a gap, the reader ending): a
     listener may sleep until either comes. ``on_status`` hears the board's own
     figures (``BoardStatus``) when they first come and whenever they move by
-    ``NEAR`` or more; ``health.board_status`` always holds the latest. ``expected`` is the
-    layout the profile describes (``hardware.devices.expected_layout``): a
-    board whose hello differs is reported in the log, naming
-    ``expected_from``; without it any layout is taken as it comes.
+    ``hardware.sensors.NEAR`` or more; ``health.board_status`` always holds the
+    latest. ``expected`` is the layout the profile describes
+    (``hardware.devices.expected_layout``): a board whose hello differs is
+    reported in the log, naming ``expected_from``; without it any layout is
+    taken as it comes.
     """
 
     def __init__(self, port: str, baud: int = 115200, *,
@@ -624,7 +581,8 @@ class ScannerLink:
                 self.health.last_pong = proto.unpack_token(body)
                 return False
             elif kind == proto.STATUS:
-                self.health.board_status = BoardStatus.from_body(body)
+                scan_us, load_us, dropped = proto.unpack_status(body)
+                self.health.board_status = BoardStatus(scan_us, load_us or None, dropped)
                 return False
             else:
                 raise ValueError(f"unexpected message type {kind:#04x} from the board")
