@@ -39,25 +39,34 @@ class ShiftDrive:
         self.latch = latch
         self.count = count
         self.active = -1
-        for _ in range(count):  # all outputs high: no line active
-            self._shift(True)
-        self._latch()
-
-    def _shift(self, bit):
-        self.data.value = bit
-        self.clock.value = True
-        self.clock.value = False
-
-    def _latch(self):
-        self.latch.value = True
-        self.latch.value = False
+        data.value = True  # all outputs high: no line active
+        self._bit = True  # what the data pin holds: it is written only when that changes
+        for _ in range(count):
+            clock.value = True
+            clock.value = False
+        latch.value = True
+        latch.value = False
 
     def step(self):
-        """Make the next line active (the first after the last), and return it."""
-        self.active = (self.active + 1) % self.count
-        self._shift(self.active != 0)  # a new low bit enters at line 0, then walks on
-        self._latch()
-        return self.active
+        """Make the next line active (the first after the last), and return it.
+
+        Called for every drive line of every scan, so written out in full: a
+        method call per pulse cost more than the pulse."""
+        active = self.active + 1
+        if active >= self.count:
+            active = 0
+        self.active = active
+        bit = active != 0  # a new low bit enters at line 0, then walks on
+        if bit != self._bit:
+            self.data.value = bit
+            self._bit = bit
+        clock = self.clock
+        clock.value = True
+        clock.value = False
+        latch = self.latch
+        latch.value = True
+        latch.value = False
+        return active
 
 
 class DirectDrive:
@@ -88,6 +97,9 @@ class Matrix:
         self.count = 1 + max((i for row in index_of for i in row if i is not None), default=-1)
         self.stable = bytearray(self.count)
         self._runs = bytearray(self.count)
+        # For each drive line, only its wired (sense pin, switch) pairs: what scan() walks.
+        self._wired = [tuple((pin, i) for pin, i in zip(sense, row) if i is not None)
+                       for row in index_of]
 
     def closed(self):
         return [i for i in range(self.count) if self.stable[i]]
@@ -97,16 +109,14 @@ class Matrix:
         changes = []
         stable = self.stable
         runs = self._runs
+        wired = self._wired
+        step = self.drive.step
         for _ in range(self.drive.count):
-            line = self.drive.step()
-            row = self.index_of[line]
-            for s, pin in enumerate(self.sense):
-                i = row[s]
-                if i is None:
-                    continue
+            for pin, i in wired[step()]:
                 now = 0 if pin.value else 1  # pulled low means closed
                 if now == stable[i]:
-                    runs[i] = 0
+                    if runs[i]:
+                        runs[i] = 0
                     continue
                 runs[i] += 1
                 if runs[i] >= DEBOUNCE_SCANS:
