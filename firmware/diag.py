@@ -1,9 +1,11 @@
 """``obelisk diag``: every sensor live, the link's health, and an LED test.
 
 For building and repairing a table: the towers as 3x3x9 grids, the board
-squares, the load cells, the buttons, the scanner link's counters, and each
-logical LED lit in turn. On the sim profile a demo hand moves pieces on the
-simulated table so the view can be seen changing.
+squares, the load cells, the buttons, the scanner link's counters, the scan
+and load-cell periods the scanner board measured of itself (its STATUS: the
+one true figure for a table), and each logical LED lit in turn. On the sim
+profile a demo hand moves pieces on the simulated table so the view can be
+seen changing.
 """
 
 from __future__ import annotations
