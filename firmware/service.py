@@ -363,12 +363,17 @@ class TableService:
             self.table.emit(self.table.event("devices", missing=missing))
 
     def _say_figures(self, status: BoardStatus) -> None:
-        """Tell readers the board's own measured periods (the link tells only a move), as
-        numbers; a reader joining later starts with the last ones told."""
+        """Tell the stream's readers (the page, `obelisk watch`) the board's own measured
+        periods as numbers (the link tells only a move); a reader joining later starts with
+        the last ones told. They are no game's news, so the game's own listeners (a demo's
+        screen, a club) do not hear them; the log says them in a line."""
         event = self.table.event("scanner", scan_us=status.scan_us, load_us=status.load_us)
-        if event != self.table.scanner:
-            self.table.scanner = event
-            self.table.emit(event)
+        if event == self.table.scanner:
+            return
+        self.table.scanner = event
+        log.info("the scanner board measured %s", status.words())
+        if self.stream is not None:
+            self.stream.publish(event)
 
     def _board_unseen(self) -> bool:
         """The board has been out of sync a while (unplugged, silent, another protocol).
