@@ -44,7 +44,8 @@ from hardware.profile import ProfileError  # noqa: E402
 EXIT_PERSON = 2
 """A person must fix something first (the unit's RestartPreventExitStatus)."""
 SPEED_MAX = 100.0
-"""Faster demos leave the load cells (ten readings a second) no time to settle in a turn."""
+"""Faster demos leave the load cells no time to settle in a turn (the board reads them every
+25 ms, LOAD_EVERY_MS in hardware/scanner/scanner.py, in real time)."""
 
 
 def _version() -> str:
@@ -405,7 +406,8 @@ def build_parser() -> argparse.ArgumentParser:
         add_game_flags(sub, [game])
         sub.set_defaults(run=_rules)
 
-    diag = commands.add_parser("diag", help="live view of every sensor, and an LED test")
+    diag = commands.add_parser("diag", help="live view of every sensor and the scanner board's "
+                               "measured scan period, and an LED test")
     _profile(diag)
     diag.add_argument("--once", action="store_true", help="print one view and exit")
     diag.add_argument("--seconds", type=seconds_in(0.1, 86_400, "--seconds"),

@@ -36,9 +36,10 @@ PHYSICAL = "sim-table.json"
 """The simulated table as plain data: a real table would survive the Pi losing power."""
 DEFAULT_SEED = 1
 SHORTEST_REAL_TURN_S = 0.6
-"""Real seconds a demo turn needs: the bots' hands, the board's debounce and ten
-load-cell readings a second all run in real time (on 2 busy cores 0.4 s ran out
-every turn and 0.5 s just held; the default 60 s hourglass at --speed 100 is 0.6 s)."""
+"""Real seconds a demo turn needs: the bots' hands, the board's debounce and its
+load-cell readings (every 25 ms, LOAD_EVERY_MS) all run in real time (on 2 busy
+cores 0.4 s ran out every turn and 0.5 s just held; the default 60 s hourglass at
+--speed 100 is 0.6 s)."""
 
 
 class DemoTooFastError(ObeliskError):

@@ -1,9 +1,11 @@
 """``obelisk diag``: every sensor live, the link's health, and an LED test.
 
 For building and repairing a table: the towers as 3x3x9 grids, the board
-squares, the load cells, the buttons, the scanner link's counters, and each
-logical LED lit in turn. On the sim profile a demo hand moves pieces on the
-simulated table so the view can be seen changing.
+squares, the load cells, the buttons, the scanner link's counters, the scan
+and load-cell periods the scanner board measured of itself (its STATUS: the
+one true figure for a table), and each logical LED lit in turn. On the sim
+profile a demo hand moves pieces on the simulated table so the view can be
+seen changing.
 
 While the table service runs it holds the devices (the scanner's port, the
 buttons' pins, and the LED pin, which a Pi 5 lets only one process open), so
@@ -27,6 +29,7 @@ from firmware.palette import LED_TEST as _LIT
 from firmware.palette import OFF as _OFF
 from firmware.state_dir import SERVICE_STATE_DIR, default_state_dir
 from hardware.devices import TableDevices, open_table
+from hardware.link import BoardStatus
 from hardware.profile import load_profile
 from hardware.sensors import Snapshot
 
@@ -98,6 +101,7 @@ def render(devices: TableDevices, led_note: str = "") -> str:
         out.append(f"LAYOUT MISMATCH: {h.layout_mismatch}")
     elif h.last_error and not link.synced:
         out.append(f"last error: {h.last_error}")
+    out.append(f"scanner: {_figures(h.board_status)}")
     snapshot = link.snapshot()
     if snapshot is None:
         out.append(f"waiting for the scanner board on {link.port} ...")
@@ -118,6 +122,15 @@ def render(devices: TableDevices, led_note: str = "") -> str:
     if led_note:
         out.append(led_note)
     return "\n".join(out)
+
+
+def _figures(status: BoardStatus | None) -> str:
+    """The board's own measured periods (the one true figure for this table)."""
+    if status is None:
+        return "no figures from the board yet (it sends them with its heartbeat, each second)"
+    dropped = (f"; {status.dropped} frames dropped since it started (the Pi did not read)"
+               if status.dropped else "")
+    return status.words() + dropped
 
 
 class _DemoHand(threading.Thread):
@@ -204,6 +217,8 @@ def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = N
     live = sys.stdout.isatty() and not once
     try:
         devices.link.wait_for(lambda s: True, timeout=3.0)
+        if once:  # a board just started has measured nothing until its second heartbeat
+            _wait_for_figures(devices, timeout=1.5)
         end = None if seconds is None else time.monotonic() + seconds
         while True:
             note = ""
@@ -275,6 +290,12 @@ def _through_service(directory: Path, *, once: bool, seconds: float | None, led_
         if led_test:  # the game's picture back at once, not in LED_TEST_S
             with contextlib.suppress(ControlUnavailable):
                 send(directory, {"command": "diag"}, timeout=2.0)
+
+
+def _wait_for_figures(devices: TableDevices, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while devices.link.health.board_status is None and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def _stdout_to_devnull() -> None:

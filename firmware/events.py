@@ -33,6 +33,7 @@ not understand; the tests check every event the demos of every game emit.
 | ``asked`` | solo play: the computer's move, for the person to make (words, notation, where) |
 | ``hint`` | solo play: the move the computer would make in the person's place |
 | ``devices`` | the devices the table cannot use (GPIO, LEDs, scanner) and the fix |
+| ``scanner`` | the scanner board's own measured periods: a scan, the load cells (microseconds) |
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "asked": {"player": str, "action": str, "text": str, "where": list},
     "hint": {"player": str, "action": str, "text": str, "where": list},
     "devices": {"missing": list},
+    "scanner": {"scan_us": int, "load_us": (int, _NONE)},
     "table": {"game": str, "options": dict, "players": dict, "state": str,
               "turn": (str, _NONE), "doing": str, "problem": str, "actions": int,
               "observation": dict},

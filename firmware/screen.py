@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from hardware.sensors import period_words
+
 _CLEARS = {"accepted", "repaired", "takeback", "start", "resumed", "game_over"}
 
 
@@ -64,6 +66,8 @@ def headline(event: dict) -> str:
                 return "every device of the table answers"
             return "the table cannot use " + "; ".join(
                 f"its {m['device']}: {m['words']}" for m in event["missing"])
+        case "scanner":
+            return f"the scanner board measured {period_words(event['scan_us'], event['load_us'])}"
         case "asked":
             return f"the computer ({who}) asks: {event['text']}"
         case "hint":

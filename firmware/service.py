@@ -30,7 +30,7 @@ from firmware import palette
 from firmware.journal import JournalError
 from firmware.pin import PinError, next_pin_change, pin_frame, read_pin
 from hardware.devices import TableDevices
-from hardware.link import CHECK_BOARD
+from hardware.link import CHECK_BOARD, BoardStatus
 from hardware.sensors import Snapshot
 from hardware.trouble import Missing
 
@@ -143,6 +143,7 @@ class TableService:
         self.after_ready: list[Callable[[], None]] = []
         devices.link.on_snapshot = lambda snap: self.events.put(("snapshot", snap))
         devices.link.on_unsynced = lambda: self.events.put(("unsynced", None))
+        devices.link.on_status = lambda status: self.events.put(("status", status))
         devices.buttons.on_event = lambda event: self.events.put(("button", event))
         table.beep = devices.buttons.beep
         table.settler.confirm = self._reread
@@ -197,6 +198,8 @@ class TableService:
                 self._decide(kind, item, now)
                 self._draw(now)
                 self._say_missing()
+                if kind == "status":
+                    self._say_figures(item)
             finally:
                 if stream is not None:
                     stream.release()
@@ -323,7 +326,7 @@ class TableService:
         """
         old = self.table
         table.lock, table.emit = old.lock, old.emit
-        table.missing = old.missing
+        table.missing, table.scanner = old.missing, old.scanner
         table.beep = self.devices.buttons.beep
         table.settler.confirm = self._reread
         self.table, self.view_of = table, view_of
@@ -406,6 +409,19 @@ class TableService:
         if missing != self.table.missing:
             self.table.missing = missing
             self.table.emit(self.table.event("devices", missing=missing))
+
+    def _say_figures(self, status: BoardStatus) -> None:
+        """Tell the stream's readers (the page, `obelisk watch`) the board's own measured
+        periods as numbers (the link tells only a move); a reader joining later starts with
+        the last ones told. They are no game's news, so the game's own listeners (a demo's
+        screen, a club) do not hear them; the log says them in a line."""
+        event = self.table.event("scanner", scan_us=status.scan_us, load_us=status.load_us)
+        if event == self.table.scanner:
+            return
+        self.table.scanner = event
+        log.info("the scanner board measured %s", status.words())
+        if self.stream is not None:
+            self.stream.publish(event)
 
     def _board_unseen(self) -> bool:
         """The board has been out of sync a while (unplugged, silent, another protocol).

@@ -143,6 +143,7 @@ class Table(Generic[V]):
         self.lock = threading.RLock()  # the service and the people's hands take turns
         self.solo: Any = None  # firmware.solo.Computer when the computer plays a seat
         self.missing: list[dict] = []  # devices the table cannot use (the service says which)
+        self.scanner: dict | None = None  # the board's own figures, as last told (an event)
         self._now = 0.0
         self.machine = Machine(model=self, states=list(self.STATES),
                                transitions=[dict(t) for t in self.TRANSITIONS],
@@ -184,6 +185,8 @@ class Table(Generic[V]):
             events += self.solo.standing(self)
         if self.missing:  # a table not wired up yet: what is missing stays said
             events.append(self.event("devices", missing=self.missing))
+        if self.scanner is not None:
+            events.append(self.scanner)
         return events + self._standing(now)
 
     def _standing(self, now: float) -> list[dict]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import serial
 
 from hardware.scanner import obelisk_proto as proto
-from hardware.sensors import Layout, Snapshot
+from hardware.sensors import BoardStatus, Layout, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,8 @@ class LinkHealth:
     """Set while the board's hello disagrees with the profile: what differs and the fix."""
     board_version: int | None = None
     """The protocol version of refused frames from a board that speaks another one."""
+    board_status: BoardStatus | None = None
+    """The board's own figures from its latest STATUS (None: none since the port opened)."""
 
     @property
     def bad_total(self) -> int:
@@ -112,15 +114,19 @@ class ScannerLink:
     the link's thread with each consistent snapshot that differs from the last
     one told (a heartbeat that repeats it wakes nobody), and ``on_unsynced``
     when there stops being one (a lost board, a gap, the reader ending): a
-    listener may sleep until either comes. ``expected`` is the
-    layout the profile describes (``hardware.devices.expected_layout``): a
-    board whose hello differs is reported in the log, naming
-    ``expected_from``; without it any layout is taken as it comes.
+    listener may sleep until either comes. ``on_status`` hears the board's own
+    figures (``BoardStatus``) when they first come and whenever they move by
+    ``hardware.sensors.NEAR`` or more; ``health.board_status`` always holds the
+    latest. ``expected`` is the layout the profile describes
+    (``hardware.devices.expected_layout``): a board whose hello differs is
+    reported in the log, naming ``expected_from``; without it any layout is
+    taken as it comes.
     """
 
     def __init__(self, port: str, baud: int = 115200, *,
                  on_snapshot: Callable[[Snapshot], None] | None = None,
                  on_unsynced: Callable[[], None] | None = None,
+                 on_status: Callable[[BoardStatus], None] | None = None,
                  retry_s: float = 0.2, read_timeout_s: float = READ_TIMEOUT_S,
                  serial_factory: Callable[..., serial.SerialBase] = serial.serial_for_url,
                  expected: Layout | None = None, expected_from: str = "the profile",
@@ -129,6 +135,8 @@ class ScannerLink:
         self.baud = baud
         self.on_snapshot = on_snapshot
         self.on_unsynced = on_unsynced
+        self.on_status = on_status
+        self._told_status: BoardStatus | None = None
         self.retry_s = retry_s
         self.read_timeout_s = read_timeout_s
         self._factory = serial_factory
@@ -323,6 +331,7 @@ class ScannerLink:
             self._synced = False
             self._last_seq = None
             self._hello_seen = False  # this board's layout is not known until its hello
+        self.health.board_status = None  # until this board says (it answers our SYNC)
         self.reader.reset()
         self.health.connected = True
         if self._ever_connected:
@@ -370,6 +379,15 @@ class ScannerLink:
         if was:
             self._tell_unsynced()
         return was
+
+    def _tell_status(self) -> None:
+        """The board's figures to the listener, when they are news."""
+        status, told = self.health.board_status, self._told_status
+        if status is None or (told is not None and status.near(told)):
+            return
+        self._told_status = status
+        if self.on_status is not None:
+            self.on_status(status)
 
     def _tell_unsynced(self) -> None:
         if self.on_unsynced is not None:
@@ -517,6 +535,8 @@ class ScannerLink:
             return
         if synced and not self._synced:  # the board restarted (its hello)
             self._tell_unsynced()
+        if kind == proto.STATUS:
+            self._tell_status()
         if publish and self.on_snapshot is not None:
             self.on_snapshot(self.snapshot() or self._current())
 
@@ -559,6 +579,10 @@ class ScannerLink:
                 self._loads = tuple(proto.unpack_loads(body))
             elif kind == proto.PONG:
                 self.health.last_pong = proto.unpack_token(body)
+                return False
+            elif kind == proto.STATUS:
+                scan_us, load_us, dropped = proto.unpack_status(body)
+                self.health.board_status = BoardStatus(scan_us, load_us or None, dropped)
                 return False
             else:
                 raise ValueError(f"unexpected message type {kind:#04x} from the board")

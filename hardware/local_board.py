@@ -117,6 +117,8 @@ class LocalBoard:
         while not self._stop.is_set():
             scanner.step(int((time.monotonic() - start) * 1000))
             # Sleep until the next scan, but wake at once when the Pi sends something
-            # (a board polls its serial port every scan, and a scan takes ~1 ms on a Pico).
+            # (a board polls its serial port once a scan). This twin scans every
+            # step_s plus its work; a real board's scan period is what it measures and
+            # `obelisk diag` shows.
             with contextlib.suppress(OSError, ValueError):
                 select.select([master], [], [], self.step_s)

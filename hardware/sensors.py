@@ -2,7 +2,8 @@
 
 The board reports switches by number; here they become tower cells
 ``(x, y, z)`` and board squares ``(row, col)`` again, using the layout the
-board announced in its hello.
+board announced in its hello. ``BoardStatus`` is what the board measured of
+itself (its scan and load-cell periods).
 """
 
 from __future__ import annotations
@@ -99,3 +100,42 @@ class Snapshot:
                 square = divmod(k, lay.cols)
                 top[square] = max(top.get(square, 0), level + 1)
         return frozenset(top.items())
+
+
+NEAR = 0.1
+"""The board's figures wobble a little every second; a move of this share or more is news."""
+
+
+@dataclass(frozen=True)
+class BoardStatus:
+    """What the scanner board measured of itself (its STATUS frame), as numbers."""
+
+    scan_us: int
+    """The average turn of its loop (a scan of every drive line and the rest), microseconds."""
+    load_us: int | None
+    """The average time between its load-cell readings; None: it read fewer than two."""
+    dropped: int
+    """Frames it could not send whole since it started (the Pi was not reading)."""
+
+    def near(self, other: BoardStatus) -> bool:
+        """Whether both periods are within ``NEAR`` of ``other``'s (no news to tell)."""
+        def close(a: int | None, b: int | None) -> bool:
+            return a == b or (a is not None and b is not None and abs(a - b) < NEAR * b)
+
+        return close(self.scan_us, other.scan_us) and close(self.load_us, other.load_us)
+
+    def words(self) -> str:
+        """The periods as a person reads them: "a scan every 8.4 ms, load cells every 25 ms"."""
+        return period_words(self.scan_us, self.load_us)
+
+
+def period_words(scan_us: int, load_us: int | None) -> str:
+    """A scan period and a load-cell period (microseconds; None: none read) in words."""
+    loads = f"load cells every {_ms(load_us)}" if load_us else "no load cells read"
+    return f"a scan every {_ms(scan_us)}, {loads}"
+
+
+def _ms(us: int) -> str:
+    """Microseconds as milliseconds, two significant figures at least, no trailing zeros."""
+    text = f"{us / 1000:.2f}" if us < 1000 else f"{us / 1000:.1f}"
+    return text.rstrip("0").rstrip(".") + " ms"

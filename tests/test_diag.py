@@ -10,6 +10,7 @@ from pathlib import Path
 from firmware import diag
 from firmware.diag import render_board
 from hardware.devices import open_table
+from hardware.link import BoardStatus
 from hardware.profile import load_profile
 from hardware.sensors import Layout, Snapshot
 
@@ -28,6 +29,7 @@ def test_diag_shows_the_simulated_table():
     assert " 9 ... ... ...    ... ... ..." in out       # both towers, empty, top level
     assert "board 8x8" in out and "   a b c d e f g h" in out
     assert "load cells (raw): " in out
+    assert "scanner: a scan every " in out and " ms, load cells every " in out, out
     assert "buttons: A up  B up  menu up" in out
     assert "LED test: ring A 0 lit (chain 0, pixel 0)" in out
 
@@ -125,3 +127,17 @@ def test_the_simulated_board_leaves_nothing_behind_in_tmp():
         board.start()  # ...and plugged in again: the directory comes back
         assert Path(board.port_path).is_symlink()
     assert not where.exists()
+
+
+def test_diag_shows_the_boards_own_figures_or_that_none_came_yet():
+    with open_table(load_profile("sim")) as devices:
+        assert devices.link.wait_for(lambda s: True, 3.0) is not None
+        devices.link.health.board_status = None
+        assert ("scanner: no figures from the board yet (it sends them with its heartbeat, "
+                "each second)") in diag.render(devices).splitlines()
+        devices.link.health.board_status = BoardStatus(8412, 25000, 0)
+        assert "scanner: a scan every 8.4 ms, load cells every 25 ms" in \
+            diag.render(devices).splitlines()
+        devices.link.health.board_status = BoardStatus(412, None, 3)
+        assert ("scanner: a scan every 0.41 ms, no load cells read; 3 frames dropped since "
+                "it started (the Pi did not read)") in diag.render(devices).splitlines()

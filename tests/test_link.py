@@ -20,7 +20,7 @@ from engine.players import Player
 from engine.towers.game import Choose, Place, Take
 from engine.towers.sensing import find_placement
 from engine.towers.tower import resting_placements
-from hardware.link import ScannerLink
+from hardware.link import BoardStatus, ScannerLink
 from hardware.scanner import obelisk_proto as proto
 from hardware.sensors import Layout
 from hardware.sim import GRAMS_TO_COUNTS, LOAD_OFFSET, SimTable
@@ -455,3 +455,34 @@ def test_a_heartbeat_that_repeats_the_state_wakes_nobody():
     assert lost == [1] and not link.synced and len(told) == 2        # frames went missing
     link.feed(snapshot(10, [3, 4]))                                 # the answer to our SYNC
     assert link.synced and len(told) == 3 and lost == [1]           # back: told again
+
+
+def test_the_boards_own_figures_are_kept_and_told_when_they_move():
+    """The board's STATUS lands in the link's health as numbers; listeners hear the first
+    and then only a change of a tenth or more (the figures wobble a little every second)."""
+    told = []
+    link = ScannerLink("unused", on_status=told.append)
+    assert link.health.board_status is None
+
+    def status(seq: int, scan_us: int, load_us: int, dropped: int = 0) -> bytes:
+        return proto.encode_frame(proto.STATUS, seq, proto.pack_status(scan_us, load_us, dropped))
+
+    link.feed(status(0, 8412, 25000))
+    assert link.health.board_status == BoardStatus(scan_us=8412, load_us=25000, dropped=0)
+    link.feed(status(1, 8500, 25500, 2))
+    assert link.health.board_status == BoardStatus(8500, 25500, 2)
+    assert told == [BoardStatus(8412, 25000, 0)], "a wobble wakes nobody"
+    link.feed(status(2, 9400, 25000) + status(3, 9400, 0))
+    assert told[1:] == [BoardStatus(9400, 25000, 0), BoardStatus(9400, None, 0)]
+    assert link.health.bad_total == 0 and link.health.gaps == 0
+
+
+def test_the_simulated_board_reports_its_figures_over_the_wire(table, link):
+    """The simulated board paces itself (a turn every 5 ms plus its work): whatever it
+    measured arrives within a heartbeat or two."""
+    deadline = time.monotonic() + 5
+    while link.health.board_status is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    status = link.health.board_status
+    assert status is not None, link.health
+    assert status.scan_us > 0 and status.load_us is not None and status.load_us > 0

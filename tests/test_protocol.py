@@ -148,6 +148,18 @@ def test_message_bodies_round_trip():
     assert proto.unpack_leds(proto.pack_leds(4, b"\x01\x02\x03")) == (4, b"\x01\x02\x03")
 
 
+def test_a_status_carries_the_boards_own_periods_and_drops():
+    body = proto.pack_status(8412, 25000, 3)
+    assert proto.unpack_status(body) == (8412, 25000, 3)
+    kind, seq, got = proto.decode_frame(proto.encode_frame(proto.STATUS, 9, body)[:-1])
+    assert (kind, seq, proto.unpack_status(got)) == (proto.STATUS, 9, (8412, 25000, 3))
+    assert proto.KIND_NAMES[proto.STATUS] == "status"
+    assert proto.unpack_status(proto.pack_status(1, 0, 0) + b"later") == (1, 0, 0), \
+        "fields a later board adds at the end are left for it"
+    huge = proto.unpack_status(proto.pack_status(1 << 40, 5, 1 << 33))
+    assert huge == (0xFFFFFFFF, 5, 0xFFFFFFFF), "a figure past 32 bits is capped, not wrapped"
+
+
 @pytest.mark.parametrize(("unpack", "body"), [
     (proto.unpack_hello, b"\x01\x02"),
     (proto.unpack_hello, b"\x02\x09\x09\x08\x08\x00\x00\x40\x07fw"),  # 7 stack levels
@@ -156,6 +168,7 @@ def test_message_bodies_round_trip():
     (proto.unpack_loads, b"\x02\x00\x00\x00\x01"),
     (proto.unpack_leds, b"\x00\x00\x01"),
     (proto.unpack_token, b"\x01"),
+    (proto.unpack_status, b"\x00\x00\x20\xdc\x00\x00"),
 ])
 def test_short_bodies_are_refused_with_value_error(unpack, body):
     with pytest.raises(ValueError, match=r"^body: "):

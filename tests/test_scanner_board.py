@@ -144,3 +144,47 @@ def test_sync_ping_and_led_frames_from_the_host():
     assert scanner.reader.bad_total == 1
     seqs = [s for _, s, _ in wire.frames()]
     assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+
+
+def _statuses(wire: Wire) -> list[tuple[int, int, int]]:
+    return [proto.unpack_status(body) for kind, _, body in wire.frames() if kind == proto.STATUS]
+
+
+def test_the_board_reports_the_scan_and_load_cell_periods_it_measured():
+    """Measured on the clock the board is given (moved by hand here, 3 ms a turn of its
+    loop): a scan every 3 ms, and the load cells read at the first turn at least
+    LOAD_EVERY_MS after the last one, so every 27 ms rather than the constant's 25."""
+    table = SimTable({"towers": 0, "rods": 9, "levels": 9, "rows": 2, "cols": 2,
+                      "loads": 2, "leds": 0})
+    wire = Wire()
+    scanner = load_code_py().build(*_modules(table), wire, table.layout, table.pins)
+    scanner.step(0)
+    assert _statuses(wire) == [], "nothing is measured before a whole heartbeat's interval"
+    for now in range(3, 2200, 3):
+        scanner.step(now)
+    assert board.LOAD_EVERY_MS == 25
+    assert _statuses(wire) == [(3000, 27000, 0)] * 2, "one a heartbeat, each second"
+    wire.out.clear()
+    wire.incoming += proto.encode_frame(proto.SYNC, 0)
+    scanner.step(2200)
+    assert [k for k, _, _ in wire.frames()] == [proto.HELLO, proto.STATUS, proto.SNAPSHOT]
+    assert _statuses(wire) == [(3000, 27000, 0)], "a SYNC's answer repeats the last figures"
+
+
+def test_a_board_without_load_cells_reports_none_read():
+    wire = Wire()
+
+    class NoMatrix:
+        count = 0
+
+        def scan(self):
+            return []
+
+        def closed(self):
+            return []
+
+    scanner = board.Scanner(NoMatrix(), None, None, wire,
+                            {"towers": 0, "rods": 9, "levels": 9, "rows": 0, "cols": 0})
+    for now in range(0, 1100, 7):
+        scanner.step(now)
+    assert _statuses(wire) == [(7000, 0, 0)]

@@ -91,7 +91,7 @@ def test_the_scenario_is_worth_comparing():
     frames = reader.feed(wire)
     kinds = [kind for kind, _, _ in frames]
     assert kinds[:2] == [proto.HELLO, proto.LOAD]
-    for kind in (proto.SNAPSHOT, proto.CHANGES, proto.LOAD, proto.PONG):
+    for kind in (proto.SNAPSHOT, proto.CHANGES, proto.LOAD, proto.PONG, proto.STATUS):
         assert kind in kinds, proto.KIND_NAMES[kind]
     assert kinds.count(proto.HELLO) == 2, "the SYNC was answered with a hello and a snapshot"
     tokens = [proto.unpack_token(body) for kind, _, body in frames if kind == proto.PONG]
@@ -99,6 +99,13 @@ def test_the_scenario_is_worth_comparing():
     assert reader.bad == {"crc": 1}, "the torn frame is dropped alone"
     seqs = [seq for _, seq, _ in frames]
     assert len(set(seqs)) == len(seqs) < seqs[-1] + 1, "dropped frames left gaps"
+    (scan_us, load_us, dropped), = [proto.unpack_status(body) for kind, _, body in frames
+                                    if kind == proto.STATUS]
+    assert kinds[-1] == proto.STATUS and dropped == seqs[-1] + 1 - len(seqs)
+    # measured on the scenario's clock: 5 ms a scan, a little more with the failed scan's
+    # pause; the load cells at the first scan 25 ms after the last, and not while it paused
+    assert scenario.SCAN_MS * 1000 < scan_us < scenario.SCAN_MS * 1100
+    assert 25_000 < load_us < 26_000
     changes = [c for kind, _, body in frames if kind == proto.CHANGES
                for c in proto.unpack_changes(body)]
     assert (4, True) in changes and (4, False) in changes

@@ -123,3 +123,43 @@ def test_a_fast_clock_asks_the_board_again_only_in_the_windows_last_tenth(tmp_pa
         assert 0.1 * window < ASK_EARLY_S * 20.0  # the case this is about
     finally:
         devices.close()
+
+
+def test_the_boards_own_figures_reach_readers_as_numbers_and_stand_for_late_ones(tmp_path,
+                                                                                  block_set):
+    """The link tells the service the board's figures (only when they move); the service
+    tells them as an event of numbers, and a reader joining later starts with them."""
+    from firmware import events
+    from firmware.screen import headline
+    from hardware.link import BoardStatus
+
+    devices = open_table(load_profile("sim"))
+    told: list[dict] = []
+    table = TowersTable(TowersGame(block_set), Journal(tmp_path / "state"), emit=told.append)
+    service = TableService(devices, table, view_of, clock=lambda: 0.0)
+    published: list[dict] = []
+    service.stream = types.SimpleNamespace(publish=published.append, hold=lambda: None,
+                                           release=lambda: None)
+    try:
+        service.start_table()
+        deadline = time.monotonic() + 5
+        kind, status = None, None
+        while kind != "status":
+            assert time.monotonic() < deadline, "the link never told the board's figures"
+            kind, status = service.events.get(timeout=5)
+        service._step(kind, status)
+        said = [e for e in published if e["event"] == "scanner"]
+        assert said == [{"event": "scanner", "scan_us": status.scan_us,
+                         "load_us": status.load_us}]
+        events.check(said[0])
+        assert said[0] in table.opening(0.0)
+        assert not [e for e in told if e["event"] == "scanner"], "no game news for a demo"
+        service._step("status", status)
+        assert len([e for e in published if e["event"] == "scanner"]) == 1, \
+            "the same is not retold"
+        shown = events.make("scanner", scan_us=8412, load_us=None)
+        assert headline(shown) == "the scanner board measured a scan every 8.4 ms, no load " \
+            "cells read"
+        assert BoardStatus(8412, 25000, 0).near(BoardStatus(8500, 25000, 0))
+    finally:
+        devices.close()

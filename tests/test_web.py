@@ -295,6 +295,21 @@ def test_a_new_game_drops_the_last_one_from_what_late_pages_get():
     assert [e["event"] for e in _sent(follower.join())] == ["table", "start", "live"]
 
 
+def test_a_late_page_gets_the_boards_latest_figures_through_a_new_game():
+    from firmware.web.follow import Follower
+
+    follower = Follower("/nowhere")
+    follower._take({"event": "table", "game": "maze", "state": "setup", "observation": {}})
+    follower._take({"event": "scanner", "scan_us": 9000, "load_us": 25000})
+    follower._take({"event": "scanner", "scan_us": 8412, "load_us": None})
+    follower._take({"event": "start", "game": "maze", "first": "A", "observation": {}})
+    sent = _sent(follower.join())
+    assert [e["event"] for e in sent] == ["table", "scanner", "start", "live"]
+    assert sent[1]["scan_us"] == 8412 and sent[1]["load_us"] is None
+    assert sent[1]["words"] == "the scanner board measured a scan every 8.4 ms, no load " \
+        "cells read"
+
+
 def test_a_page_too_far_behind_is_closed_and_the_others_go_on():
     from firmware.web.follow import PAGE_BACKLOG, Follower
 

@@ -78,7 +78,7 @@ def steady_loads(link: ScannerLink, count: int = _READINGS) -> tuple[tuple[int, 
             readings.append(snap.loads)
             if len(readings) == count:
                 break
-        time.sleep(0.11)  # the HX711s give ten readings a second
+        time.sleep(0.11)  # a few of the board's readings apart (LOAD_EVERY_MS, 25 ms)
     if len(readings) < count:
         raise CalibrationError("the scanner board sends no load-cell readings: check the "
                                "cable and run `obelisk diag`")

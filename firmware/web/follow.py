@@ -244,6 +244,9 @@ class Follower:
             if isinstance(event, dict) and isinstance(event.get("event"), str):
                 self._take(event)
 
+    def _figures(self) -> list[Kept]:
+        return [k for k in self.kept[1:] if k.event["event"] == "scanner"][-1:]
+
     def _take(self, event: dict) -> None:
         kind = event["event"]
         if kind == "table" or self._draw is None:
@@ -257,8 +260,11 @@ class Follower:
             self.seen_table = True
             self.kept = [kept]
         elif kind == "start":
-            # a new game: what came before it no longer shows (the table event stays first)
-            self.kept = [*self.kept[:1], kept]
+            # a new game: what came before it no longer shows (the table event stays first,
+            # and so do the board's own figures, which belong to no game)
+            self.kept = [*self.kept[:1], *self._figures(), kept]
+        elif kind == "scanner":  # only the latest figures are worth a late page's time
+            self.kept = [k for k in self.kept if k.event["event"] != "scanner"] + [kept]
         else:
             self.kept.append(kept)
         self._send(text)

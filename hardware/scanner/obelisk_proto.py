@@ -17,6 +17,7 @@ HELLO = 0x01
 SNAPSHOT = 0x02
 CHANGES = 0x03
 LOAD = 0x04
+STATUS = 0x05
 # Host to board.
 SYNC = 0x20
 LED_FRAME = 0x21
@@ -25,7 +26,7 @@ PING = 0x30
 PONG = 0x31
 
 KIND_NAMES = {HELLO: "hello", SNAPSHOT: "snapshot", CHANGES: "changes", LOAD: "load",
-              SYNC: "sync", LED_FRAME: "led_frame", PING: "ping", PONG: "pong"}
+              STATUS: "status", SYNC: "sync", LED_FRAME: "led_frame", PING: "ping", PONG: "pong"}
 
 _HEADER = 3  # version, kind, sequence
 _CRC = 2
@@ -273,6 +274,24 @@ def unpack_loads(body):
     if len(body) != 1 + 4 * n:
         raise ValueError("body: load readings cut short")
     return [struct.unpack(">i", body[1 + 4 * i:5 + 4 * i])[0] for i in range(n)]
+
+
+_U32 = 0xFFFFFFFF
+
+
+def pack_status(scan_us, load_us, dropped):
+    """The board's own figures: its average scan period and load-cell period (microseconds,
+    0: none read) over the last heartbeat's interval, and frames dropped since it started.
+    A figure past 32 bits is capped, so it reads as huge rather than wrapping to small."""
+    return struct.pack(">III", min(scan_us, _U32), min(load_us, _U32), min(dropped, _U32))
+
+
+def unpack_status(body):
+    """(scan period us, load-cell period us or 0, frames dropped); bytes after these three
+    fields are left for a later board to define."""
+    if len(body) < 12:
+        raise ValueError("body: status too short")
+    return struct.unpack(">III", body[:12])
 
 
 def pack_leds(start, rgb):

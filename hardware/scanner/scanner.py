@@ -39,25 +39,34 @@ class ShiftDrive:
         self.latch = latch
         self.count = count
         self.active = -1
-        for _ in range(count):  # all outputs high: no line active
-            self._shift(True)
-        self._latch()
-
-    def _shift(self, bit):
-        self.data.value = bit
-        self.clock.value = True
-        self.clock.value = False
-
-    def _latch(self):
-        self.latch.value = True
-        self.latch.value = False
+        data.value = True  # all outputs high: no line active
+        self._bit = True  # what the data pin holds: it is written only when that changes
+        for _ in range(count):
+            clock.value = True
+            clock.value = False
+        latch.value = True
+        latch.value = False
 
     def step(self):
-        """Make the next line active (the first after the last), and return it."""
-        self.active = (self.active + 1) % self.count
-        self._shift(self.active != 0)  # a new low bit enters at line 0, then walks on
-        self._latch()
-        return self.active
+        """Make the next line active (the first after the last), and return it.
+
+        Called for every drive line of every scan, so written out in full: a
+        method call per pulse cost more than the pulse."""
+        active = self.active + 1
+        if active >= self.count:
+            active = 0
+        self.active = active
+        bit = active != 0  # a new low bit enters at line 0, then walks on
+        if bit != self._bit:
+            self.data.value = bit
+            self._bit = bit
+        clock = self.clock
+        clock.value = True
+        clock.value = False
+        latch = self.latch
+        latch.value = True
+        latch.value = False
+        return active
 
 
 class DirectDrive:
@@ -88,6 +97,9 @@ class Matrix:
         self.count = 1 + max((i for row in index_of for i in row if i is not None), default=-1)
         self.stable = bytearray(self.count)
         self._runs = bytearray(self.count)
+        # For each drive line, only its wired (sense pin, switch) pairs: what scan() walks.
+        self._wired = [tuple((pin, i) for pin, i in zip(sense, row) if i is not None)
+                       for row in index_of]
 
     def closed(self):
         return [i for i in range(self.count) if self.stable[i]]
@@ -97,16 +109,14 @@ class Matrix:
         changes = []
         stable = self.stable
         runs = self._runs
+        wired = self._wired
+        step = self.drive.step
         for _ in range(self.drive.count):
-            line = self.drive.step()
-            row = self.index_of[line]
-            for s, pin in enumerate(self.sense):
-                i = row[s]
-                if i is None:
-                    continue
+            for pin, i in wired[step()]:
                 now = 0 if pin.value else 1  # pulled low means closed
                 if now == stable[i]:
-                    runs[i] = 0
+                    if runs[i]:
+                        runs[i] = 0
                     continue
                 runs[i] += 1
                 if runs[i] >= DEBOUNCE_SCANS:
@@ -162,6 +172,17 @@ class Scanner:
         """True from a dropped frame until a snapshot goes out whole."""
         self._torn = False  # part of a frame went out: end it before the next one
         self._next_retry = 0
+        self.scan_us = 0
+        """The average turn of the loop over the last heartbeat's interval, in microseconds,
+        as this board measured it on the clock ``step`` is given (0: not measured yet)."""
+        self.load_us = 0
+        """The same for the load cells' readings (0: fewer than two read in the interval)."""
+        self._beat_ms = None  # when the interval being measured began (the last heartbeat)
+        self._scans = 0  # turns of the loop since then
+        self._load_first = 0  # when the interval's first load-cell reading was taken
+        self._load_last = 0
+        self._loads_read = 0
+        self._status_due = False  # measured figures not sent yet
         self.hello()
 
     def _send(self, kind, body=b""):
@@ -203,6 +224,28 @@ class Scanner:
             if self.loads is not None:
                 self._sent_loads = list(values)
 
+    def status(self):
+        """Tell the host what this board measured; the figures wait for the next whole
+        snapshot if this frame does not go out."""
+        if self._send(proto.STATUS, proto.pack_status(self.scan_us, self.load_us,
+                                                      self.dropped)):
+            self._status_due = False
+
+    def _measure(self, now_ms):
+        """Close the interval since the last heartbeat: its average scan and load-cell
+        periods. Averages over a second make a millisecond clock precise enough."""
+        if self._beat_ms is not None and self._scans:
+            self.scan_us = (now_ms - self._beat_ms) * 1000 // self._scans
+            reads = self._loads_read
+            self.load_us = ((self._load_last - self._load_first) * 1000 // (reads - 1)
+                            if reads > 1 else 0)
+            self._status_due = True
+        self._beat_ms = now_ms
+        self._scans = 0
+        if self._loads_read:  # the last reading begins the next interval
+            self._load_first = self._load_last
+            self._loads_read = 1
+
     def _receive(self):
         try:
             waiting = self.serial.in_waiting
@@ -218,6 +261,8 @@ class Scanner:
     def _handle(self, kind, body):
         if kind == proto.SYNC:
             self.hello()
+            if self.scan_us:  # before the snapshot, so a host that waits for it has both
+                self.status()
             self.snapshot()
         elif kind == proto.PING:
             self._send(proto.PONG, proto.pack_token(proto.unpack_token(body)))
@@ -231,22 +276,32 @@ class Scanner:
 
     def step(self, now_ms):
         """Listen, scan once, report what changed, and send what is due."""
+        self._scans += 1
         self._receive()
         changes = self.matrix.scan()
         if changes and not self.behind:  # behind, the next snapshot carries them
             self._send(proto.CHANGES, proto.pack_changes(changes))
         if self.loads is not None and now_ms >= self._next_load and self.loads.ready():
             self._next_load = now_ms + LOAD_EVERY_MS
+            if not self._loads_read:
+                self._load_first = now_ms
+            self._load_last = now_ms
+            self._loads_read += 1
             values = self.loads.read()
             last = self._sent_loads
             moved = last is None or any(abs(a - b) >= LOAD_NOISE for a, b in zip(values, last))
             if moved and not self.behind:
                 self._sent_loads = list(values)
                 self._send(proto.LOAD, proto.pack_loads(values))
-        if now_ms >= self._next_snapshot or (self.behind and now_ms >= self._next_retry):
+        beat = now_ms >= self._next_snapshot
+        if beat or (self.behind and now_ms >= self._next_retry):
+            if beat:
+                self._measure(now_ms)
             self._next_snapshot = now_ms + SNAPSHOT_EVERY_MS
             self._next_retry = now_ms + RESYNC_RETRY_MS
             self.snapshot()
+            if self._status_due and not self.behind:
+                self.status()
 
 
 def matrix_map(layout, drive_count, sense_count):

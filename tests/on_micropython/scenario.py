@@ -19,8 +19,8 @@ except ImportError:  # MicroPython, the files side by side
 
 SCAN_MS = 5
 """The fake clock moves on this much at each of the board's readings (one a scan)."""
-STEPS = 260
-"""Turns of the board's loop: 1.3 s of play, two snapshot heartbeats."""
+STEPS = 440
+"""Turns of the board's loop: 2.2 s of play, with heartbeats (the board's figures with them)."""
 
 
 class Namespace:

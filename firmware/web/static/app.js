@@ -14,7 +14,7 @@ const page = {
   problem: "", where: [], actions: 0, obs: null, change: null, trail: null, reveals: null,
   outcome: null, over: false, timers: {}, paused: false, offer: null, notice: "",
   moves: [], movesFrom: 0, log: [], status: "connecting to the table…", live: false,
-  missing: [],
+  missing: [], scanner: null,
 };
 
 // ------------------------------------------------------------------ the events
@@ -121,6 +121,9 @@ const handlers = {
   devices(e) { // a table not wired up yet: what it cannot use, and what to do
     page.missing = e.missing;
   },
+  scanner(e) { // the board's own measured periods, in microseconds: no game news
+    page.scanner = e;
+  },
 };
 
 function bySquare(stacks) {
@@ -144,7 +147,7 @@ function take(event) {
   const handle = handlers[event.event];
   if (event.event !== "absent" && event.event !== "live") page.absent = false;
   if (handle) handle(event);
-  if (event.words && event.event !== "table") {
+  if (event.words && event.event !== "table" && event.event !== "scanner") {
     page.log.unshift({ kind: event.event, words: event.words });
     page.log.length = Math.min(page.log.length, KEEP);
   }
@@ -176,6 +179,8 @@ function paint() {
   $("devices").hidden = !page.missing.length;
   $("devices-list").replaceChildren(...page.missing.map((m) =>
     html("li", {}, html("strong", {}, m.device), `: ${m.words}`)));
+  $("scanner").hidden = !page.scanner;
+  if (page.scanner) $("scanner").textContent = scannerWords(page.scanner);
   renderPlayers();
   // before a game the table's "problem" is what to do to begin, not a refusal
   const setup = page.machine === "setup";
@@ -195,6 +200,13 @@ function paint() {
   $("ending").hidden = !page.outcome;
   renderMoves();
   $("log").replaceChildren(...page.log.map((line) => html("li", { class: line.kind }, line.words)));
+}
+
+// as `obelisk diag` says them (hardware/sensors.py period_words)
+function scannerWords(e) {
+  const ms = (us) => `${(us / 1000).toFixed(us < 1000 ? 2 : 1).replace(/\.?0+$/, "")} ms`;
+  const loads = e.load_us ? `load cells every ${ms(e.load_us)}` : "no load cells read";
+  return `scanner board: a scan every ${ms(e.scan_us)}, ${loads} (its own measure)`;
 }
 
 function statusWords() {
