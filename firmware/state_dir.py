@@ -7,7 +7,9 @@ calibration, the seal key, the simulated table). Three promises keep it:
   ``<dir>/lock`` for as long as it runs. A second ``run``, ``demo`` or
   ``calibrate`` on the same directory is refused, naming the process that
   holds it. The kernel drops the lock when its holder dies, even by SIGKILL,
-  so a crash never leaves the directory locked.
+  so a crash never leaves the directory locked. ``obelisk play`` takes it
+  before it makes anything and lends it to the table service it starts
+  (``lend``), so a second play is refused before it can touch the first.
 - **Checked at start.** A directory that cannot be written is reported before
   the first move, not at it.
 - **Whole files.** A file is replaced by writing a temporary file, syncing
@@ -24,6 +26,9 @@ import os
 from pathlib import Path
 
 LOCK = "lock"
+LENT = "OBELISK_STATE_LOCK_FD"
+"""Set by a command that holds a directory for a child of its own (``obelisk play`` for its
+table service): the number of the lock's descriptor, which the child was given."""
 SERVICE_STATE_DIR = Path("/var/lib/obelisk")
 """The table service's directory on a Pi (its unit's ``StateDirectory=obelisk``)."""
 
@@ -119,8 +124,9 @@ class StateDir:
 
     def _lock(self, doing: str) -> None:
         where = self.path / LOCK
+        lent = _lent(where)
         try:
-            fd = os.open(where, os.O_RDWR | os.O_CREAT, 0o640)
+            fd = lent if lent is not None else os.open(where, os.O_RDWR | os.O_CREAT, 0o640)
         except OSError as exc:
             raise StateDirError(f"cannot use the state directory {self.path}: "
                                 f"{disk_advice(exc, where)}") from None
@@ -131,14 +137,24 @@ class StateDir:
             os.close(fd)
             raise StateDirError(
                 f"the state directory {self.path} is in use by {holder}. Only one table "
-                "service, demo or calibration may use it at a time: stop that one first "
+                "service, play, demo or calibration may use it at a time: stop that one first "
                 "(on the Pi: sudo systemctl stop obelisk), or give this one another "
                 "--state-dir") from None
         self._lock_fd = fd
+        if lent is not None:
+            return  # whoever lent it is the holder others are told of
         note = f"process {os.getpid()} ({doing})\n".encode()
         with contextlib.suppress(OSError):  # only a courtesy to whoever is refused
             os.ftruncate(fd, 0)
             os.pwrite(fd, note, 0)
+
+    def lend(self) -> tuple[int, dict[str, str]]:
+        """The lock's descriptor, and the environment that tells a child given it (Popen's
+        ``pass_fds``) to hold the directory with us: a child opening the lock afresh would
+        be refused by our own lock."""
+        if self._lock_fd is None:
+            raise StateDirError(f"the state directory {self.path} is not held: open it first")
+        return self._lock_fd, {LENT: str(self._lock_fd)}
 
     def check_writable(self) -> None:
         """Write, sync and remove a small file: a read-only or full disk shows now."""
@@ -168,6 +184,19 @@ class StateDir:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _lent(where: Path) -> int | None:
+    """The lock's descriptor our parent lent us, if it is that very file (taken from the
+    environment, so that a process of ours started later is not told of it)."""
+    given = os.environ.pop(LENT, "")
+    if not given.isdigit():
+        return None
+    try:
+        mine, there = os.fstat(int(given)), os.stat(where)
+    except OSError:
+        return None
+    return int(given) if (mine.st_dev, mine.st_ino) == (there.st_dev, there.st_ino) else None
 
 
 def _read_holder(fd: int) -> str:

@@ -227,6 +227,28 @@ def test_the_lock_is_refused_within_one_process_too(tmp_path):
         StateDir(tmp_path).open("the second")
 
 
+HOLD = ("import sys; from firmware.state_dir import StateDir, StateDirError\n"
+        "try:\n    StateDir(sys.argv[1]).open('the child')\n"
+        "except StateDirError as exc:\n    sys.exit(str(exc))\n")
+"""A child that takes the directory (as `obelisk play`'s table service does)."""
+
+
+def test_a_lent_lock_lets_that_child_in_and_no_one_else(tmp_path):
+    """`obelisk play` holds the directory and its service holds it with it; the lock's
+    number in the environment alone, without the descriptor itself, opens nothing."""
+    with StateDir(tmp_path).open("the lender") as held:
+        fd, env = held.lend()
+        child = subprocess.run([sys.executable, "-c", HOLD, str(tmp_path)], env={
+            **os.environ, **env}, pass_fds=(fd,), capture_output=True, text=True, timeout=60)
+        assert child.returncode == 0, child.stderr
+        stranger = subprocess.run([sys.executable, "-c", HOLD, str(tmp_path)], env={
+            **os.environ, **env}, capture_output=True, text=True, timeout=60)
+        assert stranger.returncode == 1
+        assert f"in use by process {os.getpid()} (the lender)" in stranger.stderr
+        with pytest.raises(StateDirError, match=r"\(the lender\)"):  # the note is the lender's
+            StateDir(tmp_path).open("a third")
+
+
 # ------------------------------------------------------------------ the journal's game
 
 STONES = [

@@ -1,0 +1,205 @@
+"""`obelisk play` loses nothing and lets no one in: its processes' words go to bounded logs
+(a page flooded with bad requests still answers), every way of stopping it stops all three
+of its processes, and a second play on the same directory is refused without touching the
+first.
+
+Each play runs as a person starts it (the ``obelisk`` command, a process of its own) on a
+directory of the test's own; its processes are found by their pids (``/proc``), never by
+name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from firmware.control import SOCKET as CONTROL_SOCKET
+from firmware.control import send
+from hardware.line_socket import ask
+from tests.browser_support import OBELISK, until
+
+START_S = 90.0
+"""How long a play may take to start on a busy 2-core machine."""
+GONE_S = 20.0
+"""How long its processes may take to stop (the service closes its journal first)."""
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command's name; None once it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2:].split()
+
+
+def alive(pid: int) -> bool:
+    """Whether PID runs (a zombie has stopped: only its parent's wait is missing)."""
+    fields = _stat(pid)
+    return fields is not None and fields[0] != "Z"
+
+
+def children(pid: int) -> set[int]:
+    """The live processes whose parent is PID."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields is not None and fields[1] == str(pid) and fields[0] != "Z":
+                found.add(int(entry.name))
+    return found
+
+
+def on_directory(state_dir: Path) -> set[int]:
+    """The live processes started for ``state_dir`` (each is given it with --state-dir)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if os.fsencode(state_dir) in words and alive(int(entry.name)):
+            found.add(int(entry.name))
+    return found
+
+
+class Playing:
+    """``obelisk play towers`` on ``tmp_path/table``; what it prints kept in files."""
+
+    def __init__(self, tmp_path: Path, name: str = "play") -> None:
+        self.dir = tmp_path / "table"
+        self.out, self.err = tmp_path / f"{name}.out", tmp_path / f"{name}.err"
+        self.process: subprocess.Popen | None = None
+        self.url = ""
+
+    def start(self) -> Playing:
+        with open(self.out, "w") as out, open(self.err, "w") as err:
+            self.process = subprocess.Popen(
+                [OBELISK, "play", "towers", "--port", "0", "--state-dir", str(self.dir)],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        said = until(self._said, START_S, "obelisk play to print its address")
+        self.url = said[said.index("http://"):].split()[0]
+        return self
+
+    def _said(self) -> str:
+        first = self.out.read_text().partition("\n")[0]
+        if "http://" in first:
+            return first
+        if self.process.poll() is not None:
+            raise AssertionError(f"obelisk play stopped: {self.err.read_text()}")
+        return ""
+
+    def page(self, path: str = "/") -> int:
+        """The page's answer's status (a page that does not answer in 10 s is frozen)."""
+        try:
+            with urllib.request.urlopen(self.url.rstrip("/") + path, timeout=10) as answer:
+                return answer.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+        except (TimeoutError, urllib.error.URLError):
+            return 0  # no answer at all
+
+    def close(self) -> None:
+        """End whatever is left of it, each by its own pid (a test that failed left it)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        for pid in on_directory(self.dir):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def playing(tmp_path):
+    started = Playing(tmp_path)
+    yield started
+    started.close()
+
+
+def test_a_flood_of_bad_requests_leaves_the_page_and_the_service_answering(playing):
+    """Some 80 bad requests once filled the page's unread pipe and froze it for good."""
+    from firmware.play import LOG_CAP, LOGS
+
+    playing.start()
+    junk = "/" + "x" * 4000  # each refusal logs its path: 4 kB a line
+    flood = 2 * LOG_CAP // len(junk) + 50
+    for n in range(flood):
+        assert playing.page(f"{junk}{n}") == 404, f"the page froze after {n} bad requests"
+    assert playing.page("/") == 200
+    assert send(playing.dir, {"command": "status"})["ok"]  # the service answers too
+    assert ask(playing.dir / "hands.sock", {"act": "look"})["ok"]  # and the board
+    page_log = playing.dir / LOGS["page"]
+    until(lambda: page_log.stat().st_size <= LOG_CAP, 10, "the page's log cut to its cap")
+    older = page_log.with_name(page_log.name + ".1")
+    said = older.read_text() + page_log.read_text()
+    assert f"{junk}{flood - 1}" in said  # the last refusal is kept, for whoever reads
+    assert older.stat().st_size <= 2 * LOG_CAP
+    assert playing.process.poll() is None
+
+
+STOPS = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "kill", signal.SIGHUP: "a closed terminal",
+         signal.SIGKILL: "its own death"}
+
+
+@pytest.mark.parametrize("signum", list(STOPS), ids=lambda s: signal.Signals(s).name)
+def test_every_way_of_stopping_play_stops_its_three_processes(playing, signum):
+    playing.start()
+    three = children(playing.process.pid)  # all started once it printed the address
+    assert len(three) == 3, three
+    os.kill(playing.process.pid, signum)
+    code = playing.process.wait(GONE_S)
+    until(lambda: not any(alive(pid) for pid in three), GONE_S,
+          f"every process of obelisk play to stop after {STOPS[signum]}")
+    assert not on_directory(playing.dir)
+    if signum != signal.SIGKILL:
+        said = playing.err.read_text()
+        assert code == 128 + signum and "Traceback" not in said, said
+        left = {p.name for p in playing.dir.iterdir()}
+        assert not left & {"hands.sock", "buttons.sock", CONTROL_SOCKET, "scanner"}, left
+    assert "Traceback" not in (playing.dir / "service.log").read_text()
+
+
+@pytest.mark.parametrize("started", [1, 2])
+def test_a_play_stopped_while_it_starts_leaves_nothing_running(playing, started):
+    """SIGTERM once the page (1) or the page and the board (2) run, the service not yet."""
+    with open(playing.out, "w") as out, open(playing.err, "w") as err:
+        playing.process = subprocess.Popen(
+            [OBELISK, "play", "towers", "--port", "0", "--state-dir", str(playing.dir)],
+            stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+    until(lambda: len(children(playing.process.pid)) >= started, START_S,
+          f"{started} of its processes to start")
+    os.kill(playing.process.pid, signal.SIGTERM)
+    code = playing.process.wait(GONE_S)
+    until(lambda: not on_directory(playing.dir), GONE_S, "every process of obelisk play to stop")
+    said = playing.err.read_text()
+    assert code == 128 + signal.SIGTERM and "Traceback" not in said, said
+    assert playing.out.read_text() == ""  # no address of a page that is gone
+
+
+def test_a_second_play_on_a_directory_in_use_is_refused_and_touches_nothing(playing, tmp_path):
+    playing.start()
+    kept = ("hands.sock", "buttons.sock", CONTROL_SOCKET, "scanner", "sim-board.toml")
+    before = {name: os.lstat(playing.dir / name).st_ino for name in kept}
+    second = subprocess.run([OBELISK, "play", "towers", "--port", "0", "--state-dir",
+                             str(playing.dir)], stdin=subprocess.DEVNULL, capture_output=True,
+                            text=True, timeout=START_S)
+    after = {name: os.lstat(playing.dir / name).st_ino for name in kept if
+             (playing.dir / name).exists()}
+    assert after == before  # the same files, none removed or made again
+    assert playing.process.poll() is None
+    assert playing.page("/") == 200
+    assert ask(playing.dir / "hands.sock", {"act": "look"})["ok"]
+    assert send(playing.dir, {"command": "status"})["ok"]
+    said = second.stderr.strip().splitlines()
+    assert second.returncode == 2 and len(said) == 1, second.stderr
+    assert "is in use by" in said[0] and "obelisk play towers" in said[0], said
+    assert second.stdout == ""  # no address of a page that is not there
