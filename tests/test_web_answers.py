@@ -71,8 +71,13 @@ def test_every_answer_carries_the_same_safety_headers(web):
                                     headers={"Content-Type": "text/plain", **session}),
         "another site's host": request("GET", "/session", port=port,
                                        headers={"Host": "evil.example"}),
+        "a request line tornado cannot read": b"GARBAGE\r\n\r\n",
+        "a host that is no name": b"GET / HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n",
+        "a header line without a colon": b"GET / HTTP/1.1\r\nHost: x\r\nnonsense\r\n\r\n",
         "a body too long": request("POST", "/session", port=port,
                                    headers={"Content-Length": "100000000"}),
+        "a body too long, anywhere": request("POST", "/nothing", port=port,
+                                             headers={"Content-Length": "100000000"}),
     }
     statuses = {}
     for what, data in asked.items():
@@ -83,6 +88,7 @@ def test_every_answer_carries_the_same_safety_headers(web):
         if answer.status >= 400:
             assert answer.body.strip() and b"Traceback" not in answer.body, what
     assert statuses["a script not changed"] == 304 and statuses["the hands, a guest"] == 403
+    assert statuses["a request line tornado cannot read"] == 400
     with urllib.request.urlopen(page.url + "/events", timeout=30) as events:
         _safe({k.lower(): v for k, v in events.headers.items()}, policy, "the live events")
     assert "Traceback" not in err.read_text()

@@ -67,7 +67,7 @@ def test_a_body_too_long_is_refused_before_it_is_read(tmp_path):
     err = tmp_path.parent / f"{tmp_path.name}-stderr.txt"
     web = Web(tmp_path, stderr=err).start()
     try:
-        for path in ("/session", "/control/status", "/hands"):
+        for path in ("/session", "/control/status", "/hands", "/nothing", "/games"):
             head = request("POST", path, port=web.port, headers={"Content-Length": "90000000"})
             with socket.create_connection(("127.0.0.1", web.port), timeout=10) as conn:
                 conn.sendall(head + b"{" * 1000)  # and nothing more: the answer comes anyway
