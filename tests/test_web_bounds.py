@@ -108,3 +108,30 @@ def _reader_gets_in(port: int) -> bool:
     with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
         conn.sendall(request("GET", "/events", port=port))
         return read_answer_head(conn) == 200
+
+
+def test_one_address_holds_only_so_many_connections(tmp_path):
+    from firmware.web.bounds import Limits
+
+    most = Limits().per_address
+    web = Web(tmp_path).start()  # idle connections wait 10 s before they are closed
+    held = []
+    try:
+        for _ in range(most):
+            held.append(socket.create_connection(("127.0.0.1", web.port), timeout=10,
+                                                 source_address=("127.0.8.1", 0)))
+        held[-1].sendall(request("GET", "/session", port=web.port,
+                                 headers={"Connection": "keep-alive"}))
+        assert read_answer(held[-1]).status == 200  # the last one was taken, and stays open
+        with socket.create_connection(("127.0.0.1", web.port), timeout=10,
+                                      source_address=("127.0.8.1", 0)) as extra:
+            started = time.monotonic()
+            extra.sendall(request("GET", "/session", port=web.port))
+            assert read_answer(extra).status == 0  # closed unanswered: one too many
+            assert time.monotonic() - started < 5  # at once, not at the idle time
+        answer = raw(web.port, request("GET", "/session", port=web.port), source="127.0.8.2")
+        assert answer.status == 200  # another address is served meanwhile
+    finally:
+        for conn in held:
+            conn.close()
+        web.stop()

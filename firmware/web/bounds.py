@@ -6,7 +6,8 @@ able to take the page down by opening a thousand and saying nothing. So:
 - each connection has ``idle_s`` to send a request's headers (and between
   two requests), and as long again for its body; headers and bodies have
   a size limit, checked as they arrive (nothing is read whole first);
-- one address may hold ``per_address`` connections, all of them together
+- one address may hold ``per_address`` connections (this machine itself, at
+  127.0.0.1 or ::1, is no guest: its benches open many pages), all of them together
   ``connections`` (never more than this process's file limit allows);
   when every place is taken, the connection idle the longest (waiting for
   a request that has not come) is closed to make room, so the page still
@@ -44,6 +45,8 @@ RESERVE_FDS = 64
 """Files kept for the process itself: the table's stream, records, threads, the listening socket."""
 ACCEPT_PAUSE_S = 0.5
 """How long accepting pauses when no file is left for a new connection and none is idle."""
+HERE = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
+"""This machine's own address: not held to the limit of one address."""
 BARE_400 = b"HTTP/1.1 400 Bad Request\r\n\r\n"
 """What tornado writes, headers and all, for a request it cannot parse."""
 
@@ -205,7 +208,7 @@ class BoundedServer(tornado.httpserver.HTTPServer):
 
     def _take(self, conn: socket.socket, address: Any) -> None:
         who = str(address[0]) if isinstance(address, tuple) and address else "?"
-        if self.per_address.get(who, 0) >= self.limits.per_address:
+        if who not in HERE and self.per_address.get(who, 0) >= self.limits.per_address:
             conn.close()
             log.warning("refused a connection from %s: it holds %d already (the most one "
                         "address may)", who, self.limits.per_address)
