@@ -201,9 +201,10 @@ def _watch(args: argparse.Namespace) -> int:
 
 def _web(args: argparse.Namespace) -> int:
     from firmware.state_dir import default_state_dir
-    from firmware.web.server import serve
+    from firmware.web.server import Limits, serve
 
-    return serve(args.state_dir or default_state_dir(), args.address, args.port)
+    limits = Limits(connections=args.max_connections, idle_s=args.idle_timeout)
+    return serve(args.state_dir or default_state_dir(), args.address, args.port, limits)
 
 
 def _mqtt(args: argparse.Namespace) -> int:
@@ -238,6 +239,26 @@ def _port(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0 to 65535 (0: any free one), not {text}")
+    return value
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"give 1 to 1000000, not {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0.1 <= value <= 3600):
+        raise argparse.ArgumentTypeError(f"give 0.1 to 3600 seconds, not {text}")
     return value
 
 
@@ -470,6 +491,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="where to listen (default: %(default)s, every network of this machine)")
     web.add_argument("--port", type=_port, default=8080,
                      help="the port to serve on (default: %(default)s; 0: any free one)")
+    web.add_argument("--max-connections", type=_at_least_one, default=1000,
+                     help="connections served at once (default: %(default)s; never more than "
+                     "the process's file limit allows); when all are taken, the one idle the "
+                     "longest makes room")
+    web.add_argument("--idle-timeout", type=_seconds, default=10.0,
+                     help="seconds a connection may wait to send a request's headers or its "
+                     "body before it is closed (default: %(default)s)")
     _state_dir(web, "the running table's state directory (a demo names its own)")
     web.set_defaults(run=_web)
     mqtt = commands.add_parser("mqtt", help="publish the table's games and results to a "

@@ -82,3 +82,18 @@ def test_the_table_keeps_no_network_and_the_page_no_devices():
     assert "PrivateNetwork=yes" in table and "RestrictAddressFamilies=AF_UNIX\n" in table
     assert "PrivateDevices=yes" in page and "DeviceAllow" not in page
     assert "PrivateNetwork" not in page and "obelisk web" in page
+
+
+@pytest.mark.parametrize("name", ["obelisk.service", "obelisk-web.service",
+                                  "obelisk-mqtt.service"])
+def test_each_unit_sets_its_own_file_limit(name):
+    """A unit without one runs with whatever the machine gives; the page's bounds its
+    connections below its own."""
+    text = (UNIT.parent / name).read_text("utf-8")
+    limits = [line for line in text.splitlines() if line.startswith("LimitNOFILE=")]
+    assert len(limits) == 1 and int(limits[0].split("=")[1]) >= 256, name
+
+
+def test_the_page_may_write_its_count_of_wrong_pins_and_nothing_else():
+    page = (UNIT.parent / "obelisk-web.service").read_text("utf-8")
+    assert "StateDirectory=obelisk/web\n" in page and "ProtectSystem=strict" in page

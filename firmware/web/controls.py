@@ -20,7 +20,9 @@ entry closes (a 423 in words) until someone at the table holds the menu
 button: the service counts the holds that show the PIN, and this process
 sees that count change in the table's ``status`` (its ``pin_mark``). So a
 guesser gets ``CLOSE_AFTER`` tries in 10,000 per hold, and phones that
-already have a session keep running the table meanwhile.
+already have a session keep running the table meanwhile. Every count is on
+disk (``firmware/web/pins.py``): restarting the page forgets none of them.
+A body longer than any command needs is refused before it is read.
 
 Every request that changes something (POST, DELETE) must be
 ``application/json``, name this server's own address as its Host (so a
@@ -43,9 +45,9 @@ Any of them at another Host is a 421; a POST or DELETE from another Origin a
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
-import json
 import secrets
 import socket
 import time
@@ -58,19 +60,19 @@ import tornado.web
 
 from firmware.control import COMMANDS, ControlUnavailable, send
 from firmware.pin import PinError, TablePin, read_table_pin
+from firmware.web.pins import CLOSE_AFTER, FILE, FIRST_WAIT_S, MAX_WAIT_S, PinGuard, StateDirError
+from firmware.web.safe import MAX_BODY, JsonHandler
+
+__all__ = ["CLOSE_AFTER", "FIRST_WAIT_S", "MAX_BODY", "MAX_WAIT_S", "Controls", "PinGuard",
+           "refusal", "routes"]
 
 COOKIE = "obelisk_session"
 HEADER = "X-Obelisk-Token"
 SESSION_S = 12 * 3600.0
 """A session ends this long after its PIN was entered, used or not."""
 MAX_SESSIONS = 64
-FIRST_WAIT_S = 1.0
-MAX_WAIT_S = 300.0
-CLOSE_AFTER = 30
-"""Wrong PINs in all, from every address together, before PIN entry closes."""
 ASK_EVERY_S = 1.0
 """While PIN entry is closed, how often at most the table is asked whether it was opened."""
-MAX_BODY = 4096
 GUEST = ("guests watch only: enter the table PIN to run the table (`obelisk pin` shows it, "
          "and so do the rings while the menu button is held)")
 CLOSED = ("PIN entry is closed after too many wrong PINs: hold the menu button at the table "
@@ -85,56 +87,17 @@ class Session:
 
 
 @dataclass
-class PinGuard:
-    """Wrong PINs, per client address and in all, and how long each must wait."""
-
-    clock: Callable[[], float] = time.monotonic
-    misses: dict[str, tuple[int, float]] = field(default_factory=dict)  # address: (n, last)
-    total: int = 0  # wrong PINs from anywhere since PIN entry last opened
-
-    def wait(self, address: str) -> float:
-        """Seconds ``address`` must wait before its next try (0: it may try now)."""
-        count, last = self.misses.get(address, (0, 0.0))
-        if not count:
-            return 0.0
-        return max(0.0, last + min(FIRST_WAIT_S * 2 ** (count - 1), MAX_WAIT_S) - self.clock())
-
-    def missed(self, address: str) -> None:
-        now = self.clock()
-        count, _ = self.misses.get(address, (0, 0.0))
-        self.misses[address] = (count + 1, now)
-        self.total += 1
-        if len(self.misses) > 4096:  # forget the oldest addresses
-            for old in sorted(self.misses, key=lambda a: self.misses[a][1])[:1024]:
-                del self.misses[old]
-
-    def passed(self, address: str) -> None:
-        self.misses.pop(address, None)
-
-    @property
-    def closed(self) -> bool:
-        """Whether PIN entry is closed (too many wrong PINs since it last opened)."""
-        return self.total >= CLOSE_AFTER
-
-    def reopen(self) -> None:
-        """Someone at the table opened PIN entry again: every count starts afresh."""
-        self.total = 0
-        self.misses.clear()
-
-
-@dataclass
 class Controls:
     """The web process's sessions and PIN guard for the table on ``state_dir``."""
 
     state_dir: Path
-    clock: Callable[[], float] = time.monotonic
+    clock: Callable[[], float] = time.time  # the wall clock: the wrong PINs' file outlives us
     sessions: dict[str, Session] = field(default_factory=dict)  # cookie value: session
     guard: PinGuard = field(init=False)
-    closed_mark: str | None = None  # the table's pin_mark when PIN entry closed
     asked_at: float | None = None  # when the table was last asked for its pin_mark
 
     def __post_init__(self) -> None:
-        self.guard = PinGuard(self.clock)
+        self.guard = PinGuard(self.clock, Path(self.state_dir) / FILE)
 
     def pin(self) -> TablePin | None:
         """The table's PIN now (None: none, or it cannot be read; no session holds then)."""
@@ -180,8 +143,11 @@ class Controls:
         return mark if isinstance(mark, str) and mark else None
 
     async def close_entry(self) -> None:
-        """PIN entry just closed: remember the table's mark, to see the next hold."""
-        self.closed_mark = await self.pin_mark()
+        """PIN entry just closed: remember the table's mark, to see the next hold (a mark that
+        cannot be saved now is saved before the next PIN is taken: ``PinGuard.flush``)."""
+        mark = await self.pin_mark()
+        with contextlib.suppress(StateDirError):
+            self.guard.close_at(mark)
 
     async def entry_open(self) -> bool:
         """Whether PIN entry is open; closed, whether someone at the table opened it again
@@ -193,45 +159,31 @@ class Controls:
         mark = await self.pin_mark()
         if mark is None or not self.guard.closed:
             return not self.guard.closed
-        if self.closed_mark is None:  # the table did not say when entry closed: from now
-            self.closed_mark = mark
+        if self.guard.closed_mark is None:  # the table did not say when entry closed: now
+            with contextlib.suppress(StateDirError):
+                self.guard.close_at(mark)
             return False
-        if mark == self.closed_mark:
+        if mark == self.guard.closed_mark:
             return False
-        self.guard.reopen()
-        self.closed_mark = None
+        with contextlib.suppress(StateDirError):  # saved before the next PIN is taken
+            self.guard.reopen()
         return True
 
 
-class _Json(tornado.web.RequestHandler):
-    """JSON answers with the page's safe headers; every error in words."""
+class _Json(JsonHandler):
+    """The controls' JSON answers, for requests from this server's own page only."""
 
     def initialize(self, controls: Controls) -> None:
         self.controls = controls
 
-    def set_default_headers(self) -> None:
-        from firmware.web.server import HEADERS
-
-        for name, value in HEADERS.items():
-            self.set_header(name, value)
-        self.set_header("Cache-Control", "no-store")
-
-    def answer(self, status: int, data: dict) -> None:
-        self.set_status(status)
-        self.set_header("Content-Type", "application/json")
-        self.finish(json.dumps(data) + "\n")
-
-    def refuse(self, status: int, words: str) -> None:
-        self.answer(status, {"ok": False, "error": words})
-
-    def write_error(self, status_code: int, **kwargs: object) -> None:
-        words = {405: "use POST to run the table", 413: "that request is too long"}.get(
-            status_code, str(getattr(self, "_reason", "error")).lower())
-        self.set_header("Content-Type", "application/json")
-        self.finish(json.dumps({"ok": False, "error": words}) + "\n")
+    def words(self, status_code: int) -> str:
+        return "use POST to run the table" if status_code == 405 else super().words(status_code)
 
     def prepare(self) -> None:
-        """Refuse, before anything is done, a request from anywhere but this server's page."""
+        """Refuse, before anything is done (a byte of the body read), a request too long or
+        from anywhere but this server's page."""
+        if not self.length_ok():
+            return
         if not self._our_host():
             self.refuse(421, "this table answers only at its own address: open the page at "
                         "the address `obelisk web` printed")
@@ -268,22 +220,6 @@ class _Json(tornado.web.RequestHandler):
             names.add("localhost")
         return name in names
 
-    def body(self) -> dict | None:
-        """The request's JSON object (None, answered with a 400, when it is not one)."""
-        if len(self.request.body) > MAX_BODY:
-            self.refuse(413, "that request is too long")
-            return None
-        if not self.request.body:
-            return {}
-        try:
-            data = json.loads(self.request.body)
-        except (ValueError, RecursionError):
-            data = None
-        if not isinstance(data, dict):
-            self.refuse(400, "send a JSON object, like {\"pin\": \"1234\"}")
-            return None
-        return data
-
     def current(self) -> Session | None:
         return self.controls.session(self.get_cookie(COOKIE))
 
@@ -301,6 +237,13 @@ class SessionHandler(_Json):
         data = self.body()
         if data is None:
             return
+        try:
+            self.controls.guard.flush()  # no PIN is taken while wrong ones cannot be counted
+            await self._enter(data)
+        except StateDirError as exc:
+            self.refuse(503, f"{exc}; until it can be, no PIN is taken")
+
+    async def _enter(self, data: dict) -> None:
         if not await self.controls.entry_open():
             self.refuse(423, CLOSED)
             return
@@ -320,9 +263,7 @@ class SessionHandler(_Json):
             self.refuse(503, "the table has no PIN yet: start the table (obelisk run) and it "
                         "makes one")
             return
-        given = data.get("pin")
-        if not isinstance(given, str) or not hmac.compare_digest(given.strip().encode(),
-                                                                 pin.pin.encode()):
+        if not _pin_matches(data.get("pin"), pin.pin):
             self.controls.guard.missed(address)
             if self.controls.guard.closed:
                 await self.controls.close_entry()
@@ -344,6 +285,15 @@ class SessionHandler(_Json):
         self.controls.sessions.pop(self.get_cookie(COOKIE) or "", None)
         self.clear_cookie(COOKIE, path="/")
         self.answer(200, {"ok": True, "session": False})
+
+
+def _pin_matches(given: object, pin: str) -> bool:
+    """Whether ``given`` is the PIN: anything but text (a number, a list, a lone surrogate
+    that no encoding takes) is a wrong PIN like any other."""
+    if not isinstance(given, str):
+        return False
+    typed = given.strip().encode("utf-8", "surrogatepass")
+    return hmac.compare_digest(typed, pin.encode())
 
 
 def _split_host(host: str) -> tuple[str, str, str]:

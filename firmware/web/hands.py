@@ -25,14 +25,13 @@ see wooden pieces.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import tornado.ioloop
-import tornado.web
 
 from firmware.pin import PinError, read_pin
 from firmware.web.controls import COOKIE, GUEST, Controls, refusal
+from firmware.web.safe import JsonHandler
 from hardware.line_socket import LineSocketError, ask
 
 HANDS = "hands.sock"
@@ -41,13 +40,17 @@ NOT_SIMULATED = ("this table has no simulated hands: they come with `obelisk pla
                  "where the simulated board runs")
 
 
-class Hands(tornado.web.RequestHandler):
+class Hands(JsonHandler):
     """The hands panel's one address: look (GET), act or press (POST)."""
 
-    def initialize(self, state_dir: Path, headers: dict, controls: Controls | None = None) -> None:
+    def initialize(self, state_dir: Path, controls: Controls | None = None) -> None:
         self.state_dir = state_dir
-        self.headers = headers
         self.controls = controls
+
+    def words(self, status_code: int) -> str:
+        if status_code == 405:
+            return "the hands look with GET and act with POST"
+        return super().words(status_code)
 
     def _refused(self, looking: bool = False) -> str | None:
         """Once the table has a PIN, only a page with its session and token moves pieces, and
@@ -66,59 +69,41 @@ class Hands(tornado.web.RequestHandler):
         refused = refusal(self, self.controls)
         return None if refused is None else f"{refused} (the hands too)"
 
-    def set_default_headers(self) -> None:
-        for name, value in getattr(self, "headers", {}).items():
-            self.set_header(name, value)
-        self.set_header("Cache-Control", "no-cache")
-
-    def write_error(self, status_code: int, **kwargs: object) -> None:
-        self._json({"ok": False, "error": str(getattr(self, "_reason", "error")).lower()})
-
-    def _json(self, data: dict) -> None:
-        self.set_header("Content-Type", "application/json")
-        self.finish(json.dumps(data) + "\n")
-
     async def _ask(self, socket_name: str, request: dict) -> None:
         path = self.state_dir / socket_name
         if not path.exists():
-            self.set_status(404)
-            self._json({"ok": False, "error": NOT_SIMULATED})
+            self.refuse(404, NOT_SIMULATED)
             return
         loop = tornado.ioloop.IOLoop.current()
         try:
             answer = await loop.run_in_executor(None, ask, path, request)
         except LineSocketError as exc:
-            self.set_status(503)
-            self._json({"ok": False, "error": f"{exc}"})
+            self.refuse(503, f"{exc}")
             return
-        self._json(answer)
+        self.answer(200, answer)
 
     async def get(self) -> None:
         refused = self._refused(looking=True)
         if refused:
-            self.set_status(403)
-            self._json({"ok": False, "error": refused})
+            self.refuse(403, refused)
             return
         await self._ask(HANDS, {"act": "look"})
 
     async def post(self) -> None:
         kind = self.request.headers.get("Content-Type", "").split(";")[0].strip()
         if kind != "application/json":
-            self.set_status(415)
-            self._json({"ok": False, "error": "send the act as application/json"})
+            self.refuse(415, "send the act as application/json")
             return
         refused = self._refused()
         if refused:
-            self.set_status(403)
-            self._json({"ok": False, "error": refused})
+            self.refuse(403, refused)
             return
-        try:
-            request = json.loads(self.request.body or b"null")
-        except ValueError:
-            request = None
-        if not isinstance(request, dict):
-            self.set_status(400)
-            self._json({"ok": False, "error": "an act is one JSON object"})
+        request = self.body()
+        if request is None:
+            return
+        wrong = malformed(request)
+        if wrong:
+            self.refuse(400, wrong)
             return
         if "press" in request:
             await self._ask(BUTTONS, {"button": request["press"],
@@ -127,7 +112,25 @@ class Hands(tornado.web.RequestHandler):
         await self._ask(HANDS, request)
 
 
-def routes(state_dir: str | Path, headers: dict, controls: Controls | None = None) -> list:
+def malformed(request: dict) -> str | None:
+    """What is wrong with an act's shape, in words (None: the hands may judge it).
+
+    The hands judge what an act means (a square off the board, a piece not
+    there); what is not even of an act's shape is refused here: the act or
+    button must be a name, a hold yes or no.
+    """
+    if "press" in request:
+        if not isinstance(request["press"], str) or len(request["press"]) > 20:
+            return "press names a button, like {\"press\": \"A\"}"
+        if not isinstance(request.get("hold", False), bool):
+            return "hold is true or false"
+        return None
+    act = request.get("act")
+    if not isinstance(act, str) or not act or len(act) > 40:
+        return "an act is named in words, like {\"act\": \"take\", \"seat\": \"A\"}"
+    return None
+
+
+def routes(state_dir: str | Path, controls: Controls | None = None) -> list:
     """The hands' routes, for ``make_app``; with ``controls``, acts need a PIN's session."""
-    return [(r"/hands", Hands, {"state_dir": Path(state_dir), "headers": headers,
-                                "controls": controls})]
+    return [(r"/hands", Hands, {"state_dir": Path(state_dir), "controls": controls})]

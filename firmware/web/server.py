@@ -17,7 +17,9 @@ page draws the table from the events alone.
 | ``/session``, ``/control/<command>`` | the controls, for phones that know the table PIN |
 
 Everything else is read-only (``firmware/web/controls.py`` runs the table, for the people at
-it only); anything else is a 4xx in words.
+it only); anything else is a 4xx in words. Every answer carries the same safety headers
+(``firmware/web/safe.py``), and the server keeps within bounds (``firmware/web/bounds.py``):
+connections, headers, bodies and idle time are limited, so idle guests cannot take it down.
 """
 
 from __future__ import annotations
@@ -35,9 +37,11 @@ import tornado.web
 
 from firmware.stream import StreamError
 from firmware.web import controls, hands, records
+from firmware.web.bounds import RESERVE_FDS, BoundedServer, Limits, raise_file_limit
 from firmware.web.follow import Follower, dressed
+from firmware.web.safe import HEADERS, Safe, quiet_logs
 
-__all__ = ["HEADERS", "WebError", "dressed", "make_app", "serve"]
+__all__ = ["HEADERS", "Limits", "WebError", "dressed", "make_app", "serve"]
 
 log = logging.getLogger("obelisk.web")
 STATIC = Path(__file__).parent / "static"
@@ -46,29 +50,10 @@ RETRY_MS = 2000
 KEEPALIVE_S = 15.0
 """A comment line this often keeps an idle page's connection open through phones' networks."""
 
-HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; object-src 'none'; base-uri 'none'; "
-                               "frame-ancestors 'none'; form-action 'self'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
-"""Every answer: only our own scripts and styles, never framed by another site."""
+TOO_MANY_PAGES = ("too many pages are open on this table right now: this one tries again "
+                  "in a moment")
 
-
-class _Safe:
-    """Our headers on every answer, and errors in words (never a traceback)."""
-
-    def set_default_headers(self) -> None:
-        for name, value in HEADERS.items():
-            self.set_header(name, value)
-
-    def write_error(self, status_code: int, **kwargs: object) -> None:
-        words = {403: "that file is not part of the page",
-                 404: "there is nothing here: the page is at /, the history at /games",
-                 405: "this page only reads: use GET"}.get(
-            status_code, str(getattr(self, "_reason", "error")).lower())
-        self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish(f"{status_code}: {words}\n")
+_Safe = Safe  # the name the club's viewer knows it by
 
 
 class Static(_Safe, tornado.web.StaticFileHandler):
@@ -88,11 +73,18 @@ class NotFound(_Safe, tornado.web.RequestHandler):
 class Events(_Safe, tornado.web.RequestHandler):
     """``/events``: the table's stream as Server-Sent Events, one page each."""
 
-    def initialize(self, follower: Follower) -> None:
+    def initialize(self, follower: Follower, most: int | None = None) -> None:
         self.follower = follower
+        self.most = most
         self.page = None
 
     async def get(self) -> None:
+        if self.most is not None and len(self.follower.pages) >= self.most:
+            self.set_status(503)
+            self.set_header("Retry-After", str(RETRY_MS // 1000))
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.finish(f"503: {TOO_MANY_PAGES}\n")
+            return
         self.set_header("Content-Type", "text/event-stream")
         self.set_header("Cache-Control", "no-cache")
         self.write(f"retry: {RETRY_MS}\n\n")
@@ -173,31 +165,36 @@ class NoIcon(_Safe, tornado.web.RequestHandler):
         self.set_status(204)
 
 
-def make_app(state_dir: str | Path) -> tornado.web.Application:
-    """The page's application for the table on ``state_dir``."""
+def make_app(state_dir: str | Path, limits: Limits | None = None) -> tornado.web.Application:
+    """The page's application for the table on ``state_dir`` (``limits``: how many live pages
+    it serves at once)."""
     state_dir = Path(state_dir)
+    most = limits.page_cap() if limits is not None else None
     games = {"state_dir": state_dir}
     follower = Follower(state_dir)
     sessions = controls.Controls(state_dir)  # one PIN's sessions, for controls and hands
     return tornado.web.Application([
-        (r"/events", Events, {"follower": follower}),
+        (r"/events", Events, {"follower": follower, "most": most}),
         (r"/games/?", GameList, games),
         (r"/games/([^/]*)\.(json|txt)", GameRecord, games),
         (r"/games/([^/]*)/replay", GameReplay, games),
         (r"/favicon.ico", NoIcon),
         *controls.routes(state_dir, sessions),  # the PIN's sessions and the table's commands
-        *hands.routes(state_dir, HEADERS, sessions),  # the simulated table's hands (play)
+        *hands.routes(state_dir, sessions),  # the simulated table's hands (play)
         (r"/()", Static, {"path": str(STATIC), "default_filename": "index.html"}),
         (r"/static/(.*)", Static, {"path": str(STATIC)}),
     ], default_handler_class=NotFound, follower=follower)
 
 
-def serve(state_dir: str | Path, address: str, port: int) -> int:
-    """Serve the page until stopped; prints the address to open."""
+def serve(state_dir: str | Path, address: str, port: int, limits: Limits | None = None) -> int:
+    """Serve the page until stopped, within ``limits``; prints the address to open."""
     import asyncio
 
-    import tornado.httpserver
     import tornado.netutil
+
+    limits = limits or Limits()
+    quiet_logs()
+    raise_file_limit(limits.connections + RESERVE_FDS)
 
     try:
         sockets = tornado.netutil.bind_sockets(port, address or None)
@@ -208,8 +205,8 @@ def serve(state_dir: str | Path, address: str, port: int) -> int:
     bound = sockets[0].getsockname()[1]
 
     async def main() -> None:
-        app = make_app(state_dir)
-        server = tornado.httpserver.HTTPServer(app)
+        app = make_app(state_dir, limits)
+        server = BoundedServer(app, limits)
         server.add_sockets(sockets)
         app.settings["follower"].start()  # follow the table from now, pages or not
         shown = address if address not in ("", "0.0.0.0") else _lan_address()
