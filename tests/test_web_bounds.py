@@ -60,11 +60,11 @@ def test_a_connection_that_says_nothing_is_closed_after_the_idle_time(tmp_path):
         host = f"Host: 127.0.0.1:{web.port}\r\n".encode()
         for said in (b"", b"GET / HTTP/1.1\r\n" + host, b"POST /session HTTP/1.1\r\n" + host
                      + b"Content-Type: application/json\r\nContent-Length: 20\r\n\r\n{"):
-            with socket.create_connection(("127.0.0.1", web.port), timeout=10) as conn:
+            with socket.create_connection(("127.0.0.1", web.port), timeout=60) as conn:
                 conn.sendall(said)
                 started = time.monotonic()
                 answer = read_answer(conn)  # the server closes it (a timeout here: it did not)
-                assert answer.status == 0 and time.monotonic() - started < 5, (said, answer)
+                assert answer.status == 0 and time.monotonic() - started < 30, (said, answer)
         assert _page_answers(web.url)
     finally:
         web.stop()
@@ -128,7 +128,7 @@ def test_one_address_holds_only_so_many_connections(tmp_path):
             started = time.monotonic()
             extra.sendall(request("GET", "/session", port=web.port))
             assert read_answer(extra).status == 0  # closed unanswered: one too many
-            assert time.monotonic() - started < 5  # at once, not at the idle time
+            assert time.monotonic() - started < 9  # at once, not at the idle time (10 s)
         answer = raw(web.port, request("GET", "/session", port=web.port), source="127.0.8.2")
         assert answer.status == 200  # another address is served meanwhile
     finally:
