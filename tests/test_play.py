@@ -138,12 +138,29 @@ def test_a_flood_of_bad_requests_leaves_the_page_and_the_service_answering(playi
     assert send(playing.dir, {"command": "status"})["ok"]  # the service answers too
     assert ask(playing.dir / "hands.sock", {"act": "look"})["ok"]  # and the board
     page_log = playing.dir / LOGS["page"]
-    until(lambda: page_log.stat().st_size <= LOG_CAP, 10, "the page's log cut to its cap")
-    older = page_log.with_name(page_log.name + ".1")
-    said = older.read_text() + page_log.read_text()
-    assert f"{junk}{flood - 1}" in said  # the last refusal is kept, for whoever reads
-    assert older.stat().st_size <= 2 * LOG_CAP
+    until(lambda: page_log.stat().st_size <= LOG_CAP, 10, "the page's log kept to its cap")
     assert playing.process.poll() is None
+
+
+def test_a_log_past_its_cap_is_kept_as_the_one_before_and_its_writer_goes_on(tmp_path):
+    """The page says one line per kind of problem now, so the flood above no longer fills a
+    log: the cap is checked on a writer of its own."""
+    from firmware.play import trim_log
+
+    log = tmp_path / "page.log"
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o640)  # as the children write
+    try:
+        for n in range(300):
+            os.write(fd, f"line {n} {'x' * 100}\n".encode())
+        trim_log(log, cap=10_000)
+        os.write(fd, b"after the cut\n")
+    finally:
+        os.close(fd)
+    older = log.with_name("page.log.1")
+    assert older.read_text().splitlines()[-1].startswith("line 299 ")  # nothing lost
+    assert log.read_text() == "after the cut\n"  # the writer's next line, at the start
+    trim_log(log, cap=10_000)  # under its cap: left alone
+    assert log.read_text() == "after the cut\n"
 
 
 STOPS = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "kill", signal.SIGHUP: "a closed terminal",
