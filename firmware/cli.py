@@ -224,6 +224,27 @@ def _club(args: argparse.Namespace) -> int:
                  args.password_file, args.ca_file)
 
 
+def _address(text: str) -> str:
+    """An address to listen on: an IP address or a host name (none: all of them)."""
+    from firmware.club.config import is_host
+
+    if text and not is_host(text):
+        raise argparse.ArgumentTypeError(
+            f"{text[:60]!r} is not an address of this machine: give an IP address such as "
+            "192.168.1.20 or ::1, a host name, or 0.0.0.0 for all of them")
+    return text
+
+
+def _in_words(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Bad options answered in one line (main() says it, status 2), not usage and a line."""
+    def error(message: str) -> None:
+        raise argparse.ArgumentTypeError(f"{parser.prog.removeprefix('obelisk ')}: {message} "
+                                         f"(see {parser.prog} --help)")
+
+    parser.error = error
+    return parser
+
+
 def _play(args: argparse.Namespace) -> int:
     from firmware.play import run_play
 
@@ -520,11 +541,13 @@ def build_parser() -> argparse.ArgumentParser:
     club.add_argument("--password-file", help="a file holding that user's password")
     club.add_argument("--ca-file", help="for mqtts://: the certificate of the club's own "
                       "certificate authority (else this machine's authorities are trusted)")
-    club.add_argument("--address", default="0.0.0.0",
+    club.add_argument("--address", default="0.0.0.0", type=_address,
                       help="where to listen (default: %(default)s, every network of this machine)")
     club.add_argument("--port", type=_port, default=8090,
                       help="the port to serve on (default: %(default)s; 0: any free one)")
     club.set_defaults(run=_club)
+    _in_words(mqtt)
+    _in_words(club)
     play = commands.add_parser("play", help="play with no table: the simulated board, the "
                                "service and the page with hands to move the pieces",
                                description="Start the simulated board, the table service on "

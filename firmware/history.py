@@ -104,9 +104,15 @@ def finished_games(state_dir: str | Path) -> tuple[list[FinishedGame], list[str]
     return found, warnings
 
 
-def _id(entries: tuple[dict, ...]) -> str:
+def fingerprint(entries: tuple[dict, ...]) -> str:
+    """The whole hash of a game's entries (its id is the start of it): the same game gives
+    the same fingerprint wherever its journal is moved."""
     text = "\n".join(json.dumps(e, sort_keys=True, separators=(",", ":")) for e in entries)
-    return hashlib.sha256(text.encode()).hexdigest()[:8]
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _id(entries: tuple[dict, ...]) -> str:
+    return fingerprint(entries)[:8]
 
 
 def find(state_dir: str | Path, game_id: str) -> FinishedGame:

@@ -199,6 +199,15 @@ class Heard:
                 out.append(event)
         return out
 
+    def result(self, table: str, game_id: str) -> tuple[str, dict] | None:
+        """The result of the table's game ``game_id`` (the id ``obelisk games`` lists), as
+        (the id it was published under, its payload); None until it is heard."""
+        for topic, payload in self.matching(f"obelisk/{table}/results/"):
+            data = json.loads(payload)
+            if data.get("table_game_id", data.get("id")) == game_id:
+                return topic.rsplit("/", 1)[1], data
+        return None
+
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.client.disconnect()

@@ -152,13 +152,13 @@ def test_a_game_is_published_end_to_end_and_a_late_subscriber_sees_the_retained_
         wait_for(lambda: "online" in heard.on("obelisk/t1/status"), 30, "status online")
         demo = _demo(state)
         [game_id] = _games(state)
-        wait_for(lambda: heard.on(f"obelisk/t1/results/{game_id}"), 30, "the result")
+        wait_for(lambda: heard.result("t1", game_id), 30, "the result")
         told = demo.lines
         wait_for(lambda: [e for e in heard.events("t1") if e["event"] == "game_over"], 30)
         got = [e for e in heard.events("t1") if e["event"] not in ("table", "absent")]
         strip = {"words", "table", "session", "n", "at"}
         assert [{k: v for k, v in e.items() if k not in strip} for e in got] == told
-        result = json.loads(heard.on(f"obelisk/t1/results/{game_id}")[-1])
+        result = heard.result("t1", game_id)[1]
         exported = subprocess.run([OBELISK, "export", game_id, "--format", "json",
                                    "--state-dir", str(state)], capture_output=True, text=True,
                                   check=True).stdout
@@ -172,7 +172,7 @@ def test_a_game_is_published_end_to_end_and_a_late_subscriber_sees_the_retained_
         assert (final["game"], final["phase"], final["actions"]) == ("stones", "over", 12)
         assert final["outcome"]["words"] == told[-1]["outcome"]["words"]
         assert [t for t, _, retained in late.messages if retained]  # retained, not live
-        wait_for(lambda: late.on(f"obelisk/t1/results/{game_id}"), 20, "the retained result")
+        wait_for(lambda: late.result("t1", game_id), 20, "the retained result")
         late.close()
     finally:
         assert _stop(publisher) == 0
@@ -214,13 +214,13 @@ def test_the_broker_stopped_mid_game_gets_every_result_in_order_once_it_is_back(
         outbox = state / "mqtt" / "outbox"
         assert len(list(outbox.glob("*.json"))) >= 2  # at least the two results wait on disk
         broker.start()
-        wait_for(lambda: all(heard.on(f"obelisk/t1/results/{g}") for g in games), 90,
+        wait_for(lambda: all(heard.result("t1", g) for g in games), 90,
                  "both results after the broker came back")
         wait_for(lambda: not list(outbox.glob("*.json")), 30, "the outbox emptied")
     finally:
         assert _stop(publisher) == 0
         heard.close()
-    order = [t.rsplit("/", 1)[1] for t, _ in heard.matching("obelisk/t1/results/")]
+    order = [json.loads(p)["table_game_id"] for _, p in heard.matching("obelisk/t1/results/")]
     firsts = list(dict.fromkeys(order))
     assert firsts == games  # in the order the games ended
     events = heard.events("t1")
@@ -314,7 +314,8 @@ def test_the_club_page_lists_the_results_and_serves_each_record(tmp_path, broker
                 "results"]
 
         [result] = wait_for(listed, 30, "the result on the club's page")
-        assert (result["table"], result["id"], result["game"]) == ("north", game_id, "stones")
+        assert (result["table"], result["table_game_id"], result["game"]) == (
+            "north", game_id, "stones")
         text = urllib.request.urlopen(url + result["text"], timeout=10).read().decode()
         exported = subprocess.run([OBELISK, "export", game_id, "--state-dir", str(state)],
                                   capture_output=True, text=True, check=True).stdout

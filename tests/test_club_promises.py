@@ -53,7 +53,7 @@ def test_a_table_publishes_over_mqtts_trusting_the_clubs_own_ca(tmp_path, tls_br
         wait_for(lambda: "online" in heard.on("obelisk/secure/status"), 30, "online over TLS")
         _demo(state)
         [game_id] = _games(state)
-        wait_for(lambda: heard.on(f"obelisk/secure/results/{game_id}"), 30, "the result")
+        wait_for(lambda: heard.result("secure", game_id), 30, "the result")
     finally:
         assert _stop(publisher) == 0
         heard.close()
@@ -173,7 +173,7 @@ def test_the_club_page_reads_a_broker_that_asks_for_a_password(tmp_path):
                 return json.loads(got.read())["results"]
 
         [result] = wait_for(listed, 30, "the result on the club's page")
-        assert (result["table"], result["id"]) == ("north", game_id)
+        assert (result["table"], result["table_game_id"]) == ("north", game_id)
     finally:
         _stop(publisher)
         _stop(club)
@@ -183,7 +183,7 @@ def test_the_club_page_reads_a_broker_that_asks_for_a_password(tmp_path):
 
 @pytest.mark.parametrize(("secret", "words"), [
     (None, "cannot be read (No such file or directory): give the file holding the password"),
-    ("dir", "cannot be read (Is a directory)"),
+    ("dir", "is not read (it is a directory, not a regular file)"),
     (b"\xff\xfe\x00", "is not text"),
     (b"\n", "is empty: give the file holding the password"),
 ])
@@ -262,7 +262,7 @@ def test_a_long_outage_drops_only_old_events_and_the_log_says_how_many(tmp_path,
         [game_id] = _games(state)
         wait_for(lambda: "oldest events now go" in log.read_text(), 30, "dropping begun")
         broker.start()
-        wait_for(lambda: heard.on(f"obelisk/far/results/{game_id}"), 60, "the result")
+        wait_for(lambda: heard.result("far", game_id), 60, "the result")
         wait_for(lambda: [e for e in heard.events("far") if e["event"] == "game_over"], 30,
                  "the last event")
         wait_for(lambda: not list((state / "mqtt" / "outbox").glob("*.json")), 30,
@@ -379,7 +379,7 @@ def test_the_club_page_reads_an_mqtts_broker_with_the_clubs_ca(tmp_path, tls_bro
                 return json.loads(got.read())["results"]
 
         [result] = wait_for(listed, 30, "the result on the club's page")
-        assert (result["table"], result["id"]) == ("south", game_id)
+        assert (result["table"], result["table_game_id"]) == ("south", game_id)
     finally:
         _stop(publisher)
         _stop(club)

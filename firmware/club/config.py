@@ -18,13 +18,14 @@ connects: a table that silently publishes nowhere helps no one.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from firmware.club.outbox import LIMIT_MB
+from firmware.club.safe import FileRefused, clean, read_bounded
 from firmware.state_dir import StateDirError
 
 NAME = "mqtt.toml"
@@ -32,6 +33,10 @@ SYSTEM = Path("/etc/obelisk") / NAME
 PREFIX = "obelisk"
 """Every topic starts here: ``obelisk/<table>/...``."""
 TABLE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+CONFIG_MAX = 64 * 1024
+"""The most a configuration or a password file may hold, in bytes (a few lines each)."""
+CA_MAX = 1024 * 1024
+"""The most a certificate file may hold, in bytes (a system's whole bundle is a fifth)."""
 KEYS = ("broker", "table", "user", "password_file", "ca_file", "home_assistant",
         "outbox_limit_mb")
 
@@ -49,7 +54,8 @@ class Broker:
     tls: bool
 
     def __str__(self) -> str:
-        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{'mqtts' if self.tls else 'mqtt'}://{host}:{self.port}"
 
 
 @dataclass(frozen=True)
@@ -71,26 +77,74 @@ class ClubConfig:
 
 
 def parse_broker(url: str, where: str = "broker") -> Broker:
-    """A broker URL, or ClubError naming what is wrong with it."""
+    """A broker URL, or ClubError naming what is wrong with it: the scheme, the host (a name,
+    an IPv4 address, or an IPv6 address in brackets) and the port (1 to 65535)."""
     example = "for example mqtt://192.168.1.20 or mqtts://broker.club.lan:8883"
     if not isinstance(url, str) or not url.strip():
         raise ClubError(f"{where}: give the club's broker as a URL, {example}")
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("mqtt", "mqtts"):
-        raise ClubError(f"{where} = {url!r}: a broker URL starts with mqtt:// or mqtts://, "
+    said = clean(url.strip(), 100)
+    scheme, sep, rest = url.strip().partition("://")
+    if not sep or scheme.lower() not in ("mqtt", "mqtts"):
+        raise ClubError(f"{where} = {said!r}: a broker URL starts with mqtt:// or mqtts://, "
                         f"{example}")
-    try:
-        port = parts.port
-    except ValueError:
-        raise ClubError(f"{where} = {url!r}: the port must be a number from 1 to 65535, "
-                        f"{example}") from None
-    if not parts.hostname:
-        raise ClubError(f"{where} = {url!r}: the broker's host is missing, {example}")
-    if parts.path not in ("", "/") or parts.query or parts.username or parts.password:
-        raise ClubError(f"{where} = {url!r}: only the host and port go in the URL (the user "
+    cut = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    netloc, tail = rest[:cut], rest[cut:]
+    if tail not in ("", "/") or "@" in netloc:
+        raise ClubError(f"{where} = {said!r}: only the host and port go in the URL (the user "
                         "and password have keys of their own), " + example)
-    tls = parts.scheme == "mqtts"
-    return Broker(parts.hostname, port or (8883 if tls else 1883), tls)
+    host, port = _host_port(netloc, f"{where} = {said!r}", example)
+    tls = scheme.lower() == "mqtts"
+    return Broker(host, port or (8883 if tls else 1883), tls)
+
+
+HOST_LABEL = re.compile(r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?")
+
+
+def is_host(text: str) -> bool:
+    """Whether ``text`` is an IP address or a host name (letters, digits, - and _ between
+    dots, 63 at most each, 253 in all)."""
+    try:
+        ipaddress.ip_address(text)
+        return True
+    except ValueError:
+        pass
+    name = text.lower().rstrip(".")
+    return 0 < len(name) <= 253 and all(HOST_LABEL.fullmatch(x) for x in name.split("."))
+
+
+def _host_port(netloc: str, where: str, example: str) -> tuple[str, int | None]:
+    """The host and the port (None: the scheme's own) of ``host[:port]``."""
+    if netloc.startswith("["):
+        inside, closed, after = netloc[1:].partition("]")
+        if not closed:
+            raise ClubError(f"{where}: the IPv6 address opened with [ is not closed with ]: "
+                            "write it as mqtt://[fd00::20]:1883")
+        try:
+            host = str(ipaddress.IPv6Address(inside))
+        except ValueError:
+            raise ClubError(f"{where}: {clean(inside, 60)!r} is not an IPv6 address: write "
+                            "one in brackets, as mqtt://[fd00::20]:1883") from None
+        if after and not after.startswith(":"):
+            raise ClubError(f"{where}: only :port may come after the ] of an IPv6 address, "
+                            "as mqtt://[fd00::20]:1883")
+        port_text = after[1:] if after else None
+    else:
+        if "]" in netloc or netloc.count(":") > 1:
+            raise ClubError(f"{where}: an IPv6 address goes in brackets, as "
+                            "mqtt://[fd00::20]:1883")
+        host, colon, port_text = netloc.partition(":")
+        port_text = port_text if colon else None
+        if not host:
+            raise ClubError(f"{where}: the broker's host is missing, {example}")
+        host = host.lower().rstrip(".")
+        if not is_host(host):
+            raise ClubError(f"{where}: {clean(host, 60)!r} is not a host name or an address "
+                            "(letters, digits and - between dots, up to 63 each), " + example)
+    if port_text is None:
+        return host, None
+    if not (port_text.isascii() and port_text.isdigit() and 1 <= int(port_text) <= 65535):
+        raise ClubError(f"{where}: the port must be a number from 1 to 65535, {example}")
+    return host, int(port_text)
 
 
 def find_config(state_dir: Path, given: str | Path | None) -> Path:
@@ -113,10 +167,13 @@ def load_config(path: str | Path) -> ClubConfig:
     """The checked settings of one file; ClubError naming the key and the fix."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_bounded(path, CONFIG_MAX).decode("utf-8"))
     except OSError as exc:
         raise ClubError(f"cannot read {path}: {exc.strerror or exc}; check its permissions "
                         "(the publisher's user must read it)") from None
+    except FileRefused as exc:
+        raise ClubError(f"{path} is not read: {exc}; give the configuration file, a few "
+                        "key = \"value\" lines") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ClubError(f"{path} is not valid TOML ({exc}): write key = \"value\" lines") \
             from None
@@ -150,9 +207,7 @@ def config_from(data: dict, source: str = "-") -> ClubConfig:
         if not broker.tls:
             raise ClubError(f"{source}: ca_file is for mqtts:// brokers: use mqtts:// or "
                             "remove ca_file")
-        if not Path(ca_file).is_file():
-            raise ClubError(f"{source}: ca_file = {ca_file!r} does not exist: give the "
-                            "certificate file of the club's certificate authority")
+        check_ca_file(ca_file, f"{source}: ca_file = {ca_file!r}")
     home = data.get("home_assistant", False)
     if not isinstance(home, bool):
         raise ClubError(f"{source}: home_assistant = {home!r}: write true or false")
@@ -169,14 +224,30 @@ def read_password(path: str | Path, where: str, fix: str) -> str:
     """The password kept in ``path`` (its first line's text); ClubError starting with
     ``where`` if it cannot be read, is not text or is empty, ending with ``fix``."""
     try:
-        password = Path(path).read_text(encoding="utf-8").strip()
+        password = read_bounded(path, CONFIG_MAX).decode("utf-8").strip()
     except OSError as exc:
         raise ClubError(f"{where} cannot be read ({exc.strerror or exc}): {fix}") from None
+    except FileRefused as exc:
+        raise ClubError(f"{where} is not read ({exc}): {fix}") from None
     except UnicodeDecodeError:
         raise ClubError(f"{where} is not text: {fix}, as plain text") from None
     if not password:
         raise ClubError(f"{where} is empty: {fix}")
     return password
+
+
+def check_ca_file(path: str, where: str) -> None:
+    """ClubError starting with ``where`` unless ``path`` is a certificate-sized regular file:
+    the TLS library reads it later, and would wait forever on a pipe."""
+    try:
+        read_bounded(path, CA_MAX)
+    except FileNotFoundError:
+        raise ClubError(f"{where} does not exist: give the certificate file of the club's "
+                        "certificate authority") from None
+    except (OSError, FileRefused) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else exc
+        raise ClubError(f"{where} is not read ({why}): give the certificate file of the "
+                        "club's certificate authority") from None
 
 
 def _text(data: dict, key: str, source: str) -> str | None:

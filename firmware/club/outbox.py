@@ -31,11 +31,15 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware.club.safe import FileRefused, clean, read_bounded, topic_trouble
 from firmware.state_dir import StateDirError, disk_advice, write_all, write_whole
 
 log = logging.getLogger("obelisk.mqtt")
 LIMIT_MB = 20
 """The outbox's default limit, in megabytes (10^6 bytes) of waiting messages."""
+ENTRY_MAX = 16_000_000
+"""The most one message's file may hold, in bytes: a long game's result is well under one
+megabyte; a larger file is not one this publisher wrote."""
 
 
 @dataclass(frozen=True)
@@ -58,8 +62,13 @@ class Message:
 class Outbox:
     """The messages not yet acknowledged, oldest first, mirrored in a directory."""
 
-    def __init__(self, directory: str | Path, limit_mb: float = LIMIT_MB) -> None:
+    def __init__(self, directory: str | Path, limit_mb: float = LIMIT_MB,
+                 rejected: str | Path | None = None) -> None:
         self.directory = Path(directory)
+        self.rejected = Path(rejected) if rejected is not None else \
+            self.directory.parent / "rejected"
+        """Where a file that holds no message MQTT can carry is set aside, with the log
+        saying why (beside the outbox: ``<state dir>/mqtt/rejected``)."""
         self.limit_mb = limit_mb
         self.limit = int(limit_mb * 1_000_000)
         try:
@@ -78,6 +87,8 @@ class Outbox:
         for path in self.directory.glob(".*.tmp"):  # a write cut short: never a message
             with contextlib.suppress(OSError):
                 path.unlink()
+        for path in sorted(self.directory.glob("*.unreadable")):  # set aside by old versions
+            self._set_aside(path, "an older publisher could not read it")
         for path in sorted(self.directory.glob("*.json")):
             message = self._read(path)
             if message is not None:
@@ -87,17 +98,78 @@ class Outbox:
         self._trim()  # the limit may have been lowered since
 
     def _read(self, path: Path) -> Message | None:
+        """The message in ``path``; None, with the file set aside, if it holds none that MQTT
+        can carry (cut short as the disk filled, or put there by hand)."""
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            return Message(int(path.stem), str(data["topic"]), data["payload"].encode(),
-                           bool(data["retain"]), path,
-                           bool(data.get("keep", data["retain"])))  # results are retained
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            log.warning("the outbox file %s cannot be read (cut short as the disk filled?); "
-                        "it is skipped and left there", path)
-            with contextlib.suppress(OSError):
-                path.rename(path.with_suffix(".unreadable"))
+            seq = int(path.stem)
+            data = json.loads(read_bounded(path, ENTRY_MAX, follow=False).decode("utf-8"))
+            topic, payload = data["topic"], data["payload"]
+            if not isinstance(payload, str):
+                raise TypeError("its payload is not text")
+            message = Message(seq, topic, payload.encode(), bool(data["retain"]), path,
+                              bool(data.get("keep", data["retain"])))  # results are retained
+        except FileNotFoundError:
             return None
+        except FileRefused as exc:
+            self._set_aside(path, str(exc))
+            return None
+        except OSError as exc:
+            self._set_aside(path, f"it cannot be read ({exc.strerror or exc})")
+            return None
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            self._set_aside(path, f"it is not a message ({type(exc).__name__}: "
+                            f"{clean(exc, 80)}; cut short as the disk filled?)")
+            return None
+        trouble = topic_trouble(topic)
+        if trouble is not None:
+            self._set_aside(path, trouble)
+            return None
+        return message
+
+    def _set_aside(self, path: Path, why: str) -> None:
+        """Move ``path`` to the rejected folder (never deleted: a person may want it) and
+        say why; if it cannot move, it stays where it is, skipped."""
+        where = self.rejected / path.name
+        try:
+            self.rejected.mkdir(parents=True, exist_ok=True)
+            number = 1
+            while where.exists() or where.is_symlink():
+                number += 1
+                where = self.rejected / f"{path.name}.{number}"
+            os.rename(path, where)
+        except OSError as exc:
+            log.warning("the outbox file %s is skipped: %s; it cannot be moved to %s (%s), so "
+                        "it stays", path, why, self.rejected, disk_advice(exc, where))
+            return
+        log.warning("the outbox file %s is set aside in %s: %s; the rest goes on", path.name,
+                    self.rejected, why)
+
+    def reject(self, message: Message, why: str) -> None:
+        """A message the client refused: out of the order, its file set aside, kept."""
+        with self._lock:
+            try:
+                self._waiting.remove(message)
+                self._bytes -= message.size
+            except ValueError:
+                return
+            if message.path is not None:
+                self._set_aside(message.path, why)
+            else:
+                self._keep_rejected(message.seq, message.topic, message.payload, why)
+
+    def _keep_rejected(self, seq: int, topic: str, payload: bytes, why: str) -> None:
+        """Write a message that never reached the outbox straight to the rejected folder."""
+        path = self.rejected / f"{seq:012d}.json"
+        try:
+            self.rejected.mkdir(parents=True, exist_ok=True)
+            _write_quick(path, json.dumps({"topic": topic, "payload": payload.decode(
+                "utf-8", "replace"), "why": why}).encode())
+        except OSError as exc:
+            log.warning("a message for %r is refused: %s; it cannot be kept in %s either (%s)",
+                        clean(topic, 80), why, self.rejected, disk_advice(exc, path))
+            return
+        log.warning("the message %s is set aside in %s: %s; the rest goes on", path.name,
+                    self.rejected, why)
 
     def put(self, topic: str, payload: bytes, retain: bool = False,
             durable: bool = False) -> Message:
@@ -106,8 +178,17 @@ class Outbox:
             seq = self._next
             self._next += 1
             path = self.directory / f"{seq:012d}.json"
-            text = json.dumps({"topic": topic, "retain": retain, "keep": durable,
-                               "payload": payload.decode()}).encode()
+            trouble = topic_trouble(topic)
+            try:
+                text = json.dumps({"topic": topic, "retain": retain, "keep": durable,
+                                   "payload": payload.decode()}).encode()
+            except UnicodeDecodeError:
+                trouble, text = "its payload is not UTF-8 text", b""
+            if trouble is None and len(text) > ENTRY_MAX:
+                trouble = f"it is {len(text)} bytes, more than the {ENTRY_MAX} a message may be"
+            if trouble is not None:
+                self._keep_rejected(seq, topic, payload, trouble)
+                return Message(seq, topic, payload, retain, None, durable)
             try:
                 if durable:
                     write_whole(path, text)

@@ -17,6 +17,16 @@ disk, sent in order, each deleted only once the broker has acknowledged it
 stream, so a game that ended while the publisher was stopped is published
 when it starts again; the ids the broker has taken are kept in
 ``<state dir>/mqtt/results-sent``.
+
+A result is published under an id no other game shares, on any table: the
+table's name and 128 random bits (``table-3-<32 hex digits>``), drawn once
+per game and kept in ``<state dir>/mqtt/game-ids`` beside the game's own
+fingerprint, so a restart publishes it under the same id. The payload's
+``table_game_id`` is the id ``obelisk games`` lists on the table.
+
+Every thread of the publisher must keep working: one that dies ends the
+process (status 1, one log line) so that systemd starts it again, and the
+systemd watchdog is told all is well only while each thread goes round.
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ import json
 import logging
 import os
 import queue
+import secrets
 import signal
 import ssl
 import sys
@@ -42,6 +53,7 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from firmware.club import state as table_state
 from firmware.club.config import Broker, ClubConfig, ClubError
 from firmware.club.outbox import Message, Outbox
+from firmware.club.safe import CleanFormatter, FileRefused, clean, read_bounded
 from firmware.state_dir import disk_advice
 
 log = logging.getLogger("obelisk.mqtt")
@@ -51,6 +63,12 @@ WINDOW = 20
 BACKOFF_S = (1.0, 60.0)
 """The first and the longest wait between attempts to reach the broker."""
 HA_PREFIX = "homeassistant"
+BEAT_S = 1.0
+"""Each publisher thread goes round at least this often, waiting or not."""
+STALE_S = 20.0
+"""A thread that has not gone round for this long is stuck: the watchdog is no longer fed."""
+LEDGER_MAX = 64 * 1024 * 1024
+"""The most ``results-sent`` or ``game-ids`` may hold, in bytes (a million games)."""
 STATE_EVERY_S = 0.25
 """The retained state goes out at most this often (the latest, within this of the event):
 a table telling twenty events a second then costs the broker and every club page four
@@ -118,7 +136,13 @@ class Publisher:
         self.home = Path(home) if home is not None else self.state_dir / "mqtt"
         self.outbox = Outbox(self.home / "outbox", config.outbox_limit_mb)
         self.sent_path = self.home / "results-sent"
-        self.sent = set(self._read_sent())
+        self.sent = set(self._read_ledger(self.sent_path))
+        self.ids_path = self.home / "game-ids"
+        self.ids: dict[str, str] = dict(
+            line.split(" ", 1) for line in self._read_ledger(self.ids_path, lines=True)
+            if line.count(" ") == 1)
+        """Each finished game's fingerprint (and how many the same came before it) -> the
+        id it is published under."""
         self.queued: set[str] = {  # results waiting from before are not queued twice
             m.topic[len(config.topic("results", "")):] for m in self.outbox.after(0, 1 << 62)
             if m.topic.startswith(config.topic("results", ""))}
@@ -137,6 +161,8 @@ class Publisher:
         self._state_at = -STATE_EVERY_S  # when it was (monotonic)
         self._results_prefix = config.topic("results", "")
         self.client = self._client(backoff)
+        self.beats: dict[str, float] = {"mqtt-send": time.monotonic(),
+                                        "mqtt-results": time.monotonic()}
         self._threads = [threading.Thread(target=self._send_loop, name="mqtt-send", daemon=True),
                          threading.Thread(target=self._results_loop, name="mqtt-results",
                                           daemon=True)]
@@ -242,7 +268,9 @@ class Publisher:
     def _send_loop(self) -> None:
         """The one thread that hands the outbox to the client, in order, and takes acks."""
         while not self._stopping:
-            self._wake.wait(self._state_wait())
+            self.beats["mqtt-send"] = time.monotonic()
+            wait = self._state_wait()
+            self._wake.wait(BEAT_S if wait is None else min(wait, BEAT_S))
             self._wake.clear()
             while True:
                 try:
@@ -261,10 +289,14 @@ class Publisher:
                 self._publish_state()
             room = WINDOW - len(self._inflight)
             for message in self.outbox.after(self._last_handed, room) if room > 0 else []:
-                info = self.client.publish(message.topic, message.payload, qos=1,
-                                           retain=message.retain)
-                self._inflight[info.mid] = message
                 self._last_handed = message.seq
+                try:
+                    info = self.client.publish(message.topic, message.payload, qos=1,
+                                               retain=message.retain)
+                except (ValueError, TypeError, UnicodeError) as exc:  # MQTT cannot carry it
+                    self.outbox.reject(message, f"the MQTT client refused it ({exc})")
+                    continue
+                self._inflight[info.mid] = message
             self.outbox.handed(self._last_handed)
 
     def _queue(self, topic: str, payload: dict, retain: bool = False,
@@ -291,7 +323,16 @@ class Publisher:
     # ------------------------------------------------------------------ the table's events
 
     def take(self, event: dict) -> None:
-        """One event from the stream (on the event loop): state, events, results."""
+        """One event from the stream (on the event loop): state, events, results. An event
+        it cannot take is said and skipped: the reader must not stop for it."""
+        try:
+            self._take(event)
+        except Exception as exc:  # any: the reader goes on with the next
+            self._say(f"an event from the table is skipped ({type(exc).__name__}: "
+                      f"{clean(exc, 120)}): update obelisk on the table and here to the same "
+                      "version")
+
+    def _take(self, event: dict) -> None:
         event = {k: v for k, v in event.items() if k != "board"}
         if event["event"] == "absent":  # the page's words, said of the publisher
             event["words"] = str(event.get("words", "")).replace("this page", "the publisher")
@@ -315,7 +356,9 @@ class Publisher:
 
     def _results_loop(self) -> None:
         while True:
-            self._results_due.wait()
+            self.beats["mqtt-results"] = time.monotonic()
+            if not self._results_due.wait(BEAT_S):
+                continue
             self._results_due.clear()
             if self._stopping:
                 return
@@ -332,9 +375,19 @@ class Publisher:
             games, _ = finished_games(self.state_dir)
         except HistoryError:
             return 0  # no state directory yet: no games
+        from firmware.history import fingerprint
+
         added = 0
+        seen: dict[str, int] = {}
         for game in games:
-            if game.id in self.sent or game.id in self.queued:
+            self.beats["mqtt-results"] = time.monotonic()
+            whole = fingerprint(game.entries.entries)
+            seen[whole] = seen.get(whole, 0) + 1
+            key = f"{whole}.{seen[whole]}"  # the same game twice (a copied journal): two
+            if key not in self.ids and (game.id in self.sent or game.id in self.queued):
+                continue  # published by an older version under the table's own id
+            game_id = self.ids.get(key) or self._new_id(key)
+            if game_id in self.sent or game_id in self.queued:
                 continue
             try:
                 record = json.loads(export_json(game, self.state_dir))
@@ -342,34 +395,79 @@ class Publisher:
             except HistoryError as exc:
                 self._say(f"game {game.id} is not published: {exc}")
                 continue
-            payload = {"table": self.config.table, "id": game.id, "game": game.game,
-                       "when": game.when, "outcome": game.result, "record": record,
-                       "text": text}
-            self.queued.add(game.id)
-            self._queue(self.config.topic("results", game.id), payload, retain=True,
+            payload = {"table": self.config.table, "id": game_id, "table_game_id": game.id,
+                       "game": game.game, "when": game.when, "outcome": game.result,
+                       "record": record, "text": text}
+            self.queued.add(game_id)
+            self._queue(self.config.topic("results", game_id), payload, retain=True,
                         durable=True)
             added += 1
         return added
 
-    def _read_sent(self) -> list[str]:
+    def _new_id(self, key: str) -> str:
+        """A new game's id for publishing: the table's name and 128 random bits, kept
+        (synced) before it is used, so that a restart publishes the game under it again."""
+        game_id = f"{self.config.table}-{secrets.token_hex(16)}"
+        self.ids[key] = game_id
+        if not self._append(self.ids_path, f"{key} {game_id}"):
+            self._say(f"cannot keep the id of a finished game in {self.ids_path}; it is "
+                      "published all the same, and may be published again under another id "
+                      "after a restart")
+        return game_id
+
+    def _read_ledger(self, path: Path, lines: bool = False) -> list[str]:
+        """The words (or lines) of a file this publisher keeps, read within LEDGER_MAX."""
         try:
-            return self.sent_path.read_text(encoding="utf-8").split()
+            text = read_bounded(path, LEDGER_MAX).decode("utf-8", "replace")
         except FileNotFoundError:
             return []
         except OSError as exc:
-            raise ClubError(f"cannot read {self.sent_path}: {exc.strerror}") from None
+            raise ClubError(f"cannot read {path}: {exc.strerror}") from None
+        except FileRefused as exc:
+            raise ClubError(f"{path} is not read: {exc}; move it aside (the publisher then "
+                            "publishes the table's results again)") from None
+        return text.splitlines() if lines else text.split()
+
+    def _append(self, path: Path, line: str) -> bool:
+        try:
+            with open(path, "a", encoding="utf-8") as out:
+                out.write(line + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+        except OSError:
+            return False
+        return True
 
     def _mark_sent(self, game_id: str) -> None:
         self.sent.add(game_id)
         self.queued.discard(game_id)
-        try:
-            with open(self.sent_path, "a", encoding="utf-8") as out:
-                out.write(game_id + "\n")
-                out.flush()
-                os.fsync(out.fileno())
-        except OSError as exc:
-            self._say(f"cannot note that game {game_id} was published: "
-                      f"{disk_advice(exc, self.sent_path)}; it may be sent again")
+        if not self._append(self.sent_path, game_id):
+            self._say(f"cannot note that game {game_id} was published in {self.sent_path}; "
+                      "it may be sent again")
+
+    def health(self) -> str | None:
+        """What keeps the publisher from working (a thread dead or stuck), or None."""
+        return self.dead() or self.stuck()
+
+    def dead(self) -> str | None:
+        """Which of its threads (or the MQTT client's) has stopped, or None."""
+        if self._stopping:
+            return None
+        for thread in self._threads:
+            if not thread.is_alive():
+                return f"the thread {thread.name} has stopped"
+        client_thread = getattr(self.client, "_thread", None)
+        if client_thread is not None and not client_thread.is_alive():
+            return "the MQTT client's thread has stopped"
+        return None
+
+    def stuck(self) -> str | None:
+        """Which of its threads has not gone round for STALE_S, or None."""
+        now = time.monotonic()
+        for name, beat in self.beats.items():
+            if now - beat > STALE_S:
+                return f"the thread {name} has not gone round for {now - beat:.0f} s"
+        return None
 
     # ------------------------------------------------------------------ Home Assistant
 
@@ -416,34 +514,92 @@ def _lock(home: Path) -> int:
 
 def run(state_dir: str | Path, config: ClubConfig,
         ready: Callable[[Publisher], None] | None = None) -> int:
-    """Publish the table on ``state_dir`` until SIGTERM or Ctrl-C."""
+    """Publish the table on ``state_dir`` until SIGTERM or Ctrl-C: 0 then; 1 if one of its
+    threads died (systemd starts it again)."""
+    from firmware.service import sd_notify, watchdog_period_s
     from firmware.web.follow import Follower
 
-    logging.basicConfig(level=logging.INFO, format="obelisk mqtt: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(CleanFormatter("obelisk mqtt: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("obelisk.web").setLevel(logging.WARNING)
     state_dir = Path(state_dir)
     lock = _lock(state_dir / "mqtt")
     publisher = Publisher(config, state_dir)
+    status = 0
+    hook = threading.excepthook
 
     async def main() -> None:
+        nonlocal status
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
+
+        def fail(words: str) -> None:
+            nonlocal status
+            if status == 0:
+                status = 1
+                log.error("%s: the publisher exits (status 1) so that systemd starts it again",
+                          words)
+            stop.set()
+
+        def died(args: threading.ExceptHookArgs) -> None:
+            name = args.thread.name if args.thread is not None else "?"
+            words = (f"the publisher's thread {name} stopped ({args.exc_type.__name__}: "
+                     f"{clean(args.exc_value, 200)})")
+            loop.call_soon_threadsafe(fail, words)
+
+        threading.excepthook = died
         follower = Follower(state_dir)
         follower.listeners.append(publisher.take)
         publisher.start()
         follower.start()
+        sd_notify("READY=1")
         if ready is not None:
             ready(publisher)
+        watch = loop.create_task(_watch(publisher, follower, fail, sd_notify,
+                                        watchdog_period_s()))
         await stop.wait()
+        watch.cancel()
 
     try:
         asyncio.run(main())
     finally:
+        threading.excepthook = hook
+        sd_notify("STOPPING=1")
         publisher.stop()
         os.close(lock)
     log.info("stopped after %d event(s) this run (numbered 1 to %d); %d message(s) wait in "
              "the outbox for next time", publisher.count, publisher.count,
              len(publisher.outbox))
-    return 0
+    return status
+
+
+async def _watch(publisher: Publisher, follower, fail: Callable[[str], None],
+                 notify: Callable[[str], bool], period: float | None) -> None:
+    """Feed systemd's watchdog while every part works; say once what does not."""
+    said = None
+    while True:
+        task = getattr(follower, "_task", None)
+        if task is not None and task.done():
+            why = task.exception() if not task.cancelled() else "cancelled"
+            fail(f"the reader of the table's events stopped ({clean(why, 200)})")
+            return
+        dead = publisher.dead()
+        if dead is not None:  # the thread's own hook may have said why already
+            await asyncio.sleep(0)
+            fail(dead)
+            return
+        trouble = publisher.stuck()
+        if trouble is None:
+            said = None
+            if period is not None:
+                notify("WATCHDOG=1")
+        elif trouble != said:
+            said = trouble
+            then = ("systemd's watchdog is no longer told all is well, and restarts the "
+                    "publisher" if period is not None else
+                    "restart the publisher (sudo systemctl restart obelisk-mqtt)")
+            log.error("%s: %s", trouble, then)
+        await asyncio.sleep(period if period is not None else BEAT_S)

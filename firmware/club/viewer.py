@@ -36,13 +36,25 @@ import tornado.iostream
 import tornado.web
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
-from firmware.club.config import PREFIX, TABLE_NAME, Broker, ClubError, read_password
+from firmware.club.config import (
+    PREFIX,
+    TABLE_NAME,
+    Broker,
+    ClubError,
+    check_ca_file,
+    read_password,
+)
+from firmware.club.safe import CleanFormatter, clean, clean_all
 from firmware.web.follow import Page, message
 from firmware.web.server import KEEPALIVE_S, RETRY_MS, NoIcon, NotFound, Static, _Safe
 
 log = logging.getLogger("obelisk.club")
 STATIC = Path(__file__).parent / "static"
-GAME_ID = re.compile(r"[0-9a-f]{8}")
+GAME_ID_PATTERN = r"[0-9a-f]{8}|[a-z0-9][a-z0-9_-]{0,39}-[0-9a-f]{32}"
+GAME_ID = re.compile(GAME_ID_PATTERN)
+"""A published game's id: the table's name and 128 random bits, or (published before
+issue 30) the 8 hex digits the table itself lists."""
+STATUS = ("online", "offline")
 MAX_RESULTS = 2000
 """Results kept for the page (the broker keeps them all, retained)."""
 RESYNC_S = (2.0, 30.0)
@@ -75,9 +87,9 @@ class Club:
         except (UnicodeDecodeError, ValueError):
             return  # not one of ours
         if kind == "status" and len(parts) == 3:
-            self._table(table, status=data)
+            self._table(table, status=data if data in STATUS else "unknown")
         elif kind == "state" and len(parts) == 3 and isinstance(data, dict):
-            self._table(table, state=data)
+            self._table(table, state=clean_all(data))
         elif kind == "events" and len(parts) == 3 and isinstance(data, dict):
             key = (table, str(data.get("session")))
             n = data.get("n")
@@ -90,7 +102,7 @@ class Club:
                     self.gaps += n - last - 1
                     if self.on_gap is not None:
                         self.on_gap()
-            self._send(message({"event": "event", "table": table, "data": data}))
+            self._send(message({"event": "event", "table": table, "data": clean_all(data)}))
         elif (kind == "results" and len(parts) == 4 and GAME_ID.fullmatch(parts[3])
               and isinstance(data, dict)):
             self._result(table, parts[3], data)
@@ -137,9 +149,11 @@ class Club:
 def summary(table: str, game_id: str, data: dict) -> dict:
     """A result as the page lists it, with where to download it."""
     outcome = data.get("outcome") if isinstance(data.get("outcome"), dict) else {}
-    return {"table": table, "id": game_id, "game": str(data.get("game", "?")),
-            "when": str(data.get("when", "-")),
-            "result": str(outcome.get("words") or "finished"),
+    return {"table": table, "id": game_id,
+            "table_game_id": clean(data.get("table_game_id", game_id), 40),
+            "game": clean(data.get("game", "?"), 40),
+            "when": clean(data.get("when", "-"), 40),
+            "result": clean(outcome.get("words") or "finished"),
             "json": f"/results/{table}/{game_id}.json",
             "text": f"/results/{table}/{game_id}.txt"}
 
@@ -268,7 +282,8 @@ class Download(_Safe, tornado.web.RequestHandler):
             text, kind = json.dumps(data.get("record")) + "\n", "application/json"
         else:
             text, kind = str(data.get("text", "")), "text/plain; charset=utf-8"
-        name = f"obelisk-{table}-{data.get('game', 'game')}-{game_id.lower()}.{form}"
+        game = re.sub(r"[^a-z0-9_-]", "", str(data.get("game", "")).lower())[:40] or "game"
+        name = f"obelisk-{table}-{game}-{game_id.lower()}.{form}"
         self.set_header("Content-Type", kind)
         self.set_header("Content-Disposition", f'attachment; filename="{name}"')
         self.finish(text)
@@ -279,7 +294,8 @@ def make_app(club: Club) -> tornado.web.Application:
     return tornado.web.Application([
         (r"/events", Events, {"club": club}),
         (r"/results/?", Results, {"club": club}),
-        (r"/results/([a-z0-9_-]+)/([0-9a-fA-F]{8})\.(json|txt)", Download, {"club": club}),
+        (rf"/results/([a-z0-9_-]+)/({GAME_ID_PATTERN}|[0-9A-F]{{8}})\.(json|txt)", Download,
+         {"club": club}),
         (r"/favicon.ico", NoIcon),
         (r"/()", Static, {"path": str(STATIC), "default_filename": "club.html"}),
         (r"/static/(.*)", Static, {"path": str(STATIC)}),
@@ -294,7 +310,9 @@ def serve(broker: Broker, address: str, port: int, user: str | None = None,
 
     from firmware.web.server import _lan_address
 
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(CleanFormatter("%(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("tornado.access").setLevel(logging.WARNING)
     password = None
     if password_file is not None:
@@ -302,9 +320,8 @@ def serve(broker: Broker, address: str, port: int, user: str | None = None,
                                  "give the file holding the password")
     if ca_file is not None and not broker.tls:
         raise ClubError("--ca-file is for mqtts:// brokers: use mqtts:// or leave it out")
-    if ca_file is not None and not Path(ca_file).is_file():
-        raise ClubError(f"--ca-file {ca_file} does not exist: give the certificate file of the "
-                        "club's certificate authority")
+    if ca_file is not None:
+        check_ca_file(ca_file, f"--ca-file {ca_file}")
     if password is not None and not user:
         raise ClubError("--password-file needs --user: the name the broker knows the page by")
     try:
