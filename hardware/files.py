@@ -18,8 +18,11 @@ MIB = 1024 * KIB
 
 
 class FileRefused(OSError):
-    """Not a regular file, or larger than its kind allows; ``strerror`` says which, in
-    words that read after the file's name (callers already word OSErrors that way)."""
+    """Not a regular file, or larger than its kind allows. Its text (``str`` and
+    ``strerror``) says which, in words that read after the file's name."""
+
+    def __str__(self) -> str:
+        return str(self.strerror)
 
 
 def _size_words(limit: int) -> str:
@@ -28,17 +31,35 @@ def _size_words(limit: int) -> str:
     return f"{limit // KIB} KiB" if limit >= KIB else f"{limit} bytes"
 
 
-def read_limited(path: str | Path, limit: int) -> bytes:
+def _kind(mode: int) -> str:
+    for test, words in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"),
+                        (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+                        (stat.S_ISBLK, "a disk device")):
+        if test(mode):
+            return words
+    return "something else"
+
+
+def read_limited(path: str | Path, limit: int, *, follow: bool = True) -> bytes:
     """The bytes of ``path``, a regular file of at most ``limit`` bytes; FileRefused (an
-    OSError) when it is something else, the OSError of the open otherwise."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    OSError) when it is something else, the OSError of the open otherwise (a missing file,
+    a permission). ``follow=False`` refuses a symbolic link too (a file in a folder others
+    may write to, such as the club's outbox)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP and not follow:
+            raise FileRefused(errno.ELOOP, "it is a symbolic link, not a regular file",
+                              str(path)) from None
+        raise
     too_big = FileRefused(errno.EFBIG, f"it is larger than such a file can be (at most "
                           f"{_size_words(limit)}): is it the right file?", str(path))
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a device or a pipe"
-            raise FileRefused(errno.EINVAL, f"it is {kind}, not a file", str(path))
+            raise FileRefused(errno.EINVAL, f"it is {_kind(info.st_mode)}, not a regular file",
+                              str(path))
         if info.st_size > limit:
             raise too_big
         chunks, left = [], limit + 1  # it may have grown since the fstat

@@ -426,7 +426,8 @@ def test_a_seal_key_that_is_a_directory_is_said(highrise_state):
     (highrise_state / "seal.key").unlink()
     (highrise_state / "seal.key").mkdir()
     refused(obelisk("demo", "highrise", "--state-dir", str(highrise_state)),
-            "seal.key cannot be read (it is a folder, not a file)", "put back the seal.key")
+            "seal.key cannot be read (it is a directory, not a regular file)",
+            "put back the seal.key")
 
 
 def test_a_foreign_seal_key_is_said(highrise_state):
@@ -783,7 +784,7 @@ def test_every_file_the_table_reads_is_refused_in_words_when_it_is_no_such_file(
             f"{name} as {make.__name__[1:]}: {got[0]!r}"  # an error meant for a person
         words = str(got[0])
         assert name in words and "Traceback" not in words, words
-        assert any(w in words for w in ("not a file", "larger than such a file")), words
+        assert any(w in words for w in ("not a regular file", "larger than such a file")), words
         if where.is_dir() and not where.is_symlink():
             where.rmdir()
         else:

@@ -123,7 +123,7 @@ def test_a_profile_path_that_is_no_regular_file_is_refused_without_reading(tmp_p
         with pytest.raises(ProfileError) as err:
             load_profile(path)
         assert str(err.value).startswith(f"profile {path}: cannot be read (it is a ")
-        assert "not a file)" in str(err.value)
+        assert "not a regular file)" in str(err.value)
         assert "sim, sim-maze, reference, gpio-only" in str(err.value)
 
 

@@ -168,12 +168,12 @@ def load_config(path: str | Path) -> ClubConfig:
     path = Path(path)
     try:
         data = tomllib.loads(read_bounded(path, CONFIG_MAX).decode("utf-8"))
-    except OSError as exc:
-        raise ClubError(f"cannot read {path}: {exc.strerror or exc}; check its permissions "
-                        "(the publisher's user must read it)") from None
     except FileRefused as exc:
         raise ClubError(f"{path} is not read: {exc}; give the configuration file, a few "
                         "key = \"value\" lines") from None
+    except OSError as exc:
+        raise ClubError(f"cannot read {path}: {exc.strerror or exc}; check its permissions "
+                        "(the publisher's user must read it)") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ClubError(f"{path} is not valid TOML ({exc}): write key = \"value\" lines") \
             from None
@@ -225,10 +225,10 @@ def read_password(path: str | Path, where: str, fix: str) -> str:
     ``where`` if it cannot be read, is not text or is empty, ending with ``fix``."""
     try:
         password = read_bounded(path, CONFIG_MAX).decode("utf-8").strip()
-    except OSError as exc:
-        raise ClubError(f"{where} cannot be read ({exc.strerror or exc}): {fix}") from None
     except FileRefused as exc:
         raise ClubError(f"{where} is not read ({exc}): {fix}") from None
+    except OSError as exc:
+        raise ClubError(f"{where} cannot be read ({exc.strerror or exc}): {fix}") from None
     except UnicodeDecodeError:
         raise ClubError(f"{where} is not text: {fix}, as plain text") from None
     if not password:
@@ -244,8 +244,8 @@ def check_ca_file(path: str, where: str) -> None:
     except FileNotFoundError:
         raise ClubError(f"{where} does not exist: give the certificate file of the club's "
                         "certificate authority") from None
-    except (OSError, FileRefused) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else exc
+    except OSError as exc:  # FileRefused too
+        why = exc.strerror
         raise ClubError(f"{where} is not read ({why}): give the certificate file of the "
                         "club's certificate authority") from None
 

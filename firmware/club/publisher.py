@@ -421,11 +421,11 @@ class Publisher:
             text = read_bounded(path, LEDGER_MAX).decode("utf-8", "replace")
         except FileNotFoundError:
             return []
-        except OSError as exc:
-            raise ClubError(f"cannot read {path}: {exc.strerror}") from None
         except FileRefused as exc:
             raise ClubError(f"{path} is not read: {exc}; move it aside (the publisher then "
                             "publishes the table's results again)") from None
+        except OSError as exc:
+            raise ClubError(f"cannot read {path}: {exc.strerror}") from None
         return text.splitlines() if lines else text.split()
 
     def _append(self, path: Path, line: str) -> bool:

@@ -11,10 +11,12 @@ turn a name around).
 from __future__ import annotations
 
 import logging
-import os
 import re
-import stat
 from pathlib import Path
+
+from hardware.files import FileRefused, read_limited
+
+__all__ = ["FileRefused", "clean", "clean_all", "read_bounded", "topic_trouble"]
 
 CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
                       "\ud800-\udfff\ufeff]")
@@ -25,48 +27,10 @@ MQTT_TOPIC_MAX = 65535
 _NOT_IN_TOPIC = re.compile("[+#\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
-class FileRefused(ValueError):
-    """A file that is not read: it is no regular file, or too big. The text says which."""
-
-
 def read_bounded(path: str | Path, limit: int, follow: bool = True) -> bytes:
-    """The bytes of ``path``, once it is known to be a regular file of at most ``limit``
-    bytes; ``follow=False`` also refuses a symbolic link. FileRefused says why not; OSError
-    is left to the caller (a missing file, a permission)."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        if not follow and Path(path).is_symlink():
-            raise FileRefused("it is a symbolic link, not a file") from None
-        raise exc from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise FileRefused(f"it is {_kind(info.st_mode)}, not a regular file")
-        if info.st_size > limit:
-            raise FileRefused(f"it holds {info.st_size} bytes, more than the {limit} allowed")
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > limit:  # it grew while read
-            raise FileRefused(f"it holds more than the {limit} bytes allowed")
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
-def _kind(mode: int) -> str:
-    for test, words in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"),
-                        (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-                        (stat.S_ISBLK, "a block device")):
-        if test(mode):
-            return words
-    return "not a regular file"
+    """The bytes of ``path``, a regular file of at most ``limit`` bytes (``follow=False``:
+    and no symbolic link); the table's own reader, ``hardware.files.read_limited``."""
+    return read_limited(path, limit, follow=follow)
 
 
 def clean(text: object, limit: int = 200) -> str:
