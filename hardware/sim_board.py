@@ -120,6 +120,16 @@ class SimBoard:
                     self.hands.act(request)
                 except ObeliskError as exc:
                     return {"ok": False, "error": str(exc), "table": self.hands.look()}
+                except (TypeError, ValueError, KeyError, IndexError, AttributeError,
+                        OverflowError) as exc:
+                    # any local program may write to the hands' socket: a field of the
+                    # wrong kind (a list for a name) is refused, and the board lives on
+                    act = request.get("act")
+                    name = act if isinstance(act, str) else "do that"
+                    return {"ok": False, "table": self.hands.look(),
+                            "error": f"the hands cannot {name[:40]} with those fields: one of "
+                                     f"them is not of the kind the act takes "
+                                     f"({type(exc).__name__})"}
             return {"ok": True, "table": self.hands.look()}
 
 

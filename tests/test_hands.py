@@ -137,3 +137,30 @@ def test_obelisk_play_on_a_taken_port_says_so_and_starts_nothing(tmp_path):
     assert "choose another with --port" in errors
     assert not (tmp_path / "hands.sock").exists() and not (tmp_path / "scanner").exists()
     assert os.listdir(tmp_path) == [] or "journal.jsonl" not in os.listdir(tmp_path)
+
+
+WEIRD = ([1, 2], {"a": 1}, None, 10**30, -1, "zz", True, 1e309, "")
+FIELDS = ("seat", "block", "tower", "at", "pad", "square", "piece", "to", "size", "turn",
+          "from", "wall", "pyramid", "stone", "index")
+
+
+@pytest.mark.parametrize("game, profile", [("towers", "sim"), ("stones", "sim"),
+                                           ("highrise", "sim"), ("maze", "sim-maze")])
+def test_the_hands_answer_any_request_in_words_and_the_board_lives_on(tmp_path, game, profile):
+    """The hands' socket takes requests from any local program: a field of the wrong kind
+    is an answer in words, never a dead thread (a list as the act once was)."""
+    from hardware.sim_board import SimBoard
+
+    board = SimBoard(tmp_path, profile, game)
+    names = ["take", "set", "turn", "lower", "lift", "back", "hover", "away", "knock", "put",
+             "lean", "stand", "move"]
+    for request in ([{"act": weird} for weird in WEIRD]
+                    + [{"act": name, field: weird} for name in names for field in FIELDS
+                       for weird in WEIRD]
+                    + [{"act": name, **dict.fromkeys(FIELDS, weird)} for name in names
+                       for weird in WEIRD]):
+        answer = board.answer(request)
+        assert isinstance(answer, dict) and isinstance(answer.get("table"), dict), request
+        if not answer["ok"]:
+            assert isinstance(answer["error"], str) and answer["error"], request
+    assert board.answer({"act": "look"})["ok"]
