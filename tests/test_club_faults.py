@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.club.config import ClubError, config_from, load_config, parse_broker
+from firmware.club.config import ClubError, config_from, find_config, load_config, parse_broker
 from firmware.club.publisher import Publisher
 from tests.club_support import Heard, Mosquitto, free_port, wait_for
 from tests.test_club import OBELISK, _demo, _games, _stop
@@ -255,6 +255,9 @@ def test_a_configuration_too_big_or_no_file_is_refused_before_it_is_read(tmp_pat
     os.mkfifo(pipe)
     with pytest.raises(ClubError, match="named pipe"):
         load_config(pipe)
+    (tmp_path / "mqtt.toml").mkdir()  # the table's own, no file: said so, not "none there"
+    with pytest.raises(ClubError, match="is a directory"):
+        load_config(find_config(tmp_path, None))
 
 
 @pytest.mark.parametrize("key", ["password_file", "ca_file"])

@@ -150,14 +150,16 @@ def _host_port(netloc: str, where: str, example: str) -> tuple[str, int | None]:
 def find_config(state_dir: Path, given: str | Path | None) -> Path:
     """The configuration file to read: the one named, else the state directory's, else
     /etc/obelisk's."""
+    # something there that is no file (a folder, a pipe) is still the one meant: the reader
+    # refuses it naming what it is, rather than "there is none"
     if given is not None:
         path = Path(given)
-        if not path.is_file():
+        if not (path.exists() or path.is_symlink()):
             raise ClubError(f"there is no configuration file {path}: write one (see `obelisk "
                             "mqtt --help`) or name another with --config")
         return path
     for path in (Path(state_dir) / NAME, SYSTEM):
-        if path.is_file():
+        if path.exists() or path.is_symlink():
             return path
     raise ClubError(f"this table has no broker to publish to: write {Path(state_dir) / NAME} "
                     f"(or {SYSTEM}) with at least broker = \"mqtt://...\" and table = \"a name\"")
