@@ -255,9 +255,10 @@ def test_a_configuration_too_big_or_no_file_is_refused_before_it_is_read(tmp_pat
     os.mkfifo(pipe)
     with pytest.raises(ClubError, match="named pipe"):
         load_config(pipe)
-    (tmp_path / "mqtt.toml").mkdir()  # the table's own, no file: said so, not "none there"
+    own = tmp_path / "own"
+    (own / "mqtt.toml").mkdir(parents=True)  # the table's own, no file: said, not "none"
     with pytest.raises(ClubError, match="is a directory"):
-        load_config(find_config(tmp_path, None))
+        load_config(find_config(own, None))
 
 
 @pytest.mark.parametrize("key", ["password_file", "ca_file"])
