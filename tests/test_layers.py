@@ -67,18 +67,16 @@ def _is_type_checking(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def _imports(tree: ast.AST, typing_only: bool = False) -> Iterator[tuple[ast.stmt, bool]]:
-    """Every import statement anywhere in ``tree``, and whether it is for type checkers only."""
-    for node in ast.iter_child_nodes(tree):
+def _imports(nodes: list[ast.AST], typing_only: bool = False) -> Iterator[tuple[ast.stmt, bool]]:
+    """Every import statement in ``nodes`` and below, and whether it is for type checkers only."""
+    for node in nodes:
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield node, typing_only
         elif isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.body:
-                yield from _imports(ast.Module(body=[child], type_ignores=[]), True)
-            for child in node.orelse:
-                yield from _imports(ast.Module(body=[child], type_ignores=[]), typing_only)
+            yield from _imports(node.body, True)
+            yield from _imports(node.orelse, typing_only)
         else:
-            yield from _imports(node, typing_only)
+            yield from _imports(list(ast.iter_child_nodes(node)), typing_only)
 
 
 def _package_of(module: str, is_package: bool, level: int) -> str:
@@ -103,7 +101,7 @@ def import_edges(sources: dict[str, str], packages: set[str]) -> list[Edge]:
     modules = set(sources)
     edges = []
     for source, text in sources.items():
-        for node, typing_only in _imports(ast.parse(text)):
+        for node, typing_only in _imports(ast.parse(text).body):
             found: dict[str, list[str]] = {}
             if isinstance(node, ast.Import):
                 for alias in node.names:
@@ -165,23 +163,24 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def _a_cycle(start: str, members: set[str], by_pair: dict[tuple[str, str], Edge]) -> list[Edge]:
-    """The shortest way from ``start`` back to itself inside one component."""
+    """The shortest way from ``start`` back to itself inside one component (breadth first)."""
+    leaving: dict[str, list[Edge]] = {}
+    for (source, target), edge in sorted(by_pair.items()):
+        if source in members and target in members:
+            leaving.setdefault(source, []).append(edge)
     came: dict[str, Edge] = {}
     frontier = [start]
     while frontier:
         following = []
-        for node in frontier:
-            for (source, target), edge in sorted(by_pair.items()):
-                if source != node or target not in members:
-                    continue
-                if target == start:
-                    path = [edge]
-                    while path[0].source != start:
-                        path.insert(0, came[path[0].source])
-                    return path
-                if target not in came:
-                    came[target] = edge
-                    following.append(target)
+        for edge in (e for node in frontier for e in leaving.get(node, [])):
+            if edge.target == start:
+                path = [edge]
+                while path[0].source != start:
+                    path.insert(0, came[path[0].source])
+                return path
+            if edge.target not in came:
+                came[edge.target] = edge
+                following.append(edge.target)
         frontier = following
     raise AssertionError(f"{start} is in no cycle")
 
@@ -203,7 +202,7 @@ def circles(sources: dict[str, str], packages: set[str]) -> list[str]:
         told = " -> ".join([cycle[0].source] + [e.target for e in cycle])
         steps = "".join(f"\n    {edge}" for edge in cycle)
         others = sorted(set(component) - {e.source for e in cycle})
-        also = f"\n    (the same circle also holds {', '.join(others)})" if others else ""
+        also = f"\n    (also in circles with these: {', '.join(others)})" if others else ""
         found.append(f"{told}{steps}{also}")
     return found
 
