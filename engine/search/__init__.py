@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.search.base import LEVELS, Tuning
 from engine.search.mcts import Search
-from engine.search.tuning import LEVELS, Tuning, tuning_for
+from engine.search.tuning import tuning_for
 
 __all__ = ["LEVELS", "Opponent", "Search", "Tuning", "opponent", "tuning_for"]
 

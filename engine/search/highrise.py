@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.core import ChanceStream
 from engine.highrise.game import HighriseState
-from engine.search.tuning import Results, Tuning
+from engine.search.base import Results, Tuning
 
 _DRAW = 1 << 60
 """One draw of the stream is cut into many squares (the bias is far below noise)."""

@@ -17,7 +17,7 @@ from itertools import permutations
 
 from engine.core import ChanceStream
 from engine.maze.game import SIZE, Action, MazeState, Pass, Phase, Square, open_steps
-from engine.search.tuning import Results, Tuning
+from engine.search.base import Results, Tuning
 
 WALL_COST = 0.6
 """Moves a wall still in the box is expected to add to the Architect's way."""

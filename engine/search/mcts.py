@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core import ChanceStream
-from engine.search.tuning import Tuning
+from engine.search.base import Tuning
 
 PROVEN_WIN = 2.0
 """A mark for a move that ends the game won: above any mean result."""

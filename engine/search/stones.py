@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from engine.core import ChanceStream
 from engine.players import PLAYERS, Player
-from engine.search.tuning import Results, Tuning
+from engine.search.base import Results, Tuning
 from engine.stones.game import Kind, Move, StonesState
 
 FAR = 40

@@ -1,58 +1,18 @@
-"""What the search needs to know about a game, and what any game gets by default.
+"""Each game's tuning by its id: the one table from a game to its search module.
 
-The search itself knows only the one game API. A tuning adds, per game:
-which moves are worth searching (all legal ones by default), how to value a
-new position (a random rollout by default), how boldly to explore, and the
-budget of each level. Games with no tuning of their own get the default, so
-every game the engine can play, the tests' toy game included, has opponents.
+A game with a search module of its own (``engine.search.towers`` and the
+rest) gets that module's ``TUNING``; any other game, the tests' toy game
+included, gets ``DEFAULT``. The modules are imported on first use, since
+loading a game's search costs start-up time a table without the computer
+need not pay. They import only ``engine.search.base``, never this module,
+so the lookup and the games form no circle.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
-from engine.core import ChanceStream
-
-Results = tuple[float, float]
-
-LEVELS = (1, 2, 3, 4)
-"""Opponent levels, weakest first."""
-
-
-def legal_moves(state: Any) -> list[Any]:
-    """Every legal action: what the search tries unless a game says otherwise."""
-    return state.legal_actions()
-
-
-def random_rollout(state: Any, stream: ChanceStream, limit: int = 400) -> Results:
-    """Uniformly random legal actions to the end; a draw if ``limit`` actions do not end it."""
-    for _ in range(limit):
-        if state.is_terminal():
-            return state.returns()
-        actions = state.legal_actions()
-        state = state.apply_action(actions[stream.below(len(actions))])
-    return state.returns()
-
-
-@dataclass(frozen=True)
-class Tuning:
-    """A game's search settings: moves to try, a position's value, exploration, budgets."""
-
-    budgets: tuple[int, int, int, int]  # simulations per move for levels 1 to 4
-    moves: Callable[[Any], list[Any]] = legal_moves
-    evaluate: Callable[[Any, ChanceStream], Results] = random_rollout
-    exploration: float = 1.0
-
-    def simulations(self, level: int) -> int:
-        """The budget of ``level`` (1 is the weakest)."""
-        if level not in LEVELS:
-            raise ValueError(f"levels run from {LEVELS[0]} to {LEVELS[-1]}, not {level}")
-        return self.budgets[level - 1]
-
-
-DEFAULT = Tuning(budgets=(4, 16, 64, 256))
+from engine.search.base import DEFAULT, Tuning
 
 
 def tuning_for(game_id: str) -> Tuning:
@@ -84,4 +44,3 @@ def _highrise() -> Tuning:
 _TUNINGS: dict[str, Callable[[], Tuning]] = {
     "towers": _towers, "stones": _stones, "maze": _maze, "highrise": _highrise,
 }
-"""Each game's own tuning, imported on first use (an engine costs start-up time)."""
