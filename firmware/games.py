@@ -151,6 +151,7 @@ class Game:
     demo_flags: tuple[Flag, ...] = ()  # a demo's own choices, passed to run_demo by name
     calibrate: str = ""  # run_calibrate(profile, state_dir) for sensors measured once
     calibrate_help: str = ""
+    hands: str = ""  # Hands(sim): a person's hands on the simulated table (obelisk play)
 
     @property
     def options(self) -> type:
@@ -218,7 +219,7 @@ def _parts(game: str, engine: str) -> dict[str, str]:
             "rules": f"engine.{game}.rules:rules_text",
             "table": f"firmware.{game}.table:{name}Table",
             "view": f"firmware.{game}.view:view_of", "demo": f"firmware.{game}.demo:run_demo",
-            "screen": f"firmware.{game}.screen:draw"}
+            "screen": f"firmware.{game}.screen:draw", "hands": f"firmware.{game}.hands:Hands"}
 
 
 GAMES: dict[str, Game] = {game.id: game for game in (

@@ -1,12 +1,11 @@
 """What every game's simulated hands share: their error, the seats, pieces stacked on squares.
 
 Each game has its hands in ``firmware/<game>/hands.py`` (the simulated board
-process makes one, ``hardware.sim_board``). Stones and the maze both stand
-pieces on the board's squares, one on another: ``SquareHands`` keeps which
-piece is where (a person sees the pieces; the table sees only its switches)
-and tells the simulated switches each change, as ``SimTable.put`` and
-``take`` do for the demos' bots.
-"""
+process, ``firmware.hands_board``, makes one from the game's declared
+``hands``). Stones and the maze both stand pieces on the board's squares, one
+on another: ``SquareHands`` keeps which piece is where (a person sees the
+pieces; the table sees only its switches) and tells the simulated switches
+each change, as ``SimTable.put`` and ``take`` do for the demos' bots. """
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
 """``obelisk play GAME``: a whole table with no table: board, service and page, hands included.
 
 Three processes, as on a real table: the simulated scanner board
-(``hardware.sim_board``, with hands on ``hands.sock``), the table service on
-it (``obelisk run`` with the board's profile), and the page (``obelisk
-web``), whose hands panel acts on the board. Each runs in a session of its
-own, so Ctrl-C reaches only this command, which stops them in order: the
-service (its journal closed), the board, the page. A child that fails is
-named with what it said; no traceback reaches the person.
+(``firmware.hands_board``: ``hardware.sim_board`` with the game's hands on
+``hands.sock``), the table service on it (``obelisk run`` with the board's
+profile), and the page (``obelisk web``), whose hands panel acts on the board.
+Each runs in a session of its own, so Ctrl-C reaches only this command, which
+stops them in order: the service (its journal closed), the board, the page. A
+child that fails is named with what it said; no traceback reaches the person.
 
 - **Nothing lost.** Each process writes what it says straight to a file of
   its own in the state directory (``LOGS``), never to a pipe that this
@@ -242,7 +242,7 @@ class Play:
 
     def _start_board(self) -> None:
         board = self._spawn("board", _python(
-            "hardware.sim_board", "--state-dir", str(self.dir), "--profile", self.profile,
+            "firmware.hands_board", "--state-dir", str(self.dir), "--profile", self.profile,
             "--game", self.game))
 
         def profile(line: str) -> str | None:

@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import json
 import re
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from hardware.devices import sim_layout
 from hardware.line_socket import LineServer
@@ -71,7 +72,7 @@ class SimBoard:
     """The simulated table and its board, their pty in ``state_dir``; hands if a game is given."""
 
     def __init__(self, state_dir: str | Path, profile: str = "sim",
-                 game: str | None = None) -> None:
+                 hands: Callable[[SimTable], Any] | None = None) -> None:
         self.dir = Path(state_dir)
         self.profile_name = profile
         loaded = load_profile(profile)
@@ -79,10 +80,8 @@ class SimBoard:
             raise ProfileError(f"profile {profile}: its scanner port is {loaded.scanner.port!r}, "
                                "not the simulated board: use --profile sim (or sim-maze)")
         self.sim = SimTable(sim_layout(loaded), link_dir=str(self.dir))
-        self.hands = None
-        if game is not None:
-            module = importlib.import_module(f"firmware.{game}.hands")
-            self.hands = module.Hands(self.sim)
+        # a game's hands come from above (firmware declares each game's): none, no socket
+        self.hands = hands(self.sim) if hands is not None else None
         self._lock = threading.Lock()  # one act at a time, whoever sends it
         self._server: LineServer | None = None
         self.profile_path = self.dir / PROFILE
@@ -133,8 +132,12 @@ class SimBoard:
             return {"ok": True, "table": self.hands.look()}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hardware.sim_board",
+def main(argv: list[str] | None = None,
+         hands_for: Callable[[str], Callable[[SimTable], Any]] | None = None,
+         prog: str = "python -m hardware.sim_board") -> int:
+    """The board as a process; ``hands_for(game)`` gives a game's hands for ``--game`` (the
+    firmware's ``python -m firmware.hands_board`` passes it: the games live up there)."""
+    parser = argparse.ArgumentParser(prog=prog,
                                      description="The simulated scanner board, as a process "
                                      "of its own, with hands on its table.")
     parser.add_argument("--state-dir", required=True, help="where its pty, profile and hands' "
@@ -144,12 +147,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default=None, help="take a person's acts for this game on "
                         f"{HANDS}")
     args = parser.parse_args(argv)
+    if args.game is not None and hands_for is None:
+        parser.error("--game needs the games' hands: run python -m firmware.hands_board")
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopping.set())
     signal.signal(signal.SIGINT, lambda *_: stopping.set())
     try:
-        board = SimBoard(args.state_dir, args.profile, args.game).start()
-    except (ProfileError, OSError, ModuleNotFoundError) as exc:
+        hands = hands_for(args.game) if args.game is not None and hands_for else None
+        board = SimBoard(args.state_dir, args.profile, hands).start()
+    except (ProfileError, OSError, LookupError) as exc:
         print(f"sim board: {exc}", file=sys.stderr, flush=True)
         return 2
     try:

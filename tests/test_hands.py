@@ -149,9 +149,10 @@ FIELDS = ("seat", "block", "tower", "at", "pad", "square", "piece", "to", "size"
 def test_the_hands_answer_any_request_in_words_and_the_board_lives_on(tmp_path, game, profile):
     """The hands' socket takes requests from any local program: a field of the wrong kind
     is an answer in words, never a dead thread (a list as the act once was)."""
+    from firmware.hands_board import hands_for
     from hardware.sim_board import SimBoard
 
-    board = SimBoard(tmp_path, profile, game)
+    board = SimBoard(tmp_path, profile, hands_for(game))
     names = ["take", "set", "turn", "lower", "lift", "back", "hover", "away", "knock", "put",
              "lean", "stand", "move"]
     for request in ([{"act": weird} for weird in WEIRD]

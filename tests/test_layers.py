@@ -235,6 +235,15 @@ def test_each_layer_imports_only_below_it() -> None:
     assert not found, "imports of a higher layer:\n" + "\n".join(found)
 
 
+def test_hardware_loads_no_module_by_a_computed_name() -> None:
+    """``ast`` sees no import by a computed name: hardware loading a game's module that way
+    (the simulated board once loaded ``firmware.<game>.hands``) would go up a layer unseen."""
+    loads = [name for name, text in project_sources().items()
+             if name.startswith("hardware.") and not name.startswith("hardware.scanner.")
+             and ("import_module(" in text or "__import__(" in text)]
+    assert loads == [], loads  # (the scanner board's code.py imports CircuitPython's own)
+
+
 def test_the_checks_catch_a_circle_and_a_breach() -> None:
     sources = {
         "engine": "",

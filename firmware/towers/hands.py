@@ -1,6 +1,6 @@
 """A person's hands on the simulated towers table: blocks from the pile, pads, rods.
 
-The simulated board process (``hardware.sim_board``) keeps one
+The simulated board process (``firmware.hands_board``) keeps one
 ``TowersHands`` beside its ``SimTable`` and hands it the acts a page sends:
 take a block from the pile, set it on a zone pad (the pad's load cell weighs
 it), turn it, lower it onto a tower at a chosen corner (the tower's own fall,

@@ -1,6 +1,6 @@
 """``/hands``: a person's hands on the simulated table, from the page.
 
-Only a simulated table has hands: its board process (``hardware.sim_board``)
+Only a simulated table has hands: its board process (``firmware.hands_board``)
 serves ``hands.sock`` in the state directory, and the service's mock
 buttons ``buttons.sock`` (``firmware.fingers``). Where neither is there, the
 answer is a 404 in words and the page shows no hands panel.

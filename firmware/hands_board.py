@@ -1,0 +1,37 @@
+"""The simulated board as a process, with a person's hands on its table (``obelisk play``).
+
+``hardware.sim_board`` is the board; which hands a game has is the game's own
+declaration (``firmware.games``: ``Game.hands``), so the hardware layer never
+looks a game up. Run: ``python -m firmware.hands_board --state-dir DIR --game G``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from firmware.games import GAMES, load
+from hardware.sim import SimTable
+from hardware.sim_board import main as board_main
+
+
+class NoHands(LookupError):
+    """A game with no simulated hands declared: it cannot be played with no table."""
+
+
+def hands_for(game: str) -> Callable[[SimTable], Any]:
+    """The hands ``game`` declares; NoHands, in words, for an unknown game or one without."""
+    declared = GAMES.get(game)
+    if declared is None or not declared.hands:
+        raise NoHands(f"{game!r} has no hands on the simulated table (games with hands: "
+                      f"{', '.join(g.id for g in GAMES.values() if g.hands)})")
+    return load(declared.hands)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return board_main(argv, hands_for=hands_for, prog="python -m firmware.hands_board")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
