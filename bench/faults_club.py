@@ -48,6 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.fault_tally import Tally  # noqa: E402
 from firmware.club.config import ClubError, config_from, load_config  # noqa: E402
 from tests.club_support import Heard, Mosquitto, wait_for  # noqa: E402
 from tests.test_club import OBELISK  # noqa: E402
@@ -71,34 +72,6 @@ CONTROL = re.compile("[\x00-\x1f\x7f\u202e]")
 TROUBLE = (AssertionError, OSError, ValueError, subprocess.TimeoutExpired)
 """A scenario that failed its checks or did not end in time: that try lost something."""
 FILE_S = 20.0
-
-
-class Tally:
-    """Tries and losses of each class, with a note for each loss."""
-
-    def __init__(self) -> None:
-        self.tried = dict.fromkeys(NAMES, 0)
-        self.lost = dict.fromkeys(NAMES, 0)
-        self.notes: list[str] = []
-
-    def check(self, kind: int, held: bool, what: str) -> None:
-        self.tried[kind] += 1
-        if not held:
-            self.lost[kind] += 1
-            self.notes.append(f"class {kind}: {what}")
-
-    def scenario(self, kind: int, what: str, trial) -> None:
-        """``trial()`` run once: held when it raises nothing."""
-        try:
-            trial()
-        except Exception as exc:  # whatever it was, that try lost something
-            self.check(kind, False, f"{what}: {exc!r}"[:300])
-        else:
-            self.check(kind, True, what)
-
-    def rows(self) -> list[dict]:
-        return [{"class": k, "name": NAMES[k], "tried": self.tried[k],
-                 "held": self.tried[k] - self.lost[k], "lost": self.lost[k]} for k in NAMES]
 
 
 class _Kept(logging.Handler):
@@ -301,7 +274,7 @@ def _ids(where: Path, tally: Tally) -> None:
 def run(rounds: int) -> list[dict]:
     """Each class tried ``rounds`` times, on fresh brokers and folders: per class, what was
     tried, what held and what was lost."""
-    tally = Tally()
+    tally = Tally(NAMES)
     with tempfile.TemporaryDirectory(prefix="faults-club-") as top:
         for n in range(rounds):
             where = Path(top) / f"round{n}"

@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.fault_tally import Tally  # noqa: E402
 from tests.browser_support import Web  # noqa: E402
 from tests.web_support import Answer, raw, read_answer, request  # noqa: E402
 
@@ -46,25 +47,6 @@ NAMES = {3: "pin lock kept", 4: "idle connections", 8: "bad input in words",
          9: "safety headers"}
 NESTED = b"[" * 2000 + b"]" * 2000
 POLICY_NEEDS = ("default-src 'self'", "frame-ancestors 'none'")
-
-
-class Tally:
-    """Tries and losses of each class."""
-
-    def __init__(self) -> None:
-        self.tried = dict.fromkeys(NAMES, 0)
-        self.lost = dict.fromkeys(NAMES, 0)
-        self.notes: list[str] = []
-
-    def check(self, kind: int, held: bool, what: str) -> None:
-        self.tried[kind] += 1
-        if not held:
-            self.lost[kind] += 1
-            self.notes.append(f"class {kind}: {what}")
-
-    def rows(self) -> list[dict]:
-        return [{"class": k, "name": NAMES[k], "tried": self.tried[k],
-                 "held": self.tried[k] - self.lost[k], "lost": self.lost[k]} for k in NAMES]
 
 
 def _raw(port: int, data: bytes, source: str) -> Answer:
@@ -196,7 +178,7 @@ def _idle(web: Web, tally: Tally, round_no: int) -> None:
 def run(rounds: int) -> list[dict]:
     """Each class of fault tried ``rounds`` times on a fresh ``obelisk web``: per class, what
     was tried, what held and what was lost."""
-    tally = Tally()
+    tally = Tally(NAMES)
     with tempfile.TemporaryDirectory(prefix="faults-web-") as where:
         for n in range(rounds):
             state = Path(where) / f"state{n}"
