@@ -91,21 +91,31 @@ class Club:
         elif kind == "state" and len(parts) == 3 and isinstance(data, dict):
             self._table(table, state=clean_all(data))
         elif kind == "events" and len(parts) == 3 and isinstance(data, dict):
-            key = (table, str(data.get("session")))
-            n = data.get("n")
-            if isinstance(n, int):
-                last = self._counts.get(key)
-                if last is not None and n <= last:
-                    return  # a repeat (at least once) or older
-                self._counts[key] = n
-                if last is not None and n > last + 1:
-                    self.gaps += n - last - 1
-                    if self.on_gap is not None:
-                        self.on_gap()
-            self._send(message({"event": "event", "table": table, "data": clean_all(data)}))
+            self._event(table, data)
         elif (kind == "results" and len(parts) == 4 and GAME_ID.fullmatch(parts[3])
               and isinstance(data, dict)):
             self._result(table, parts[3], data)
+
+    def _event(self, table: str, data: dict) -> None:
+        """A table event for the pages, unless they were shown it already."""
+        n = data.get("n")
+        if isinstance(n, int) and not self._count(table, str(data.get("session")), n):
+            return  # a repeat (at least once) or older
+        self._send(message({"event": "event", "table": table, "data": clean_all(data)}))
+
+    def _count(self, table: str, session: str, n: int) -> bool:
+        """Note event ``n`` of a table's session; False when it is not newer than the last
+        one. A skip in the numbering means the broker dropped events for this page."""
+        key = (table, session)
+        last = self._counts.get(key)
+        if last is not None and n <= last:
+            return False
+        self._counts[key] = n
+        if last is not None and n > last + 1:
+            self.gaps += n - last - 1
+            if self.on_gap is not None:
+                self.on_gap()
+        return True
 
     def _table(self, name: str, **change: object) -> None:
         known = self.tables.setdefault(name, {"table": name, "status": "unknown",
