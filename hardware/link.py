@@ -544,50 +544,66 @@ class ScannerLink:
         """Update the state from one message; True when listeners should hear of it (a new
         consistent state)."""
         with self._changed:
-            before = (self._synced, frozenset(self._closed), self._loads)
             if kind == proto.HELLO:
-                fields = proto.unpack_hello(body)
-                self._layout = Layout(*fields)
-                self._hello_seen = True
-                self._check_layout(self._layout)
-                if not self._synced or self._asked:
-                    return False  # part of an answer to our SYNC
-                self._synced = False  # the board restarted: wait for its snapshot
-                self.health.resyncs += 1
+                self._take_hello(body)
                 return False
-            if kind in (proto.SNAPSHOT, proto.CHANGES, proto.LOAD) and not self._hello_seen:
+            if kind in (proto.PONG, proto.STATUS):
+                self._take_report(kind, body)
+                return False
+            if kind not in (proto.SNAPSHOT, proto.CHANGES, proto.LOAD):
+                raise ValueError(f"unexpected message type {kind:#04x} from the board")
+            if not self._hello_seen:
                 # The board's heartbeat can come before its answer to our SYNC: without
                 # the hello its layout is unknown, so wait for that answer (no damage).
                 return False
+            before = (self._synced, frozenset(self._closed), self._loads)
             if kind == proto.SNAPSHOT:
-                closed, count, loads = proto.unpack_snapshot(body)
-                if count != self._layout.switch_count:
-                    raise ValueError(f"snapshot of {count} switches, layout says "
-                                     f"{self._layout.switch_count}")
-                self._closed = set(closed)
-                self._loads = tuple(loads)
-                self._synced = True
-                self._snapshots += 1
-                self._asked = False
+                self._take_snapshot(body)
             elif kind == proto.CHANGES:
-                changes = proto.unpack_changes(body)
-                if any(i >= self._layout.switch_count for i, _ in changes):
-                    raise ValueError("a change names a switch the board does not have")
-                for index, closed in changes:
-                    (self._closed.add if closed else self._closed.discard)(index)
-            elif kind == proto.LOAD:
-                self._loads = tuple(proto.unpack_loads(body))
-            elif kind == proto.PONG:
-                self.health.last_pong = proto.unpack_token(body)
-                return False
-            elif kind == proto.STATUS:
-                scan_us, load_us, dropped = proto.unpack_status(body)
-                self.health.board_status = BoardStatus(scan_us, load_us or None, dropped)
-                return False
+                self._take_changes(body)
             else:
-                raise ValueError(f"unexpected message type {kind:#04x} from the board")
+                self._loads = tuple(proto.unpack_loads(body))
             self._changed.notify_all()
             return self._synced and before != (True, frozenset(self._closed), self._loads)
+
+    def _take_hello(self, body: bytes) -> None:
+        """A hello opens every answer to our SYNC; unasked, it means the board restarted."""
+        fields = proto.unpack_hello(body)
+        self._layout = Layout(*fields)
+        self._hello_seen = True
+        self._check_layout(self._layout)
+        if not self._synced or self._asked:
+            return  # part of an answer to our SYNC
+        self._synced = False  # the board restarted: wait for its snapshot
+        self.health.resyncs += 1
+
+    def _take_report(self, kind: int, body: bytes) -> None:
+        """A pong or a status says how the board is, not what its sensors see."""
+        if kind == proto.PONG:
+            self.health.last_pong = proto.unpack_token(body)
+            return
+        scan_us, load_us, dropped = proto.unpack_status(body)
+        self.health.board_status = BoardStatus(scan_us, load_us or None, dropped)
+
+    def _take_snapshot(self, body: bytes) -> None:
+        """Every switch and load at once: the state is whole (synced) again."""
+        closed, count, loads = proto.unpack_snapshot(body)
+        if count != self._layout.switch_count:
+            raise ValueError(f"snapshot of {count} switches, layout says "
+                             f"{self._layout.switch_count}")
+        self._closed = set(closed)
+        self._loads = tuple(loads)
+        self._synced = True
+        self._snapshots += 1
+        self._asked = False
+
+    def _take_changes(self, body: bytes) -> None:
+        """Switches that moved since the last frame; all are checked before any is applied."""
+        changes = proto.unpack_changes(body)
+        if any(i >= self._layout.switch_count for i, _ in changes):
+            raise ValueError("a change names a switch the board does not have")
+        for index, closed in changes:
+            (self._closed.add if closed else self._closed.discard)(index)
 
 
 def _describe(lay: Layout) -> str:

@@ -157,18 +157,30 @@ def _scanner(t: dict, source: str) -> ScannerConfig:
     if towers not in (0, 2):
         raise ProfileError(f"{source}: {where}towers = {towers}; a table has 2 towers, or 0 "
                            "for a board-only table")
-    board = _get(t, "board", str, source, where, "none")
-    rows = cols = 0
-    if board != "none":
-        match = re.fullmatch(r"(\d)x(\d)", board)
-        if not match or not all(3 <= int(v) <= 8 for v in match.groups()):
-            raise ProfileError(f"{source}: {where}board = {board!r}; write rows x columns "
-                               "from 3x3 to 8x8, like \"8x8\", or \"none\"")
-        rows, cols = int(match[1]), int(match[2])
+    rows, cols = _board_size(t, source, where)
     loads = _get(t, "load_cells", int, source, where, 0)
     if not 0 <= loads <= 64:
         raise ProfileError(f"{source}: {where}load_cells = {loads}; a table has 0 to 64 "
                            "HX711 load cells (one per square at most)")
+    stack = _stack_levels(t, port, rows, source, where)
+    walls = _wall_sensors(t, port, rows, stack, source, where)
+    return ScannerConfig(port, baud, towers, rows, cols, loads, stack, walls)
+
+
+def _board_size(t: dict, source: str, where: str) -> tuple[int, int]:
+    """Rows and columns of ``board = "8x8"``; (0, 0) for a table without a board."""
+    board = _get(t, "board", str, source, where, "none")
+    if board == "none":
+        return 0, 0
+    match = re.fullmatch(r"(\d)x(\d)", board)
+    if not match or not all(3 <= int(v) <= 8 for v in match.groups()):
+        raise ProfileError(f"{source}: {where}board = {board!r}; write rows x columns "
+                           "from 3x3 to 8x8, like \"8x8\", or \"none\"")
+    return int(match[1]), int(match[2])
+
+
+def _stack_levels(t: dict, port: str, rows: int, source: str, where: str) -> int:
+    """Stack-height sensors need board squares to sit under and drive lines to spare."""
     stack = _get(t, "stack_levels", int, source, where, 1)
     if not 1 <= stack <= 3:
         raise ProfileError(f"{source}: {where}stack_levels = {stack}; use 1 (a switch per "
@@ -179,6 +191,11 @@ def _scanner(t: dict, source: str) -> ScannerConfig:
     if stack > 1 and port == "gpio":
         raise ProfileError(f"{source}: {where}stack_levels = {stack} needs more drive lines "
                            "than the gpio-only build has; use a scanner board, or 1")
+    return stack
+
+
+def _wall_sensors(t: dict, port: str, rows: int, stack: int, source: str, where: str) -> bool:
+    """Wall sensors take the second switch under a square, which stack sensors also want."""
     walls = _get(t, "wall_sensors", bool, source, where, False)
     if walls and stack > 1:
         raise ProfileError(f"{source}: {where}wall_sensors = true and stack_levels = {stack}: "
@@ -186,7 +203,7 @@ def _scanner(t: dict, source: str) -> ScannerConfig:
     if walls and (not rows or port == "gpio"):
         raise ProfileError(f"{source}: {where}wall_sensors = true needs a board and a scanner "
                            "board (more drive lines than the gpio-only build has)")
-    return ScannerConfig(port, baud, towers, rows, cols, loads, stack, walls)
+    return walls
 
 
 def _buttons(t: dict, source: str) -> ButtonsConfig:

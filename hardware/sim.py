@@ -267,10 +267,18 @@ class SimTable:
         if self._wired[0] is not None and all(
                 a is b for a, b in zip(self._wired[0], truth, strict=True)):
             return self._wired[1]
-        lay = self.layout
-        levels, rods = lay["levels"], lay["rods"]
-        side = math.isqrt(rods)
         table: list[set[int]] = [set() for _ in range(self._drive_count)]
+        self._wire_towers(table)
+        self._wire_board(table)
+        frozen = [frozenset(s) for s in table]
+        self._wired = (truth, frozen)
+        return frozen
+
+    def _wire_towers(self, table: list[set[int]]) -> None:
+        """Tower switches: a drive line per tower level, a sense line per rod; a hand's
+        magnets close switches as the cubes resting there do."""
+        levels, rods = self.layout["levels"], self.layout["rods"]
+        side = math.isqrt(rods)
         for tower, cubes in enumerate(self.cubes):
             for x, y, z in cubes:
                 if 0 <= z < levels:
@@ -278,7 +286,12 @@ class SimTable:
         for tower, x, y, z in self.hovering:
             if 0 <= z < levels:
                 table[tower * levels + z].add(y * side + x)
-        first_row = lay["towers"] * levels
+
+    def _wire_board(self, table: list[set[int]]) -> None:
+        """Board switches, on the drive lines after the towers': a set of row lines per
+        stack level, or one for pieces and one for walls; the column is the sense line."""
+        lay = self.layout
+        first_row = lay["towers"] * lay["levels"]
         heights = 1 if lay.get("walls") else lay.get("stack", 1)  # level 1: walls, or stacks
         for (row, col), height in self.stacks:
             if 0 <= row < lay["rows"] and 0 <= col < lay["cols"]:
@@ -287,6 +300,3 @@ class SimTable:
         if lay.get("walls"):
             for row, col in self.walls:
                 table[first_row + lay["rows"] + row].add(col)
-        frozen = [frozenset(s) for s in table]
-        self._wired = (truth, frozen)
-        return frozen

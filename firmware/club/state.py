@@ -32,6 +32,14 @@ def fold(state: dict, event: dict) -> dict:
     for key in KEEP:
         if key in event:
             new[key] = event[key]
+    _phase_and_turn(new, kind, event)
+    _moves_and_clocks(new, state, kind, event)
+    new["scores"] = scores_of(new)
+    return new
+
+
+def _phase_and_turn(new: dict, kind: object, event: dict) -> None:
+    """Events that move the game along: where it stands, whose turn, how it ended."""
     match kind:
         case "table":
             new.update(phase=event["state"], turn=event["turn"], doing=event["doing"],
@@ -44,6 +52,18 @@ def fold(state: dict, event: dict) -> dict:
             new.update(actions=event["actions"], outcome=None)
         case "turn":
             new.update(turn=event["player"], doing=event["doing"])
+        case "pause":
+            new["phase"] = "paused" if event["state"] == "paused" else "play"
+        case "game_over":
+            new.update(phase="over", turn=None, doing="", outcome=event["outcome"])
+        case "absent":
+            new["running"] = False  # the last event says why
+
+
+def _moves_and_clocks(new: dict, state: dict, kind: object, event: dict) -> None:
+    """Events within a turn: moves counted, refused, repaired or taken back, and the
+    hourglasses (counted on from ``state``, the one before)."""
+    match kind:
         case "accepted":
             new.update(actions=state.get("actions", 0) + 1, problem="")
         case "refused":
@@ -56,14 +76,6 @@ def fold(state: dict, event: dict) -> dict:
             new["hourglass"] = {**state.get("hourglass", {}), event["player"]: {
                 "state": event["state"], "seconds": event["seconds"], "left": event["left"],
                 "at": new["updated"]}}
-        case "pause":
-            new["phase"] = "paused" if event["state"] == "paused" else "play"
-        case "game_over":
-            new.update(phase="over", turn=None, doing="", outcome=event["outcome"])
-        case "absent":
-            new["running"] = False  # the last event says why
-    new["scores"] = scores_of(new)
-    return new
 
 
 def scores_of(state: dict) -> dict | None:

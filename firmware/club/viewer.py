@@ -91,21 +91,31 @@ class Club:
         elif kind == "state" and len(parts) == 3 and isinstance(data, dict):
             self._table(table, state=clean_all(data))
         elif kind == "events" and len(parts) == 3 and isinstance(data, dict):
-            key = (table, str(data.get("session")))
-            n = data.get("n")
-            if isinstance(n, int):
-                last = self._counts.get(key)
-                if last is not None and n <= last:
-                    return  # a repeat (at least once) or older
-                self._counts[key] = n
-                if last is not None and n > last + 1:
-                    self.gaps += n - last - 1
-                    if self.on_gap is not None:
-                        self.on_gap()
-            self._send(message({"event": "event", "table": table, "data": clean_all(data)}))
+            self._event(table, data)
         elif (kind == "results" and len(parts) == 4 and GAME_ID.fullmatch(parts[3])
               and isinstance(data, dict)):
             self._result(table, parts[3], data)
+
+    def _event(self, table: str, data: dict) -> None:
+        """A table event for the pages, unless they were shown it already."""
+        n = data.get("n")
+        if isinstance(n, int) and not self._count(table, str(data.get("session")), n):
+            return  # a repeat (at least once) or older
+        self._send(message({"event": "event", "table": table, "data": clean_all(data)}))
+
+    def _count(self, table: str, session: str, n: int) -> bool:
+        """Note event ``n`` of a table's session; False when it is not newer than the last
+        one. A skip in the numbering means the broker dropped events for this page."""
+        key = (table, session)
+        last = self._counts.get(key)
+        if last is not None and n <= last:
+            return False
+        self._counts[key] = n
+        if last is not None and n > last + 1:
+            self.gaps += n - last - 1
+            if self.on_gap is not None:
+                self.on_gap()
+        return True
 
     def _table(self, name: str, **change: object) -> None:
         known = self.tables.setdefault(name, {"table": name, "status": "unknown",
@@ -170,13 +180,7 @@ def subscribe(club: Club, broker: Broker, loop: asyncio.AbstractEventLoop,
         client.username_pw_set(user, password)
     if broker.tls:
         trust_ca(client, ca_file, "--ca-file")
-    said = {"last": ""}
-    resync: dict[str, object] = {"handle": None, "first": 0.0}
-
-    def say(words: str) -> None:
-        if words != said["last"]:
-            said["last"] = words
-            log.warning("obelisk club: %s", words)
+    say = _warn_when_new()
 
     def connected(client, userdata, flags, reason, properties) -> None:
         if reason.is_failure:
@@ -195,35 +199,60 @@ def subscribe(club: Club, broker: Broker, loop: asyncio.AbstractEventLoop,
     def received(client, userdata, msg) -> None:
         loop.call_soon_threadsafe(club.take, msg.topic, msg.payload)
 
-    def again() -> None:
-        resync["handle"] = None
-        log.warning("obelisk club: the broker dropped %d event(s) for this page (it fell "
-                    "behind, as a slow or busy machine does): the tables' states and the "
-                    "results are asked for again, so none is missing; a broker that drops "
-                    "often needs a larger max_queued_messages", club.gaps)
-        for part in ("state", "results/+"):
-            # MQTT 3.1.1: the same subscription again replaces it, and the broker sends
-            # what it retains for it again (no gap, as unsubscribing first would leave)
-            client.subscribe(f"{PREFIX}/+/{part}", qos=1)
-
-    def gap() -> None:
-        """On the event loop: ask again once quiet, never later than RESYNC_S[1]."""
-        now = loop.time()
-        handle = resync["handle"]
-        if handle is None:
-            resync["first"] = now
-        else:
-            handle.cancel()
-        when = min(now + RESYNC_S[0], float(resync["first"]) + RESYNC_S[1])
-        resync["handle"] = loop.call_at(when, again)
-
-    club.on_gap = gap
+    club.on_gap = _Resync(club, client, loop).gap
     client.on_connect = connected
     client.on_connect_fail = failed
     client.on_message = received
     client.connect_async(broker.host, broker.port, keepalive=30)
     client.loop_start()
     return client
+
+
+def _warn_when_new() -> Callable[[str], None]:
+    """A warning for the page's log, written only when its words differ from the last:
+    paho tries an absent broker again and again, and each try would say the same."""
+    said = {"last": ""}
+
+    def say(words: str) -> None:
+        if words != said["last"]:
+            said["last"] = words
+            log.warning("obelisk club: %s", words)
+
+    return say
+
+
+class _Resync:
+    """After the broker dropped events for the page, asks it again for the states and
+    results it retains: those may be among what was dropped. Each new gap puts the asking
+    off a little, but never past RESYNC_S[1] from the first, or a broker that keeps
+    dropping would put it off for ever."""
+
+    def __init__(self, club: Club, client: mqtt.Client,
+                 loop: asyncio.AbstractEventLoop) -> None:
+        self.club, self.client, self.loop = club, client, loop
+        self.handle: asyncio.TimerHandle | None = None
+        self.first = 0.0
+
+    def gap(self) -> None:
+        """On the event loop: ask again once quiet, never later than RESYNC_S[1]."""
+        now = self.loop.time()
+        if self.handle is None:
+            self.first = now
+        else:
+            self.handle.cancel()
+        when = min(now + RESYNC_S[0], self.first + RESYNC_S[1])
+        self.handle = self.loop.call_at(when, self.again)
+
+    def again(self) -> None:
+        self.handle = None
+        log.warning("obelisk club: the broker dropped %d event(s) for this page (it fell "
+                    "behind, as a slow or busy machine does): the tables' states and the "
+                    "results are asked for again, so none is missing; a broker that drops "
+                    "often needs a larger max_queued_messages", self.club.gaps)
+        for part in ("state", "results/+"):
+            # MQTT 3.1.1: the same subscription again replaces it, and the broker sends
+            # what it retains for it again (no gap, as unsubscribing first would leave)
+            self.client.subscribe(f"{PREFIX}/+/{part}", qos=1)
 
 
 class Events(_Safe, tornado.web.RequestHandler):
