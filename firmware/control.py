@@ -116,6 +116,16 @@ class Command:
 
 def parse(line: bytes | str) -> Command:
     """A command line read into a ``Command``; CommandRefused, in words, when malformed."""
+    data = _command_object(line)
+    player, index = _seat_and_index(data)
+    game, options, solo, level = _game_setup(data)
+    led, deadline = _led_and_deadline(data)
+    return Command(data["command"], player, index, game, tuple(sorted(options.items())), solo,
+                   level, led, deadline)
+
+
+def _command_object(line: bytes | str) -> dict:
+    """The line's JSON object, once it names a known command and has no stray fields."""
     try:
         data = json.loads(line)
     except (ValueError, RecursionError):
@@ -132,6 +142,11 @@ def parse(line: bytes | str) -> Command:
     if unknown:
         raise CommandRefused(f"{str(unknown[0])[:40]!r} is not part of a command (it may have "
                              f"{', '.join(sorted(FIELDS))})")
+    return data
+
+
+def _seat_and_index(data: dict) -> tuple[str | None, int | None]:
+    """The player and candidate index a command names, checked (either may be absent)."""
     player = data.get("player")
     if player is not None and player not in ("A", "B"):
         raise CommandRefused('the player is "A" or "B"')
@@ -139,6 +154,11 @@ def parse(line: bytes | str) -> Command:
     if index is not None and (type(index) is not int or not 0 <= index < 100):
         raise CommandRefused("the index is a whole number from 0, counting the candidates "
                              "from the first")
+    return player, index
+
+
+def _game_setup(data: dict) -> tuple[str | None, dict, str | None, int | None]:
+    """What a ``new`` command sets up: game, options, the computer's seat and level."""
     game = data.get("game")
     if game is not None and (not isinstance(game, str) or game not in GAMES):
         raise CommandRefused(f"the game is one of {', '.join(GAMES)}")
@@ -152,7 +172,11 @@ def parse(line: bytes | str) -> Command:
     if solo is not None and solo not in ("A", "B", "none"):
         raise CommandRefused('solo is the computer\'s seat, "A" or "B", or "none" for two '
                              "people")
-    level = data.get("level")
+    return game, options, solo, _level(data.get("level"), solo)
+
+
+def _level(level: object, solo: str | None) -> int | None:
+    """The computer's level, a digit as text taken too; only with the computer in a seat."""
     if isinstance(level, str) and level in ("1", "2", "3", "4"):
         level = int(level)
     if level is not None and (type(level) is not int or level not in (1, 2, 3, 4)):
@@ -160,6 +184,11 @@ def parse(line: bytes | str) -> Command:
     if level is not None and solo not in ("A", "B"):
         raise CommandRefused("the level is the computer's: choose its seat (solo A or B) to "
                              "play alone against it")
+    return level
+
+
+def _led_and_deadline(data: dict) -> tuple[int | None, float | None]:
+    """The LED a ``diag`` lights and the asker's deadline, checked (either may be absent)."""
     led = data.get("led")
     if led is not None and (type(led) is not int or not 0 <= led < 1_000_000):
         raise CommandRefused("the LED is a whole number from 0, counting the table's LEDs "
@@ -169,8 +198,7 @@ def parse(line: bytes | str) -> Command:
                                  or not math.isfinite(deadline)):
         raise CommandRefused("the deadline is a number of seconds on the machine's monotonic "
                              "clock")
-    return Command(name, player, index, game, tuple(sorted(options.items())), solo, level,
-                   led, deadline)
+    return led, deadline
 
 
 TOO_LATE = "the table did not answer in time, so nothing was done: try again"

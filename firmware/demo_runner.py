@@ -151,6 +151,52 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
     def clock() -> float:
         return (time.monotonic() - epoch) * speed
 
+    emit, reader_gone = _emitter(settings, resolved, out, live)
+    if prepare is not None:
+        prepare(devices, journal, emit)
+    table = make_table(resolved, journal, emit, seed)
+    if settings.solo is not None:  # before the start: a resumed game checks it with its own
+        from firmware.solo import Computer
+
+        table.solo = Computer(settings.solo, resolved.game.id)
+    stream = serve_table(table, journal.dir, clock)  # `obelisk watch` and the page see a demo too
+    service = TableService(devices, table, view_of, clock, rate=speed)
+    service.start_table()  # a journal that cannot be resumed is refused here, nothing touched
+    failure: list[BaseException] = []
+    loop = _service_thread(service, failure, resolved.game.id)
+    players = _players(settings, resolved, saved, table, devices, seed, make_players)
+    loop.start()
+    name = resolved.game.id
+    saving = _TableFile(physical, seed, name)
+    hand = getattr(devices.sim, "hand", None) or contextlib.nullcontext()
+    deadline = time.monotonic() + settings.max_real_s
+    try:
+        while table.state != "over":
+            stop = _stop_code(name, settings, table, reader_gone, loop, failure, deadline)
+            if stop is not None:
+                return stop
+            with hand, table.lock:  # the bots' hand, never in the middle of another's
+                ready = players.waiting()
+                if ready:
+                    players.act()
+                    saving.save(players)
+            time.sleep(min(0.2, 0.5 / speed) if ready else 0.002)
+        if not settings.state_dir:
+            where = journal.path.parent
+            print(f"{name}: the game is kept in {where}: `obelisk games --state-dir {where}` "
+                  "lists it", file=sys.stderr, flush=True)
+        return 0
+    finally:
+        service.stopping.set()
+        loop.join(timeout=5)
+        if stream is not None:
+            stream.close()
+
+
+def _emitter(settings: DemoSettings, resolved: Resolved, out: Any,
+             live: bool) -> tuple[Callable[[dict], None], threading.Event]:
+    """(how the demo shows an event, set once whoever reads the output has gone): one event
+    at a time, so lines from the service and the hands never interleave."""
     printing = threading.Lock()
     reader_gone = threading.Event()
     screen = Screen(load(GAMES[resolved.game.id].screen))
@@ -167,17 +213,12 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
             except (BrokenPipeError, ValueError):  # whoever read our output has gone
                 reader_gone.set()
 
-    if prepare is not None:
-        prepare(devices, journal, emit)
-    table = make_table(resolved, journal, emit, seed)
-    if settings.solo is not None:  # before the start: a resumed game checks it with its own
-        from firmware.solo import Computer
+    return emit, reader_gone
 
-        table.solo = Computer(settings.solo, resolved.game.id)
-    stream = serve_table(table, journal.dir, clock)  # `obelisk watch` and the page see a demo too
-    service = TableService(devices, table, view_of, clock, rate=speed)
-    service.start_table()  # a journal that cannot be resumed is refused here, nothing touched
-    failure: list[BaseException] = []
+
+def _service_thread(service: TableService, failure: list[BaseException],
+                    name: str) -> threading.Thread:
+    """The service's loop in a thread, not yet started; what stopped it lands in ``failure``."""
 
     def serve() -> None:
         try:
@@ -186,7 +227,13 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
             failure.append(exc)
             raise
 
-    loop = threading.Thread(target=serve, name=f"{resolved.game.id}-service", daemon=True)
+    return threading.Thread(target=serve, name=f"{name}-service", daemon=True)
+
+
+def _players(settings: DemoSettings, resolved: Resolved, saved: dict, table: Any,
+             devices: TableDevices, seed: int, make_players: Callable) -> Any:
+    """The demo's players, a computer's hand among them when it plays a seat, with the
+    pieces a killed demo left put back."""
     players = make_players(table, devices, seed)
     if table.solo is not None:  # typed, or the resumed game's own (its journal says so)
         from firmware.solo import SoloHands
@@ -197,42 +244,41 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
     if resolved.unfinished and "table" in saved:  # else the table guides the repair
         with contextlib.suppress(ValueError, KeyError, TypeError):
             players.restore(saved["table"])
-    loop.start()
-    unsaved = False
-    hand = getattr(devices.sim, "hand", None) or contextlib.nullcontext()
-    deadline = time.monotonic() + settings.max_real_s
-    name = resolved.game.id
-    try:
-        while table.state != "over":
-            if reader_gone.is_set():
-                return 0
-            if failure or not loop.is_alive():
-                print(f"{name}: the table service stopped: {failure[0] if failure else '?'}",
-                      file=sys.stderr)
-                return 1
-            if time.monotonic() > deadline:
-                print(f"{name}: no end after {settings.max_real_s:.0f} s (table: {table.state}, "
-                      f"{table.problem})", file=sys.stderr)
-                return 1
-            with hand, table.lock:  # the bots' hand, never in the middle of another's
-                ready = players.waiting()
-                if ready:
-                    players.act()
-                    try:
-                        write_whole(physical, json.dumps(
-                            {"seed": seed, "table": players.physical()}).encode())
-                    except StateDirError as exc:
-                        if not unsaved:  # the journal is what matters; say it once
-                            print(f"{name}: {exc}", file=sys.stderr)
-                        unsaved = True
-            time.sleep(min(0.2, 0.5 / speed) if ready else 0.002)
-        if not settings.state_dir:
-            where = journal.path.parent
-            print(f"{name}: the game is kept in {where}: `obelisk games --state-dir {where}` "
-                  "lists it", file=sys.stderr, flush=True)
+    return players
+
+
+def _stop_code(name: str, settings: DemoSettings, table: Any, reader_gone: threading.Event,
+               loop: threading.Thread, failure: list[BaseException],
+               deadline: float) -> int | None:
+    """The exit code when the demo has to stop before the game is over (None: play on)."""
+    if reader_gone.is_set():
         return 0
-    finally:
-        service.stopping.set()
-        loop.join(timeout=5)
-        if stream is not None:
-            stream.close()
+    if failure or not loop.is_alive():
+        print(f"{name}: the table service stopped: {failure[0] if failure else '?'}",
+              file=sys.stderr)
+        return 1
+    if time.monotonic() > deadline:
+        print(f"{name}: no end after {settings.max_real_s:.0f} s (table: {table.state}, "
+              f"{table.problem})", file=sys.stderr)
+        return 1
+    return None
+
+
+@dataclass
+class _TableFile:
+    """The simulated table written beside the journal after every act, so a killed demo
+    picks up where it was; a failure to write is said once (the journal is what matters)."""
+
+    path: Path
+    seed: int
+    name: str
+    failed: bool = False
+
+    def save(self, players: Any) -> None:
+        try:
+            write_whole(self.path, json.dumps(
+                {"seed": self.seed, "table": players.physical()}).encode())
+        except StateDirError as exc:
+            if not self.failed:
+                print(f"{self.name}: {exc}", file=sys.stderr)
+            self.failed = True

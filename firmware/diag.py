@@ -22,6 +22,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from firmware.control import ControlUnavailable, send
@@ -221,14 +222,7 @@ def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = N
             _wait_for_figures(devices, timeout=1.5)
         end = None if seconds is None else time.monotonic() + seconds
         while True:
-            note = ""
-            if leds is not None:
-                key = next(leds)
-                devices.leds.fill(_OFF)
-                devices.leds[key] = _LIT
-                devices.leds.show()
-                note = led_note(key, *devices.leds.locate(key))
-            screen = render(devices, note)
+            screen = render(devices, _light_next(devices, leds))
             print(("\x1b[H\x1b[2J" if live else "") + screen, flush=True)
             if once or (end is not None and time.monotonic() >= end):
                 return 0 if devices.link.synced else 1
@@ -241,11 +235,27 @@ def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = N
         _stdout_to_devnull()
         return 0
     finally:
-        if hand is not None:
-            hand.halt.set()
-        devices.leds.fill(_OFF)
-        devices.leds.show()
-        devices.close()
+        _put_away(devices, hand)
+
+
+def _light_next(devices: TableDevices, leds: Iterator | None) -> str:
+    """The next LED lit alone, and the words saying which it is ("" with no LED test)."""
+    if leds is None:
+        return ""
+    key = next(leds)
+    devices.leds.fill(_OFF)
+    devices.leds[key] = _LIT
+    devices.leds.show()
+    return led_note(key, *devices.leds.locate(key))
+
+
+def _put_away(devices: TableDevices, hand: _DemoHand | None) -> None:
+    """The demo hand stopped, the LEDs dark and the devices closed, however diag ended."""
+    if hand is not None:
+        hand.halt.set()
+    devices.leds.fill(_OFF)
+    devices.leds.show()
+    devices.close()
 
 
 def _through_service(directory: Path, *, once: bool, seconds: float | None, led_test: bool,

@@ -20,6 +20,16 @@ def headline(event: dict) -> str:
     """One event in a line a person reads."""
     kind = event["event"]
     who = f"player {event['player']}" if "player" in event else ""
+    for line_of in (_course_line, _asking_line, _table_line):
+        line = line_of(kind, event, who)
+        if line is not None:
+            return line
+    words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
+    return f"{kind}: {words}"
+
+
+def _course_line(kind: str, event: dict, who: str) -> str | None:
+    """The game's course: its start, its moves and takebacks, its end (None: another kind)."""
     match kind:
         case "start":
             first = f", player {event['first']} begins" if event["first"] else ""
@@ -30,31 +40,53 @@ def headline(event: dict) -> str:
             return f"{who}'s turn: {event['doing']}"
         case "accepted":
             return f"{who}: {event['text']}"
-        case "refused":
-            return f"not allowed: {event['message']}"
-        case "repaired":
-            return "the table is right again"
         case "takeback":
             why = "taken back" if event["why"] == "confirmed" else "moved on"
             return f"{event['undone']} action(s) {why}"
-        case "timer":
-            return (f"player {event['player']}'s hourglass {event['state']} "
-                    f"({event['left']:.0f} s left)")
-        case "offer":
-            players = " and ".join(f"player {p}" for p in event["players"])
-            if event["kind"] == "choose":
-                options = "; or ".join(f"({n}) {words}"
-                                       for n, words in enumerate(event["candidates"], 1))
-                return f"{players}, more than one move fits; which was it? {options}"
-            return f"{players} may {' or '.join(event['candidates'])} ({event['kind']})"
-        case "pause":
-            return f"the table is {event['state']}"
         case "game_over":
             return f"the game is over: {event['outcome']['words']}"
         case "reveal":
             return (f"{event['square']} holds {event['value']}: "
                     f"A {event['pips']['A']} pips, B {event['pips']['B']}, "
                     f"{event['points']} points to {event['controller'] or 'nobody'}")
+    return None
+
+
+def _asking_line(kind: str, event: dict, who: str) -> str | None:
+    """What the table asks of the players or tells them while they play (None: another
+    kind)."""
+    match kind:
+        case "refused":
+            return f"not allowed: {event['message']}"
+        case "repaired":
+            return "the table is right again"
+        case "timer":
+            return (f"player {event['player']}'s hourglass {event['state']} "
+                    f"({event['left']:.0f} s left)")
+        case "offer":
+            return _offer_line(event)
+        case "pause":
+            return f"the table is {event['state']}"
+        case "asked":
+            return f"the computer ({who}) asks: {event['text']}"
+        case "hint":
+            return f"a hint for {who}: {event['text']}"
+    return None
+
+
+def _offer_line(event: dict) -> str:
+    """A choice among candidate moves, or a bonus or takeback the players may take."""
+    players = " and ".join(f"player {p}" for p in event["players"])
+    if event["kind"] == "choose":
+        options = "; or ".join(f"({n}) {words}"
+                               for n, words in enumerate(event["candidates"], 1))
+        return f"{players}, more than one move fits; which was it? {options}"
+    return f"{players} may {' or '.join(event['candidates'])} ({event['kind']})"
+
+
+def _table_line(kind: str, event: dict, who: str) -> str | None:
+    """The table itself: what it holds, its notices, its devices (None: another kind)."""
+    match kind:
         case "table":
             turn = f", player {event['turn']}: {event['doing']}" if event["turn"] else ""
             return (f"the {event['game']} table ({event['state']}, {event['actions']} actions "
@@ -68,13 +100,7 @@ def headline(event: dict) -> str:
                 f"its {m['device']}: {m['words']}" for m in event["missing"])
         case "scanner":
             return f"the scanner board measured {period_words(event['scan_us'], event['load_us'])}"
-        case "asked":
-            return f"the computer ({who}) asks: {event['text']}"
-        case "hint":
-            return f"a hint for {who}: {event['text']}"
-        case _:
-            words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
-            return f"{kind}: {words}"
+    return None
 
 
 class Screen:

@@ -10,8 +10,11 @@ controller's colour (orange: a tie), and the rings say who won.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from engine.core import Outcome
 from engine.highrise.game import Size
-from engine.players import PLAYERS
+from engine.players import PLAYERS, Player
 from firmware import palette, solo
 
 Frame = dict[tuple[str, str, int], palette.RGB]
@@ -37,20 +40,37 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
         return ("board", "", square[0] * table.board_cols + square[1])
 
     leds: Frame = {at(pos.square(i)): palette.OFF for i in range(table.cells)}
-    each = pos.options.pieces_each
     outcome = pos.outcome() if table.state == "over" else None
     for p in PLAYERS:
-        ring = [palette.OFF] * ring_pixels
-        if outcome is not None:
-            ring = [palette.GOOD if outcome.winner is p else palette.WARN
-                    if outcome.winner is None else palette.EXTRA] * ring_pixels
-        elif table.state == "paused":
-            ring = [palette.DIM] * ring_pixels
-        elif table.state != "setup" and pos.to_play is p:
-            lit = -(-ring_pixels * pos.pieces_left(p) // each)  # pieces left, rounded up
-            ring = [palette.PLAYERS[p]] * lit + [palette.OFF] * (ring_pixels - lit)
-        for k, rgb in enumerate(ring):
+        for k, rgb in enumerate(_ring(table, p, outcome, ring_pixels)):
             leds[("ring", p.value, k)] = rgb
+    _light_wrong(table, leds, at)
+    if outcome is not None:
+        shown = int((now - table.over_at) / REVEAL_S) + 1
+        for s in pos.stacks_scored()[:shown]:
+            leds[at(s.square)] = (palette.PLAYERS[s.controller] if s.controller
+                                  else palette.WARN)
+    solo.overlay(table, leds)  # playing alone: the computer's move, or a hint
+    return leds
+
+
+def _ring(table, p: Player, outcome: Outcome | None, ring_pixels: int) -> list[palette.RGB]:
+    """One player's ring: who won at the end, dim while paused, the mover's pieces left."""
+    pos = table.position
+    if outcome is not None:
+        return [palette.GOOD if outcome.winner is p else palette.WARN
+                if outcome.winner is None else palette.EXTRA] * ring_pixels
+    if table.state == "paused":
+        return [palette.DIM] * ring_pixels
+    if table.state != "setup" and pos.to_play is p:
+        lit = -(-ring_pixels * pos.pieces_left(p) // pos.options.pieces_each)  # rounded up
+        return [palette.PLAYERS[p]] * lit + [palette.OFF] * (ring_pixels - lit)
+    return [palette.OFF] * ring_pixels
+
+
+def _light_wrong(table, leds: Frame, at: Callable[[tuple[int, int]], tuple[str, str, int]]) -> None:
+    """What is wrong on the board: in setup one square to fix, in a repair every change."""
+    pos = table.position
     view = table.view
     if table.state == "setup" and table.wrong and view is not None:
         sq = table.wrong[0]  # one fix at a time
@@ -62,10 +82,3 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
             i = pos.index(sq)
             lighter = view[i] < table.accepted[i] - table.cal.tolerance
             leds[at(sq)] = palette.MISSING if lighter else palette.EXTRA
-    if outcome is not None:
-        shown = int((now - table.over_at) / REVEAL_S) + 1
-        for s in pos.stacks_scored()[:shown]:
-            leds[at(s.square)] = (palette.PLAYERS[s.controller] if s.controller
-                                  else palette.WARN)
-    solo.overlay(table, leds)  # playing alone: the computer's move, or a hint
-    return leds

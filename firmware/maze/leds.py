@@ -54,21 +54,32 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
     if table.lifted is not None and table.state in ("play", "choose"):
         for square in queen_moves(pos.cut, table.lifted):
             leds[_at(square)] = palette.CANDIDATE
-    for i, (action,) in enumerate(table.candidates):
-        picked = i == table.pick
-        if isinstance(action, PlaceWall):
-            if not picked:
-                continue  # one orientation at a time: the wall and the sides it blocks
-            r, c = action.square
-            leds[_at(action.square)] = palette.PICK
-            for side in action.orientation.sides:
-                n = (r + side.value[0], c + side.value[1])
-                if 0 <= n[0] < SIZE and 0 <= n[1] < SIZE:
-                    leds[_at(n)] = palette.EXTRA
-        elif isinstance(action, Move):
-            leds[_at(action.to)] = palette.PICK if picked else palette.CANDIDATE
+    _light_candidates(table, leds)
     if table.state in ("setup", "repair"):
         for square in table.wrong:
             leds[_at(square)] = palette.EXTRA
     solo.overlay(table, leds)  # playing alone: the computer's move, or a hint
     return leds
+
+
+def _light_candidates(table, leds: Frame) -> None:
+    """The candidates to pick from: a claim white (picked) or blue, and only the picked
+    wall, its square white and the squares it shuts off red."""
+    for i, (action,) in enumerate(table.candidates):
+        picked = i == table.pick
+        if isinstance(action, PlaceWall):
+            if not picked:
+                continue  # one orientation at a time: the wall and the sides it blocks
+            _light_wall(action, leds)
+        elif isinstance(action, Move):
+            leds[_at(action.to)] = palette.PICK if picked else palette.CANDIDATE
+
+
+def _light_wall(wall: PlaceWall, leds: Frame) -> None:
+    """A wall's square, and each square on the board it shuts off."""
+    r, c = wall.square
+    leds[_at(wall.square)] = palette.PICK
+    for side in wall.orientation.sides:
+        n = (r + side.value[0], c + side.value[1])
+        if 0 <= n[0] < SIZE and 0 <= n[1] < SIZE:
+            leds[_at(n)] = palette.EXTRA

@@ -9,7 +9,7 @@ at the end, who won.
 
 from __future__ import annotations
 
-from engine.players import PLAYERS
+from engine.players import PLAYERS, Player
 from engine.stones.sensing import destinations
 from firmware import palette, solo
 
@@ -26,21 +26,7 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
 
     leds: Frame = {("board", "", i): palette.OFF for i in range(pos.options.rows * cols)}
     for p in PLAYERS:
-        ring = [palette.OFF] * ring_pixels
-        if table.state == "over":
-            winner = pos.outcome().winner
-            ring = [palette.GOOD if winner is p else palette.WARN if winner is None
-                    else palette.EXTRA] * ring_pixels
-        elif table.state == "paused":
-            ring = [palette.DIM] * ring_pixels
-        elif pos.to_play is p and table.state != "setup":
-            colour = palette.WARN if pos.pillar_of(p) is not None else palette.PLAYERS[p]
-            ring = [colour] * ring_pixels
-            if ring_pixels >= 2:  # the mover's symmetry as it stands
-                colour_sym, shape_sym = pos.symmetry(p)
-                ring[0] = palette.GOOD if colour_sym else palette.OFF
-                ring[1] = palette.GOOD if shape_sym else palette.OFF
-        for i, rgb in enumerate(ring):
+        for i, rgb in enumerate(_ring(table, p, ring_pixels)):
             leds[("ring", p.value, i)] = rgb
     if table.view is not None and table.state in ("setup", "repair"):
         for square in table._differences(table.view):
@@ -56,3 +42,24 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
         leds[at(table.actions[-1].to)] = palette.GOOD
     solo.overlay(table, leds)  # playing alone: the computer's move, or a hint
     return leds
+
+
+def _ring(table, p: Player, ring_pixels: int) -> list[palette.RGB]:
+    """One player's ring: who won at the end, dim while paused, and for the mover whose
+    move it is (orange: a capstone must come off), its symmetries on the first two pixels."""
+    pos = table.position
+    ring = [palette.OFF] * ring_pixels
+    if table.state == "over":
+        winner = pos.outcome().winner
+        ring = [palette.GOOD if winner is p else palette.WARN if winner is None
+                else palette.EXTRA] * ring_pixels
+    elif table.state == "paused":
+        ring = [palette.DIM] * ring_pixels
+    elif pos.to_play is p and table.state != "setup":
+        colour = palette.WARN if pos.pillar_of(p) is not None else palette.PLAYERS[p]
+        ring = [colour] * ring_pixels
+        if ring_pixels >= 2:  # the mover's symmetry as it stands
+            colour_sym, shape_sym = pos.symmetry(p)
+            ring[0] = palette.GOOD if colour_sym else palette.OFF
+            ring[1] = palette.GOOD if shape_sym else palette.OFF
+    return ring

@@ -217,51 +217,71 @@ class DemoPlayers:
             self.devices.buttons.press(player.value, hold=True)
 
     def _play(self, pos: TowersState) -> None:
+        """The hands' act for the phase the game is in."""
         if pos.phase is Phase.CHOOSE:
-            active = pos.active
-            if pos.turn == self.timeout_turn and self.dawdled_turn != pos.turn:
-                if self.pads[0] is None:
-                    self._pad(0, self._physical_pile(pos)[0])
-                    return
-                self.dawdled_turn = pos.turn  # now wait for the hourglass to run out
-                return
-            if self.dawdled_turn == pos.turn:
-                return
-            rng = self._rng(f"choose-{active.value}")
-            pile = self._physical_pile(pos)
-            free = [i for i, b in enumerate(self.pads) if b is None]
-            if free:
-                self._pad(free[0], rng.choice(pile))
+            self._play_choose(pos)
         elif pos.phase is Phase.TAKE:
-            passive = pos.passive
-            if passive not in self.held:  # first pick a block up from a pad
-                rng = self._rng(f"take-{passive.value}")
-                pad = rng.choice([i for i, b in enumerate(self.pads) if b])
-                self.held[passive] = self.pads[pad]
-                self._pad(pad, None)
-                return
-            self._put_on_tower(pos, passive, self.held.pop(passive))
+            self._play_take(pos)
         elif pos.phase is Phase.PLACE:
-            for player in pos.to_move():
-                block = self.held.pop(player, None)
-                if block is None:
-                    pads = [i for i, b in enumerate(self.pads) if b]
-                    if not pads:  # the block is nowhere to hand: do what the table asks
-                        self._repair(pos)
-                        return
-                    block = self.pads[pads[0]]
-                    self._pad(pads[0], None)
-                self._put_on_tower(pos, player, block)
-                return
+            self._play_place(pos)
         elif pos.phase is Phase.BONUS:
-            earner = pos.bonus[0]
-            rng = self._rng(f"bonus-{earner.value}")
-            if rng.random() < 0.5:
-                self.devices.buttons.press(earner.value)  # declines the black block
-            else:
-                victim = earner.other
-                cells = self._placement(pos, victim, pos.blacks[0], rng)
-                self.sim.place(victim.index, cells)
+            self._play_bonus(pos)
+
+    def _play_choose(self, pos: TowersState) -> None:
+        """The active player sets a block from the pile on a free pad; on the turn planned
+        for it, one block and then nothing, so the demo shows an hourglass running out."""
+        active = pos.active
+        if pos.turn == self.timeout_turn and self.dawdled_turn != pos.turn:
+            if self.pads[0] is None:
+                self._pad(0, self._physical_pile(pos)[0])
+                return
+            self.dawdled_turn = pos.turn  # now wait for the hourglass to run out
+            return
+        if self.dawdled_turn == pos.turn:
+            return
+        rng = self._rng(f"choose-{active.value}")
+        pile = self._physical_pile(pos)
+        free = [i for i, b in enumerate(self.pads) if b is None]
+        if free:
+            self._pad(free[0], rng.choice(pile))
+
+    def _play_take(self, pos: TowersState) -> None:
+        """The passive player picks a block up from a pad, then puts it on a tower."""
+        passive = pos.passive
+        if passive not in self.held:  # first pick a block up from a pad
+            rng = self._rng(f"take-{passive.value}")
+            pad = rng.choice([i for i, b in enumerate(self.pads) if b])
+            self.held[passive] = self.pads[pad]
+            self._pad(pad, None)
+            return
+        self._put_on_tower(pos, passive, self.held.pop(passive))
+
+    def _play_place(self, pos: TowersState) -> None:
+        """The first player still to place puts a block on a tower: the one in hand, else
+        one from a pad (none anywhere: the table is put right first)."""
+        for player in pos.to_move():
+            block = self.held.pop(player, None)
+            if block is None:
+                pads = [i for i, b in enumerate(self.pads) if b]
+                if not pads:  # the block is nowhere to hand: do what the table asks
+                    self._repair(pos)
+                    return
+                block = self.pads[pads[0]]
+                self._pad(pads[0], None)
+            self._put_on_tower(pos, player, block)
+            return
+
+    def _play_bonus(self, pos: TowersState) -> None:
+        """The bonus earner declines it half the time, else puts a black block on the
+        other player's tower, so a demo shows both answers."""
+        earner = pos.bonus[0]
+        rng = self._rng(f"bonus-{earner.value}")
+        if rng.random() < 0.5:
+            self.devices.buttons.press(earner.value)  # declines the black block
+        else:
+            victim = earner.other
+            cells = self._placement(pos, victim, pos.blacks[0], rng)
+            self.sim.place(victim.index, cells)
 
 
 # ---------------------------------------------------------------- running
