@@ -22,7 +22,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from firmware.control import ControlUnavailable, send
@@ -215,17 +215,32 @@ def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = N
         hand = _DemoHand(devices)
         hand.start()
     leds = itertools.cycle(list(devices.leds.keys())) if led_test else None
-    live = sys.stdout.isatty() and not once
     try:
         devices.link.wait_for(lambda s: True, timeout=3.0)
         if once:  # a board just started has measured nothing until its second heartbeat
             _wait_for_figures(devices, timeout=1.5)
-        end = None if seconds is None else time.monotonic() + seconds
+        return _show(lambda: (render(devices, _light_next(devices, leds)), devices.link.synced),
+                     once=once, seconds=seconds, refresh_s=refresh_s)
+    finally:
+        _put_away(devices, hand)
+
+
+class _DiagEnds(Exception):
+    """diag cannot go on (the service stopped answering); the words went to stderr."""
+
+
+def _show(next_view: Callable[[], tuple[str, bool]], *, once: bool, seconds: float | None,
+          refresh_s: float) -> int:
+    """Each view in turn (cleared in place on a terminal) until the time is up, or once: 0
+    when the board was synced at the last; Ctrl-C 130; a reader that went away, quietly 0."""
+    live = sys.stdout.isatty() and not once
+    end = None if seconds is None else time.monotonic() + seconds
+    try:
         while True:
-            screen = render(devices, _light_next(devices, leds))
+            screen, synced = next_view()
             print(("\x1b[H\x1b[2J" if live else "") + screen, flush=True)
             if once or (end is not None and time.monotonic() >= end):
-                return 0 if devices.link.synced else 1
+                return 0 if synced else 1
             if not live:
                 print()
             time.sleep(refresh_s)
@@ -234,8 +249,8 @@ def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = N
     except BrokenPipeError:
         _stdout_to_devnull()
         return 0
-    finally:
-        _put_away(devices, hand)
+    except _DiagEnds:
+        return 1
 
 
 def _light_next(devices: TableDevices, leds: Iterator | None) -> str:
@@ -261,41 +276,30 @@ def _put_away(devices: TableDevices, hand: _DemoHand | None) -> None:
 def _through_service(directory: Path, *, once: bool, seconds: float | None, led_test: bool,
                      refresh_s: float) -> int:
     """diag asked of the running service: its screen, and each LED lit in turn by it."""
-    live = sys.stdout.isatty() and not once
-    end = None if seconds is None else time.monotonic() + seconds
     where = f" through the table service on {directory}"
-    step = 0
+    steps = itertools.count()
+
+    def view() -> tuple[str, bool]:
+        ask: dict = {"command": "diag"}
+        if led_test:
+            ask["led"] = next(steps)
+        try:
+            answer = send(directory, ask)
+        except ControlUnavailable as exc:
+            print(f"obelisk diag: the table service stopped answering ({exc}); run "
+                  "`obelisk diag` again", file=sys.stderr)
+            raise _DiagEnds from None
+        if not answer.get("ok"):
+            print(f"obelisk diag: the table service refused: {answer.get('error')}",
+                  file=sys.stderr)
+            raise _DiagEnds
+        lit = answer.get("lit")
+        note = led_note(lit["led"], lit["chain"], lit["pixel"], where) if lit else \
+            f"LED test: none ({'--no-led-test' if not led_test else 'no LEDs'}){where}"
+        return f"{answer['screen']}\n{note}", bool(answer.get("synced"))
+
     try:
-        while True:
-            ask: dict = {"command": "diag"}
-            if led_test:
-                ask["led"] = step
-                step += 1
-            try:
-                answer = send(directory, ask)
-            except ControlUnavailable as exc:
-                print(f"obelisk diag: the table service stopped answering ({exc}); run "
-                      "`obelisk diag` again", file=sys.stderr)
-                return 1
-            if not answer.get("ok"):
-                print(f"obelisk diag: the table service refused: {answer.get('error')}",
-                      file=sys.stderr)
-                return 1
-            lit = answer.get("lit")
-            note = led_note(lit["led"], lit["chain"], lit["pixel"], where) if lit else \
-                f"LED test: none ({'--no-led-test' if not led_test else 'no LEDs'}){where}"
-            screen = f"{answer['screen']}\n{note}"
-            print(("\x1b[H\x1b[2J" if live else "") + screen, flush=True)
-            if once or (end is not None and time.monotonic() >= end):
-                return 0 if answer.get("synced") else 1
-            if not live:
-                print()
-            time.sleep(refresh_s)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        _stdout_to_devnull()
-        return 0
+        return _show(view, once=once, seconds=seconds, refresh_s=refresh_s)
     finally:
         if led_test:  # the game's picture back at once, not in LED_TEST_S
             with contextlib.suppress(ControlUnavailable):
