@@ -131,6 +131,11 @@ def _typed(hint: object, raw: object) -> object:
         (hint,) = [a for a in args if a is not _NONE]
     if isinstance(hint, type) and issubclass(hint, Enum):
         return hint(raw)
+    return _scalar(hint, raw)
+
+
+def _scalar(hint: object, raw: object) -> object:
+    """``raw`` as a bool, int, float or str, checked strictly: JSON's true is no number."""
     if hint is bool:
         if not isinstance(raw, bool):
             raise TypeError("not true or false")

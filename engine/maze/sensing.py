@@ -79,45 +79,62 @@ def read_view(state: MazeState, view: MazeView) -> Reading:
                                "back", tuple(sorted(walls_gone)))
     phase = state.phase
     if phase in (Phase.FIRST_SEGMENT, Phase.SEGMENTS):
-        if walls_new:
-            raise MazeSensingError(f"no walls before the first turn: take the wall off "
-                                   f"{_names(walls_new)}", tuple(sorted(walls_new)))
-        if gone:
-            raise MazeSensingError(f"segments stay where they were put: put back the one on "
-                                   f"{_names(gone)}", tuple(sorted(gone)))
-        wanted = 1 if phase is Phase.FIRST_SEGMENT else SEGMENTS - 1 - len(state.segments)
-        if len(new) > wanted:
-            raise MazeSensingError(f"{len(new)} new pieces but only {wanted} to place: take "
-                                   "the extra off", tuple(sorted(new)))
-        return Reading(actions=tuple(PlaceSegment(s) for s in sorted(new)))
+        return _segments_placed(state, gone, new, walls_new)
     if phase is Phase.WALL:
-        if gone or new:
-            raise MazeSensingError("the Maze Master walls or passes first: put the obelisk "
-                                   "back", tuple(sorted(gone | new)))
-        if len(walls_new) > 1:
-            raise MazeSensingError(f"one wall a turn: take one off {_names(walls_new)}",
-                                   tuple(sorted(walls_new)))
-        if state.walls_left == 0:
-            raise MazeSensingError(f"all {state.options.walls} walls are standing: take the "
-                                   f"one off {_names(walls_new)}", tuple(sorted(walls_new)))
-        return Reading(wall_at=next(iter(walls_new)))
+        return _wall_placed(state, gone, new, walls_new)
     if phase is Phase.MOVE:
-        if walls_new:
-            raise MazeSensingError(f"a wall goes up only at the start of a turn: take it off "
-                                   f"{_names(walls_new)}", tuple(sorted(walls_new)))
-        frm = state.obelisk
-        if gone != {frm} or len(new) > 1:
-            raise MazeSensingError("only the obelisk moves, one square to another: put the "
-                                   "segments back", tuple(sorted(gone | new)))
-        moves = queen_moves(state.cut, frm)
-        if new:
-            to = next(iter(new))
-            if to not in moves:
-                raise MazeSensingError(f"the obelisk cannot go from {square_name(frm)} to "
-                                       f"{square_name(to)}: {state.why_not(frm, to)}",
-                                       (to,))
-            return Reading(actions=(Move(to),))
-        claims = tuple(Move(s) for s in moves if s in state.segments)
-        return Reading(lifted=frm, claims=claims)
+        return _obelisk_moved(state, gone, new, walls_new)
     raise MazeSensingError("the game is over", ())
 
+
+def _segments_placed(state: MazeState, gone: frozenset[Square], new: frozenset[Square],
+                     walls_new: frozenset[Square]) -> Reading:
+    """Before the game: the new pieces are segments, no more than are left to place."""
+    if walls_new:
+        raise MazeSensingError(f"no walls before the first turn: take the wall off "
+                               f"{_names(walls_new)}", tuple(sorted(walls_new)))
+    if gone:
+        raise MazeSensingError(f"segments stay where they were put: put back the one on "
+                               f"{_names(gone)}", tuple(sorted(gone)))
+    wanted = 1 if state.phase is Phase.FIRST_SEGMENT else SEGMENTS - 1 - len(state.segments)
+    if len(new) > wanted:
+        raise MazeSensingError(f"{len(new)} new pieces but only {wanted} to place: take "
+                               "the extra off", tuple(sorted(new)))
+    return Reading(actions=tuple(PlaceSegment(s) for s in sorted(new)))
+
+
+def _wall_placed(state: MazeState, gone: frozenset[Square], new: frozenset[Square],
+                 walls_new: frozenset[Square]) -> Reading:
+    """At the start of a turn: one new wall, its orientation still to be picked."""
+    if gone or new:
+        raise MazeSensingError("the Maze Master walls or passes first: put the obelisk "
+                               "back", tuple(sorted(gone | new)))
+    if len(walls_new) > 1:
+        raise MazeSensingError(f"one wall a turn: take one off {_names(walls_new)}",
+                               tuple(sorted(walls_new)))
+    if state.walls_left == 0:
+        raise MazeSensingError(f"all {state.options.walls} walls are standing: take the "
+                               f"one off {_names(walls_new)}", tuple(sorted(walls_new)))
+    return Reading(wall_at=next(iter(walls_new)))
+
+
+def _obelisk_moved(state: MazeState, gone: frozenset[Square], new: frozenset[Square],
+                   walls_new: frozenset[Square]) -> Reading:
+    """The Architect's move: the obelisk on a new square, or lifted (a claim to pick)."""
+    if walls_new:
+        raise MazeSensingError(f"a wall goes up only at the start of a turn: take it off "
+                               f"{_names(walls_new)}", tuple(sorted(walls_new)))
+    frm = state.obelisk
+    if gone != {frm} or len(new) > 1:
+        raise MazeSensingError("only the obelisk moves, one square to another: put the "
+                               "segments back", tuple(sorted(gone | new)))
+    moves = queen_moves(state.cut, frm)
+    if new:
+        to = next(iter(new))
+        if to not in moves:
+            raise MazeSensingError(f"the obelisk cannot go from {square_name(frm)} to "
+                                   f"{square_name(to)}: {state.why_not(frm, to)}",
+                                   (to,))
+        return Reading(actions=(Move(to),))
+    claims = tuple(Move(s) for s in moves if s in state.segments)
+    return Reading(lifted=frm, claims=claims)

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core import ChanceStream
-from engine.search.base import Tuning
+from engine.search.base import Results, Tuning
 
 PROVEN_WIN = 2.0
 """A mark for a move that ends the game won: above any mean result."""
@@ -128,47 +128,56 @@ class Search:
         return None
 
     def _simulate(self) -> None:
+        """One walk down the tree: a new position valued, the value added along the path."""
         state = self._sampled()
         node = self.root
         path = [node]
-        stream = self.stream
         while True:
             if state.is_terminal():
                 results = state.returns()
                 break
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = outcomes[stream.below(len(outcomes))][0]
-                state = state.apply_action(action)
-                node = node.children.setdefault(action, Node(None))
+                state, node = self._chance(node, state)
                 path.append(node)
                 continue
             if node.untried is None:
-                node.player = state.current_player().index
-                moves = self._root_moves if node is self.root else self.tuning.moves(state)
-                node.untried = _shuffled(moves, stream)
+                self._open(node, state)
             if node.untried:
-                action = node.untried.pop()
-                state = state.apply_action(action)
-                child = Node(node.player)
-                node.children[action] = child
-                if self._hidden is None:
-                    child.state = state
-                path.append(child)
-                if state.is_terminal():
-                    results = state.returns()
-                    if self._hidden is None:
-                        child.proven = results[node.player]
-                else:
-                    results = self.tuning.evaluate(state, stream)
+                results = self._expand(node, state, path)
                 break
             action, node = self._select(node)
             state = node.state if node.state is not None else state.apply_action(action)
             path.append(node)
-        for visited in path:
-            visited.visits += 1
-            if visited.mover is not None:
-                visited.total += results[visited.mover]
+        _back_up(path, results)
+
+    def _chance(self, node: Node, state: Any) -> tuple[Any, Node]:
+        """A chance outcome drawn from the stream: the position after it, and its node."""
+        outcomes = state.chance_outcomes()
+        action = outcomes[self.stream.below(len(outcomes))][0]
+        state = state.apply_action(action)
+        return state, node.children.setdefault(action, Node(None))
+
+    def _open(self, node: Node, state: Any) -> None:
+        """A node seen for the first time: who moves there, and its moves to try."""
+        node.player = state.current_player().index
+        moves = self._root_moves if node is self.root else self.tuning.moves(state)
+        node.untried = _shuffled(moves, self.stream)
+
+    def _expand(self, node: Node, state: Any, path: list[Node]) -> Results:
+        """One untried move added to the tree (and to ``path``); the value after it."""
+        action = node.untried.pop()
+        state = state.apply_action(action)
+        child = Node(node.player)
+        node.children[action] = child
+        if self._hidden is None:
+            child.state = state
+        path.append(child)
+        if not state.is_terminal():
+            return self.tuning.evaluate(state, self.stream)
+        results = state.returns()
+        if self._hidden is None:
+            child.proven = results[node.player]
+        return results
 
     def _select(self, node: Node) -> tuple[Any, Node]:
         """UCT among the tried moves; a move that wins outright is always taken."""
@@ -184,6 +193,14 @@ class Search:
                 best, best_score = (action, child), score
         assert best is not None
         return best
+
+
+def _back_up(path: list[Node], results: Results) -> None:
+    """Each node on the path counts the visit and the result of the player who moved into it."""
+    for visited in path:
+        visited.visits += 1
+        if visited.mover is not None:
+            visited.total += results[visited.mover]
 
 
 def _shuffled(moves: list[Any], stream: ChanceStream) -> list[Any]:

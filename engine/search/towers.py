@@ -83,74 +83,111 @@ def _flat(heights: list[int]) -> bool:
     return heights[0] >= 1 and min(heights) == max(heights)
 
 
+class _Quick:
+    """A rollout's position in numbers: heights, points, and what is left to draw."""
+
+    __slots__ = ("active", "black", "blacks", "block_of", "bonus", "hands", "heights",
+                 "overs", "pile", "points", "zone")
+
+    def __init__(self, state: TowersState) -> None:
+        self.block_of = state.block
+        self.heights = [list(state.tower(p).heights) for p in PLAYERS]
+        self.points = [state.tower(p).points for p in PLAYERS]
+        self.overs: list[int] = []  # who went over the top, once the game ends so
+        self.pile = list(state.pile)
+        self.blacks = len(state.blacks)
+        self.black = self.block_of(state.blacks[0]) if state.blacks else None
+        self.active = state.active.index
+        self.zone = list(state.zone)
+        self.hands: list[str | None] = list(state.hands)
+        self.bonus = [p.index for p in state.bonus]
+
+    def play(self, phase: Phase, stream: ChanceStream) -> None:
+        """Turn after turn from ``phase`` until a tower goes over or the pile runs out."""
+        while True:
+            if phase is Phase.CHOOSE:
+                self.fill_zone(stream)
+                phase = Phase.TAKE
+            if phase is Phase.TAKE:
+                self.take(stream)
+                phase = Phase.PLACE
+            if phase is Phase.PLACE:
+                if self.place(stream):
+                    return
+                phase = Phase.BONUS
+            if phase is Phase.BONUS:
+                if self.give_blacks(stream):
+                    return
+                self.active = 1 - self.active
+                if len(self.pile) < 2:
+                    return
+                phase = Phase.CHOOSE
+
+    def fill_zone(self, stream: ChanceStream) -> None:
+        """The active player chooses at random until two blocks are in the zone."""
+        while len(self.zone) < 2:
+            self.zone.append(self.pile.pop(stream.below(len(self.pile))))
+
+    def take(self, stream: ChanceStream) -> None:
+        """The passive player keeps a random one of the two; the active gets the other."""
+        pick = stream.below(2)
+        zone, active = self.zone, self.active
+        self.hands[1 - active], self.hands[active] = zone[pick], zone[1 - pick]
+        self.zone = []
+
+    def place(self, stream: ChanceStream) -> bool:
+        """Both blocks in hand packed low; True when one went over the top (the end)."""
+        over = [0, 0]
+        for p in (0, 1):
+            held = self.hands[p]
+            if held is not None:
+                block = self.block_of(held)
+                over[p] = _pack_low(self.heights[p], block, stream)
+                if over[p]:
+                    self.points[p] -= over[p]  # the block leaves unscored, a point a cube
+                else:
+                    self.points[p] += block.colour.points
+                self.hands[p] = None
+        if over[0] or over[1]:
+            self.overs = [p for p in (0, 1) if over[p]]
+            return True
+        self.bonus = [p for p in (0, 1) if _flat(self.heights[p])] if self.blacks else []
+        return False
+
+    def give_blacks(self, stream: ChanceStream) -> bool:
+        """Each flat tower's owner puts a black block on the other tower half the time;
+        True when it went over the top (the end)."""
+        for p in self.bonus:
+            if self.blacks and self.black is not None and stream.below(2):
+                self.blacks -= 1
+                over = _pack_low(self.heights[1 - p], self.black, stream)
+                if over:
+                    self.points[1 - p] -= over
+                    self.overs = [1 - p]
+                    return True
+                self.points[1 - p] += Colour.BLACK.points
+        self.bonus = []
+        return False
+
+    def returns(self, sudden_death: bool) -> Results:
+        """+1 to the higher total; with sudden death, to the one not over the top."""
+        points = self.points
+        if sudden_death:  # no points: the one over the top loses
+            points = [0, 0]
+            if len(self.overs) == 1:
+                points[1 - self.overs[0]] = 1
+        if points[0] == points[1]:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if points[0] > points[1] else (-1.0, 1.0)
+
+
 def rollout(state: TowersState, stream: ChanceStream) -> Results:
     """Quick play to the end on height maps; +1 to the higher total (see the module)."""
     if state.is_terminal():
         return state.returns()
-    block_of = state.block
-    heights = [list(state.tower(p).heights) for p in PLAYERS]
-    points = [state.tower(p).points for p in PLAYERS]
-    overs: list[int] = []
-    pile = list(state.pile)
-    blacks = len(state.blacks)
-    black = block_of(state.blacks[0]) if state.blacks else None
-    active = state.active.index
-    zone = list(state.zone)
-    hands: list[str | None] = list(state.hands)
-    bonus = [p.index for p in state.bonus]
-    phase = state.phase
-    while True:
-        if phase is Phase.CHOOSE:
-            while len(zone) < 2:
-                zone.append(pile.pop(stream.below(len(pile))))
-            phase = Phase.TAKE
-        if phase is Phase.TAKE:
-            pick = stream.below(2)
-            hands[1 - active], hands[active] = zone[pick], zone[1 - pick]
-            zone = []
-            phase = Phase.PLACE
-        if phase is Phase.PLACE:
-            over = [0, 0]
-            for p in (0, 1):
-                if hands[p] is not None:
-                    block = block_of(hands[p])
-                    over[p] = _pack_low(heights[p], block, stream)
-                    if over[p]:
-                        points[p] -= over[p]  # the block leaves unscored, a point a cube
-                    else:
-                        points[p] += block.colour.points
-                    hands[p] = None
-            if over[0] or over[1]:
-                overs = [p for p in (0, 1) if over[p]]
-                break
-            bonus = [p for p in (0, 1) if _flat(heights[p])] if blacks else []
-            phase = Phase.BONUS
-        if phase is Phase.BONUS:
-            ended = False
-            for p in bonus:
-                if blacks and black is not None and stream.below(2):
-                    blacks -= 1
-                    over = _pack_low(heights[1 - p], black, stream)
-                    if over:
-                        points[1 - p] -= over
-                        overs = [1 - p]
-                        ended = True
-                        break
-                    points[1 - p] += Colour.BLACK.points
-            if ended:
-                break
-            bonus = []
-            active = 1 - active
-            if len(pile) < 2:
-                break
-            phase = Phase.CHOOSE
-    if state.game.options.sudden_death:  # no points: the one over the top loses
-        points = [0, 0]
-        if len(overs) == 1:
-            points[1 - overs[0]] = 1
-    if points[0] == points[1]:
-        return (0.0, 0.0)
-    return (1.0, -1.0) if points[0] > points[1] else (-1.0, 1.0)
+    quick = _Quick(state)
+    quick.play(state.phase, stream)
+    return quick.returns(state.game.options.sudden_death)
 
 
 TUNING = Tuning(budgets=(4, 16, 60, 240), moves=moves, evaluate=rollout)

@@ -106,6 +106,19 @@ def _forward(player: Player) -> int:
     return 1 if player is Player.A else -1
 
 
+def _stacking(stone: Stone, there: tuple[Stone, ...], player: Player) -> str | None:
+    """The kind of move when ``player``'s lone ``stone`` goes onto the stack ``there``
+    (foundation, obelisk or pillar), or None when it may not."""
+    if stone.kind is Kind.KEY and there == (Stone(player, Kind.CORNER),):
+        return "foundation"
+    if stone.kind is Kind.CAP:
+        if there == (Stone(player, Kind.CORNER), Stone(player, Kind.KEY)):
+            return "obelisk"
+        if there[0].owner is not player and there[-1].kind is not Kind.CAP:
+            return "pillar"
+    return None
+
+
 @dataclass(frozen=True)
 class StonesGame:
     id: ClassVar[str] = "stones"
@@ -264,15 +277,9 @@ class StonesState(NoChance):
                 yield Move(square, far), "jump"
             if not single:
                 continue  # a foundation, or a stone carrying a capstone, never stacks
-            top = there[-1]
-            if stone.kind is Kind.KEY and there == (Stone(player, Kind.CORNER),):
-                yield Move(square, near), "foundation"
-            elif stone.kind is Kind.CAP:
-                own_foundation = there == (Stone(player, Kind.CORNER), Stone(player, Kind.KEY))
-                if own_foundation:
-                    yield Move(square, near), "obelisk"
-                elif there[0].owner is not player and top.kind is not Kind.CAP:
-                    yield Move(square, near), "pillar"
+            kind = _stacking(stone, there, player)
+            if kind is not None:
+                yield Move(square, near), kind
 
     def _candidate_moves(self) -> Iterator[tuple[Move, str]]:
         player = self.to_play

@@ -423,6 +423,23 @@ def read_view(history: Sequence[TowersState], actions: Sequence[Action], view: T
     ``clear_zone``: a lost turn's blocks are still to go back to the pile.
     """
     pos = history[-1]
+    zone = _zone_on_pads(view, clear_zone)
+    expect = expected_towers(pos)
+    added = [view.towers[i] - expect[i] for i in (0, 1)]
+    removed = [expect[i] - view.towers[i] for i in (0, 1)]
+    if any(removed):
+        return _taken_off(history, actions, view, removed)
+    if not any(added):
+        return _zone_changed(pos, zone)
+    if pos.phase is Phase.CHOOSE:
+        raise WrongPhaseError(
+            "wait: the passive player takes a block from the zone before anyone places")
+    return _placed(pos, view, added, zone)
+
+
+def _zone_on_pads(view: TowersView, clear_zone: bool) -> Counter:
+    """The zone pads' colours, once nothing but blocks is on them (and, when a lost turn's
+    blocks are to go back, nothing at all)."""
     pads = [i + 1 for i, c in enumerate(view.zone) if c == UNKNOWN]
     if pads:
         raise InferenceError(
@@ -430,26 +447,35 @@ def read_view(history: Sequence[TowersState], actions: Sequence[Action], view: T
     zone = view.zone_colours()
     if clear_zone and zone:
         raise InferenceError("the hourglass ran out: put the zone blocks back in the pile")
-    expect = expected_towers(pos)
-    added = [view.towers[i] - expect[i] for i in (0, 1)]
-    removed = [expect[i] - view.towers[i] for i in (0, 1)]
-    if any(removed):
-        takeback = takeback_of(history, actions, view.towers)
-        if takeback is not None:
-            return takeback
-        t = 0 if removed[0] else 1
-        raise InferenceError(f"cubes are missing from tower {'AB'[t]} "
-                             f"({cells_text(removed[t])}): put the block back")
-    if not any(added):
-        if pos.phase is Phase.CHOOSE:
-            return zone_actions(pos, zone)
-        if zone_fits(pos, zone):
-            return ()
-        raise InferenceError(
-            "the zone pads do not match the game: put the blocks back as they were")
+    return zone
+
+
+def _taken_off(history: Sequence[TowersState], actions: Sequence[Action], view: TowersView,
+               removed: list[frozenset[Cell]]) -> Takeback:
+    """Cubes gone from a tower: a takeback of the last placements, or a block to put back."""
+    takeback = takeback_of(history, actions, view.towers)
+    if takeback is not None:
+        return takeback
+    t = 0 if removed[0] else 1
+    raise InferenceError(f"cubes are missing from tower {'AB'[t]} "
+                         f"({cells_text(removed[t])}): put the block back")
+
+
+def _zone_changed(pos: TowersState, zone: Counter) -> tuple[Action, ...]:
+    """The towers as the game says: while choosing, the zone pads are the choice; later
+    they must be as the game has them."""
     if pos.phase is Phase.CHOOSE:
-        raise WrongPhaseError(
-            "wait: the passive player takes a block from the zone before anyone places")
+        return zone_actions(pos, zone)
+    if zone_fits(pos, zone):
+        return ()
+    raise InferenceError(
+        "the zone pads do not match the game: put the blocks back as they were")
+
+
+def _placed(pos: TowersState, view: TowersView, added: list[frozenset[Cell]],
+            zone: Counter) -> tuple[Action, ...] | Choice:
+    """The placements the new cubes show, the passive player's first while taking; a
+    Choice when one of them fits more than one way."""
     found: list[Action] = []
     state = pos
     order = (pos.passive, pos.active) if pos.phase is Phase.TAKE else PLAYERS
