@@ -152,6 +152,9 @@ class Game:
     calibrate: str = ""  # run_calibrate(profile, state_dir) for sensors measured once
     calibrate_help: str = ""
     hands: str = ""  # Hands(sim): a person's hands on the simulated table (obelisk play)
+    prepare: str = ""  # prepare(state_dir, board_profile, ask): before play's service starts
+    solo: str = ""  # the module lighting the computer's moves (lights, together, hand):
+    # "" when the computer does not play this game
 
     @property
     def options(self) -> type:
@@ -219,7 +222,8 @@ def _parts(game: str, engine: str) -> dict[str, str]:
             "rules": f"engine.{game}.rules:rules_text",
             "table": f"firmware.{game}.table:{name}Table",
             "view": f"firmware.{game}.view:view_of", "demo": f"firmware.{game}.demo:run_demo",
-            "screen": f"firmware.{game}.screen:draw", "hands": f"firmware.{game}.hands:Hands"}
+            "screen": f"firmware.{game}.screen:draw", "hands": f"firmware.{game}.hands:Hands",
+            "solo": f"firmware.{game}.solo"}
 
 
 GAMES: dict[str, Game] = {game.id: game for game in (
@@ -248,7 +252,7 @@ GAMES: dict[str, Game] = {game.id: game for game in (
     Game("highrise", "High Rise: stacks over hidden values", flags=(
         Flag("--size", ("rows", "cols"), f"{_SIZE}, 3x3 (default) to 8x8", type=board_size,
              metavar="RxC"),
-    ), **_parts("highrise", "HighriseGame"),
+    ), **_parts("highrise", "HighriseGame"), prepare="firmware.highrise.hands:prepare",
         calibrate="firmware.highrise.calibrate:run_calibrate",
         calibrate_help="weigh an empty board and one piece of each size"),
     Game("maze", "the Architect against the Maze Master", flags=(

@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import importlib
-import importlib.util
 import json
 import os
 import shutil
@@ -40,6 +38,7 @@ from pathlib import Path
 
 from engine.errors import ObeliskError
 from firmware.control import SOCKET as CONTROL_SOCKET
+from firmware.games import GAMES, load
 from firmware.pin import read_pin
 from firmware.state_dir import StateDir
 from hardware.line_socket import LineSocketError, ask
@@ -166,13 +165,15 @@ class Play:
     def __init__(self, game: str, state_dir: str | Path, port: int = 8080,
                  address: str = "127.0.0.1", flags: list[str] | None = None,
                  signals: Signals | None = None) -> None:
-        if importlib.util.find_spec(f"firmware.{game}.hands") is None:
+        declared = GAMES.get(game)
+        if declared is None or not declared.hands:
             raise PlayError(f"the simulated hands for {game} are not built yet: try "
                             "`obelisk play towers`, or watch bots play it with "
                             f"`obelisk demo {game}`")
         self.game, self.dir, self.port, self.address = game, Path(state_dir), port, address
+        self.declared = declared
         self.flags = list(flags or [])  # the game's options, as typed (--size 4x4)
-        self.profile = "sim-maze" if game == "maze" else "sim"
+        self.profile = declared.profile  # the simulated table it plays on
         self.signals = signals or Signals()
         self.url = ""
         self.web: subprocess.Popen | None = None
@@ -257,10 +258,9 @@ class Play:
 
     def _prepare(self) -> None:
         """What the game's hands do before the service starts (High Rise: calibrate)."""
-        prepare = getattr(importlib.import_module(f"firmware.{self.game}.hands"), "prepare",
-                          None)
-        if prepare is None:
+        if not self.declared.prepare:
             return
+        prepare = load(self.declared.prepare)
         try:
             prepare(self.dir, self.board_profile, lambda request: ask(self.dir / HANDS, request))
         except (ObeliskError, LineSocketError) as exc:

@@ -32,7 +32,7 @@ from typing import Any
 from engine.errors import ObeliskError
 from engine.players import Player
 from firmware import palette
-from firmware.games import load
+from firmware.games import GAMES, load
 
 THINK_CAP_S = (0.05, 0.1, 0.2, 0.3)
 """The longest the computer thinks per move at levels 1 to 4 (real seconds): the loop
@@ -122,9 +122,19 @@ def resume_solo(table: Any, entries: Any) -> None:
         table.solo = Computer(kept, table.game.id)
 
 
+class NoComputer(ObeliskError):
+    """The computer does not play this game: it declares no solo module."""
+
+
 def rules_for(game_id: str) -> Any:
-    """The game's own solo module (``firmware/<game>/solo.py``)."""
-    return load(f"firmware.{game_id}.solo")
+    """The game's own solo module (its declared ``solo``, ``firmware/<game>/solo.py``);
+    NoComputer, in words, for a game that has none."""
+    declared = GAMES.get(game_id)
+    if declared is None or not declared.solo:
+        players = ", ".join(g.id for g in GAMES.values() if g.solo)
+        raise NoComputer(f"the computer does not play {game_id} (it plays {players}): play it "
+                         "with two people, without --solo")
+    return load(declared.solo)
 
 
 def movers(state: Any) -> tuple[Player, ...]:

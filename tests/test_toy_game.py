@@ -50,6 +50,19 @@ def test_a_whole_game_plays_through_the_command_line_and_the_simulated_board(tmp
     assert accepted == [again.state.action_to_string(a) for a in again.actions]
 
 
+def test_asking_the_computer_to_play_a_game_it_does_not_play_is_refused_in_words(tmp_path,
+                                                                                 capsys):
+    """The toy declares no solo module: ``--solo`` says so, where it once ended in a
+    ModuleNotFoundError."""
+    registered()
+    status = main(["demo", GAME_ID, "--solo", "B", "--json", "--speed", "20",
+                   "--state-dir", str(tmp_path)])
+    said = capsys.readouterr().err
+    assert status == 2 and "Traceback" not in said, said
+    assert f"the computer does not play {GAME_ID} (it plays towers, stones, highrise, maze)" \
+        in said
+
+
 def _table(tmp_path):
     said: list[dict] = []
     table = NoughtsTable(NoughtsGame(), Journal(tmp_path), emit=said.append, seed=1)
