@@ -273,16 +273,6 @@ def _at_least_one(text: str) -> int:
     return value
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (math.isfinite(value) and 0.1 <= value <= 3600):
-        raise argparse.ArgumentTypeError(f"give 0.1 to 3600 seconds, not {text}")
-    return value
-
-
 def _games(args: argparse.Namespace) -> int:
     from firmware.history import finished_games
     from firmware.state_dir import default_state_dir
@@ -516,7 +506,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="connections served at once (default: %(default)s; never more than "
                      "the process's file limit allows); when all are taken, the one idle the "
                      "longest makes room")
-    web.add_argument("--idle-timeout", type=_seconds, default=10.0,
+    web.add_argument("--idle-timeout", type=seconds_in(0.1, 3600, "--idle-timeout"), default=10.0,
                      help="seconds a connection may wait to send a request's headers or its "
                      "body before it is closed (default: %(default)s)")
     _state_dir(web, "the running table's state directory (a demo names its own)")
