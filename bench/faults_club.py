@@ -34,7 +34,6 @@ Run: .venv/bin/python bench/faults_club.py [--rounds 3]
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import re
@@ -48,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.fault_tally import Tally  # noqa: E402
+from bench.fault_tally import Tally, bench_main  # noqa: E402
 from firmware.club.config import ClubError, config_from, load_config  # noqa: E402
 from tests.club_support import Heard, Mosquitto, wait_for  # noqa: E402
 from tests.test_club import OBELISK  # noqa: E402
@@ -289,14 +288,7 @@ def run(rounds: int) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    rows = run(parser.parse_args().rounds)
-    for row in rows:
-        print(f"class {row['class']:<2} {row['name']:<20} tried={row['tried']:<4} "
-              f"held={row['held']:<4} lost={row['lost']}")
-    print(f"faults_club: tried={sum(r['tried'] for r in rows)} "
-          f"held={sum(r['held'] for r in rows)} lost={sum(r['lost'] for r in rows)}")
+    bench_main("faults_club", __doc__, run)
 
 
 if __name__ == "__main__":

@@ -11,15 +11,13 @@ directory of its own, found by their pids in /proc (never by name):
   no process of that play is left and the refused one touched none of the first's files.
 
 "lost" is a frozen page or a process left behind (killed by its pid before the next
-round). Ends with one line per class:
-`faults_play: class=2 name=flood tried=N held=H lost=L`.
+round). Prints one line per class and ends with `faults_play: tried=N held=H lost=L`.
 
 Run: .venv/bin/python bench/faults_play.py [--rounds 5] [--seed 1]
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import random
@@ -32,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.fault_tally import bench_main
 from firmware.control import SOCKET as CONTROL_SOCKET
 from firmware.control import send
 from hardware.line_socket import LineSocketError, ask
@@ -129,14 +128,7 @@ def run(rounds: int, seed: int = 1) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    for result in run(args.rounds, args.seed):
-        print(f"faults_play: class={result['class']} name={result['name']} "
-              f"tried={result['tried']} held={result['held']} lost={result['lost']}",
-              flush=True)
+    bench_main("faults_play", __doc__, run)
 
 
 if __name__ == "__main__":

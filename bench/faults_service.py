@@ -22,7 +22,6 @@ Run: .venv/bin/python bench/faults_service.py [--rounds 3]
 
 from __future__ import annotations
 
-import argparse
 import signal
 import subprocess
 import sys
@@ -35,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.fault_tally import bench_main  # noqa: E402
 from engine.errors import ObeliskError  # noqa: E402
 from engine.players import Player  # noqa: E402
 from firmware import control  # noqa: E402
@@ -172,14 +172,7 @@ def run(rounds: int) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    rows = run(parser.parse_args().rounds)
-    for row in rows:
-        print(f"class {row['class']} {row['name']:<24} tried={row['tried']:<4} "
-              f"held={row['held']:<4} lost={row['lost']}")
-    print(f"faults_service: tried={sum(r['tried'] for r in rows)} "
-          f"held={sum(r['held'] for r in rows)} lost={sum(r['lost'] for r in rows)}")
+    bench_main("faults_service", __doc__, run)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@ Run: .venv/bin/python bench/faults_web.py [--rounds 3]
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import socket
 import sys
@@ -38,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.fault_tally import Tally  # noqa: E402
+from bench.fault_tally import Tally, bench_main  # noqa: E402
 from tests.browser_support import Web  # noqa: E402
 from tests.web_support import Answer, raw, read_answer, request  # noqa: E402
 
@@ -201,15 +200,7 @@ def run(rounds: int) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args()
-    rows = run(args.rounds)
-    for row in rows:
-        print(f"class {row['class']} {row['name']:<20} tried={row['tried']:<4} "
-              f"held={row['held']:<4} lost={row['lost']}")
-    print(f"faults_web: tried={sum(r['tried'] for r in rows)} "
-          f"held={sum(r['held'] for r in rows)} lost={sum(r['lost'] for r in rows)}")
+    bench_main("faults_web", __doc__, run)
 
 
 if __name__ == "__main__":
