@@ -40,7 +40,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,7 +60,14 @@ from tests.test_club_faults import (  # noqa: E402
     test_log_lines_from_the_club_are_one_line_each,
     test_the_club_page_cleans_a_tables_status_and_events,
 )
-from tests.test_environment_faults import _device, _fifo, _folder, _huge  # noqa: E402
+from tests.test_environment_faults import (  # noqa: E402
+    HUNG,
+    _device,
+    _fifo,
+    _folder,
+    _huge,
+    outcome_within,
+)
 
 NAMES = {5: "bad outbox entry", 8: "bad input in words", 10: "files and ids"}
 KINDS = (_fifo, _folder, _device, _huge)
@@ -203,21 +209,10 @@ def _words(where: Path, tally: Tally) -> None:
 def _refused_here(read, path: Path) -> tuple[bool, str]:
     """Whether ``read()`` raises a ClubError naming ``path`` within FILE_S (on a thread of
     its own: a read that hangs is left there and counted lost)."""
-    got: list = []
-
-    def attempt() -> None:
-        try:
-            read()
-            got.append(None)
-        except Exception as exc:  # judged below
-            got.append(exc)
-
-    worker = threading.Thread(target=attempt, daemon=True)
-    worker.start()
-    worker.join(FILE_S)
-    if worker.is_alive():
+    got = outcome_within(read, FILE_S)
+    if got is HUNG:
         return False, f"still reading after {FILE_S:.0f} s"
-    return isinstance(got[0], ClubError) and str(path) in str(got[0]), repr(got[0])[:200]
+    return isinstance(got, ClubError) and str(path) in str(got), repr(got)[:200]
 
 
 def _files(where: Path, tally: Tally, round_no: int) -> None:

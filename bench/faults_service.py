@@ -26,7 +26,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -44,12 +43,14 @@ from firmware.state_dir import StateDirError  # noqa: E402
 from hardware.buttons import ButtonEvent  # noqa: E402
 from hardware.profile import ProfileError  # noqa: E402
 from tests.test_environment_faults import (  # noqa: E402
+    HUNG,
     _device,
     _fifo,
     _FillingJournal,
     _folder,
     _huge,
     _readers,
+    outcome_within,
 )
 from tests.test_stones import position  # noqa: E402
 from tests.test_stones_table import Table  # noqa: E402
@@ -130,24 +131,13 @@ def _files(where: Path) -> tuple[int, int]:
         for name, read in _readers(state).items():
             target = state / name
             make(target)
-            got: list = []
-
-            def attempt(read=read, got=got) -> None:
-                try:
-                    read()
-                    got.append(None)
-                except Exception as exc:  # judged below
-                    got.append(exc)
-
-            worker = threading.Thread(target=attempt, daemon=True)
-            worker.start()
-            worker.join(20)
+            got = outcome_within(read, 20)
             tried += 1
-            if not worker.is_alive() and isinstance(got[0], PERSON) and name in str(got[0]):
+            if isinstance(got, PERSON) and name in str(got):
                 held += 1
             else:
                 print(f"  lost: {name} as {make.__name__[1:]}: "
-                      f"{'hung' if worker.is_alive() else repr(got[0])[:200]}", file=sys.stderr)
+                      f"{'hung' if got is HUNG else repr(got)[:200]}", file=sys.stderr)
     return tried, held
 
 

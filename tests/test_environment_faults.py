@@ -752,12 +752,35 @@ def _device(path: Path) -> None:
     path.symlink_to("/dev/zero")  # read in the usual way, it never ends
 
 
+HUNG = object()
+"""What ``outcome_within`` gives for a read that had not ended in time."""
+
+
+def outcome_within(read, seconds: float) -> object:
+    """What ``read()`` raised (None when it returned), or HUNG when it had not ended within
+    ``seconds``: it runs on a thread of its own, since a FIFO read the usual way never ends
+    and would take the caller with it."""
+    import threading
+
+    got: list = []
+
+    def attempt() -> None:
+        try:
+            read()
+            got.append(None)
+        except Exception as exc:  # judged by the caller
+            got.append(exc)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    return HUNG if worker.is_alive() else got[0]
+
+
 @pytest.mark.parametrize("make", [_huge, _fifo, _folder, _device])
 def test_every_file_the_table_reads_is_refused_in_words_when_it_is_no_such_file(tmp_path, make):
     """Each file is checked before it is read: nothing hangs, nothing fills the memory, and
     the person reads what is wrong with which file."""
-    import threading
-
     from engine.errors import ObeliskError
     from firmware.pin import PinError
     from hardware.profile import ProfileError
@@ -767,22 +790,11 @@ def test_every_file_the_table_reads_is_refused_in_words_when_it_is_no_such_file(
     for name, read in _readers(state).items():
         where = state / name
         make(where)
-        got: list = []
-
-        def attempt(read=read, got=got) -> None:
-            try:
-                read()
-                got.append(None)
-            except Exception as exc:
-                got.append(exc)
-
-        worker = threading.Thread(target=attempt, daemon=True)
-        worker.start()
-        worker.join(20)
-        assert not worker.is_alive(), f"reading {name} as {make.__name__[1:]} never ended"
-        assert isinstance(got[0], (StateDirError, ObeliskError, ProfileError, PinError)), \
-            f"{name} as {make.__name__[1:]}: {got[0]!r}"  # an error meant for a person
-        words = str(got[0])
+        got = outcome_within(read, 20)
+        assert got is not HUNG, f"reading {name} as {make.__name__[1:]} never ended"
+        assert isinstance(got, (StateDirError, ObeliskError, ProfileError, PinError)), \
+            f"{name} as {make.__name__[1:]}: {got!r}"  # an error meant for a person
+        words = str(got)
         assert name in words and "Traceback" not in words, words
         assert any(w in words for w in ("not a regular file", "larger than such a file")), words
         if where.is_dir() and not where.is_symlink():
