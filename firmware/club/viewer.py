@@ -46,7 +46,8 @@ from firmware.club.config import (
 )
 from firmware.club.safe import CleanFormatter, clean, clean_all
 from firmware.web.follow import Page, message
-from firmware.web.server import KEEPALIVE_S, RETRY_MS, NoIcon, NotFound, Static, _Safe
+from firmware.web.safe import Safe
+from firmware.web.server import KEEPALIVE_S, RETRY_MS, NoIcon, NotFound, Static
 
 log = logging.getLogger("obelisk.club")
 STATIC = Path(__file__).parent / "static"
@@ -255,7 +256,7 @@ class _Resync:
             self.client.subscribe(f"{PREFIX}/+/{part}", qos=1)
 
 
-class Events(_Safe, tornado.web.RequestHandler):
+class Events(Safe, tornado.web.RequestHandler):
     """``/events``: the club as Server-Sent Events, one page each."""
 
     def initialize(self, club: Club) -> None:
@@ -281,7 +282,7 @@ class Events(_Safe, tornado.web.RequestHandler):
             self.page.close()
 
 
-class Results(_Safe, tornado.web.RequestHandler):
+class Results(Safe, tornado.web.RequestHandler):
     """``/results``: the results so far, newest first."""
 
     def initialize(self, club: Club) -> None:
@@ -293,7 +294,7 @@ class Results(_Safe, tornado.web.RequestHandler):
         self.finish(json.dumps({"results": self.club.listing()}) + "\n")
 
 
-class Download(_Safe, tornado.web.RequestHandler):
+class Download(Safe, tornado.web.RequestHandler):
     """``/results/<table>/<id>.json`` and ``.txt``: a game's record, as a download."""
 
     def initialize(self, club: Club) -> None:

@@ -53,24 +53,23 @@ KEEPALIVE_S = 15.0
 TOO_MANY_PAGES = ("too many pages are open on this table right now: this one tries again "
                   "in a moment")
 
-_Safe = Safe  # the name the club's viewer knows it by
 
 
-class Static(_Safe, tornado.web.StaticFileHandler):
+class Static(Safe, tornado.web.StaticFileHandler):
     """The page's own files only (tornado refuses any path out of the folder)."""
 
     def set_extra_headers(self, path: str) -> None:
         self.set_header("Cache-Control", "no-cache")  # a new version shows at once (ETag)
 
 
-class NotFound(_Safe, tornado.web.RequestHandler):
+class NotFound(Safe, tornado.web.RequestHandler):
     """Any other path: a 404 in words."""
 
     def prepare(self) -> None:
         raise tornado.web.HTTPError(404)
 
 
-class Events(_Safe, tornado.web.RequestHandler):
+class Events(Safe, tornado.web.RequestHandler):
     """``/events``: the table's stream as Server-Sent Events, one page each."""
 
     def initialize(self, follower: Follower, most: int | None = None) -> None:
@@ -104,7 +103,7 @@ class Events(_Safe, tornado.web.RequestHandler):
             self.page.close()
 
 
-class _Games(_Safe, tornado.web.RequestHandler):
+class _Games(Safe, tornado.web.RequestHandler):
     """The history's answers, worked out off the event loop (the pages stay live)."""
 
     def initialize(self, state_dir: Path) -> None:
@@ -158,7 +157,7 @@ class GameReplay(_Games):
             self.json(found)
 
 
-class NoIcon(_Safe, tornado.web.RequestHandler):
+class NoIcon(Safe, tornado.web.RequestHandler):
     """Browsers ask for an icon on every page open: say there is none, quietly."""
 
     def get(self) -> None:
