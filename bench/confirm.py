@@ -47,7 +47,7 @@ PHYSICAL = ("cubes", "stacks", "grams", "walls", "hovering")
 def one_game(game: str, seconds: float, seed: int) -> list[float]:
     """Play ``game`` in real time for about ``seconds``; the confirm latencies in ms."""
     from firmware.demo_runner import DemoSettings
-    from firmware.games import GAMES, load
+    from firmware.games import GAMES
     from hardware.sim import SimTable
 
     touched = [0.0]  # the last touch; 0 once an action has counted it
@@ -88,7 +88,7 @@ def one_game(game: str, seconds: float, seed: int) -> list[float]:
         settings = DemoSettings(seed=seed, as_json=True, speed=1.0, out=nowhere, chosen=short,
                                 state_dir=tempfile.mkdtemp(prefix=f"obelisk-confirm-{game}-"),
                                 max_real_s=seconds, hook=hook)
-        load(GAMES[game].demo)(settings)
+        GAMES[game].run_demo()(settings)
     return samples
 
 

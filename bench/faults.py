@@ -196,14 +196,14 @@ class Injector(threading.Thread):
 def child(game: str, seed: int, state_dir: str, inject: bool) -> int:
     sys.path.insert(0, str(HERE.parent.parent))
     from firmware.demo_runner import DemoSettings
-    from firmware.games import GAMES, load
+    from firmware.games import GAMES
     log = Path(state_dir) / "faults.log"
     rng = random.Random(f"{seed}:{os.getpid()}")
 
     def hook(table, devices) -> None:
         Injector(game, table, devices, rng, log, SPEED[game]).start()
 
-    return load(GAMES[game].demo)(DemoSettings(seed=seed, as_json=True, speed=SPEED[game],
+    return GAMES[game].run_demo()(DemoSettings(seed=seed, as_json=True, speed=SPEED[game],
                                                 state_dir=state_dir,
                                                 hook=hook if inject else None))
 

@@ -86,7 +86,7 @@ def play(match: Match) -> tuple[Match, tuple[float, float], dict[int, list[float
     spec = GAMES[match.game_id]
     game = spec.make(spec.options())
     state, stream = seeded_start(game, match.seed)
-    bots = {level: opponent(match.game_id, level) for level in set(match.levels) if level}
+    bots = {level: opponent(spec.opponent_tuning(), level) for level in set(match.levels) if level}
     times: dict[int, list[float]] = defaultdict(list)
     ply = 0
     while not state.is_terminal():
@@ -202,6 +202,7 @@ def report(rows: list[Row], think: dict[tuple[str, int], list[float]]) -> str:
             if row.against_level:
                 sure = "beats it (95 %)" if beats(row.both) else "NOT sure at 95 %"
                 out.append(_line(f"{row.name} both seats", row.both) + f"  {sure}")
+        tuning = GAMES[game_id].opponent_tuning()
         for level in LEVELS:
             ts = [t * 1000 for t in think.get((game_id, level), [])]
             if ts:
@@ -209,7 +210,7 @@ def report(rows: list[Row], think: dict[tuple[str, int], list[float]]) -> str:
                            f"  p99 {_p(ts, 0.99):6.1f} ms"
                            f"  max {max(ts):6.1f} ms (cap {THINK_CAP_S[level - 1] * 1000:.0f} ms,"
                            f" {len(ts)} searches of up to "
-                           f"{opponent(game_id, level).simulations} simulations)")
+                           f"{opponent(tuning, level).simulations} simulations)")
     lowest, sure, monotonic = verdict(rows)
     out.append(f"\ntop level against random play: lowest score {lowest:.1%}, lowest 95 % "
                f"interval from {sure:.1%} (90 % or more with confidence: "

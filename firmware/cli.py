@@ -26,15 +26,13 @@ import sys  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 
 from engine.errors import ObeliskError  # noqa: E402
+from firmware.contract import GameType, seconds_in  # noqa: E402
 from firmware.games import (  # noqa: E402
     GAMES,
-    Game,
     add_game_flags,
     chosen_demo,
     chosen_extras,
     chosen_options,
-    load,
-    seconds_in,
 )
 from firmware.state_dir import SERVICE_STATE_DIR, StateDirError  # noqa: E402
 from firmware.stream import StreamError  # noqa: E402
@@ -90,7 +88,7 @@ def _seed(text: str) -> int:
     return value
 
 
-def _options(game: Game, args: argparse.Namespace, base: dict | None = None):
+def _options(game: GameType, args: argparse.Namespace, base: dict | None = None):
     return game.options_with({**(base or {}), **chosen_options(game, args)})
 
 
@@ -99,7 +97,7 @@ def _options(game: Game, args: argparse.Namespace, base: dict | None = None):
 
 def _rules(args: argparse.Namespace) -> int:
     game = GAMES[args.game]
-    print(load(game.rules)(game.make(_options(game, args), chosen_extras(game, args))), end="")
+    print(game.rules_text(game.make(_options(game, args), chosen_extras(game, args))), end="")
     return 0
 
 
@@ -112,7 +110,7 @@ def _diag(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    return load(GAMES[args.game].calibrate)(args.profile, args.state_dir)
+    return GAMES[args.game].run_calibrate()(args.profile, args.state_dir)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -161,7 +159,7 @@ def _demo(args: argparse.Namespace, hook: Callable | None = None) -> int:
                             state_dir=args.state_dir, new_game=args.new_game,
                             chosen=chosen_options(game, args),
                             extras=chosen_extras(game, args), solo=_solo(args), hook=hook)
-    return load(game.demo)(settings, **chosen_demo(game, args))
+    return game.run_demo()(settings, **chosen_demo(game, args))
 
 
 def _watch(args: argparse.Namespace) -> int:
@@ -184,7 +182,7 @@ def _watch(args: argparse.Namespace) -> int:
                     print(json.dumps(event), flush=True)
                     continue
                 if screen is None or event["event"] == "table":
-                    screen = Screen(load(GAMES[event["game"]].screen))
+                    screen = Screen(GAMES[event["game"]].draw())
                 clear = "\x1b[H\x1b[2J" if live else ""
                 print(clear + screen.show(event), flush=True)
         except StreamError:

@@ -62,7 +62,7 @@ from typing import Any
 
 from engine.errors import ObeliskError
 from engine.record import options_to_dict
-from firmware.games import GAMES, Game, load
+from firmware.games import GAMES, GameType
 from firmware.journal import Journal, JournalError
 from firmware.state_dir import LOCK
 from hardware.buttons import ButtonEvent
@@ -223,12 +223,12 @@ class TableMaker:
     """``firmware.solo.Solo``: the computer's seat and level on every table made (None: two
     people), so ending a game alone sets up another one alone."""
 
-    def make(self, game: Game, options: object, extras: dict,
+    def make(self, game: GameType, options: object, extras: dict,
              emit: Callable[[dict], None]) -> tuple[Any, Callable]:
         """(the table, its view of a snapshot); CommandRefused when this table cannot play it."""
         try:
             engine = game.make(options, extras)
-            table = load(game.table).for_service(engine, self.journal, self.profile,
+            table = game.table_class().for_service(engine, self.journal, self.profile,
                                                   seed=self.seed(), emit=emit)
         except (ObeliskError, ValueError, OSError) as exc:
             raise CommandRefused(f"this table cannot play that game: {exc}") from None
@@ -240,7 +240,7 @@ class TableMaker:
             except (ImportError, ObeliskError) as exc:
                 raise CommandRefused(f"the computer does not play {game.id} ({exc}): choose "
                                      "two people") from None
-        return table, load(game.view)
+        return table, game.view_of()
 
 
 def solo_of(table: Any) -> Any:
@@ -261,7 +261,7 @@ def solo_wanted(command: Command, now: Any) -> Any:
     return Solo(Player(command.solo), command.level or 1)
 
 
-def options_of(game: Game, given: tuple[tuple[str, object], ...]) -> object:
+def options_of(game: GameType, given: tuple[tuple[str, object], ...]) -> object:
     """A game's options from the page's form: each named as its flag (``hourglass``,
     ``size``, ``sudden_death``), read as the command line reads it."""
     flags = {f.dest: f for f in game.flags}

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import ObeliskError
-from firmware.games import GAMES, load
+from firmware.games import GAMES
 from firmware.journal import Journal
 from firmware.resume import Resolved, ResumeError, resolve
 from firmware.screen import Screen
@@ -199,7 +199,7 @@ def _emitter(settings: DemoSettings, resolved: Resolved, out: Any,
     at a time, so lines from the service and the hands never interleave."""
     printing = threading.Lock()
     reader_gone = threading.Event()
-    screen = Screen(load(GAMES[resolved.game.id].screen))
+    screen = Screen(GAMES[resolved.game.id].draw())
 
     def emit(event: dict) -> None:
         with printing:

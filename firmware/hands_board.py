@@ -1,7 +1,7 @@
 """The simulated board as a process, with a person's hands on its table (``obelisk play``).
 
 ``hardware.sim_board`` is the board; which hands a game has is the game's own
-declaration (``firmware.games``: ``Game.hands``), so the hardware layer never
+declaration (``GameType.hands``), so the hardware layer never
 looks a game up. Run: ``python -m firmware.hands_board --state-dir DIR --game G``.
 """
 
@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from firmware.games import GAMES, load
+from firmware.games import GAMES
 from hardware.sim import SimTable
 from hardware.sim_board import main as board_main
 
@@ -23,10 +23,11 @@ class NoHands(LookupError):
 def hands_for(game: str) -> Callable[[SimTable], Any]:
     """The hands ``game`` declares; NoHands, in words, for an unknown game or one without."""
     declared = GAMES.get(game)
-    if declared is None or not declared.hands:
+    hands = None if declared is None else declared.hands_class()
+    if hands is None:
         raise NoHands(f"{game!r} has no hands on the simulated table (games with hands: "
                       f"{', '.join(g.id for g in GAMES.values() if g.hands)})")
-    return load(declared.hands)
+    return hands
 
 
 def main(argv: list[str] | None = None) -> int:

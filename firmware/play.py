@@ -38,7 +38,7 @@ from pathlib import Path
 
 from engine.errors import ObeliskError
 from firmware.control import SOCKET as CONTROL_SOCKET
-from firmware.games import GAMES, load
+from firmware.games import GAMES
 from firmware.pin import read_pin
 from firmware.state_dir import StateDir
 from hardware.line_socket import LineSocketError, ask
@@ -258,9 +258,9 @@ class Play:
 
     def _prepare(self) -> None:
         """What the game's hands do before the service starts (High Rise: calibrate)."""
-        if not self.declared.prepare:
+        prepare = self.declared.prepare_play()
+        if prepare is None:
             return
-        prepare = load(self.declared.prepare)
         try:
             prepare(self.dir, self.board_profile, lambda request: ask(self.dir / HANDS, request))
         except (ObeliskError, LineSocketError) as exc:

@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from engine.errors import ObeliskError
 from engine.record import RecordError, options_from_dict
-from firmware.games import DEFAULT_GAME, GAMES, Game
+from firmware.games import DEFAULT_GAME, GAMES, GameType
 from firmware.journal import GameEntries, Journal, JournalError
 
 T = TypeVar("T")
@@ -31,7 +31,7 @@ class ResumeError(JournalError):
 
 @dataclass(frozen=True)
 class Resolved:
-    game: Game
+    game: GameType
     options: object
     unfinished: GameEntries  # empty when a new game starts
     archived: Path | None = None  # where --new-game put the journal
@@ -50,10 +50,10 @@ def start_extras(start: dict) -> dict:
     return extras if isinstance(extras, dict) else {}
 
 
-def resolve(journal: Journal, wanted: str | None, chosen: Callable[[Game], dict], *,
+def resolve(journal: Journal, wanted: str | None, chosen: Callable[[GameType], dict], *,
             new_game: bool = False, base: dict[str, object] | None = None,
             continue_with: str = "the same command",
-            extras: Callable[[Game], dict] = lambda game: {}) -> Resolved:
+            extras: Callable[[GameType], dict] = lambda game: {}) -> Resolved:
     """The game and options to play on ``journal``'s state directory.
 
     ``wanted`` is the game the command named (None: whatever is there, else
@@ -168,7 +168,7 @@ def read_start(unfinished: GameEntries, read: Callable[[dict], T]) -> T:
         raise unfinished.damaged(0, f"the game's start entry: {_words(exc)}") from None
 
 
-def _named(game: Game, key: str, kept: object) -> str:
+def _named(game: GameType, key: str, kept: object) -> str:
     """An option that differs, by its flag, with what the journal has when that has a name
     (a set's)."""
     flag = game.flag_of(key)

@@ -9,7 +9,7 @@ import os
 import signal
 from collections.abc import Callable
 
-from firmware.games import Game, load
+from firmware.games import GameType
 from firmware.journal import Journal
 from firmware.resume import resolve
 from firmware.screen import headline
@@ -30,8 +30,8 @@ def report(event: dict) -> None:
 
 
 def run_service(profile_name: str, state_dir: str | None = None, game: str | None = None,
-                chosen: Callable[[Game], dict] = lambda game: {}, *, new_game: bool = False,
-                extras: Callable[[Game], dict] = lambda game: {}, solo=None) -> int:
+                chosen: Callable[[GameType], dict] = lambda game: {}, *, new_game: bool = False,
+                extras: Callable[[GameType], dict] = lambda game: {}, solo=None) -> int:
     """Run a table until SIGTERM or Ctrl-C; the journal keeps every move.
 
     ``game`` is the game typed on the command line (None: the journal's
@@ -61,7 +61,7 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         if resolved.archived is not None:
             log.info("the unfinished game is kept in %s; a new game starts", resolved.archived)
         spec = resolved.game
-        table = load(spec.table).for_service(resolved.make(), journal, profile,
+        table = spec.table_class().for_service(resolved.make(), journal, profile,
                                              seed=int.from_bytes(os.urandom(8), "big"),
                                              emit=report)
         if solo is not None:
@@ -74,7 +74,7 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         # what is missing is said in the log and on the page, with what to do.
         with open_table(profile, tolerant=True) as devices, closing, \
                 contextlib.ExitStack() as later:
-            service = TableService(devices, table, load(spec.view))
+            service = TableService(devices, table, spec.view_of())
             if stream is not None:
                 service.stream = stream  # its readers hear of each move after its LED frame
                 service.on_swap.append(stream.follow)

@@ -32,7 +32,7 @@ from typing import Any
 from engine.errors import ObeliskError
 from engine.players import Player
 from firmware import palette
-from firmware.games import GAMES, load
+from firmware.games import GAMES
 
 THINK_CAP_S = (0.05, 0.1, 0.2, 0.3)
 """The longest the computer thinks per move at levels 1 to 4 (real seconds): the loop
@@ -130,11 +130,12 @@ def rules_for(game_id: str) -> Any:
     """The game's own solo module (its declared ``solo``, ``firmware/<game>/solo.py``);
     NoComputer, in words, for a game that has none."""
     declared = GAMES.get(game_id)
-    if declared is None or not declared.solo:
+    rules = None if declared is None else declared.solo_rules()
+    if rules is None:
         players = ", ".join(g.id for g in GAMES.values() if g.solo)
         raise NoComputer(f"the computer does not play {game_id} (it plays {players}): play it "
                          "with two people, without --solo")
-    return load(declared.solo)
+    return rules
 
 
 def movers(state: Any) -> tuple[Player, ...]:
@@ -158,7 +159,7 @@ class Computer:
         self.seat = solo.seat
         self.person = solo.seat.other
         self.rules = rules_for(game_id)
-        self.opponent = opponent(game_id, solo.level)
+        self.opponent = opponent(GAMES[game_id].opponent_tuning(), solo.level)
         self.cap_s = THINK_CAP_S[solo.level - 1] if cap_s is None else cap_s
         self.asked: tuple = ()  # the computer's move still to be made, in order
         self.hinted: tuple = ()  # the hint lit for the person, until the position changes

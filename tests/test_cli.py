@@ -115,7 +115,8 @@ def test_the_flags_words_are_the_engines():
     engine; here they are checked against the engines' own."""
     from engine.maze.game import TURN_LIMITS
     from engine.stones.game import Edition, Mode
-    from firmware.games import GAMES, load
+    from firmware.contract import load
+    from firmware.games import GAMES
 
     flags = {f.name: f for game in GAMES.values() for f in game.flags}
     assert flags["--turns"].choices == TURN_LIMITS

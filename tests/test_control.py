@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -544,11 +545,13 @@ def test_a_hold_after_a_new_pin_shows_the_new_one(service):
     assert service.service.pin == f"{digit}000"
 
 
-def test_a_game_the_computer_cannot_play_alone_is_refused_in_words(tmp_path):
+def test_a_game_the_computer_cannot_play_alone_is_refused_in_words(tmp_path, monkeypatch):
+    from firmware.games import GAMES
     from firmware.solo import Solo
     from tests.toy import registered
 
-    toy = registered()
+    toy = dataclasses.replace(registered(), id="noughts-alone", solo="")
+    monkeypatch.setitem(GAMES, toy.id, toy)  # a game that declares no lit moves
     maker = TableMaker(load_profile("sim"), Journal(tmp_path), solo=Solo(A, 1))
     with pytest.raises(CommandRefused, match=f"the computer does not play {toy.id}.*two people"):
         maker.make(toy, toy.options_with({}), {}, lambda event: None)

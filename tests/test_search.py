@@ -14,7 +14,8 @@ from engine.core import ChanceStream, play_chance, seeded_start
 from engine.highrise.game import HighriseGame, Place, Size
 from engine.maze.game import MazeGame, MazeState, Move, Orientation, Pass, Phase, PlaceWall, plan
 from engine.players import Player
-from engine.search import LEVELS, Search, opponent, tuning_for
+from engine.search import LEVELS, Search, opponent
+from engine.search.base import DEFAULT
 from engine.search.maze import moves as maze_moves
 from engine.search.maze import moves_needed
 from engine.search.maze import value as maze_value
@@ -30,6 +31,12 @@ from firmware.games import GAMES
 from firmware.towers.sets import load_block_set
 
 BENCH_GAMES = ("towers", "stones", "highrise", "maze")
+
+
+def opponent_of(game_id: str, level: int):
+    """The opponent a table plays: its game's declared tuning (none: the defaults)."""
+    game = GAMES.get(game_id)
+    return opponent(DEFAULT if game is None else game.opponent_tuning(), level)
 
 
 def _game(game_id: str):
@@ -62,7 +69,7 @@ def test_stones_search_builds_the_obelisk_in_one() -> None:
     assert win in state.legal_actions() and len(state.legal_actions()) > 1
     for level in LEVELS:
         for seed in range(3):
-            assert opponent("stones", level).choose(state, seed) == win
+            assert opponent_of("stones", level).choose(state, seed) == win
 
 
 def test_maze_architect_claims_the_last_segment_in_one() -> None:
@@ -70,7 +77,7 @@ def test_maze_architect_claims_the_last_segment_in_one() -> None:
                       segments=frozenset({(0, 5)}), claimed=4, turn=12)
     assert len(state.legal_actions()) > 10
     for level in LEVELS:
-        move = opponent("maze", level).choose(state, 1)
+        move = opponent_of("maze", level).choose(state, 1)
         assert move == Move((0, 5))
         assert state.apply_action(move).outcome().winner is Player.A
 
@@ -101,7 +108,7 @@ def test_towers_search_finds_the_one_placement_that_wins() -> None:
     winning = [a for a in legal if state.apply_action(a).outcome().winner is Player.A]
     assert winning and len(winning) < len(legal)
     for level in LEVELS:
-        action = opponent("towers", level).choose(state, 3)
+        action = opponent_of("towers", level).choose(state, 3)
         assert isinstance(action, TowersPlace) and action in winning
 
 
@@ -110,7 +117,7 @@ def test_towers_search_finds_the_one_placement_that_wins() -> None:
 
 @pytest.mark.parametrize("game_id", BENCH_GAMES)
 def test_the_search_only_plays_legal_actions(game_id: str) -> None:
-    bot = opponent(game_id, 2)
+    bot = opponent_of(game_id, 2)
     for seed in range(2):
         for state in _positions(game_id, seed, 4):
             action = bot.choose(state, seed)
@@ -121,26 +128,26 @@ def test_the_search_only_plays_legal_actions(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", BENCH_GAMES)
 def test_the_same_seed_plays_the_same_move(game_id: str) -> None:
     state = _positions(game_id, 5, 2)[-1]
-    bot = opponent(game_id, 2)
+    bot = opponent_of(game_id, 2)
     assert bot.choose(state, 11) == bot.choose(state, 11) == bot.hint(state, 11)
 
 
 def test_a_caller_can_run_the_search_in_steps_and_stop_it() -> None:
     state = _positions("highrise", 2, 1)[0]
-    search = opponent("highrise", 4).search(state, 9)
+    search = opponent_of("highrise", 4).search(state, 9)
     assert search.step(5) and search.done == 5
     calls = []
     action = search.run(should_stop=lambda: calls.append(1) or len(calls) >= 3, chunk=4)
     assert search.done == 5 + 3 * 4 and action in state.legal_actions()
-    assert Search(state, tuning_for("highrise"), 7, 9).run() in state.legal_actions()
+    assert Search(state, GAMES["highrise"].opponent_tuning(), 7, 9).run() in state.legal_actions()
 
 
 def test_levels_grow_and_stop_at_four() -> None:
     for game_id in (*BENCH_GAMES, "a game with no tuning"):
-        budgets = [opponent(game_id, level).simulations for level in LEVELS]
+        budgets = [opponent_of(game_id, level).simulations for level in LEVELS]
         assert budgets == sorted(budgets) and len(set(budgets)) == len(LEVELS)
     with pytest.raises(ValueError):
-        opponent("stones", 5)
+        opponent_of("stones", 5)
 
 
 # ------------------------------------------------------------------ High Rise: blind
@@ -161,7 +168,7 @@ def test_highrise_search_plays_the_same_whatever_the_hidden_values() -> None:
     assert one.values != two.values
     for level in LEVELS:
         for seed in range(3):
-            bot = opponent("highrise", level)
+            bot = opponent_of("highrise", level)
             assert bot.choose(one, seed) == bot.choose(two, seed)
 
 
@@ -230,7 +237,7 @@ def test_the_maze_master_walls_off_the_last_move_it_can() -> None:
                       segments=frozenset({(0, 5)}), claimed=4, turn=19)
     for level in LEVELS[1:]:
         for seed in range(2):
-            wall = opponent("maze", level).choose(state, seed)
+            wall = opponent_of("maze", level).choose(state, seed)
             after = state.apply_action(wall)
             assert isinstance(wall, PlaceWall) and moves_needed(after) >= 2
             assert all(after.apply_action(m).outcome().winner is Player.B
@@ -247,14 +254,14 @@ def test_the_maze_master_walls_only_where_a_wall_costs_the_architect_a_move() ->
     assert moves_needed(tight) == 4
     for level in LEVELS[1:]:
         for seed in range(3):
-            assert opponent("maze", level).choose(quiet, seed) == Pass()
-            assert moves_needed(tight.apply_action(opponent("maze", level).choose(
+            assert opponent_of("maze", level).choose(quiet, seed) == Pass()
+            assert moves_needed(tight.apply_action(opponent_of("maze", level).choose(
                 tight, seed))) == 5
 
 
 def _play(game_id: str, seat: Player, level: int, seed: int) -> Player | None:
     state, stream = seeded_start(_game(game_id), seed)
-    bot = opponent(game_id, level)
+    bot = opponent_of(game_id, level)
     rng = random.Random(seed)
     ply = 0
     while not state.is_terminal():

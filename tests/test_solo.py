@@ -14,7 +14,7 @@ from engine.stones.sensing import sight, stack_heights
 from engine.towers.game import Choose, Phase
 from firmware import events, palette
 from firmware.demo_runner import DemoSettings
-from firmware.games import GAMES, load
+from firmware.games import GAMES
 from firmware.solo import Computer, Solo, SoloError
 from tests.test_stones_table import Table as StonesHarness
 from tests.test_towers_table import Table as TowersHarness
@@ -30,7 +30,7 @@ def _demo(game_id: str, seat: Player, tmp_path, seed: int = 2) -> tuple[list[dic
                             out=out, solo=Solo(seat, 1), max_real_s=240.0,
                             chosen=GAMES[game_id].demo_defaults,
                             hook=lambda table, devices: seen.append(table))
-    assert load(GAMES[game_id].demo)(settings) == 0
+    assert GAMES[game_id].run_demo()(settings) == 0
     return [json.loads(line) for line in out.getvalue().splitlines()], seen
 
 
@@ -181,7 +181,7 @@ def test_the_think_cap_stops_the_search_on_the_clock_it_is_given():
     from firmware.solo import think
 
     state = GAMES["stones"].make(GAMES["stones"].options()).new_initial_state()
-    bot = opponent("stones", 4)
+    bot = opponent(GAMES["stones"].opponent_tuning(), 4)
     now = [0.0]
     searches = []
     real = bot.search

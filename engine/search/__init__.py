@@ -1,7 +1,7 @@
 """Search opponents for every game: Monte Carlo tree search at four levels.
 
     from engine.search import opponent
-    bot = opponent("stones", level=3)
+    bot = opponent(stones.TUNING, level=3)   # a game's tuning (engine.search.stones)
     action = bot.choose(state, rng_seed=7)   # the computer's move
     hint = bot.hint(state, rng_seed=7)       # the move it would play for the person
 
@@ -19,16 +19,14 @@ from typing import Any
 
 from engine.search.base import LEVELS, Tuning
 from engine.search.mcts import Search
-from engine.search.tuning import tuning_for
 
-__all__ = ["LEVELS", "Opponent", "Search", "Tuning", "opponent", "tuning_for"]
+__all__ = ["LEVELS", "Opponent", "Search", "Tuning", "opponent"]
 
 
 @dataclass(frozen=True)
 class Opponent:
     """The computer at one level of one game: a plain value a table can keep."""
 
-    game_id: str
     level: int
     tuning: Tuning
 
@@ -53,8 +51,8 @@ class Opponent:
         return self.choose(state, rng_seed)
 
 
-def opponent(game_id: str, level: int = LEVELS[-1]) -> Opponent:
-    """The opponent for a game (its id in the registry) at a level from 1 to 4."""
-    tuning = tuning_for(game_id)
+def opponent(tuning: Tuning, level: int = LEVELS[-1]) -> Opponent:
+    """The opponent at a level from 1 to 4, searching with a game's tuning (its declared
+    one, ``GameType.opponent_tuning``; ``base.DEFAULT`` for a game with none)."""
     tuning.simulations(level)  # refuses a level out of range
-    return Opponent(game_id, level, tuning)
+    return Opponent(level, tuning)

@@ -7,8 +7,8 @@ budget of each level. Games with no tuning of their own get ``DEFAULT``, so
 every game the engine can play, the tests' toy game included, has opponents.
 
 This module imports no game: the per-game searches build their tunings from
-it, and ``engine.search.tuning`` looks each one up by game id, so neither
-needs the other to load first.
+it, and each game's declaration (``firmware/<game>/__init__.py``) names its
+tuning, so the engine holds no table of games.
 """
 
 from __future__ import annotations

@@ -1,0 +1,32 @@
+"""Stones (SE20ND Obelisk): three stones and symmetry. The game's declaration, its entry point.
+
+Everything the table needs of stones is named here once; the parts are
+imported when first asked for (see ``firmware.contract``).
+"""
+
+from __future__ import annotations
+
+from firmware.contract import Flag, GameType, board_size, ply_limit
+
+GAME = GameType(
+    "stones", "SE20ND Obelisk: three stones and symmetry", __name__,
+    options_class="engine.stones.game:StonesOptions", engine="engine.stones.game:StonesGame",
+    record="engine.stones.record", rules="engine.stones.rules:rules_text",
+    table=".table:StonesTable", view=".view:view_of", demo=".demo:run_demo",
+    screen=".screen:draw", tuning="engine.search.stones:TUNING", solo=".solo",
+    hands=".hands:Hands", page="stones", hands_page="hands_stones",
+    flags=(
+        Flag("--size", ("rows", "cols"), "rows x columns, 4x4 to 8x8 (default 6x4)",
+             type=board_size, metavar="RxC"),
+        Flag("--mode", ("mode",), "the symmetry each move must keep (default: open)",
+             choices=("open", "bounded", "balanced"), enum="engine.stones.game:Mode"),
+        Flag("--edition", ("edition",), "the words used: classic (cornerstone, keystone) or "
+             "second (base, pedestal)", choices=("classic", "second"),
+             enum="engine.stones.game:Edition"),
+        Flag("--ply-limit", ("ply_limit",), "draw after N moves in all (default: none; the "
+             "demo: 200)", type=ply_limit, metavar="N"),
+    ),
+    demo_defaults={"ply_limit": 200},
+    demo_flags=(Flag("--stack-sensors", ("stack_sensors",), "simulate stack-height "
+                     "sensors: stacking needs no button", switch=True),),
+)

@@ -32,7 +32,7 @@ from time import monotonic
 
 import tornado.iostream
 
-from firmware.games import GAMES, load
+from firmware.games import GAMES
 from firmware.screen import headline
 from firmware.stream import SOCKET
 
@@ -252,7 +252,7 @@ class Follower:
         if kind == "table" or self._draw is None:
             spec = GAMES.get(str(event.get("game", "")))
             with contextlib.suppress(ImportError, AttributeError):
-                self._draw = load(spec.screen) if spec else None
+                self._draw = spec.draw() if spec else None
         shown = dressed(event, self._draw)
         text = message(shown)
         kept = Kept(monotonic(), shown, text)

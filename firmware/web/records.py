@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from engine.record import RecordError, options_from_dict
-from firmware.games import GAMES, load
+from firmware.games import GAMES
 from firmware.history import (
     FinishedGame,
     HistoryError,
@@ -111,7 +111,7 @@ def replay(state_dir: Path, game_id: str) -> dict:
 def _seats(game: str) -> dict:
     """The seats as the game's table names them (the maze names its roles)."""
     try:
-        named = load(GAMES[game].table).players(None)  # a table names its seats without state
+        named = GAMES[game].table_class().players(None)  # a table names its seats without state
         if isinstance(named, dict):
             return {str(k): str(v) for k, v in named.items()}
     except Exception:  # a table that needs its state to name its seats

@@ -1,0 +1,68 @@
+"""Each game's one declaration: every part it names resolves to the kind of thing it must be.
+
+A part is named in the declaration once and imported when first asked for,
+so a misspelt name would only fail when that part was first used; here every
+declared part of every game (the toy's too) is imported and checked.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware.contract import GameType
+from firmware.games import DECLARED, EXTRA, GAMES, NotAGame, declared
+from firmware.table import Table
+from tests.toy import registered
+
+ROOT = Path(__file__).resolve().parent.parent
+registered()
+ALL = sorted(GAMES)
+
+
+@pytest.mark.parametrize("game_id", ALL)
+def test_every_declared_part_resolves_to_its_kind(game_id):
+    game = GAMES[game_id]
+    for field, ref in game.parts().items():
+        assert game.resolve(ref) is not None, f"{game_id}.{field} = {ref!r}"
+    assert issubclass(game.table_class(), Table)
+    options = game.options()
+    engine = game.make(options)
+    assert engine.new_initial_state() is not None
+    assert isinstance(game.rules_text(engine), str) and game.rules_text(engine)
+    to_dict, from_dict = game.codec()
+    assert callable(to_dict) and callable(from_dict)
+    for part in (game.view_of(), game.run_demo(), game.draw()):
+        assert callable(part)
+    assert game.opponent_tuning().simulations(1) > 0
+    hands = game.hands_class()
+    assert hands is None or inspect.isclass(hands)
+
+
+def test_the_registry_holds_the_declarations_and_nothing_else():
+    for package in DECLARED:
+        game = declared(package)
+        assert isinstance(game, GameType) and GAMES[game.id] is game
+        assert game.package == package
+
+
+def test_a_package_without_a_declaration_is_refused_in_words():
+    with pytest.raises(NotAGame, match="tests holds no GAME = GameType"):
+        declared("tests")
+
+
+def test_a_game_named_in_the_environment_plays_and_a_wrong_name_is_said_not_thrown(
+        tmp_path):
+    """``OBELISK_GAMES`` is how processes find a game kept outside the tree (the toy)."""
+    env = {**os.environ, EXTRA: "tests.toy, no.such.game"}
+    got = subprocess.run([sys.executable, "-m", "firmware.cli", "rules", "noughts"], env=env,
+                         cwd=ROOT, capture_output=True, text=True)
+    assert got.returncode == 0, got.stderr
+    assert "three in a row" in got.stdout.lower()
+    assert "OBELISK_GAMES names no.such.game, which is left out" in got.stderr
+    assert "Traceback" not in got.stderr
