@@ -280,7 +280,7 @@ class Computer:
 
 def overlay(table: Any, leds: dict) -> None:
     """Light the computer's asked move (or the person's hint) over a game's LED frame."""
-    computer = getattr(table, "solo", None)
+    computer = table.solo
     if computer is None or table.state != "play":
         return
     if computer.asked:

@@ -48,7 +48,7 @@ from engine.core import seeded_start
 from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
 from engine.record import options_from_dict, options_to_dict
-from firmware import events
+from firmware import events, solo
 from firmware.games import GAMES
 from firmware.journal import GameEntries, Journal, JournalError
 from firmware.resume import read_start, replay, start_extras
@@ -105,6 +105,7 @@ class Table(Generic[V]):
     EXTRA_TRANSITIONS: ClassVar[tuple[dict, ...]] = ()
     SETUP: ClassVar[str] = "set the pieces out for a new game, then press a player button"
     record: ClassVar[Any]  # engine.<game>.record: action_to_dict, action_from_dict
+    draw_leds: ClassVar[Callable[..., dict]]  # <game>/leds.py frame(table, now, ring_pixels)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -305,6 +306,20 @@ class Table(Generic[V]):
     def next_deadline(self) -> float | None:
         """When ``tick`` next has something to do (for the service's sleep)."""
         return self.settler.deadline()
+
+    @classmethod
+    def for_service(cls, game: Any, journal: Journal, profile: Any, *, seed: int,
+                    emit: Callable[[dict], None]) -> Table:
+        """The table ``obelisk run`` plays on ``profile``; a game whose table needs more of
+        the profile (wall switches, load cells) checks it here first."""
+        return cls(game, journal, emit=emit, seed=seed)
+
+    def led_frame(self, now: float, ring_pixels: int) -> dict:
+        """The LEDs now: the game's own picture (``draw_leds``), and over it the computer's
+        asked move or a hint when it plays a seat (drawn here once for every game)."""
+        leds = self.draw_leds(now, ring_pixels)
+        solo.overlay(self, leds)
+        return leds
 
     def led_change(self, now: float, ring_pixels: int) -> float | None:
         """When the LED frame next changes with only time passing (None: only input changes

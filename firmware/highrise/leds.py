@@ -15,7 +15,7 @@ from collections.abc import Callable
 from engine.core import Outcome
 from engine.highrise.game import Size
 from engine.players import PLAYERS, Player
-from firmware import palette, solo
+from firmware import palette
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 REVEAL_S = 0.8
@@ -50,7 +50,6 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
         for s in pos.stacks_scored()[:shown]:
             leds[at(s.square)] = (palette.PLAYERS[s.controller] if s.controller
                                   else palette.WARN)
-    solo.overlay(table, leds)  # playing alone: the computer's move, or a hint
     return leds
 
 

@@ -46,7 +46,7 @@ PLACED = "placed"
 class HighriseTable(Table[View]):
     SETUP = "put a cover on every square, then press a player button"
     record = record
-    led_frame = leds.frame
+    draw_leds = leds.frame
     led_change = leds.next_change
 
     def __init__(self, game: HighriseGame, journal: Journal, calibration: Calibration, *,

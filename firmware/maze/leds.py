@@ -12,7 +12,7 @@ their colour; at the end the winner's ring is green, the loser's red.
 from __future__ import annotations
 
 from engine.maze.game import SIZE, Move, PlaceWall, Role, queen_moves
-from firmware import palette, solo
+from firmware import palette
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 
@@ -58,7 +58,6 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
     if table.state in ("setup", "repair"):
         for square in table.wrong:
             leds[_at(square)] = palette.EXTRA
-    solo.overlay(table, leds)  # playing alone: the computer's move, or a hint
     return leds
 
 

@@ -55,7 +55,7 @@ class MazeTable(Table[MazeView]):
     SETUP = ("clear the board of pieces and walls; then the Architect puts segment 1, "
              "the obelisk, on any square")
     record = record
-    led_frame = leds.frame
+    draw_leds = leds.frame
 
     def __init__(self, game: MazeGame, journal: Journal, **kwargs) -> None:
         super().__init__(game, journal, **kwargs)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.players import PLAYERS, Player
 from engine.stones.sensing import destinations
-from firmware import palette, solo
+from firmware import palette
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 
@@ -40,7 +40,6 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
         leds[at(move.to)] = palette.PICK if i == table.pick else palette.CANDIDATE
     if table.actions and table.state == "play" and not table.candidates:
         leds[at(table.actions[-1].to)] = palette.GOOD
-    solo.overlay(table, leds)  # playing alone: the computer's move, or a hint
     return leds
 
 

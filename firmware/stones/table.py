@@ -66,17 +66,11 @@ def meaning(pos: StonesState, view: View) -> Meaning:
 class StonesTable(Table[BoardView]):
     SETUP = "set the stones out as at the start, then press a player button"
     record = record
-    led_frame = leds.frame
+    draw_leds = leds.frame
 
     def __init__(self, game: StonesGame, journal: Journal, **kwargs) -> None:
         super().__init__(game, journal, **kwargs)
         self.lifted: Square | None = None
-
-    @classmethod
-    def for_service(cls, game: StonesGame, journal: Journal, profile, *, seed: int,
-                    emit) -> StonesTable:
-        """The table ``obelisk run`` plays on this profile."""
-        return cls(game, journal, emit=emit, seed=seed)
 
     # ---------------------------------------------------------------- reading
 

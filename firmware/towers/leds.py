@@ -17,7 +17,7 @@ from engine.players import PLAYERS
 from engine.towers.game import Phase
 from engine.towers.sensing import UNKNOWN, zone_fits
 from engine.towers.tower import RODS, WIDTH
-from firmware import palette, solo
+from firmware import palette
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 OPTION_STEP_S = 15.0
@@ -36,7 +36,6 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
             leds[("tower", p.value, rod)] = palette.OFF
     _towers(table, leds)
     _zone(table, leds)
-    solo.overlay(table, leds)  # playing alone: the computer's move, or a hint
     return leds
 
 

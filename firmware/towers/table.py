@@ -77,7 +77,7 @@ class TowersTable(Table[TowersView]):
     )
     SETUP = "clear both towers and the zone pads, then press a player button"
     record = record
-    led_frame = leds.frame
+    draw_leds = leds.frame
     led_change = leds.next_change
 
     def __init__(self, game: TowersGame, journal: Journal, *, toss_s: float = 2.0,
@@ -89,12 +89,6 @@ class TowersTable(Table[TowersView]):
         self.clear_zone = False  # blocks of a lost turn must go back to the pile
         self._toss_until = 0.0
         self._last_read: tuple | None = None  # (position, (view, clear_zone), what it meant)
-
-    @classmethod
-    def for_service(cls, game: TowersGame, journal: Journal, profile, *, seed: int,
-                    emit) -> TowersTable:
-        """The table ``obelisk run`` plays on this profile."""
-        return cls(game, journal, seed=seed, emit=emit)
 
     @property
     def last_place(self) -> Place | None:

@@ -12,11 +12,7 @@ from tests.toy.game import SIZE
 class NoughtsTable(Table[BoardView]):
     SETUP = "clear the squares a1 to c3, then press a player button"
     record = record
-    led_frame = leds.frame
-
-    @classmethod
-    def for_service(cls, game, journal, profile, *, seed: int, emit) -> NoughtsTable:
-        return cls(game, journal, emit=emit, seed=seed)
+    draw_leds = leds.frame
 
     def _expected(self) -> set:
         return {sq for sq, _ in self.position.marks}
