@@ -167,7 +167,8 @@ class GameType:
     calibrate_help: str = ""
     page: str = ""  # the page's module drawing the board (static/<page>.js); none: the
     # page shows the game's words without a drawing
-    hands_page: str = "hands_board"  # the page's module of the hands panel
+    hands_page: str = "hands_stones"  # the page's module of the hands panel; the default
+    # draws pieces standing on squares (``firmware.hands.SquareHands``)
 
     def _part(self, ref: str) -> Any:
         return load(ref, self.package)

@@ -58,7 +58,6 @@ class SquareHands:
     ``knock`` a square: its top piece falls off beside the board.
     """
 
-    game = ""
     PIECES: tuple[str, ...] = ()
 
     def __init__(self, sim: SimTable) -> None:
@@ -78,7 +77,7 @@ class SquareHands:
 
     def look(self) -> dict:
         """The physical board as plain data, for a page to draw and act on."""
-        return {"game": self.game, "rows": self.rows, "cols": self.cols,
+        return {"rows": self.rows, "cols": self.cols,
                 "squares": {square_name(sq): list(stack)
                             for sq, stack in sorted(self.squares.items())},
                 "held": {seat: list(held) for seat, held in self.held.items()},

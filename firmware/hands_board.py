@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from firmware.contract import GameType
 from firmware.games import GAMES
 from hardware.sim import SimTable
 from hardware.sim_board import main as board_main
@@ -20,14 +22,29 @@ class NoHands(LookupError):
     """A game with no simulated hands declared: it cannot be played with no table."""
 
 
-def hands_for(game: str) -> Callable[[SimTable], Any]:
+@dataclass(frozen=True)
+class DeclaredHands:
+    """A game's hands as the board serves them: what they look like names the game and the
+    page's module that draws them, both from the game's declaration."""
+
+    game: GameType
+    hands: Any
+
+    def act(self, request: dict) -> None:
+        self.hands.act(request)
+
+    def look(self) -> dict:
+        return {**self.hands.look(), "game": self.game.id, "page": self.game.hands_page}
+
+
+def hands_for(game: str) -> Callable[[SimTable], DeclaredHands]:
     """The hands ``game`` declares; NoHands, in words, for an unknown game or one without."""
     declared = GAMES.get(game)
     hands = None if declared is None else declared.hands_class()
-    if hands is None:
+    if declared is None or hands is None:
         raise NoHands(f"{game!r} has no hands on the simulated table (games with hands: "
                       f"{', '.join(g.id for g in GAMES.values() if g.hands)})")
-    return hands
+    return lambda sim: DeclaredHands(declared, hands(sim))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -445,3 +445,28 @@ def test_a_person_plays_a_whole_maze_game_with_the_pages_hands(browser, tmp_path
                 _moved(person, follow, frm, square_name(to), before)
         assert refused and walled and follow.over["outcome"]
         assert any("claiming" in e["text"] for e in follow.events if e["event"] == "accepted")
+
+
+def test_the_toy_game_plays_on_the_page_with_the_hands_panel_it_declares(browser, tmp_path,
+                                                                        monkeypatch):
+    """The tests' fifth game, named by ``OBELISK_GAMES`` alone: ``obelisk play`` starts its
+    board, service and page, the hands panel its declaration defaults to puts the stones,
+    and the game ends on the page (the page has no drawing for it: its words say it all)."""
+    from pathlib import Path
+
+    from tests.toy import GAME_ID
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.setenv("OBELISK_GAMES", "tests.toy")
+    monkeypatch.setenv("PYTHONPATH", str(root))
+    with _playing(browser, tmp_path, GAME_ID) as (person, follow):
+        person.enter_pin()
+        _start(person, follow)
+        for n, (seat, square) in enumerate((("A", "a1"), ("B", "b1"), ("A", "a2"),
+                                            ("B", "b2"), ("A", "a3"))):
+            person.seat(seat)
+            person.click(f'[data-piece="{seat} {n // 2 + 1}"]')
+            person.click(f'[data-hand-square="{square}"]')
+            follow.until(lambda n=n: follow.accepted() > n, 60, f"the table taking {square}")
+        follow.until(lambda: follow.over, 30, "the end")
+        assert follow.over["outcome"]["winner"] == "A"

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 from engine.record import options_from_dict
+from engine.search.base import DEFAULT
 from engine.stones.sensing import BoardView
 from firmware import events
 from firmware.cli import main
@@ -50,17 +51,19 @@ def test_a_whole_game_plays_through_the_command_line_and_the_simulated_board(tmp
     assert accepted == [again.state.action_to_string(a) for a in again.actions]
 
 
-def test_asking_the_computer_to_play_a_game_it_does_not_play_is_refused_in_words(tmp_path,
-                                                                                 capsys):
-    """The toy declares no solo module: ``--solo`` says so, where it once ended in a
-    ModuleNotFoundError."""
-    registered()
-    status = main(["demo", GAME_ID, "--solo", "B", "--json", "--speed", "20",
+def test_the_computer_plays_the_toy_alone_with_the_generic_search(tmp_path, capsys):
+    """The toy declares no tuning: the generic search plays it, its lit square is read off
+    the simulated LEDs by the demo's hand, and every move it asked is the one made."""
+    game = registered()
+    assert game.opponent_tuning() is DEFAULT
+    status = main(["demo", GAME_ID, "--solo", "B", "--json", "--speed", "20", "--seed", "5",
                    "--state-dir", str(tmp_path)])
-    said = capsys.readouterr().err
-    assert status == 2 and "Traceback" not in said, said
-    assert f"the computer does not play {GAME_ID} (it plays towers, stones, highrise, maze)" \
-        in said
+    said = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 0 and said[-1]["event"] == "game_over"
+    asked = [e["action"] for e in said if e["event"] == "asked"]
+    made_by_b = [e["action"] for e in said if e["event"] == "accepted" and e["player"] == "B"]
+    assert asked and asked == made_by_b
+    assert not [e for e in said if e["event"] == "refused"]
 
 
 def _table(tmp_path):

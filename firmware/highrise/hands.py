@@ -52,7 +52,6 @@ class Leaning:
 class HighriseHands:
     """Both players' hands on the High Rise board; every act goes through ``act``."""
 
-    game = "highrise"
 
     def __init__(self, sim: SimTable) -> None:
         self.sim = sim
@@ -66,7 +65,7 @@ class HighriseHands:
 
     def look(self) -> dict:
         """The physical board as plain data, for a page to draw and act on."""
-        return {"game": "highrise", "rows": self.rows, "cols": self.cols,
+        return {"rows": self.rows, "cols": self.cols,
                 "squares": [{"square": square_name(self._square(i)), "cover": self.covers[i],
                              "pyramids": len(self.stacks[i]),  # nested: only the top shows
                              "top": self.stacks[i][-1].words() if self.stacks[i] else None}

@@ -21,7 +21,6 @@ from firmware.hands import HandsError, SquareHands
 class MazeHands(SquareHands):
     """The Architect's (seat A) and the Maze Master's (seat B) hands on the maze board."""
 
-    game = "maze"
     PIECES = ("obelisk", *(f"segment {n}" for n in range(2, SEGMENTS + 1)))
 
     def __init__(self, sim) -> None:

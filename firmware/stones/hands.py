@@ -19,7 +19,6 @@ KINDS = ("corner", "key", "cap")
 class StonesHands(SquareHands):
     """Both seats' hands on the stones board; every act goes through ``act``."""
 
-    game = "stones"
     PIECES = tuple(f"{seat} {kind}" for seat in "AB" for kind in KINDS)
 
     def lifting(self, stack: tuple[str, ...], seat: str) -> int:

@@ -43,7 +43,6 @@ class Placed:
 class TowersHands:
     """Both seats' hands on the simulated towers table; every act goes through ``act``."""
 
-    game = "towers"
 
     def __init__(self, sim: SimTable, block_set: BlockSet | None = None) -> None:
         self.sim = sim
@@ -85,7 +84,7 @@ class TowersHands:
                           "shape": sorted([list(c) for c in shape]),
                           "spots": [list(s) for s in self.spots(seat)]}
         return {
-            "game": "towers", "width": 3, "levels": LEVELS,
+            "width": 3, "levels": LEVELS,
             "pile": [self._block(b) for b in self.pile()],
             "fallen": [self._block(b) for b in self.fallen],
             "pads": [self._block(b) if b else None for b in self.pads],

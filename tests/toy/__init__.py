@@ -19,7 +19,8 @@ GAME = GameType(
     GAME_ID, "noughts and crosses on the stones board (a test game)", __name__,
     options_class=".game:NoughtsOptions", engine=".game:NoughtsGame", record=".record",
     rules=".rules:rules_text", table=".table:NoughtsTable", view="firmware.stones.view:view_of",
-    demo=".demo:run_demo", screen=".screen:draw",
+    demo=".demo:run_demo", screen=".screen:draw", solo=".solo",
+    hands=".hands:Hands",
 )
 
 

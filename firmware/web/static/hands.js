@@ -1,11 +1,12 @@
 // The hands panel: a person's hands on the simulated table (`obelisk play`). It asks /hands
 // what is on the table and sends each act there; the table itself learns of an act only
 // through its sensors, and the rest of the page shows what it made of it, as for wooden pieces.
-// Each game draws its own part (hands_<game>.js); this file holds what they share.
+// Each game draws its own part (the module its declaration names, `hands_page`, which the
+// table sends as `page`); this file holds what they share.
 import { html } from "./svg.js";
 
 const panel = document.getElementById("hands");
-const hands = { table: null, seat: "A", acts: 0, busy: false, said: "", game: null, draw: null,
+const hands = { table: null, seat: "A", acts: 0, busy: false, said: "", page: null, draw: null,
   token: "", obs: null };
 
 async function call(method, body) {
@@ -96,9 +97,9 @@ function buttons() {
 async function draw() {
   const table = hands.table;
   if (!table) return;
-  if (hands.game !== table.game) {
-    hands.game = table.game;
-    hands.draw = (await import(`./hands_${table.game}.js`)).drawHands;
+  if (hands.page !== table.page) { // the module the game declares for its hands
+    hands.page = table.page;
+    hands.draw = (await import(`./${table.page}.js`)).drawHands;
   }
   const said = html("p", { id: "hands-said", role: "status" }, hands.said);
   panel.replaceChildren(
