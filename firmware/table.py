@@ -90,13 +90,18 @@ class Offer:
     owners: frozenset[Player]
 
 
+READING_STATES = ("play", "choose", "repair")
+"""The states in which a settled reading is a move, a choice or a repair to read."""
+
+
 class Table(Generic[V]):
     """One game on a physical (or simulated) table; subclass it for a game.
 
     A subclass sets ``record`` (its engine record module) and ``SETUP`` (what
     the players are asked before a game), may add states and transitions
     (``EXTRA_STATES``, ``EXTRA_TRANSITIONS``, replacing core ones of the same
-    trigger and source), and implements ``_decide(view, now)``.
+    trigger and source), and implements ``_read_settled(view, now)``: what a settled
+    reading means while a game is played (the core deals with the rest).
     """
 
     STATES: ClassVar[tuple[str, ...]] = CORE_STATES
@@ -104,6 +109,7 @@ class Table(Generic[V]):
     EXTRA_STATES: ClassVar[tuple[str, ...]] = ()
     EXTRA_TRANSITIONS: ClassVar[tuple[dict, ...]] = ()
     SETUP: ClassVar[str] = "set the pieces out for a new game, then press a player button"
+    READY: ClassVar[str] = "the board is set: press a player button to start"
     record: ClassVar[Any]  # engine.<game>.record: action_to_dict, action_from_dict
     draw_leds: ClassVar[Callable[..., dict]]  # <game>/leds.py frame(table, now, ring_pixels)
 
@@ -374,6 +380,20 @@ class Table(Generic[V]):
         """A player's button during play (a game's own meaning: decline, pass, a move...)."""
 
     def _decide(self, view: V, now: float) -> None:
+        """A settled reading, dealt with once: before a game, whether the pieces are set out;
+        while one is played (or a choice or a repair is awaited), what it means; in any
+        other state (paused, over) nothing."""
+        if self.state == "setup":
+            self._setup_view(view)
+        elif self.state in READING_STATES:
+            self._read_settled(view, now)
+
+    def _setup_view(self, view: V) -> None:
+        """Before a game: tell the players whether the table is set out (``ready``)."""
+        self.problem = self.READY if self.ready(view) else self.SETUP
+
+    def _read_settled(self, view: V, now: float) -> None:
+        """What a settled reading means in the game: the game's own reading of its sensors."""
         raise NotImplementedError
 
     def _sure_now(self, view: V) -> bool:

@@ -45,6 +45,7 @@ PLACED = "placed"
 
 class HighriseTable(Table[View]):
     SETUP = "put a cover on every square, then press a player button"
+    READY = "the board is ready: press a player button to start"
     record = record
     draw_leds = leds.frame
     led_change = leds.next_change
@@ -176,17 +177,16 @@ class HighriseTable(Table[View]):
         self.accepted = self.reading = self.decided
         super()._begin_game()
 
-    def _decide(self, view: View, now: float) -> None:
-        if self.state == "setup":
-            try:
-                check_covers(self.position, view, self.cal)
-            except WeightError as exc:
-                self.problem, self.wrong = str(exc), exc.squares
-                return
-            self.problem, self.wrong = "the board is ready: press a player button to start", ()
+    def _setup_view(self, view: View) -> None:
+        """Before a game: every square's cover on, nothing else on the scales."""
+        try:
+            check_covers(self.position, view, self.cal)
+        except WeightError as exc:
+            self.problem, self.wrong = str(exc), exc.squares
             return
-        if self.state not in ("play", "choose", "repair"):
-            return
+        self.problem, self.wrong = self.READY, ()
+
+    def _read_settled(self, view: View, now: float) -> None:
         assert self.accepted is not None
         self.reading = view
         try:

@@ -124,12 +124,7 @@ class MazeTable(Table[MazeView]):
         """The board is clear: the Architect may put the obelisk down."""
         return view == sight(self.game.new_initial_state())
 
-    def _decide(self, view: MazeView, now: float) -> None:
-        if self.state == "setup":
-            self._setup_view(view)
-            return
-        if self.state not in ("play", "choose", "repair"):
-            return
+    def _read_settled(self, view: MazeView, now: float) -> None:
         self.lifted = None
         try:
             reading = read_view(self.position, view)

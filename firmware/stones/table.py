@@ -98,13 +98,7 @@ class StonesTable(Table[BoardView]):
             return
         self._ask(player, tuple((m,) for m in silent))
 
-    def _decide(self, view: View, now: float) -> None:
-        if self.state == "setup":
-            self.problem = ("the board is set: press a player button to start"
-                            if self.ready(view) else self.SETUP)
-            return
-        if self.state not in ("play", "choose", "repair"):
-            return
+    def _read_settled(self, view: View, now: float) -> None:
         pos = self.position
         self.lifted = None
         if view == self.sight(pos):

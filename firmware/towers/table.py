@@ -76,6 +76,7 @@ class TowersTable(Table[TowersView]):
         {"trigger": "tossed", "source": "toss", "dest": "play"},
     )
     SETUP = "clear both towers and the zone pads, then press a player button"
+    READY = "the table is clear: press a player button to start"
     record = record
     draw_leds = leds.frame
     led_change = leds.next_change
@@ -289,13 +290,7 @@ class TowersTable(Table[TowersView]):
 
     # ---------------------------------------------------------------- deciding
 
-    def _decide(self, view: TowersView, now: float) -> None:
-        if self.state == "setup":
-            self.problem = ("the table is clear: press a player button to start"
-                            if self.ready(view) else self.SETUP)
-            return
-        if self.state not in ("play", "choose", "repair"):
-            return
+    def _read_settled(self, view: TowersView, now: float) -> None:
         if self.clear_zone and not view.zone_colours():
             self.clear_zone = False
             self._glass_due()

@@ -23,9 +23,7 @@ class NoughtsTable(Table[BoardView]):
     def ready(self, view: BoardView) -> bool:
         return not self._seen(view)
 
-    def _decide(self, view: BoardView, now: float) -> None:
-        if self.state not in ("play", "repair"):
-            return
+    def _read_settled(self, view: BoardView, now: float) -> None:
         seen, expected = self._seen(view), self._expected()
         if seen == expected:
             self._settled_back()
