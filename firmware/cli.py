@@ -207,7 +207,7 @@ def _web(args: argparse.Namespace) -> int:
 
 def _mqtt(args: argparse.Namespace) -> int:
     from firmware.club.config import find_config, load_config
-    from firmware.club.publisher import run
+    from firmware.club.mqtt_command import run
     from firmware.state_dir import default_state_dir
 
     where = args.state_dir or default_state_dir()

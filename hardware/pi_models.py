@@ -69,12 +69,6 @@ class PiModel:
         """The Blinka pins this driver can drive a chain from."""
         return ("D10",) if self.led_driver == "spi" else ("D10", "D12", "D18", "D21")
 
-    def led_words(self) -> str:
-        """The driver in a builder's words, for diag and the logs."""
-        if self.led_driver == "pio":
-            return f"{self.model}: NeoPixels through the RP1's PIO (/dev/pio0)"
-        return f"{self.model}: NeoPixels on GPIO10 through SPI (/dev/spidev0.0)"
-
 
 _SPI = dict(led_driver="spi", extras=("pi", "pi-spi"), cmdline=("spidev.bufsiz=32768",),
             led_devices=("/dev/spidev0.0",))

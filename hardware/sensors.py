@@ -36,12 +36,6 @@ class Layout:
     def switch_count(self) -> int:
         return self.towers * self.tower_switches + self.rows * self.cols * self.stack
 
-    def tower_switch(self, tower: int, cell: tuple[int, int, int]) -> int:
-        """The switch number under a tower cell: rods run a1 b1 c1 a2 ... c3."""
-        x, y, z = cell
-        side = math.isqrt(self.rods)
-        return tower * self.tower_switches + z * self.rods + y * side + x
-
     def square_switch(self, row: int, col: int, level: int = 0) -> int:
         return self.towers * self.tower_switches + (level * self.rows + row) * self.cols + col
 

@@ -48,8 +48,6 @@ HANDS = "hands.sock"
 """The hands' socket, in the state directory."""
 PROFILE = "sim-board.toml"
 """The profile the service uses for this board, written in the state directory."""
-PORT = "scanner"
-"""The pty's stable path in the state directory."""
 
 
 def board_profile(profile: str, port: str) -> str:

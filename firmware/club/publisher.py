@@ -26,35 +26,31 @@ fingerprint, so a restart publishes it under the same id. The payload's
 
 Every thread of the publisher must keep working: one that dies ends the
 process (status 1, one log line) so that systemd starts it again, and the
-systemd watchdog is told all is well only while each thread goes round.
+systemd watchdog is told all is well only while each thread goes round
+(``firmware.club.mqtt_command`` runs the publisher as ``obelisk mqtt``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import fcntl
 import json
 import logging
 import os
 import queue
 import secrets
-import signal
-import ssl
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from firmware.club import state as table_state
-from firmware.club.config import Broker, ClubConfig, ClubError
+from firmware.club.config import ClubConfig, ClubError
+from firmware.club.connect import refusal_words, trust_ca, unreachable_words
 from firmware.club.outbox import Message, Outbox
-from firmware.club.safe import CleanFormatter, FileRefused, clean, read_bounded
-from firmware.state_dir import disk_advice
+from firmware.club.safe import FileRefused, clean, read_bounded
 
 log = logging.getLogger("obelisk.mqtt")
 
@@ -73,57 +69,6 @@ STATE_EVERY_S = 0.25
 """The retained state goes out at most this often (the latest, within this of the event):
 a table telling twenty events a second then costs the broker and every club page four
 state messages a second instead of twenty, and the publisher a third less CPU."""
-
-
-def refusal_words(reason: object, config: ClubConfig) -> str:
-    """Why the broker refused this table, and what to change, in a person's words.
-
-    MQTT 3.1.1 brokers (mosquitto among them) answer a wrong password with "not
-    authorised" too, so both are named."""
-    text = str(reason).lower()
-    who = f"user {config.user!r}" if config.user else "a table without a user"
-    if "password" in text or "user name" in text or "username" in text or "authori" in text:
-        return (f"the broker {config.broker} refused {who} (a wrong user name or password, "
-                f"or no permission there): check user and password_file in {config.source}, "
-                "and that the broker's password file and access list let this user in")
-    return f"the broker {config.broker} refused this table ({reason})"
-
-
-def trust_ca(client: mqtt.Client, ca_file: str | None, where: str) -> None:
-    """Speak TLS, trusting ``ca_file`` (else this machine's authorities); ClubError starting
-    with ``where`` (the setting) if ``ca_file`` holds no certificate."""
-    try:
-        client.tls_set(ca_certs=ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-    except (ssl.SSLError, OSError, ValueError) as exc:
-        raise ClubError(f"{where} {ca_file!r} holds no certificate "
-                        f"this machine can read ({exc}): give the PEM file of the club's "
-                        "certificate authority (it starts with -----BEGIN CERTIFICATE-----)") \
-            from None
-
-
-def unreachable_words(exc: BaseException | None, broker: Broker, ca_file: str | None,
-                      broker_key: str, ca_key: str) -> str:
-    """Why the broker could not be reached, and what to change, in a person's words;
-    ``broker_key`` and ``ca_key`` say where the broker and the CA are set."""
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        detail = exc.verify_message or str(exc)
-        if "hostname" in detail.lower() or "ip address mismatch" in detail.lower():
-            return (f"the certificate of the broker {broker} is not made out for "
-                    f"{broker.host!r} ({detail}): name the broker ({broker_key}) by the host "
-                    "its certificate was made for")
-        if ca_file:
-            return (f"the broker {broker} is not vouched for by {ca_file!r} ({detail}): set "
-                    f"{ca_key} to the certificate of the authority that signed the broker's "
-                    "certificate (the club's CA)")
-        return (f"the broker {broker} is not vouched for by this machine's certificate "
-                f"authorities ({detail}): if the club made its own, set {ca_key} to its "
-                "certificate")
-    if isinstance(exc, ssl.SSLError):
-        return (f"the broker {broker} did not speak TLS ({exc.reason or exc}): is mqtts "
-                f"served on port {broker.port}? If the broker is plain MQTT, write mqtt:// in "
-                f"{broker_key}")
-    return (f"cannot reach the broker {broker} ({exc or 'no answer'}): check that it runs "
-            f"and that {broker_key} is its address")
 
 
 class Publisher:
@@ -491,115 +436,3 @@ class Publisher:
             entity |= {"unique_id": f"obelisk_{table}_{key}", "device": device}
             self.client.publish(f"{HA_PREFIX}/{component}/obelisk_{table}/{key}/config",
                                 json.dumps(entity), qos=1, retain=True)
-
-
-# ---------------------------------------------------------------------- the command
-
-
-def _lock(home: Path) -> int:
-    """One publisher per table: an flock on ``<home>/lock`` (the kernel drops it on exit)."""
-    try:
-        home.mkdir(parents=True, exist_ok=True)
-        fd = os.open(home / "lock", os.O_RDWR | os.O_CREAT, 0o640)
-    except OSError as exc:
-        raise ClubError(f"cannot use {home}: {disk_advice(exc, home / 'lock')}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        raise ClubError(f"another obelisk mqtt already publishes this table ({home} is in use): "
-                        "stop it first (on the Pi: sudo systemctl stop obelisk-mqtt)") from None
-    return fd
-
-
-def run(state_dir: str | Path, config: ClubConfig,
-        ready: Callable[[Publisher], None] | None = None) -> int:
-    """Publish the table on ``state_dir`` until SIGTERM or Ctrl-C: 0 then; 1 if one of its
-    threads died (systemd starts it again)."""
-    from firmware.service import sd_notify, watchdog_period_s
-    from firmware.web.follow import Follower
-
-    handler = logging.StreamHandler()
-    handler.setFormatter(CleanFormatter("obelisk mqtt: %(message)s"))
-    logging.basicConfig(level=logging.INFO, handlers=[handler])
-    logging.getLogger("obelisk.web").setLevel(logging.WARNING)
-    state_dir = Path(state_dir)
-    lock = _lock(state_dir / "mqtt")
-    publisher = Publisher(config, state_dir)
-    status = 0
-    hook = threading.excepthook
-
-    async def main() -> None:
-        nonlocal status
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-
-        def fail(words: str) -> None:
-            nonlocal status
-            if status == 0:
-                status = 1
-                log.error("%s: the publisher exits (status 1) so that systemd starts it again",
-                          words)
-            stop.set()
-
-        def died(args: threading.ExceptHookArgs) -> None:
-            name = args.thread.name if args.thread is not None else "?"
-            words = (f"the publisher's thread {name} stopped ({args.exc_type.__name__}: "
-                     f"{clean(args.exc_value, 200)})")
-            loop.call_soon_threadsafe(fail, words)
-
-        threading.excepthook = died
-        follower = Follower(state_dir)
-        follower.listeners.append(publisher.take)
-        publisher.start()
-        follower.start()
-        sd_notify("READY=1")
-        if ready is not None:
-            ready(publisher)
-        watch = loop.create_task(_watch(publisher, follower, fail, sd_notify,
-                                        watchdog_period_s()))
-        await stop.wait()
-        watch.cancel()
-
-    try:
-        asyncio.run(main())
-    finally:
-        threading.excepthook = hook
-        sd_notify("STOPPING=1")
-        publisher.stop()
-        os.close(lock)
-    log.info("stopped after %d event(s) this run (numbered 1 to %d); %d message(s) wait in "
-             "the outbox for next time", publisher.count, publisher.count,
-             len(publisher.outbox))
-    return status
-
-
-async def _watch(publisher: Publisher, follower, fail: Callable[[str], None],
-                 notify: Callable[[str], bool], period: float | None) -> None:
-    """Feed systemd's watchdog while every part works; say once what does not."""
-    said = None
-    while True:
-        task = getattr(follower, "_task", None)
-        if task is not None and task.done():
-            why = task.exception() if not task.cancelled() else "cancelled"
-            fail(f"the reader of the table's events stopped ({clean(why, 200)})")
-            return
-        dead = publisher.dead()
-        if dead is not None:  # the thread's own hook may have said why already
-            await asyncio.sleep(0)
-            fail(dead)
-            return
-        trouble = publisher.stuck()
-        if trouble is None:
-            said = None
-            if period is not None:
-                notify("WATCHDOG=1")
-        elif trouble != said:
-            said = trouble
-            then = ("systemd's watchdog is no longer told all is well, and restarts the "
-                    "publisher" if period is not None else
-                    "restart the publisher (sudo systemctl restart obelisk-mqtt)")
-            log.error("%s: %s", trouble, then)
-        await asyncio.sleep(period if period is not None else BEAT_S)

@@ -173,7 +173,7 @@ def subscribe(club: Club, broker: Broker, loop: asyncio.AbstractEventLoop,
               user: str | None = None, password: str | None = None,
               ca_file: str | None = None) -> mqtt.Client:
     """One MQTT client for the page, handing each message to the event loop."""
-    from firmware.club.publisher import trust_ca, unreachable_words
+    from firmware.club.connect import trust_ca, unreachable_words
 
     client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=MQTTProtocolVersion.MQTTv311)
     client.reconnect_delay_set(1, 30)
