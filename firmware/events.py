@@ -1,4 +1,4 @@
-"""One event vocabulary for every game: all the table ever tells anyone.
+r"""One event vocabulary for every game: all the table ever tells anyone.
 
 A table says what happens as events, plain JSON-ready dicts with an
 ``"event"`` key. The demos' screens, the terminal view, the page and club
@@ -18,7 +18,7 @@ not understand; the tests check every event the demos of every game emit.
 | ``resumed`` | the service started again on an unfinished game, replayed |
 | ``turn`` | a player is to act, and what they are to do |
 | ``accepted`` | an action was recorded: who, in words and notation, the board after |
-| ``refused`` | what the table saw breaks a rule: why, what to do, where |
+| ``refused`` | what the table saw breaks a rule: why, what to do, where (``Mark``\ s) |
 | ``repaired`` | the table is as the game says again |
 | ``takeback`` | actions were undone (a takeback confirmed, a stone slid on) |
 | ``timer`` | an hourglass started, was paused or resumed, or ran out |
@@ -37,6 +37,8 @@ not understand; the tests check every event the demos of every game emit.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 _NONE = type(None)
 _NUMBER = (int, float)
@@ -82,6 +84,53 @@ WORDS = {
 """The values a few text fields may take."""
 
 
+@dataclass(frozen=True)
+class Mark:
+    """One place the table points at (where a refusal, an asked move or a hint is), as a
+    value: a page draws it from these fields and never reads them back out of ``words``
+    (as python-chess draws an ``svg.Arrow``, not a move's text).
+
+    Board games mark a ``square`` (its name, ``"c3"``, as observations name squares);
+    towers mark ``cells`` (x, y, level from 0) on a ``tower``, or a ``zone`` pad by the
+    colour wanted there (with the block's shape as ``cells`` when it is to be fetched).
+    """
+
+    words: str  # the place as a person reads it
+    square: str | None = None
+    tower: str | None = None  # "A" or "B": the cells are on that player's tower
+    zone: str | None = None  # a zone pad, by the colour of the block wanted there
+    cells: tuple[tuple[int, int, int], ...] = ()
+    kind: str = ""  # what the place is to the mark: extra, missing, from, to, wall
+
+    @classmethod
+    def on_square(cls, name: str, kind: str = "", words: str = "") -> Mark:
+        """A square of the board, by its name."""
+        return cls(words or name, square=name, kind=kind)
+
+    def to_dict(self) -> dict:
+        """The mark as an event carries it: its words and the fields it sets."""
+        out: dict = {"words": self.words}
+        for name in ("square", "tower", "zone", "kind"):
+            if getattr(self, name):
+                out[name] = getattr(self, name)
+        if self.cells:
+            out["cells"] = [list(cell) for cell in self.cells]
+        return out
+
+
+MARK_FIELDS = {"words": str, "square": str, "tower": str, "zone": str, "kind": str,
+               "cells": list}
+"""What a mark in an event's ``where`` may hold (``Mark.to_dict``)."""
+
+
+def _check_marks(kind: str, where: object) -> None:
+    for mark in where if isinstance(where, list) else ():
+        if not isinstance(mark, dict) or not isinstance(mark.get("words"), str) or any(
+                not isinstance(v, MARK_FIELDS.get(k, ())) for k, v in mark.items()):
+            raise EventError(f"{kind} event: {mark!r} in where is not a mark (words, and "
+                             "square, tower, zone, kind, cells)")
+
+
 class EventError(ValueError):
     """An event that is not in the vocabulary (a bug in the table that made it)."""
 
@@ -111,6 +160,8 @@ def check(event: object) -> None:
         want = fields.get(name) or _EXTRA_TYPES.get(name)
         if want is not None and not isinstance(value, want):
             raise EventError(f"{kind} event: {name} = {value!r} is not {want}")
+    if "where" in fields:
+        _check_marks(kind, event["where"])
     allowed = WORDS.get(kind)
     if allowed is not None:
         word = event.get("state", event.get("kind", event.get("why")))

@@ -235,7 +235,7 @@ class Computer:
         return {"player": seat.value,
                 "action": self.rules.notation(pos, actions),
                 "text": self.rules.words(pos, actions),
-                "where": list(self.rules.where(pos, actions))}
+                "where": [mark.to_dict() for mark in self.rules.where(pos, actions)]}
 
     def standing(self, table: Any) -> list[dict]:
         """The move still asked, and a hint still lit, as events: for a reader that joins."""

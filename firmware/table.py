@@ -44,11 +44,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from transitions import Machine
 
-from engine.core import seeded_start
+from engine.core import seeded_start, square_name
 from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
 from engine.record import options_from_dict, options_to_dict
 from firmware import events, solo
+from firmware.events import Mark
 from firmware.games import GAMES
 from firmware.journal import GameEntries, Journal, JournalError
 from firmware.resume import read_start, replay, start_extras
@@ -545,11 +546,12 @@ class Table(Generic[V]):
 
     def _refused_event(self) -> dict:
         return self.event("refused", message=self.problem,
-                          where=[self._place_name(w) for w in self.wrong])
+                          where=[self._mark(w).to_dict() for w in self.wrong])
 
-    def _place_name(self, place: Any) -> str:
-        """A place the LEDs light, in words (a square, a cube)."""
-        return str(place)
+    def _mark(self, place: Any) -> Mark:
+        """A place the LEDs light as a value the page draws: a square of the board (a
+        game whose places are something else, the towers' cubes, says so)."""
+        return Mark.on_square(square_name(place))
 
     def on_enter_repair(self) -> None:
         self.beep()

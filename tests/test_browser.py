@@ -343,7 +343,7 @@ def test_playing_alone_the_page_outlines_the_computers_asked_move(browser, tmp_p
         }""", timeout=60_000).json_value()
         asked = [e for e in demo.events() if e.get("event") == "asked"]
         assert asked and all(e["player"] == "B" for e in asked)
-        assert set(shown["squares"]) <= {w for e in asked for w in e["where"]}
+        assert set(shown["squares"]) <= {m["square"] for e in asked for m in e["where"]}
         assert "the computer (player B) asks" in shown["notice"]
     finally:
         demo.stop()

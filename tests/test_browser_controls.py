@@ -258,16 +258,18 @@ def test_playing_towers_alone_the_page_draws_the_computers_blocks(browser, tmp_p
             }""", timeout=90_000).json_value()
             asked = [e for e in demo.events() if e.get("event") == "asked"]
             assert asked and all(e["player"] == "A" for e in asked)
-            wheres = [w for e in asked for w in e["where"]]
+            marks = [m for e in asked for m in e["where"]]
+            wanted = {(m["zone"], _cells(m["cells"])) for m in marks if m.get("cells")
+                      and m.get("zone")}
             for colour, cells in got["shapes"]:  # each shape drawn is one the computer asked
-                words = ", ".join(_rod_level(c) for c in _by_level(cells.split(" ")))
-                assert f"zone: {colour}: {words}" in wheres, (colour, cells, wheres)
+                assert (colour, _cells(cells.split(" "))) in wanted, (colour, cells, marks)
                 seen["shape"] = got
             if got["cubes"]:
+                placed = {(m["tower"], _cells(m["cells"])) for m in marks if m.get("tower")}
                 player = {p for p, _ in got["cubes"]}
                 assert len(player) == 1
-                words = ", ".join(_rod_level(c) for c in _by_level([c for _, c in got["cubes"]]))
-                assert f"tower {player.pop()}: {words}" in wheres, (got, wheres)
+                drawn = _cells([c for _, c in got["cubes"]])
+                assert (player.pop(), drawn) in placed, (got, marks)
                 seen["cubes"] = got
             page.wait_for_function("(n) => !document.getElementById('notice').textContent"
                                    ".includes(n)", arg=got["notice"], timeout=90_000)
@@ -279,12 +281,7 @@ def test_playing_towers_alone_the_page_draws_the_computers_blocks(browser, tmp_p
         web.stop()
 
 
-def _by_level(cells: list[str]) -> list[tuple[int, ...]]:
-    """Cells "x,y,z" in the order the rules' words list them: bottom level first."""
-    return sorted((tuple(int(v) for v in c.split(",")) for c in cells),
-                  key=lambda c: (c[2], c[1], c[0]))
-
-
-def _rod_level(cell: tuple[int, ...]) -> str:
-    x, y, z = cell
-    return f"{'abc'[x]}{y + 1} level {z + 1}"
+def _cells(cells: list) -> frozenset[tuple[int, ...]]:
+    """Cubes as a set, from the page's "x,y,z" or an event's [x, y, z]."""
+    return frozenset(tuple(int(v) for v in (c.split(",") if isinstance(c, str) else c))
+                     for c in cells)

@@ -121,7 +121,7 @@ def test_what_is_no_placement_is_lit_and_waited_out(t, mistake, words, lit):
     assert t.table.position.plies == 0
     refused = [e for e in t.events if e["event"] == "refused"]
     assert len(refused) == 1 and words in refused[0]["message"]
-    assert refused[0]["where"] == [square_name(sq) for sq in lit]
+    assert [m["square"] for m in refused[0]["where"]] == [square_name(sq) for sq in lit]
     frame = t.table.led_frame(t.now, 16)
     assert {sq: frame[("board", "", sq[0] * 3 + sq[1])] for sq in lit} == lit
     assert sum(1 for k, v in frame.items() if k[0] == "board" and v != (0, 0, 0)) == len(lit)

@@ -81,7 +81,7 @@ def test_setup_takes_the_obelisk_then_four_segments(tmp_path):
     assert [e["t"] for e in t.journal.read().entries] == ["start", "action"]
     t.wall("c3")                                   # no walls before the first turn
     assert t.table.state == "repair" and "no walls before the first turn" in t.table.problem
-    assert t.last("refused")["where"] == ["c3"]
+    assert t.last("refused")["where"] == [{"words": "c3", "square": "c3"}]
     t.walls.clear()
     t.settle()
     assert t.table.state == "play" and t.events[-1] == {"event": "repaired"}
@@ -148,7 +148,8 @@ def test_a_sealing_wall_is_refused_and_waited_out(t):
     t.wall("a1")
     t.pick("B", PlaceWall(sq("a1"), Orientation.NE))
     assert t.table.state == "repair" and "shut a1 off" in t.table.problem
-    assert t.table.position.walls == () and t.last("refused")["where"] == ["a1"]
+    assert t.table.position.walls == ()
+    assert t.last("refused")["where"] == [{"words": "a1", "square": "a1"}]
     assert [e["t"] for e in t.journal.read().entries].count("action") == 5  # the segments
     assert t.table.led_frame(t.now, 16)[("board", "", 0)] == (255, 0, 0)
     t.walls.clear()

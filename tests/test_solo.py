@@ -75,8 +75,10 @@ def test_the_computer_chooses_at_once_and_its_fetching_is_not_timed(block_set, t
     colour = t.pos.block(wanted[0].block).colour
     t.see(pads=(colour, None))
     (left,) = t.of("asked")[-1]["where"]
-    assert t.table.actions and left.startswith(
-        f"zone: {t.pos.block(wanted[1].block).colour.label}: a1 level 1")  # and its shape
+    other = t.pos.block(wanted[1].block)
+    assert t.table.actions and left["zone"] == other.colour.label  # and its shape, bottom up
+    assert left["words"].startswith(f"zone: {other.colour.label}: a1 level 1")
+    assert sorted(map(tuple, left["cells"])) == sorted(other.cells)
 
 
 def test_a_move_of_several_actions_is_thought_within_one_cap(block_set, tmp_path,

@@ -11,7 +11,7 @@ from engine.players import Player
 from engine.towers.blocks import Colour
 from engine.towers.game import EndReason, Phase, TowersGame
 from engine.towers.sensing import TowersView, expected_towers
-from engine.towers.tower import LEVELS, resting_placements
+from engine.towers.tower import LEVELS, cell_name, resting_placements
 from firmware import events
 from firmware.journal import Journal
 from firmware.towers.table import TowersTable
@@ -165,7 +165,10 @@ def test_an_illegal_placement_is_shown_never_recorded_then_corrected(t):
     assert "floats 2 level(s)" in t.table.problem
     refused = t.events[-1]
     assert refused["event"] == "refused" and "floats 2 level(s)" in refused["message"]
-    assert refused["where"] and refused["where"][0].startswith(f"tower {active.other.value} ")
+    mark = refused["where"][0]  # a value: the tower and the cube, not words to parse
+    assert mark["tower"] == active.other.value and mark["kind"] in ("extra", "missing")
+    assert mark["words"] == f"tower {mark['tower']} {cell_name(tuple(mark['cells'][0]))} " \
+        f"({mark['kind']})"
     assert len(t.journalled_actions()) == before and t.pos.phase is Phase.TAKE
     frame = t.table.led_frame(t.now, 16)
     lit = [k for k, v in frame.items() if k[0] == "tower" and v != (0, 0, 0)]

@@ -16,6 +16,7 @@ from engine.core import square_name
 from engine.highrise.game import Place, Size
 from engine.players import Player
 from firmware import palette
+from firmware.events import Mark
 from firmware.solo import (
     ASKED,
     Pixel,
@@ -72,8 +73,8 @@ def shown(players: Any, table: Any) -> tuple:
     return read(pixels_of(leds), table.position, seat, ring, table.board_cols)
 
 
-def where(pos: Any, actions: tuple) -> list[str]:
-    return [square_name(p.square) for p in actions]
+def where(pos: Any, actions: tuple) -> list[Mark]:
+    return [Mark.on_square(square_name(p.square), "to") for p in actions]
 
 
 def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool) -> None:

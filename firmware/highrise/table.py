@@ -101,9 +101,6 @@ class HighriseTable(Table[View]):
     def _phase_words(self, state: HighriseState | None = None) -> str:
         return "put one of your pyramids on any stack"
 
-    def _place_name(self, place: tuple[int, int]) -> str:
-        return square_name(place)
-
     # ---------------------------------------------------------------- the journal, sealed
 
     def start(self, now: float) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from engine.core import square_name
 from engine.maze.game import SIZE, Move, Orientation, Pass, Phase, PlaceSegment, PlaceWall, Role
 from engine.players import Player
+from firmware.events import Mark
 from firmware.solo import ASKED, Pixel, differs, lit, notation, pixels_of, same, searched, shade
 
 __all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
@@ -45,15 +46,17 @@ def words(pos: Any, actions: tuple) -> str:
     return "; ".join(out)
 
 
-def where(pos: Any, actions: tuple) -> list[str]:
+def where(pos: Any, actions: tuple) -> list[Mark]:
     out = []
     for a in actions:
         if isinstance(a, PlaceWall):
-            out.append(f"{square_name(a.square)} {a.orientation.value}")
+            name = square_name(a.square)
+            out.append(Mark.on_square(name, "wall", f"{name} {a.orientation.value}"))
         elif isinstance(a, Move):
-            out += [square_name(pos.obelisk), square_name(a.to)]
+            out += [Mark.on_square(square_name(pos.obelisk), "from"),
+                    Mark.on_square(square_name(a.to), "to")]
         elif isinstance(a, PlaceSegment):
-            out.append(square_name(a.square))
+            out.append(Mark.on_square(square_name(a.square), "to"))
     return out
 
 

@@ -115,9 +115,6 @@ class MazeTable(Table[MazeView]):
             return f"{action}, claiming segment {pos.claimed + 1} of {SEGMENTS}"
         return str(action)
 
-    def _place_name(self, place: tuple[int, int]) -> str:
-        return square_name(place)
-
     # ---------------------------------------------------------------- reading
 
     def ready(self, view: MazeView) -> bool:

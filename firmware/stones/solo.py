@@ -13,6 +13,7 @@ from engine.core import square_name
 from engine.players import Player
 from engine.stones.game import Move
 from engine.stones.sensing import sight, sight_after, stack_heights
+from firmware.events import Mark
 from firmware.solo import (
     ASKED,
     Pixel,
@@ -42,9 +43,10 @@ def differs(pos: Any, asked: tuple, made: Any) -> str:
             f"{pos.move_to_string(made)}: put the stone back and move the lit one")
 
 
-def where(pos: Any, actions: tuple) -> list[str]:
+def where(pos: Any, actions: tuple) -> list[Mark]:
     """The squares: where the stone stands, where it goes."""
-    return [name for m in actions for name in (square_name(m.frm), square_name(m.to))]
+    return [mark for m in actions for mark in (Mark.on_square(square_name(m.frm), "from"),
+                                                Mark.on_square(square_name(m.to), "to"))]
 
 
 def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool) -> None:

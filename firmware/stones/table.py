@@ -19,7 +19,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from engine.core import square_name
 from engine.errors import ObeliskError
 from engine.players import Player
 from engine.stones import record
@@ -80,9 +79,6 @@ class StonesTable(Table[BoardView]):
 
     def ready(self, view: View) -> bool:
         return view == self.sight(self.position)
-
-    def _place_name(self, place: Square) -> str:
-        return square_name(place)
 
     def _words(self, move: Move) -> str:
         return self.position.move_to_string(move)

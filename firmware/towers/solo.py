@@ -19,6 +19,7 @@ from engine.players import Player
 from engine.towers.game import Choose, Decline, Phase, Place, Take
 from engine.towers.tower import LEVELS, WIDTH, cells_text, drop, heights_of
 from firmware import palette
+from firmware.events import Mark
 from firmware.solo import Pixel, asks, lit, notation, pixels_of, shade
 from firmware.solo import searched as _same_position
 
@@ -77,17 +78,25 @@ def words(pos: Any, actions: tuple) -> str:
     return "; ".join(out)
 
 
-def where(pos: Any, actions: tuple) -> list[str]:
+def where(pos: Any, actions: tuple) -> list[Mark]:
     out = []
     for a in actions:
+        colour = _colour(pos, a.block) if isinstance(a, Choose | Take | Place) else ""
         if isinstance(a, Choose):  # its shape too, for the page to draw (the pad shows
             shape = pos.block(a.block).cells  # only the colour)
-            out.append(f"zone: {_colour(pos, a.block)}: {cells_text(shape)}")
+            out.append(Mark(f"zone: {colour}: {cells_text(shape)}", zone=colour,
+                            cells=_bottom_up(shape)))
         elif isinstance(a, Take):
-            out.append(f"zone: {_colour(pos, a.block)}")
+            out.append(Mark(f"zone: {colour}", zone=colour))
         elif isinstance(a, Place):
-            out.append(f"tower {a.tower.value}: {cells_text(a.cells)}")
+            out.append(Mark(f"tower {a.tower.value}: {cells_text(a.cells)}",
+                            tower=a.tower.value, cells=_bottom_up(a.cells)))
     return out
+
+
+def _bottom_up(cells: Any) -> tuple:
+    """Cells in the order their words name them: bottom level first."""
+    return tuple(sorted(cells, key=lambda c: (c[2], c[1], c[0])))
 
 
 def differs(pos: Any, asked: tuple, made: Any) -> str:

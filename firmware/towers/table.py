@@ -49,6 +49,7 @@ from engine.towers.sensing import (
     read_view,
 )
 from engine.towers.tower import cell_name
+from firmware.events import Mark
 from firmware.hourglass import Hourglass
 from firmware.journal import GameEntries, Journal
 from firmware.table import Offer, Table
@@ -153,9 +154,12 @@ class TowersTable(Table[TowersView]):
                     f"your button to decline{also}")
         return state.describe_phase()
 
-    def _place_name(self, place: tuple[Player, Cell, bool]) -> str:
+    def _mark(self, place: tuple[Player, Cell, bool]) -> Mark:
+        """A cube of a tower that should not be there (extra), or should (missing)."""
         player, cell, extra = place
-        return f"tower {player.value} {cell_name(cell)} ({'extra' if extra else 'missing'})"
+        kind = "extra" if extra else "missing"
+        return Mark(f"tower {player.value} {cell_name(cell)} ({kind})", tower=player.value,
+                    cells=(cell,), kind=kind)
 
     # ---------------------------------------------------------------- setup, the toss
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.core import square_name
 from engine.players import Player
+from firmware.events import Mark
 from firmware.solo import (
     ASKED,
     Pixel,
@@ -36,8 +37,8 @@ def words(pos: Any, actions: tuple) -> str:
     return "; ".join(f"a stone on {square_name(square)}" for square in actions)
 
 
-def where(pos: Any, actions: tuple) -> list[str]:
-    return [square_name(square) for square in actions]
+def where(pos: Any, actions: tuple) -> list[Mark]:
+    return [Mark.on_square(square_name(square), "to") for square in actions]
 
 
 def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool) -> None:

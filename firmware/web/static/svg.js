@@ -88,8 +88,9 @@ export function board(rows, cols, size, label = "the board") {
 export function outlineView(b, view) {
   outline(b, view.change?.from, "from");
   outline(b, view.change?.to, "to");
-  if (view.asked) outline(b, view.asked.where.map((w) => w.split(" ")[0]), view.asked.kind);
-  outline(b, view.marks, "wrong");
+  const squares = (marks) => (marks || []).map((m) => m.square).filter(Boolean);
+  if (view.asked) outline(b, squares(view.asked.where), view.asked.kind);
+  outline(b, squares(view.marks), "wrong");
 }
 
 /** Outline squares on a board: the last move (from, to) and the marks of a refusal. */

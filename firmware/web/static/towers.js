@@ -32,33 +32,21 @@ function cube([x, y, z], fill, cls) {
     face([L(z + 1), B(z + 1), R(z + 1), T(z + 1)], "top"));
 }
 
-/** "tower B c1 level 2 (extra)" -> {player, cell, kind}; null for other words. */
-export function parseMark(text) {
-  const found = /tower ([AB]) ([a-c])(\d+) level (\d+) \((extra|missing)\)/.exec(text);
-  if (!found) return null;
-  return { player: found[1], cell: [found[2].charCodeAt(0) - 97, Number(found[3]) - 1,
-    Number(found[4]) - 1], kind: found[5] };
+/** A refusal's marks on the towers: each a cube of a tower, as the event's values say. */
+function towerMarks(marks) {
+  return (marks || []).filter((m) => m.tower && m.cells?.length)
+    .map((m) => ({ player: m.tower, cell: m.cells[0], kind: m.kind }));
 }
 
-/** "a1 level 1, b1 level 1" -> [[0, 0, 0], [1, 0, 0]] */
-function cellsOf(text) {
-  return text.split(", ").map((words) => {
-    const [, col, row, level] = /([a-c])(\d+) level (\d+)/.exec(words);
-    return [col.charCodeAt(0) - 97, Number(row) - 1, Number(level) - 1];
-  });
-}
-
-/** Playing alone: the computer's asked move (or a hint) from its event's where: the blocks
- * it wants in the zone ("zone: green: a1 level 1, ..." with the shape to fetch from the
- * pile, "zone: green" for the one to take) and the cubes its block fills on a tower. */
-export function parseAsked(where) {
+/** Playing alone: the computer's asked move (or a hint) from its event's marks: the blocks
+ * it wants in the zone (by colour, with the shape to fetch from the pile, none for the one
+ * to take) and the cubes its block fills on a tower. */
+export function askedOf(where) {
   const zone = [];
   const cubes = [];
-  for (const words of where || []) {
-    const pad = /^zone: (\w+)(?:: (.+))?$/.exec(words);
-    const onTower = /^tower ([AB]): (.+)$/.exec(words);
-    if (pad) zone.push({ colour: pad[1], cells: pad[2] ? cellsOf(pad[2]) : null });
-    else if (onTower) cubes.push(...cellsOf(onTower[2]).map((cell) => ({ player: onTower[1], cell })));
+  for (const mark of where || []) {
+    if (mark.zone) zone.push({ colour: mark.zone, cells: mark.cells?.length ? mark.cells : null });
+    else if (mark.tower) cubes.push(...mark.cells.map((cell) => ({ player: mark.tower, cell })));
   }
   return { zone, cubes };
 }
@@ -140,9 +128,9 @@ export function draw(view) {
     for (const [, , z] of block.cells) top = Math.max(top, z + 1);
   }
   top += 1; // room to show a cube that would go over
-  const marks = (view.marks || []).map(parseMark).filter(Boolean);
+  const marks = towerMarks(view.marks);
   const newest = new Set(view.change?.blocks || []);
-  const asked = parseAsked(view.asked?.where);
+  const asked = askedOf(view.asked?.where);
   const span = 2 * width * W; // one tower's width on screen
   const gap = 50; // room for both names with a penalty ("tower A: 12 (−3)") side by side
   const margin = 26; // a name is wider than a narrow tower: room on either side
@@ -177,7 +165,7 @@ export function info(view) {
   const seen = view.obs;
   const chosen = new Set(view.change?.zone || []);
   const kind = view.asked?.kind || "ask";
-  const wanted = parseAsked(view.asked?.where).zone;
+  const wanted = askedOf(view.asked?.where).zone;
   const fetch = wanted.filter((w) => w.cells); // from the pile, onto the empty pads
   const take = wanted.filter((w) => !w.cells).map((w) => w.colour); // off a pad
   const pads = [0, 1].map((i) => {
