@@ -10,8 +10,9 @@
 #   serial port, and the table service and its page (systemd/), started where
 #   systemd runs;
 # - the Debian packages the tests need: mosquitto everywhere, chromium off a Pi;
-#   off a Pi also node and npm, and the npm package the scanner board's MicroPython
-#   tests run (tests/on_micropython).
+#   off a Pi also node and npm, the npm package the scanner board's MicroPython
+#   tests run (tests/on_micropython), and TypeScript's checker for the page's
+#   scripts (tools/js).
 set -Eeuo pipefail  # -E: the ERR trap fires inside functions too
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -128,9 +129,20 @@ if ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
     fi
 fi
 
-# 3c. MicroPython for the scanner board's tests (not on a Pi) -------------------------------
-# tests/test_scanner_micropython.py runs the board's code on MicroPython's WebAssembly
-# build, an npm package pinned in tests/on_micropython/package-lock.json, under node.
+# 3c. The npm packages the tests run under node (not on a Pi) --------------------------------
+# Each folder's package-lock.json pins them; npm ci installs them into its node_modules when
+# that is missing or older than the lock (a lock that changed).
+npm_ci() {
+    local folder="$1" what="$2"
+    if [ ! -d "$folder/node_modules" ] || [ "$folder/package-lock.json" -nt "$folder/node_modules" ]; then
+        command -v npm >/dev/null \
+            || die "npm is missing (for $what): sudo apt-get install nodejs npm, then run setup.sh again"
+        say "installing $what (npm ci in $folder)"
+        npm ci --prefix "$folder" --no-audit --no-fund --loglevel=error \
+            || die "npm ci in $folder failed; see the messages above (it needs the npm registry)"
+        touch "$folder/node_modules"  # newer than the lock: the next run skips this
+    fi
+}
 if ! is_pi; then
     node_wanted=()
     command -v node >/dev/null || node_wanted+=(nodejs)
@@ -138,13 +150,10 @@ if ! is_pi; then
     if [ "${#node_wanted[@]}" -gt 0 ]; then
         apt_install "${node_wanted[@]}"
     fi
-    harness="tests/on_micropython"
-    if [ ! -d "$harness/node_modules" ] || [ "$harness/package-lock.json" -nt "$harness/node_modules" ]; then
-        say "installing MicroPython's WebAssembly build for the scanner board's tests (npm ci in $harness)"
-        (cd "$harness" && npm ci --no-audit --no-fund --loglevel=error) \
-            || die "npm ci in $harness failed; see the messages above (it needs the npm registry)"
-        touch "$harness/node_modules"  # newer than the lock: the next run skips this
-    fi
+    # tests/test_scanner_micropython.py runs the board's code on MicroPython's WebAssembly build
+    npm_ci tests/on_micropython "MicroPython's WebAssembly build for the scanner board's tests"
+    # tests/test_js_types.py checks the page's scripts against their JSDoc types with tsc
+    npm_ci tools/js "TypeScript, the checker of the page's scripts"
 fi
 
 # 4. Raspberry Pi only: groups, and the boot settings the LED driver needs -------------------

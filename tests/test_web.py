@@ -57,7 +57,9 @@ def test_the_page_shows_a_running_demo_live(tmp_path):
         page = urllib.request.urlopen(url + "/", timeout=30).read().decode()
         assert "<title>Obelisk Table</title>" in page and "/static/app.js" in page
         script = urllib.request.urlopen(url + "/static/app.js", timeout=30).read().decode()
-        assert 'new EventSource("/events")' in script
+        assert 'from "./service.js"' in script  # the page's one link to this server:
+        service = urllib.request.urlopen(url + "/static/service.js", timeout=30).read().decode()
+        assert 'new EventSource("/events")' in service
         first, *later = _events(url, 4)
         assert first["event"] == "table" and first["game"] == "stones"
         assert "a   b   c   d" in first["board"]            # the board, as text

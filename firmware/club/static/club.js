@@ -1,6 +1,23 @@
+// @ts-check
 // The club's page: every table's card and the results, from the club server's events alone.
+import { followClub } from "./service.js";
+
+/**
+ * @typedef {import("./service.js").ClubState} ClubState
+ * @typedef {import("./service.js").ResultNews} ResultNews
+ */
+
+/** @type {Map<string, {status: string, state: ClubState | null, last?: string}>} */
 const tables = new Map();  // name -> {status, state, last}
 
+/**
+ * An element with a class and words.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [cls]
+ * @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 const el = (tag, cls, text) => {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -8,14 +25,17 @@ const el = (tag, cls, text) => {
   return node;
 };
 
+/** @param {ClubState} state */
 function scoresLine(state) {
   const scores = state && state.scores;
   if (!scores) return "";
   return Object.entries(scores).map(([who, points]) => `${who}: ${points}`).join("  ");
 }
 
+/** @param {string} name */
 function card(name) {
-  const known = tables.get(name);
+  const known = tables.get(name) || { status: "unknown", state: null };
+  /** @type {ClubState} */
   const state = known.state || {};
   const box = el("article", "table");
   box.id = `table-${name}`;
@@ -42,18 +62,24 @@ function card(name) {
   return box;
 }
 
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/** @param {string} name */
 function draw(name) {
   const fresh = card(name);
   const old = document.getElementById(`table-${name}`);
   if (old) old.replaceWith(fresh);
   else {
-    const list = document.getElementById("tables");
-    const after = [...list.children].find((node) => node.dataset.table > name);
+    const list = $("tables");
+    const after = [...list.children].find((node) => node instanceof HTMLElement
+      && (node.dataset.table ?? "") > name);
     list.insertBefore(fresh, after || null);
   }
-  document.getElementById("no-tables").hidden = true;
+  $("no-tables").hidden = true;
 }
 
+/** @param {ResultNews} result */
 function addResult(result) {
   const item = el("li", "result");
   item.dataset.key = `${result.table}/${result.id}`;
@@ -64,32 +90,30 @@ function addResult(result) {
     link.setAttribute("download", "");
     item.append(link);
   }
-  const list = document.getElementById("results");
+  const list = $("results");
   list.insertBefore(item, list.firstChild);
-  document.getElementById("no-results").hidden = true;
+  $("no-results").hidden = true;
 }
 
-const status = document.getElementById("status");
-const events = new EventSource("/events");
-events.addEventListener("open", () => { status.textContent = "live"; status.classList.remove("away"); });
-events.addEventListener("error", () => { status.textContent = "lost the club server; trying again…"; status.classList.add("away"); });
-events.addEventListener("table", (message) => {
-  const data = JSON.parse(message.data);
-  const known = tables.get(data.table) || {};
-  tables.set(data.table, { ...known, status: data.status, state: data.state });
-  draw(data.table);
+const status = $("status");
+followClub({
+  open: () => { status.textContent = "live"; status.classList.remove("away"); },
+  lost: () => { status.textContent = "lost the club server; trying again…"; status.classList.add("away"); },
+  table: (data) => {
+    const known = tables.get(data.table) || {};
+    tables.set(data.table, { ...known, status: data.status, state: data.state });
+    draw(data.table);
+  },
+  event: (data) => {
+    const known = tables.get(data.table) || { status: "unknown", state: null };
+    tables.set(data.table, { ...known, last: data.data.words || data.data.event });
+    draw(data.table);
+  },
+  result: (data) => {
+    $("results").querySelectorAll("li").forEach((li) => {
+      if (li.dataset.key === `${data.table}/${data.id}`) li.remove();
+    });
+    addResult(data);
+  },
+  live: () => { status.textContent = "live"; },
 });
-events.addEventListener("event", (message) => {
-  const data = JSON.parse(message.data);
-  const known = tables.get(data.table) || { status: "unknown", state: null };
-  tables.set(data.table, { ...known, last: data.data.words || data.data.event });
-  draw(data.table);
-});
-events.addEventListener("result", (message) => {
-  const data = JSON.parse(message.data);
-  document.getElementById("results").querySelectorAll("li").forEach((li) => {
-    if (li.dataset.key === `${data.table}/${data.id}`) li.remove();
-  });
-  addResult(data);
-});
-events.addEventListener("live", () => { status.textContent = "live"; });

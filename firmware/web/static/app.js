@@ -1,24 +1,77 @@
+// @ts-check
 // The live page: everything it shows comes from the table's events (/events). The server
 // sends a page that opens late what it missed since the table's whole state, then `live`,
 // so a page opened mid-game shows what one open from the start shows.
 import { openHistory } from "./history.js";
+import { followTable } from "./service.js";
 import { html, svg } from "./svg.js";
-import { changeOf, drawTable, ending, scoreLine, trackOf } from "./table.js";
+import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./table.js";
 
-const $ = (id) => document.getElementById(id);
+/**
+ * @typedef {import("./service.js").EventKind} EventKind
+ * @typedef {import("./service.js").Observation} Observation
+ * @typedef {import("./service.js").PageEvent} PageEvent
+ * @typedef {import("./service.js").PageEvents} PageEvents
+ * @typedef {import("./service.js").Reveal} Reveal
+ * @typedef {import("./table.js").Asked} Asked
+ */
+
+/**
+ * An hourglass as its last `timer` event left it; `at`: when that came (performance.now()).
+ * @typedef {{state: string, seconds: number, left: number, at: number}} Timer
+ */
+
+/**
+ * Everything the page shows, as the events so far left it.
+ * @typedef {object} PageState
+ * @property {string | null} game
+ * @property {Record<string, string>} players
+ * @property {string} machine  the table's state: setup, play, repair, over...
+ * @property {string | null} turn
+ * @property {string} doing
+ * @property {string} problem
+ * @property {import("./service.js").Place[]} where  the places a refusal marks
+ * @property {number} actions
+ * @property {Observation | null} obs
+ * @property {unknown} change  what the last action changed (the game's module says how)
+ * @property {unknown} trail  what the game keeps from one observation to the next
+ * @property {Record<string, Reveal> | null} reveals
+ * @property {import("./service.js").Outcome | null} outcome
+ * @property {boolean} over
+ * @property {Record<string, Timer>} timers
+ * @property {boolean} paused
+ * @property {PageEvents["offer"] | null} offer
+ * @property {string} notice
+ * @property {{n: number, player: string, text: string}[]} moves
+ * @property {number} movesFrom  actions played before this page followed the table
+ * @property {{kind: string, words: string}[]} log
+ * @property {string} status
+ * @property {boolean} live
+ * @property {boolean} absent
+ * @property {import("./service.js").Missing[]} missing
+ * @property {PageEvents["scanner"] | null} scanner
+ * @property {Asked | null} asked
+ * @property {string} board
+ */
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const KEEP = 30; // lines of "what happened" kept on screen
 const RING = 2 * Math.PI * 15; // the hourglass ring's length (r = 15)
 
+/** @type {PageState} */
 const page = {
   game: null, players: { A: "player A", B: "player B" }, machine: "", turn: null, doing: "",
   problem: "", where: [], actions: 0, obs: null, change: null, trail: null, reveals: null,
   outcome: null, over: false, timers: {}, paused: false, offer: null, notice: "",
   moves: [], movesFrom: 0, log: [], status: "connecting to the table…", live: false,
-  missing: [], scanner: null,
+  absent: false, missing: [], scanner: null, asked: null, board: "",
 };
 
 // ------------------------------------------------------------------ the events
 
+/** A new game (or the table's whole state): what the last one left is gone.
+ * @param {{game: string, players?: Record<string, string>}} event */
 function reset(event) {
   Object.assign(page, { game: event.game, turn: null, doing: "", problem: "", where: [],
     change: null, trail: null, reveals: null, outcome: null, over: false, timers: {},
@@ -26,6 +79,10 @@ function reset(event) {
   if (event.players) page.players = event.players;
 }
 
+/** The observation after an action: what it changed, and what the game keeps of it.
+ * @param {Observation} obs
+ * @param {boolean} [change] whether to show what changed (not after a jump: a takeback)
+ * @param {string} [action] the notation of the action that led there */
 function observe(obs, change = true, action = "") {
   const before = page.obs;
   page.obs = obs;
@@ -33,13 +90,15 @@ function observe(obs, change = true, action = "") {
   page.trail = trackOf(page.game, page.trail, before, obs, page.actions, action);
 }
 
+/** What each kind of event does to the page (the others are only listed).
+ * @type {{[K in EventKind]?: (event: PageEvents[K]) => void}} */
 const handlers = {
   table(e) {
     reset(e);
     Object.assign(page, { machine: e.state, turn: e.turn, doing: e.doing, problem: e.problem,
       actions: e.actions, movesFrom: e.actions, over: e.state === "over", obs: null });
     observe(e.observation, false);
-    if (page.over && e.observation.stacks) page.reveals = bySquare(e.observation.stacks);
+    if (page.over) page.reveals = revealsOf(page.game, e.observation);
   },
   start(e) {
     reset(e);
@@ -94,7 +153,8 @@ const handlers = {
     const before = page.obs;
     page.obs = e.observation;
     page.trail = trackOf(page.game, page.trail, before, e.observation, page.actions);
-    if (e.observation.stacks) page.reveals = page.reveals || {}; // shown as each reveal comes
+    // a game that reveals at the end: each reveal is shown as it comes
+    if (revealsOf(page.game, e.observation)) page.reveals = page.reveals || {};
   },
   reveal(e) {
     page.reveals = { ...(page.reveals || {}), [e.square]: e };
@@ -126,10 +186,7 @@ const handlers = {
   },
 };
 
-function bySquare(stacks) {
-  return Object.fromEntries(stacks.map((s) => [s.square, s]));
-}
-
+/** @param {Timer} timer */
 function freeze(timer) {
   if (timer.state === "started" || timer.state === "resumed") {
     timer.left = leftOf(timer);
@@ -137,16 +194,28 @@ function freeze(timer) {
   }
 }
 
+/** @param {Timer} timer */
 function leftOf(timer) {
   const running = timer.state === "started" || timer.state === "resumed";
   const gone = running ? (performance.now() - timer.at) / 1000 : 0;
   return Math.max(0, timer.left - gone);
 }
 
+/**
+ * The handler of an event's kind, given the event.
+ * @template {EventKind} K
+ * @param {K} kind
+ * @param {PageEvents[K]} event
+ */
+function handle(kind, event) {
+  const handler = handlers[kind];
+  if (handler) handler(event);
+}
+
+/** @param {PageEvent} event */
 function take(event) {
-  const handle = handlers[event.event];
   if (event.event !== "absent" && event.event !== "live") page.absent = false;
-  if (handle) handle(event);
+  handle(event.event, event);
   if (event.words && event.event !== "table" && event.event !== "scanner") {
     page.log.unshift({ kind: event.event, words: event.words });
     page.log.length = Math.min(page.log.length, KEEP);
@@ -202,8 +271,10 @@ function paint() {
   $("log").replaceChildren(...page.log.map((line) => html("li", { class: line.kind }, line.words)));
 }
 
-// as `obelisk diag` says them (hardware/sensors.py period_words)
+/** As `obelisk diag` says them (hardware/sensors.py period_words).
+ * @param {PageEvents["scanner"]} e */
 function scannerWords(e) {
+  /** @param {number} us */
   const ms = (us) => `${(us / 1000).toFixed(us < 1000 ? 2 : 1).replace(/\.?0+$/, "")} ms`;
   const loads = e.load_us ? `load cells every ${ms(e.load_us)}` : "no load cells read";
   return `scanner board: a scan every ${ms(e.scan_us)}, ${loads} (its own measure)`;
@@ -223,10 +294,11 @@ function turnWords() {
   return `${name}: ${page.doing}`;
 }
 
+/** @returns {Set<string>} the players to move now */
 function toMove() {
-  const obs = page.obs || {};
+  const moving = page.obs?.to_move;
   if (page.over) return new Set();
-  if (Array.isArray(obs.to_move) && obs.to_move.length) return new Set(obs.to_move);
+  if (Array.isArray(moving) && moving.length) return new Set(moving);
   return new Set(page.turn ? [page.turn] : []);
 }
 
@@ -245,13 +317,19 @@ function renderPlayers() {
   if (!page.game) $("players").replaceChildren();
 }
 
+/** Each hourglass on the page, and what brings it up to date.
+ * @type {WeakMap<Element, () => void>} */
+const hourglasses = new WeakMap();
+
+/** A player's hourglass: a ring that drains, and the seconds left.
+ * @param {Timer} timer */
 function hourglass(timer) {
   const ring = svg("circle", { cx: 18, cy: 18, r: 15, class: "sand", "stroke-dasharray": `${RING} ${RING}` });
   const words = html("span", { class: "seconds" });
   const box = html("div", { class: "hourglass" },
     svg("svg", { viewBox: "0 0 36 36", class: "ring", "aria-hidden": "true" },
       svg("circle", { cx: 18, cy: 18, r: 15, class: "glass" }), ring), words);
-  box.update = () => {
+  const update = () => {
     const left = leftOf(timer);
     const share = timer.seconds > 0 ? left / timer.seconds : 0;
     ring.setAttribute("stroke-dashoffset", String(RING * (1 - share)));
@@ -260,13 +338,14 @@ function hourglass(timer) {
     words.textContent = `${Math.ceil(left)} s${running ? "" : ` ${timer.state}`}`;
     box.classList.toggle("running", running);
   };
-  box.update();
+  hourglasses.set(box, update);
+  update();
   return box;
 }
 
 // the hourglasses drain between the table's timer events, as the rings do
 setInterval(() => {
-  for (const box of document.querySelectorAll(".hourglass.running")) box.update();
+  for (const box of document.querySelectorAll(".hourglass.running")) hourglasses.get(box)?.();
 }, 200);
 
 function renderOffer() {
@@ -274,8 +353,10 @@ function renderOffer() {
   $("offer").hidden = !offer;
   if (!offer) return;
   const who = offer.players.map((p) => page.players[p] || `player ${p}`).join(" and ");
-  const what = { choose: "press to show the next, hold to pick", takeback: "press your button to take it back",
-    bonus: "place a black block, or press your button to decline" }[offer.kind] || offer.kind;
+  /** @type {Record<string, string>} */
+  const words = { choose: "press to show the next, hold to pick", takeback: "press your button to take it back",
+    bonus: "place a black block, or press your button to decline" };
+  const what = words[offer.kind] || offer.kind;
   $("offer").replaceChildren(html("p", {}, `${who}: ${what}`),
     html("ol", {}, ...offer.candidates.map((c, i) => html("li", { class: i === offer.pick ? "pick" : "" }, c))));
 }
@@ -291,7 +372,7 @@ function renderMoves() {
 
 // ------------------------------------------------------------------ speaking
 
-const speakSwitch = $("speak");
+const speakSwitch = /** @type {HTMLInputElement} */ (document.getElementById("speak"));
 speakSwitch.checked = localStorage.getItem("obelisk-speak") === "on";
 speakSwitch.disabled = !("speechSynthesis" in window);
 speakSwitch.addEventListener("change", () => {
@@ -299,6 +380,7 @@ speakSwitch.addEventListener("change", () => {
   if (speakSwitch.checked && page.problem) speak(page.problem);
 });
 
+/** @param {string} words */
 function speak(words) {
   if (!speakSwitch.checked || !("speechSynthesis" in window)) return;
   window.speechSynthesis.cancel();
@@ -309,16 +391,12 @@ function speak(words) {
 
 // every kind the page handles, and those it only lists in "what happened"
 const KINDS = [...Object.keys(handlers), "options", "calibrated"];
-const source = new EventSource("/events");
-for (const kind of KINDS) {
-  source.addEventListener(kind, (message) => take(JSON.parse(message.data)));
-}
-source.onerror = () => {
+followTable(KINDS, take, () => {
   // the page's server is out of reach (it sends `absent` itself when the table stops)
   page.live = false;
   page.absent = true;
   page.status = "this page lost its server (obelisk web); trying again…";
   soon();
-};
+});
 $("history-open").addEventListener("click", () => openHistory());
 render();

@@ -1,33 +1,30 @@
+// @ts-check
 // The controls: the people at the table run it from here once they entered its PIN; guests
 // watch only. Which buttons show comes from the table itself (/control/status), asked again
 // after each of the table's events and every few seconds; every command goes to the table as
 // the input its buttons make, and the table's own rules answer.
+import { askSession, command as send, endSession, openSession, tableStatus } from "./service.js";
 import { html } from "./svg.js";
 
-const $ = (id) => document.getElementById(id);
+/**
+ * @typedef {import("./service.js").ControlStatus} ControlStatus
+ * @typedef {import("./service.js").GameOption} GameOption
+ */
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const POLL_MS = 3000;
+/**
+ * The panel's state: this phone's session and token, the table's status, what the panel
+ * said last, the new-game form's choice, the drawn buttons (as JSON).
+ * @type {{session: boolean, token: string, status: ControlStatus | null, said: string,
+ *   wrong: boolean, ending: boolean, form: {game: string} | null, checking: number,
+ *   drawn: string}}
+ */
 const ctl = { session: false, token: "", status: null, said: "", wrong: false, ending: false,
   form: null, checking: 0, drawn: "" };
 
-async function call(method, path, body) {
-  const headers = { "Content-Type": "application/json" };
-  if (ctl.token) headers["X-Obelisk-Token"] = ctl.token;
-  let response;
-  try {
-    response = await fetch(path, { method, headers, credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    return { status: 0, data: { error: "the page's server is out of reach; try again" } };
-  }
-  let data;
-  try {
-    data = await response.json();
-  } catch {
-    data = { error: `the server answered ${response.status}` };
-  }
-  return { status: response.status, data };
-}
-
+/** @param {string | undefined} words @param {boolean} [wrong] */
 function say(words, wrong = false) {
   ctl.said = words || "";
   ctl.wrong = wrong;
@@ -37,9 +34,9 @@ function say(words, wrong = false) {
 // ------------------------------------------------------------------ the session
 
 async function lookForSession() {
-  const { status, data } = await call("GET", "/session");
+  const { status, data } = await askSession(ctl.token);
   if (status === 200 && data.session) {
-    Object.assign(ctl, { session: true, token: data.token });
+    Object.assign(ctl, { session: true, token: data.token || "" });
     await refresh();
   } else if (status === 200 && data.closed) {
     say(data.closed, true); // too many wrong PINs: a hold at the table opens entry again
@@ -47,13 +44,15 @@ async function lookForSession() {
   paint();
 }
 
+/** @param {Event} event */
 async function enterPin(event) {
   event.preventDefault();
-  const pin = $("pin").value.trim();
-  const { status, data } = await call("POST", "/session", { pin });
-  $("pin").value = "";
+  const input = /** @type {HTMLInputElement} */ ($("pin"));
+  const pin = input.value.trim();
+  const { status, data } = await openSession(pin, ctl.token);
+  input.value = "";
   if (status === 200) {
-    Object.assign(ctl, { session: true, token: data.token });
+    Object.assign(ctl, { session: true, token: data.token || "" });
     say("this phone runs the table now");
     await refresh();
   } else {
@@ -62,7 +61,7 @@ async function enterPin(event) {
 }
 
 async function leave() {
-  await call("DELETE", "/session");
+  await endSession(ctl.token);
   Object.assign(ctl, { session: false, token: "", status: null });
   say("this phone only watches now");
 }
@@ -71,14 +70,15 @@ async function leave() {
 
 async function refresh() {
   if (!ctl.session) return;
-  const { status, data } = await call("POST", "/control/status");
+  const { status, data } = await tableStatus(ctl.token);
   if (status === 403) {
     Object.assign(ctl, { session: false, token: "", status: null });
-    say(data.error, true);
+    say(data.ok ? "" : data.error, true);
     return;
   }
-  ctl.status = status === 200 ? data : null;
-  if (status !== 200) ctl.said = data.error || "";
+  // (an answer of 200 that is not the status, which cannot be read, shows no buttons)
+  ctl.status = status === 200 && data.ok ? data : null;
+  if (status !== 200) ctl.said = (!data.ok && data.error) || "";
   paint();
 }
 
@@ -87,8 +87,11 @@ function soon() {
   ctl.checking = setTimeout(refresh, 100);
 }
 
+/** A command to the table, then its status again.
+ * @param {string} name
+ * @param {object} [fields] */
 async function command(name, fields = {}) {
-  const { status, data } = await call("POST", `/control/${name}`, fields);
+  const { status, data } = await send(name, fields, ctl.token);
   if (status === 403) {
     Object.assign(ctl, { session: false, token: "", status: null });
   }
@@ -99,6 +102,7 @@ async function command(name, fields = {}) {
 
 // ------------------------------------------------------------------ drawing the panel
 
+/** @param {string} id @param {string} words @param {() => void} act @param {string} [kind] */
 function button(id, words, act, kind = "") {
   const node = html("button", { type: "button", id, class: kind });
   node.textContent = words;
@@ -123,12 +127,14 @@ function buttons() {
     shown.push(button(`ctl-takeback-${p}`, `Player ${p} confirms the takeback`,
       () => command("takeback", { player: p })));
   }
+  /** @type {HTMLElement[]} */
   const row = [html("div", { class: "ctl-row" }, ...shown)];
-  if (can.choose) {
-    const who = `Player ${can.choose.player} chooses:`;
+  const choose = can.choose;
+  if (choose) {
+    const who = `Player ${choose.player} chooses:`;
     row.push(html("div", { class: "ctl-choose" }, html("p", {}, who),
-      ...can.choose.candidates.map((words, i) => button(`ctl-choose-${i}`, words,
-        () => command("choose", { index: i }), i === can.choose.pick ? "pick" : ""))));
+      ...choose.candidates.map((words, i) => button(`ctl-choose-${i}`, words,
+        () => command("choose", { index: i }), i === choose.pick ? "pick" : ""))));
   }
   if (can.end) {
     row.push(ctl.ending
@@ -142,37 +148,40 @@ function buttons() {
   return row;
 }
 
+/** The form that sets up a new game: the game, its options, who plays.
+ * @param {ControlStatus} status */
 function newGameForm(status) {
   const games = status.games || {};
-  const chosen = ctl.form?.game in games ? ctl.form.game : status.game;
+  const chosen = ctl.form && ctl.form.game in games ? ctl.form.game : status.game;
   const select = html("select", { id: "new-game", name: "game" },
     ...Object.entries(games).map(([id, g]) =>
       html("option", { value: id, title: g.help, selected: id === chosen ? "selected" : null }, id)));
   select.addEventListener("change", () => { ctl.form = { game: select.value }; paint(); });
   const fields = (games[chosen]?.options || []).map((o) => optionField(o));
+  const solo = soloFields(status.solo);
   const form = html("form", { id: "new-game-form", class: "ctl-new" },
     html("h3", {}, "A new game"),
-    html("label", {}, "game ", select), ...fields, ...soloFields(status.solo),
+    html("label", {}, "game ", select), ...fields.map((f) => f.label), ...solo.labels,
     html("button", { type: "submit", id: "ctl-new" }, "Set up this game"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    /** @type {Record<string, string | boolean>} */
     const options = {};
-    for (const o of games[chosen]?.options || []) {
-      const input = form.elements[`opt-${o.name}`];
-      if (!input) continue;
-      if (o.switch) { if (input.checked) options[o.name] = true; }
+    for (const { option: o, input } of fields) {
+      if (o.switch) { if (input instanceof HTMLInputElement && input.checked) options[o.name] = true; }
       else if (input.value.trim()) options[o.name] = input.value.trim();
     }
     ctl.form = { game: chosen };
-    const solo = form.elements["opt-solo"].value;
-    const sent = { game: chosen, options, solo };
-    if (solo !== "none") sent.level = Number(form.elements["opt-level"].value);
+    /** @type {{game: string, options: Record<string, string | boolean>, solo: string, level?: number}} */
+    const sent = { game: chosen, options, solo: solo.seat.value };
+    if (sent.solo !== "none") sent.level = Number(solo.level.value);
     command("new", sent);
   });
   return form;
 }
 
-// Playing alone: the computer's seat (or two people) and its level, as --solo and --level.
+/** Playing alone: the computer's seat (or two people) and its level, as --solo and --level.
+ * @param {ControlStatus["solo"]} solo  as the table plays now */
 function soloFields(solo) {
   const seat = html("select", { name: "opt-solo", id: "opt-solo" },
     ...[["none", "two people"], ["A", "the computer plays A"], ["B", "the computer plays B"]]
@@ -182,13 +191,16 @@ function soloFields(solo) {
     ...[1, 2, 3, 4].map((n) => html("option",
       { value: String(n), selected: (solo?.level || 1) === n ? "selected" : null },
       `${n}${n === 1 ? " (easiest)" : n === 4 ? " (hardest)" : ""}`)));
-  return [html("label", { title: "play alone: the table lights the computer's moves" },
-    "players ", seat), html("label", { title: "how well the computer plays" }, "level ", level)];
+  return { seat, level, labels: [html("label", { title: "play alone: the table lights the computer's moves" },
+    "players ", seat), html("label", { title: "how well the computer plays" }, "level ", level)] };
 }
 
+/** One of a game's options as a field: a checkbox, a list of choices or a text.
+ * @param {GameOption} option */
 function optionField(option) {
   const name = `opt-${option.name}`;
   const words = option.flag.replace(/^--/, "").replace(/-/g, " ");
+  /** @type {HTMLInputElement | HTMLSelectElement} */
   let input;
   if (option.switch) {
     input = html("input", { type: "checkbox", name, id: name });
@@ -199,11 +211,11 @@ function optionField(option) {
     input = html("input", { type: "text", name, id: name, placeholder: option.metavar || "",
       autocomplete: "off", size: 8 });
   }
-  return html("label", { title: option.help }, `${words} `, input);
+  return { option, input, label: html("label", { title: option.help }, `${words} `, input) };
 }
 
 function paint() {
-  const panel = $("controls");
+  const panel = document.getElementById("controls");
   if (!panel) return;
   $("controls-guest").hidden = ctl.session;
   $("pin-form").hidden = ctl.session;

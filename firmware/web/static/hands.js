@@ -1,35 +1,57 @@
+// @ts-check
 // The hands panel: a person's hands on the simulated table (`obelisk play`). It asks /hands
 // what is on the table and sends each act there; the table itself learns of an act only
 // through its sensors, and the rest of the page shows what it made of it, as for wooden pieces.
-// Each game draws its own part (the module its declaration names, `hands_page`, which the
-// table sends as `page`); this file holds what they share.
+// Each game draws its own part, in the module its declaration names (`hands_page`, which
+// the hands' table carries as `page`); this file holds what they share.
+import { hands as ask, sessionToken } from "./service.js";
 import { html } from "./svg.js";
 
-const panel = document.getElementById("hands");
+/**
+ * @typedef {import("./service.js").HandsRequest} HandsRequest
+ * @typedef {import("./service.js").HandsTable} HandsTable
+ * @typedef {import("./service.js").Observation} Observation
+ */
+
+/** @typedef {(request: HandsRequest) => Promise<void>} Act does one act, then draws again */
+
+/**
+ * The contract of a game's hands module (hands_towers.js...): it draws its own table, for the
+ * hands of the seat chosen, each act through `act`; `obs` is the game's last observation.
+ * @typedef {{drawHands(table: HandsTable, seat: string, act: Act, obs: Observation | null):
+ *   Element}} HandsModule
+ */
+/**
+ * Each game's hands module against the contract: types only, since this file loads the one
+ * a table needs when it needs it.
+ * @template {HandsModule} M
+ * @typedef {M} Fits
+ */
+/**
+ * @typedef {[Fits<typeof import("./hands_towers.js")>, Fits<typeof import("./hands_stones.js")>,
+ *   Fits<typeof import("./hands_highrise.js")>, Fits<typeof import("./hands_maze.js")>]}
+ *   HandsModules
+ */
+
+const panel = /** @type {HTMLElement} */ (document.getElementById("hands"));
+/**
+ * The panel's state: what is on the table, whose hands act, the game's module.
+ * @type {{table: HandsTable | null, seat: string, acts: number, busy: boolean,
+ *   said: string | undefined, page: string | null, draw: HandsModule["drawHands"] | null,
+ *   token: string, obs: Observation | null}}
+ */
 const hands = { table: null, seat: "A", acts: 0, busy: false, said: "", page: null, draw: null,
   token: "", obs: null };
 
-async function call(method, body) {
-  const headers = body ? { "Content-Type": "application/json" } : {};
-  if (body && hands.token) headers["X-Obelisk-Token"] = hands.token;
-  const response = await fetch("/hands", {
-    method, headers, credentials: "same-origin",
-    body: body ? JSON.stringify(body) : undefined, cache: "no-store",
-  });
-  return { status: response.status, answer: await response.json() };
-}
+/** @param {"GET" | "POST"} method @param {HandsRequest} [body] */
+const call = (method, body) => ask(method, body, hands.token);
 
 /** The token of this phone's PIN session (the controls' one): the hands need it too. */
 async function token() {
-  try {
-    const response = await fetch("/session", { cache: "no-store", credentials: "same-origin" });
-    const data = await response.json();
-    hands.token = data.session ? data.token : "";
-  } catch {
-    hands.token = "";
-  }
+  hands.token = await sessionToken();
 }
 
+/** @param {HandsRequest} request */
 async function send(request) {
   let { status, answer } = await call("POST", request);
   if (status === 403) { // a session entered (or ended) since: ask for the token again
@@ -39,7 +61,8 @@ async function send(request) {
   return answer;
 }
 
-/** Do one act (or a button press), then draw the table as it is after it. */
+/** Do one act (or a button press), then draw the table as it is after it.
+ * @type {Act} */
 export async function act(request) {
   if (hands.busy) return;
   hands.busy = true;
@@ -72,6 +95,7 @@ async function look() {
 }
 
 function seats() {
+  /** @param {string} seat */
   const choose = (seat) => {
     const button = html("button", { type: "button", "data-seat": seat,
       "aria-pressed": String(hands.seat === seat) }, `player ${seat}'s hands`);
@@ -82,6 +106,7 @@ function seats() {
 }
 
 function buttons() {
+  /** @param {string} name @param {boolean} hold @param {string} words */
   const press = (name, hold, words) => {
     const button = html("button", { type: "button", "data-press": name,
       "data-hold": hold ? "1" : null }, words);
@@ -97,9 +122,12 @@ function buttons() {
 async function draw() {
   const table = hands.table;
   if (!table) return;
-  if (hands.page !== table.page) { // the module the game declares for its hands
+  if (hands.page !== table.page || !hands.draw) {
+    /** @type {HandsModule} */
+    const module = await import(`./${table.page}.js`); // the module the game declares
+    // both together, once the module is in: a draw meanwhile loads it too
     hands.page = table.page;
-    hands.draw = (await import(`./${table.page}.js`)).drawHands;
+    hands.draw = module.drawHands;
   }
   const said = html("p", { id: "hands-said", role: "status" }, hands.said);
   panel.replaceChildren(
@@ -112,7 +140,7 @@ async function start() {
   if (!(await look())) return; // no simulated table here: no panel
   await token();
   window.addEventListener("obelisk:event", (e) => { // the game's board size, whose turn
-    if (e.detail && e.detail.observation) {
+    if (e instanceof CustomEvent && e.detail && e.detail.observation) {
       hands.obs = e.detail.observation;
       if (!hands.busy) draw();
     }

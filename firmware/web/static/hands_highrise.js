@@ -1,15 +1,33 @@
+// @ts-check
 // High Rise hands: the 3x3 board on its load cells, each square's cover and stack (nested
 // pyramids: only the top one shows), and your pyramids by size. Pick a size, then a square.
 import { html } from "./svg.js";
 import { board, button, modes } from "./hands_board.js";
 
+/**
+ * The High Rise board as its hands see it (firmware/highrise/hands.py look).
+ * @typedef {object} HighriseHands
+ * @property {"highrise"} game
+ * @property {string} page  the module that draws these hands (this one)
+ * @property {number} rows
+ * @property {number} cols
+ * @property {{square: string, cover: boolean, pyramids: number, top: string | null}[]} squares
+ * @property {{pyramid: string, squares: string[]} | null} leaning
+ * @property {Record<string, Record<string, number>>} supply  each seat's pyramids left, by size
+ * @property {number[]} counts  the load cells' counts
+ */
+
 const mode = { value: "set" };
+/** @type {{size: string, lean: string | null}} */
 const chosen = { size: "small", lean: null };
 
-/** The High Rise board, for player ``seat``'s hands; ``act(request)`` does one act. */
+/** The High Rise board, for player ``seat``'s hands; ``act(request)`` does one act.
+ * @param {HighriseHands} table
+ * @param {string} seat
+ * @param {import("./hands.js").Act} act */
 export function drawHands(table, seat, act) {
   const squares = Object.fromEntries(table.squares.map((s) => [s.square, s]));
-  const leaning = table.leaning ? new Set(table.leaning.squares) : new Set();
+  const leaning = new Set(table.leaning ? table.leaning.squares : []);
   const grid = board(table.rows, table.cols, (name) => {
     const s = squares[name];
     const onClick = () => {
@@ -24,7 +42,7 @@ export function drawHands(table, seat, act) {
     };
     const words = [s.cover ? "cover" : "no cover",
       s.pyramids ? `${s.pyramids} pyramid${s.pyramids > 1 ? "s" : ""}, top ${s.top}` : "",
-      leaning.has(name) ? `${table.leaning.pyramid} leaning` : ""].filter(Boolean).join(", ");
+      table.leaning && leaning.has(name) ? `${table.leaning.pyramid} leaning` : ""].filter(Boolean).join(", ");
     return { words, onClick, marked: chosen.lean === name };
   });
   const left = table.supply[seat];

@@ -1,3 +1,4 @@
+// @ts-check
 // Maze hands: the obelisk and segments beside the board, the 8x8 board with its pieces and
 // walls, what your hand holds. Click a square to lift what stands on it (the obelisk with the
 // segments it claimed), another to put it down; stand a wall, then turn it with the Maze
@@ -5,9 +6,27 @@
 import { html } from "./svg.js";
 import { board, button, modes } from "./hands_board.js";
 
+/**
+ * The maze board as its hands see it (firmware/maze/hands.py look).
+ * @typedef {object} MazeHands
+ * @property {"maze"} game
+ * @property {string} page  the module that draws these hands (this one)
+ * @property {number} rows
+ * @property {number} cols
+ * @property {Record<string, string[]>} squares  what stands on each square, bottom first
+ * @property {Record<string, string[]>} held  what each seat's hand holds
+ * @property {string[]} beside  the pieces beside the board
+ * @property {string[]} walls  the squares a wall stands on
+ * @property {number} box  the walls still in the box
+ */
+
 const mode = { value: "move" };
 
 /** The maze board, for ``seat``'s hands (A the Architect, B the Maze Master). */
+/**
+ * @param {MazeHands} table
+ * @param {string} seat
+ * @param {import("./hands.js").Act} act */
 export function drawHands(table, seat, act) {
   const held = table.held[seat];
   const walls = new Set(table.walls);

@@ -1,21 +1,44 @@
+// @ts-check
 // Towers hands: the pile, the two zone pads, the block in your hand (turn it), and both
 // towers seen from above, each rod with its height; with a block in hand, a rod is where its
 // corner goes (lower it there, or hover over it). Lift a block off, knock a tower.
+import { button } from "./hands_board.js";
 import { html } from "./svg.js";
+
+/**
+ * @typedef {import("./hands.js").Act} Act
+ * @typedef {{id: string, colour: string, cells: number[][]}} Block  cells: [x, y, level]
+ */
+/**
+ * The block in a hand: how it is turned (of how many ways), its shape so turned, and the
+ * rods its corner may go on.
+ * @typedef {Block & {turn: number, turns: number, shape: number[][], spots: number[][]}} Held
+ */
+/**
+ * The towers table as its hands see it (firmware/towers/hands.py look).
+ * @typedef {object} TowersHands
+ * @property {"towers"} game
+ * @property {string} page  the module that draws these hands (this one)
+ * @property {number} width
+ * @property {number} levels
+ * @property {Block[]} pile
+ * @property {Block[]} fallen  knocked off, lying on the table
+ * @property {(Block | null)[]} pads  the building zone's two pads
+ * @property {Record<string, Held | null>} held  by seat
+ * @property {(Block & {at: number[][], free: boolean})[][]} towers  A's, then B's; `at`: its
+ *   cells on the tower, `free`: nothing on top of it
+ * @property {number | null} hovering  the tower a hand hovers over
+ */
 
 const SIDE = 3;
 
+/** @param {Block} b */
 function blockName(b) {
   return `${b.colour} ${b.id}`;
 }
 
-function button(words, attrs, onClick, enabled = true) {
-  const node = html("button", { type: "button", ...attrs, disabled: enabled ? null : "" }, words);
-  node.addEventListener("click", onClick);
-  return node;
-}
-
-/** A block's shape seen from above: each rod it covers, with its cubes' levels. */
+/** A block's shape seen from above: each rod it covers, with its cubes' levels.
+ * @param {number[][]} cells */
 function shape(cells) {
   const grid = html("div", { class: "hands-shape", "aria-hidden": "true" });
   for (let y = SIDE - 1; y >= 0; y--) {
@@ -27,6 +50,7 @@ function shape(cells) {
   return grid;
 }
 
+/** @param {TowersHands} table @param {string} seat @param {Act} act @param {Held | null} held */
 function pile(table, seat, act, held) {
   const list = html("div", { class: "hands-pile" });
   for (const b of [...table.pile, ...table.fallen]) {
@@ -38,6 +62,7 @@ function pile(table, seat, act, held) {
   return html("section", {}, html("h3", {}, `The pile: take a block${fallen}`), list);
 }
 
+/** @param {TowersHands} table @param {string} seat @param {Act} act @param {Held | null} held */
 function pads(table, seat, act, held) {
   const row = html("div", { class: "hands-pads" });
   table.pads.forEach((b, pad) => {
@@ -55,6 +80,7 @@ function pads(table, seat, act, held) {
   return html("section", {}, html("h3", {}, "The building zone"), row);
 }
 
+/** @param {string} seat @param {Held | null} held @param {Act} act */
 function hand(seat, held, act) {
   if (!held) return html("p", { class: "hands-held" }, `Player ${seat}'s hand is empty.`);
   return html("div", { class: "hands-held", "data-held": held.id, "data-turn": held.turn },
@@ -66,6 +92,13 @@ function hand(seat, held, act) {
     button("take the hand away", { "data-act": "away" }, () => act({ act: "away", seat })));
 }
 
+/**
+ * @param {TowersHands} table
+ * @param {number} index  0: A's tower, 1: B's
+ * @param {string} seat
+ * @param {Act} act
+ * @param {Held | null} held
+ * @param {{value: string}} mode  lower or hover */
 function tower(table, index, seat, act, held, mode) {
   const blocks = table.towers[index];
   const heights = Array(SIDE * SIDE).fill(0);
@@ -100,7 +133,10 @@ function tower(table, index, seat, act, held, mode) {
 
 const mode = { value: "lower" };
 
-/** The towers table, for player ``seat``'s hands; ``act(request)`` does one act. */
+/** The towers table, for player ``seat``'s hands; ``act(request)`` does one act.
+ * @param {TowersHands} table
+ * @param {string} seat
+ * @param {Act} act */
 export function drawHands(table, seat, act) {
   const held = table.held[seat];
   const modes = html("div", { class: "hands-mode" }, "A rod below: ",

@@ -1,8 +1,28 @@
+// @ts-check
 // High Rise: the board grid and the pieces left. Nothing hidden is in the observation
 // before the end; then each stack is shown as its reveal event comes: value, pips, who
 // controls it, points.
 import { board, html, outlineView, svg } from "./svg.js";
 
+/** @typedef {import("./service.js").Reveal} Reveal */
+
+/**
+ * High Rise's public observation (engine/highrise/game.py): whose turn and the pieces left;
+ * the stacks only once every pyramid is placed.
+ * @typedef {object} HighriseObservation
+ * @property {"highrise"} game
+ * @property {number} rows
+ * @property {number} cols
+ * @property {string | null} to_play
+ * @property {number} plies
+ * @property {Record<string, number>} pieces_left
+ * @property {Reveal[]} [stacks]
+ */
+
+/** @typedef {{players: string[]}} HighriseChange the players who placed a pyramid */
+/** @typedef {import("./table.js").View<HighriseObservation, HighriseChange>} HighriseView */
+
+/** @param {HighriseView} view */
 export function draw(view) {
   const seen = view.obs;
   const b = board(seen.rows, seen.cols, 78, "the High Rise board");
@@ -25,6 +45,7 @@ export function draw(view) {
   return b.root;
 }
 
+/** @param {HighriseView} view */
 export function info(view) {
   const seen = view.obs;
   const changed = new Set(view.change?.players || []);
@@ -43,15 +64,25 @@ export function info(view) {
   return html("div", { class: "highrise-info" }, ...bars, note);
 }
 
+/** @param {HighriseObservation} seen @param {string} p */
 export function scoreLine(seen, p) {
   return `${seen.pieces_left?.[p] ?? 0} pyramids left`;
 }
 
+/** @param {HighriseObservation | null} before @param {HighriseObservation} after
+ * @returns {HighriseChange} */
 export function change(before, after) {
   if (!before) return { players: [] };
   return { players: ["A", "B"].filter((p) => after.pieces_left[p] < before.pieces_left[p]) };
 }
 
+/** Each stack: revealed at the end, by square; null before it.
+ * @param {HighriseObservation} seen */
+export function reveals(seen) {
+  return seen.stacks ? Object.fromEntries(seen.stacks.map((s) => [s.square, s])) : null;
+}
+
+/** @param {string} row */
 export const breakdownRow = (row) => {
   const found = /^([a-h][1-8]): (.*)$/.exec(row);
   return found ? html("li", {}, html("span", { class: "square-name" }, found[1]), html("span", {}, found[2]))

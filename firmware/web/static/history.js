@@ -1,16 +1,18 @@
+// @ts-check
 // The finished games of this table: each downloadable as its record (JSON, text), and
 // replayable move by move with the same drawing as the live table.
+import { finishedGames, replayOf } from "./service.js";
 import { html } from "./svg.js";
-import { changeOf, drawTable, ending, trackOf } from "./table.js";
+import { changeOf, drawTable, ending, messageOf, revealsOf, trackOf } from "./table.js";
 
-const $ = (id) => document.getElementById(id);
+/**
+ * @typedef {import("./service.js").GameSummary} GameSummary
+ * @typedef {import("./service.js").Replay} Replay
+ * @typedef {import("./table.js").PageView} PageView
+ */
 
-async function fetched(url) {
-  const answer = await fetch(url, { cache: "no-cache" });
-  const body = await answer.json().catch(() => ({}));
-  if (!answer.ok) throw new Error(body.error || `${url} answered ${answer.status}`);
-  return body;
-}
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** List the finished games (newest first) under the history heading. */
 export async function openHistory() {
@@ -18,7 +20,7 @@ export async function openHistory() {
   $("history").hidden = false;
   list.replaceChildren(html("li", { class: "wait" }, "reading the table's finished games…"));
   try {
-    const { games, warnings } = await fetched("/games");
+    const { games, warnings } = await finishedGames();
     const items = games.map((g) => html("li", { "data-game-id": g.id },
       html("span", { class: "game-line" }, `${g.when} · ${g.game}${g.options && g.options !== "the defaults" ? ` (${g.options})` : ""} · ${g.result}`),
       html("span", { class: "actions" },
@@ -28,10 +30,11 @@ export async function openHistory() {
     list.replaceChildren(...(items.length ? items : [html("li", { class: "none" }, "no finished games on this table yet")]),
       ...warnings.map((w) => html("li", { class: "warning" }, w)));
   } catch (error) {
-    list.replaceChildren(html("li", { class: "warning" }, `the history cannot be read: ${error.message}`));
+    list.replaceChildren(html("li", { class: "warning" }, `the history cannot be read: ${messageOf(error)}`));
   }
 }
 
+/** @param {GameSummary} game */
 function replayButton(game) {
   const button = html("button", { type: "button", class: "replay" }, "replay");
   button.addEventListener("click", () => replay(game.replay));
@@ -40,39 +43,48 @@ function replayButton(game) {
 
 // ------------------------------------------------------------------ replay
 
+/**
+ * The game being replayed, its views, and the step shown.
+ * @type {{game: string | null, steps: Replay["steps"], at: number, views: PageView[],
+ *   outcome: Replay["outcome"], players: Replay["players"] | null}}
+ */
 const shown = { game: null, steps: [], at: 0, views: [], outcome: null, players: null };
 
+/** @param {string} url */
 async function replay(url) {
   const panel = $("replay");
   panel.hidden = false;
   $("replay-title").textContent = "loading the game…";
   try {
-    const game = await fetched(url);
+    const game = await replayOf(url);
     Object.assign(shown, { game: game.game, steps: game.steps, outcome: game.outcome,
       players: game.players, at: 0 });
     shown.views = views(game);
     $("replay-title").textContent = `${game.game}, ${game.when}${game.options !== "the defaults" ? ` (${game.options})` : ""}`;
-    $("replay-step").max = String(game.steps.length - 1);
+    replayStep.max = String(game.steps.length - 1);
     show(0);
     panel.scrollIntoView({ behavior: "smooth", block: "start" });
   } catch (error) {
-    $("replay-title").textContent = `this game cannot be replayed: ${error.message}`;
+    $("replay-title").textContent = `this game cannot be replayed: ${messageOf(error)}`;
   }
 }
 
-/** Every step's view: what changed, the route so far, at the end the revealed stacks. */
+/** Every step's view: what changed, the route so far, at the end the revealed stacks.
+ * @param {Replay} game
+ * @returns {PageView[]} */
 function views(game) {
+  /** @type {unknown} */
   let trail = null;
   return game.steps.map((step, i) => {
     const before = i ? game.steps[i - 1].observation : null;
     trail = trackOf(game.game, trail, before, step.observation, i, step.text);
     const last = i === game.steps.length - 1;
-    const stacks = step.observation.stacks;
     return { obs: step.observation, players: game.players, change: i ? changeOf(game.game, before, step.observation) : null,
-      marks: [], trail, reveals: stacks ? Object.fromEntries(stacks.map((s) => [s.square, s])) : null, over: last };
+      marks: [], trail, reveals: revealsOf(game.game, step.observation), over: last };
   });
 }
 
+/** @param {number} at the step to show */
 function show(at) {
   shown.at = Math.max(0, Math.min(shown.steps.length - 1, at));
   const step = shown.steps[shown.at];
@@ -80,20 +92,24 @@ function show(at) {
   drawTable($("replay-drawing"), $("replay-facts"), shown.game, shown.views[shown.at]);
   const who = step.player ? `${shown.players?.[step.player] || `player ${step.player}`}: ` : "";
   $("replay-move").textContent = shown.at ? `${shown.at} of ${shown.steps.length - 1}. ${who}${step.text}` : `the start (${shown.steps.length - 1} moves)`;
-  $("replay-step").value = String(shown.at);
+  replayStep.value = String(shown.at);
   $("replay-ending").replaceChildren(...(last ? ending(shown.game, shown.outcome, shown.players) : []));
   $("replay-ending").hidden = !last;
-  $("replay-back").disabled = shown.at === 0;
-  $("replay-first").disabled = shown.at === 0;
-  $("replay-forward").disabled = last;
-  $("replay-last").disabled = last;
+  button("replay-back").disabled = shown.at === 0;
+  button("replay-first").disabled = shown.at === 0;
+  button("replay-forward").disabled = last;
+  button("replay-last").disabled = last;
 }
+
+/** @param {string} id */
+const button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
+const replayStep = /** @type {HTMLInputElement} */ (document.getElementById("replay-step"));
 
 $("replay-first").addEventListener("click", () => show(0));
 $("replay-back").addEventListener("click", () => show(shown.at - 1));
 $("replay-forward").addEventListener("click", () => show(shown.at + 1));
 $("replay-last").addEventListener("click", () => show(shown.steps.length - 1));
-$("replay-step").addEventListener("input", (e) => show(Number(e.target.value)));
+replayStep.addEventListener("input", () => show(Number(replayStep.value)));
 $("replay-close").addEventListener("click", () => {
   $("replay").hidden = true;
 });

@@ -1,21 +1,51 @@
+// @ts-check
 // The maze: the 8x8 board, its L-shaped walls, the obelisk, the segments still to claim, and
 // the route the obelisk took (gathered from the observations as they come).
 import { board, html, outlineView, svg } from "./svg.js";
 
+/**
+ * The maze's public observation (engine/maze/game.py).
+ * @typedef {object} MazeObservation
+ * @property {"maze"} game
+ * @property {number} size
+ * @property {string} phase
+ * @property {string | null} to_play
+ * @property {string | null} obelisk  its square; null before it stands
+ * @property {string[]} segments  the squares of the segments still to claim
+ * @property {number} claimed
+ * @property {[string, string][]} walls  [square, orientation: "NE"...]
+ * @property {number} turn
+ * @property {number} turns_left
+ * @property {number} walls_left
+ */
+
+/** @typedef {{from: string[], to: string[]}} MazeChange the squares left and reached */
+/**
+ * The obelisk's route so far and the segments it claimed, each with the actions played
+ * when it came (a takeback drops what came after).
+ * @typedef {{route: {square: string, n: number}[],
+ *   claims: {square: string, number: number, n: number}[]}} MazeTrail
+ */
+/** @typedef {import("./table.js").View<MazeObservation, MazeChange, MazeTrail>} MazeView */
+
+/** Each side of a square, as its two corners (x, y in squares, from the top left).
+ * @type {Record<string, number[][]>} */
 const SIDES = { N: [[0, 0], [1, 0]], S: [[0, 1], [1, 1]], E: [[1, 0], [1, 1]], W: [[0, 0], [0, 1]] };
 
+/** @param {MazeView} view */
 export function draw(view) {
   const seen = view.obs;
   const size = seen.size || 8;
   const b = board(size, size, 46, "the maze");
   const s = b.size;
+  /** @param {string} name @returns {number[] | null} */
   const centre = (name) => {
     const spot = b.place(name);
     return spot ? [spot.x + s / 2, spot.y + s / 2] : null;
   };
   const trail = view.trail || { route: [], claims: [] };
   // the route, oldest first, under everything else
-  const route = trail.route.map((step) => centre(step.square)).filter(Boolean);
+  const route = trail.route.map((step) => centre(step.square)).filter((point) => point !== null);
   if (route.length > 1) {
     b.layer.append(svg("polyline", { points: route.map(([x, y]) => `${x},${y}`).join(" "), class: "route" }));
     route.slice(0, -1).forEach(([x, y]) => b.layer.append(svg("circle", { cx: x, cy: y, r: 3, class: "route-dot" })));
@@ -38,12 +68,9 @@ export function draw(view) {
   for (const [name, orientation] of seen.walls) {
     const spot = b.place(name);
     if (!spot) continue;
-    const [first, second] = orientation.split("").map((side) => SIDES[side]);
-    // an L along the two sides it blocks: the corner they share is the middle point
-    const shared = first.find(([x, y]) => second.some(([u, v]) => u === x && v === y));
-    const ends = [first, second].map((side) => side.find(([x, y]) => x !== shared[0] || y !== shared[1]));
+    /** @param {number[]} corner */
     const pt = ([x, y]) => `${spot.x + x * s},${spot.y + y * s}`;
-    b.layer.append(svg("polyline", { points: [pt(ends[0]), pt(shared), pt(ends[1])].join(" "),
+    b.layer.append(svg("polyline", { points: wallLine(orientation).map(pt).join(" "),
       class: "wall", "data-square": name, "data-orientation": orientation }));
   }
   if (seen.obelisk) {
@@ -59,6 +86,20 @@ export function draw(view) {
   return b.root;
 }
 
+/** A wall's L along the two sides it blocks ("NE": north and east), as three corners of its
+ * square: an end, the corner the two sides share, the other end.
+ * @param {string} orientation
+ * @returns {number[][]} */
+function wallLine(orientation) {
+  const [first, second] = orientation.split("").map((side) => SIDES[side]);
+  const shared = first.find(([x, y]) => second.some(([u, v]) => u === x && v === y));
+  if (!shared) throw new Error(`a wall facing ${orientation} is no L`);
+  const [one, other] = [first, second].map((side) => side.find(([x, y]) => x !== shared[0] || y !== shared[1]));
+  if (!one || !other) throw new Error(`a wall facing ${orientation} is no L`);
+  return [one, shared, other];
+}
+
+/** @param {MazeView} view */
 export function info(view) {
   const seen = view.obs;
   const total = seen.claimed + seen.segments.length;
@@ -68,12 +109,17 @@ export function info(view) {
     html("span", { class: "stat" }, `${seen.walls_left} walls left`));
 }
 
+/** @param {MazeObservation} seen @param {string} p */
 export function scoreLine(seen, p) {
   return p === "A" ? `claimed ${seen.claimed} · ${seen.turns_left} turns left` : `${seen.walls_left} walls left`;
 }
 
+/** @param {MazeObservation | null} before @param {MazeObservation} after
+ * @returns {MazeChange} */
 export function change(before, after) {
+  /** @type {string[]} */
   const from = [];
+  /** @type {string[]} */
   const to = [];
   if (!before) return { from, to };
   if (after.obelisk && after.obelisk !== before.obelisk) {
@@ -88,7 +134,12 @@ export function change(before, after) {
 }
 
 /** The route and the claims so far, one observation further on (``n``: actions played;
- * a takeback drops what came after it). */
+ * a takeback drops what came after it).
+ * @param {MazeTrail | null} trail
+ * @param {MazeObservation | null} before
+ * @param {MazeObservation} after
+ * @param {number} n
+ * @returns {MazeTrail} */
 export function track(trail, before, after, n) {
   const out = { route: (trail?.route || []).filter((s) => s.n <= n),
     claims: (trail?.claims || []).filter((c) => c.n <= n) };
@@ -103,4 +154,5 @@ export function track(trail, before, after, n) {
   return out;
 }
 
+/** @param {string} row */
 export const breakdownRow = (row) => html("li", {}, row);

@@ -1,13 +1,41 @@
+// @ts-check
 // Stones: the board with its stacks, each stone by kind (its shape) and owner (its colour).
 import { board, html, outlineView, svg } from "./svg.js";
 
+/**
+ * The stones game's public observation (engine/stones/game.py).
+ * @typedef {object} StonesObservation
+ * @property {"stones"} game
+ * @property {number} rows
+ * @property {number} cols
+ * @property {Record<string, string[]>} stacks  by square, bottom first: "A corner"
+ * @property {Record<string, string>} names  each kind's name in this game
+ * @property {string | null} to_play
+ * @property {number} plies
+ * @property {Record<string, boolean[]>} symmetry  each player's [colour, shape]
+ * @property {Record<string, string | null>} pillar  where each player's capstone stands on
+ *   the other's stack
+ */
+
+/** @typedef {{from: string[], to: string[]}} StonesChange the squares left and reached */
+/** @typedef {import("./table.js").View<StonesObservation, StonesChange>} StonesView */
+
 const SHAPES = ["square", "diamond", "circle", "triangle"];
 
-/** The kinds in the order the observation names them, each with a shape. */
+/** The kinds in the order the observation names them, each with a shape.
+ * @param {StonesObservation} seen
+ * @returns {Record<string, string>} */
 function kinds(seen) {
   return Object.keys(seen.names || {}).reduce((out, kind, i) => ({ ...out, [kind]: SHAPES[i % SHAPES.length] }), {});
 }
 
+/** One stone: its shape by kind, its colour by owner.
+ * @param {string} shape
+ * @param {string} owner
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ * @param {string} cls */
 function stone(shape, owner, cx, cy, r, cls) {
   const attrs = { class: `stone player-${owner.toLowerCase()} ${cls}`.trim() };
   switch (shape) {
@@ -22,6 +50,7 @@ function stone(shape, owner, cx, cy, r, cls) {
   }
 }
 
+/** @param {StonesView} view */
 export function draw(view) {
   const seen = view.obs;
   const b = board(seen.rows, seen.cols, 64, "the stones board");
@@ -45,6 +74,7 @@ export function draw(view) {
   return b.root;
 }
 
+/** @param {StonesView} view */
 export function info(view) {
   const seen = view.obs;
   const shapes = kinds(seen);
@@ -62,13 +92,18 @@ export function info(view) {
     pillars);
 }
 
+/** @param {StonesObservation} seen @param {string} p */
 export function scoreLine(seen, p) {
   const [colour, shape] = seen.symmetry?.[p] || [false, false];
   return `symmetry: colour ${colour ? "✓" : "–"}, shape ${shape ? "✓" : "–"}`;
 }
 
+/** @param {StonesObservation | null} before @param {StonesObservation} after
+ * @returns {StonesChange} */
 export function change(before, after) {
+  /** @type {string[]} */
   const from = [];
+  /** @type {string[]} */
   const to = [];
   if (!before) return { from, to };
   for (const name of new Set([...Object.keys(before.stacks), ...Object.keys(after.stacks)])) {
@@ -80,4 +115,5 @@ export function change(before, after) {
   return { from, to };
 }
 
+/** @param {string} row */
 export const breakdownRow = (row) => html("li", {}, row);

@@ -1,3 +1,4 @@
+// @ts-check
 // One table drawing for the live page and the replay: each game's module draws its board
 // from a view {obs, players, change, marks, trail, reveals, over}.
 import * as highrise from "./highrise.js";
@@ -6,28 +7,91 @@ import * as stones from "./stones.js";
 import { html } from "./svg.js";
 import * as towers from "./towers.js";
 
+/**
+ * @typedef {import("./service.js").Observation} Observation
+ * @typedef {import("./service.js").Outcome} Outcome
+ * @typedef {import("./service.js").Reveal} Reveal
+ */
+
+/**
+ * Playing alone: the computer's move for the person to make ("ask"), or a hint; `where`
+ * names the places as its event does.
+ * @typedef {{kind: string, where: import("./service.js").Place[]}} Asked
+ */
+
+/**
+ * What a game's module draws: the observation, and what the page gathered around it.
+ * @template [O=Observation] the game's observation
+ * @template [C=unknown] what an action changed, as the game's `change` tells it
+ * @template [T=unknown] what the game keeps from one observation to the next (`track`)
+ * @typedef {object} View
+ * @property {O} obs
+ * @property {Record<string, string> | null} [players]  the seats' names
+ * @property {C | null} [change]  what the last action changed (null: nothing to show)
+ * @property {import("./service.js").Place[]} [marks]  the places a refusal marks
+ * @property {T | null} [trail]
+ * @property {Record<string, Reveal> | null} [reveals]  High Rise's stacks, by square
+ * @property {boolean} [over]
+ * @property {Asked | null} [asked]
+ */
+
+/**
+ * A view before there is anything to draw (no observation yet).
+ * @typedef {Omit<View, "obs"> & {obs: Observation | null}} PageView
+ */
+
+/**
+ * The contract of a game's module (towers.js, stones.js, highrise.js, maze.js): each draws
+ * from its own observation, so each takes its own view here.
+ * @typedef {{
+ *   draw(view: View): Element,
+ *   info(view: View): Node | null,
+ *   scoreLine(obs: Observation, player: string): string,
+ *   change(before: Observation | null, after: Observation): unknown,
+ *   track?(trail: unknown, before: Observation | null, after: Observation, actions: number,
+ *     action: string): unknown,
+ *   reveals?(obs: Observation): Record<string, Reveal> | null,
+ *   breakdownRow?(row: string): HTMLLIElement,
+ * }} GameModule
+ */
+
+/** @type {Record<string, GameModule>} */
 export const GAMES = { towers, stones, highrise, maze };
 
-/** The drawing and the game's own facts (pile, legend, pieces left) into their places. */
+/** The drawing and the game's own facts (pile, legend, pieces left) into their places.
+ * @param {Element} drawing
+ * @param {Element} facts
+ * @param {string | null} game
+ * @param {PageView} view */
 export function drawTable(drawing, facts, game, view) {
-  const module = GAMES[game];
-  if (!module || !view.obs) {
+  const module = game ? GAMES[game] : undefined;
+  const obs = view.obs;
+  if (!module || !obs) {
     drawing.replaceChildren();
     facts.replaceChildren();
     return;
   }
   try {
-    drawing.replaceChildren(module.draw(view));
-    facts.replaceChildren(module.info(view) || "");
+    drawing.replaceChildren(module.draw({ ...view, obs }));
+    facts.replaceChildren(module.info({ ...view, obs }) || "");
   } catch (error) {
     // an observation this page cannot draw: say so rather than show half a table
-    drawing.replaceChildren(html("p", { class: "cannot" }, `this page cannot draw the ${game} table (${error.message}); the words below still follow it`));
+    drawing.replaceChildren(html("p", { class: "cannot" }, `this page cannot draw the ${game} table (${messageOf(error)}); the words below still follow it`));
   }
 }
 
-/** One line a player reads under their name: the score so far, or what counts in this game. */
+/** What went wrong, in words.
+ * @param {unknown} error */
+export function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** One line a player reads under their name: the score so far, or what counts in this game.
+ * @param {string | null} game
+ * @param {Observation | null} obs
+ * @param {string} player */
 export function scoreLine(game, obs, player) {
-  const module = GAMES[game];
+  const module = game ? GAMES[game] : undefined;
   try {
     return module && obs ? module.scoreLine(obs, player) : "";
   } catch {
@@ -35,9 +99,13 @@ export function scoreLine(game, obs, player) {
   }
 }
 
-/** What the last action changed, for the drawing to highlight. */
+/** What the last action changed, for the drawing to highlight.
+ * @param {string | null} game
+ * @param {Observation | null} before
+ * @param {Observation | null} after
+ * @returns {unknown} */
 export function changeOf(game, before, after) {
-  const module = GAMES[game];
+  const module = game ? GAMES[game] : undefined;
   try {
     return module && after ? module.change(before, after) : null;
   } catch {
@@ -46,9 +114,16 @@ export function changeOf(game, before, after) {
 }
 
 /** What a game keeps from one observation to the next (the maze's route, the towers' blocks
- * over the top), one observation further on; ``action`` is the notation that led there. */
+ * over the top), one observation further on; ``action`` is the notation that led there.
+ * @param {string | null} game
+ * @param {unknown} trail
+ * @param {Observation | null} before
+ * @param {Observation | null} after
+ * @param {number} actions  actions played
+ * @param {string} [action]
+ * @returns {unknown} */
 export function trackOf(game, trail, before, after, actions, action = "") {
-  const module = GAMES[game];
+  const module = game ? GAMES[game] : undefined;
   try {
     return module?.track && after ? module.track(trail, before, after, actions, action) : null;
   } catch {
@@ -56,10 +131,25 @@ export function trackOf(game, trail, before, after, actions, action = "") {
   }
 }
 
-/** The end: the result in words, then each player's breakdown with pictures. */
+/** What a game shows only at its end (High Rise's stacks), by square; null for a game
+ * that hides nothing, or before its end.
+ * @param {string | null} game
+ * @param {Observation} obs
+ * @returns {Record<string, Reveal> | null} */
+export function revealsOf(game, obs) {
+  const module = game ? GAMES[game] : undefined;
+  return module?.reveals ? module.reveals(obs) : null;
+}
+
+/** The end: the result in words, then each player's breakdown with pictures.
+ * @param {string | null} game
+ * @param {Outcome | null} outcome
+ * @param {Record<string, string> | null} [players]
+ * @returns {HTMLElement[]} */
 export function ending(game, outcome, players) {
   if (!outcome) return [];
-  const module = GAMES[game];
+  const module = game ? GAMES[game] : undefined;
+  /** @type {(row: string) => HTMLLIElement} */
   const row = module?.breakdownRow || ((text) => html("li", {}, text));
   const columns = Object.entries(outcome.breakdown || {}).map(([p, rows]) => {
     const score = outcome.scores ? ` ${outcome.scores[p]}` : "";

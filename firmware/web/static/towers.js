@@ -1,29 +1,80 @@
+// @ts-check
 // Towers: the two towers as stacked cubes, seen from one corner (isometric), the building
 // zone's pads, the pile and the hands. Everything from the public observation.
 import { html, points, svg } from "./svg.js";
 
+/** @typedef {{id: string, colour: string}} Block a block off the towers */
+/**
+ * A block where its cubes are: the cells they fill ([col, row, level], from 0).
+ * @typedef {{id: string, colour: string, cells: number[][]}} Cubes
+ */
+/** @typedef {Cubes & {by: string}} PlacedBlock a block on a tower, and who placed it */
+
+/**
+ * The towers game's public observation (engine/towers/game.py): everything is in view.
+ * @typedef {object} TowersObservation
+ * @property {"towers"} game
+ * @property {number} width  rods along a side
+ * @property {number} levels  cubes up to the top of the rods
+ * @property {string} phase
+ * @property {number} turn
+ * @property {string} active
+ * @property {string[]} to_move
+ * @property {Record<string, PlacedBlock[]>} towers  by player
+ * @property {Record<string, number>} pile  blocks of each colour
+ * @property {Block[]} zone  the blocks on the zone's pads
+ * @property {Record<string, Block | null>} hands
+ * @property {string[]} bonus  the players who may put a black block on the other tower
+ * @property {number} blacks_left
+ * @property {Record<string, number>} scores
+ * @property {Record<string, number>} penalties
+ */
+
+/** @typedef {{blocks: string[], zone: string[]}} TowersChange the blocks newly placed */
+/**
+ * The blocks seen over the top so far, each with its player and the actions played when
+ * it was (a takeback drops what came after).
+ * @typedef {{over: (Cubes & {player: string, n: number})[]}} TowersTrail
+ */
+/** @typedef {import("./table.js").View<TowersObservation, TowersChange, TowersTrail>} TowersView */
+/** @typedef {{cell: number[], kind: string, player: string}} Mark a cube a refusal marks */
+
 const W = 15; // half a cube's width on screen
 const H = 8.5; // half its depth
 const Z = 17; // its height
+/** @type {Record<string, number>} */
 const SHADE = { top: 1.18, left: 0.9, right: 0.7 };
+/** @type {Record<string, string>} */
 const COLOURS = { black: "#2b2b2b", yellow: "#f2c230", red: "#d63a2f", green: "#3f9b45",
   blue: "#2f6fd6" };
 
-/** Where a grid corner (x, y) at height z lands on screen. */
+/** Where a grid corner (x, y) at height z lands on screen.
+ * @param {number} x @param {number} y @param {number} z
+ * @returns {number[]} */
 const corner = (x, y, z) => [(x + y) * W, (x - y) * H - z * Z];
 
+/** @param {string} colour @param {number} factor */
 function shade(colour, factor) {
   const hex = COLOURS[colour] || "#999999";
+  /** @param {number} i */
   const channel = (i) => Math.max(0, Math.min(255, Math.round(parseInt(hex.slice(i, i + 2), 16) * factor)));
   return `rgb(${channel(1)},${channel(3)},${channel(5)})`;
 }
 
-/** One cube's three visible faces (painted back to front by the caller). */
+/** One cube's three visible faces (painted back to front by the caller).
+ * @param {number[]} cell [x, y, z]
+ * @param {string | null} fill  its colour; null: an outline only
+ * @param {string} cls */
 function cube([x, y, z], fill, cls) {
+  /** @param {number} h */
   const L = (h) => corner(x, y, h);
+  /** @param {number} h */
   const B = (h) => corner(x + 1, y, h);
+  /** @param {number} h */
   const R = (h) => corner(x + 1, y + 1, h);
+  /** @param {number} h */
   const T = (h) => corner(x, y + 1, h);
+  /** @param {number[][]} list @param {string} part */
   const face = (list, part) => svg("polygon", { points: points(list),
     fill: fill ? shade(fill, SHADE[part]) : "none", class: `face ${part}` });
   return svg("g", { class: cls, "data-cell": `${x},${y},${z}` },
@@ -32,26 +83,33 @@ function cube([x, y, z], fill, cls) {
     face([L(z + 1), B(z + 1), R(z + 1), T(z + 1)], "top"));
 }
 
-/** A refusal's marks on the towers: each a cube of a tower, as the event's values say. */
+/** A refusal's marks on the towers: each a cube of a tower, as the event's values say.
+ * @param {import("./service.js").Place[] | undefined} marks
+ * @returns {Mark[]} */
 function towerMarks(marks) {
-  return (marks || []).filter((m) => m.tower && m.cells?.length)
-    .map((m) => ({ player: m.tower, cell: m.cells[0], kind: m.kind }));
+  return (marks || []).flatMap((m) => (m.tower && m.cells?.length
+    ? [{ player: m.tower, cell: m.cells[0], kind: m.kind || "" }] : []));
 }
 
 /** Playing alone: the computer's asked move (or a hint) from its event's marks: the blocks
  * it wants in the zone (by colour, with the shape to fetch from the pile, none for the one
- * to take) and the cubes its block fills on a tower. */
+ * to take) and the cubes its block fills on a tower.
+ * @param {import("./service.js").Place[] | undefined} where */
 export function askedOf(where) {
+  /** @type {{colour: string, cells: number[][] | null}[]} */
   const zone = [];
+  /** @type {{player: string, cell: number[]}[]} */
   const cubes = [];
   for (const mark of where || []) {
-    if (mark.zone) zone.push({ colour: mark.zone, cells: mark.cells?.length ? mark.cells : null });
-    else if (mark.tower) cubes.push(...mark.cells.map((cell) => ({ player: mark.tower, cell })));
+    const { zone: colour, tower: player, cells = [] } = mark;
+    if (colour) zone.push({ colour, cells: cells.length ? cells : null });
+    else if (player) cubes.push(...cells.map((cell) => ({ player, cell })));
   }
   return { zone, cubes };
 }
 
-/** A block's shape as a small picture, for a pad the computer wants filled. */
+/** A block's shape as a small picture, for a pad the computer wants filled.
+ * @param {string} colour @param {number[][]} cells @param {string} kind */
 function shapePicture(colour, cells, kind) {
   const g = svg("g", {});
   [...cells].sort((a, b) => a[2] - b[2] || (a[0] - a[1]) - (b[0] - b[1]))
@@ -60,6 +118,13 @@ function shapePicture(colour, cells, kind) {
     "data-colour": colour, "data-cells": cells.map((c) => c.join(",")).join(" ") }, g);
 }
 
+/**
+ * One tower: its base plate and rods, its cubes (those gone over the top as ghosts), the
+ * rim at the rods' top, a refusal's marks and the computer's block.
+ * @param {Cubes[]} blocks
+ * @param {{width: number, levels: number, top: number, newest: Set<string>, marks: Mark[],
+ *   over: boolean, gone: Cubes[], asked?: {cell: number[]}[], kind?: string}} how
+ */
 function tower(blocks, { width, levels, top, newest, marks, over, gone, asked = [], kind = "ask" }) {
   const g = svg("g", { class: "tower" });
   // the base plate and its rods, named as the rules name them
@@ -72,6 +137,7 @@ function tower(blocks, { width, levels, top, newest, marks, over, gone, asked = 
       g.append(svg("line", { x1: cx, y1: cy, x2: cx, y2: ty, class: "rod" }));
     }
   }
+  /** @type {{cell: number[], block: Cubes, gone?: boolean}[]} */
   const cells = [];
   for (const block of blocks) {
     for (const cell of block.cells) cells.push({ cell, block });
@@ -113,10 +179,11 @@ function tower(blocks, { width, levels, top, newest, marks, over, gone, asked = 
     const [lx, ly] = corner(width, y + 0.5, 0);
     g.append(svg("text", { x: lx + 8, y: ly + 12, class: "coord small" }, y + 1));
   }
-  g.dataset.top = top;
+  g.dataset.top = String(top);
   return g;
 }
 
+/** @param {TowersView} view */
 export function draw(view) {
   const seen = view.obs;
   const width = seen.width || 3;
@@ -139,7 +206,7 @@ export function draw(view) {
   const root = svg("svg", { viewBox: `${-margin} 0 ${across} ${height}`, class: "drawing towers",
     role: "img", "aria-label": "the two towers" });
   ["A", "B"].forEach((p, i) => {
-    const over = seen.penalties?.[p] > 0;
+    const over = (seen.penalties?.[p] ?? 0) > 0;
     const g = tower(seen.towers[p], { width, levels, top, newest, over,
       gone: gone.filter((b) => b.player === p),
       marks: marks.filter((m) => m.player === p),
@@ -154,24 +221,29 @@ export function draw(view) {
   return root;
 }
 
-/** A small cube picture for a colour, for lists and the breakdown. */
+/** A small cube picture for a colour, for lists and the breakdown.
+ * @param {string | null} colour  null: an outline (a cube over the top)
+ * @param {string} label
+ * @param {string} [extra]  more classes */
 export function chip(colour, label, extra = "") {
   const icon = svg("svg", { viewBox: "-1 -27 32 37", class: "chip-cube", "aria-hidden": "true" },
     cube([0, 0, 0], colour, "cube"));
   return html("span", { class: `chip ${extra}`.trim(), "data-colour": colour }, icon, label);
 }
 
+/** @param {TowersView} view */
 export function info(view) {
   const seen = view.obs;
   const chosen = new Set(view.change?.zone || []);
   const kind = view.asked?.kind || "ask";
   const wanted = askedOf(view.asked?.where).zone;
-  const fetch = wanted.filter((w) => w.cells); // from the pile, onto the empty pads
+  // from the pile, onto the empty pads
+  const fromPile = wanted.flatMap(({ colour, cells }) => (cells ? [{ colour, cells }] : []));
   const take = wanted.filter((w) => !w.cells).map((w) => w.colour); // off a pad
   const pads = [0, 1].map((i) => {
     const block = seen.zone[i];
     const taken = block && take.includes(block.colour);
-    const shape = !block && fetch.length ? fetch.shift() : null;
+    const shape = !block && fromPile.length ? fromPile.shift() : null;
     const pad = html("div", { class: `pad${block && chosen.has(block.id) ? " newest" : ""}${
       taken || shape ? ` asked ${kind}` : ""}` },
     html("span", { class: "pad-name" }, `zone pad ${i + 1}`),
@@ -181,9 +253,11 @@ export function info(view) {
     return pad;
   });
   const pile = Object.entries(seen.pile).map(([colour, n]) => chip(colour, `× ${n}`));
-  const hands = ["A", "B"].filter((p) => seen.hands[p]).map((p) =>
-    html("div", { class: "hand" }, `${view.players?.[p] || `player ${p}`} holds `,
-      chip(seen.hands[p].colour, seen.hands[p].id)));
+  const hands = ["A", "B"].flatMap((p) => {
+    const held = seen.hands[p];
+    return held ? [html("div", { class: "hand" }, `${view.players?.[p] || `player ${p}`} holds `,
+      chip(held.colour, held.id))] : [];
+  });
   const bonus = seen.bonus?.length
     ? html("p", { class: "bonus" }, `flat bonus: ${seen.bonus.map((p) => `player ${p}`).join(" and ")} may put a black block on the other tower`)
     : null;
@@ -195,13 +269,17 @@ export function info(view) {
     bonus);
 }
 
+/** @param {TowersObservation} seen @param {string} p */
 export function scoreLine(seen, p) {
   const penalty = seen.penalties?.[p] ? `, −${seen.penalties[p]} over the top` : "";
   const score = seen.scores?.[p] ?? 0;
   return `${score} ${Math.abs(score) === 1 ? "point" : "points"}${penalty}`;
 }
 
+/** @param {TowersObservation | null} before @param {TowersObservation} after
+ * @returns {TowersChange} */
 export function change(before, after) {
+  /** @param {TowersObservation} seen */
   const ids = (seen) => new Set(["A", "B"].flatMap((p) => seen.towers[p].map((b) => b.id)));
   const had = before ? ids(before) : new Set();
   const zoneHad = new Set((before?.zone || []).map((b) => b.id));
@@ -214,10 +292,17 @@ export function change(before, after) {
 /** The blocks seen over the top so far: the end of the turn takes them off (in the same
  * observation when the game ends there), so the drawing keeps them to show where they were.
  * ``n``: actions played (a takeback drops what came after it); ``action``: the notation of
- * the action that led to ``after`` ("place B10 A a2:9 a2:10 ..."). */
+ * the action that led to ``after`` ("place B10 A a2:9 a2:10 ...").
+ * @param {TowersTrail | null} trail
+ * @param {TowersObservation | null} before
+ * @param {TowersObservation} after
+ * @param {number} n
+ * @param {string} action
+ * @returns {TowersTrail} */
 export function track(trail, before, after, n, action) {
   const levels = after.levels || 9;
   const over = (trail?.over || []).filter((b) => b.n <= n);
+  /** @param {Cubes & {player: string}} block */
   const add = (block) => {
     if (block.cells.some(([, , z]) => z >= levels) && !over.some((b) => b.id === block.id)) {
       over.push({ ...block, n });
@@ -238,7 +323,8 @@ export function track(trail, before, after, n, action) {
   return { over };
 }
 
-/** A block's colour from where it was before it was placed (a hand, the zone, a tower). */
+/** A block's colour from where it was before it was placed (a hand, the zone, a tower).
+ * @param {TowersObservation | null} seen @param {string} id */
 function colourOf(seen, id) {
   const found = [...Object.values(seen?.hands || {}), ...(seen?.zone || []),
     ...(seen ? [...seen.towers.A, ...seen.towers.B] : [])].find((b) => b && b.id === id);
@@ -246,6 +332,7 @@ function colourOf(seen, id) {
 }
 
 /** The breakdown's rows with pictures: blocks by colour, cubes over the top. */
+/** @param {string} row */
 export function breakdownRow(row) {
   const blocks = /^(\d+) (black|yellow|red|green|blue): ([+-]\d+)$/.exec(row);
   if (blocks) {
