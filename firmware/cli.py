@@ -20,27 +20,20 @@ signal.signal(signal.SIGINT, lambda *_: os._exit(130))
 signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
 
 import argparse  # noqa: E402
-import json  # noqa: E402
 import math  # noqa: E402
 import sys  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
 
 from engine.errors import ObeliskError  # noqa: E402
-from firmware.contract import GameType, seconds_in  # noqa: E402
-from firmware.games import (  # noqa: E402
-    GAMES,
-    add_game_flags,
-    chosen_demo,
-    chosen_extras,
-    chosen_options,
-)
+from firmware import cli_commands  # noqa: E402
+from firmware.cli_commands import EXIT_PERSON  # noqa: E402
+from firmware.contract import seconds_in  # noqa: E402
+from firmware.games import GAMES, add_game_flags  # noqa: E402
 from firmware.state_dir import SERVICE_STATE_DIR, StateDirError  # noqa: E402
 from firmware.stream import StreamError  # noqa: E402
 from hardware.leds import LedError  # noqa: E402
 from hardware.profile import ProfileError  # noqa: E402
 
-EXIT_PERSON = 2
-"""A person must fix something first (the unit's RestartPreventExitStatus)."""
 SPEED_MAX = 100.0
 """Faster demos leave the load cells no time to settle in a turn (the board reads them every
 25 ms, LOAD_EVERY_MS in hardware/scanner/scanner.py, in real time)."""
@@ -88,45 +81,6 @@ def _seed(text: str) -> int:
     return value
 
 
-def _options(game: GameType, args: argparse.Namespace, base: dict | None = None):
-    return game.options_with({**(base or {}), **chosen_options(game, args)})
-
-
-# ------------------------------------------------------------------ commands
-
-
-def _rules(args: argparse.Namespace) -> int:
-    game = GAMES[args.game]
-    print(game.rules_text(game.make(_options(game, args), chosen_extras(game, args))), end="")
-    return 0
-
-
-def _diag(args: argparse.Namespace) -> int:
-    from firmware.diag import run_diag  # starts devices: only load it when asked
-
-    return run_diag(args.profile, once=args.once, seconds=args.seconds,
-                    led_test=not args.no_led_test, demo=not args.still,
-                    state_dir=args.state_dir)
-
-
-def _calibrate(args: argparse.Namespace) -> int:
-    return GAMES[args.game].run_calibrate()(args.profile, args.state_dir)
-
-
-def _run(args: argparse.Namespace) -> int:
-    import gc
-
-    gc.disable()  # start-up allocates much and frees little: the service turns it back on
-    try:
-        from firmware.run import run_service
-
-        return run_service(args.profile, args.state_dir, args.game,
-                           lambda game: chosen_options(game, args), new_game=args.new_game,
-                           extras=lambda game: chosen_extras(game, args), solo=_solo(args))
-    finally:
-        gc.enable()
-
-
 def _solo_flags(parser: argparse.ArgumentParser) -> None:
     """``--solo A|B`` and ``--level N``: play alone, the computer in that seat."""
     parser.add_argument("--solo", choices=("A", "B"), default=None,
@@ -135,91 +89,6 @@ def _solo_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", type=int, choices=(1, 2, 3, 4), default=None,
                         help="with --solo: how well the computer plays, 1 (easiest, the "
                         "default) to 4")
-
-
-def _solo(args: argparse.Namespace):
-    """What ``--solo`` and ``--level`` ask for (None: two people play)."""
-    if args.solo is None:
-        if args.level is not None:
-            raise argparse.ArgumentTypeError("--level is the computer's: add --solo A or "
-                                             "--solo B to play alone against it")
-        return None
-    from engine.players import Player
-    from firmware.solo import Solo
-
-    return Solo(Player(args.solo), args.level or 1)
-
-
-def _demo(args: argparse.Namespace, hook: Callable | None = None) -> int:
-    """``obelisk demo``; ``hook(table, devices)``, for tests, runs once the players are ready."""
-    from firmware.demo_runner import DemoSettings
-
-    game = GAMES[args.game]
-    settings = DemoSettings(seed=args.seed, as_json=args.json, speed=args.speed,
-                            state_dir=args.state_dir, new_game=args.new_game,
-                            chosen=chosen_options(game, args),
-                            extras=chosen_extras(game, args), solo=_solo(args), hook=hook)
-    return game.run_demo()(settings, **chosen_demo(game, args))
-
-
-def _watch(args: argparse.Namespace) -> int:
-    """Follow the table running on a state directory; wait for it when it stops a while."""
-    import time
-
-    from firmware.screen import Screen
-    from firmware.state_dir import default_state_dir
-    from firmware.stream import StreamError, read_events
-
-    where = args.state_dir or default_state_dir()
-    live = not args.json and sys.stdout.isatty()
-    seen_once = waiting = False
-    while True:
-        try:
-            screen = None
-            for event in read_events(where):
-                seen_once, waiting = True, False
-                if args.json:
-                    print(json.dumps(event), flush=True)
-                    continue
-                if screen is None or event["event"] == "table":
-                    screen = Screen(GAMES[event["game"]].draw())
-                clear = "\x1b[H\x1b[2J" if live else ""
-                print(clear + screen.show(event), flush=True)
-        except StreamError:
-            if not seen_once:
-                raise
-        if not seen_once:
-            return 0
-        if not waiting:  # said once; the screen stays as the table left it
-            print(f"obelisk: the table on {where} has stopped; waiting for it to start again "
-                  "(Ctrl-C to leave)", file=sys.stderr, flush=True)
-        waiting = True
-        time.sleep(1.0)
-
-
-def _web(args: argparse.Namespace) -> int:
-    from firmware.state_dir import default_state_dir
-    from firmware.web.server import Limits, serve
-
-    limits = Limits(connections=args.max_connections, idle_s=args.idle_timeout)
-    return serve(args.state_dir or default_state_dir(), args.address, args.port, limits)
-
-
-def _mqtt(args: argparse.Namespace) -> int:
-    from firmware.club.config import find_config, load_config
-    from firmware.club.mqtt_command import run
-    from firmware.state_dir import default_state_dir
-
-    where = args.state_dir or default_state_dir()
-    return run(where, load_config(find_config(where, args.config)))
-
-
-def _club(args: argparse.Namespace) -> int:
-    from firmware.club.config import parse_broker
-    from firmware.club.viewer import serve
-
-    return serve(parse_broker(args.broker, "--broker"), args.address, args.port, args.user,
-                 args.password_file, args.ca_file)
 
 
 def _address(text: str) -> str:
@@ -243,14 +112,6 @@ def _in_words(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
-def _play(args: argparse.Namespace) -> int:
-    from firmware.play import run_play
-
-    game = GAMES[args.game]
-    flags = game.describe(_options(game, args)).split()  # the game's options, for its service
-    return run_play(args.game, args.state_dir, args.port, args.address, flags)
-
-
 def _port(text: str) -> int:
     try:
         value = int(text)
@@ -269,104 +130,6 @@ def _at_least_one(text: str) -> int:
     if not 1 <= value <= 1_000_000:
         raise argparse.ArgumentTypeError(f"give 1 to 1000000, not {text}")
     return value
-
-
-def _games(args: argparse.Namespace) -> int:
-    from firmware.history import finished_games
-    from firmware.state_dir import default_state_dir
-
-    where = args.state_dir or default_state_dir()
-    games, warnings = finished_games(where)
-    for warning in warnings:
-        print(f"obelisk: {warning}", file=sys.stderr)
-    for game in games:
-        print(game.summary())
-    if not games:
-        print(f"no finished games in {where} yet", file=sys.stderr)
-    return 0
-
-
-def _export(args: argparse.Namespace) -> int:
-    from firmware.history import export_json, export_text, find
-    from firmware.state_dir import default_state_dir
-
-    where = args.state_dir or default_state_dir()
-    game = find(where, args.id)
-    write = export_json if args.format == "json" else export_text
-    sys.stdout.write(write(game, where))
-    return 0
-
-
-def _pin(args: argparse.Namespace) -> int:
-    """``obelisk pin``: the table PIN a phone enters to run the table (made the first time)."""
-    from pathlib import Path
-
-    from firmware.pin import PinError, new_pin, table_pin
-    from firmware.state_dir import default_state_dir
-
-    where = Path(args.state_dir or default_state_dir())
-    if not where.is_dir():
-        print(f"obelisk: there is no state directory {where}: start the table there first "
-              "(obelisk run)", file=sys.stderr)
-        return EXIT_PERSON
-    try:
-        pin = new_pin(where).pin if args.new else table_pin(where)
-    except PinError as exc:
-        print(f"obelisk: {exc}", file=sys.stderr)
-        return EXIT_PERSON
-    if args.new:
-        print(f"the new table PIN is {pin}: every phone that ran the table with the old one "
-              "only watches now, until it enters this one")
-        return 0
-    print(f"the table PIN is {pin}: enter it on the page to run the table (holding the menu "
-          "button shows it on the rings)")
-    return 0
-
-
-def _scanner_install(args: argparse.Namespace) -> int:
-    """``obelisk scanner install PATH``: the scanner board's code onto its CIRCUITPY drive."""
-    from pathlib import Path
-
-    from hardware.scanner_install import ScannerInstallError, install
-
-    try:
-        said = install(Path(args.drive))
-    except ScannerInstallError as exc:
-        print(f"obelisk: {exc}", file=sys.stderr)
-        return EXIT_PERSON
-    print("\n".join(said))
-    return 0
-
-
-def _wiring(args: argparse.Namespace) -> int:
-    """``obelisk wiring``: the build's wiring as an SVG picture, drawn from the code's own pins."""
-    from pathlib import Path
-
-    from hardware.profile import load_profile
-    from hardware.wiring import draw_svg, wiring_for
-
-    profile = load_profile(args.profile)
-    wiring = wiring_for(profile)
-    svg = draw_svg(wiring)
-    if args.output == "-":
-        sys.stdout.write(svg)
-    else:
-        out = Path(args.output)
-        if out.is_dir():
-            print(f"obelisk: --output {out} is a folder; name a file in it, like "
-                  f"{out / 'wiring.svg'}", file=sys.stderr)
-            return EXIT_PERSON
-        try:
-            out.write_text(svg, "utf-8")
-        except OSError as exc:
-            print(f"obelisk: cannot write --output {out} ({exc.strerror or exc}); name a file "
-                  "in a folder you can write to", file=sys.stderr)
-            return EXIT_PERSON
-        print(f"wrote the wiring of the {profile.name} build to {out}: open it in a web "
-              "browser")
-    for warning in wiring.warnings:
-        print(f"obelisk: the profile and the code disagree: {warning}", file=sys.stderr)
-    return 0
 
 
 # ------------------------------------------------------------------ the parser
@@ -410,7 +173,7 @@ def _add_run(commands: argparse._SubParsersAction) -> None:
     add_game_flags(run, list(GAMES.values()))
     _solo_flags(run)
     _new_game(run)
-    run.set_defaults(run=_run)
+    run.set_defaults(run=cli_commands.run)
 
 
 def _parser_for(argv: Sequence[str] | None) -> argparse.ArgumentParser:
@@ -434,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     for game in GAMES.values():
         sub = rule_games.add_parser(game.id, help=game.help)
         add_game_flags(sub, [game])
-        sub.set_defaults(run=_rules)
+        sub.set_defaults(run=cli_commands.rules)
 
     diag = commands.add_parser("diag", help="live view of every sensor and the scanner board's "
                                "measured scan period, and an LED test")
@@ -447,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="sim profile: no demo hand moving pieces")
     _state_dir(diag, "a running table service's directory: diag asks it, since it holds the "
                "devices", default=f"~/.local/state/obelisk, then {SERVICE_STATE_DIR}")
-    diag.set_defaults(run=_diag)
+    diag.set_defaults(run=cli_commands.diag)
 
     calibrate = commands.add_parser("calibrate", help="measure the sensors a game needs")
     cal_games = calibrate.add_subparsers(dest="game", title="games")
@@ -457,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
             sub = cal_games.add_parser(game.id, help=game.calibrate_help)
             _profile(sub)
             _state_dir(sub, "where the calibration is kept")
-            sub.set_defaults(run=_calibrate)
+            sub.set_defaults(run=cli_commands.calibrate)
 
     _add_run(commands)
 
@@ -481,7 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
         _new_game(sub)
         add_game_flags(sub, [game], ("flags", "extra_flags", "demo_flags"))
         _solo_flags(sub)
-        sub.set_defaults(run=_demo)
+        sub.set_defaults(run=cli_commands.demo)
 
     watch = commands.add_parser("watch", help="the live view of a running table (a demo too), "
                                 "from its event stream",
@@ -491,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--json", action="store_true",
                        help="one JSON event per line: the whole state first, then each event")
     _state_dir(watch, "the running table's state directory (a demo names its own)")
-    watch.set_defaults(run=_watch)
+    watch.set_defaults(run=cli_commands.watch)
     web = commands.add_parser("web", help="serve the table's live page to phones on this "
                               "network", description="Serve the live page of the table "
                               "running on a state directory (a demo too) to phones and "
@@ -508,7 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="seconds a connection may wait to send a request's headers or its "
                      "body before it is closed (default: %(default)s)")
     _state_dir(web, "the running table's state directory (a demo names its own)")
-    web.set_defaults(run=_web)
+    web.set_defaults(run=cli_commands.web)
     mqtt = commands.add_parser("mqtt", help="publish the table's games and results to a "
                                "club's MQTT broker", description="Publish the table running on "
                                "a state directory to the MQTT broker named in mqtt.toml (in the "
@@ -518,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     mqtt.add_argument("--config", help="the configuration file (default: mqtt.toml in the "
                       "state directory, else /etc/obelisk/mqtt.toml)")
     _state_dir(mqtt, "the table's state directory")
-    mqtt.set_defaults(run=_mqtt)
+    mqtt.set_defaults(run=cli_commands.mqtt)
     club = commands.add_parser("club", help="serve the club's page: every table on a broker, "
                                "live, and their results", description="Serve a page showing "
                                "every table publishing to a broker (obelisk mqtt): game, scores, "
@@ -533,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="where to listen (default: %(default)s, every network of this machine)")
     club.add_argument("--port", type=_port, default=8090,
                       help="the port to serve on (default: %(default)s; 0: any free one)")
-    club.set_defaults(run=_club)
+    club.set_defaults(run=cli_commands.club)
     _in_words(mqtt)
     _in_words(club)
     play = commands.add_parser("play", help="play with no table: the simulated board, the "
@@ -549,11 +312,11 @@ def build_parser() -> argparse.ArgumentParser:
                       "the hands move the pieces)")
     _state_dir(play, "where the journal lives", default="a new directory under /tmp")
     add_game_flags(play, list(GAMES.values()), ("flags",))
-    play.set_defaults(run=_play)
+    play.set_defaults(run=cli_commands.play)
     games = commands.add_parser("games", help="list the finished games, one a line: id, when, "
                                 "game, options, result")
     _state_dir(games, "the table's state directory")
-    games.set_defaults(run=_games)
+    games.set_defaults(run=cli_commands.games)
     export = commands.add_parser("export", help="write one finished game's record")
     export.add_argument("id", help="the game's id, as `obelisk games` lists it (its start is "
                         "enough)")
@@ -561,13 +324,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="text: a record a person reads, a numbered line per action "
                         "(default); json: the record `replay` reads back")
     _state_dir(export, "the table's state directory")
-    export.set_defaults(run=_export)
+    export.set_defaults(run=cli_commands.export)
     pin = commands.add_parser("pin", help="show the table PIN that lets a phone run the table "
                               "from the page")
     _state_dir(pin, "the table's state directory")
     pin.add_argument("--new", action="store_true",
                      help="make a new PIN: every phone's session made with the old one ends")
-    pin.set_defaults(run=_pin)
+    pin.set_defaults(run=cli_commands.pin)
     scanner = commands.add_parser("scanner", help="the scanner board (a Pico running "
                                   "CircuitPython)")
     scanner_commands = scanner.add_subparsers(dest="action", title="actions")
@@ -579,7 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
         "are left alone, other files are never touched), and say what to do next.")
     scanner_install.add_argument("drive", metavar="PATH", help="where the CIRCUITPY drive is "
                                  "mounted (on Raspberry Pi OS: /media/$USER/CIRCUITPY)")
-    scanner_install.set_defaults(run=_scanner_install)
+    scanner_install.set_defaults(run=cli_commands.scanner_install)
     wiring = commands.add_parser(
         "wiring", help="draw the build's wiring as an SVG picture: every pin and where it goes",
         description="Draw every pin the build uses (the Pi's, and the scanner board's from its "
@@ -588,7 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="hardware profile: reference (default), gpio-only or a file")
     wiring.add_argument("--output", required=True, metavar="FILE.svg",
                         help="where to write the picture (-: print it)")
-    wiring.set_defaults(run=_wiring)
+    wiring.set_defaults(run=cli_commands.wiring)
     return parser
 
 

@@ -15,7 +15,8 @@ import threading
 import time
 from pathlib import Path
 
-from firmware.cli import _demo, _parser_for
+from firmware.cli import _parser_for
+from firmware.cli_commands import demo
 
 POLL_S = 0.005
 
@@ -48,7 +49,7 @@ def paused_at(moves: int, state_dir: Path):
 def main(argv: list[str]) -> int:
     moves, words = int(argv[0]), argv[1:]
     args = _parser_for(words).parse_args(words)
-    return _demo(args, hook=paused_at(moves, Path(args.state_dir)))
+    return demo(args, hook=paused_at(moves, Path(args.state_dir)))
 
 
 if __name__ == "__main__":
