@@ -143,34 +143,7 @@ def _top() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
     return parser, commands
 
 
-def _add_run(commands: argparse._SubParsersAction) -> None:
-    run = commands.add_parser("run", help="the table service (on a Pi, systemd starts it)")
-    _profile(run)
-    _state_dir(run, "where the journal lives")
-    run.add_argument("--game", choices=tuple(GAMES), default=None,
-                     help="the game to play (default: the unfinished game in the journal, "
-                     "else towers)")
-    add_game_flags(run, list(GAMES.values()))
-    _solo_flags(run)
-    _new_game(run)
-    run.set_defaults(run=cli_commands.run)
-
-
-def parser_for(argv: Sequence[str] | None) -> argparse.ArgumentParser:
-    """The whole parser, or for ``obelisk run`` (systemd starts it, and must hear it is ready
-    within 0.3 s) only its own: building every command's costs it tens of milliseconds on a
-    Pi. Its help, errors and values are the same either way."""
-    words = sys.argv[1:] if argv is None else argv
-    if words and words[0] == "run":
-        parser, commands = _top()
-        _add_run(commands)
-        return parser
-    return build_parser()
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser, commands = _top()
-
+def _add_rules(commands: argparse._SubParsersAction) -> None:
     rules = commands.add_parser("rules", help="print the rules of a game as the table plays them")
     rule_games = rules.add_subparsers(dest="game", title="games")
     rule_games.required = True
@@ -179,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
         add_game_flags(sub, [game])
         sub.set_defaults(run=cli_commands.rules)
 
+
+def _add_diag(commands: argparse._SubParsersAction) -> None:
     diag = commands.add_parser("diag", help="live view of every sensor and the scanner board's "
                                "measured scan period, and an LED test")
     _profile(diag)
@@ -192,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
                "devices", default=f"~/.local/state/obelisk, then {SERVICE_STATE_DIR}")
     diag.set_defaults(run=cli_commands.diag)
 
+
+def _add_calibrate(commands: argparse._SubParsersAction) -> None:
     calibrate = commands.add_parser("calibrate", help="measure the sensors a game needs")
     cal_games = calibrate.add_subparsers(dest="game", title="games")
     cal_games.required = True
@@ -202,8 +179,21 @@ def build_parser() -> argparse.ArgumentParser:
             _state_dir(sub, "where the calibration is kept")
             sub.set_defaults(run=cli_commands.calibrate)
 
-    _add_run(commands)
 
+def _add_run(commands: argparse._SubParsersAction) -> None:
+    run = commands.add_parser("run", help="the table service (on a Pi, systemd starts it)")
+    _profile(run)
+    _state_dir(run, "where the journal lives")
+    run.add_argument("--game", choices=tuple(GAMES), default=None,
+                     help="the game to play (default: the unfinished game in the journal, "
+                     "else towers)")
+    add_game_flags(run, list(GAMES.values()))
+    _solo_flags(run)
+    _new_game(run)
+    run.set_defaults(run=cli_commands.run)
+
+
+def _add_demo(commands: argparse._SubParsersAction) -> None:
     demo = commands.add_parser("demo", help="bots play a whole game on the simulated table")
     demo_games = demo.add_subparsers(dest="game", title="games")
     demo_games.required = True
@@ -226,6 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
         _solo_flags(sub)
         sub.set_defaults(run=cli_commands.demo)
 
+
+def _add_watch(commands: argparse._SubParsersAction) -> None:
     watch = commands.add_parser("watch", help="the live view of a running table (a demo too), "
                                 "from its event stream",
                                 description="Follow the table running on a state directory in "
@@ -235,6 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="one JSON event per line: the whole state first, then each event")
     _state_dir(watch, "the running table's state directory (a demo names its own)")
     watch.set_defaults(run=cli_commands.watch)
+
+
+def _add_web(commands: argparse._SubParsersAction) -> None:
     web = commands.add_parser("web", help="serve the table's live page to phones on this "
                               "network", description="Serve the live page of the table "
                               "running on a state directory (a demo too) to phones and "
@@ -252,6 +247,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "body before it is closed (default: %(default)s)")
     _state_dir(web, "the running table's state directory (a demo names its own)")
     web.set_defaults(run=cli_commands.web)
+
+
+def _add_mqtt(commands: argparse._SubParsersAction) -> None:
     mqtt = commands.add_parser("mqtt", help="publish the table's games and results to a "
                                "club's MQTT broker", description="Publish the table running on "
                                "a state directory to the MQTT broker named in mqtt.toml (in the "
@@ -262,6 +260,10 @@ def build_parser() -> argparse.ArgumentParser:
                       "state directory, else /etc/obelisk/mqtt.toml)")
     _state_dir(mqtt, "the table's state directory")
     mqtt.set_defaults(run=cli_commands.mqtt)
+    _in_words(mqtt)
+
+
+def _add_club(commands: argparse._SubParsersAction) -> None:
     club = commands.add_parser("club", help="serve the club's page: every table on a broker, "
                                "live, and their results", description="Serve a page showing "
                                "every table publishing to a broker (obelisk mqtt): game, scores, "
@@ -277,8 +279,10 @@ def build_parser() -> argparse.ArgumentParser:
     club.add_argument("--port", type=_port, default=8090,
                       help="the port to serve on (default: %(default)s; 0: any free one)")
     club.set_defaults(run=cli_commands.club)
-    _in_words(mqtt)
     _in_words(club)
+
+
+def _add_play(commands: argparse._SubParsersAction) -> None:
     play = commands.add_parser("play", help="play with no table: the simulated board, the "
                                "service and the page with hands to move the pieces",
                                description="Start the simulated board, the table service on "
@@ -293,10 +297,16 @@ def build_parser() -> argparse.ArgumentParser:
     _state_dir(play, "where the journal lives", default="a new directory under /tmp")
     add_game_flags(play, list(GAMES.values()), ("flags",))
     play.set_defaults(run=cli_commands.play)
+
+
+def _add_games(commands: argparse._SubParsersAction) -> None:
     games = commands.add_parser("games", help="list the finished games, one a line: id, when, "
                                 "game, options, result")
     _state_dir(games, "the table's state directory")
     games.set_defaults(run=cli_commands.games)
+
+
+def _add_export(commands: argparse._SubParsersAction) -> None:
     export = commands.add_parser("export", help="write one finished game's record")
     export.add_argument("id", help="the game's id, as `obelisk games` lists it (its start is "
                         "enough)")
@@ -305,12 +315,18 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default); json: the record `replay` reads back")
     _state_dir(export, "the table's state directory")
     export.set_defaults(run=cli_commands.export)
+
+
+def _add_pin(commands: argparse._SubParsersAction) -> None:
     pin = commands.add_parser("pin", help="show the table PIN that lets a phone run the table "
                               "from the page")
     _state_dir(pin, "the table's state directory")
     pin.add_argument("--new", action="store_true",
                      help="make a new PIN: every phone's session made with the old one ends")
     pin.set_defaults(run=cli_commands.pin)
+
+
+def _add_scanner(commands: argparse._SubParsersAction) -> None:
     scanner = commands.add_parser("scanner", help="the scanner board (a Pico running "
                                   "CircuitPython)")
     scanner_commands = scanner.add_subparsers(dest="action", title="actions")
@@ -323,6 +339,9 @@ def build_parser() -> argparse.ArgumentParser:
     scanner_install.add_argument("drive", metavar="PATH", help="where the CIRCUITPY drive is "
                                  "mounted (on Raspberry Pi OS: /media/$USER/CIRCUITPY)")
     scanner_install.set_defaults(run=cli_commands.scanner_install)
+
+
+def _add_wiring(commands: argparse._SubParsersAction) -> None:
     wiring = commands.add_parser(
         "wiring", help="draw the build's wiring as an SVG picture: every pin and where it goes",
         description="Draw every pin the build uses (the Pi's, and the scanner board's from its "
@@ -332,4 +351,25 @@ def build_parser() -> argparse.ArgumentParser:
     wiring.add_argument("--output", required=True, metavar="FILE.svg",
                         help="where to write the picture (-: print it)")
     wiring.set_defaults(run=cli_commands.wiring)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Every command's parser, in the order ``obelisk --help`` lists them."""
+    parser, commands = _top()
+    for add in (_add_rules, _add_diag, _add_calibrate, _add_run, _add_demo, _add_watch,
+                _add_web, _add_mqtt, _add_club, _add_play, _add_games, _add_export, _add_pin,
+                _add_scanner, _add_wiring):
+        add(commands)
     return parser
+
+
+def parser_for(argv: Sequence[str] | None) -> argparse.ArgumentParser:
+    """The whole parser, or for ``obelisk run`` (systemd starts it, and must hear it is ready
+    within 0.3 s) only its own: building every command's costs it tens of milliseconds on a
+    Pi. Its help, errors and values are the same either way."""
+    words = sys.argv[1:] if argv is None else argv
+    if words and words[0] == "run":
+        parser, commands = _top()
+        _add_run(commands)
+        return parser
+    return build_parser()
