@@ -15,7 +15,8 @@ import threading
 import time
 from pathlib import Path
 
-from firmware.cli import _demo, _parser_for
+from firmware.cli_commands import demo
+from firmware.cli_parser import parser_for
 
 POLL_S = 0.005
 
@@ -47,8 +48,8 @@ def paused_at(moves: int, state_dir: Path):
 
 def main(argv: list[str]) -> int:
     moves, words = int(argv[0]), argv[1:]
-    args = _parser_for(words).parse_args(words)
-    return _demo(args, hook=paused_at(moves, Path(args.state_dir)))
+    args = parser_for(words).parse_args(words)
+    return demo(args, hook=paused_at(moves, Path(args.state_dir)))
 
 
 if __name__ == "__main__":

@@ -95,7 +95,8 @@ def test_the_command_line_imports_no_game_and_the_service_only_its_own():
     """Every engine costs start-up time (the service must be ready within 0.3 s), so
     ``obelisk --help`` imports none, and a towers service only towers."""
     probe = ("import sys\n"
-             "from firmware.cli import build_parser\n"
+             "import firmware.cli\n"
+             "from firmware.cli_parser import build_parser\n"
              "build_parser()\n"
              "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('engine.')}))\n"
              "from firmware.games import GAMES\n"

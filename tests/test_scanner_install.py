@@ -196,7 +196,8 @@ def test_obelisk_run_does_not_load_the_installer():
     import subprocess
     import sys
 
-    code = ("import sys; from firmware.cli import _parser_for; _parser_for(['run']); "
+    code = ("import sys, firmware.cli; from firmware.cli_parser import parser_for; "
+            "parser_for(['run']); "
             "print('hardware.scanner_install' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=SCANNER.parent.parent)

@@ -171,7 +171,8 @@ def test_a_level_out_of_range_is_refused_in_words():
 
 
 def test_the_command_line_takes_solo_and_level(tmp_path):
-    from firmware.cli import build_parser, main
+    from firmware.cli import main
+    from firmware.cli_parser import build_parser
 
     args = build_parser().parse_args(["demo", "stones", "--solo", "B", "--level", "2"])
     assert (args.solo, args.level) == ("B", 2)

@@ -97,10 +97,10 @@ def test_no_service_running_is_told_apart_from_one_starting(tmp_path):
      "--new-game"],
 ])
 def test_obelisk_run_reads_its_arguments_as_the_whole_parser_does(argv, capsys):
-    from firmware.cli import _parser_for, build_parser
+    from firmware.cli_parser import build_parser, parser_for
 
-    assert vars(_parser_for(argv).parse_args(argv)) == vars(build_parser().parse_args(argv))
-    for parser in (_parser_for(argv), build_parser()):
+    assert vars(parser_for(argv).parse_args(argv)) == vars(build_parser().parse_args(argv))
+    for parser in (parser_for(argv), build_parser()):
         with pytest.raises(SystemExit):
             parser.parse_args(["run", "--help"])
     whole_help, run_help = capsys.readouterr().out.split("usage: ")[1:][::-1]

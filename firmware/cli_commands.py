@@ -1,0 +1,247 @@
+"""What each ``obelisk`` command does, once firmware.cli_parser has read its arguments.
+
+One function a command, taking the parsed arguments and giving the exit status. Each
+imports the modules only it needs inside itself, so ``obelisk --help`` and the service
+load no more than their own. Errors meant for people are raised (firmware.cli says them)
+or said here in one ``obelisk: ...`` line with EXIT_PERSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+
+from firmware.contract import GameType
+from firmware.games import GAMES, chosen_demo, chosen_extras, chosen_options
+
+EXIT_PERSON = 2
+"""A person must fix something first (the unit's RestartPreventExitStatus)."""
+
+
+def _options(game: GameType, args: argparse.Namespace, base: dict | None = None):
+    return game.options_with({**(base or {}), **chosen_options(game, args)})
+
+
+def _solo(args: argparse.Namespace):
+    """What ``--solo`` and ``--level`` ask for (None: two people play)."""
+    if args.solo is None:
+        if args.level is not None:
+            raise argparse.ArgumentTypeError("--level is the computer's: add --solo A or "
+                                             "--solo B to play alone against it")
+        return None
+    from engine.players import Player
+    from firmware.solo import Solo
+
+    return Solo(Player(args.solo), args.level or 1)
+
+
+def rules(args: argparse.Namespace) -> int:
+    game = GAMES[args.game]
+    print(game.rules_text(game.make(_options(game, args), chosen_extras(game, args))), end="")
+    return 0
+
+
+def diag(args: argparse.Namespace) -> int:
+    from firmware.diag import run_diag  # starts devices: only load it when asked
+
+    return run_diag(args.profile, once=args.once, seconds=args.seconds,
+                    led_test=not args.no_led_test, demo=not args.still,
+                    state_dir=args.state_dir)
+
+
+def calibrate(args: argparse.Namespace) -> int:
+    return GAMES[args.game].run_calibrate()(args.profile, args.state_dir)
+
+
+def run(args: argparse.Namespace) -> int:
+    import gc
+
+    gc.disable()  # start-up allocates much and frees little: the service turns it back on
+    try:
+        from firmware.run import run_service
+
+        return run_service(args.profile, args.state_dir, args.game,
+                           lambda game: chosen_options(game, args), new_game=args.new_game,
+                           extras=lambda game: chosen_extras(game, args), solo=_solo(args))
+    finally:
+        gc.enable()
+
+
+def demo(args: argparse.Namespace, hook: Callable | None = None) -> int:
+    """``obelisk demo``; ``hook(table, devices)``, for tests, runs once the players are ready."""
+    from firmware.demo_runner import DemoSettings
+
+    game = GAMES[args.game]
+    settings = DemoSettings(seed=args.seed, as_json=args.json, speed=args.speed,
+                            state_dir=args.state_dir, new_game=args.new_game,
+                            chosen=chosen_options(game, args),
+                            extras=chosen_extras(game, args), solo=_solo(args), hook=hook)
+    return game.run_demo()(settings, **chosen_demo(game, args))
+
+
+def watch(args: argparse.Namespace) -> int:
+    """Follow the table running on a state directory; wait for it when it stops a while."""
+    import time
+
+    from firmware.screen import Screen
+    from firmware.state_dir import default_state_dir
+    from firmware.stream import StreamError, read_events
+
+    where = args.state_dir or default_state_dir()
+    live = not args.json and sys.stdout.isatty()
+    seen_once = waiting = False
+    while True:
+        try:
+            screen = None
+            for event in read_events(where):
+                seen_once, waiting = True, False
+                if args.json:
+                    print(json.dumps(event), flush=True)
+                    continue
+                if screen is None or event["event"] == "table":
+                    screen = Screen(GAMES[event["game"]].draw())
+                clear = "\x1b[H\x1b[2J" if live else ""
+                print(clear + screen.show(event), flush=True)
+        except StreamError:
+            if not seen_once:
+                raise
+        if not seen_once:
+            return 0
+        if not waiting:  # said once; the screen stays as the table left it
+            print(f"obelisk: the table on {where} has stopped; waiting for it to start again "
+                  "(Ctrl-C to leave)", file=sys.stderr, flush=True)
+        waiting = True
+        time.sleep(1.0)
+
+
+def web(args: argparse.Namespace) -> int:
+    from firmware.state_dir import default_state_dir
+    from firmware.web.server import Limits, serve
+
+    limits = Limits(connections=args.max_connections, idle_s=args.idle_timeout)
+    return serve(args.state_dir or default_state_dir(), args.address, args.port, limits)
+
+
+def mqtt(args: argparse.Namespace) -> int:
+    from firmware.club.config import find_config, load_config
+    from firmware.club.mqtt_command import run
+    from firmware.state_dir import default_state_dir
+
+    where = args.state_dir or default_state_dir()
+    return run(where, load_config(find_config(where, args.config)))
+
+
+def club(args: argparse.Namespace) -> int:
+    from firmware.club.config import parse_broker
+    from firmware.club.viewer import serve
+
+    return serve(parse_broker(args.broker, "--broker"), args.address, args.port, args.user,
+                 args.password_file, args.ca_file)
+
+
+def play(args: argparse.Namespace) -> int:
+    from firmware.play import run_play
+
+    game = GAMES[args.game]
+    flags = game.describe(_options(game, args)).split()  # the game's options, for its service
+    return run_play(args.game, args.state_dir, args.port, args.address, flags)
+
+
+def games(args: argparse.Namespace) -> int:
+    from firmware.history import finished_games
+    from firmware.state_dir import default_state_dir
+
+    where = args.state_dir or default_state_dir()
+    games, warnings = finished_games(where)
+    for warning in warnings:
+        print(f"obelisk: {warning}", file=sys.stderr)
+    for game in games:
+        print(game.summary())
+    if not games:
+        print(f"no finished games in {where} yet", file=sys.stderr)
+    return 0
+
+
+def export(args: argparse.Namespace) -> int:
+    from firmware.history import export_json, export_text, find
+    from firmware.state_dir import default_state_dir
+
+    where = args.state_dir or default_state_dir()
+    game = find(where, args.id)
+    write = export_json if args.format == "json" else export_text
+    sys.stdout.write(write(game, where))
+    return 0
+
+
+def pin(args: argparse.Namespace) -> int:
+    """``obelisk pin``: the table PIN a phone enters to run the table (made the first time)."""
+    from pathlib import Path
+
+    from firmware.pin import PinError, new_pin, table_pin
+    from firmware.state_dir import default_state_dir
+
+    where = Path(args.state_dir or default_state_dir())
+    if not where.is_dir():
+        print(f"obelisk: there is no state directory {where}: start the table there first "
+              "(obelisk run)", file=sys.stderr)
+        return EXIT_PERSON
+    try:
+        pin = new_pin(where).pin if args.new else table_pin(where)
+    except PinError as exc:
+        print(f"obelisk: {exc}", file=sys.stderr)
+        return EXIT_PERSON
+    if args.new:
+        print(f"the new table PIN is {pin}: every phone that ran the table with the old one "
+              "only watches now, until it enters this one")
+        return 0
+    print(f"the table PIN is {pin}: enter it on the page to run the table (holding the menu "
+          "button shows it on the rings)")
+    return 0
+
+
+def scanner_install(args: argparse.Namespace) -> int:
+    """``obelisk scanner install PATH``: the scanner board's code onto its CIRCUITPY drive."""
+    from pathlib import Path
+
+    from hardware.scanner_install import ScannerInstallError, install
+
+    try:
+        said = install(Path(args.drive))
+    except ScannerInstallError as exc:
+        print(f"obelisk: {exc}", file=sys.stderr)
+        return EXIT_PERSON
+    print("\n".join(said))
+    return 0
+
+
+def wiring(args: argparse.Namespace) -> int:
+    """``obelisk wiring``: the build's wiring as an SVG picture, drawn from the code's own pins."""
+    from pathlib import Path
+
+    from hardware.profile import load_profile
+    from hardware.wiring import draw_svg, wiring_for
+
+    profile = load_profile(args.profile)
+    wiring = wiring_for(profile)
+    svg = draw_svg(wiring)
+    if args.output == "-":
+        sys.stdout.write(svg)
+    else:
+        out = Path(args.output)
+        if out.is_dir():
+            print(f"obelisk: --output {out} is a folder; name a file in it, like "
+                  f"{out / 'wiring.svg'}", file=sys.stderr)
+            return EXIT_PERSON
+        try:
+            out.write_text(svg, "utf-8")
+        except OSError as exc:
+            print(f"obelisk: cannot write --output {out} ({exc.strerror or exc}); name a file "
+                  "in a folder you can write to", file=sys.stderr)
+            return EXIT_PERSON
+        print(f"wrote the wiring of the {profile.name} build to {out}: open it in a web "
+              "browser")
+    for warning in wiring.warnings:
+        print(f"obelisk: the profile and the code disagree: {warning}", file=sys.stderr)
+    return 0
