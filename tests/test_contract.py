@@ -66,3 +66,25 @@ def test_a_game_named_in_the_environment_plays_and_a_wrong_name_is_said_not_thro
     assert "three in a row" in got.stdout.lower()
     assert "OBELISK_GAMES names no.such.game, which is left out" in got.stderr
     assert "Traceback" not in got.stderr
+
+
+def test_the_page_modules_a_game_declares_are_the_pages_own():
+    """A declared ``page`` is a module the page's table.js draws with (its ``MODULES``), and a
+    ``hands_page`` a module with a hands panel: a typo fails here, not on a phone."""
+    static = ROOT / "firmware" / "web" / "static"
+    table_js = (static / "table.js").read_text("utf-8")
+    modules = table_js.split("export const MODULES = {", 1)[1].split("}", 1)[0]
+    drawn = {name.strip() for name in modules.split(",")}
+    for game in GAMES.values():
+        assert game.page == "" or game.page in drawn, (game.id, game.page, drawn)
+        hands = static / f"{game.hands_page}.js"
+        assert "export function drawHands" in hands.read_text("utf-8"), (game.id, hands)
+
+
+def test_the_page_hears_which_module_draws_a_game_from_its_declaration(tmp_path):
+    from firmware.web.follow import dressed
+
+    for game in GAMES.values():
+        shown = dressed({"event": "options", "game": game.id, "options": {}}, None)
+        assert shown["page"] == game.page
+    assert "page" not in dressed({"event": "notice", "message": "hello"}, None)

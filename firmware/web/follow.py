@@ -50,12 +50,16 @@ STOPPED = "the table has stopped; this page follows it again as soon as it start
 
 
 def dressed(event: dict, draw) -> dict:
-    """The event with what the page shows of it: a line of words, the board as text."""
+    """The event with what the page shows of it: a line of words, the board as text, and
+    for an event naming its game the page module that draws it."""
     try:
         words = headline(event)
     except (KeyError, TypeError, ValueError, AttributeError):
         words = event.get("event", "?")  # an event this headline does not know
     out = {**event, "words": words}
+    game = GAMES.get(event["game"]) if isinstance(event.get("game"), str) else None
+    if game is not None:  # the module the game's declaration names to draw it on the page
+        out["page"] = game.page
     if draw is not None and isinstance(event.get("observation"), dict):
         # an observation this drawing does not know: the words still go
         with contextlib.suppress(KeyError, TypeError, ValueError, IndexError, AttributeError):

@@ -103,7 +103,9 @@ def replay(state_dir: Path, game_id: str) -> dict:
     steps += [{"player": player, "text": text, "observation": state.observation()}
               for (player, text), state in zip(played, states[1:], strict=True)]
     outcome = states[-1].outcome()
-    return {"id": game.id, "game": game.game, "when": game.when, "options": _options(game),
+    declared = GAMES.get(game.game)
+    return {"id": game.id, "game": game.game, "page": declared.page if declared else "",
+            "when": game.when, "options": _options(game),
             "players": _seats(game.game),
             "outcome": outcome.to_dict() if outcome is not None else None, "steps": steps}
 

@@ -25,6 +25,7 @@ import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./ta
  * Everything the page shows, as the events so far left it.
  * @typedef {object} PageState
  * @property {string | null} game
+ * @property {string} module  the page module that draws it (the declaration's `page`; "": none)
  * @property {Record<string, string>} players
  * @property {string} machine  the table's state: setup, play, repair, over...
  * @property {string | null} turn
@@ -61,7 +62,7 @@ const RING = 2 * Math.PI * 15; // the hourglass ring's length (r = 15)
 
 /** @type {PageState} */
 const page = {
-  game: null, players: { A: "player A", B: "player B" }, machine: "", turn: null, doing: "",
+  game: null, module: "", players: { A: "player A", B: "player B" }, machine: "", turn: null, doing: "",
   problem: "", where: [], actions: 0, obs: null, change: null, trail: null, reveals: null,
   outcome: null, over: false, timers: {}, paused: false, offer: null, notice: "",
   moves: [], movesFrom: 0, log: [], status: "connecting to the table…", live: false,
@@ -71,9 +72,9 @@ const page = {
 // ------------------------------------------------------------------ the events
 
 /** A new game (or the table's whole state): what the last one left is gone.
- * @param {{game: string, players?: Record<string, string>}} event */
+ * @param {{game: string, page?: string, players?: Record<string, string>}} event */
 function reset(event) {
-  Object.assign(page, { game: event.game, turn: null, doing: "", problem: "", where: [],
+  Object.assign(page, { game: event.game, module: event.page || "", turn: null, doing: "", problem: "", where: [],
     change: null, trail: null, reveals: null, outcome: null, over: false, timers: {},
     paused: false, offer: null, notice: "", moves: [], movesFrom: 0, asked: null, missing: [] });
   if (event.players) page.players = event.players;
@@ -86,8 +87,8 @@ function reset(event) {
 function observe(obs, change = true, action = "") {
   const before = page.obs;
   page.obs = obs;
-  page.change = change ? changeOf(page.game, before, obs) : null;
-  page.trail = trackOf(page.game, page.trail, before, obs, page.actions, action);
+  page.change = change ? changeOf(page.module, before, obs) : null;
+  page.trail = trackOf(page.module, page.trail, before, obs, page.actions, action);
 }
 
 /** What each kind of event does to the page (the others are only listed).
@@ -98,7 +99,7 @@ const handlers = {
     Object.assign(page, { machine: e.state, turn: e.turn, doing: e.doing, problem: e.problem,
       actions: e.actions, movesFrom: e.actions, over: e.state === "over", obs: null });
     observe(e.observation, false);
-    if (page.over) page.reveals = revealsOf(page.game, e.observation);
+    if (page.over) page.reveals = revealsOf(page.module, e.observation);
   },
   start(e) {
     reset(e);
@@ -152,9 +153,9 @@ const handlers = {
     for (const timer of Object.values(page.timers)) freeze(timer);
     const before = page.obs;
     page.obs = e.observation;
-    page.trail = trackOf(page.game, page.trail, before, e.observation, page.actions);
+    page.trail = trackOf(page.module, page.trail, before, e.observation, page.actions);
     // a game that reveals at the end: each reveal is shown as it comes
-    if (revealsOf(page.game, e.observation)) page.reveals = page.reveals || {};
+    if (revealsOf(page.module, e.observation)) page.reveals = page.reveals || {};
   },
   reveal(e) {
     page.reveals = { ...(page.reveals || {}), [e.square]: e };
@@ -261,11 +262,11 @@ function paint() {
   $("notice").hidden = !page.notice;
   $("problem-text").textContent = page.problem;
   $("problem").hidden = !page.problem || setup;
-  drawTable($("drawing"), $("facts"), page.game, { obs: page.obs, players: page.players,
+  drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,
     change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
     reveals: page.reveals, over: page.over, asked: page.asked });
   $("board-text").textContent = page.board || "";
-  $("ending").replaceChildren(...ending(page.game, page.outcome, page.players));
+  $("ending").replaceChildren(...ending(page.module, page.outcome, page.players));
   $("ending").hidden = !page.outcome;
   renderMoves();
   $("log").replaceChildren(...page.log.map((line) => html("li", { class: line.kind }, line.words)));
@@ -309,7 +310,7 @@ function renderPlayers() {
     const card = html("div", { class: `card player-${p.toLowerCase()}${moving.has(p) ? " to-move" : ""}${winner === p ? " winner" : ""}`,
       "data-player": p },
     html("div", { class: "name" }, page.players[p] || `player ${p}`),
-    html("div", { class: "score" }, scoreLine(page.game, page.obs, p)));
+    html("div", { class: "score" }, scoreLine(page.module, page.obs, p)));
     const timer = page.timers[p];
     if (timer && !page.over) card.append(hourglass(timer));
     return card;

@@ -45,10 +45,10 @@ function replayButton(game) {
 
 /**
  * The game being replayed, its views, and the step shown.
- * @type {{game: string | null, steps: Replay["steps"], at: number, views: PageView[],
+ * @type {{game: string | null, page: string, steps: Replay["steps"], at: number, views: PageView[],
  *   outcome: Replay["outcome"], players: Replay["players"] | null}}
  */
-const shown = { game: null, steps: [], at: 0, views: [], outcome: null, players: null };
+const shown = { game: null, page: "", steps: [], at: 0, views: [], outcome: null, players: null };
 
 /** @param {string} url */
 async function replay(url) {
@@ -57,7 +57,7 @@ async function replay(url) {
   $("replay-title").textContent = "loading the game…";
   try {
     const game = await replayOf(url);
-    Object.assign(shown, { game: game.game, steps: game.steps, outcome: game.outcome,
+    Object.assign(shown, { game: game.game, page: game.page, steps: game.steps, outcome: game.outcome,
       players: game.players, at: 0 });
     shown.views = views(game);
     $("replay-title").textContent = `${game.game}, ${game.when}${game.options !== "the defaults" ? ` (${game.options})` : ""}`;
@@ -77,10 +77,10 @@ function views(game) {
   let trail = null;
   return game.steps.map((step, i) => {
     const before = i ? game.steps[i - 1].observation : null;
-    trail = trackOf(game.game, trail, before, step.observation, i, step.text);
+    trail = trackOf(game.page, trail, before, step.observation, i, step.text);
     const last = i === game.steps.length - 1;
-    return { obs: step.observation, players: game.players, change: i ? changeOf(game.game, before, step.observation) : null,
-      marks: [], trail, reveals: revealsOf(game.game, step.observation), over: last };
+    return { obs: step.observation, players: game.players, change: i ? changeOf(game.page, before, step.observation) : null,
+      marks: [], trail, reveals: revealsOf(game.page, step.observation), over: last };
   });
 }
 
@@ -89,11 +89,11 @@ function show(at) {
   shown.at = Math.max(0, Math.min(shown.steps.length - 1, at));
   const step = shown.steps[shown.at];
   const last = shown.at === shown.steps.length - 1;
-  drawTable($("replay-drawing"), $("replay-facts"), shown.game, shown.views[shown.at]);
+  drawTable($("replay-drawing"), $("replay-facts"), shown.page, shown.views[shown.at]);
   const who = step.player ? `${shown.players?.[step.player] || `player ${step.player}`}: ` : "";
   $("replay-move").textContent = shown.at ? `${shown.at} of ${shown.steps.length - 1}. ${who}${step.text}` : `the start (${shown.steps.length - 1} moves)`;
   replayStep.value = String(shown.at);
-  $("replay-ending").replaceChildren(...(last ? ending(shown.game, shown.outcome, shown.players) : []));
+  $("replay-ending").replaceChildren(...(last ? ending(shown.page, shown.outcome, shown.players) : []));
   $("replay-ending").hidden = !last;
   button("replay-back").disabled = shown.at === 0;
   button("replay-first").disabled = shown.at === 0;

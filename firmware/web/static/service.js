@@ -78,6 +78,8 @@
  * @typedef {object} Dressed
  * @property {string} words  the event in a line, as the terminal view says it
  * @property {string} [board]  the board as text, for an event with an observation
+ * @property {string} [page]  for an event naming its game: the page module its declaration
+ *   names to draw it ("": none; the board as text then)
  */
 
 /**
@@ -312,6 +314,7 @@ export async function sessionToken() {
  * @typedef {object} Replay
  * @property {string} id
  * @property {string} game
+ * @property {string} page  the page module that draws it (the declaration's; "": none)
  * @property {string} when
  * @property {string} options
  * @property {Players} players

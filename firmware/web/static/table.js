@@ -55,16 +55,19 @@ import * as towers from "./towers.js";
  * }} GameModule
  */
 
-/** @type {Record<string, GameModule>} */
-export const GAMES = { towers, stones, highrise, maze };
+/** The page's game modules, by the name each game's declaration gives its page module
+ * (`GameType.page`, which the server adds to the events and replays as `page`). A game
+ * with none is followed in words and the board as text.
+ * @type {Record<string, GameModule>} */
+export const MODULES = { towers, stones, highrise, maze };
 
 /** The drawing and the game's own facts (pile, legend, pieces left) into their places.
  * @param {Element} drawing
  * @param {Element} facts
- * @param {string | null} game
+ * @param {string | null} page  the game's page module (its declaration's `page`)
  * @param {PageView} view */
-export function drawTable(drawing, facts, game, view) {
-  const module = game ? GAMES[game] : undefined;
+export function drawTable(drawing, facts, page, view) {
+  const module = page ? MODULES[page] : undefined;
   const obs = view.obs;
   if (!module || !obs) {
     drawing.replaceChildren();
@@ -76,7 +79,7 @@ export function drawTable(drawing, facts, game, view) {
     facts.replaceChildren(module.info({ ...view, obs }) || "");
   } catch (error) {
     // an observation this page cannot draw: say so rather than show half a table
-    drawing.replaceChildren(html("p", { class: "cannot" }, `this page cannot draw the ${game} table (${messageOf(error)}); the words below still follow it`));
+    drawing.replaceChildren(html("p", { class: "cannot" }, `this page cannot draw this table (${messageOf(error)}); the words below still follow it`));
   }
 }
 
@@ -87,11 +90,11 @@ export function messageOf(error) {
 }
 
 /** One line a player reads under their name: the score so far, or what counts in this game.
- * @param {string | null} game
+ * @param {string | null} page  the game's page module (its declaration's `page`)
  * @param {Observation | null} obs
  * @param {string} player */
-export function scoreLine(game, obs, player) {
-  const module = game ? GAMES[game] : undefined;
+export function scoreLine(page, obs, player) {
+  const module = page ? MODULES[page] : undefined;
   try {
     return module && obs ? module.scoreLine(obs, player) : "";
   } catch {
@@ -100,12 +103,12 @@ export function scoreLine(game, obs, player) {
 }
 
 /** What the last action changed, for the drawing to highlight.
- * @param {string | null} game
+ * @param {string | null} page  the game's page module (its declaration's `page`)
  * @param {Observation | null} before
  * @param {Observation | null} after
  * @returns {unknown} */
-export function changeOf(game, before, after) {
-  const module = game ? GAMES[game] : undefined;
+export function changeOf(page, before, after) {
+  const module = page ? MODULES[page] : undefined;
   try {
     return module && after ? module.change(before, after) : null;
   } catch {
@@ -115,15 +118,15 @@ export function changeOf(game, before, after) {
 
 /** What a game keeps from one observation to the next (the maze's route, the towers' blocks
  * over the top), one observation further on; ``action`` is the notation that led there.
- * @param {string | null} game
+ * @param {string | null} page  the game's page module (its declaration's `page`)
  * @param {unknown} trail
  * @param {Observation | null} before
  * @param {Observation | null} after
  * @param {number} actions  actions played
  * @param {string} [action]
  * @returns {unknown} */
-export function trackOf(game, trail, before, after, actions, action = "") {
-  const module = game ? GAMES[game] : undefined;
+export function trackOf(page, trail, before, after, actions, action = "") {
+  const module = page ? MODULES[page] : undefined;
   try {
     return module?.track && after ? module.track(trail, before, after, actions, action) : null;
   } catch {
@@ -133,22 +136,22 @@ export function trackOf(game, trail, before, after, actions, action = "") {
 
 /** What a game shows only at its end (High Rise's stacks), by square; null for a game
  * that hides nothing, or before its end.
- * @param {string | null} game
+ * @param {string | null} page  the game's page module (its declaration's `page`)
  * @param {Observation} obs
  * @returns {Record<string, Reveal> | null} */
-export function revealsOf(game, obs) {
-  const module = game ? GAMES[game] : undefined;
+export function revealsOf(page, obs) {
+  const module = page ? MODULES[page] : undefined;
   return module?.reveals ? module.reveals(obs) : null;
 }
 
 /** The end: the result in words, then each player's breakdown with pictures.
- * @param {string | null} game
+ * @param {string | null} page  the game's page module (its declaration's `page`)
  * @param {Outcome | null} outcome
  * @param {Record<string, string> | null} [players]
  * @returns {HTMLElement[]} */
-export function ending(game, outcome, players) {
+export function ending(page, outcome, players) {
   if (!outcome) return [];
-  const module = game ? GAMES[game] : undefined;
+  const module = page ? MODULES[page] : undefined;
   /** @type {(row: string) => HTMLLIElement} */
   const row = module?.breakdownRow || ((text) => html("li", {}, text));
   const columns = Object.entries(outcome.breakdown || {}).map(([p, rows]) => {
