@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from engine.players import Player
-from engine.towers.game import Decline, Phase, TowersGame
+from engine.towers.actions import Decline
+from engine.towers.game import Phase, TowersGame
 from engine.towers.sensing import expected_towers
 from engine.towers.tower import resting_placements
 from firmware import control, palette

@@ -17,7 +17,7 @@ import pytest
 import serial
 
 from engine.players import Player
-from engine.towers.game import Choose, Place, Take
+from engine.towers.actions import Choose, Place, Take
 from engine.towers.sensing import find_placement
 from engine.towers.tower import resting_placements
 from hardware.link import BoardStatus, ScannerLink

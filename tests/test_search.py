@@ -20,9 +20,9 @@ from engine.search.maze import moves_needed
 from engine.search.maze import value as maze_value
 from engine.stones.game import Kind, Stone, StonesGame, StonesState
 from engine.stones.game import Move as StonesMove
+from engine.towers.actions import Place as TowersPlace
 from engine.towers.blocks import Colour
 from engine.towers.game import Phase as TowersPhase
-from engine.towers.game import Place as TowersPlace
 from engine.towers.game import TowersGame, TowersState
 from engine.towers.tower import LEVELS as TOWER_LEVELS
 from engine.towers.tower import PlacedBlock, Tower

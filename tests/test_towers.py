@@ -15,18 +15,9 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.players import Player
+from engine.towers.actions import Choose, Decline, Place, PutBack, Take, Timeout
 from engine.towers.blocks import Colour
-from engine.towers.game import (
-    Choose,
-    Decline,
-    EndReason,
-    Phase,
-    Place,
-    PutBack,
-    Take,
-    Timeout,
-    TowersState,
-)
+from engine.towers.game import EndReason, Phase, TowersState
 from engine.towers.tower import LEVELS, Tower, resting_placements
 from tests.conftest import (
     COLUMN_A,

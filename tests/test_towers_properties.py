@@ -15,16 +15,9 @@ from hypothesis import strategies as st
 
 from engine.bots import low_action, random_action
 from engine.players import PLAYERS
+from engine.towers.actions import Place, Timeout
 from engine.towers.blocks import WIDTH, normalize
-from engine.towers.game import (
-    EndReason,
-    Phase,
-    Place,
-    Timeout,
-    TowersGame,
-    TowersOptions,
-    TowersState,
-)
+from engine.towers.game import EndReason, Phase, TowersGame, TowersOptions, TowersState
 from engine.towers.tower import LEVELS
 
 BOTS = {"random": random_action, "low": low_action}

@@ -16,8 +16,9 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.players import Player
+from engine.towers.actions import Choose, Place, Take
 from engine.towers.blocks import Colour
-from engine.towers.game import Choose, Phase, Place, Take
+from engine.towers.game import Phase
 from engine.towers.sensing import (
     UNKNOWN,
     Takeback,

@@ -33,12 +33,12 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.players import PLAYERS, Player
+from engine.towers.actions import Action, Choose, Decline, Place, PutBack, Take, Timeout, Toss
 from engine.towers.blocks import WIDTH, Block, BlockSet, Cell, Colour
 from engine.towers.tower import (
     LEVELS,
     PlacedBlock,
     Tower,
-    cells_text,
     check_placement,
     resting_placements,
     rod_name,
@@ -78,89 +78,6 @@ class TowersOptions:
 
 HOURGLASS_RANGE_S = (10.0, 600.0)
 """Shorter turns leave no time to choose; longer ones are no hourglass at all."""
-
-
-# ----------------------------------------------------------------------------- actions
-
-
-@dataclass(frozen=True)
-class Choose:
-    """The active player puts a block from the common pile into the building zone."""
-
-    block: str
-
-    def __str__(self) -> str:
-        return f"choose {self.block} for the building zone"
-
-
-@dataclass(frozen=True)
-class PutBack:
-    """The active player returns a zone block to the pile before the second is in."""
-
-    block: str
-
-    def __str__(self) -> str:
-        return f"put {self.block} back in the common pile"
-
-
-@dataclass(frozen=True)
-class Timeout:
-    """The active player's hourglass ran out. Sent by the clock, never by a bot."""
-
-    def __str__(self) -> str:
-        return "the hourglass ran out"
-
-
-@dataclass(frozen=True)
-class Take:
-    """The passive player takes one zone block; the active player gets the other."""
-
-    block: str
-
-    def __str__(self) -> str:
-        return f"take {self.block} from the building zone"
-
-
-@dataclass(frozen=True)
-class Place:
-    """A block comes to rest on a tower, filling ``cells``.
-
-    Normally the tower's owner places their own block; during a flat bonus
-    the opponent places a black block on it.
-    """
-
-    tower: Player
-    block: str
-    cells: frozenset[Cell]
-
-    def __str__(self) -> str:
-        return f"place {self.block} on tower {self.tower.value} at {cells_text(self.cells)}"
-
-
-@dataclass(frozen=True)
-class Toss:
-    """Chance: the coin toss says who is the active player of the first turn."""
-
-    first: Player
-
-    def __str__(self) -> str:
-        return f"the toss: {self.first} goes first"
-
-
-@dataclass(frozen=True)
-class Decline:
-    """A player with a flat bonus chooses not to place a black block."""
-
-    player: Player
-
-    def __str__(self) -> str:
-        return f"{self.player} declines the black block"
-
-
-Action = Toss | Choose | PutBack | Timeout | Take | Place | Decline
-
-
-# ----------------------------------------------------------------------------- game
 
 
 @dataclass(frozen=True)
@@ -700,7 +617,5 @@ def _one_per_kind(block_set: BlockSet, ids: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-__all__ = [
-    "Action", "Choose", "Decline", "EndReason", "IllegalActionError", "Outcome", "Phase",
-    "Place", "PutBack", "Take", "Timeout", "Toss", "TowersGame", "TowersOptions", "TowersState",
-]
+__all__ = ["EndReason", "IllegalActionError", "Outcome", "Phase", "TowersGame", "TowersOptions",
+           "TowersState"]

@@ -38,8 +38,9 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.players import PLAYERS, Player
+from engine.towers.actions import Action, Choose, Place, PutBack, Take
 from engine.towers.blocks import WIDTH, Cell, Colour, is_connected, normalize
-from engine.towers.game import Action, Choose, Phase, Place, PutBack, Take, TowersState
+from engine.towers.game import Phase, TowersState
 from engine.towers.tower import (
     LEVELS,
     RODS,

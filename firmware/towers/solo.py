@@ -16,7 +16,8 @@ import dataclasses
 from typing import Any
 
 from engine.players import Player
-from engine.towers.game import Choose, Decline, Phase, Place, Take
+from engine.towers.actions import Choose, Decline, Place, Take
+from engine.towers.game import Phase
 from engine.towers.tower import LEVELS, WIDTH, cells_text, drop, heights_of
 from firmware import palette
 from firmware.solo import Pixel, asks, lit, notation, pixels_of, shade
