@@ -22,10 +22,10 @@ from engine.stones.game import Kind, Stone, StonesGame, StonesState
 from engine.stones.game import Move as StonesMove
 from engine.towers.actions import Place as TowersPlace
 from engine.towers.blocks import Colour
-from engine.towers.game import Phase as TowersPhase
 from engine.towers.game import TowersGame, TowersState
 from engine.towers.tower import LEVELS as TOWER_LEVELS
 from engine.towers.tower import PlacedBlock, Tower
+from engine.towers.turns import Phase as TowersPhase
 from firmware.games import GAMES
 from firmware.towers.sets import load_block_set
 

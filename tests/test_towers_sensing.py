@@ -18,7 +18,6 @@ from engine.errors import (
 from engine.players import Player
 from engine.towers.actions import Choose, Place, Take
 from engine.towers.blocks import Colour
-from engine.towers.game import Phase
 from engine.towers.sensing import (
     UNKNOWN,
     Takeback,
@@ -32,6 +31,7 @@ from engine.towers.sensing import (
     read_view,
 )
 from engine.towers.tower import LEVELS, resting_placements
+from engine.towers.turns import Phase
 from tests.conftest import COLUMN_A, COLUMN_B, cells, column, position
 
 A, B = Player.A, Player.B

@@ -20,8 +20,9 @@ from engine.players import PLAYERS
 from engine.search.base import Results, Tuning
 from engine.towers.actions import Place, PutBack
 from engine.towers.blocks import WIDTH, Block, Colour
-from engine.towers.game import Phase, TowersState
+from engine.towers.game import TowersState
 from engine.towers.tower import LEVELS, resting_placements
+from engine.towers.turns import Phase
 
 
 def moves(state: TowersState) -> list[Any]:

@@ -40,7 +40,7 @@ from engine.errors import (
 from engine.players import PLAYERS, Player
 from engine.towers.actions import Action, Choose, Place, PutBack, Take
 from engine.towers.blocks import WIDTH, Cell, Colour, is_connected, normalize
-from engine.towers.game import Phase, TowersState
+from engine.towers.game import TowersState
 from engine.towers.tower import (
     LEVELS,
     RODS,
@@ -50,6 +50,7 @@ from engine.towers.tower import (
     resting_placements,
     rod_name,
 )
+from engine.towers.turns import Phase
 
 
 def _visible(cells: frozenset[Cell]) -> frozenset[Cell]:

@@ -17,8 +17,8 @@ from typing import Any
 
 from engine.players import Player
 from engine.towers.actions import Choose, Decline, Place, Take
-from engine.towers.game import Phase
 from engine.towers.tower import LEVELS, WIDTH, cells_text, drop, heights_of
+from engine.towers.turns import Phase
 from firmware import palette
 from firmware.solo import Pixel, asks, lit, notation, pixels_of, shade
 from firmware.solo import searched as _same_position

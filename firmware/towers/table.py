@@ -31,7 +31,7 @@ from engine.record import options_to_dict
 from engine.towers import record
 from engine.towers.actions import Action, Decline, Place, Timeout
 from engine.towers.blocks import Cell, block_set_to_dict
-from engine.towers.game import Phase, TowersGame, TowersOptions, TowersState
+from engine.towers.game import TowersGame, TowersOptions, TowersState
 from engine.towers.sensing import (
     Choice,
     Takeback,
@@ -41,6 +41,7 @@ from engine.towers.sensing import (
     read_view,
 )
 from engine.towers.tower import cell_name
+from engine.towers.turns import Phase
 from firmware.hourglass import Hourglass
 from firmware.journal import GameEntries, Journal
 from firmware.table import Offer, Table
