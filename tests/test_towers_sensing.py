@@ -18,16 +18,18 @@ from engine.errors import (
 from engine.players import Player
 from engine.towers.actions import Choose, Place, Take
 from engine.towers.blocks import Colour
+from engine.towers.placement import (
+    find_placement,
+    handover_placement,
+    over_the_top_placements,
+    placements_for_heights,
+)
 from engine.towers.sensing import (
     UNKNOWN,
     Takeback,
     TowersView,
     expected_towers,
-    find_placement,
-    handover_placement,
     next_fix,
-    over_the_top_placements,
-    placements_for_heights,
     read_view,
 )
 from engine.towers.tower import LEVELS, resting_placements

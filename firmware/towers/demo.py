@@ -21,7 +21,8 @@ from engine.errors import AmbiguousPlacementError, ObeliskError
 from engine.players import PLAYERS, Player
 from engine.towers.blocks import Colour
 from engine.towers.game import TowersState
-from engine.towers.sensing import TowersView, expected_towers, find_placement
+from engine.towers.placement import find_placement
+from engine.towers.sensing import TowersView, expected_towers
 from engine.towers.tower import LEVELS, resting_placements
 from engine.towers.turns import Phase
 from firmware.demo_runner import DemoSettings, run_table_demo
