@@ -10,16 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import GameOverError, WrongPhaseError
+from engine.maze.actions import Move, Orientation, Pass, PlaceSegment, PlaceWall
 from engine.maze.game import (
     SIZE,
     MazeError,
     MazeGame,
     MazeOptions,
-    Move,
-    Orientation,
-    Pass,
-    PlaceSegment,
-    PlaceWall,
     Role,
     plan,
     queen_moves,

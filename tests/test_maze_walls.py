@@ -14,17 +14,8 @@ from collections import deque
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.maze.game import (
-    SIZE,
-    MazeGame,
-    Orientation,
-    Phase,
-    PlaceWall,
-    plan,
-    queen_moves,
-    reachable,
-    wall_edges,
-)
+from engine.maze.actions import Orientation, PlaceWall
+from engine.maze.game import SIZE, MazeGame, Phase, plan, queen_moves, reachable, wall_edges
 
 
 def plain_plan(state) -> tuple[int | None, tuple]:

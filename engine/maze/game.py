@@ -25,9 +25,17 @@ from functools import cached_property, lru_cache
 
 from engine.core import NoChance, Outcome, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError, WrongPhaseError
+from engine.maze.actions import (
+    Action,
+    Move,
+    Orientation,
+    Pass,
+    PlaceSegment,
+    PlaceWall,
+    Square,
+)
 from engine.players import Player
 
-Square = tuple[int, int]
 SIZE = 8
 SEGMENTS = 5
 WALLS = 10
@@ -54,32 +62,6 @@ class Role(Enum):
         return Role.ARCHITECT if player is Player.A else Role.MAZE_MASTER
 
 
-class Side(Enum):
-    NORTH = (1, 0)
-    EAST = (0, 1)
-    SOUTH = (-1, 0)
-    WEST = (0, -1)
-
-
-class Orientation(Enum):
-    """Which two adjacent sides of its square a wall blocks."""
-
-    NE = "NE"
-    SE = "SE"
-    SW = "SW"
-    NW = "NW"
-
-    @property
-    def sides(self) -> tuple[Side, Side]:
-        by_letter = {"N": Side.NORTH, "E": Side.EAST, "S": Side.SOUTH, "W": Side.WEST}
-        return by_letter[self.value[0]], by_letter[self.value[1]]
-
-    @property
-    def words(self) -> str:
-        a, b = self.sides
-        return f"{a.name.lower()} and {b.name.lower()} sides"
-
-
 class Phase(Enum):
     FIRST_SEGMENT = "first_segment"  # the Architect places segment 1
     SEGMENTS = "segments"  # the Maze Master places segments 2 to 5
@@ -90,40 +72,6 @@ class Phase(Enum):
 
 class MazeError(IllegalActionError):
     """A wall or a move the rules do not allow; the message says why."""
-
-
-@dataclass(frozen=True)
-class PlaceSegment:
-    square: Square
-
-    def __str__(self) -> str:
-        return f"segment on {square_name(self.square)}"
-
-
-@dataclass(frozen=True)
-class PlaceWall:
-    square: Square
-    orientation: Orientation
-
-    def __str__(self) -> str:
-        return f"wall on {square_name(self.square)} ({self.orientation.words})"
-
-
-@dataclass(frozen=True)
-class Pass:
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True)
-class Move:
-    to: Square
-
-    def __str__(self) -> str:
-        return f"obelisk to {square_name(self.to)}"
-
-
-Action = PlaceSegment | PlaceWall | Pass | Move
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ import math
 from itertools import permutations
 
 from engine.core import ChanceStream
-from engine.maze.game import SIZE, Action, MazeState, Pass, Phase, Square, open_steps
+from engine.maze.actions import Action, Pass, Square
+from engine.maze.game import SIZE, MazeState, Phase, open_steps
 from engine.search.base import Results, Tuning
 
 WALL_COST = 0.6

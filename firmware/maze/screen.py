@@ -3,16 +3,8 @@
 from __future__ import annotations
 
 from engine.core import parse_square
-from engine.maze.game import (
-    SIZE,
-    MazeGame,
-    MazeOptions,
-    MazeState,
-    Orientation,
-    Phase,
-    PlaceWall,
-    plan,
-)
+from engine.maze.actions import Orientation, PlaceWall
+from engine.maze.game import SIZE, MazeGame, MazeOptions, MazeState, Phase, plan
 
 
 def _state(seen: dict) -> MazeState:
