@@ -11,18 +11,8 @@ from hypothesis import strategies as st
 
 from engine.errors import GameOverError, WrongPhaseError
 from engine.maze.actions import Move, Orientation, Pass, PlaceSegment, PlaceWall
-from engine.maze.game import (
-    SIZE,
-    MazeError,
-    MazeGame,
-    MazeOptions,
-    Role,
-    plan,
-    queen_moves,
-    reachable,
-    step_open,
-    wall_edges,
-)
+from engine.maze.board import SIZE, queen_moves, reachable, step_open, wall_edges
+from engine.maze.game import MazeError, MazeGame, MazeOptions, Role, plan
 
 
 def sq(name: str) -> tuple[int, int]:

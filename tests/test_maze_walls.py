@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.maze.actions import Orientation, PlaceWall
-from engine.maze.game import SIZE, MazeGame, Phase, plan, queen_moves, reachable, wall_edges
+from engine.maze.board import SIZE, queen_moves, reachable, wall_edges
+from engine.maze.game import MazeGame, Phase, plan
 
 
 def plain_plan(state) -> tuple[int | None, tuple]:

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from engine.core import NoChance, Outcome, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError, WrongPhaseError
@@ -34,14 +34,27 @@ from engine.maze.actions import (
     PlaceWall,
     Square,
 )
+from engine.maze.board import (
+    ALL,
+    DIRECTIONS,
+    SIZE,
+    block_around,
+    cut_masks,
+    flood,
+    locally_safe,
+    on_board,
+    queen_moves,
+    square_bit,
+    steps_from,
+    wall_bits,
+    wall_edges,
+)
 from engine.players import Player
 
-SIZE = 8
 SEGMENTS = 5
 WALLS = 10
 """The walls in the Maze Master's box."""
 TURN_LIMITS = (15, 20, 25)
-DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
 class Role(Enum):
@@ -86,186 +99,6 @@ class MazeOptions:
             raise ValueError(f"the Maze Master has 0 to {WALLS} walls, not {self.walls}")
 
 
-def _on_board(square: Square) -> bool:
-    return 0 <= square[0] < SIZE and 0 <= square[1] < SIZE
-
-
-def wall_edges(wall: PlaceWall) -> frozenset[frozenset[Square]]:
-    """The square-to-square crossings a wall cuts (sides on the board's edge cut none)."""
-    r, c = wall.square
-    out = set()
-    for side in wall.orientation.sides:
-        dr, dc = side.value
-        n = (r + dr, c + dc)
-        if _on_board(n):
-            out.add(frozenset((wall.square, n)))
-    return frozenset(out)
-
-
-def step_open(cut: frozenset[frozenset[Square]], a: Square, b: Square) -> bool:
-    """Whether one step (straight or diagonal) from ``a`` to the neighbour ``b`` is free."""
-    if a[0] == b[0] or a[1] == b[1]:
-        return frozenset((a, b)) not in cut
-    via1, via2 = (a[0], b[1]), (b[0], a[1])  # the two ways around the corner point
-    around1 = frozenset((a, via1)) in cut or frozenset((via1, b)) in cut
-    around2 = frozenset((a, via2)) in cut or frozenset((via2, b)) in cut
-    return not (around1 and around2)
-
-
-def reachable(cut: frozenset[frozenset[Square]], start: Square) -> frozenset[Square]:
-    """Every square the obelisk can get to from ``start``, step by step."""
-    seen = {start}
-    todo = deque([start])
-    while todo:
-        a = todo.popleft()
-        for dr, dc in DIRECTIONS:
-            b = (a[0] + dr, a[1] + dc)
-            if _on_board(b) and b not in seen and step_open(cut, a, b):
-                seen.add(b)
-                todo.append(b)
-    return frozenset(seen)
-
-
-def queen_moves(cut: frozenset[frozenset[Square]], start: Square) -> list[Square]:
-    """Squares one queen move away: along a line, every step free of walls."""
-    out = []
-    for dr, dc in DIRECTIONS:
-        a = start
-        while True:
-            b = (a[0] + dr, a[1] + dc)
-            if not _on_board(b) or not step_open(cut, a, b):
-                break
-            out.append(b)
-            a = b
-    return out
-
-
-# ------------------------------------------------------------------ walls, fast
-#
-# Listing the legal walls asks, for each of up to 256 walls, whether the board
-# stays in one piece. Two shortcuts make that cheap. A wall cuts only steps
-# next to its own square; when each of them has a detour inside the 3x3
-# block around the square, and no other wall stands in that block (only a
-# wall on a square cuts the steps beside it), the board stays in one piece.
-# For the rest, the squares are bits of one integer, and the obelisk's reach
-# floods in all eight directions at once, a few shifts a step.
-
-ALL = (1 << SIZE * SIZE) - 1
-_NOT_FIRST_COL = sum(1 << (r * SIZE) for r in range(SIZE)) ^ ALL  # lands in column a: wrapped
-_NOT_LAST_COL = sum(1 << (r * SIZE + SIZE - 1) for r in range(SIZE)) ^ ALL
-
-
-def _bit(square: Square) -> int:
-    return 1 << (square[0] * SIZE + square[1])
-
-
-def _shift(bits: int, dr: int, dc: int) -> int:
-    """Every square of ``bits`` moved one step in (dr, dc); what leaves the board is gone."""
-    n = dr * SIZE + dc
-    moved = (bits << n if n > 0 else bits >> -n) & ALL
-    if dc == 1:
-        moved &= _NOT_FIRST_COL
-    elif dc == -1:
-        moved &= _NOT_LAST_COL
-    return moved
-
-
-_ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
-
-
-def _cut_masks(cut: frozenset[frozenset[Square]]) -> dict[tuple[int, int], int]:
-    """For each straight direction, the squares whose side that way is walled (bits)."""
-    masks = dict.fromkeys(_ORTHOGONAL, 0)
-    for edge in cut:
-        a, b = tuple(edge)
-        masks[(b[0] - a[0], b[1] - a[1])] |= _bit(a)
-        masks[(a[0] - b[0], a[1] - b[1])] |= _bit(b)
-    return masks
-
-
-def _steps_from(cut: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:
-    """For each direction, the squares a step that way may start from (``step_open`` for
-    the whole board at once: a diagonal is shut only when both ways round the corner are)."""
-    steps = {}
-    for dr, dc in DIRECTIONS:
-        on_board = _shift(ALL, -dr, -dc)
-        if dr == 0 or dc == 0:
-            steps[(dr, dc)] = on_board & ~cut[(dr, dc)]
-        else:
-            across, along = cut[(0, dc)], cut[(dr, 0)]
-            round_one = across | _shift(along, 0, -dc)
-            round_two = along | _shift(across, -dr, 0)
-            steps[(dr, dc)] = on_board & ~(round_one & round_two)
-    return steps
-
-
-def open_steps(cut: frozenset[frozenset[Square]]) -> dict[tuple[int, int], int]:
-    """For each direction, the squares a step that way may start from."""
-    return _steps_from(_cut_masks(cut))
-
-
-def _mask_after(dc: int) -> int:
-    return _NOT_FIRST_COL if dc == 1 else _NOT_LAST_COL if dc == -1 else ALL
-
-
-_UP = tuple(((dr, dc), dr * SIZE + dc, _mask_after(dc)) for dr, dc in DIRECTIONS
-            if dr * SIZE + dc > 0)
-_DOWN = tuple(((dr, dc), -(dr * SIZE + dc), _mask_after(dc)) for dr, dc in DIRECTIONS
-              if dr * SIZE + dc < 0)
-
-
-def flood(steps: dict[tuple[int, int], int], start: Square) -> int:
-    """The squares reachable from ``start`` as bits (``reachable``, a row of bits at a time)."""
-    up = [(steps[d], n, m) for d, n, m in _UP]
-    down = [(steps[d], n, m) for d, n, m in _DOWN]
-    reach = _bit(start)
-    while True:
-        grown = reach
-        for allowed, n, mask in up:
-            grown |= ((reach & allowed) << n) & mask
-        for allowed, n, mask in down:
-            grown |= ((reach & allowed) >> n) & mask
-        if grown == reach:
-            return reach
-        reach = grown
-
-
-@lru_cache(maxsize=SIZE * SIZE * 4)
-def _wall_bits(wall: PlaceWall) -> tuple[tuple[tuple[int, int], int], ...]:
-    """What a wall adds to ``_cut_masks``: (direction, square bit) for each side it walls."""
-    return tuple(_cut_masks(wall_edges(wall)).items())
-
-
-def _block(square: Square) -> list[Square]:
-    r, c = square
-    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-            if _on_board((r + dr, c + dc))]
-
-
-@lru_cache(maxsize=SIZE * SIZE * 4)
-def _locally_safe(wall: PlaceWall) -> bool:
-    """Every step this wall alone cuts has a detour inside the 3x3 block around it."""
-    block = set(_block(wall.square))
-    cut = wall_edges(wall)
-    for a in block:
-        for b in block:
-            if a == b or max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
-                continue
-            if step_open(cut, a, b):
-                continue
-            seen, todo = {a}, [a]
-            while todo:
-                x = todo.pop()
-                for y in block:
-                    if y not in seen and max(abs(x[0] - y[0]), abs(x[1] - y[1])) == 1 \
-                            and step_open(cut, x, y):
-                        seen.add(y)
-                        todo.append(y)
-            if b not in seen:
-                return False
-    return True
-
-
 class MazeGame:
     id = "maze"
 
@@ -296,11 +129,11 @@ class MazeState(NoChance):
 
     @cached_property
     def _cut_masks(self) -> dict[tuple[int, int], int]:
-        return _cut_masks(self.cut)
+        return cut_masks(self.cut)
 
     @cached_property
     def _steps(self) -> dict[tuple[int, int], int]:
-        return _steps_from(self._cut_masks)
+        return steps_from(self._cut_masks)
 
     @cached_property
     def _whole(self) -> bool:
@@ -312,8 +145,8 @@ class MazeState(NoChance):
         """Squares beside a wall (bits): a new wall there needs the full check."""
         near = 0
         for w in self.walls:
-            for square in _block(w.square):
-                near |= _bit(square)
+            for square in block_around(w.square):
+                near |= square_bit(square)
         return near
 
     @property
@@ -431,14 +264,15 @@ class MazeState(NoChance):
                 if not self._wall_problem(PlaceWall(square, o))]
 
     def _wall_problem(self, wall: PlaceWall) -> str:
-        if not _on_board(wall.square):
+        if not on_board(wall.square):
             return f"{wall.square} is not on the board"
         name = square_name(wall.square)
         if self.wall_at(wall.square) is not None:
             return f"{name} already has a wall"
         reach = self._reach_with(wall)
         if reach != ALL:
-            shut = [(r, c) for r in range(SIZE) for c in range(SIZE) if not reach & _bit((r, c))]
+            shut = [(r, c) for r in range(SIZE) for c in range(SIZE)
+                    if not reach & square_bit((r, c))]
             return (f"a wall on {name} blocking its {wall.orientation.words} would shut "
                     f"{square_name(shut[0])} off from the obelisk"
                     + (f" (and {len(shut) - 1} more)" if len(shut) > 1 else ""))
@@ -446,12 +280,12 @@ class MazeState(NoChance):
 
     def _reach_with(self, wall: PlaceWall) -> int:
         """The squares the obelisk reaches once ``wall`` stands (bits)."""
-        if not self._crowded & _bit(wall.square) and _locally_safe(wall) and self._whole:
-            return ALL  # see "walls, fast" above: a detour around each cut step remains
+        if not self._crowded & square_bit(wall.square) and locally_safe(wall) and self._whole:
+            return ALL  # see "walls, fast" in engine.maze.board: each cut step has a detour
         cut = dict(self._cut_masks)
-        for d, bit in _wall_bits(wall):
+        for d, bit in wall_bits(wall):
             cut[d] |= bit
-        return flood(_steps_from(cut), self.obelisk)
+        return flood(steps_from(cut), self.obelisk)
 
     def apply_action(self, action: Action) -> MazeState:
         """The state after ``action``, or a MazeError / WrongPhaseError saying why not."""
@@ -478,7 +312,7 @@ class MazeState(NoChance):
     def _place_segment(self, square: Square) -> MazeState:
         if self.phase not in (Phase.FIRST_SEGMENT, Phase.SEGMENTS):
             raise WrongPhaseError("segments are placed before the first turn only")
-        if not _on_board(square):
+        if not on_board(square):
             raise MazeError(f"{square} is not on the board")
         if self.phase is Phase.FIRST_SEGMENT:
             return replace(self, phase=Phase.SEGMENTS, obelisk=square, claimed=1)
@@ -506,7 +340,7 @@ class MazeState(NoChance):
     def why_not(self, frm: Square, to: Square) -> str:
         """Why the obelisk cannot go from ``frm`` to ``to`` (for a refused move)."""
         dr, dc = to[0] - frm[0], to[1] - frm[1]
-        if not _on_board(to):
+        if not on_board(to):
             return f"{to} is not on the board"
         if (dr, dc) == (0, 0):
             return "the obelisk must move"

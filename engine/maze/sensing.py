@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from engine.errors import InferenceError, NothingPlacedError
 from engine.maze.actions import Action, Move, PlaceSegment, Square
-from engine.maze.game import SEGMENTS, MazeState, Phase, queen_moves, square_name
+from engine.maze.board import queen_moves
+from engine.maze.game import SEGMENTS, MazeState, Phase, square_name
 
 
 class MazeSensingError(InferenceError):

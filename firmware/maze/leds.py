@@ -12,7 +12,8 @@ their colour; at the end the winner's ring is green, the loser's red.
 from __future__ import annotations
 
 from engine.maze.actions import Move, PlaceWall
-from engine.maze.game import SIZE, Role, queen_moves
+from engine.maze.board import SIZE, queen_moves
+from engine.maze.game import Role
 from firmware import palette, solo
 
 Frame = dict[tuple[str, str, int], palette.RGB]

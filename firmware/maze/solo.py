@@ -12,7 +12,8 @@ from typing import Any
 
 from engine.core import square_name
 from engine.maze.actions import Move, Orientation, Pass, PlaceSegment, PlaceWall
-from engine.maze.game import SIZE, Phase, Role
+from engine.maze.board import SIZE
+from engine.maze.game import Phase, Role
 from engine.players import Player
 from firmware.solo import ASKED, Pixel, differs, lit, notation, pixels_of, same, searched, shade
 
