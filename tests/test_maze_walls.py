@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from engine.maze.actions import Orientation, PlaceWall
 from engine.maze.board import SIZE, queen_moves, reachable, wall_edges
-from engine.maze.game import MazeGame, Phase, plan
+from engine.maze.game import MazeGame, Phase
+from engine.maze.plan import plan
 
 
 def plain_plan(state) -> tuple[int | None, tuple]:

@@ -13,7 +13,8 @@ import pytest
 from engine.core import ChanceStream, play_chance, seeded_start
 from engine.highrise.game import HighriseGame, Place, Size
 from engine.maze.actions import Move, Orientation, Pass, PlaceWall
-from engine.maze.game import MazeGame, MazeState, Phase, plan
+from engine.maze.game import MazeGame, MazeState, Phase
+from engine.maze.plan import plan
 from engine.players import Player
 from engine.search import LEVELS, Search, opponent, tuning_for
 from engine.search.maze import moves as maze_moves

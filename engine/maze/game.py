@@ -17,7 +17,6 @@ Architect's edge, "north" is up the rows.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -36,7 +35,6 @@ from engine.maze.actions import (
 )
 from engine.maze.board import (
     ALL,
-    DIRECTIONS,
     SIZE,
     block_around,
     cut_masks,
@@ -132,13 +130,15 @@ class MazeState(NoChance):
         return cut_masks(self.cut)
 
     @cached_property
-    def _steps(self) -> dict[tuple[int, int], int]:
+    def steps(self) -> dict[tuple[int, int], int]:
+        """For each direction, the squares a step that way may start from (bits), walls
+        as they stand (``engine.maze.board.open_steps``, kept with the state)."""
         return steps_from(self._cut_masks)
 
     @cached_property
     def _whole(self) -> bool:
         """Every square is reachable now (always so between walls; checked, not assumed)."""
-        return flood(self._steps, self.obelisk) == ALL
+        return flood(self.steps, self.obelisk) == ALL
 
     @cached_property
     def _crowded(self) -> int:
@@ -361,68 +361,3 @@ class MazeState(NoChance):
             rows.append(f"{r + 1} " + " ".join(line))
         rows.append("  " + " ".join(f"{c}  " for c in "abcdefgh"))
         return "\n".join(rows)
-
-
-# ------------------------------------------------------------------ planning
-
-
-@dataclass(frozen=True)
-class Plan:
-    """The Architect's shortest way to every segment, with today's walls."""
-
-    moves: int | None  # None: some segment cannot be reached at all
-    turns_left: int
-    route: tuple[Square, ...] = ()  # where each move ends
-
-    @property
-    def enough(self) -> bool:
-        return self.moves is not None and self.moves <= self.turns_left
-
-
-def _queen_moves(steps: dict[tuple[int, int], int], start: Square) -> list[Square]:
-    """``queen_moves`` read off the board's open steps (bits), as the search needs it."""
-    out = []
-    for dr, dc in DIRECTIONS:
-        allowed = steps[(dr, dc)]
-        r, c = start
-        while allowed >> (r * SIZE + c) & 1:
-            r, c = r + dr, c + dc
-            out.append((r, c))
-    return out
-
-
-def plan(state: MazeState) -> Plan:
-    """The fewest Architect moves that claim every remaining segment, walls as they stand.
-
-    A breadth-first search over (obelisk square, segments still out). The segments
-    still out are bits of one integer, and each square's queen moves are found once
-    per search, so that the table can run it after every action and a demo's hands
-    can weigh a couple of dozen walls with it.
-    """
-    if state.obelisk is None or state.phase is Phase.OVER:
-        return Plan(0 if state.claimed == SEGMENTS else None, state.turns_left)
-    bit_of = {square: 1 << i for i, square in enumerate(sorted(state.segments))}
-    start = (state.obelisk, sum(bit_of.values()))
-    came: dict[tuple[Square, int], tuple | None] = {start: None}
-    todo = deque([start])
-    steps = state._steps
-    ways: dict[Square, tuple[tuple[Square, int], ...]] = {}  # square -> (to, bits kept)
-    while todo:
-        node = todo.popleft()
-        square, left = node
-        if not left:
-            route = []
-            while came[node] is not None:
-                route.append(node[0])
-                node = came[node]
-            return Plan(len(route), state.turns_left, tuple(reversed(route)))
-        moves = ways.get(square)
-        if moves is None:
-            moves = ways[square] = tuple((to, ~bit_of.get(to, 0))
-                                         for to in _queen_moves(steps, square))
-        for to, keep in moves:
-            nxt = (to, left & keep)
-            if nxt not in came:
-                came[nxt] = node
-                todo.append(nxt)
-    return Plan(None, state.turns_left)

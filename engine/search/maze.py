@@ -6,7 +6,7 @@ moves that claim every segment left, with the walls standing, against the
 turns left, less a little for each wall the Maze Master still holds. The
 fewest moves come from breadth-first searches a board at a time (the
 squares as bits of one integer) between the obelisk and the segments, and
-the best order of visits; ``engine.maze.game.plan`` gives the same number,
+the best order of visits; ``engine.maze.plan.plan`` gives the same number,
 more slowly, with the route.
 """
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from engine.core import parse_square
 from engine.maze.actions import Orientation, PlaceWall
 from engine.maze.board import SIZE
-from engine.maze.game import MazeGame, MazeOptions, MazeState, Phase, plan
+from engine.maze.game import MazeGame, MazeOptions, MazeState, Phase
+from engine.maze.plan import plan
 
 
 def _state(seen: dict) -> MazeState:

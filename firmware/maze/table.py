@@ -29,7 +29,8 @@ from engine.core import square_name
 from engine.errors import NothingPlacedError, ObeliskError
 from engine.maze import record
 from engine.maze.actions import Action, Move, Orientation, Pass, PlaceSegment, PlaceWall
-from engine.maze.game import SEGMENTS, MazeGame, MazeState, Plan, Role, plan
+from engine.maze.game import SEGMENTS, MazeGame, MazeState, Role
+from engine.maze.plan import Plan, plan
 from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight
 from engine.players import Player
 from firmware.journal import Journal
