@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from engine.core import Outcome, returns_of
-from engine.errors import IllegalActionError
 from engine.players import PLAYERS, Player
 from engine.towers import turns
 from engine.towers.actions import Action, Choose, Decline, Place, PutBack, Take, Timeout, Toss
@@ -313,6 +312,3 @@ def _parse_cell(word: str) -> Cell:
     if len(rod) != 2 or rod[0] not in "abc" or rod[1] not in "123" or not level.isdigit():
         raise ValueError(f"{word!r} is not a cube like a1:3")
     return ("abc".index(rod[0]), int(rod[1]) - 1, int(level) - 1)
-
-
-__all__ = ["IllegalActionError", "Outcome", "TowersGame", "TowersOptions", "TowersState"]
