@@ -13,6 +13,10 @@ diagonal step is blocked only when both ways around its corner point (two
 straight steps) are cut. A wall that would leave any square unreachable
 from the obelisk is refused. Squares are (row, col); row 0 is the
 Architect's edge, "north" is up the rows.
+
+The actions are in ``engine.maze.actions``, what a wall cuts and where the
+obelisk can go in ``engine.maze.board``, the Architect's plan in
+``engine.maze.plan``.
 """
 
 from __future__ import annotations
