@@ -25,7 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.maze.game import Phase, PlaceWall, plan
+from engine.maze.actions import PlaceWall
+from engine.maze.game import Phase
+from engine.maze.plan import plan
 from tests.test_maze_walls import plain_legal_walls, plain_plan, positions
 
 

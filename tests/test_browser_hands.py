@@ -370,7 +370,8 @@ def test_a_person_plays_a_whole_highrise_game_with_the_pages_hands(browser, tmp_
 
 def test_a_person_plays_a_whole_maze_game_with_the_pages_hands(browser, tmp_path):
     from engine.core import square_name
-    from engine.maze.game import MazeGame, MazeOptions, plan
+    from engine.maze.game import MazeGame, MazeOptions
+    from engine.maze.plan import plan
 
     game = MazeGame(MazeOptions(turns=15))
     with _playing(browser, tmp_path, "maze", "--turns", "15") as (person, follow):

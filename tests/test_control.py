@@ -17,9 +17,11 @@ from pathlib import Path
 import pytest
 
 from engine.players import Player
-from engine.towers.game import Decline, Phase, TowersGame
+from engine.towers.actions import Decline
+from engine.towers.game import TowersGame
 from engine.towers.sensing import expected_towers
 from engine.towers.tower import resting_placements
+from engine.towers.turns import Phase
 from firmware import control, palette
 from firmware.control import CommandRefused, Controls, ControlServer, TableMaker, parse, send
 from firmware.journal import Journal

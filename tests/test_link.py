@@ -17,8 +17,8 @@ import pytest
 import serial
 
 from engine.players import Player
-from engine.towers.game import Choose, Place, Take
-from engine.towers.sensing import find_placement
+from engine.towers.actions import Choose, Place, Take
+from engine.towers.placement import find_placement
 from engine.towers.tower import resting_placements
 from hardware.link import BoardStatus, ScannerLink
 from hardware.scanner import obelisk_proto as proto

@@ -10,23 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import GameOverError, WrongPhaseError
-from engine.maze.game import (
-    SIZE,
-    MazeError,
-    MazeGame,
-    MazeOptions,
-    Move,
-    Orientation,
-    Pass,
-    PlaceSegment,
-    PlaceWall,
-    Role,
-    plan,
-    queen_moves,
-    reachable,
-    step_open,
-    wall_edges,
-)
+from engine.maze.actions import Move, Orientation, Pass, PlaceSegment, PlaceWall
+from engine.maze.board import SIZE, queen_moves, reachable, step_open, wall_edges
+from engine.maze.game import MazeError, MazeGame, MazeOptions, Role
+from engine.maze.plan import plan
 
 
 def sq(name: str) -> tuple[int, int]:

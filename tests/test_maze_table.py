@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import NothingPlacedError
-from engine.maze.game import MazeGame, MazeOptions, Move, Orientation, Pass, PlaceSegment, PlaceWall
+from engine.maze.actions import Move, Orientation, Pass, PlaceSegment, PlaceWall
+from engine.maze.game import MazeGame, MazeOptions
 from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight
 from firmware.journal import Journal
 from firmware.maze.table import MazeTable

@@ -14,17 +14,10 @@ from collections import deque
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.maze.game import (
-    SIZE,
-    MazeGame,
-    Orientation,
-    Phase,
-    PlaceWall,
-    plan,
-    queen_moves,
-    reachable,
-    wall_edges,
-)
+from engine.maze.actions import Orientation, PlaceWall
+from engine.maze.board import SIZE, queen_moves, reachable, wall_edges
+from engine.maze.game import MazeGame, Phase
+from engine.maze.plan import plan
 
 
 def plain_plan(state) -> tuple[int | None, tuple]:

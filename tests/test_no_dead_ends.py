@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from engine.highrise.game import Size
-from engine.maze.game import Move, Orientation, PlaceWall
+from engine.maze.actions import Move, Orientation, PlaceWall
 from engine.players import Player
 from engine.stones.sensing import sight
 from firmware.highrise.table import HighriseTable

@@ -12,7 +12,9 @@ import pytest
 
 from engine.core import ChanceStream, play_chance, seeded_start
 from engine.highrise.game import HighriseGame, Place, Size
-from engine.maze.game import MazeGame, MazeState, Move, Orientation, Pass, Phase, PlaceWall, plan
+from engine.maze.actions import Move, Orientation, Pass, PlaceWall
+from engine.maze.game import MazeGame, MazeState, Phase
+from engine.maze.plan import plan
 from engine.players import Player
 from engine.search import LEVELS, Search, opponent
 from engine.search.base import DEFAULT
@@ -21,12 +23,12 @@ from engine.search.maze import moves_needed
 from engine.search.maze import value as maze_value
 from engine.stones.game import Kind, Stone, StonesGame, StonesState
 from engine.stones.game import Move as StonesMove
+from engine.towers.actions import Place as TowersPlace
 from engine.towers.blocks import Colour
-from engine.towers.game import Phase as TowersPhase
-from engine.towers.game import Place as TowersPlace
 from engine.towers.game import TowersGame, TowersState
 from engine.towers.tower import LEVELS as TOWER_LEVELS
 from engine.towers.tower import PlacedBlock, Tower
+from engine.towers.turns import Phase as TowersPhase
 from firmware.games import GAMES
 from firmware.towers.sets import load_block_set
 

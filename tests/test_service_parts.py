@@ -10,7 +10,8 @@ import pytest
 from engine.bots import low_action
 from engine.players import Player
 from engine.record import RecordError, options_from_dict, options_to_dict, replay
-from engine.towers.game import Choose, Decline, Place, Timeout, TowersOptions
+from engine.towers.actions import Choose, Decline, Place, Timeout
+from engine.towers.game import TowersOptions
 from engine.towers.record import action_from_dict, action_to_dict
 from firmware.hourglass import SAND, WARNING, Hourglass
 from firmware.journal import Journal, JournalError

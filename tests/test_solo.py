@@ -11,7 +11,8 @@ import pytest
 
 from engine.players import Player
 from engine.stones.sensing import sight, stack_heights
-from engine.towers.game import Choose, Phase
+from engine.towers.actions import Choose
+from engine.towers.turns import Phase
 from firmware import events, palette
 from firmware.demo_runner import DemoSettings
 from firmware.games import GAMES

@@ -15,19 +15,11 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.players import Player
+from engine.towers.actions import Choose, Decline, Place, PutBack, Take, Timeout
 from engine.towers.blocks import Colour
-from engine.towers.game import (
-    Choose,
-    Decline,
-    EndReason,
-    Phase,
-    Place,
-    PutBack,
-    Take,
-    Timeout,
-    TowersState,
-)
+from engine.towers.game import TowersState
 from engine.towers.tower import LEVELS, Tower, resting_placements
+from engine.towers.turns import EndReason, Phase
 from tests.conftest import (
     COLUMN_A,
     COLUMN_B,

@@ -15,17 +15,11 @@ from hypothesis import strategies as st
 
 from engine.bots import low_action, random_action
 from engine.players import PLAYERS
+from engine.towers.actions import Place, Timeout
 from engine.towers.blocks import WIDTH, normalize
-from engine.towers.game import (
-    EndReason,
-    Phase,
-    Place,
-    Timeout,
-    TowersGame,
-    TowersOptions,
-    TowersState,
-)
+from engine.towers.game import TowersGame, TowersOptions, TowersState
 from engine.towers.tower import LEVELS
+from engine.towers.turns import EndReason, Phase
 
 BOTS = {"random": random_action, "low": low_action}
 

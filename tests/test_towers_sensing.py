@@ -16,21 +16,24 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.players import Player
+from engine.towers.actions import Choose, Place, Take
 from engine.towers.blocks import Colour
-from engine.towers.game import Choose, Phase, Place, Take
+from engine.towers.placement import (
+    find_placement,
+    handover_placement,
+    over_the_top_placements,
+    placements_for_heights,
+)
 from engine.towers.sensing import (
     UNKNOWN,
     Takeback,
     TowersView,
     expected_towers,
-    find_placement,
-    handover_placement,
     next_fix,
-    over_the_top_placements,
-    placements_for_heights,
     read_view,
 )
 from engine.towers.tower import LEVELS, resting_placements
+from engine.towers.turns import Phase
 from tests.conftest import COLUMN_A, COLUMN_B, cells, column, position
 
 A, B = Player.A, Player.B

@@ -9,9 +9,10 @@ import pytest
 
 from engine.players import Player
 from engine.towers.blocks import Colour
-from engine.towers.game import EndReason, Phase, TowersGame
+from engine.towers.game import TowersGame
 from engine.towers.sensing import TowersView, expected_towers
 from engine.towers.tower import LEVELS, cell_name, resting_placements
+from engine.towers.turns import EndReason, Phase
 from firmware import events
 from firmware.journal import Journal
 from firmware.towers.table import TowersTable

@@ -13,27 +13,50 @@ diagonal step is blocked only when both ways around its corner point (two
 straight steps) are cut. A wall that would leave any square unreachable
 from the obelisk is refused. Squares are (row, col); row 0 is the
 Architect's edge, "north" is up the rows.
+
+The actions are in ``engine.maze.actions``, what a wall cuts and where the
+obelisk can go in ``engine.maze.board``, the Architect's plan in
+``engine.maze.plan``.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from engine.core import NoChance, Outcome, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError, WrongPhaseError
+from engine.maze.actions import (
+    Action,
+    Move,
+    Orientation,
+    Pass,
+    PlaceSegment,
+    PlaceWall,
+    Square,
+)
+from engine.maze.board import (
+    ALL,
+    SIZE,
+    block_around,
+    cut_masks,
+    flood,
+    locally_safe,
+    on_board,
+    queen_moves,
+    square_bit,
+    steps_from,
+    wall_bits,
+    wall_edges,
+)
 from engine.players import Player
 
-Square = tuple[int, int]
-SIZE = 8
 SEGMENTS = 5
 WALLS = 10
 """The walls in the Maze Master's box."""
 TURN_LIMITS = (15, 20, 25)
-DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
 class Role(Enum):
@@ -54,32 +77,6 @@ class Role(Enum):
         return Role.ARCHITECT if player is Player.A else Role.MAZE_MASTER
 
 
-class Side(Enum):
-    NORTH = (1, 0)
-    EAST = (0, 1)
-    SOUTH = (-1, 0)
-    WEST = (0, -1)
-
-
-class Orientation(Enum):
-    """Which two adjacent sides of its square a wall blocks."""
-
-    NE = "NE"
-    SE = "SE"
-    SW = "SW"
-    NW = "NW"
-
-    @property
-    def sides(self) -> tuple[Side, Side]:
-        by_letter = {"N": Side.NORTH, "E": Side.EAST, "S": Side.SOUTH, "W": Side.WEST}
-        return by_letter[self.value[0]], by_letter[self.value[1]]
-
-    @property
-    def words(self) -> str:
-        a, b = self.sides
-        return f"{a.name.lower()} and {b.name.lower()} sides"
-
-
 class Phase(Enum):
     FIRST_SEGMENT = "first_segment"  # the Architect places segment 1
     SEGMENTS = "segments"  # the Maze Master places segments 2 to 5
@@ -93,40 +90,6 @@ class MazeError(IllegalActionError):
 
 
 @dataclass(frozen=True)
-class PlaceSegment:
-    square: Square
-
-    def __str__(self) -> str:
-        return f"segment on {square_name(self.square)}"
-
-
-@dataclass(frozen=True)
-class PlaceWall:
-    square: Square
-    orientation: Orientation
-
-    def __str__(self) -> str:
-        return f"wall on {square_name(self.square)} ({self.orientation.words})"
-
-
-@dataclass(frozen=True)
-class Pass:
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True)
-class Move:
-    to: Square
-
-    def __str__(self) -> str:
-        return f"obelisk to {square_name(self.to)}"
-
-
-Action = PlaceSegment | PlaceWall | Pass | Move
-
-
-@dataclass(frozen=True)
 class MazeOptions:
     turns: int = 20
     walls: int = WALLS
@@ -136,186 +99,6 @@ class MazeOptions:
             raise ValueError(f"the turn limit is 15, 20 or 25, not {self.turns}")
         if not 0 <= self.walls <= WALLS:
             raise ValueError(f"the Maze Master has 0 to {WALLS} walls, not {self.walls}")
-
-
-def _on_board(square: Square) -> bool:
-    return 0 <= square[0] < SIZE and 0 <= square[1] < SIZE
-
-
-def wall_edges(wall: PlaceWall) -> frozenset[frozenset[Square]]:
-    """The square-to-square crossings a wall cuts (sides on the board's edge cut none)."""
-    r, c = wall.square
-    out = set()
-    for side in wall.orientation.sides:
-        dr, dc = side.value
-        n = (r + dr, c + dc)
-        if _on_board(n):
-            out.add(frozenset((wall.square, n)))
-    return frozenset(out)
-
-
-def step_open(cut: frozenset[frozenset[Square]], a: Square, b: Square) -> bool:
-    """Whether one step (straight or diagonal) from ``a`` to the neighbour ``b`` is free."""
-    if a[0] == b[0] or a[1] == b[1]:
-        return frozenset((a, b)) not in cut
-    via1, via2 = (a[0], b[1]), (b[0], a[1])  # the two ways around the corner point
-    around1 = frozenset((a, via1)) in cut or frozenset((via1, b)) in cut
-    around2 = frozenset((a, via2)) in cut or frozenset((via2, b)) in cut
-    return not (around1 and around2)
-
-
-def reachable(cut: frozenset[frozenset[Square]], start: Square) -> frozenset[Square]:
-    """Every square the obelisk can get to from ``start``, step by step."""
-    seen = {start}
-    todo = deque([start])
-    while todo:
-        a = todo.popleft()
-        for dr, dc in DIRECTIONS:
-            b = (a[0] + dr, a[1] + dc)
-            if _on_board(b) and b not in seen and step_open(cut, a, b):
-                seen.add(b)
-                todo.append(b)
-    return frozenset(seen)
-
-
-def queen_moves(cut: frozenset[frozenset[Square]], start: Square) -> list[Square]:
-    """Squares one queen move away: along a line, every step free of walls."""
-    out = []
-    for dr, dc in DIRECTIONS:
-        a = start
-        while True:
-            b = (a[0] + dr, a[1] + dc)
-            if not _on_board(b) or not step_open(cut, a, b):
-                break
-            out.append(b)
-            a = b
-    return out
-
-
-# ------------------------------------------------------------------ walls, fast
-#
-# Listing the legal walls asks, for each of up to 256 walls, whether the board
-# stays in one piece. Two shortcuts make that cheap. A wall cuts only steps
-# next to its own square; when each of them has a detour inside the 3x3
-# block around the square, and no other wall stands in that block (only a
-# wall on a square cuts the steps beside it), the board stays in one piece.
-# For the rest, the squares are bits of one integer, and the obelisk's reach
-# floods in all eight directions at once, a few shifts a step.
-
-ALL = (1 << SIZE * SIZE) - 1
-_NOT_FIRST_COL = sum(1 << (r * SIZE) for r in range(SIZE)) ^ ALL  # lands in column a: wrapped
-_NOT_LAST_COL = sum(1 << (r * SIZE + SIZE - 1) for r in range(SIZE)) ^ ALL
-
-
-def _bit(square: Square) -> int:
-    return 1 << (square[0] * SIZE + square[1])
-
-
-def _shift(bits: int, dr: int, dc: int) -> int:
-    """Every square of ``bits`` moved one step in (dr, dc); what leaves the board is gone."""
-    n = dr * SIZE + dc
-    moved = (bits << n if n > 0 else bits >> -n) & ALL
-    if dc == 1:
-        moved &= _NOT_FIRST_COL
-    elif dc == -1:
-        moved &= _NOT_LAST_COL
-    return moved
-
-
-_ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
-
-
-def _cut_masks(cut: frozenset[frozenset[Square]]) -> dict[tuple[int, int], int]:
-    """For each straight direction, the squares whose side that way is walled (bits)."""
-    masks = dict.fromkeys(_ORTHOGONAL, 0)
-    for edge in cut:
-        a, b = tuple(edge)
-        masks[(b[0] - a[0], b[1] - a[1])] |= _bit(a)
-        masks[(a[0] - b[0], a[1] - b[1])] |= _bit(b)
-    return masks
-
-
-def _steps_from(cut: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:
-    """For each direction, the squares a step that way may start from (``step_open`` for
-    the whole board at once: a diagonal is shut only when both ways round the corner are)."""
-    steps = {}
-    for dr, dc in DIRECTIONS:
-        on_board = _shift(ALL, -dr, -dc)
-        if dr == 0 or dc == 0:
-            steps[(dr, dc)] = on_board & ~cut[(dr, dc)]
-        else:
-            across, along = cut[(0, dc)], cut[(dr, 0)]
-            round_one = across | _shift(along, 0, -dc)
-            round_two = along | _shift(across, -dr, 0)
-            steps[(dr, dc)] = on_board & ~(round_one & round_two)
-    return steps
-
-
-def open_steps(cut: frozenset[frozenset[Square]]) -> dict[tuple[int, int], int]:
-    """For each direction, the squares a step that way may start from."""
-    return _steps_from(_cut_masks(cut))
-
-
-def _mask_after(dc: int) -> int:
-    return _NOT_FIRST_COL if dc == 1 else _NOT_LAST_COL if dc == -1 else ALL
-
-
-_UP = tuple(((dr, dc), dr * SIZE + dc, _mask_after(dc)) for dr, dc in DIRECTIONS
-            if dr * SIZE + dc > 0)
-_DOWN = tuple(((dr, dc), -(dr * SIZE + dc), _mask_after(dc)) for dr, dc in DIRECTIONS
-              if dr * SIZE + dc < 0)
-
-
-def flood(steps: dict[tuple[int, int], int], start: Square) -> int:
-    """The squares reachable from ``start`` as bits (``reachable``, a row of bits at a time)."""
-    up = [(steps[d], n, m) for d, n, m in _UP]
-    down = [(steps[d], n, m) for d, n, m in _DOWN]
-    reach = _bit(start)
-    while True:
-        grown = reach
-        for allowed, n, mask in up:
-            grown |= ((reach & allowed) << n) & mask
-        for allowed, n, mask in down:
-            grown |= ((reach & allowed) >> n) & mask
-        if grown == reach:
-            return reach
-        reach = grown
-
-
-@lru_cache(maxsize=SIZE * SIZE * 4)
-def _wall_bits(wall: PlaceWall) -> tuple[tuple[tuple[int, int], int], ...]:
-    """What a wall adds to ``_cut_masks``: (direction, square bit) for each side it walls."""
-    return tuple(_cut_masks(wall_edges(wall)).items())
-
-
-def _block(square: Square) -> list[Square]:
-    r, c = square
-    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-            if _on_board((r + dr, c + dc))]
-
-
-@lru_cache(maxsize=SIZE * SIZE * 4)
-def _locally_safe(wall: PlaceWall) -> bool:
-    """Every step this wall alone cuts has a detour inside the 3x3 block around it."""
-    block = set(_block(wall.square))
-    cut = wall_edges(wall)
-    for a in block:
-        for b in block:
-            if a == b or max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
-                continue
-            if step_open(cut, a, b):
-                continue
-            seen, todo = {a}, [a]
-            while todo:
-                x = todo.pop()
-                for y in block:
-                    if y not in seen and max(abs(x[0] - y[0]), abs(x[1] - y[1])) == 1 \
-                            and step_open(cut, x, y):
-                        seen.add(y)
-                        todo.append(y)
-            if b not in seen:
-                return False
-    return True
 
 
 class MazeGame:
@@ -348,24 +131,26 @@ class MazeState(NoChance):
 
     @cached_property
     def _cut_masks(self) -> dict[tuple[int, int], int]:
-        return _cut_masks(self.cut)
+        return cut_masks(self.cut)
 
     @cached_property
-    def _steps(self) -> dict[tuple[int, int], int]:
-        return _steps_from(self._cut_masks)
+    def steps(self) -> dict[tuple[int, int], int]:
+        """For each direction, the squares a step that way may start from (bits), walls
+        as they stand (``engine.maze.board.open_steps``, kept with the state)."""
+        return steps_from(self._cut_masks)
 
     @cached_property
     def _whole(self) -> bool:
         """Every square is reachable now (always so between walls; checked, not assumed)."""
-        return flood(self._steps, self.obelisk) == ALL
+        return flood(self.steps, self.obelisk) == ALL
 
     @cached_property
     def _crowded(self) -> int:
         """Squares beside a wall (bits): a new wall there needs the full check."""
         near = 0
         for w in self.walls:
-            for square in _block(w.square):
-                near |= _bit(square)
+            for square in block_around(w.square):
+                near |= square_bit(square)
         return near
 
     @property
@@ -483,14 +268,15 @@ class MazeState(NoChance):
                 if not self._wall_problem(PlaceWall(square, o))]
 
     def _wall_problem(self, wall: PlaceWall) -> str:
-        if not _on_board(wall.square):
+        if not on_board(wall.square):
             return f"{wall.square} is not on the board"
         name = square_name(wall.square)
         if self.wall_at(wall.square) is not None:
             return f"{name} already has a wall"
         reach = self._reach_with(wall)
         if reach != ALL:
-            shut = [(r, c) for r in range(SIZE) for c in range(SIZE) if not reach & _bit((r, c))]
+            shut = [(r, c) for r in range(SIZE) for c in range(SIZE)
+                    if not reach & square_bit((r, c))]
             return (f"a wall on {name} blocking its {wall.orientation.words} would shut "
                     f"{square_name(shut[0])} off from the obelisk"
                     + (f" (and {len(shut) - 1} more)" if len(shut) > 1 else ""))
@@ -498,12 +284,12 @@ class MazeState(NoChance):
 
     def _reach_with(self, wall: PlaceWall) -> int:
         """The squares the obelisk reaches once ``wall`` stands (bits)."""
-        if not self._crowded & _bit(wall.square) and _locally_safe(wall) and self._whole:
-            return ALL  # see "walls, fast" above: a detour around each cut step remains
+        if not self._crowded & square_bit(wall.square) and locally_safe(wall) and self._whole:
+            return ALL  # see "walls, fast" in engine.maze.board: each cut step has a detour
         cut = dict(self._cut_masks)
-        for d, bit in _wall_bits(wall):
+        for d, bit in wall_bits(wall):
             cut[d] |= bit
-        return flood(_steps_from(cut), self.obelisk)
+        return flood(steps_from(cut), self.obelisk)
 
     def apply_action(self, action: Action) -> MazeState:
         """The state after ``action``, or a MazeError / WrongPhaseError saying why not."""
@@ -530,7 +316,7 @@ class MazeState(NoChance):
     def _place_segment(self, square: Square) -> MazeState:
         if self.phase not in (Phase.FIRST_SEGMENT, Phase.SEGMENTS):
             raise WrongPhaseError("segments are placed before the first turn only")
-        if not _on_board(square):
+        if not on_board(square):
             raise MazeError(f"{square} is not on the board")
         if self.phase is Phase.FIRST_SEGMENT:
             return replace(self, phase=Phase.SEGMENTS, obelisk=square, claimed=1)
@@ -558,7 +344,7 @@ class MazeState(NoChance):
     def why_not(self, frm: Square, to: Square) -> str:
         """Why the obelisk cannot go from ``frm`` to ``to`` (for a refused move)."""
         dr, dc = to[0] - frm[0], to[1] - frm[1]
-        if not _on_board(to):
+        if not on_board(to):
             return f"{to} is not on the board"
         if (dr, dc) == (0, 0):
             return "the obelisk must move"
@@ -579,68 +365,3 @@ class MazeState(NoChance):
             rows.append(f"{r + 1} " + " ".join(line))
         rows.append("  " + " ".join(f"{c}  " for c in "abcdefgh"))
         return "\n".join(rows)
-
-
-# ------------------------------------------------------------------ planning
-
-
-@dataclass(frozen=True)
-class Plan:
-    """The Architect's shortest way to every segment, with today's walls."""
-
-    moves: int | None  # None: some segment cannot be reached at all
-    turns_left: int
-    route: tuple[Square, ...] = ()  # where each move ends
-
-    @property
-    def enough(self) -> bool:
-        return self.moves is not None and self.moves <= self.turns_left
-
-
-def _queen_moves(steps: dict[tuple[int, int], int], start: Square) -> list[Square]:
-    """``queen_moves`` read off the board's open steps (bits), as the search needs it."""
-    out = []
-    for dr, dc in DIRECTIONS:
-        allowed = steps[(dr, dc)]
-        r, c = start
-        while allowed >> (r * SIZE + c) & 1:
-            r, c = r + dr, c + dc
-            out.append((r, c))
-    return out
-
-
-def plan(state: MazeState) -> Plan:
-    """The fewest Architect moves that claim every remaining segment, walls as they stand.
-
-    A breadth-first search over (obelisk square, segments still out). The segments
-    still out are bits of one integer, and each square's queen moves are found once
-    per search, so that the table can run it after every action and a demo's hands
-    can weigh a couple of dozen walls with it.
-    """
-    if state.obelisk is None or state.phase is Phase.OVER:
-        return Plan(0 if state.claimed == SEGMENTS else None, state.turns_left)
-    bit_of = {square: 1 << i for i, square in enumerate(sorted(state.segments))}
-    start = (state.obelisk, sum(bit_of.values()))
-    came: dict[tuple[Square, int], tuple | None] = {start: None}
-    todo = deque([start])
-    steps = state._steps
-    ways: dict[Square, tuple[tuple[Square, int], ...]] = {}  # square -> (to, bits kept)
-    while todo:
-        node = todo.popleft()
-        square, left = node
-        if not left:
-            route = []
-            while came[node] is not None:
-                route.append(node[0])
-                node = came[node]
-            return Plan(len(route), state.turns_left, tuple(reversed(route)))
-        moves = ways.get(square)
-        if moves is None:
-            moves = ways[square] = tuple((to, ~bit_of.get(to, 0))
-                                         for to in _queen_moves(steps, square))
-        for to, keep in moves:
-            nxt = (to, left & keep)
-            if nxt not in came:
-                came[nxt] = node
-                todo.append(nxt)
-    return Plan(None, state.turns_left)

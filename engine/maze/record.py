@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.maze.game import Action, Move, Orientation, Pass, PlaceSegment, PlaceWall
+from engine.maze.actions import Action, Move, Orientation, Pass, PlaceSegment, PlaceWall
 from engine.record import RecordError, square
 
 

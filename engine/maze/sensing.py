@@ -18,17 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import InferenceError, NothingPlacedError
-from engine.maze.game import (
-    SEGMENTS,
-    Action,
-    MazeState,
-    Move,
-    Phase,
-    PlaceSegment,
-    Square,
-    queen_moves,
-    square_name,
-)
+from engine.maze.actions import Action, Move, PlaceSegment, Square
+from engine.maze.board import queen_moves
+from engine.maze.game import SEGMENTS, MazeState, Phase, square_name
 
 
 class MazeSensingError(InferenceError):

@@ -6,7 +6,7 @@ moves that claim every segment left, with the walls standing, against the
 turns left, less a little for each wall the Maze Master still holds. The
 fewest moves come from breadth-first searches a board at a time (the
 squares as bits of one integer) between the obelisk and the segments, and
-the best order of visits; ``engine.maze.game.plan`` gives the same number,
+the best order of visits; ``engine.maze.plan.plan`` gives the same number,
 more slowly, with the route.
 """
 
@@ -16,7 +16,9 @@ import math
 from itertools import permutations
 
 from engine.core import ChanceStream
-from engine.maze.game import SIZE, Action, MazeState, Pass, Phase, Square, open_steps
+from engine.maze.actions import Action, Pass, Square
+from engine.maze.board import SIZE, open_steps, square_bit
+from engine.maze.game import MazeState, Phase
 from engine.search.base import Results, Tuning
 
 WALL_COST = 0.6
@@ -25,10 +27,6 @@ SCALE = 4.0
 """How sharply spare moves turn into a sure result: gently, so that a wall that costs the
 Architect one more move still counts while it has many to spare (at 1.5 every position
 with five spare moves looked won, and the Maze Master stood its walls at random)."""
-
-
-def _bit(square: Square) -> int:
-    return 1 << (square[0] * SIZE + square[1])
 
 
 def _one_move(steps: list[tuple[int, int]], frm: int) -> int:
@@ -44,10 +42,10 @@ def _one_move(steps: list[tuple[int, int]], frm: int) -> int:
 
 def _distances(steps: list[tuple[int, int]], frm: Square, targets: list[Square]) -> list[int]:
     """Queen moves from ``frm`` to each target (walls counted), breadth first."""
-    want = {_bit(t): i for i, t in enumerate(targets)}
+    want = {square_bit(t): i for i, t in enumerate(targets)}
     out = [0] * len(targets)
-    left = sum(want) & ~_bit(frm)
-    seen = frontier = _bit(frm)
+    left = sum(want) & ~square_bit(frm)
+    seen = frontier = square_bit(frm)
     moves = 0
     while left:
         moves += 1

@@ -27,9 +27,6 @@ from typing import Any
 from engine.core import ChanceStream
 from engine.search.base import Results, Tuning
 
-PROVEN_WIN = 2.0
-"""A mark for a move that ends the game won: above any mean result."""
-
 
 class Node:
     """One position of the tree: who moves there, and the moves tried from it."""
@@ -103,11 +100,6 @@ class Search:
         return max(self.root.children.items(),
                    key=lambda item: (item[1].visits, item[1].mean(),
                                      -order.get(item[0], 0)))[0]
-
-    def statistics(self) -> list[tuple[Any, int, float]]:
-        """(move, simulations, mean result) for every move tried at the root, best first."""
-        rows = [(a, n.visits, n.mean()) for a, n in self.root.children.items()]
-        return sorted(rows, key=lambda r: (-r[1], -r[2]))
 
     # ---------------------------------------------------------------- inside
 

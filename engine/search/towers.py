@@ -18,9 +18,11 @@ from typing import Any
 from engine.core import ChanceStream
 from engine.players import PLAYERS
 from engine.search.base import Results, Tuning
+from engine.towers.actions import Place, PutBack
 from engine.towers.blocks import WIDTH, Block, Colour
-from engine.towers.game import Phase, Place, PutBack, TowersState
+from engine.towers.game import TowersState
 from engine.towers.tower import LEVELS, resting_placements
+from engine.towers.turns import Phase
 
 
 def moves(state: TowersState) -> list[Any]:

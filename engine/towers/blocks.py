@@ -162,6 +162,18 @@ class BlockSet:
         return tuple(b for b in self.blocks if b.colour is colour)
 
 
+def one_per_kind(block_set: BlockSet, ids: tuple[str, ...]) -> tuple[str, ...]:
+    """The first of ``ids`` of each kind, in their order: interchangeable blocks once."""
+    seen: set[object] = set()
+    out = []
+    for block_id in ids:
+        kind = block_set[block_id].kind
+        if kind not in seen:
+            seen.add(kind)
+            out.append(block_id)
+    return tuple(out)
+
+
 def parse_block_set(text: str, source: str = "set file") -> BlockSet:
     """Read and validate a set described in TOML; ``source`` names it in errors.
 

@@ -1,17 +1,10 @@
-"""The towers game: turn flow, flats and black blocks, the end and the score.
+"""The towers game: its options, the game and its immutable states.
 
-A turn: the active player puts two blocks from the common pile into the
-building zone within the hourglass time; the passive player takes one; the
-active player gets the other; each places on their own tower, in either
-order. The passive player chooses first: until they have taken, nothing
-goes on the active player's tower. The passive player placing a zone block
-on their own tower also counts as the take, because that is all the
-table's sensors can see of it. The table weighs the blocks
-in the zone, which tells their colour but not their shape: a block placed
-from the zone may turn out to be another block of the same colour from the
-pile, and the record is corrected to the block that really was there. After the turn, a block over
-level 9 ends the game; otherwise a flat tower earns a black block for the
-opponent's tower. The game also ends when the pile cannot supply two blocks.
+A state reads out everything about a game in progress: whose move it is,
+the blocks each tower may take, the score and its breakdown, the public
+observation and the position in words. How a turn goes, and what each
+action does, is in ``engine.towers.turns``; the actions themselves are in
+``engine.towers.actions``.
 
 States are immutable: ``apply_action`` returns a new state or raises a
 specific ``IllegalActionError``, leaving the old state as it was.
@@ -19,47 +12,16 @@ specific ``IllegalActionError``, leaving the old state as it was.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
-from enum import Enum
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from engine.core import Outcome, returns_of
-from engine.errors import (
-    BlockNotAvailableError,
-    GameOverError,
-    IllegalActionError,
-    NotYourTurnError,
-    WrongPhaseError,
-)
 from engine.players import PLAYERS, Player
-from engine.towers.blocks import WIDTH, Block, BlockSet, Cell, Colour
-from engine.towers.tower import (
-    LEVELS,
-    PlacedBlock,
-    Tower,
-    cells_text,
-    check_placement,
-    resting_placements,
-    rod_name,
-)
-
-
-class Phase(Enum):
-    """Where in the turn the game stands."""
-
-    TOSS = "toss"  # chance: a coin decides who is active first
-    CHOOSE = "choose"  # the active player fills the building zone
-    TAKE = "take"  # the passive player picks one of the two zone blocks
-    PLACE = "place"  # both players place their block, in either order
-    BONUS = "bonus"  # flat towers earn a black block for the opponent's tower
-    OVER = "over"
-
-
-class EndReason(Enum):
-    OVER_THE_TOP = "over_the_top"
-    BLACK_OVER_THE_TOP = "black_over_the_top"
-    PILE_EMPTY = "pile_empty"
+from engine.towers import turns
+from engine.towers.actions import Action, Choose, Decline, Place, PutBack, Take, Timeout, Toss
+from engine.towers.blocks import WIDTH, Block, BlockSet, Cell, Colour, one_per_kind
+from engine.towers.tower import LEVELS, Tower, rod_name
+from engine.towers.turns import EndReason, Phase
 
 
 @dataclass(frozen=True)
@@ -78,89 +40,6 @@ class TowersOptions:
 
 HOURGLASS_RANGE_S = (10.0, 600.0)
 """Shorter turns leave no time to choose; longer ones are no hourglass at all."""
-
-
-# ----------------------------------------------------------------------------- actions
-
-
-@dataclass(frozen=True)
-class Choose:
-    """The active player puts a block from the common pile into the building zone."""
-
-    block: str
-
-    def __str__(self) -> str:
-        return f"choose {self.block} for the building zone"
-
-
-@dataclass(frozen=True)
-class PutBack:
-    """The active player returns a zone block to the pile before the second is in."""
-
-    block: str
-
-    def __str__(self) -> str:
-        return f"put {self.block} back in the common pile"
-
-
-@dataclass(frozen=True)
-class Timeout:
-    """The active player's hourglass ran out. Sent by the clock, never by a bot."""
-
-    def __str__(self) -> str:
-        return "the hourglass ran out"
-
-
-@dataclass(frozen=True)
-class Take:
-    """The passive player takes one zone block; the active player gets the other."""
-
-    block: str
-
-    def __str__(self) -> str:
-        return f"take {self.block} from the building zone"
-
-
-@dataclass(frozen=True)
-class Place:
-    """A block comes to rest on a tower, filling ``cells``.
-
-    Normally the tower's owner places their own block; during a flat bonus
-    the opponent places a black block on it.
-    """
-
-    tower: Player
-    block: str
-    cells: frozenset[Cell]
-
-    def __str__(self) -> str:
-        return f"place {self.block} on tower {self.tower.value} at {cells_text(self.cells)}"
-
-
-@dataclass(frozen=True)
-class Toss:
-    """Chance: the coin toss says who is the active player of the first turn."""
-
-    first: Player
-
-    def __str__(self) -> str:
-        return f"the toss: {self.first} goes first"
-
-
-@dataclass(frozen=True)
-class Decline:
-    """A player with a flat bonus chooses not to place a black block."""
-
-    player: Player
-
-    def __str__(self) -> str:
-        return f"{self.player} declines the black block"
-
-
-Action = Toss | Choose | PutBack | Timeout | Take | Place | Decline
-
-
-# ----------------------------------------------------------------------------- game
 
 
 @dataclass(frozen=True)
@@ -230,7 +109,7 @@ class TowersState:
     def available_blocks(self, tower: Player) -> tuple[str, ...]:
         """Blocks that may be placed on ``tower`` right now, one per interchangeable kind."""
         if self.phase is Phase.TAKE:  # the passive player chooses first
-            return _one_per_kind(self.game.block_set, self.zone) if tower is self.passive else ()
+            return one_per_kind(self.game.block_set, self.zone) if tower is self.passive else ()
         if self.phase is Phase.PLACE:
             hand = self.hands[tower.index]
             return (hand,) if hand is not None else ()
@@ -370,271 +249,21 @@ class TowersState:
                 return f"already on {p}'s tower"
         return "not in this set"
 
-    # ------------------------------------------------------------------ playing
+    # ------------------------------------------------------------------ playing (see turns)
 
     def legal_actions(self, player: Player | None = None) -> list[Action]:
-        """Every distinct action the rules allow now, optionally for one player.
-
-        Interchangeable blocks (same colour, same shape) are offered once.
-        ``Timeout`` is never listed: the clock sends it, not a player.
-        """
-        actions = list(self._legal_actions())
-        if player is None:
-            return actions
-        return [a for a in actions if self.actor(a) is player]
-
-    def _legal_actions(self) -> Iterator[Action]:
-        block_set = self.game.block_set
-        if self.phase is Phase.TOSS:
-            yield from (Toss(p) for p in PLAYERS)
-        elif self.phase is Phase.CHOOSE:
-            yield from (Choose(b) for b in _one_per_kind(block_set, self.pile))
-            yield from (PutBack(b) for b in _one_per_kind(block_set, self.zone))
-        elif self.phase is Phase.TAKE:
-            yield from (Take(b) for b in _one_per_kind(block_set, self.zone))
-        elif self.phase is Phase.PLACE:
-            for p in self.to_move():
-                hand = self.hands[p.index]
-                assert hand is not None
-                for cells in resting_placements(self.tower(p), self.block(hand)):
-                    yield Place(p, hand, cells)
-        elif self.phase is Phase.BONUS:
-            for p in self.bonus:
-                black = self.blacks[0]
-                for cells in resting_placements(self.tower(p.other), self.block(black)):
-                    yield Place(p.other, black, cells)
-                yield Decline(p)
+        """Every distinct action the rules allow now, optionally for one player."""
+        return turns.legal_actions(self, player)
 
     def actor(self, action: Action) -> Player:
         """Who performs an action: needed to tell a player it is not their move."""
-        if isinstance(action, Toss):
-            return action.first
-        if isinstance(action, Choose | PutBack | Timeout):
-            return self.active
-        if isinstance(action, Take):
-            return self.passive
-        if isinstance(action, Decline):
-            return action.player
-        if isinstance(action, Place):
-            black = action.block in self.game.block_set and \
-                self.block(action.block).colour is Colour.BLACK
-            return action.tower.other if black else action.tower
-        raise TypeError(f"not a towers action: {action!r}")
+        return turns.actor(self, action)
 
     def apply_action(self, action: Action) -> TowersState:
         """The state after ``action``, or a specific error naming what is wrong."""
-        if self.phase is Phase.OVER:
-            raise GameOverError("the game is over; start a new game to play again")
-        if isinstance(action, Toss):
-            self._expect(Phase.TOSS, "the coin is tossed once, before the first turn")
-            return replace(self, phase=Phase.CHOOSE, active=action.first)
-        if self.phase is Phase.TOSS:
-            raise WrongPhaseError("the coin toss comes first: it says who is active")
-        if isinstance(action, Choose):
-            return self._choose(action.block)
-        if isinstance(action, PutBack):
-            return self._put_back(action.block)
-        if isinstance(action, Timeout):
-            return self._timeout()
-        if isinstance(action, Take):
-            return self._take(action.block)
-        if isinstance(action, Place):
-            return self._place(action)
-        if isinstance(action, Decline):
-            return self._decline(action.player)
-        raise TypeError(f"not a towers action: {action!r}")
-
-    def _choose(self, block_id: str) -> TowersState:
-        self._expect(Phase.CHOOSE, "blocks go into the building zone only while the "
-                     "active player is choosing")
-        if block_id not in self.pile:
-            if block_id in self.blacks:
-                raise BlockNotAvailableError(
-                    f"black blocks stay out of the common pile; {block_id} only comes "
-                    "into play when a tower is flat"
-                )
-            raise BlockNotAvailableError(
-                f"{self._name(block_id)} cannot be chosen: it is {self.where_is(block_id)}"
-            )
-        pile = list(self.pile)
-        pile.remove(block_id)
-        zone = (*self.zone, block_id)
-        phase = Phase.TAKE if len(zone) == 2 else Phase.CHOOSE
-        return replace(self, pile=tuple(pile), zone=zone, phase=phase)
-
-    def _put_back(self, block_id: str) -> TowersState:
-        self._expect(Phase.CHOOSE, "once two blocks are in the building zone only the "
-                     "passive player may handle them")
-        if block_id not in self.zone:
-            raise BlockNotAvailableError(
-                f"{self._name(block_id)} is not in the building zone: it is "
-                f"{self.where_is(block_id)}"
-            )
-        zone = list(self.zone)
-        zone.remove(block_id)
-        return replace(self, zone=tuple(zone), pile=(*self.pile, block_id))
-
-    def _timeout(self) -> TowersState:
-        self._expect(Phase.CHOOSE, "only the active player's choice is timed")
-        lost = replace(self, pile=self.pile + self.zone, zone=())
-        return lost._next_turn()
-
-    def _take(self, block_id: str) -> TowersState:
-        self._expect(Phase.TAKE, "the passive player takes a block once two are in the "
-                     "building zone")
-        return self._deal(self.passive, block_id)
-
-    def _identify(self, block_id: str, held: tuple[str, ...]) -> tuple[TowersState, str | None]:
-        """If ``block_id`` is a pile block of the colour of one of ``held``, swap them.
-
-        Returns the corrected state and the held block it replaced (or None).
-        """
-        if block_id in held or block_id not in self.pile:
-            return self, None
-        colour = self.block(block_id).colour
-        for old in held:
-            if self.block(old).colour is colour:
-                pile = tuple(old if b == block_id else b for b in self.pile)
-                zone = tuple(block_id if b == old else b for b in self.zone)
-                hands = tuple(block_id if b == old else b for b in self.hands)
-                return replace(self, pile=pile, zone=zone, hands=(hands[0], hands[1])), old
-        return self, None
-
-    def _deal(self, player: Player, block_id: str) -> TowersState:
-        """``player`` gets ``block_id`` from the zone, the other player the other block."""
-        state, _ = self._identify(block_id, self.zone)
-        if state is not self:
-            return state._deal(player, block_id)
-        if block_id not in self.zone:
-            raise BlockNotAvailableError(
-                f"{self._name(block_id)} is not in the building zone: it is "
-                f"{self.where_is(block_id)}"
-            )
-        rest = list(self.zone)
-        rest.remove(block_id)
-        hands = [None, None]
-        hands[player.index] = block_id
-        hands[player.other.index] = rest[0]
-        return replace(self, zone=(), hands=(hands[0], hands[1]), phase=Phase.PLACE)
-
-    def _place(self, action: Place) -> TowersState:
-        state = self
-        if self.phase is Phase.TAKE:
-            if action.tower is self.active:
-                raise NotYourTurnError(
-                    f"{self.passive} chooses first: no block goes on {self.active}'s tower "
-                    f"until {self.passive} has taken one of the two in the building zone")
-            state = self._deal(action.tower, action.block)
-        if state.phase is Phase.PLACE:
-            return state._place_own(action)
-        if state.phase is Phase.BONUS:
-            return state._place_black(action)
-        raise WrongPhaseError(
-            f"no block can be placed on a tower now: {self.describe_phase()}"
-        )
-
-    def _place_own(self, action: Place) -> TowersState:
-        p = action.tower
-        hand = self.hands[p.index]
-        if hand is None:
-            raise NotYourTurnError(f"{p} has already placed a block this turn")
-        state, old = self._identify(action.block, (hand,))
-        if old is not None:
-            return state._place_own(action)
-        if action.block != hand:
-            raise BlockNotAvailableError(
-                f"{p} must place the {self.block(hand)} now, not "
-                f"{self._name(action.block)}"
-            )
-        block = self.block(hand)
-        check_placement(self.tower(p), block, action.cells)
-        tower = self.tower(p).add(PlacedBlock(block, action.cells, p))
-        hands = list(self.hands)
-        hands[p.index] = None
-        state = replace(self, towers=_with(self.towers, p, tower), hands=(hands[0], hands[1]))
-        if any(h is not None for h in state.hands):
-            return state
-        return state._end_turn()
-
-    def _place_black(self, action: Place) -> TowersState:
-        owner = action.tower
-        earner = owner.other
-        if earner not in self.bonus:
-            if owner in self.bonus:
-                raise NotYourTurnError(
-                    f"the black block goes on the opponent's tower: {owner} earned it and "
-                    f"places it on {earner}'s tower"
-                )
-            raise NotYourTurnError(f"{earner} has no flat bonus to use")
-        if action.block not in self.blacks:
-            raise BlockNotAvailableError(
-                f"only a black block may be placed for a flat bonus, and "
-                f"{self._name(action.block)} is {self.where_is(action.block)}"
-            )
-        block = self.block(action.block)
-        check_placement(self.tower(owner), block, action.cells)
-        tower = self.tower(owner).add(PlacedBlock(block, action.cells, earner))
-        blacks = tuple(b for b in self.blacks if b != action.block)
-        bonus = tuple(p for p in self.bonus if p is not earner) if blacks else ()
-        state = replace(self, towers=_with(self.towers, owner, tower), blacks=blacks, bonus=bonus)
-        if tower.overflow:
-            return state._over_the_top(EndReason.BLACK_OVER_THE_TOP)
-        return state if state.bonus else state._next_turn()
-
-    def _decline(self, player: Player) -> TowersState:
-        self._expect(Phase.BONUS, "there is no black block to decline now")
-        if player not in self.bonus:
-            raise NotYourTurnError(f"{player} has no flat bonus to decline")
-        bonus = tuple(p for p in self.bonus if p is not player)
-        state = replace(self, bonus=bonus)
-        return state if bonus else state._next_turn()
-
-    def _end_turn(self) -> TowersState:
-        if any(t.overflow for t in self.towers):
-            return self._over_the_top(EndReason.OVER_THE_TOP)
-        flat = tuple(p for p in PLAYERS if self.tower(p).is_flat) if self.blacks else ()
-        if flat:
-            return replace(self, phase=Phase.BONUS, bonus=flat)
-        return self._next_turn()
-
-    def _over_the_top(self, reason: EndReason) -> TowersState:
-        """End the game: over-the-top blocks leave unscored, each cube over costs a point."""
-        towers = list(self.towers)
-        penalties = list(self.penalties)
-        removed = list(self.removed)
-        over = []
-        for p in PLAYERS:
-            for pb in self.tower(p).blocks:
-                if pb.overflow:
-                    towers[p.index] = towers[p.index].remove(pb.block.id)
-                    penalties[p.index] += pb.overflow
-                    removed.append(pb.block.id)
-                    over.append(p)
-        return replace(
-            self, towers=(towers[0], towers[1]), penalties=(penalties[0], penalties[1]),
-            removed=tuple(removed), over_the_top=tuple(over), bonus=(),
-            phase=Phase.OVER, end=reason,
-        )
-
-    def _next_turn(self) -> TowersState:
-        state = replace(
-            self, phase=Phase.CHOOSE, active=self.passive, turn=self.turn + 1,
-            zone=(), hands=(None, None), bonus=(),
-        )
-        if len(state.pile) < 2:
-            return replace(state, phase=Phase.OVER, end=EndReason.PILE_EMPTY)
-        return state
+        return turns.apply_action(self, action)
 
     # ------------------------------------------------------------------ words
-
-    def _expect(self, phase: Phase, why: str) -> None:
-        if self.phase is not phase:
-            raise WrongPhaseError(f"{why}; now {self.describe_phase()}")
-
-    def _name(self, block_id: str) -> str:
-        if block_id in self.game.block_set:
-            return f"the {self.block(block_id)}"
-        return f"block {block_id!r}"
 
     def describe_phase(self) -> str:
         """What the table is waiting for, in a sentence."""
@@ -683,24 +312,3 @@ def _parse_cell(word: str) -> Cell:
     if len(rod) != 2 or rod[0] not in "abc" or rod[1] not in "123" or not level.isdigit():
         raise ValueError(f"{word!r} is not a cube like a1:3")
     return ("abc".index(rod[0]), int(rod[1]) - 1, int(level) - 1)
-
-
-def _with(towers: tuple[Tower, Tower], player: Player, tower: Tower) -> tuple[Tower, Tower]:
-    return (tower, towers[1]) if player is Player.A else (towers[0], tower)
-
-
-def _one_per_kind(block_set: BlockSet, ids: tuple[str, ...]) -> tuple[str, ...]:
-    seen: set[object] = set()
-    out = []
-    for block_id in ids:
-        kind = block_set[block_id].kind
-        if kind not in seen:
-            seen.add(kind)
-            out.append(block_id)
-    return tuple(out)
-
-
-__all__ = [
-    "Action", "Choose", "Decline", "EndReason", "IllegalActionError", "Outcome", "Phase",
-    "Place", "PutBack", "Take", "Timeout", "Toss", "TowersGame", "TowersOptions", "TowersState",
-]

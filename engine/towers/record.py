@@ -4,15 +4,7 @@ from __future__ import annotations
 
 from engine.players import Player
 from engine.record import RecordError
-from engine.towers.game import (
-    Action,
-    Choose,
-    Decline,
-    Place,
-    PutBack,
-    Take,
-    Timeout,
-)
+from engine.towers.actions import Action, Choose, Decline, Place, PutBack, Take, Timeout
 
 
 def action_to_dict(action: Action) -> dict:

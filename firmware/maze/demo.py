@@ -15,17 +15,10 @@ from __future__ import annotations
 import random
 
 from engine.errors import ObeliskError
-from engine.maze.game import (
-    SIZE,
-    Action,
-    MazeGame,
-    MazeState,
-    Move,
-    Orientation,
-    PlaceWall,
-    Role,
-    plan,
-)
+from engine.maze.actions import Action, Move, Orientation, PlaceWall
+from engine.maze.board import SIZE
+from engine.maze.game import MazeGame, MazeState, Role
+from engine.maze.plan import plan
 from engine.maze.record import action_from_dict, action_to_dict
 from engine.maze.sensing import MazeView
 from firmware.demo_runner import DemoSettings, run_table_demo

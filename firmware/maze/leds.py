@@ -11,7 +11,9 @@ their colour; at the end the winner's ring is green, the loser's red.
 
 from __future__ import annotations
 
-from engine.maze.game import SIZE, Move, PlaceWall, Role, queen_moves
+from engine.maze.actions import Move, PlaceWall
+from engine.maze.board import SIZE, queen_moves
+from engine.maze.game import Role
 from firmware import palette
 
 Frame = dict[tuple[str, str, int], palette.RGB]

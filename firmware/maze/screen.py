@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 from engine.core import parse_square
-from engine.maze.game import (
-    SIZE,
-    MazeGame,
-    MazeOptions,
-    MazeState,
-    Orientation,
-    Phase,
-    PlaceWall,
-    plan,
-)
+from engine.maze.actions import Orientation, PlaceWall
+from engine.maze.board import SIZE
+from engine.maze.game import MazeGame, MazeOptions, MazeState, Phase
+from engine.maze.plan import plan
 
 
 def _state(seen: dict) -> MazeState:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import square_name
-from engine.maze.game import SIZE, Move, Orientation, Pass, Phase, PlaceSegment, PlaceWall, Role
+from engine.maze.actions import Move, Orientation, Pass, PlaceSegment, PlaceWall
+from engine.maze.board import SIZE
+from engine.maze.game import Phase, Role
 from engine.players import Player
 from firmware.events import Mark
 from firmware.solo import ASKED, Pixel, differs, lit, notation, pixels_of, same, searched, shade

@@ -28,20 +28,9 @@ from __future__ import annotations
 from engine.core import square_name
 from engine.errors import NothingPlacedError, ObeliskError
 from engine.maze import record
-from engine.maze.game import (
-    SEGMENTS,
-    Action,
-    MazeGame,
-    MazeState,
-    Move,
-    Orientation,
-    Pass,
-    PlaceSegment,
-    PlaceWall,
-    Plan,
-    Role,
-    plan,
-)
+from engine.maze.actions import Action, Move, Orientation, Pass, PlaceSegment, PlaceWall
+from engine.maze.game import SEGMENTS, MazeGame, MazeState, Role
+from engine.maze.plan import Plan, plan
 from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight
 from engine.players import Player
 from firmware.journal import Journal

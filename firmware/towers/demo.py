@@ -20,9 +20,11 @@ from collections import Counter
 from engine.errors import AmbiguousPlacementError, ObeliskError
 from engine.players import PLAYERS, Player
 from engine.towers.blocks import Colour
-from engine.towers.game import Phase, TowersState
-from engine.towers.sensing import TowersView, expected_towers, find_placement
+from engine.towers.game import TowersState
+from engine.towers.placement import find_placement
+from engine.towers.sensing import TowersView, expected_towers
 from engine.towers.tower import LEVELS, resting_placements
+from engine.towers.turns import Phase
 from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.journal import Journal
 from firmware.resume import Resolved

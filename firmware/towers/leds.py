@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 
 from engine.players import PLAYERS
-from engine.towers.game import Phase
 from engine.towers.sensing import UNKNOWN, zone_fits
 from engine.towers.tower import RODS, WIDTH
+from engine.towers.turns import Phase
 from firmware import palette
 
 Frame = dict[tuple[str, str, int], palette.RGB]

@@ -16,8 +16,9 @@ import dataclasses
 from typing import Any
 
 from engine.players import Player
-from engine.towers.game import Choose, Decline, Phase, Place, Take
+from engine.towers.actions import Choose, Decline, Place, Take
 from engine.towers.tower import LEVELS, WIDTH, cells_text, drop, heights_of
+from engine.towers.turns import Phase
 from firmware import palette
 from firmware.events import Mark
 from firmware.solo import Pixel, asks, lit, notation, pixels_of, shade

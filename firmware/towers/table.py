@@ -29,17 +29,9 @@ from engine.errors import ObeliskError
 from engine.players import Player
 from engine.record import options_to_dict
 from engine.towers import record
+from engine.towers.actions import Action, Decline, Place, Timeout
 from engine.towers.blocks import Cell, block_set_to_dict
-from engine.towers.game import (
-    Action,
-    Decline,
-    Phase,
-    Place,
-    Timeout,
-    TowersGame,
-    TowersOptions,
-    TowersState,
-)
+from engine.towers.game import TowersGame, TowersOptions, TowersState
 from engine.towers.sensing import (
     Choice,
     Takeback,
@@ -49,6 +41,7 @@ from engine.towers.sensing import (
     read_view,
 )
 from engine.towers.tower import cell_name
+from engine.towers.turns import Phase
 from firmware.events import Mark
 from firmware.hourglass import Hourglass
 from firmware.journal import GameEntries, Journal
