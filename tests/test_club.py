@@ -156,7 +156,7 @@ def test_a_game_is_published_end_to_end_and_a_late_subscriber_sees_the_retained_
         told = demo.lines
         wait_for(lambda: [e for e in heard.events("t1") if e["event"] == "game_over"], 30)
         got = [e for e in heard.events("t1") if e["event"] not in ("table", "absent")]
-        strip = {"words", "table", "session", "n", "at"}
+        strip = {"words", "page", "table", "session", "n", "at"}  # what the page adds
         assert [{k: v for k, v in e.items() if k not in strip} for e in got] == told
         result = heard.result("t1", game_id)[1]
         exported = subprocess.run([OBELISK, "export", game_id, "--format", "json",
