@@ -329,8 +329,6 @@ class Publisher:
             whole = fingerprint(game.entries.entries)
             seen[whole] = seen.get(whole, 0) + 1
             key = f"{whole}.{seen[whole]}"  # the same game twice (a copied journal): two
-            if key not in self.ids and (game.id in self.sent or game.id in self.queued):
-                continue  # published by an older version under the table's own id
             game_id = self.ids.get(key) or self._new_id(key)
             if game_id in self.sent or game_id in self.queued:
                 continue
