@@ -344,8 +344,7 @@ def status(table: Any) -> dict:
     choose = None
     if state == "choose" and table.candidates and table.chooser is not None:
         choose = {"player": table.chooser.value, "pick": table.pick,
-                  "candidates": [", ".join(table._words(a) for a in c)
-                                 for c in table.candidates]}
+                  "candidates": table.candidate_words()}
     return {"ok": True, "game": table.game.id, "options": options_to_dict(table.game.options),
             "state": state, "problem": table.problem, "can": {
                 "pause": state in PLAYING, "resume": state == "paused",
@@ -445,7 +444,7 @@ class Controls:
         if not table.started or table.state in ("setup", "over"):
             raise CommandRefused("no game is on to end")
         # the new table first: one this table cannot make leaves the game and journal be
-        made = self._make(table.game.id, table.game.options, table._extras())
+        made = self._make(table.game.id, table.game.options, table.extras())
         try:
             kept = table.journal.archive()
         except JournalError as exc:
@@ -472,7 +471,7 @@ class Controls:
             else:  # set up again: every page draws the table afresh
                 table.emit(table.public_state())
             return self.service.table.problem
-        extras = table._extras() if spec.id == table.game.id else {}
+        extras = table.extras() if spec.id == table.game.id else {}
         maker = replace(self.maker, solo=solo)
         made = self._make(spec.id, options, extras, maker)  # refused: nothing changed
         self.maker = maker  # later tables (``end``) keep this solo setting

@@ -262,15 +262,16 @@ class Table(Generic[V]):
         """The journal's start line: game, options, seed, what the game is made of."""
         entry = {"t": "start", "game": self.game.id, "when": time.strftime("%Y-%m-%d %H:%M"),
                  "options": options_to_dict(self.game.options), "seed": self.seed}
-        extras = self._extras()
+        extras = self.extras()
         if extras:
             entry["extras"] = extras
         if self.solo is not None:  # a game alone resumes alone (firmware.solo.resume_solo)
             entry["solo"] = self.solo.solo.to_dict()
         return entry
 
-    def _extras(self) -> dict:
-        """What the game is made of beyond its options (a towers set), for the journal."""
+    def extras(self) -> dict:
+        """What the game is made of beyond its options (a towers set), for the journal; the
+        command socket's ``end`` and ``new`` set the same game up again with it."""
         return {}
 
     def _announce_start(self) -> None:
@@ -438,11 +439,11 @@ class Table(Generic[V]):
             except ObeliskError as exc:
                 self._wrong(str(exc))
                 return
-            refusal = self.solo.refuse(self, action) if self.solo is not None else None
+            actor = self._actor(action)
+            refusal = self.solo.refuse(self, action, actor) if self.solo is not None else None
             if refusal is not None:  # made for the computer, but not the move it asked
                 self._wrong(*refusal)
                 return
-            actor = self._actor(action)
             self.journal.append({"t": "action", "n": len(self.actions) + 1,
                                  **self._entry_of(action)})
             text = self._words(action)
@@ -510,7 +511,9 @@ class Table(Generic[V]):
                                    or self._phase_words(before) != self._phase_words()):
             self.tell("turn", player=player.value, doing=self._phase_words())
         if self.solo is not None:
-            self.solo.turn(self)  # the computer's move, asked as soon as it is to act
+            played = self.solo.turn(self)  # the computer's move, asked as soon as it is to act
+            if played:  # nothing to fetch: the table plays it itself
+                self._accept(played)
 
     def _phase_words(self, state: Any | None = None) -> str:
         """What the player to act is to do, in a sentence."""
@@ -585,8 +588,12 @@ class Table(Generic[V]):
     def _choose_event(self) -> dict:
         assert self.chooser is not None
         return self.event("offer", kind="choose", players=[self.chooser.value], pick=self.pick,
-                          candidates=[", ".join(self._words(a) for a in c)
-                                      for c in self.candidates])
+                          candidates=self.candidate_words())
+
+    def candidate_words(self) -> list[str]:
+        """The candidates of the choice on offer, each in a player's words: the ``offer``
+        event names them so, and the command socket's ``status`` too."""
+        return [", ".join(self._words(a) for a in c) for c in self.candidates]
 
     def _choose(self, kind: str) -> None:
         if kind == "press":

@@ -102,7 +102,7 @@ class TowersTable(Table[TowersView]):
 
     # ---------------------------------------------------------------- the game's parts
 
-    def _extras(self) -> dict:
+    def extras(self) -> dict:
         return {"set": block_set_to_dict(self.game.block_set)}
 
     def _initial(self, start: dict) -> TowersState:
