@@ -86,7 +86,6 @@ LOCAL_COMMANDS = ("diag",)
 """Commands only a person at the table's computer sends: ``obelisk diag`` through the
 running service (an LED lit for a test, the sensors as the service sees them)."""
 FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led", "deadline"}
-PLAYING = ("play", "choose", "repair")
 
 
 class CommandRefused(ValueError):
@@ -307,15 +306,14 @@ def games() -> dict:
 def _bonus(table: Any) -> list[str]:
     """The players who may decline a bonus now (towers' flat bonus)."""
     pos = table.position
-    if table.state != "play" or table.offer is not None or \
-            getattr(getattr(pos, "phase", None), "name", "") != "BONUS":
+    if not table.in_plain_play() or getattr(getattr(pos, "phase", None), "name", "") != "BONUS":
         return []
     return [p.value for p in getattr(pos, "bonus", ())]
 
 
 def _owners(table: Any) -> list[str]:
     """The players who may still confirm the takeback on offer."""
-    if table.offer is None or table.state not in ("play", "repair"):
+    if not table.takeback_waiting():
         return []
     return sorted(p.value for p in table.offer.owners - table.confirmed)
 
@@ -326,10 +324,9 @@ def _hint_now(table: Any) -> str:
     if computer is None:
         return ("a hint is for playing alone: set up a new game with the computer in a seat "
                 "(solo A or B)")
-    if table.state != "play":
-        return "a hint is for a game in play"
-    if table.offer is not None:
-        return "confirm or undo the takeback first (lift the pieces off, or put them back)"
+    if not table.in_plain_play():
+        return "a hint is for a game in play" if table.state != "play" else \
+            "confirm or undo the takeback first (lift the pieces off, or put them back)"
     from firmware.solo import movers
 
     if computer.person not in movers(table.position):
@@ -339,19 +336,17 @@ def _hint_now(table: Any) -> str:
 
 def status(table: Any) -> dict:
     """What the table is doing, and which commands make sense now."""
-    state = table.state
     solo = solo_of(table)
     choose = None
-    if state == "choose" and table.candidates and table.chooser is not None:
+    if table.choice_waiting():
         choose = {"player": table.chooser.value, "pick": table.pick,
                   "candidates": table.candidate_words()}
     return {"ok": True, "game": table.game.id, "options": options_to_dict(table.game.options),
-            "state": state, "problem": table.problem, "can": {
-                "pause": state in PLAYING, "resume": state == "paused",
+            "state": table.state, "problem": table.problem, "can": {
+                "pause": table.may_pause(), "resume": table.may_resume(),
                 "decline": _bonus(table), "takeback": _owners(table), "choose": choose,
-                "start": state == "setup", "end": table.started and state not in ("setup",
-                                                                                   "over"),
-                "new": state in ("setup", "over"), "hint": not _hint_now(table)},
+                "start": table.may_begin(), "end": table.game_on(),
+                "new": table.between_games(), "hint": not _hint_now(table)},
             "solo": solo.to_dict() if solo is not None else None, "games": games()}
 
 
@@ -378,14 +373,14 @@ class Controls:
         self.service.table.on_button(ButtonEvent(button, kind), now)
 
     def _pause(self, table: Any, command: Command, now: float) -> str:
-        if table.state not in PLAYING:
+        if not table.may_pause():
             raise CommandRefused("there is no game in play to pause"
-                                 + (": it is paused already" if table.state == "paused" else ""))
+                                 + (": it is paused already" if table.may_resume() else ""))
         self._press("menu", now)
         return "paused: the hourglass is stopped"
 
     def _resume(self, table: Any, command: Command, now: float) -> str:
-        if table.state != "paused":
+        if not table.may_resume():
             raise CommandRefused("the table is not paused")
         self._press("menu", now)
         return "play goes on"
@@ -417,7 +412,7 @@ class Controls:
             f"player {command.player}; the other owner confirms too"
 
     def _choose(self, table: Any, command: Command, now: float) -> str:
-        if table.state != "choose" or not table.candidates or table.chooser is None:
+        if not table.choice_waiting():
             raise CommandRefused("the table offers nothing to choose among now")
         count = len(table.candidates)
         if command.index is None or command.index >= count:
@@ -429,19 +424,19 @@ class Controls:
         return f"candidate {command.index + 1} chosen"
 
     def _start(self, table: Any, command: Command, now: float) -> str:
-        if table.state != "setup":
-            raise CommandRefused("a game is on already" if table.state != "over" else
-                                 "the game is over: start a new one")
+        if not table.may_begin():
+            raise CommandRefused("the game is over: start a new one" if table.may_new_game()
+                                 else "a game is on already")
         if table.decided is None:
             raise CommandRefused("the table is still reading the board: try again in a "
                                  "second")
         self._press("A", now)
-        if self.service.table.state == "setup":
+        if self.service.table.may_begin():  # still in setup: the press began nothing
             raise CommandRefused(f"the table is not ready for a game: {table.problem}")
         return "the game begins"
 
     def _end(self, table: Any, command: Command, now: float) -> str:
-        if not table.started or table.state in ("setup", "over"):
+        if not table.game_on():
             raise CommandRefused("no game is on to end")
         # the new table first: one this table cannot make leaves the game and journal be
         made = self._make(table.game.id, table.game.options, table.extras())
@@ -455,7 +450,7 @@ class Controls:
         return words
 
     def _new(self, table: Any, command: Command, now: float) -> str:
-        if table.state not in ("setup", "over"):
+        if not table.between_games():
             raise CommandRefused("a game is on: end it first, or play it to its end")
         spec = GAMES[command.game or table.game.id]
         options = options_of(spec, command.options) if command.game or command.options \
@@ -466,7 +461,7 @@ class Controls:
             raise CommandRefused(str(exc)) from None
         if spec.id == table.game.id and options == table.game.options and \
                 solo == solo_of(table):
-            if table.state == "over":
+            if table.may_new_game():
                 self._press("A", now)  # as a player's press after the end: the next game
             else:  # set up again: every page draws the table afresh
                 table.emit(table.public_state())

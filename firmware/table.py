@@ -301,7 +301,7 @@ class Table(Generic[V]):
         """Let time pass: write a game's end the disk refused, decide on a view the first
         time it has held still."""
         self._now = now
-        if self._end_due and self.state in ("play", "choose", "repair"):
+        if self._end_due and self.may_finish():
             self._end()
         settled = self.settler.settled(now)
         if settled is not None:
@@ -341,27 +341,53 @@ class Table(Generic[V]):
                 self._menu()
             return
         player = Player(event.button)
-        if self.state == "over":
+        if self.may_new_game():
             if event.kind == "press":
                 self.new_game()
         elif self.state == "choose":
             if player is self.chooser:
                 self._choose(event.kind)
-        elif self.offer is not None and self.state in ("play", "repair"):
+        elif self.takeback_waiting():
             self._confirm_takeback(player)
         elif self.state == "setup":
             self._setup_button(player, event.kind)
-        elif self.state == "play" and (self.solo is None
+        elif self.in_plain_play() and (self.solo is None
                                        or not self.solo.button(self, player, event.kind)):
             self._play_button(player, event.kind)
 
     def _menu(self) -> None:
-        if self.state in ("play", "choose", "repair"):
+        if self.may_pause():
             self.pause()
-        elif self.state == "paused":
+        elif self.may_resume():
             self.resume()
         elif self.state == "setup":
             self._setup_menu()
+
+    # What may be done now. The machine's own ``may_<trigger>()`` answers for its
+    # triggers (``may_pause``, ``may_resume``, ``may_begin``, ``may_new_game``...); these
+    # answer for what is no trigger, here once for the buttons and the command socket.
+
+    def between_games(self) -> bool:
+        """No game is under way: one may begin (setup), or a new one be set up (over). The
+        command socket's ``new`` sets another game up at these moments only."""
+        return self.may_begin() or self.may_new_game()
+
+    def game_on(self) -> bool:
+        """A game is under way: journalled and not over (the command socket's ``end``)."""
+        return self.started and not self.between_games()
+
+    def in_plain_play(self) -> bool:
+        """Plain play, no choice, repair or takeback awaited: a player's button means the
+        game's own thing (a bonus declined, a hint asked) and a sure reading counts early."""
+        return self.state == "play" and self.offer is None
+
+    def takeback_waiting(self) -> bool:
+        """A takeback is on offer that its owners' buttons may confirm now (not paused)."""
+        return self.offer is not None and self.state in ("play", "repair")
+
+    def choice_waiting(self) -> bool:
+        """A choice awaits its chooser: presses step through the candidates, a hold plays."""
+        return self.may_picked() and bool(self.candidates) and self.chooser is not None
 
     def _setup_menu(self) -> None:
         """The menu button before a game (towers: the next options)."""
@@ -401,7 +427,7 @@ class Table(Generic[V]):
         """Whether a fresh reading may count after the short window: only in plain play,
         nothing offered, and the game sure it is complete legal actions. Those are applied
         now, while the reading settles, so that the decision has less to do."""
-        if self.state != "play" or self.offer is not None:
+        if not self.in_plain_play():
             return False
         try:
             actions = self._sure(view)

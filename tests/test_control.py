@@ -30,6 +30,7 @@ from firmware.towers.view import view_of
 from hardware.devices import open_table
 from hardware.profile import load_profile
 from tests.conftest import COLUMN_B, cells, column, position
+from tests.test_no_dead_ends import SCENARIOS
 from tests.test_towers_table import Table, _deal, _flat_table, _place_view
 
 A, B = Player.A, Player.B
@@ -169,6 +170,23 @@ def test_nothing_to_choose_or_start_is_refused(played):
     with pytest.raises(CommandRefused, match="a game is on"):
         played.do("new", game="stones")
     assert played.inputs == []
+
+
+@pytest.mark.parametrize(("cls", "state", "bring", "leave"), SCENARIOS,
+                         ids=[f"{c.__name__}-{s}" for c, s, _, _ in SCENARIOS])
+def test_what_status_offers_in_each_state_of_each_table(tmp_path, block_set, cls, state,
+                                                        bring, leave):
+    """The commands status offers, asked of the table's machine, in every state of every
+    game's table (the towers' toss included): a game is on from its toss to its end."""
+    table = bring(tmp_path, block_set).table
+    assert table.state == state
+    can = control.status(table)["can"]
+    assert can["pause"] is (state in ("play", "choose", "repair"))
+    assert can["resume"] is (state == "paused")
+    assert can["start"] is (state == "setup")
+    assert can["new"] is (state in ("setup", "over"))
+    assert can["end"] is (state not in ("setup", "over"))
+    assert (can["choose"] is not None) is (state == "choose")
 
 
 def test_new_game_options_are_read_as_the_command_line_reads_them(block_set):
