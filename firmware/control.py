@@ -227,19 +227,28 @@ class TableMaker:
         """(the table, its view of a snapshot); CommandRefused when this table cannot play it."""
         try:
             engine = game.make(options, extras)
-            table = game.table_class().for_service(engine, self.journal, self.profile,
-                                                  seed=self.seed(), emit=emit)
         except (ObeliskError, ValueError, OSError) as exc:
             raise CommandRefused(f"this table cannot play that game: {exc}") from None
-        if self.solo is not None:
-            from firmware.solo import Computer  # only a solo table loads the search
-
-            try:
-                table.solo = Computer(self.solo, game.id)
-            except (ImportError, ObeliskError) as exc:
-                raise CommandRefused(f"the computer does not play {game.id} ({exc}): choose "
-                                     "two people") from None
+        computer = self._computer(game.id)
+        try:
+            table = game.table_class().for_service(engine, self.journal, self.profile,
+                                                  seed=self.seed(), emit=emit, solo=computer)
+        except (ObeliskError, ValueError, OSError) as exc:
+            raise CommandRefused(f"this table cannot play that game: {exc}") from None
         return table, game.view_of()
+
+    def _computer(self, game_id: str) -> Any:
+        """The computer's seat at the new table (None: two people play); CommandRefused
+        when the computer does not play the game."""
+        if self.solo is None:
+            return None
+        from firmware.solo import Computer  # only a solo table loads the search
+
+        try:
+            return Computer(self.solo, game_id)
+        except (ImportError, ObeliskError) as exc:
+            raise CommandRefused(f"the computer does not play {game_id} ({exc}): choose "
+                                 "two people") from None
 
 
 def solo_of(table: Any) -> Any:

@@ -61,13 +61,14 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         if resolved.archived is not None:
             log.info("the unfinished game is kept in %s; a new game starts", resolved.archived)
         spec = resolved.game
-        table = spec.table_class().for_service(resolved.make(), journal, profile,
-                                             seed=int.from_bytes(os.urandom(8), "big"),
-                                             emit=report)
+        computer = None
         if solo is not None:
             from firmware.solo import Computer
 
-            table.solo = Computer(solo, spec.id)
+            computer = Computer(solo, spec.id)
+        table = spec.table_class().for_service(resolved.make(), journal, profile,
+                                             seed=int.from_bytes(os.urandom(8), "big"),
+                                             emit=report, solo=computer)
         stream = serve_table(table, state.path)  # for `obelisk watch` and the page
         closing = contextlib.closing(stream) if stream else contextlib.nullcontext()
         # On a Pi, a table not wired up yet still starts (and tells systemd it is ready):

@@ -124,14 +124,13 @@ class Table(Generic[V]):
     def __init__(self, game: Any, journal: Journal, *,
                  emit: Callable[[dict], None] = lambda event: None,
                  beep: Callable[[], None] = lambda: None, settle_s: float = 0.3,
-                 quick_s: float = 0.1, seed: int | None = None) -> None:
+                 quick_s: float = 0.1, seed: int | None = None, solo: Any = None) -> None:
         self.game = game
         self.journal = journal
         self.emit = emit
         self.beep = beep
         self.seed = _fresh_seed() if seed is None else seed
-        self.settler: Settler[V] = Settler(settle_s, quick_s)
-        self.settler.sure = self._sure_now
+        self.settler: Settler[V] = Settler(settle_s, quick_s, sure=self._sure_now)
         self._prepared: dict = {}  # action -> (position before, position after)
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
@@ -148,7 +147,7 @@ class Table(Generic[V]):
         self.actions: list = []
         self.started = False  # the journal holds this game's start
         self.lock = threading.RLock()  # the service and the people's hands take turns
-        self.solo: Any = None  # firmware.solo.Computer when the computer plays a seat
+        self.solo: Any = solo  # firmware.solo.Computer when the computer plays a seat
         self.missing: list[dict] = []  # devices the table cannot use (the service says which)
         self.scanner: dict | None = None  # the board's own figures, as last told (an event)
         self._now = 0.0
@@ -316,10 +315,11 @@ class Table(Generic[V]):
 
     @classmethod
     def for_service(cls, game: Any, journal: Journal, profile: Any, *, seed: int,
-                    emit: Callable[[dict], None]) -> Table:
-        """The table ``obelisk run`` plays on ``profile``; a game whose table needs more of
-        the profile (wall switches, load cells) checks it here first."""
-        return cls(game, journal, emit=emit, seed=seed)
+                    emit: Callable[[dict], None], solo: Any = None) -> Table:
+        """The table ``obelisk run`` plays on ``profile`` (``solo``: the computer's seat, a
+        ``firmware.solo.Computer``, or None); a game whose table needs more of the profile
+        (wall switches, load cells) checks it here first."""
+        return cls(game, journal, emit=emit, seed=seed, solo=solo)
 
     def led_frame(self, now: float, ring_pixels: int) -> dict:
         """The LEDs now: the game's own picture (``draw_leds``), and over it the computer's

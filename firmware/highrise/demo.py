@@ -132,10 +132,11 @@ def run_demo(settings: DemoSettings) -> int:
         _calibrate_sim(devices, journal, emit)
         holder["cal"] = load_calibration(journal.dir, devices.profile.scanner.load_cells)
 
-    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> HighriseTable:
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int,
+                   solo) -> HighriseTable:
         return HighriseTable(HighriseGame(resolved.options), journal, holder["cal"], seed=seed,
                              emit=emit, settle_s=max(0.3, 0.15 * settings.speed),
-                             quick_s=max(0.1, 0.15 / 3 * settings.speed))
+                             quick_s=max(0.1, 0.15 / 3 * settings.speed), solo=solo)
 
     return run_table_demo("highrise", settings, make_table, HighrisePlayers, view_of,
                           profile=profile, prepare=prepare)

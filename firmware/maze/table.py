@@ -64,7 +64,7 @@ class MazeTable(Table[MazeView]):
 
     @classmethod
     def for_service(cls, game: MazeGame, journal: Journal, profile, *, seed: int,
-                    emit) -> MazeTable:
+                    emit, solo=None) -> MazeTable:
         """The table ``obelisk run`` plays on this profile: it needs the wall switches."""
         if not profile.scanner.wall_sensors or (profile.scanner.rows, profile.scanner.cols) \
                 != (8, 8):
@@ -72,7 +72,7 @@ class MazeTable(Table[MazeView]):
                                "the maze needs [scanner] board = \"8x8\" and wall_sensors = "
                                "true (hardware/README.md); on the simulated table use "
                                "--profile sim-maze")
-        return cls(game, journal, emit=emit, seed=seed)
+        return cls(game, journal, emit=emit, seed=seed, solo=solo)
 
     @property
     def plan(self) -> Plan:

@@ -139,10 +139,11 @@ def run_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> int:
         return dataclasses.replace(sim, scanner=dataclasses.replace(
             sim.scanner, stack_levels=3 if stack_sensors else 1))
 
-    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> StonesTable:
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int,
+                   solo) -> StonesTable:
         return StonesTable(StonesGame(resolved.options), journal, emit=emit, seed=seed,
                            settle_s=max(0.3, 0.04 * settings.speed),
-                           quick_s=max(0.1, 0.04 / 3 * settings.speed))
+                           quick_s=max(0.1, 0.04 / 3 * settings.speed), solo=solo)
 
     return run_table_demo("stones", settings, make_table, StonesPlayers, view_of,
                           profile=profile)

@@ -295,10 +295,12 @@ class DemoPlayers:
 def run_demo(settings: DemoSettings) -> int:
     """Play one towers game through the whole simulated stack; 0 when it ends."""
 
-    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> TowersTable:
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int,
+                   solo) -> TowersTable:
         return TowersTable(resolved.make(), journal, seed=seed, emit=emit,
                            settle_s=max(0.3, 0.15 * settings.speed),
-                           quick_s=max(0.1, 0.15 / 3 * settings.speed), toss_s=2.0)
+                           quick_s=max(0.1, 0.15 / 3 * settings.speed), toss_s=2.0,
+                           solo=solo)
 
     return run_table_demo("towers", settings, make_table, DemoPlayers, view_of)
 
