@@ -75,10 +75,8 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         # what is missing is said in the log and on the page, with what to do.
         with open_table(profile, tolerant=True) as devices, closing, \
                 contextlib.ExitStack() as later:
-            service = TableService(devices, table, spec.view_of())
-            if stream is not None:
-                service.stream = stream  # its readers hear of each move after its LED frame
-                service.on_swap.append(stream.follow)
+            # the stream's readers hear of each move after its LED frame
+            service = TableService(devices, table, spec.view_of(), stream=stream)
             service.start_table()
             _say_hello(profile, spec.id, journal, table.problem)
             service.after_ready.append(lambda: _after_ready(
