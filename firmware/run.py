@@ -101,7 +101,8 @@ def _after_ready(service: TableService, directory, profile: Profile, journal: Jo
     Until the command socket exists, a command gets "the table is starting" from
     ``firmware.control.send``.
     """
-    from firmware.control import TableMaker, serve_controls  # the page's, not the table's
+    from firmware.command_handlers import TableMaker  # the page's, not the table's
+    from firmware.control import serve_controls
     from firmware.fingers import serve_fingers
     from firmware.pin import PinError, table_pin
 

@@ -131,7 +131,7 @@ class TableService:
         self._unsynced_since: float | None = None  # real time the board was last seen going
         self._unseen_shown = False  # the rings say the board is not seen
         self._asked: tuple[float, int] | None = None  # (settle deadline, the link's ticket)
-        self.controls = None  # firmware.control.Controls, once its socket is open
+        self.controls = None  # firmware.command_handlers.Controls, once its socket is open
         self.stream = stream  # firmware.stream.EventStream: its events go after the LED frame
         self.pin: str | None = None  # the table PIN the menu button's hold shows
         self._pin_since: float | None = None  # real time the rings began showing it
