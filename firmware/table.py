@@ -26,6 +26,10 @@ It holds everything that does not depend on the game:
 - resuming: the journal's unfinished game is rebuilt through the engine's
   rules from its seed and actions (``firmware.resume.replay``).
 
+The repair, choosing and takebacks are written in ``firmware.table_asks``
+(``Asking``), starting and resuming in ``firmware.table_start``
+(``Starting``); ``Table`` is made of both, and this module holds the rest.
+
 A game's table adds only what differs: how it reads a settled view
 (``_decide``), which buttons mean what during play (``_play_button``), its
 LED frame (``<game>/leds.py``) and, when it must, how its journal entries
@@ -35,11 +39,8 @@ look (High Rise seals them). Everything it tells the world goes through
 
 from __future__ import annotations
 
-import random
 import threading
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from transitions import Machine
@@ -47,22 +48,15 @@ from transitions import Machine
 from engine.core import seeded_start
 from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
-from engine.record import options_from_dict, options_to_dict
+from engine.record import options_to_dict
 from firmware import events, solo
-from firmware.games import GAMES
-from firmware.journal import GameEntries, Journal, JournalError
-from firmware.resume import read_start, replay, start_extras
+from firmware.journal import Journal
 from firmware.settle import Settler
+from firmware.table_asks import Actions, Asking, Offer
+from firmware.table_start import Starting, fresh_seed
 from hardware.buttons import ButtonEvent
 
 V = TypeVar("V")
-Actions = tuple[Any, ...]
-
-def _fresh_seed() -> int:
-    """A new game's seed from the system's randomness, as ``secrets`` would draw it (which
-    imports hashlib: longer to start)."""
-    return random.SystemRandom().getrandbits(63)
-
 
 CORE_STATES = ("setup", "play", "choose", "repair", "paused", "over")
 CORE_TRANSITIONS = (
@@ -78,23 +72,11 @@ CORE_TRANSITIONS = (
     {"trigger": "new_game", "source": "over", "dest": "setup", "after": "_next_game"},
 )
 
-
-@dataclass(frozen=True)
-class Offer:
-    """The table went back to an earlier accepted position: a takeback to confirm.
-
-    Only the players whose pieces came off (``owners``) may confirm it.
-    """
-
-    to: int
-    owners: frozenset[Player]
-
-
 READING_STATES = ("play", "choose", "repair")
 """The states in which a settled reading is a move, a choice or a repair to read."""
 
 
-class Table(Generic[V]):
+class Table(Starting, Asking, Generic[V]):
     """One game on a physical (or simulated) table; subclass it for a game.
 
     A subclass sets ``record`` (its engine record module) and ``SETUP`` (what
@@ -129,7 +111,7 @@ class Table(Generic[V]):
         self.journal = journal
         self.emit = emit
         self.beep = beep
-        self.seed = _fresh_seed() if seed is None else seed
+        self.seed = fresh_seed() if seed is None else seed
         self.settler: Settler[V] = Settler(settle_s, quick_s, sure=self._sure_now)
         self._prepared: dict = {}  # action -> (position before, position after)
         self.view: V | None = None
@@ -202,92 +184,6 @@ class Table(Generic[V]):
     def players(self) -> dict:
         """Who plays, as the game names its seats (a game may name roles)."""
         return {p.value: str(p) for p in PLAYERS}
-
-    # ------------------------------------------------------------------ starting
-
-    def start(self, now: float) -> None:
-        """Resume the journal's unfinished game, or wait in setup for a new one."""
-        self._now = now
-        entries = self.journal.unfinished()
-        if not entries:
-            self.problem = self.SETUP
-            return
-        self._resume(entries)
-
-    def _resume(self, entries: GameEntries) -> None:
-        spec = GAMES[self.game.id]
-        self.game = read_start(entries, lambda start: spec.make(
-            options_from_dict(spec.options, start["options"]), start_extras(start)))
-        first = read_start(entries, self._initial)
-        replayed = replay(entries, first, self._action_of)
-        self.history, self.actions = list(replayed.history), list(replayed.actions)
-        self.position = replayed.state
-        self.started = True
-        from firmware.solo import resume_solo  # the computer's seat and level, as journalled
-
-        resume_solo(self, entries)
-        self._resumed_from(entries)
-        self.tell("resumed", game=self.game.id, options=options_to_dict(self.game.options),
-                  actions=len(self.actions), observation=self.position.observation())
-        self.resumed()
-        if self.position.is_terminal():  # its end was not written before the stop
-            try:
-                self._end()
-            except JournalError as exc:  # the disk is still full: each tick tries again
-                self.cannot_record(str(exc))
-        else:
-            self._tell_turn(None)
-
-    def _initial(self, start: dict) -> Any:
-        """The first position of a journalled game (chance from its seed)."""
-        seed = start.get("seed", 0)  # journals before chance moved into the engine: none
-        if type(seed) is not int:
-            raise ValueError(f"the seed {seed!r} is not a whole number")
-        self.seed = seed
-        return seeded_start(self.game, self.seed)[0]
-
-    def _resumed_from(self, entries: GameEntries) -> None:
-        """After a resume: what a game must restore beyond its position."""
-
-    def _begin_game(self) -> None:
-        """Journal the start of a new game from the start position the table shows."""
-        state = self.position
-        self.journal.append(self._start_entry(state))
-        self.position, self.history, self.actions = state, [state], []
-        self.started = True
-        self.problem = ""
-
-    def _start_entry(self, state: Any) -> dict:
-        """The journal's start line: game, options, seed, what the game is made of."""
-        entry = {"t": "start", "game": self.game.id, "when": time.strftime("%Y-%m-%d %H:%M"),
-                 "options": options_to_dict(self.game.options), "seed": self.seed}
-        extras = self.extras()
-        if extras:
-            entry["extras"] = extras
-        if self.solo is not None:  # a game alone resumes alone (firmware.solo.resume_solo)
-            entry["solo"] = self.solo.solo.to_dict()
-        return entry
-
-    def extras(self) -> dict:
-        """What the game is made of beyond its options (a towers set), for the journal; the
-        command socket's ``end`` and ``new`` set the same game up again with it."""
-        return {}
-
-    def _announce_start(self) -> None:
-        first = self.position.current_player()
-        self.tell("start", game=self.game.id, options=options_to_dict(self.game.options),
-                  players=self.players(), first=first.value if first else None,
-                  observation=self.position.observation())
-        self._tell_turn(None)
-
-    def _next_game(self) -> None:
-        """After a game: a new seed, nothing on record, the players set up again."""
-        self.seed = _fresh_seed()
-        self.position = seeded_start(self.game, self.seed)[0]
-        self.history, self.actions = [self.position], []
-        self.started, self.offer, self.candidates, self.chooser = False, None, (), None
-        self.problem = self.SETUP
-        self.settler.forget()
 
     # ------------------------------------------------------------------ inputs
 
@@ -511,26 +407,6 @@ class Table(Generic[V]):
         self.history.append(self.position)
         self.actions.append(action)
 
-    def _rewind(self, to: int) -> None:
-        self.history = self.history[: to + 1]
-        self.actions = self.actions[:to]
-        self.position = self.history[-1]
-
-    def _takeback(self, to: int, why: str = "confirmed") -> None:
-        """Undo the actions after ``to`` (journalled first); ``why`` is "confirmed" for a
-        player's takeback, "slide" when a piece moved on and its move is replaced."""
-        undone = len(self.actions) - to
-        self.journal.append({"t": "takeback", "to": to})
-        self._rewind(to)
-        self.offer, self.confirmed = None, set()
-        self.tell("takeback", undone=undone, actions=to, why=why,
-                  observation=self.position.observation())
-        self._tell_turn(None)
-        if why == "confirmed":
-            if self.state == "repair":
-                self.fixed()
-            self.settler.forget()
-
     def _tell_turn(self, before: Any) -> None:
         player = self.position.current_player()
         if player is not None and (before is None or before.current_player() is not player
@@ -554,111 +430,6 @@ class Table(Generic[V]):
         again a little later, so the action is recorded once the disk allows.
         """
         self._wrong(message)
-
-    # ------------------------------------------------------------------ repair
-
-    def _wrong(self, message: str, where: tuple = ()) -> None:
-        """Show what is wrong and record nothing: go to repair, or say a new problem there."""
-        changed = message != self.problem
-        self.problem = message
-        self.wrong = where
-        self.candidates, self.chooser = (), None
-        if self.state != "repair" and self.may_go_wrong():
-            self.go_wrong()
-        elif changed:
-            self.beep()
-            self._tell_refused()
-
-    def _tell_refused(self) -> None:
-        self.emit(self._refused_event())
-
-    def _refused_event(self) -> dict:
-        return self.event("refused", message=self.problem,
-                          where=[self._place_name(w) for w in self.wrong])
-
-    def _place_name(self, place: Any) -> str:
-        """A place the LEDs light, in words (a square, a cube)."""
-        return str(place)
-
-    def on_enter_repair(self) -> None:
-        self.beep()
-        self._tell_refused()
-
-    def _settled_back(self) -> None:
-        """The table is as the game says again: leave a repair, a stale choice or offer."""
-        self.candidates, self.chooser, self.wrong = (), None, ()
-        self.offer, self.confirmed = None, set()
-        if self.state == "choose":
-            self.picked()
-        elif self.state == "repair":
-            self.fixed()
-            self.tell("repaired")
-
-    def on_enter_play(self) -> None:
-        self.problem = ""
-
-    # ------------------------------------------------------------------ choosing
-
-    def _ask(self, chooser: Player, candidates: tuple[Actions, ...], problem: str = "") -> None:
-        """Light the candidates; the chooser steps with a press and plays one with a hold."""
-        if candidates != self.candidates:
-            self.pick = 0
-        self.chooser, self.candidates = chooser, candidates
-        self.problem = problem or (f"{chooser}: more than one move fits what the table sees; "
-                                   "press your button to light the next, hold it on the "
-                                   "right one")
-        if self.state != "choose":
-            self.ask()
-        self.emit(self._choose_event())
-
-    def _choose_event(self) -> dict:
-        assert self.chooser is not None
-        return self.event("offer", kind="choose", players=[self.chooser.value], pick=self.pick,
-                          candidates=self.candidate_words())
-
-    def candidate_words(self) -> list[str]:
-        """The candidates of the choice on offer, each in a player's words: the ``offer``
-        event names them so, and the command socket's ``status`` too."""
-        return [", ".join(self._words(a) for a in c) for c in self.candidates]
-
-    def _choose(self, kind: str) -> None:
-        if kind == "press":
-            self.pick = (self.pick + 1) % len(self.candidates)
-            return
-        actions = list(self.candidates[self.pick])
-        self.candidates, self.chooser = (), None
-        self.picked()
-        self._accept(actions)
-
-    # ------------------------------------------------------------------ takebacks
-
-    def _offer_takeback(self, offer: Offer) -> None:
-        if offer != self.offer:
-            self.confirmed = set()
-            self.emit(self._takeback_event(offer))
-        self.offer = offer
-        names = " and ".join(str(p) for p in sorted(offer.owners, key=lambda p: p.value))
-        self.problem = (f"a piece came off: {names} may press their button to take it back, "
-                        "or put it back")
-        self.candidates, self.chooser = (), None
-        if self.state == "choose":
-            self.picked()
-        if self.state == "play":
-            self.go_wrong()
-
-    def _takeback_event(self, offer: Offer) -> dict:
-        owners = sorted(offer.owners, key=lambda p: p.value)
-        return self.event("offer", kind="takeback", players=[p.value for p in owners],
-                          candidates=[f"take back {len(self.actions) - offer.to} action(s)"])
-
-    def _confirm_takeback(self, player: Player) -> None:
-        """An owner of a lifted piece confirms; the other player's button does nothing."""
-        assert self.offer is not None
-        if player not in self.offer.owners:
-            return
-        self.confirmed.add(player)
-        if self.confirmed >= self.offer.owners:
-            self._takeback(self.offer.to)
 
     # ------------------------------------------------------------------ pause, the end
 

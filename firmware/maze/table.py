@@ -46,7 +46,8 @@ from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight
 from engine.players import Player
 from firmware.journal import Journal
 from firmware.maze import leds
-from firmware.table import Offer, Table
+from firmware.table import Table
+from firmware.table_asks import Offer
 
 ARCHITECT, MAZE_MASTER = Role.ARCHITECT.player, Role.MAZE_MASTER.player
 

@@ -51,7 +51,8 @@ from engine.towers.sensing import (
 from engine.towers.tower import cell_name
 from firmware.hourglass import Hourglass
 from firmware.journal import GameEntries, Journal
-from firmware.table import Offer, Table
+from firmware.table import Table
+from firmware.table_asks import Offer
 from firmware.towers import leds
 
 PRESETS = (
