@@ -82,7 +82,8 @@ def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
                    prepare: Callable | None = None) -> int:
     """Play one game through the whole simulated stack; 0 when it ends.
 
-    ``make_table(resolved, journal, emit, seed)`` builds the table;
+    ``make_table(resolved, journal, emit, seed, solo)`` builds the table (``solo``:
+    the computer's seat, a ``firmware.solo.Computer``, or None);
     ``make_players(table, devices, seed)`` the players, who offer
     ``waiting()``, ``act()``, ``physical()`` (the simulated table as plain
     data) and ``restore(data)``; the screen is drawn from the events alone
@@ -154,11 +155,12 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
     emit, reader_gone = _emitter(settings, resolved, out, live)
     if prepare is not None:
         prepare(devices, journal, emit)
-    table = make_table(resolved, journal, emit, seed)
+    computer = None
     if settings.solo is not None:  # before the start: a resumed game checks it with its own
         from firmware.solo import Computer
 
-        table.solo = Computer(settings.solo, resolved.game.id)
+        computer = Computer(settings.solo, resolved.game.id)
+    table = make_table(resolved, journal, emit, seed, computer)
     stream = serve_table(table, journal.dir, clock)  # `obelisk watch` and the page see a demo too
     service = TableService(devices, table, view_of, clock, rate=speed)
     service.start_table()  # a journal that cannot be resumed is refused here, nothing touched

@@ -61,23 +61,22 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         if resolved.archived is not None:
             log.info("the unfinished game is kept in %s; a new game starts", resolved.archived)
         spec = resolved.game
-        table = spec.table_class().for_service(resolved.make(), journal, profile,
-                                             seed=int.from_bytes(os.urandom(8), "big"),
-                                             emit=report)
+        computer = None
         if solo is not None:
             from firmware.solo import Computer
 
-            table.solo = Computer(solo, spec.id)
+            computer = Computer(solo, spec.id)
+        table = spec.table_class().for_service(resolved.make(), journal, profile,
+                                             seed=int.from_bytes(os.urandom(8), "big"),
+                                             emit=report, solo=computer)
         stream = serve_table(table, state.path)  # for `obelisk watch` and the page
         closing = contextlib.closing(stream) if stream else contextlib.nullcontext()
         # On a Pi, a table not wired up yet still starts (and tells systemd it is ready):
         # what is missing is said in the log and on the page, with what to do.
         with open_table(profile, tolerant=True) as devices, closing, \
                 contextlib.ExitStack() as later:
-            service = TableService(devices, table, spec.view_of())
-            if stream is not None:
-                service.stream = stream  # its readers hear of each move after its LED frame
-                service.on_swap.append(stream.follow)
+            # the stream's readers hear of each move after its LED frame
+            service = TableService(devices, table, spec.view_of(), stream=stream)
             service.start_table()
             _say_hello(profile, spec.id, journal, table.problem)
             service.after_ready.append(lambda: _after_ready(
@@ -102,7 +101,8 @@ def _after_ready(service: TableService, directory, profile: Profile, journal: Jo
     Until the command socket exists, a command gets "the table is starting" from
     ``firmware.control.send``.
     """
-    from firmware.control import TableMaker, serve_controls  # the page's, not the table's
+    from firmware.command_handlers import TableMaker  # the page's, not the table's
+    from firmware.control import serve_controls
     from firmware.fingers import serve_fingers
     from firmware.pin import PinError, table_pin
 

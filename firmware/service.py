@@ -106,11 +106,14 @@ class _Stopping(threading.Event):
 class TableService:
     """Runs a game's table (``TowersTable``, ``StonesTable``) on a table's devices.
 
-    ``view_of`` turns a sensor snapshot into the view that game compares.
+    ``view_of`` turns a sensor snapshot into the view that game compares; ``stream``
+    (a ``firmware.stream.EventStream``, if any) publishes the table's events, each after
+    the LED frame it changed, and follows each table swapped in.
     """
 
     def __init__(self, devices: TableDevices, table, view_of: Callable[[Snapshot], object],
-                 clock: Callable[[], float] = time.monotonic, *, rate: float = 1.0) -> None:
+                 clock: Callable[[], float] = time.monotonic, *, rate: float = 1.0,
+                 stream=None) -> None:
         self.devices = devices
         self.table = table
         self.view_of = view_of
@@ -128,8 +131,8 @@ class TableService:
         self._unsynced_since: float | None = None  # real time the board was last seen going
         self._unseen_shown = False  # the rings say the board is not seen
         self._asked: tuple[float, int] | None = None  # (settle deadline, the link's ticket)
-        self.controls = None  # firmware.control.Controls, once its socket is open
-        self.stream = None  # firmware.stream.EventStream: its events go after the LED frame
+        self.controls = None  # firmware.command_handlers.Controls, once its socket is open
+        self.stream = stream  # firmware.stream.EventStream: its events go after the LED frame
         self.pin: str | None = None  # the table PIN the menu button's hold shows
         self._pin_since: float | None = None  # real time the rings began showing it
         self.pin_dir = None  # where the PIN is kept: read again at each hold (a new PIN shows)
@@ -137,6 +140,8 @@ class TableService:
         self._led_test: tuple[tuple, float] | None = None  # (LED lit by diag, real deadline)
         self._boot = os.urandom(4).hex()  # (``secrets`` would cost start-up hmac's import)
         self.on_swap: list[Callable[[object], None]] = []  # told of each new table
+        if stream is not None:  # its new readers start from the table now played
+            self.on_swap.append(stream.follow)
         # Done in the loop's first turn, just after READY=1: what only comes into use later
         # (the page's command socket, the PIN, the simulated buttons' socket), so that
         # systemd hears the table is ready as soon as it can read the board.

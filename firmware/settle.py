@@ -28,13 +28,14 @@ class Settler(Generic[T]):
     """Reports a value once it has been unchanged for ``settle_s`` seconds (``quick_s`` for
     one that ``sure`` vouches for)."""
 
-    def __init__(self, settle_s: float = 0.3, quick_s: float | None = None) -> None:
+    def __init__(self, settle_s: float = 0.3, quick_s: float | None = None,
+                 sure: Callable[[T], bool] | None = None) -> None:
         if settle_s < 0:
             raise ValueError(f"the settle time cannot be negative ({settle_s} s)")
         self.settle_s = settle_s
         self.quick_s = settle_s if quick_s is None else min(max(0.0, quick_s), settle_s)
         # Whether a value is one the table is sure of (None: none is).
-        self.sure: Callable[[T], bool] | None = None
+        self.sure = sure
         self._wait = settle_s  # how long the pending value must hold
         # Re-reads the sensors once a value has held still (None: no answer). When
         # it differs, the value moved again and settling starts over.

@@ -189,22 +189,24 @@ class Computer:
             state = state.apply_action(action)
         return tuple(actions)
 
-    def turn(self, table: Any) -> None:
-        """The position changed: ask for the computer's move if it is to act."""
+    def turn(self, table: Any) -> tuple:
+        """The position changed: ask for the computer's move if it is to act. What it
+        returns the table plays itself at once: an asked action that needs no hands (else
+        ())."""
         pos = table.position
         if pos is self._for:
-            return
+            return ()
         left = self._left(table)
         self._for, self._n, self.hinted = pos, len(table.actions), ()
         if self.seat not in movers(pos) or not self.rules.asks(pos):
             self.asked = ()
-            return
+            return ()
         self.asked = self._still_legal(pos, left) or self._plan(table, self.seat)
         if self.asked and self.rules.hands_free(self.asked[0]):
-            table._accept([self.asked[0]])  # nothing to fetch: the table plays it itself
-            return
+            return self.asked[:1]  # nothing to fetch: the table plays it itself
         if self.asked:
             table.tell("asked", **self._told(table, self.asked, self.seat))
+        return ()
 
     def _left(self, table: Any) -> tuple:
         """What the asked move still lacks after the actions played since it was asked (none
@@ -248,14 +250,15 @@ class Computer:
 
     # ---------------------------------------------------------------- checking
 
-    def refuse(self, table: Any, action: Any) -> tuple[str, tuple] | None:
+    def refuse(self, table: Any, action: Any, actor: Player) -> tuple[str, tuple] | None:
         """Why a move made for the computer is not the one asked (and where), or None.
 
-        A move of the person's own passes; the asked moves may come in any
-        order (``turn`` strikes off those made once they are recorded).
+        ``actor`` is who made ``action``, as the table's rules tell. A move of the
+        person's own passes; the asked moves may come in any order (``turn``
+        strikes off those made once they are recorded).
         """
         pos = table.position
-        if not self.asked or table._actor(action) is not self.seat:
+        if not self.asked or actor is not self.seat:
             return None
         if any(self.rules.same(pos, wanted, action) for wanted in self.asked):
             return None

@@ -26,6 +26,10 @@ It holds everything that does not depend on the game:
 - resuming: the journal's unfinished game is rebuilt through the engine's
   rules from its seed and actions (``firmware.resume.replay``).
 
+The repair, choosing and takebacks are written in ``firmware.table_asks``
+(``Asking``), starting and resuming in ``firmware.table_start``
+(``Starting``); ``Table`` is made of both, and this module holds the rest.
+
 A game's table adds only what differs: how it reads a settled view
 (``_decide``), which buttons mean what during play (``_play_button``), its
 LED frame (``<game>/leds.py``) and, when it must, how its journal entries
@@ -35,35 +39,24 @@ look (High Rise seals them). Everything it tells the world goes through
 
 from __future__ import annotations
 
-import random
 import threading
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from transitions import Machine
 
-from engine.core import seeded_start, square_name
+from engine.core import seeded_start
 from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
-from engine.record import options_from_dict, options_to_dict
+from engine.record import options_to_dict
 from firmware import events, solo
-from firmware.events import Mark
-from firmware.games import GAMES
-from firmware.journal import GameEntries, Journal, JournalError
-from firmware.resume import read_start, replay, start_extras
+from firmware.journal import Journal
 from firmware.settle import Settler
+from firmware.table_asks import Actions, Asking, Offer
+from firmware.table_start import Starting, fresh_seed
 from hardware.buttons import ButtonEvent
 
 V = TypeVar("V")
-Actions = tuple[Any, ...]
-
-def _fresh_seed() -> int:
-    """A new game's seed from the system's randomness, as ``secrets`` would draw it (which
-    imports hashlib: longer to start)."""
-    return random.SystemRandom().getrandbits(63)
-
 
 CORE_STATES = ("setup", "play", "choose", "repair", "paused", "over")
 CORE_TRANSITIONS = (
@@ -79,23 +72,11 @@ CORE_TRANSITIONS = (
     {"trigger": "new_game", "source": "over", "dest": "setup", "after": "_next_game"},
 )
 
-
-@dataclass(frozen=True)
-class Offer:
-    """The table went back to an earlier accepted position: a takeback to confirm.
-
-    Only the players whose pieces came off (``owners``) may confirm it.
-    """
-
-    to: int
-    owners: frozenset[Player]
-
-
 READING_STATES = ("play", "choose", "repair")
 """The states in which a settled reading is a move, a choice or a repair to read."""
 
 
-class Table(Generic[V]):
+class Table(Starting, Asking, Generic[V]):
     """One game on a physical (or simulated) table; subclass it for a game.
 
     A subclass sets ``record`` (its engine record module) and ``SETUP`` (what
@@ -125,14 +106,13 @@ class Table(Generic[V]):
     def __init__(self, game: Any, journal: Journal, *,
                  emit: Callable[[dict], None] = lambda event: None,
                  beep: Callable[[], None] = lambda: None, settle_s: float = 0.3,
-                 quick_s: float = 0.1, seed: int | None = None) -> None:
+                 quick_s: float = 0.1, seed: int | None = None, solo: Any = None) -> None:
         self.game = game
         self.journal = journal
         self.emit = emit
         self.beep = beep
-        self.seed = _fresh_seed() if seed is None else seed
-        self.settler: Settler[V] = Settler(settle_s, quick_s)
-        self.settler.sure = self._sure_now
+        self.seed = fresh_seed() if seed is None else seed
+        self.settler: Settler[V] = Settler(settle_s, quick_s, sure=self._sure_now)
         self._prepared: dict = {}  # action -> (position before, position after)
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
@@ -149,7 +129,7 @@ class Table(Generic[V]):
         self.actions: list = []
         self.started = False  # the journal holds this game's start
         self.lock = threading.RLock()  # the service and the people's hands take turns
-        self.solo: Any = None  # firmware.solo.Computer when the computer plays a seat
+        self.solo: Any = solo  # firmware.solo.Computer when the computer plays a seat
         self.missing: list[dict] = []  # devices the table cannot use (the service says which)
         self.scanner: dict | None = None  # the board's own figures, as last told (an event)
         self._now = 0.0
@@ -205,91 +185,6 @@ class Table(Generic[V]):
         """Who plays, as the game names its seats (a game may name roles)."""
         return {p.value: str(p) for p in PLAYERS}
 
-    # ------------------------------------------------------------------ starting
-
-    def start(self, now: float) -> None:
-        """Resume the journal's unfinished game, or wait in setup for a new one."""
-        self._now = now
-        entries = self.journal.unfinished()
-        if not entries:
-            self.problem = self.SETUP
-            return
-        self._resume(entries)
-
-    def _resume(self, entries: GameEntries) -> None:
-        spec = GAMES[self.game.id]
-        self.game = read_start(entries, lambda start: spec.make(
-            options_from_dict(spec.options, start["options"]), start_extras(start)))
-        first = read_start(entries, self._initial)
-        replayed = replay(entries, first, self._action_of)
-        self.history, self.actions = list(replayed.history), list(replayed.actions)
-        self.position = replayed.state
-        self.started = True
-        from firmware.solo import resume_solo  # the computer's seat and level, as journalled
-
-        resume_solo(self, entries)
-        self._resumed_from(entries)
-        self.tell("resumed", game=self.game.id, options=options_to_dict(self.game.options),
-                  actions=len(self.actions), observation=self.position.observation())
-        self.resumed()
-        if self.position.is_terminal():  # its end was not written before the stop
-            try:
-                self._end()
-            except JournalError as exc:  # the disk is still full: each tick tries again
-                self.cannot_record(str(exc))
-        else:
-            self._tell_turn(None)
-
-    def _initial(self, start: dict) -> Any:
-        """The first position of a journalled game (chance from its seed)."""
-        seed = start.get("seed", 0)  # journals before chance moved into the engine: none
-        if type(seed) is not int:
-            raise ValueError(f"the seed {seed!r} is not a whole number")
-        self.seed = seed
-        return seeded_start(self.game, self.seed)[0]
-
-    def _resumed_from(self, entries: GameEntries) -> None:
-        """After a resume: what a game must restore beyond its position."""
-
-    def _begin_game(self) -> None:
-        """Journal the start of a new game from the start position the table shows."""
-        state = self.position
-        self.journal.append(self._start_entry(state))
-        self.position, self.history, self.actions = state, [state], []
-        self.started = True
-        self.problem = ""
-
-    def _start_entry(self, state: Any) -> dict:
-        """The journal's start line: game, options, seed, what the game is made of."""
-        entry = {"t": "start", "game": self.game.id, "when": time.strftime("%Y-%m-%d %H:%M"),
-                 "options": options_to_dict(self.game.options), "seed": self.seed}
-        extras = self._extras()
-        if extras:
-            entry["extras"] = extras
-        if self.solo is not None:  # a game alone resumes alone (firmware.solo.resume_solo)
-            entry["solo"] = self.solo.solo.to_dict()
-        return entry
-
-    def _extras(self) -> dict:
-        """What the game is made of beyond its options (a towers set), for the journal."""
-        return {}
-
-    def _announce_start(self) -> None:
-        first = self.position.current_player()
-        self.tell("start", game=self.game.id, options=options_to_dict(self.game.options),
-                  players=self.players(), first=first.value if first else None,
-                  observation=self.position.observation())
-        self._tell_turn(None)
-
-    def _next_game(self) -> None:
-        """After a game: a new seed, nothing on record, the players set up again."""
-        self.seed = _fresh_seed()
-        self.position = seeded_start(self.game, self.seed)[0]
-        self.history, self.actions = [self.position], []
-        self.started, self.offer, self.candidates, self.chooser = False, None, (), None
-        self.problem = self.SETUP
-        self.settler.forget()
-
     # ------------------------------------------------------------------ inputs
 
     def on_view(self, view: V, now: float) -> None:
@@ -301,7 +196,7 @@ class Table(Generic[V]):
         """Let time pass: write a game's end the disk refused, decide on a view the first
         time it has held still."""
         self._now = now
-        if self._end_due and self.state in ("play", "choose", "repair"):
+        if self._end_due and self.may_finish():
             self._end()
         settled = self.settler.settled(now)
         if settled is not None:
@@ -316,10 +211,11 @@ class Table(Generic[V]):
 
     @classmethod
     def for_service(cls, game: Any, journal: Journal, profile: Any, *, seed: int,
-                    emit: Callable[[dict], None]) -> Table:
-        """The table ``obelisk run`` plays on ``profile``; a game whose table needs more of
-        the profile (wall switches, load cells) checks it here first."""
-        return cls(game, journal, emit=emit, seed=seed)
+                    emit: Callable[[dict], None], solo: Any = None) -> Table:
+        """The table ``obelisk run`` plays on ``profile`` (``solo``: the computer's seat, a
+        ``firmware.solo.Computer``, or None); a game whose table needs more of the profile
+        (wall switches, load cells) checks it here first."""
+        return cls(game, journal, emit=emit, seed=seed, solo=solo)
 
     def led_frame(self, now: float, ring_pixels: int) -> dict:
         """The LEDs now: the game's own picture (``draw_leds``), and over it the computer's
@@ -341,27 +237,53 @@ class Table(Generic[V]):
                 self._menu()
             return
         player = Player(event.button)
-        if self.state == "over":
+        if self.may_new_game():
             if event.kind == "press":
                 self.new_game()
         elif self.state == "choose":
             if player is self.chooser:
                 self._choose(event.kind)
-        elif self.offer is not None and self.state in ("play", "repair"):
+        elif self.takeback_waiting():
             self._confirm_takeback(player)
         elif self.state == "setup":
             self._setup_button(player, event.kind)
-        elif self.state == "play" and (self.solo is None
+        elif self.in_plain_play() and (self.solo is None
                                        or not self.solo.button(self, player, event.kind)):
             self._play_button(player, event.kind)
 
     def _menu(self) -> None:
-        if self.state in ("play", "choose", "repair"):
+        if self.may_pause():
             self.pause()
-        elif self.state == "paused":
+        elif self.may_resume():
             self.resume()
         elif self.state == "setup":
             self._setup_menu()
+
+    # What may be done now. The machine's own ``may_<trigger>()`` answers for its
+    # triggers (``may_pause``, ``may_resume``, ``may_begin``, ``may_new_game``...); these
+    # answer for what is no trigger, here once for the buttons and the command socket.
+
+    def between_games(self) -> bool:
+        """No game is under way: one may begin (setup), or a new one be set up (over). The
+        command socket's ``new`` sets another game up at these moments only."""
+        return self.may_begin() or self.may_new_game()
+
+    def game_on(self) -> bool:
+        """A game is under way: journalled and not over (the command socket's ``end``)."""
+        return self.started and not self.between_games()
+
+    def in_plain_play(self) -> bool:
+        """Plain play, no choice, repair or takeback awaited: a player's button means the
+        game's own thing (a bonus declined, a hint asked) and a sure reading counts early."""
+        return self.state == "play" and self.offer is None
+
+    def takeback_waiting(self) -> bool:
+        """A takeback is on offer that its owners' buttons may confirm now (not paused)."""
+        return self.offer is not None and self.state in ("play", "repair")
+
+    def choice_waiting(self) -> bool:
+        """A choice awaits its chooser: presses step through the candidates, a hold plays."""
+        return self.may_picked() and bool(self.candidates) and self.chooser is not None
 
     def _setup_menu(self) -> None:
         """The menu button before a game (towers: the next options)."""
@@ -401,7 +323,7 @@ class Table(Generic[V]):
         """Whether a fresh reading may count after the short window: only in plain play,
         nothing offered, and the game sure it is complete legal actions. Those are applied
         now, while the reading settles, so that the decision has less to do."""
-        if self.state != "play" or self.offer is not None:
+        if not self.in_plain_play():
             return False
         try:
             actions = self._sure(view)
@@ -439,11 +361,11 @@ class Table(Generic[V]):
             except ObeliskError as exc:
                 self._wrong(str(exc))
                 return
-            refusal = self.solo.refuse(self, action) if self.solo is not None else None
+            actor = self._actor(action)
+            refusal = self.solo.refuse(self, action, actor) if self.solo is not None else None
             if refusal is not None:  # made for the computer, but not the move it asked
                 self._wrong(*refusal)
                 return
-            actor = self._actor(action)
             self.journal.append({"t": "action", "n": len(self.actions) + 1,
                                  **self._entry_of(action)})
             text = self._words(action)
@@ -485,33 +407,15 @@ class Table(Generic[V]):
         self.history.append(self.position)
         self.actions.append(action)
 
-    def _rewind(self, to: int) -> None:
-        self.history = self.history[: to + 1]
-        self.actions = self.actions[:to]
-        self.position = self.history[-1]
-
-    def _takeback(self, to: int, why: str = "confirmed") -> None:
-        """Undo the actions after ``to`` (journalled first); ``why`` is "confirmed" for a
-        player's takeback, "slide" when a piece moved on and its move is replaced."""
-        undone = len(self.actions) - to
-        self.journal.append({"t": "takeback", "to": to})
-        self._rewind(to)
-        self.offer, self.confirmed = None, set()
-        self.tell("takeback", undone=undone, actions=to, why=why,
-                  observation=self.position.observation())
-        self._tell_turn(None)
-        if why == "confirmed":
-            if self.state == "repair":
-                self.fixed()
-            self.settler.forget()
-
     def _tell_turn(self, before: Any) -> None:
         player = self.position.current_player()
         if player is not None and (before is None or before.current_player() is not player
                                    or self._phase_words(before) != self._phase_words()):
             self.tell("turn", player=player.value, doing=self._phase_words())
         if self.solo is not None:
-            self.solo.turn(self)  # the computer's move, asked as soon as it is to act
+            played = self.solo.turn(self)  # the computer's move, asked as soon as it is to act
+            if played:  # nothing to fetch: the table plays it itself
+                self._accept(played)
 
     def _phase_words(self, state: Any | None = None) -> str:
         """What the player to act is to do, in a sentence."""
@@ -526,108 +430,6 @@ class Table(Generic[V]):
         again a little later, so the action is recorded once the disk allows.
         """
         self._wrong(message)
-
-    # ------------------------------------------------------------------ repair
-
-    def _wrong(self, message: str, where: tuple = ()) -> None:
-        """Show what is wrong and record nothing: go to repair, or say a new problem there."""
-        changed = message != self.problem
-        self.problem = message
-        self.wrong = where
-        self.candidates, self.chooser = (), None
-        if self.state != "repair" and self.may_go_wrong():
-            self.go_wrong()
-        elif changed:
-            self.beep()
-            self._tell_refused()
-
-    def _tell_refused(self) -> None:
-        self.emit(self._refused_event())
-
-    def _refused_event(self) -> dict:
-        return self.event("refused", message=self.problem,
-                          where=[self._mark(w).to_dict() for w in self.wrong])
-
-    def _mark(self, place: Any) -> Mark:
-        """A place the LEDs light as a value the page draws: a square of the board (a
-        game whose places are something else, the towers' cubes, says so)."""
-        return Mark.on_square(square_name(place))
-
-    def on_enter_repair(self) -> None:
-        self.beep()
-        self._tell_refused()
-
-    def _settled_back(self) -> None:
-        """The table is as the game says again: leave a repair, a stale choice or offer."""
-        self.candidates, self.chooser, self.wrong = (), None, ()
-        self.offer, self.confirmed = None, set()
-        if self.state == "choose":
-            self.picked()
-        elif self.state == "repair":
-            self.fixed()
-            self.tell("repaired")
-
-    def on_enter_play(self) -> None:
-        self.problem = ""
-
-    # ------------------------------------------------------------------ choosing
-
-    def _ask(self, chooser: Player, candidates: tuple[Actions, ...], problem: str = "") -> None:
-        """Light the candidates; the chooser steps with a press and plays one with a hold."""
-        if candidates != self.candidates:
-            self.pick = 0
-        self.chooser, self.candidates = chooser, candidates
-        self.problem = problem or (f"{chooser}: more than one move fits what the table sees; "
-                                   "press your button to light the next, hold it on the "
-                                   "right one")
-        if self.state != "choose":
-            self.ask()
-        self.emit(self._choose_event())
-
-    def _choose_event(self) -> dict:
-        assert self.chooser is not None
-        return self.event("offer", kind="choose", players=[self.chooser.value], pick=self.pick,
-                          candidates=[", ".join(self._words(a) for a in c)
-                                      for c in self.candidates])
-
-    def _choose(self, kind: str) -> None:
-        if kind == "press":
-            self.pick = (self.pick + 1) % len(self.candidates)
-            return
-        actions = list(self.candidates[self.pick])
-        self.candidates, self.chooser = (), None
-        self.picked()
-        self._accept(actions)
-
-    # ------------------------------------------------------------------ takebacks
-
-    def _offer_takeback(self, offer: Offer) -> None:
-        if offer != self.offer:
-            self.confirmed = set()
-            self.emit(self._takeback_event(offer))
-        self.offer = offer
-        names = " and ".join(str(p) for p in sorted(offer.owners, key=lambda p: p.value))
-        self.problem = (f"a piece came off: {names} may press their button to take it back, "
-                        "or put it back")
-        self.candidates, self.chooser = (), None
-        if self.state == "choose":
-            self.picked()
-        if self.state == "play":
-            self.go_wrong()
-
-    def _takeback_event(self, offer: Offer) -> dict:
-        owners = sorted(offer.owners, key=lambda p: p.value)
-        return self.event("offer", kind="takeback", players=[p.value for p in owners],
-                          candidates=[f"take back {len(self.actions) - offer.to} action(s)"])
-
-    def _confirm_takeback(self, player: Player) -> None:
-        """An owner of a lifted piece confirms; the other player's button does nothing."""
-        assert self.offer is not None
-        if player not in self.offer.owners:
-            return
-        self.confirmed.add(player)
-        if self.confirmed >= self.offer.owners:
-            self._takeback(self.offer.to)
 
     # ------------------------------------------------------------------ pause, the end
 

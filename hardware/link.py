@@ -354,7 +354,7 @@ class ScannerLink(LinkTelling):
         try:
             publish = self._apply(kind, body)
         except ValueError as exc:
-            self.reader.bad["body"] = self.reader.bad.get("body", 0) + 1
+            self.reader.count_bad("body")
             log.debug("dropped a %s frame: %s", proto.KIND_NAMES.get(kind, kind), exc)
             return
         if synced and not self._synced:  # the board restarted (its hello)

@@ -22,8 +22,10 @@ from engine.towers.game import TowersGame
 from engine.towers.sensing import expected_towers
 from engine.towers.tower import resting_placements
 from engine.towers.turns import Phase
-from firmware import control, palette
-from firmware.control import CommandRefused, Controls, ControlServer, TableMaker, parse, send
+from firmware import command_handlers, commands, control, palette
+from firmware.command_handlers import Controls, TableMaker
+from firmware.commands import CommandRefused, parse
+from firmware.control import ControlServer, send
 from firmware.journal import Journal
 from firmware.pin import pin_frame, pixels_for, read_pin, table_pin
 from firmware.service import TableService
@@ -32,6 +34,7 @@ from firmware.towers.view import view_of
 from hardware.devices import open_table
 from hardware.profile import load_profile
 from tests.conftest import COLUMN_B, cells, column, position
+from tests.test_no_dead_ends import SCENARIOS
 from tests.test_towers_table import Table, _deal, _flat_table, _place_view
 
 A, B = Player.A, Player.B
@@ -173,13 +176,30 @@ def test_nothing_to_choose_or_start_is_refused(played):
     assert played.inputs == []
 
 
+@pytest.mark.parametrize(("cls", "state", "bring", "leave"), SCENARIOS,
+                         ids=[f"{c.__name__}-{s}" for c, s, _, _ in SCENARIOS])
+def test_what_status_offers_in_each_state_of_each_table(tmp_path, block_set, cls, state,
+                                                        bring, leave):
+    """The commands status offers, asked of the table's machine, in every state of every
+    game's table (the towers' toss included): a game is on from its toss to its end."""
+    table = bring(tmp_path, block_set).table
+    assert table.state == state
+    can = command_handlers.status(table)["can"]
+    assert can["pause"] is (state in ("play", "choose", "repair"))
+    assert can["resume"] is (state == "paused")
+    assert can["start"] is (state == "setup")
+    assert can["new"] is (state in ("setup", "over"))
+    assert can["end"] is (state not in ("setup", "over"))
+    assert (can["choose"] is not None) is (state == "choose")
+
+
 def test_new_game_options_are_read_as_the_command_line_reads_them(block_set):
     from firmware.games import GAMES
 
     towers, stones = GAMES["towers"], GAMES["stones"]
-    assert control.options_of(towers, (("hourglass", "90"), ("sudden_death", True))) \
+    assert commands.options_of(towers, (("hourglass", "90"), ("sudden_death", True))) \
         .hourglass_s == 90
-    got = control.options_of(stones, (("mode", "bounded"), ("size", "5x5")))
+    got = commands.options_of(stones, (("mode", "bounded"), ("size", "5x5")))
     assert (got.rows, got.cols, got.mode.value) == (5, 5, "bounded")
     for given, words in [((("hourglass", "5"),), "10 to 600 seconds"),
                          ((("turns", "15"),), "towers has no option 'turns'"),
@@ -187,7 +207,7 @@ def test_new_game_options_are_read_as_the_command_line_reads_them(block_set):
                          ((("size", "9x9"),), "3x3 to 8x8")]:
         game = towers if given[0][0] != "size" else stones
         with pytest.raises(CommandRefused, match=words):
-            control.options_of(game, given)
+            commands.options_of(game, given)
 
 
 # ---------------------------------------------------------------------- the PIN
@@ -487,6 +507,7 @@ def test_new_takes_solo_and_level_checked_as_the_command_line_checks_them(fields
 
 def test_a_solo_table_made_fresh_keeps_the_computer_and_a_hint_is_the_persons_hold(tmp_path):
     from engine.stones.sensing import sight
+    from firmware.games import GAMES
     from firmware.solo import Computer, Solo
     from tests.test_stones_table import Table as StonesHarness
 
@@ -495,7 +516,7 @@ def test_a_solo_table_made_fresh_keeps_the_computer_and_a_hint_is_the_persons_ho
     t.started()
     pressed = Pressed(t)
     pressed.controls.maker = TableMaker(load_profile("sim"), t.journal, solo=Solo(B, 2))
-    made, _ = pressed.controls.maker.make(control.GAMES["stones"], t.table.game.options, {},
+    made, _ = pressed.controls.maker.make(GAMES["stones"], t.table.game.options, {},
                                           t.table.emit)
     assert made.solo.solo == Solo(B, 2) and made is not t.table
     now = pressed.do("status")

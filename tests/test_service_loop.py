@@ -136,10 +136,10 @@ def test_the_boards_own_figures_reach_readers_as_numbers_and_stand_for_late_ones
     devices = open_table(load_profile("sim"))
     told: list[dict] = []
     table = TowersTable(TowersGame(block_set), Journal(tmp_path / "state"), emit=told.append)
-    service = TableService(devices, table, view_of, clock=lambda: 0.0)
     published: list[dict] = []
-    service.stream = types.SimpleNamespace(publish=published.append, hold=lambda: None,
-                                           release=lambda: None)
+    stream = types.SimpleNamespace(publish=published.append, hold=lambda: None,
+                                   release=lambda: None, follow=lambda table: None)
+    service = TableService(devices, table, view_of, clock=lambda: 0.0, stream=stream)
     try:
         service.start_table()
         deadline = time.monotonic() + 5

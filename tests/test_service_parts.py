@@ -111,8 +111,7 @@ def test_an_unusable_state_directory_is_refused(tmp_path):
 
 
 def test_a_reading_the_table_is_sure_of_settles_sooner():
-    settle = Settler(0.3, quick_s=0.1)
-    settle.sure = lambda value: value == "move"
+    settle = Settler(0.3, quick_s=0.1, sure=lambda value: value == "move")
     settle.feed("move", 0.0)
     assert settle.deadline() == pytest.approx(0.1)
     assert settle.settled(0.09) is None and settle.settled(0.1) == "move"

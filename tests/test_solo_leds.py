@@ -230,7 +230,7 @@ def test_the_towers_hand_turns_the_block_as_the_rods_show(monkeypatch):
     frame = _lit(rules, _table(pos, decided=None), (wrong,), seat)
     sim = types.SimpleNamespace(cubes=[pos.tower(A).occupied, pos.tower(B).occupied])
     physical = {"pads": [None, None], "held": {seat: block}, "sim": sim,
-                "_physical_pile": lambda p: list(p.pile)}
+                "physical_pile": lambda p: list(p.pile)}
     made, _ = _hands("towers", pos, seat, frame, [], monkeypatch, players=physical)
     assert len(made) == 1 and _same(rules, pos, made[0], (wrong,)) and wrong != asked
     assert not isinstance(made[0][0], Take | Choose)

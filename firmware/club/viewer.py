@@ -338,7 +338,7 @@ def serve(broker: Broker, address: str, port: int, user: str | None = None,
     import tornado.httpserver
     import tornado.netutil
 
-    from firmware.web.server import _lan_address
+    from firmware.web.server import lan_address
 
     handler = logging.StreamHandler()
     handler.setFormatter(CleanFormatter("%(message)s"))
@@ -367,7 +367,7 @@ def serve(broker: Broker, address: str, port: int, user: str | None = None,
         server = tornado.httpserver.HTTPServer(make_app(club))
         server.add_sockets(sockets)
         client = subscribe(club, broker, asyncio.get_running_loop(), user, password, ca_file)
-        shown = address if address not in ("", "0.0.0.0") else _lan_address()
+        shown = address if address not in ("", "0.0.0.0") else lan_address()
         print(f"obelisk club: open http://{shown}:{bound}/ (every table on {broker})",
               flush=True)
         try:

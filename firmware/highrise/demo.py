@@ -54,11 +54,13 @@ class HighrisePlayers:
             self.sim.weigh(pad, grams)
         self.mistake_done = data["mistake_done"]
 
-    def _grams(self, pos: HighriseState) -> list[float]:
-        """What each pad carries in the accepted position: the cover and the pieces."""
+    def grams_in(self, pos: HighriseState) -> list[float]:
+        """What each pad carries in the accepted position: the cover and the pieces (the
+        computer's hand in ``firmware/highrise/solo.py`` adds its pyramid to these)."""
         return [pad_grams(size.value for _, size in stack) for stack in pos.stacks]
 
-    def _show(self, grams: list[float]) -> None:
+    def show(self, grams: list[float]) -> None:
+        """Hands load the pads until each weighs this much (the computer's hand too)."""
         for pad, g in enumerate(grams):
             if abs(self.sim.grams[pad] - g) > 1e-9:
                 self.sim.weigh(pad, g)
@@ -75,18 +77,18 @@ class HighrisePlayers:
         if table.state == "setup":
             covers = [COVER_GRAMS] * table.cells
             if list(self.sim.grams[: table.cells]) != covers:
-                self._show(covers)
+                self.show(covers)
             else:
                 self.devices.buttons.press("A")
         elif table.state == "repair":
-            self._show(self._grams(table.position))
+            self.show(self.grams_in(table.position))
         elif table.state == "play":
             self._move(table.position)
 
     def _move(self, pos: HighriseState) -> None:
         rng = random.Random(f"{self.seed}:{pos.plies}")
         place: Place = rng.choice(pos.legal_actions())
-        grams = self._grams(pos)
+        grams = self.grams_in(pos)
         i = pos.index(place.square)
         grams[i] += PYRAMID_GRAMS[place.size.value]
         if pos.plies == self.mistake_ply and not self.mistake_done:
@@ -101,7 +103,7 @@ class HighrisePlayers:
                 grams[other] -= PYRAMID_GRAMS[1] if pos.stacks[other] else 0
                 if not pos.stacks[other]:
                     grams[other] -= COVER_GRAMS  # the cover itself, then
-        self._show(grams)
+        self.show(grams)
 
 
 def _calibrate_sim(devices: TableDevices, journal: Journal, emit) -> None:
@@ -130,10 +132,11 @@ def run_demo(settings: DemoSettings) -> int:
         _calibrate_sim(devices, journal, emit)
         holder["cal"] = load_calibration(journal.dir, devices.profile.scanner.load_cells)
 
-    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> HighriseTable:
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int,
+                   solo) -> HighriseTable:
         return HighriseTable(HighriseGame(resolved.options), journal, holder["cal"], seed=seed,
                              emit=emit, settle_s=max(0.3, 0.15 * settings.speed),
-                             quick_s=max(0.1, 0.15 / 3 * settings.speed))
+                             quick_s=max(0.1, 0.15 / 3 * settings.speed), solo=solo)
 
     return run_table_demo("highrise", settings, make_table, HighrisePlayers, view_of,
                           profile=profile, prepare=prepare)

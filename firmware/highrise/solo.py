@@ -93,6 +93,6 @@ def hand(players: Any, table: Any, actions: tuple) -> None:
     """The demo's hand puts the asked pyramid on its square."""
     pos = table.position
     place = actions[0]
-    grams = players._grams(pos)
+    grams = players.grams_in(pos)
     grams[pos.index(place.square)] += PYRAMID_GRAMS[place.size.value]
-    players._show(grams)
+    players.show(grams)

@@ -64,7 +64,7 @@ class HighriseTable(Table[View]):
 
     @classmethod
     def for_service(cls, game: HighriseGame, journal: Journal, profile, *, seed: int,
-                    emit) -> HighriseTable:
+                    emit, solo=None) -> HighriseTable:
         """The table ``obelisk run`` plays on this profile: a calibrated load cell a square."""
         options = game.options
         if profile.scanner.load_cells < options.cells:
@@ -73,7 +73,7 @@ class HighriseTable(Table[View]):
                 f"{options.rows}x{options.cols} High Rise needs one under each of its "
                 f"{options.cells} squares: pick a smaller --size or a profile with more")
         return cls(game, journal, load_calibration(journal.dir, options.cells), seed=seed,
-                   emit=emit, board_cols=profile.scanner.cols or options.cols)
+                   emit=emit, board_cols=profile.scanner.cols or options.cols, solo=solo)
 
     @property
     def cells(self) -> int:

@@ -168,10 +168,11 @@ def _nasty_wall(pos: MazeState, rng: random.Random) -> PlaceWall | None:
 def run_demo(settings: DemoSettings) -> int:
     """Play one maze game through the whole simulated stack; 0 when it ends."""
 
-    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> MazeTable:
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int,
+                   solo) -> MazeTable:
         return MazeTable(MazeGame(resolved.options), journal, emit=emit, seed=seed,
                          settle_s=max(0.3, 0.04 * settings.speed),
-                         quick_s=max(0.1, 0.04 / 3 * settings.speed))
+                         quick_s=max(0.1, 0.04 / 3 * settings.speed), solo=solo)
 
     return run_table_demo("maze", settings, make_table, MazePlayers, view_of,
                           profile=lambda options: load_profile("sim-maze"))

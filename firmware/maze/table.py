@@ -35,7 +35,8 @@ from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight
 from engine.players import Player
 from firmware.journal import Journal
 from firmware.maze import leds
-from firmware.table import Offer, Table
+from firmware.table import Table
+from firmware.table_asks import Offer
 
 ARCHITECT, MAZE_MASTER = Role.ARCHITECT.player, Role.MAZE_MASTER.player
 
@@ -53,7 +54,7 @@ class MazeTable(Table[MazeView]):
 
     @classmethod
     def for_service(cls, game: MazeGame, journal: Journal, profile, *, seed: int,
-                    emit) -> MazeTable:
+                    emit, solo=None) -> MazeTable:
         """The table ``obelisk run`` plays on this profile: it needs the wall switches."""
         if not profile.scanner.wall_sensors or (profile.scanner.rows, profile.scanner.cols) \
                 != (8, 8):
@@ -61,7 +62,7 @@ class MazeTable(Table[MazeView]):
                                "the maze needs [scanner] board = \"8x8\" and wall_sensors = "
                                "true (hardware/README.md); on the simulated table use "
                                "--profile sim-maze")
-        return cls(game, journal, emit=emit, seed=seed)
+        return cls(game, journal, emit=emit, seed=seed, solo=solo)
 
     @property
     def plan(self) -> Plan:

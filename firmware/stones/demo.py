@@ -53,8 +53,9 @@ class StonesPlayers:
             self.sim.put((row, col), height)
         self.illegal_done = data["illegal_done"]
 
-    def _show(self, heights: Heights) -> None:
-        """Hands move stones until the board holds stacks this tall."""
+    def show(self, heights: Heights) -> None:
+        """Hands move stones until the board holds stacks this tall (the computer's hand
+        in ``firmware/stones/solo.py`` sets its move out so too)."""
         for square in self.sim.pieces - {sq for sq, _ in heights}:
             self.sim.take(square)
         for square, height in heights - self.sim.stacks:
@@ -76,11 +77,11 @@ class StonesPlayers:
         if table.state == "setup":
             start = stack_heights(pos)
             if self.sim.stacks != start:
-                self._show(start)
+                self.show(start)
             else:
                 self.devices.buttons.press("A")
         elif table.state == "repair":
-            self._show(stack_heights(pos))
+            self.show(stack_heights(pos))
         elif table.state == "choose":
             self._pick(pos)
         elif table.state == "play":
@@ -99,7 +100,7 @@ class StonesPlayers:
         if sight_after(pos, move, self.levels) == sight(pos, self.levels):
             self.devices.buttons.press(pos.to_play.value)  # no switch will see this one
         else:
-            self._show(stack_heights(pos.apply_action(move)))
+            self.show(stack_heights(pos.apply_action(move)))
 
     def _illegal(self, pos: StonesState) -> bool:
         """Push one of the mover's stones straight forward, which the rules forbid."""
@@ -109,7 +110,7 @@ class StonesPlayers:
             if stack[0].owner is pos.to_play and len(stack) == 1:
                 ahead = (square[0] + step, square[1])
                 if 0 <= ahead[0] < pos.options.rows and ahead not in occupied:
-                    self._show(stack_heights(pos) - {(square, 1)} | {(ahead, 1)})
+                    self.show(stack_heights(pos) - {(square, 1)} | {(ahead, 1)})
                     return True
         return False
 
@@ -118,7 +119,7 @@ class StonesPlayers:
         move = self._planned(pos)
         candidates = self.table.candidates
         if (move,) not in candidates:  # the stone was lifted for another move: put it there
-            self._show(stack_heights(pos.apply_action(move)))
+            self.show(stack_heights(pos.apply_action(move)))
             return
         player = pos.to_play.value
         if candidates[self.table.pick] == (move,):
@@ -138,10 +139,11 @@ def run_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> int:
         return dataclasses.replace(sim, scanner=dataclasses.replace(
             sim.scanner, stack_levels=3 if stack_sensors else 1))
 
-    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> StonesTable:
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int,
+                   solo) -> StonesTable:
         return StonesTable(StonesGame(resolved.options), journal, emit=emit, seed=seed,
                            settle_s=max(0.3, 0.04 * settings.speed),
-                           quick_s=max(0.1, 0.04 / 3 * settings.speed))
+                           quick_s=max(0.1, 0.04 / 3 * settings.speed), solo=solo)
 
     return run_table_demo("stones", settings, make_table, StonesPlayers, view_of,
                           profile=profile)

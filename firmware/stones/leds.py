@@ -29,7 +29,7 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
         for i, rgb in enumerate(_ring(table, p, ring_pixels)):
             leds[("ring", p.value, i)] = rgb
     if table.view is not None and table.state in ("setup", "repair"):
-        for square in table._differences(table.view):
+        for square in table.differences(table.view):
             extra = dict(table.view.heights).get(square, 0) > dict(
                 table.sight(pos).heights).get(square, 0)
             leds[at(square)] = palette.EXTRA if extra else palette.MISSING

@@ -84,4 +84,4 @@ def hand(players: Any, table: Any, actions: tuple) -> None:
     if sight_after(pos, move, levels) == sight(pos, levels):
         players.devices.buttons.press(pos.to_play.value)
     else:
-        players._show(stack_heights(pos.apply_action(move)))
+        players.show(stack_heights(pos.apply_action(move)))

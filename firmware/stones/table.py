@@ -113,7 +113,7 @@ class StonesTable(Table[BoardView]):
                 self._settled_back()
             return
         if seen.error:
-            self._wrong(seen.error, self._differences(view))
+            self._wrong(seen.error, self.differences(view))
             return
         fits = seen.fits
         if len(fits) == 1:
@@ -127,8 +127,10 @@ class StonesTable(Table[BoardView]):
         seen = meaning(self.position, view)
         return seen.fits if seen.lifted is None and len(seen.fits) == 1 else ()
 
-    def _differences(self, view: View) -> tuple[Square, ...]:
-        """The squares to fix, one at a time: a stack too tall first, then one missing."""
+    def differences(self, view: View) -> tuple[Square, ...]:
+        """The squares to fix, one at a time: a stack too tall first, then one missing (the
+        refusal names them, and ``stones/leds.py`` lights them while the board is set out
+        or put right)."""
         now, expect = dict(view.heights), dict(self.sight(self.position).heights)
         extra = sorted(sq for sq in now if now[sq] > expect.get(sq, 0))
         missing = sorted(sq for sq in expect if expect[sq] > now.get(sq, 0))

@@ -92,12 +92,17 @@ class DemoPlayers:
 
     # ------------------------------------------------------------ hands
 
-    def _pad(self, pad: int, block: str | None) -> None:
+    def set_pad(self, pad: int, block: str | None) -> None:
+        """Put ``block`` on zone pad ``pad`` (None: take what is there off); the computer's
+        hand in ``firmware/towers/solo.py`` fetches and places its blocks so too."""
         colour = self.table.game.block_set[block].colour if block else None
         self.pads[pad] = block
         self.sim.weigh(ZONE_PADS[pad], self.scale.grams(colour))
 
-    def _physical_pile(self, pos: TowersState) -> list[str]:
+    def physical_pile(self, pos: TowersState) -> list[str]:
+        """The blocks still in the pile beside the table, as the hands know it (what the
+        pads may ask to fetch: ``firmware/towers/solo.py`` reads the computer's move off
+        the LEDs against it)."""
         used = {pb.block.id for p in PLAYERS for pb in pos.tower(p).blocks}
         used |= {b for b in self.pads if b} | set(self.held.values()) | set(pos.removed)
         return [b.id for b in pos.game.block_set.blocks
@@ -192,7 +197,7 @@ class DemoPlayers:
         if colours != have:
             self.held.clear()
             for pad in range(len(self.pads)):
-                self._pad(pad, want[pad] if pad < len(want) else None)
+                self.set_pad(pad, want[pad] if pad < len(want) else None)
 
     def _pick(self, player: Player) -> None:
         """The table asks which placement it was: step to the one the hand made, hold."""
@@ -235,17 +240,17 @@ class DemoPlayers:
         active = pos.active
         if pos.turn == self.timeout_turn and self.dawdled_turn != pos.turn:
             if self.pads[0] is None:
-                self._pad(0, self._physical_pile(pos)[0])
+                self.set_pad(0, self.physical_pile(pos)[0])
                 return
             self.dawdled_turn = pos.turn  # now wait for the hourglass to run out
             return
         if self.dawdled_turn == pos.turn:
             return
         rng = self._rng(f"choose-{active.value}")
-        pile = self._physical_pile(pos)
+        pile = self.physical_pile(pos)
         free = [i for i, b in enumerate(self.pads) if b is None]
         if free:
-            self._pad(free[0], rng.choice(pile))
+            self.set_pad(free[0], rng.choice(pile))
 
     def _play_take(self, pos: TowersState) -> None:
         """The passive player picks a block up from a pad, then puts it on a tower."""
@@ -254,7 +259,7 @@ class DemoPlayers:
             rng = self._rng(f"take-{passive.value}")
             pad = rng.choice([i for i, b in enumerate(self.pads) if b])
             self.held[passive] = self.pads[pad]
-            self._pad(pad, None)
+            self.set_pad(pad, None)
             return
         self._put_on_tower(pos, passive, self.held.pop(passive))
 
@@ -269,7 +274,7 @@ class DemoPlayers:
                     self._repair(pos)
                     return
                 block = self.pads[pads[0]]
-                self._pad(pads[0], None)
+                self.set_pad(pads[0], None)
             self._put_on_tower(pos, player, block)
             return
 
@@ -292,10 +297,12 @@ class DemoPlayers:
 def run_demo(settings: DemoSettings) -> int:
     """Play one towers game through the whole simulated stack; 0 when it ends."""
 
-    def make_table(resolved: Resolved, journal: Journal, emit, seed: int) -> TowersTable:
+    def make_table(resolved: Resolved, journal: Journal, emit, seed: int,
+                   solo) -> TowersTable:
         return TowersTable(resolved.make(), journal, seed=seed, emit=emit,
                            settle_s=max(0.3, 0.15 * settings.speed),
-                           quick_s=max(0.1, 0.15 / 3 * settings.speed), toss_s=2.0)
+                           quick_s=max(0.1, 0.15 / 3 * settings.speed), toss_s=2.0,
+                           solo=solo)
 
     return run_table_demo("towers", settings, make_table, DemoPlayers, view_of)
 

@@ -228,7 +228,7 @@ def shown(players: Any, table: Any) -> tuple:
     """The demo's hands read the computer's move off the simulated LEDs (pads and rods)."""
     pos = table.position
     at_hand = AtHand(tuple(players.pads), players.held.get(table.solo.seat),
-                     tuple(players._physical_pile(pos)),
+                     tuple(players.physical_pile(pos)),
                      (heights_of(players.sim.cubes[0]), heights_of(players.sim.cubes[1])))
     return read(pixels_of(players.devices.leds), pos, at_hand)
 
@@ -242,7 +242,7 @@ def hand(players: Any, table: Any, actions: tuple) -> None:
             if players.pads[i] is None and colour == _colour(table.position, actions[0].block):
                 pad = i
                 break
-        players._pad(pad, actions[0].block)
+        players.set_pad(pad, actions[0].block)
         return
     place = next(a for a in actions if isinstance(a, Place))
     pos = table.position
@@ -253,7 +253,7 @@ def hand(players: Any, table: Any, actions: tuple) -> None:
             _colour(pos, players.held[table.solo.seat]) == colour:
         del players.held[table.solo.seat]
     elif lit_pads or pads:
-        players._pad((lit_pads or pads)[0], None)
+        players.set_pad((lit_pads or pads)[0], None)
     players.sim.place(place.tower.index, place.cells)
     if all(z >= LEVELS for *_, z in place.cells):  # above the rods: say so with the button
         players.devices.buttons.press(table.solo.seat.value)

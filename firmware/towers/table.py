@@ -45,7 +45,8 @@ from engine.towers.turns import Phase
 from firmware.events import Mark
 from firmware.hourglass import Hourglass
 from firmware.journal import GameEntries, Journal
-from firmware.table import Offer, Table
+from firmware.table import Table
+from firmware.table_asks import Offer
 from firmware.towers import leds
 
 PRESETS = (
@@ -67,7 +68,7 @@ class TowersTable(Table[TowersView]):
     EXTRA_STATES = ("toss",)
     EXTRA_TRANSITIONS = (
         {"trigger": "begin", "source": "setup", "dest": "toss"},
-        {"trigger": "tossed", "source": "toss", "dest": "play"},
+        {"trigger": "tossed", "source": "toss", "dest": "play", "conditions": "toss_over"},
     )
     SETUP = "clear both towers and the zone pads, then press a player button"
     READY = "the table is clear: press a player button to start"
@@ -96,7 +97,7 @@ class TowersTable(Table[TowersView]):
 
     # ---------------------------------------------------------------- the game's parts
 
-    def _extras(self) -> dict:
+    def extras(self) -> dict:
         return {"set": block_set_to_dict(self.game.block_set)}
 
     def _initial(self, start: dict) -> TowersState:
@@ -169,6 +170,10 @@ class TowersTable(Table[TowersView]):
     def on_enter_toss(self) -> None:
         self._toss_until = self._now + self.toss_s
 
+    def toss_over(self) -> bool:
+        """The coin toss has been shown its ``toss_s``: the condition of ``tossed``."""
+        return self._now >= self._toss_until
+
     def _next_game(self) -> None:
         super()._next_game()
         self._glass_stop()
@@ -179,7 +184,7 @@ class TowersTable(Table[TowersView]):
     def tick(self, now: float) -> None:
         """Let time pass: the coin toss, settling, the hourglass."""
         self._now = now
-        if self.state == "toss" and now >= self._toss_until:
+        if self.may_tossed():
             self.tossed()
         super().tick(now)
         pos = self.position

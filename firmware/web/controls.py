@@ -58,7 +58,8 @@ from pathlib import Path
 import tornado.ioloop
 import tornado.web
 
-from firmware.control import COMMANDS, ControlUnavailable, send
+from firmware.commands import COMMANDS
+from firmware.control import ControlUnavailable, send
 from firmware.pin import PinError, TablePin, read_table_pin
 from firmware.web.pins import CLOSE_AFTER, FILE, FIRST_WAIT_S, MAX_WAIT_S, PinGuard, StateDirError
 from firmware.web.safe import MAX_BODY, JsonHandler

@@ -208,7 +208,7 @@ def serve(state_dir: str | Path, address: str, port: int, limits: Limits | None 
         server = BoundedServer(app, limits)
         server.add_sockets(sockets)
         app.settings["follower"].start()  # follow the table from now, pages or not
-        shown = address if address not in ("", "0.0.0.0") else _lan_address()
+        shown = address if address not in ("", "0.0.0.0") else lan_address()
         print(f"obelisk web: open http://{shown}:{bound}/ on a phone or laptop on this "
               f"network (the table on {state_dir})", flush=True)
         await asyncio.Event().wait()
@@ -217,9 +217,10 @@ def serve(state_dir: str | Path, address: str, port: int, limits: Limits | None 
     return 0
 
 
-def _lan_address() -> str:
+def lan_address() -> str:
     """This machine's address on its network (the route out; no packet is sent), else its
-    name."""
+    name: where a phone on the same network opens the page (``obelisk club`` says its own
+    page's address so too)."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(("192.0.2.1", 9))  # a documentation address: nothing goes there

@@ -134,7 +134,10 @@ class FrameReader:
         self.frames = 0
         self.bad = {}
 
-    def _count(self, reason):
+    def count_bad(self, reason):
+        """Count one bad frame under ``reason``. The reader counts the frames it cannot
+        decode; the board's scanner and the Pi's link call it too, for a frame whose body
+        they cannot read (only they know the body's layout), so all land in one tally."""
         self.bad[reason] = self.bad.get(reason, 0) + 1
 
     @property
@@ -169,13 +172,13 @@ class FrameReader:
                 out.append(decode_frame(chunk))
                 self.frames += 1
             except ValueError as exc:
-                self._count(str(exc).split(":")[0])
+                self.count_bad(str(exc).split(":")[0])
 
     def _add(self, part):
         if self._skipping or not part:
             return
         if len(self._buf) + len(part) > self._max:
-            self._count("overflow")
+            self.count_bad("overflow")
             self._buf = bytearray()
             self._skipping = True
             return

@@ -256,7 +256,7 @@ class Scanner:
             try:
                 self._handle(kind, body)
             except ValueError:
-                self.reader._count("body")
+                self.reader.count_bad("body")
 
     def _handle(self, kind, body):
         if kind == proto.SYNC:
