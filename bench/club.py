@@ -73,7 +73,7 @@ sys.path.insert(0, str(ROOT))
 import paho.mqtt.client as mqtt  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion  # noqa: E402
 
-from firmware.stream import EventStream  # noqa: E402
+from firmware.service.stream import EventStream  # noqa: E402
 from tests.club_support import Mosquitto, free_port, wait_for  # noqa: E402
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")

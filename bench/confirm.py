@@ -46,9 +46,9 @@ PHYSICAL = ("cubes", "stacks", "grams", "walls", "hovering")
 
 def one_game(game: str, seconds: float, seed: int) -> list[float]:
     """Play ``game`` in real time for about ``seconds``; the confirm latencies in ms."""
-    from firmware.demo_runner import DemoSettings
     from firmware.games import GAMES
-    from hardware.sim import SimTable
+    from firmware.sim.demo_runner import DemoSettings
+    from hardware.sim.table import SimTable
 
     touched = [0.0]  # the last touch; 0 once an action has counted it
     original = SimTable.__setattr__

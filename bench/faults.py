@@ -195,8 +195,8 @@ class Injector(threading.Thread):
 
 def child(game: str, seed: int, state_dir: str, inject: bool) -> int:
     sys.path.insert(0, str(HERE.parent.parent))
-    from firmware.demo_runner import DemoSettings
     from firmware.games import GAMES
+    from firmware.sim.demo_runner import DemoSettings
     log = Path(state_dir) / "faults.log"
     rng = random.Random(f"{seed}:{os.getpid()}")
 
@@ -219,8 +219,8 @@ def _command(game: str, seed: int, state_dir: Path, inject: bool) -> list[str]:
 def _accepted(state_dir: Path) -> list:
     """The game's accepted actions as its journal holds them, takebacks applied."""
     sys.path.insert(0, str(HERE.parent.parent))
-    from firmware.journal import Journal
-    from firmware.seal import Sealer
+    from firmware.store.journal import Journal
+    from firmware.store.seal import Sealer
 
     entries = Journal(state_dir).read().entries
     starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]

@@ -47,7 +47,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.fault_tally import Tally, bench_main  # noqa: E402
-from firmware.club.config import ClubError, config_from, load_config  # noqa: E402
+from firmware.readers.club.config import ClubError, config_from, load_config  # noqa: E402
 from tests.club_support import Heard, Mosquitto, wait_for  # noqa: E402
 from tests.test_club import OBELISK  # noqa: E402
 from tests.test_club_faults import (  # noqa: E402

@@ -31,9 +31,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fault_tally import bench_main
-from firmware.control import SOCKET as CONTROL_SOCKET
-from firmware.control import send
-from hardware.line_socket import LineSocketError, ask
+from firmware.service.control import SOCKET as CONTROL_SOCKET
+from firmware.service.control import send
+from hardware.sim.line_socket import LineSocketError, ask
 from tests.browser_support import OBELISK, until
 from tests.test_play import GONE_S, START_S, Playing, on_directory
 

@@ -36,10 +36,10 @@ if str(ROOT) not in sys.path:
 from bench.fault_tally import bench_main  # noqa: E402
 from engine.errors import ObeliskError  # noqa: E402
 from engine.players import Player  # noqa: E402
-from firmware import control  # noqa: E402
-from firmware.journal import Journal, JournalError  # noqa: E402
-from firmware.pin import PinError  # noqa: E402
-from firmware.state_dir import StateDirError  # noqa: E402
+from firmware.service import control  # noqa: E402
+from firmware.service.pin import PinError  # noqa: E402
+from firmware.store.journal import Journal, JournalError  # noqa: E402
+from firmware.store.state_dir import StateDirError  # noqa: E402
 from hardware.buttons import ButtonEvent  # noqa: E402
 from hardware.profile import ProfileError  # noqa: E402
 from tests.test_environment_faults import (  # noqa: E402

@@ -49,10 +49,10 @@ from sim_board import BoardProcess
 
 from engine.stones.game import StonesGame, StonesOptions
 from engine.stones.sensing import BoardView, candidate_moves, sight_after, stack_heights
-from firmware.journal import Journal
-from firmware.service import TableService
+from firmware.service.loop import TableService
 from firmware.stones.table import StonesTable
 from firmware.stones.view import view_of
+from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
 from hardware.devices import open_table
 

@@ -29,7 +29,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from hardware.sim import load_code_py
+from hardware.local_board import load_code_py
 
 ROOT = Path(__file__).resolve().parent.parent
 HARNESS = ROOT / "tests" / "on_micropython"

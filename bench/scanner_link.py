@@ -20,7 +20,7 @@ import time
 
 from hardware.link import ScannerLink
 from hardware.scanner import obelisk_proto as proto
-from hardware.sim import SimTable
+from hardware.sim.table import SimTable
 
 REFERENCE = {"towers": 2, "rods": 9, "levels": 9, "rows": 8, "cols": 8, "loads": 9, "leds": 64}
 SWITCHES = 2 * 81 + 64

@@ -13,9 +13,8 @@ import multiprocessing
 import tempfile
 from pathlib import Path
 
-from hardware.devices import sim_layout
-from hardware.profile import Profile, load_profile, parse_profile
-from hardware.sim import SimTable
+from hardware.profile import Profile, board_layout, load_profile, parse_profile
+from hardware.sim.table import SimTable
 
 PROFILE = """name = "bench"
 [scanner]
@@ -35,7 +34,7 @@ parts = ["board"]
 
 
 def _serve(conn, link_dir: str) -> None:
-    with SimTable(sim_layout(load_profile("sim")), link_dir=link_dir) as sim:
+    with SimTable(board_layout(load_profile("sim")), link_dir=link_dir) as sim:
         conn.send(sim.port_path)
         while (stacks := conn.recv()) is not None:
             sim.stacks = stacks

@@ -58,9 +58,9 @@ from playwright.sync_api import sync_playwright
 from sim_board import BoardProcess
 
 from engine.stones.game import StonesGame, StonesOptions
-from firmware.journal import Journal
+from firmware.service.stream import serve_table
 from firmware.stones.table import StonesTable
-from firmware.stream import serve_table
+from firmware.store.journal import Journal
 
 OBELISK = Path(sys.executable).parent / "obelisk"
 CHROMIUM = "/usr/bin/chromium"

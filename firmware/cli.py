@@ -26,8 +26,8 @@ from collections.abc import Sequence  # noqa: E402
 from engine.errors import ObeliskError  # noqa: E402
 from firmware.cli_commands import EXIT_PERSON  # noqa: E402
 from firmware.cli_parser import parser_for  # noqa: E402
-from firmware.state_dir import StateDirError  # noqa: E402
-from firmware.stream import StreamError  # noqa: E402
+from firmware.service.stream import StreamError  # noqa: E402
+from firmware.store.state_dir import StateDirError  # noqa: E402
 from hardware.leds import LedError  # noqa: E402
 from hardware.profile import ProfileError  # noqa: E402
 

@@ -32,7 +32,7 @@ def _solo(args: argparse.Namespace):
                                              "--solo B to play alone against it")
         return None
     from engine.players import Player
-    from firmware.solo import Solo
+    from firmware.service.solo import Solo
 
     return Solo(Player(args.solo), args.level or 1)
 
@@ -44,7 +44,7 @@ def rules(args: argparse.Namespace) -> int:
 
 
 def diag(args: argparse.Namespace) -> int:
-    from firmware.diag import run_diag  # starts devices: only load it when asked
+    from firmware.service.diag import run_diag  # starts devices: only load it when asked
 
     return run_diag(args.profile, once=args.once, seconds=args.seconds,
                     led_test=not args.no_led_test, demo=not args.still,
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
 def demo(args: argparse.Namespace, hook: Callable | None = None) -> int:
     """``obelisk demo``; ``hook(table, devices)``, for tests, runs once the players are ready."""
-    from firmware.demo_runner import DemoSettings
+    from firmware.sim.demo_runner import DemoSettings
 
     game = GAMES[args.game]
     settings = DemoSettings(seed=args.seed, as_json=args.json, speed=args.speed,
@@ -85,9 +85,9 @@ def watch(args: argparse.Namespace) -> int:
     """Follow the table running on a state directory; wait for it when it stops a while."""
     import time
 
-    from firmware.screen import Screen
-    from firmware.state_dir import default_state_dir
-    from firmware.stream import StreamError, read_events
+    from firmware.service.screen import Screen
+    from firmware.service.stream import StreamError, read_events
+    from firmware.store.state_dir import default_state_dir
 
     where = args.state_dir or default_state_dir()
     live = not args.json and sys.stdout.isatty()
@@ -117,32 +117,32 @@ def watch(args: argparse.Namespace) -> int:
 
 
 def web(args: argparse.Namespace) -> int:
-    from firmware.state_dir import default_state_dir
-    from firmware.web.server import Limits, serve
+    from firmware.readers.web.server import Limits, serve
+    from firmware.store.state_dir import default_state_dir
 
     limits = Limits(connections=args.max_connections, idle_s=args.idle_timeout)
     return serve(args.state_dir or default_state_dir(), args.address, args.port, limits)
 
 
 def mqtt(args: argparse.Namespace) -> int:
-    from firmware.club.config import find_config, load_config
-    from firmware.club.mqtt_command import run
-    from firmware.state_dir import default_state_dir
+    from firmware.readers.club.config import find_config, load_config
+    from firmware.readers.club.mqtt_command import run
+    from firmware.store.state_dir import default_state_dir
 
     where = args.state_dir or default_state_dir()
     return run(where, load_config(find_config(where, args.config)))
 
 
 def club(args: argparse.Namespace) -> int:
-    from firmware.club.config import parse_broker
-    from firmware.club.viewer import serve
+    from firmware.readers.club.config import parse_broker
+    from firmware.readers.club.viewer import serve
 
     return serve(parse_broker(args.broker, "--broker"), args.address, args.port, args.user,
                  args.password_file, args.ca_file)
 
 
 def play(args: argparse.Namespace) -> int:
-    from firmware.play import run_play
+    from firmware.sim.play import run_play
 
     game = GAMES[args.game]
     flags = game.describe(_options(game, args)).split()  # the game's options, for its service
@@ -150,8 +150,8 @@ def play(args: argparse.Namespace) -> int:
 
 
 def games(args: argparse.Namespace) -> int:
-    from firmware.history import finished_games
-    from firmware.state_dir import default_state_dir
+    from firmware.store.history import finished_games
+    from firmware.store.state_dir import default_state_dir
 
     where = args.state_dir or default_state_dir()
     games, warnings = finished_games(where)
@@ -165,8 +165,8 @@ def games(args: argparse.Namespace) -> int:
 
 
 def export(args: argparse.Namespace) -> int:
-    from firmware.history import export_json, export_text, find
-    from firmware.state_dir import default_state_dir
+    from firmware.store.history import export_json, export_text, find
+    from firmware.store.state_dir import default_state_dir
 
     where = args.state_dir or default_state_dir()
     game = find(where, args.id)
@@ -179,8 +179,8 @@ def pin(args: argparse.Namespace) -> int:
     """``obelisk pin``: the table PIN a phone enters to run the table (made the first time)."""
     from pathlib import Path
 
-    from firmware.pin import PinError, new_pin, table_pin
-    from firmware.state_dir import default_state_dir
+    from firmware.service.pin import PinError, new_pin, table_pin
+    from firmware.store.state_dir import default_state_dir
 
     where = Path(args.state_dir or default_state_dir())
     if not where.is_dir():

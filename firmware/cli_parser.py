@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from firmware import cli_commands
 from firmware.contract import seconds_in
 from firmware.games import GAMES, add_game_flags
-from firmware.state_dir import SERVICE_STATE_DIR
+from firmware.store.state_dir import SERVICE_STATE_DIR
 
 SPEED_MAX = 100.0
 """Faster demos leave the load cells no time to settle in a turn (the board reads them every
@@ -76,7 +76,7 @@ def _solo_flags(parser: argparse.ArgumentParser) -> None:
 
 def _address(text: str) -> str:
     """An address to listen on: an IP address or a host name (none: all of them)."""
-    from firmware.club.config import is_host
+    from firmware.readers.club.config import is_host
 
     if text and not is_host(text):
         raise argparse.ArgumentTypeError(

@@ -147,7 +147,7 @@ class GameType:
     engine: str  # the engine's Game class, made as Game(options)
     record: str  # module with action_to_dict and action_from_dict
     rules: str  # rules_text(game) -> the rules sheet
-    table: str  # the table class (firmware.table.Table): sensing, LEDs, buttons
+    table: str  # the table class (firmware.service.table.Table): sensing, LEDs, buttons
     view: str  # view_of(snapshot) -> what the table compares
     demo: str  # run_demo(settings, **extra) -> exit status
     screen: str  # draw(observation) -> the board in text, for terminal views
@@ -168,7 +168,7 @@ class GameType:
     page: str = ""  # the page's module drawing the board (static/<page>.js); none: the
     # page shows the game's words without a drawing
     hands_page: str = "hands_stones"  # the page's module of the hands panel; the default
-    # draws pieces standing on squares (``firmware.hands.SquareHands``)
+    # draws pieces standing on squares (``firmware.sim.hands.SquareHands``)
 
     def _part(self, ref: str) -> Any:
         return load(ref, self.package)

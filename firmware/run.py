@@ -10,12 +10,12 @@ import signal
 from collections.abc import Callable
 
 from firmware.games import GameType
-from firmware.journal import Journal
-from firmware.resume import resolve
-from firmware.screen import headline
-from firmware.service import LinkDeadError, TableService
-from firmware.state_dir import StateDir, default_state_dir
-from firmware.stream import serve_table
+from firmware.service.loop import LinkDeadError, TableService
+from firmware.service.screen import headline
+from firmware.service.stream import serve_table
+from firmware.store.journal import Journal
+from firmware.store.resume import resolve
+from firmware.store.state_dir import StateDir, default_state_dir
 from hardware.devices import open_table
 from hardware.profile import Profile, load_profile
 
@@ -37,7 +37,7 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
     ``game`` is the game typed on the command line (None: the journal's
     unfinished game, else towers), ``chosen(game)`` the option fields typed
     for it and ``extras(game)`` what it is made of (``--set``); ``solo`` (a
-    ``firmware.solo.Solo``) seats the computer. Returns 1
+    ``firmware.service.solo.Solo``) seats the computer. Returns 1
     when the scanner link died (so that systemd restarts the service);
     errors a person must fix are raised for the command line.
     """
@@ -63,7 +63,7 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         spec = resolved.game
         computer = None
         if solo is not None:
-            from firmware.solo import Computer
+            from firmware.service.solo import Computer
 
             computer = Computer(solo, spec.id)
         table = spec.table_class().for_service(resolved.make(), journal, profile,
@@ -99,12 +99,12 @@ def _after_ready(service: TableService, directory, profile: Profile, journal: Jo
     table plays on, run from its buttons only), and then the collector back on.
 
     Until the command socket exists, a command gets "the table is starting" from
-    ``firmware.control.send``.
+    ``firmware.service.control.send``.
     """
-    from firmware.command_handlers import TableMaker  # the page's, not the table's
-    from firmware.control import serve_controls
-    from firmware.fingers import serve_fingers
-    from firmware.pin import PinError, table_pin
+    from firmware.service.command_handlers import TableMaker  # the page's, not the table's
+    from firmware.service.control import serve_controls
+    from firmware.service.pin import PinError, table_pin
+    from firmware.sim.fingers import serve_fingers
 
     fingers = serve_fingers(service.devices.buttons, profile, directory)
     if fingers is not None:

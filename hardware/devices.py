@@ -17,9 +17,9 @@ from hardware.buttons import TableButtons, on_raspberry_pi
 from hardware.leds import Leds
 from hardware.link import ScannerLink
 from hardware.local_board import LocalBoard
-from hardware.profile import Profile, ProfileError
+from hardware.profile import Profile, ProfileError, board_layout
 from hardware.sensors import Layout
-from hardware.sim import SimTable
+from hardware.sim.table import SimTable
 from hardware.trouble import Missing
 
 log = logging.getLogger(__name__)
@@ -55,22 +55,9 @@ class TableDevices:
         self.close()
 
 
-def sim_layout(profile: Profile) -> dict:
-    """The simulated scanner board's layout, as the profile describes the table."""
-    scanner = profile.scanner
-    leds = sum(count for chain in profile.chains if chain.output == "scanner"
-               for _, _, count in chain.parts)
-    layout = {"towers": scanner.towers, "rods": 9, "levels": 9, "rows": scanner.rows,
-              "cols": scanner.cols, "loads": scanner.load_cells, "leds": leds,
-              "stack": scanner.square_switches}
-    if scanner.wall_sensors:
-        layout["walls"] = True  # the second switch under each square sees walls
-    return layout
-
-
 def expected_layout(profile: Profile) -> Layout:
     """The layout the scanner board should announce in its hello, for this profile."""
-    lay = sim_layout(profile)
+    lay = board_layout(profile)
     return Layout(f"as {profile.source} describes", lay["towers"], lay["rods"], lay["levels"],
                   lay["rows"], lay["cols"], lay["loads"], lay["leds"], lay["stack"])
 
@@ -101,7 +88,7 @@ def open_table(profile: Profile, *, tolerant: bool = False) -> TableDevices:
     try:
         port = profile.scanner.port
         if port == "sim":
-            sim = SimTable(sim_layout(profile)).start()
+            sim = SimTable(board_layout(profile)).start()
             port = sim.port_path
         elif port == "gpio":
             from hardware.onboard import onboard_scanner  # only the gpio-only build needs it

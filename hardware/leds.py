@@ -19,7 +19,6 @@ import adafruit_pixelbuf
 from hardware.pi_models import PiModel, PiModelError, this_pi
 from hardware.profile import LedChain, Profile
 from hardware.scanner import obelisk_proto as proto
-from hardware.sim import RecordingPixels
 from hardware.trouble import Missing
 
 Colour = tuple[int, int, int]
@@ -217,3 +216,17 @@ class Leds:
         words = (led_trouble(model, "the Pi", exc) if model is not None
                  else f"the LED chain {number + 1} stopped ({type(exc).__name__}: {exc})")
         self._lost(words)
+
+
+class RecordingPixels(adafruit_pixelbuf.PixelBuf):
+    """A NeoPixel strip that keeps every frame it was asked to show."""
+
+    def __init__(self, n: int, *, brightness: float = 1.0, auto_write: bool = False,
+                 pixel_order: str = "GRB", keep: int = 1000) -> None:
+        super().__init__(n, byteorder=pixel_order, brightness=brightness, auto_write=auto_write)
+        self.frames: list[tuple[tuple[int, int, int], ...]] = []
+        self.keep = keep
+
+    def _transmit(self, buffer: bytearray) -> None:
+        self.frames.append(tuple(tuple(self[i][:3]) for i in range(len(self))))
+        del self.frames[:-self.keep]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import importlib.util
 import os
 import select
 import tempfile
@@ -21,6 +22,19 @@ import time
 import tty
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
+
+_CODE_PY = Path(__file__).resolve().parent / "scanner" / "code.py"
+
+
+def load_code_py() -> ModuleType:
+    """The scanner board's code.py, loaded as a module (its name clashes with stdlib)."""
+    spec = importlib.util.spec_from_file_location("obelisk_scanner_code", _CODE_PY)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 
 class _PtyPort:

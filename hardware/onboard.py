@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from hardware.local_board import LocalBoard
-from hardware.sim import load_code_py
+from hardware.local_board import LocalBoard, load_code_py
 
 # Pi GPIO numbers of the gpio-only build (hardware/README.md): up to 8 drive
 # rows and 8 sense columns, clear of the buttons (17, 27, 22), the buzzer (23)

@@ -334,3 +334,17 @@ def _get(t: dict, key: str, kind: type | tuple[type, ...], source: str, where: s
         raise ProfileError(f"{source}: {where}{key} = {value!r} should be {names}"
                            + (f"; {fix}" if fix else ""))
     return value
+
+
+def board_layout(profile: Profile) -> dict:
+    """The scanner board's layout as the profile describes the table: what the simulated
+    board is built with, and what a real board's code.py must agree with."""
+    scanner = profile.scanner
+    leds = sum(count for chain in profile.chains if chain.output == "scanner"
+               for _, _, count in chain.parts)
+    layout = {"towers": scanner.towers, "rods": 9, "levels": 9, "rows": scanner.rows,
+              "cols": scanner.cols, "loads": scanner.load_cells, "leds": leds,
+              "stack": scanner.square_switches}
+    if scanner.wall_sensors:
+        layout["walls"] = True  # the second switch under each square sees walls
+    return layout

@@ -107,7 +107,6 @@ def neopixel_library() -> Path:
 def scanner_sources() -> list[tuple[Path, str]]:
     """Every file the board needs, and where it goes on the drive, in copying order."""
     from hardware import scanner
-
     here = Path(scanner.__file__).resolve().parent
     return [(neopixel_library(), "lib/neopixel.py"),
             *((here / name, name) for name in BOARD_FILES)]

@@ -78,12 +78,12 @@ class Wiring:
 def wiring_for(profile: Profile) -> Wiring:
     """The wiring of this profile's build, from the very values the table's code runs on."""
     # Imported here: they bring the device layer, which plan() and draw_svg() need none of.
-    from hardware.devices import sim_layout
+    from hardware.local_board import load_code_py
     from hardware.onboard import PINS as GPIO_PINS
-    from hardware.sim import load_code_py
+    from hardware.profile import board_layout
 
     code = load_code_py()
-    layout = sim_layout(profile)
+    layout = board_layout(profile)
     if profile.scanner.port == "gpio":  # hardware/onboard.py: no towers, no load cells
         drive_count = code.drive_lines(dict(layout, towers=0))
     else:
@@ -137,7 +137,7 @@ def plan(profile: Profile, layout: dict, *, pico_pins: dict, code_layout: dict,
          drive_count: int, gpio_pins: dict) -> Wiring:
     """Every wire of the profile's table, as rows to draw.
 
-    ``layout`` is the table the profile describes (as ``sim_layout`` gives
+    ``layout`` is the table the profile describes (as ``board_layout`` gives
     it). A scanner board uses ``pico_pins``, runs ``code_layout`` and drives
     ``drive_count`` lines; the gpio-only build has the matrix on the Pi's
     ``gpio_pins`` instead.

@@ -14,7 +14,7 @@ import threading
 import time
 
 from engine.towers.tower import LEVELS, drop, heights_of
-from firmware.stream import StreamError, read_events
+from firmware.service.stream import StreamError, read_events
 
 
 class Follow:

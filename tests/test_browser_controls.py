@@ -11,8 +11,8 @@ import subprocess
 
 import pytest
 
-from firmware.journal import Journal
-from firmware.pin import read_pin
+from firmware.service.pin import read_pin
+from firmware.store.journal import Journal
 from tests.browser_support import LAPTOP, OBELISK, PHONE, Demo, Web, stop, until
 from tests.test_browser import browser  # noqa: F401  (the shared chromium)
 from tests.test_web_controls import Phone

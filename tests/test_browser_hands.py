@@ -21,8 +21,8 @@ import subprocess
 
 import pytest
 
-from firmware.pin import read_pin
-from hardware.line_socket import ask
+from firmware.service.pin import read_pin
+from hardware.sim.line_socket import ask
 from tests.browser_support import LAPTOP, OBELISK, PHONE, chromium
 from tests.hands_person import Follow, lower_plan, plan
 

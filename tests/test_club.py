@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware.club.config import ClubError, config_from, find_config, load_config
-from firmware.club.outbox import Outbox
+from firmware.readers.club.config import ClubError, config_from, find_config, load_config
+from firmware.readers.club.outbox import Outbox
 from tests.club_support import Heard, Mosquitto, free_port, wait_for
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
@@ -124,7 +124,7 @@ def test_the_outbox_keeps_order_across_a_restart_and_forgets_only_what_is_done(t
 
 
 def test_a_full_disk_keeps_the_message_in_memory_and_says_so(tmp_path, monkeypatch, caplog):
-    import firmware.club.outbox as outbox
+    import firmware.readers.club.outbox as outbox
 
     def full(path, data):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

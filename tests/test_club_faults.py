@@ -24,8 +24,14 @@ from pathlib import Path
 
 import pytest
 
-from firmware.club.config import ClubError, config_from, find_config, load_config, parse_broker
-from firmware.club.publisher import Publisher
+from firmware.readers.club.config import (
+    ClubError,
+    config_from,
+    find_config,
+    load_config,
+    parse_broker,
+)
+from firmware.readers.club.publisher import Publisher
 from tests.club_support import Heard, Mosquitto, free_port, wait_for
 from tests.test_club import OBELISK, _demo, _games, _stop
 
@@ -126,7 +132,7 @@ def test_a_message_mqtt_cannot_carry_is_set_aside_and_the_next_goes_out(tmp_path
 def _script(state: Path, broker_url: str, patch: str) -> list[str]:
     """``obelisk mqtt`` in a Python whose publisher was changed by ``patch`` first."""
     (state / "mqtt.toml").write_text(f'broker = "{broker_url}"\ntable = "t1"\n')
-    code = ("import sys\nfrom firmware.club import publisher as p\n" + patch +
+    code = ("import sys\nfrom firmware.readers.club import publisher as p\n" + patch +
             f"\nfrom firmware.cli import main\nsys.exit(main(['mqtt', '--state-dir', "
             f"{str(state)!r}]))\n")
     return [sys.executable, "-c", code]
@@ -321,7 +327,7 @@ def test_every_game_is_published_under_an_id_no_other_game_shares(tmp_path, brok
 
 
 def test_the_club_page_reads_old_and_new_game_ids(tmp_path):
-    from firmware.club.viewer import Club
+    from firmware.readers.club.viewer import Club
 
     club = Club()
     club.take("obelisk/t1/results/abcd1234", json.dumps({"game": "stones"}).encode())
@@ -369,7 +375,7 @@ def test_a_result_with_control_characters_reaches_the_page_cleaned(tmp_path, bro
 
 
 def test_the_club_page_cleans_a_tables_status_and_events():
-    from firmware.club.viewer import Club
+    from firmware.readers.club.viewer import Club
 
     club = Club()
     page = club.join()
@@ -382,7 +388,7 @@ def test_the_club_page_cleans_a_tables_status_and_events():
 
 
 def test_log_lines_from_the_club_are_one_line_each():
-    from firmware.club.safe import CleanFormatter
+    from firmware.readers.club.safe import CleanFormatter
 
     record = logging.LogRecord("obelisk.club", logging.WARNING, __file__, 1,
                                "refused (%s)", ("bad\r\nforged: line\x1b[2J",), None)

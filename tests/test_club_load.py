@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from firmware.club.config import config_from
-from firmware.club.publisher import STATE_EVERY_S, Publisher
+from firmware.readers.club.config import config_from
+from firmware.readers.club.publisher import STATE_EVERY_S, Publisher
 from tests.club_support import Heard, Mosquitto, wait_for
 
 
@@ -68,8 +68,8 @@ def test_the_page_asks_again_for_results_the_broker_dropped_while_it_lagged(
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
-    from firmware.club import viewer
-    from firmware.club.config import parse_broker
+    from firmware.readers.club import viewer
+    from firmware.readers.club.config import parse_broker
 
     monkeypatch.setattr(viewer, "RESYNC_S", (0.2, 5.0))
     small = Mosquitto(tmp_path / "small", extra=("max_inflight_messages 1",

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware.club.config import ClubError, config_from
-from firmware.club.outbox import Outbox
-from firmware.club.publisher import Publisher
+from firmware.readers.club.config import ClubError, config_from
+from firmware.readers.club.outbox import Outbox
+from firmware.readers.club.publisher import Publisher
 from tests.club_support import Heard, Mosquitto, free_port, make_ca, make_certs, wait_for
 from tests.test_club import OBELISK, _demo, _games, _publisher, _stop
 

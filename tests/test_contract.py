@@ -17,7 +17,7 @@ import pytest
 
 from firmware.contract import GameType
 from firmware.games import DECLARED, EXTRA, GAMES, NotAGame, declared
-from firmware.table import Table
+from firmware.service.table import Table
 from tests.toy import registered
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,7 +71,7 @@ def test_a_game_named_in_the_environment_plays_and_a_wrong_name_is_said_not_thro
 def test_the_page_modules_a_game_declares_are_the_pages_own():
     """A declared ``page`` is a module the page's table.js draws with (its ``MODULES``), and a
     ``hands_page`` a module with a hands panel: a typo fails here, not on a phone."""
-    static = ROOT / "firmware" / "web" / "static"
+    static = ROOT / "firmware" / "readers" / "web" / "static"
     table_js = (static / "table.js").read_text("utf-8")
     modules = table_js.split("export const MODULES = {", 1)[1].split("}", 1)[0]
     drawn = {name.strip() for name in modules.split(",")}
@@ -82,7 +82,7 @@ def test_the_page_modules_a_game_declares_are_the_pages_own():
 
 
 def test_the_page_hears_which_module_draws_a_game_from_its_declaration(tmp_path):
-    from firmware.web.follow import dressed
+    from firmware.readers.web.follow import dressed
 
     for game in GAMES.values():
         shown = dressed({"event": "options", "game": game.id, "options": {}}, None)

@@ -22,13 +22,13 @@ from engine.towers.game import TowersGame
 from engine.towers.sensing import expected_towers
 from engine.towers.tower import resting_placements
 from engine.towers.turns import Phase
-from firmware import command_handlers, commands, control, palette
-from firmware.command_handlers import Controls, TableMaker
-from firmware.commands import CommandRefused, parse
-from firmware.control import ControlServer, send
-from firmware.journal import Journal
-from firmware.pin import pin_frame, pixels_for, read_pin, table_pin
-from firmware.service import TableService
+from firmware.service import command_handlers, commands, control, palette
+from firmware.service.command_handlers import Controls, TableMaker
+from firmware.service.commands import CommandRefused, parse
+from firmware.service.control import ControlServer, send
+from firmware.service.loop import TableService
+from firmware.service.pin import pin_frame, pixels_for, read_pin, table_pin
+from firmware.store.journal import Journal
 from firmware.towers.table import TowersTable
 from firmware.towers.view import view_of
 from hardware.devices import open_table
@@ -335,8 +335,7 @@ def test_diag_through_the_service_lights_one_led_at_a_time_then_gives_the_pictur
 
 
 def test_an_led_test_left_by_a_killed_diag_ends_by_itself(service, monkeypatch):
-    from firmware import service as service_module
-
+    from firmware.service import loop as service_module
     monkeypatch.setattr(service_module, "LED_TEST_S", 0.3)
     d, leds = service.dir, service.devices.leds
     game = _until(lambda: (a := _frame(leds)) == _frame(leds) and any(
@@ -508,7 +507,7 @@ def test_new_takes_solo_and_level_checked_as_the_command_line_checks_them(fields
 def test_a_solo_table_made_fresh_keeps_the_computer_and_a_hint_is_the_persons_hold(tmp_path):
     from engine.stones.sensing import sight
     from firmware.games import GAMES
-    from firmware.solo import Computer, Solo
+    from firmware.service.solo import Computer, Solo
     from tests.test_stones_table import Table as StonesHarness
 
     t = StonesHarness(tmp_path)
@@ -570,7 +569,7 @@ def test_a_hold_after_a_new_pin_shows_the_new_one(service):
 
 def test_a_game_the_computer_cannot_play_alone_is_refused_in_words(tmp_path, monkeypatch):
     from firmware.games import GAMES
-    from firmware.solo import Solo
+    from firmware.service.solo import Solo
     from tests.toy import registered
 
     toy = dataclasses.replace(registered(), id="noughts-alone", solo="")

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from firmware import diag
-from firmware.diag import render_board
+from firmware.service import diag
+from firmware.service.diag import render_board
 from hardware.devices import open_table
 from hardware.link import BoardStatus
 from hardware.profile import load_profile

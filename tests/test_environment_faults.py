@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 from engine.towers.game import TowersGame
-from firmware.journal import Journal, JournalError
-from firmware.state_dir import StateDir, StateDirError, write_whole
+from firmware.store.journal import Journal, JournalError
+from firmware.store.state_dir import StateDir, StateDirError, write_whole
 from firmware.towers.table import TowersTable
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
@@ -227,7 +227,7 @@ def test_the_lock_is_refused_within_one_process_too(tmp_path):
         StateDir(tmp_path).open("the second")
 
 
-HOLD = ("import sys; from firmware.state_dir import StateDir, StateDirError\n"
+HOLD = ("import sys; from firmware.store.state_dir import StateDir, StateDirError\n"
         "try:\n    StateDir(sys.argv[1]).open('the child')\n"
         "except StateDirError as exc:\n    sys.exit(str(exc))\n")
 """A child that takes the directory (as `obelisk play`'s table service does)."""
@@ -573,7 +573,7 @@ def test_the_unit_does_not_restart_a_refusal():
 
 
 def _service(tmp_path, block_set):
-    from firmware.service import TableService
+    from firmware.service.loop import TableService
     from firmware.towers.view import view_of
     from hardware.devices import open_table
     from hardware.profile import load_profile
@@ -594,7 +594,7 @@ def test_a_dead_link_stops_the_watchdog_and_the_service(tmp_path, block_set, mon
     import socket
     import threading
 
-    from firmware.service import LinkDeadError
+    from firmware.service.loop import LinkDeadError
 
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     listener.bind(str(tmp_path / "notify"))
@@ -641,7 +641,7 @@ def _catch(run, failure: list) -> None:
 def test_the_rings_say_when_the_board_is_not_seen(tmp_path, block_set):
     import threading
 
-    from firmware.service import NO_BOARD
+    from firmware.service.loop import NO_BOARD
 
     devices, service = _service(tmp_path, block_set)
     loop = threading.Thread(target=service.run, daemon=True)
@@ -720,8 +720,8 @@ def test_a_game_that_ends_on_a_full_disk_is_over_only_once_its_end_is_written(tm
 def _readers(state: Path) -> dict:
     """Each file the table reads, and how it is read (a function that raises in words)."""
     from firmware.highrise.calibrate import FILE, load_calibration
-    from firmware.pin import PIN_FILE, read_table_pin
-    from firmware.seal import KEY_FILE, Sealer
+    from firmware.service.pin import PIN_FILE, read_table_pin
+    from firmware.store.seal import KEY_FILE, Sealer
     from firmware.towers.sets import load_block_set
     from hardware.profile import load_profile
 
@@ -782,7 +782,7 @@ def test_every_file_the_table_reads_is_refused_in_words_when_it_is_no_such_file(
     """Each file is checked before it is read: nothing hangs, nothing fills the memory, and
     the person reads what is wrong with which file."""
     from engine.errors import ObeliskError
-    from firmware.pin import PinError
+    from firmware.service.pin import PinError
     from hardware.profile import ProfileError
 
     state = tmp_path / "state"
@@ -806,8 +806,8 @@ def test_every_file_the_table_reads_is_refused_in_words_when_it_is_no_such_file(
 def test_a_grown_journal_is_moved_aside_when_the_next_game_starts(tmp_path, monkeypatch):
     """A table plays for years; its journal is read at every start, so finished games are
     archived (kept, the same ids) once it has grown."""
-    from firmware import journal as journal_module
-    from firmware.history import finished_games
+    from firmware.store import journal as journal_module
+    from firmware.store.history import finished_games
 
     monkeypatch.setattr(journal_module, "ROTATE_BYTES", 300)
     journal = Journal(tmp_path)

@@ -12,9 +12,9 @@ import gc
 import pytest
 
 from engine.towers.game import TowersGame
-from firmware.journal import Journal
-from firmware.service import TableService
-from firmware.stream import serve_table
+from firmware.service.loop import TableService
+from firmware.service.stream import serve_table
+from firmware.store.journal import Journal
 from firmware.towers.table import TowersTable
 from firmware.towers.view import view_of
 from hardware.buttons import ButtonEvent

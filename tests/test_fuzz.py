@@ -20,8 +20,8 @@ from engine.errors import BlockSetError
 from engine.highrise.sensing import CalibrationError
 from engine.towers.blocks import parse_block_set
 from firmware.highrise.calibrate import FILE, load_calibration
-from firmware.journal import Journal, JournalError
-from firmware.seal import Sealer, SealError
+from firmware.store.journal import Journal, JournalError
+from firmware.store.seal import Sealer, SealError
 from hardware.profile import ProfileError, parse_profile
 
 SIM_PROFILE = (Path(__file__).resolve().parent.parent / "hardware" / "profiles" /

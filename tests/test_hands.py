@@ -19,10 +19,9 @@ import pytest
 
 from firmware.towers.hands import HandsError, TowersHands
 from firmware.towers.view import ZONE_PADS, ZoneScale
-from hardware.devices import sim_layout
-from hardware.line_socket import ask
-from hardware.profile import load_profile
-from hardware.sim import GRAMS_TO_COUNTS, LOAD_OFFSET, SimTable
+from hardware.profile import board_layout, load_profile
+from hardware.sim.line_socket import ask
+from hardware.sim.table import GRAMS_TO_COUNTS, LOAD_OFFSET, SimTable
 from tests.hands_person import Follow, plan
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
@@ -30,7 +29,7 @@ OBELISK = str(Path(sys.executable).parent / "obelisk")
 
 @pytest.fixture
 def hands():
-    sim = SimTable(sim_layout(load_profile("sim")))  # never started: only its physical truth
+    sim = SimTable(board_layout(load_profile("sim")))  # never started: only its physical truth
     return TowersHands(sim)
 
 
@@ -149,8 +148,8 @@ FIELDS = ("seat", "block", "tower", "at", "pad", "square", "piece", "to", "size"
 def test_the_hands_answer_any_request_in_words_and_the_board_lives_on(tmp_path, game, profile):
     """The hands' socket takes requests from any local program: a field of the wrong kind
     is an answer in words, never a dead thread (a list as the act once was)."""
-    from firmware.hands_board import hands_for
-    from hardware.sim_board import SimBoard
+    from firmware.sim.hands_board import hands_for
+    from hardware.sim.board import SimBoard
 
     board = SimBoard(tmp_path, profile, hands_for(game))
     names = ["take", "set", "turn", "lower", "lift", "back", "hover", "away", "knock", "put",

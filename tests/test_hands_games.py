@@ -5,17 +5,16 @@ from __future__ import annotations
 import pytest
 
 from engine.highrise.sensing import Calibration
-from firmware.hands import HandsError
 from firmware.highrise.hands import HighriseHands
 from firmware.maze.hands import MazeHands
+from firmware.sim.hands import HandsError
 from firmware.stones.hands import StonesHands
-from hardware.devices import sim_layout
-from hardware.profile import load_profile
-from hardware.sim import COVER_GRAMS, GRAMS_TO_COUNTS, LOAD_OFFSET, PYRAMID_GRAMS, SimTable
+from hardware.profile import board_layout, load_profile
+from hardware.sim.table import COVER_GRAMS, GRAMS_TO_COUNTS, LOAD_OFFSET, PYRAMID_GRAMS, SimTable
 
 
 def _sim(profile: str = "sim") -> SimTable:
-    return SimTable(sim_layout(load_profile(profile)))  # never started: its physical truth
+    return SimTable(board_layout(load_profile(profile)))  # never started: its physical truth
 
 
 def test_stones_are_set_out_moved_stacked_lifted_and_knocked():

@@ -21,9 +21,9 @@ from gpiozero import Device
 
 import hardware.buttons
 from hardware.buttons import on_raspberry_pi
-from hardware.devices import expected_layout, open_table, sim_layout
+from hardware.devices import expected_layout, open_table
 from hardware.leds import LedError
-from hardware.profile import ProfileError, load_profile, parse_profile
+from hardware.profile import ProfileError, board_layout, load_profile, parse_profile
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
 OFF_A_PI = pytest.mark.skipif(on_raspberry_pi(), reason="a Raspberry Pi has these GPIO pins")
@@ -142,7 +142,7 @@ def test_open_table_tells_the_link_the_layout_the_profile_describes():
     with open_table(profile) as devices:
         want = devices.link.expected
         assert want == expected_layout(profile)
-        lay = sim_layout(profile)
+        lay = board_layout(profile)
         assert (want.towers, want.rows, want.cols, want.loads, want.stack) == (
             lay["towers"], lay["rows"], lay["cols"], lay["loads"], 2)
         assert devices.link.wait_for(lambda s: True, 3.0) is not None

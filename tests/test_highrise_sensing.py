@@ -19,7 +19,7 @@ from engine.highrise.sensing import (
 )
 from engine.players import Player
 from firmware.highrise.calibrate import FILE, load_calibration, save_calibration
-from firmware.seal import KEY_FILE, Sealer, SealError
+from firmware.store.seal import KEY_FILE, Sealer, SealError
 
 CAL = Calibration.measured((500,) * 9, (700, 1300, 1900), noise=20)
 BASE = (500 + 1900,) * 9

@@ -12,9 +12,9 @@ from engine.highrise.game import HighriseGame, Size
 from engine.highrise.sensing import Calibration
 from engine.players import Player
 from firmware.highrise.table import HighriseTable
-from firmware.journal import Journal, JournalError
 from firmware.run import report
-from firmware.seal import KEY_FILE, SealError
+from firmware.store.journal import Journal, JournalError
+from firmware.store.seal import KEY_FILE, SealError
 from hardware.buttons import ButtonEvent
 
 CAL = Calibration(zero=(1000,) * 9, sizes=(700, 1300, 1900), tolerance=190)

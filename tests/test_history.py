@@ -12,7 +12,7 @@ from engine.stones.game import Move, StonesGame
 from engine.stones.record import action_to_dict
 from firmware.cli import main
 from firmware.games import GAMES
-from firmware.journal import Journal
+from firmware.store.journal import Journal
 from tests.toy import GAME_ID, registered
 
 

@@ -1,7 +1,7 @@
 """The page's JavaScript holds to its own types, and each page talks to its server in one place.
 
-Every script of the table's page (``firmware/web/static``) and the club's
-(``firmware/club/static``) starts with ``// @ts-check`` and says its types in
+Every script of the table's page (``firmware/readers/web/static``) and the club's
+(``firmware/readers/club/static``) starts with ``// @ts-check`` and says its types in
 JSDoc: the events, observations and answers it receives, each function's
 parameters and returns. TypeScript's checker reads them as they are served
 (nothing is compiled): ``tools/js/tsconfig.json`` says how strictly, and
@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools" / "js"
 TSC = TOOLS / "node_modules" / ".bin" / "tsc"
 CONFIG = TOOLS / "tsconfig.json"
-PAGES = (ROOT / "firmware" / "web" / "static", ROOT / "firmware" / "club" / "static")
+PAGES = (ROOT / "firmware" / "readers" / "web" / "static",
+         ROOT / "firmware" / "readers" / "club" / "static")
 SCRIPTS = sorted(script for page in PAGES for script in page.glob("*.js"))
 SERVICE = "service.js"
 TIMEOUT_S = 180  # about 4 s on a developer's machine; a loaded one takes longer

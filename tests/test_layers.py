@@ -214,6 +214,40 @@ def layer_breaches(sources: dict[str, str], packages: set[str]) -> list[str]:
             if rank[edge.target.split(".")[0]] > rank[edge.source.split(".")[0]]]
 
 
+INSIDE = {
+    "hardware": (("hardware",), ("hardware.sim",), ("hardware.devices",)),
+    "firmware": (
+        ("firmware.contract", "firmware.games"),  # what a game declares, and the registry
+        ("firmware.store",),  # journal, sealed facts, finished games, the state directory
+        ("firmware.service",),  # the table core, the loop, events, commands, the PIN
+        ("firmware.sim",),  # the demos, a person's hands, obelisk play's processes
+        ("firmware.readers",),  # the page and the club
+        ("firmware.towers", "firmware.stones", "firmware.highrise", "firmware.maze"),
+        ("firmware",),  # the command line and obelisk run, which put it all together
+    ),
+}
+"""Within a layer, lowest first: the real devices below their simulated twins (and the
+assembly of a profile's devices, real or simulated, above both); the firmware's store,
+service, simulation, readers, games and entry points. Each imports only its own level and
+those before it (the registry loads a game's package, which imports only the contract,
+by the name its declaration is listed under)."""
+
+
+def _level(module: str) -> int:
+    """A module's place within its layer: the longest prefix of ``INSIDE`` it falls under."""
+    levels = INSIDE.get(module.split(".")[0], ())
+    found = [(len(prefix), n) for n, group in enumerate(levels) for prefix in group
+             if module == prefix or module.startswith(prefix + ".")]
+    return max(found)[1] if found else 0
+
+
+def level_breaches(sources: dict[str, str], packages: set[str]) -> list[str]:
+    """Each import of a higher level by a lower one within the same layer."""
+    return [str(edge) for edge in import_edges(sources, packages)
+            if edge.source.split(".")[0] == edge.target.split(".")[0]
+            and _level(edge.target) > _level(edge.source)]
+
+
 def _packages(root: Path = ROOT) -> set[str]:
     return {module_name(path, root) for layer in LAYERS
             for path in (root / layer).rglob("__init__.py")}
@@ -221,7 +255,7 @@ def _packages(root: Path = ROOT) -> set[str]:
 
 def test_the_sources_were_found() -> None:
     sources = project_sources()
-    assert {"engine.core", "hardware.sim", "firmware.service"} <= set(sources)
+    assert {"engine.core", "hardware.sim.table", "firmware.service.loop"} <= set(sources)
     assert len(sources) > 100
 
 
@@ -233,6 +267,23 @@ def test_no_import_circles() -> None:
 def test_each_layer_imports_only_below_it() -> None:
     found = layer_breaches(project_sources(), _packages())
     assert not found, "imports of a higher layer:\n" + "\n".join(found)
+
+
+def test_within_a_layer_each_level_imports_only_below_it() -> None:
+    found = level_breaches(project_sources(), _packages())
+    assert not found, "imports of a higher level within a layer:\n" + "\n".join(found)
+
+
+def test_the_level_check_catches_the_store_reaching_into_the_service() -> None:
+    sources = {"firmware": "", "firmware.store": "", "firmware.service": "",
+               "firmware.store.journal": "from firmware.service.table import Table\n",
+               "firmware.service.table": "from firmware.store.journal import Journal\n",
+               "hardware": "", "hardware.sim": "", "hardware.leds": "import hardware.sim.table\n",
+               "hardware.sim.table": "from hardware.leds import RecordingPixels\n"}
+    packages = {"firmware", "firmware.store", "firmware.service", "hardware", "hardware.sim"}
+    assert level_breaches(sources, packages) == [
+        "firmware.store.journal -> firmware.service.table (line 1: Table)",
+        "hardware.leds -> hardware.sim.table (line 1: the module)"]
 
 
 def test_hardware_loads_no_module_by_a_computed_name() -> None:

@@ -23,7 +23,7 @@ from engine.towers.tower import resting_placements
 from hardware.link import BoardStatus, ScannerLink
 from hardware.scanner import obelisk_proto as proto
 from hardware.sensors import Layout
-from hardware.sim import GRAMS_TO_COUNTS, LOAD_OFFSET, SimTable
+from hardware.sim.table import GRAMS_TO_COUNTS, LOAD_OFFSET, SimTable
 
 LAYOUT = {"towers": 2, "rods": 9, "levels": 9, "rows": 8, "cols": 8, "loads": 3, "leds": 64}
 

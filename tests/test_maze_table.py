@@ -8,8 +8,8 @@ from engine.errors import NothingPlacedError
 from engine.maze.actions import Move, Orientation, Pass, PlaceSegment, PlaceWall
 from engine.maze.game import MazeGame, MazeOptions
 from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight
-from firmware.journal import Journal
 from firmware.maze.table import MazeTable
+from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
 from tests.test_maze import sq
 

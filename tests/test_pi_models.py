@@ -17,10 +17,9 @@ from typing import ClassVar
 import pytest
 
 from hardware import pi_models
-from hardware.leds import LedError, Leds
+from hardware.leds import LedError, Leds, RecordingPixels
 from hardware.pi_models import PiModelError, pi_model, render_unit
 from hardware.profile import parse_profile
-from hardware.sim import RecordingPixels
 
 ROOT = Path(__file__).resolve().parent.parent
 UNITS = ("obelisk.service", "obelisk-web.service", "obelisk-mqtt.service")

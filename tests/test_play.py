@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware.control import SOCKET as CONTROL_SOCKET
-from firmware.control import send
-from hardware.line_socket import ask
+from firmware.service.control import SOCKET as CONTROL_SOCKET
+from firmware.service.control import send
+from hardware.sim.line_socket import ask
 from tests.browser_support import OBELISK, until
 
 START_S = 90.0
@@ -127,7 +127,7 @@ def playing(tmp_path):
 
 def test_a_flood_of_bad_requests_leaves_the_page_and_the_service_answering(playing):
     """Some 80 bad requests once filled the page's unread pipe and froze it for good."""
-    from firmware.play import LOG_CAP, LOGS
+    from firmware.sim.play import LOG_CAP, LOGS
 
     playing.start()
     junk = "/" + "x" * 4000  # each refusal logs its path: 4 kB a line
@@ -145,7 +145,7 @@ def test_a_flood_of_bad_requests_leaves_the_page_and_the_service_answering(playi
 def test_a_log_past_its_cap_is_kept_as_the_one_before_and_its_writer_goes_on(tmp_path):
     """The page says one line per kind of problem now, so the flood above no longer fills a
     log: the cap is checked on a writer of its own."""
-    from firmware.play import trim_log
+    from firmware.sim.play import trim_log
 
     log = tmp_path / "page.log"
     fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o640)  # as the children write

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from hardware.devices import sim_layout
-from hardware.profile import load_profile
-from hardware.sim import load_code_py
+from hardware.local_board import load_code_py
+from hardware.profile import board_layout, load_profile
 
 
 def test_code_py_layout_matches_the_reference_profile():
     code = load_code_py()
-    assert sim_layout(load_profile("reference")) == code.LAYOUT
+    assert board_layout(load_profile("reference")) == code.LAYOUT
 
 
 def test_the_pico_pin_map_has_no_pin_twice_and_enough_lines():

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from hardware.leds import RecordingPixels
+from hardware.local_board import load_code_py
 from hardware.scanner import obelisk_proto as proto
 from hardware.scanner import scanner as board
-from hardware.sim import RecordingPixels, SimTable, load_code_py
+from hardware.sim.table import SimTable
 
 
 class Pin:
@@ -56,7 +58,7 @@ def test_the_drive_chain_walks_one_low_line_along():
 
 
 def _modules(table):
-    from hardware.sim import _fake_modules
+    from hardware.sim.table import _fake_modules
 
     return _fake_modules(table)
 

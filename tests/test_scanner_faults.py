@@ -85,7 +85,7 @@ SMALL = {"towers": 2, "rods": 9, "levels": 9, "rows": 3, "cols": 3, "loads": 0, 
 
 
 def _board(host: Host):
-    from hardware.sim import SimTable, _fake_modules
+    from hardware.sim.table import SimTable, _fake_modules
 
     table = SimTable(dict(SMALL))
     scanner = table._code.build(*_fake_modules(table), host, table.layout)
@@ -253,7 +253,7 @@ class UsbCdc:
 def _board_modules(host: Host | None = None, plugged: float | None = 0.0, supervisor=None):
     from types import SimpleNamespace
 
-    from hardware.sim import SimTable, _fake_modules
+    from hardware.sim.table import SimTable, _fake_modules
 
     table = SimTable(dict(SMALL))
     board, digitalio, neopixel = _fake_modules(table)
@@ -276,7 +276,7 @@ def _board_modules(host: Host | None = None, plugged: float | None = 0.0, superv
 
 
 def _code():
-    from hardware.sim import load_code_py
+    from hardware.local_board import load_code_py
 
     return load_code_py()
 

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from hardware.local_board import load_code_py
 from hardware.scanner import obelisk_proto as proto
-from hardware.sim import load_code_py
 from tests.browser_support import on_a_pi
 from tests.on_micropython import scenario
 

@@ -10,8 +10,8 @@ import types
 import pytest
 
 from engine.towers.game import TowersGame
-from firmware.journal import Journal
-from firmware.service import ASK_EARLY_S, UNSEEN_S, TableService
+from firmware.service.loop import ASK_EARLY_S, UNSEEN_S, TableService
+from firmware.store.journal import Journal
 from firmware.towers.table import TowersTable
 from firmware.towers.view import view_of
 from hardware.devices import open_table
@@ -129,8 +129,8 @@ def test_the_boards_own_figures_reach_readers_as_numbers_and_stand_for_late_ones
                                                                                   block_set):
     """The link tells the service the board's figures (only when they move); the service
     tells them as an event of numbers, and a reader joining later starts with them."""
-    from firmware import events
-    from firmware.screen import headline
+    from firmware.service import events
+    from firmware.service.screen import headline
     from hardware.link import BoardStatus
 
     devices = open_table(load_profile("sim"))

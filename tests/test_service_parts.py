@@ -13,9 +13,9 @@ from engine.record import RecordError, options_from_dict, options_to_dict, repla
 from engine.towers.actions import Choose, Decline, Place, Timeout
 from engine.towers.game import TowersOptions
 from engine.towers.record import action_from_dict, action_to_dict
-from firmware.hourglass import SAND, WARNING, Hourglass
-from firmware.journal import Journal, JournalError
-from firmware.settle import NO_ANSWER_S, Settler
+from firmware.service.hourglass import SAND, WARNING, Hourglass
+from firmware.service.settle import NO_ANSWER_S, Settler
+from firmware.store.journal import Journal, JournalError
 
 
 def _game_actions(game, seed):

@@ -13,10 +13,10 @@ from engine.players import Player
 from engine.stones.sensing import sight, stack_heights
 from engine.towers.actions import Choose
 from engine.towers.turns import Phase
-from firmware import events, palette
-from firmware.demo_runner import DemoSettings
 from firmware.games import GAMES
-from firmware.solo import Computer, Solo, SoloError
+from firmware.service import events, palette
+from firmware.service.solo import Computer, Solo, SoloError
+from firmware.sim.demo_runner import DemoSettings
 from tests.test_stones_table import Table as StonesHarness
 from tests.test_towers_table import Table as TowersHarness
 
@@ -87,7 +87,7 @@ def test_a_move_of_several_actions_is_thought_within_one_cap(block_set, tmp_path
     """The towers' two zone blocks are two searches: each was given the whole cap, so the
     loop (and every LED) waited twice as long as the level allows. The second gets what the
     first left."""
-    import firmware.solo as solo
+    import firmware.service.solo as solo
 
     clock = [1000.0]
     given = []
@@ -182,7 +182,7 @@ def test_the_command_line_takes_solo_and_level(tmp_path):
 
 def test_the_think_cap_stops_the_search_on_the_clock_it_is_given():
     from engine.search import opponent
-    from firmware.solo import think
+    from firmware.service.solo import think
 
     state = GAMES["stones"].make(GAMES["stones"].options()).new_initial_state()
     bot = opponent(GAMES["stones"].opponent_tuning(), 4)
@@ -240,8 +240,8 @@ def test_a_restart_resumes_alone_with_the_same_seat_and_level_and_asks_again(tmp
 
 def test_a_restart_asking_another_solo_setting_is_refused_untouched(tmp_path):
     from engine.stones.game import StonesGame
-    from firmware.journal import Journal, JournalError
     from firmware.stones.table import StonesTable
+    from firmware.store.journal import Journal, JournalError
 
     t = StonesHarness(tmp_path)
     t.table.solo = Computer(Solo(B, 2), "stones")

@@ -20,9 +20,9 @@ from engine.core import ChanceStream, play_chance, seeded_start
 from engine.players import Player
 from engine.towers.actions import Choose, Place, Take
 from engine.towers.turns import Phase
-from firmware import palette
 from firmware.games import GAMES
-from firmware.solo import SAME_LIGHT, SoloHands, movers, pixels_of, rules_for
+from firmware.service import palette
+from firmware.service.solo import SAME_LIGHT, SoloHands, movers, pixels_of, rules_for
 
 A, B = Player.A, Player.B
 

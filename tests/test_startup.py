@@ -17,10 +17,11 @@ import time
 
 import pytest
 
-from firmware import control, fingers, pin
-from firmware import service as service_module
-from firmware.control import ControlUnavailable, send
 from firmware.run import run_service
+from firmware.service import control, pin
+from firmware.service import loop as service_module
+from firmware.service.control import ControlUnavailable, send
+from firmware.sim import fingers
 
 WAIT_S = 30.0
 

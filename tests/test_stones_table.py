@@ -7,8 +7,8 @@ import pytest
 from engine.players import Player
 from engine.stones.game import EndReason, StonesGame, StonesOptions
 from engine.stones.sensing import BoardView, sight, sight_after
-from firmware.journal import Journal
 from firmware.stones.table import StonesTable
+from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
 from tests.test_stones import mv, position, sq
 

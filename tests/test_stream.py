@@ -13,10 +13,10 @@ import pytest
 
 from engine.stones.game import StonesGame
 from engine.stones.sensing import BoardView, sight, sight_after
-from firmware import events
-from firmware.journal import Journal
+from firmware.service import events
+from firmware.service.stream import BACKLOG, SOCKET, StreamError, read_events, serve_table
 from firmware.stones.table import StonesTable
-from firmware.stream import BACKLOG, SOCKET, StreamError, read_events, serve_table
+from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
@@ -185,7 +185,7 @@ def test_watch_says_once_that_the_table_stopped(tmp_path):
 
 def test_a_stream_that_closes_first_sends_each_reader_what_it_was_told(tmp_path):
     """A demo's table stops as its game ends: the readers still get the end."""
-    from firmware.stream import EventStream
+    from firmware.service.stream import EventStream
 
     stream = EventStream(tmp_path, lambda: [{"event": "table"}], threading.RLock()).open()
     reader = read_events(tmp_path, timeout=10)

@@ -13,8 +13,8 @@ from engine.towers.game import TowersGame
 from engine.towers.sensing import TowersView, expected_towers
 from engine.towers.tower import LEVELS, cell_name, resting_placements
 from engine.towers.turns import EndReason, Phase
-from firmware import events
-from firmware.journal import Journal
+from firmware.service import events
+from firmware.store.journal import Journal
 from firmware.towers.table import TowersTable
 from hardware.buttons import ButtonEvent
 from tests.conftest import COLUMN_A, COLUMN_B, build_tower, cells, column, position

@@ -14,11 +14,11 @@ from pathlib import Path
 from engine.record import options_from_dict
 from engine.search.base import DEFAULT
 from engine.stones.sensing import BoardView
-from firmware import events
 from firmware.cli import main
-from firmware.history import finished_games
-from firmware.journal import Journal
-from firmware.resume import replay
+from firmware.service import events
+from firmware.store.history import finished_games
+from firmware.store.journal import Journal
+from firmware.store.resume import replay
 from hardware.buttons import ButtonEvent
 from tests.toy import GAME_ID, registered
 from tests.toy.game import NoughtsGame, NoughtsOptions

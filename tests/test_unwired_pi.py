@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.stream import StreamError, read_events
+from firmware.service.stream import StreamError, read_events
 from tests.browser_support import PHONE, Web, chromium, on_a_pi, until
 
 # On a real Pi the table may well be wired up (or its service holds the pins): what an

@@ -225,8 +225,8 @@ def test_the_page_only_reads(finished):
 
 
 def test_an_unfinished_high_rise_game_is_never_listed_nor_served(tmp_path):
-    from firmware.history import _id
-    from firmware.journal import Journal
+    from firmware.store.history import _id
+    from firmware.store.journal import Journal
 
     demo = subprocess.Popen([OBELISK, "demo", "highrise", "--speed", "100", "--json",
                              "--state-dir", str(tmp_path)], stdout=subprocess.PIPE,
@@ -264,7 +264,7 @@ def _sent(page) -> list[dict]:
 
 
 def test_a_late_page_gets_the_game_so_far_and_a_running_hourglass_as_it_is_now(monkeypatch):
-    from firmware.web import follow
+    from firmware.readers.web import follow
 
     now = [100.0]
     monkeypatch.setattr(follow, "monotonic", lambda: now[0])
@@ -288,7 +288,7 @@ def test_a_late_page_gets_the_game_so_far_and_a_running_hourglass_as_it_is_now(m
 
 
 def test_a_new_game_drops_the_last_one_from_what_late_pages_get():
-    from firmware.web.follow import Follower
+    from firmware.readers.web.follow import Follower
 
     follower = Follower("/nowhere")
     follower._take({"event": "table", "game": "maze", "state": "over", "observation": {}})
@@ -298,7 +298,7 @@ def test_a_new_game_drops_the_last_one_from_what_late_pages_get():
 
 
 def test_a_late_page_gets_the_boards_latest_figures_through_a_new_game():
-    from firmware.web.follow import Follower
+    from firmware.readers.web.follow import Follower
 
     follower = Follower("/nowhere")
     follower._take({"event": "table", "game": "maze", "state": "setup", "observation": {}})
@@ -313,7 +313,7 @@ def test_a_late_page_gets_the_boards_latest_figures_through_a_new_game():
 
 
 def test_a_page_too_far_behind_is_closed_and_the_others_go_on():
-    from firmware.web.follow import PAGE_BACKLOG, Follower
+    from firmware.readers.web.follow import PAGE_BACKLOG, Follower
 
     follower = Follower("/nowhere")
     slow, quick = follower.join(), follower.join()

@@ -111,7 +111,7 @@ def _reader_gets_in(port: int) -> bool:
 
 
 def test_one_address_holds_only_so_many_connections(tmp_path):
-    from firmware.web.bounds import Limits
+    from firmware.readers.web.bounds import Limits
 
     most = Limits().per_address
     web = Web(tmp_path).start()  # idle connections wait 10 s before they are closed

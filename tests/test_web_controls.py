@@ -13,8 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from firmware.pin import read_pin
-from firmware.web.controls import CLOSE_AFTER, HEADER, MAX_WAIT_S, SESSION_S, Controls, PinGuard
+from firmware.readers.web.controls import (
+    CLOSE_AFTER,
+    HEADER,
+    MAX_WAIT_S,
+    SESSION_S,
+    Controls,
+    PinGuard,
+)
+from firmware.service.pin import read_pin
 from tests.browser_support import OBELISK, Web, stop, until
 from tests.test_control import service  # noqa: F401  (the service in this process)
 
@@ -161,7 +168,7 @@ def test_wrong_pins_wait_longer_each_time_and_close_pin_entry_in_all():
 
 
 def test_a_session_lasts_twelve_hours_from_its_pin_used_or_not_and_one_pin_generation(tmp_path):
-    from firmware.pin import new_pin, table_pin
+    from firmware.service.pin import new_pin, table_pin
 
     table_pin(tmp_path)
     now = [0.0]
@@ -242,7 +249,7 @@ class PageInProcess:
         import tornado.httpserver
         import tornado.web
 
-        from firmware.web import controls
+        from firmware.readers.web import controls
 
         server = tornado.httpserver.HTTPServer(
             tornado.web.Application(controls.routes(self.state, clock=self.clock)))

@@ -18,8 +18,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from firmware.stream import serve_table
-from firmware.web.server import STATIC
+from firmware.readers.web.server import STATIC
+from firmware.service.stream import serve_table
 from tests.test_highrise_table import L, M, S, Table, _same_first_other_values
 from tests.test_web import _web
 

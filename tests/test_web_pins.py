@@ -6,8 +6,8 @@ from __future__ import annotations
 import socket
 import time
 
-from firmware.web.controls import CLOSE_AFTER, Controls, PinGuard
-from firmware.web.pins import FILE
+from firmware.readers.web.controls import CLOSE_AFTER, Controls, PinGuard
+from firmware.readers.web.pins import FILE
 from tests.browser_support import Web
 from tests.web_support import raw, read_answer, request
 

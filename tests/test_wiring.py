@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from firmware.cli import main
-from hardware.devices import sim_layout
+from hardware.local_board import load_code_py
 from hardware.onboard import PINS as GPIO_PINS
-from hardware.profile import load_profile
-from hardware.sim import load_code_py
+from hardware.profile import board_layout, load_profile
 from hardware.wiring import COMPARED, disagreements, draw_svg, plan, wiring_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,7 +46,7 @@ def _draw(name: str, tmp_path: Path) -> str:
 
 def test_code_py_and_the_reference_profile_describe_the_same_table():
     code = load_code_py()
-    assert disagreements(sim_layout(load_profile("reference")), code.LAYOUT) == []
+    assert disagreements(board_layout(load_profile("reference")), code.LAYOUT) == []
     assert wiring_for(load_profile("reference")).warnings == ()
 
 
@@ -55,7 +54,7 @@ def test_code_py_and_the_reference_profile_describe_the_same_table():
 def test_any_difference_between_layout_and_the_profile_is_named(key):
     code = load_code_py()
     changed = dict(code.LAYOUT, **{key: code.LAYOUT[key] + 1})
-    said = disagreements(sim_layout(load_profile("reference")), changed)
+    said = disagreements(board_layout(load_profile("reference")), changed)
     assert len(said) == 1 and f"LAYOUT[{key!r}] is {changed[key]}" in said[0]
 
 
@@ -66,7 +65,7 @@ def test_a_disagreement_is_written_on_the_picture_and_said_by_the_command(
         code.LAYOUT = dict(code.LAYOUT, leds=36)
         return code
 
-    monkeypatch.setattr("hardware.sim.load_code_py", fewer_pixels)
+    monkeypatch.setattr("hardware.local_board.load_code_py", fewer_pixels)
     texts = _texts(_draw("reference", tmp_path))
     assert "DISAGREES: code.py LAYOUT['leds'] is 36, but the profile makes it 64: change one " \
            "of them to match" in texts
@@ -78,7 +77,7 @@ def test_more_sense_lines_than_pins_is_a_warning():
     code = load_code_py()
     profile = load_profile("reference")
     pins = dict(code.PINS, sense=code.PINS["sense"][:8])  # the towers' 9 rods need 9
-    wiring = plan(profile, sim_layout(profile), pico_pins=pins, code_layout=code.LAYOUT,
+    wiring = plan(profile, board_layout(profile), pico_pins=pins, code_layout=code.LAYOUT,
                   drive_count=code.drive_lines(code.LAYOUT), gpio_pins=GPIO_PINS)
     assert wiring.warnings == ("the table needs 9 sense lines, but code.py PINS has 8",)
 

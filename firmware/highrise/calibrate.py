@@ -18,12 +18,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.highrise.sensing import Calibration, CalibrationError
-from firmware.state_dir import StateDir, StateDirError, default_state_dir, write_whole
+from firmware.store.state_dir import StateDir, StateDirError, default_state_dir, write_whole
 from hardware.devices import TableDevices, open_table
 from hardware.files import KIB, read_limited
 from hardware.link import ScannerLink
 from hardware.profile import load_profile
-from hardware.sim import PYRAMID_GRAMS
+from hardware.sim.table import PYRAMID_GRAMS
 
 FILE = "highrise-calibration.json"
 STEPS = (

@@ -18,16 +18,16 @@ import random
 
 from engine.highrise.game import HighriseGame, HighriseOptions, HighriseState, Place
 from engine.highrise.sensing import CalibrationError
-from firmware import events
-from firmware.demo_runner import DemoSettings, run_table_demo
 from firmware.highrise.calibrate import calibrate, load_calibration, save_calibration, sim_hand
 from firmware.highrise.table import HighriseTable
 from firmware.highrise.view import view_of
-from firmware.journal import Journal
-from firmware.resume import Resolved
+from firmware.service import events
+from firmware.sim.demo_runner import DemoSettings, run_table_demo
+from firmware.store.journal import Journal
+from firmware.store.resume import Resolved
 from hardware.devices import TableDevices
 from hardware.profile import Profile, load_profile
-from hardware.sim import COVER_GRAMS, PYRAMID_GRAMS, pad_grams
+from hardware.sim.table import COVER_GRAMS, PYRAMID_GRAMS, pad_grams
 
 _STRAY_GRAMS = (PYRAMID_GRAMS[1] + PYRAMID_GRAMS[2]) / 2  # weighs like no pyramid
 _MISTAKES = ("two squares", "stray weight", "taken off")

@@ -6,7 +6,7 @@ of its player's pyramids (small, medium or large) on a square, lifts the top
 pyramid off again (back to its owner), or, by mistake, leans a pyramid
 across two squares so each carries half of it. Each change reaches only the
 simulated load cells, weighed as the demo's bots weigh them
-(``hardware.sim.pad_grams``); the table learns of it by weight alone.
+(``hardware.sim.table.pad_grams``); the table learns of it by weight alone.
 
 A table that was never calibrated is calibrated first by ``prepare``, as a
 person does it with ``obelisk calibrate highrise``: the hands empty the board
@@ -22,8 +22,8 @@ from pathlib import Path
 from engine.core import square_name
 from engine.highrise.game import HighriseOptions, Size
 from engine.highrise.sensing import CalibrationError
-from firmware.hands import SEATS, HandsError, seat_of, square_of
-from hardware.sim import SimTable, pad_grams
+from firmware.sim.hands import SEATS, HandsError, seat_of, square_of
+from hardware.sim.table import SimTable, pad_grams
 
 OPTIONS = HighriseOptions()
 """The board the simulated table weighs: 3x3, a load cell a square."""

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from engine.core import Outcome
 from engine.highrise.game import Size
 from engine.players import PLAYERS, Player
-from firmware import palette
+from firmware.service import palette
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 REVEAL_S = 0.8

@@ -15,9 +15,9 @@ from typing import Any
 from engine.core import square_name
 from engine.highrise.game import Place, Size
 from engine.players import Player
-from firmware import palette
-from firmware.events import Mark
-from firmware.solo import (
+from firmware.service import palette
+from firmware.service.events import Mark
+from firmware.service.solo import (
     ASKED,
     Pixel,
     asks,
@@ -29,7 +29,7 @@ from firmware.solo import (
     shade,
     together,
 )
-from hardware.sim import PYRAMID_GRAMS
+from hardware.sim.table import PYRAMID_GRAMS
 
 __all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
            "searched", "shown", "together", "where", "words"]

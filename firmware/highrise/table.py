@@ -1,6 +1,6 @@
 """High Rise on the table: a load cell under each square, and hidden values.
 
-``HighriseTable`` is the table core (``firmware.table.Table``) with a load
+``HighriseTable`` is the table core (``firmware.service.table.Table``) with a load
 cell under each square. Setup waits for a neutral cover on every square,
 then a player's button: the hidden values are the engine's chance, rolled
 from the table's seed, and the start says who places first. In play, each
@@ -10,7 +10,7 @@ is the player's placement. Anything else is lit on its square and waited
 out; nothing is recorded until the weights are right again.
 
 Nothing hidden leaves this class before the end. The journal keeps the
-seed, the start's reading and every placement sealed (``firmware.seal``),
+seed, the start's reading and every placement sealed (``firmware.store.seal``),
 so a restart resumes the game and a reader learns nothing; events tell who
 placed and how many pieces are left, never which size went where; the LEDs
 show whose turn it is and what is wrong, never a square's contents. At the
@@ -34,9 +34,9 @@ from engine.highrise.sensing import (
 from engine.record import RecordError
 from firmware.highrise import leds
 from firmware.highrise.calibrate import load_calibration
-from firmware.journal import GameEntries, Journal
-from firmware.seal import Sealer, SealError
-from firmware.table import Table
+from firmware.service.table import Table
+from firmware.store.journal import GameEntries, Journal
+from firmware.store.seal import Sealer, SealError
 
 View = tuple[int, ...]
 PLACED = "placed"

@@ -21,11 +21,11 @@ from engine.maze.game import MazeGame, MazeState, Role
 from engine.maze.plan import plan
 from engine.maze.record import action_from_dict, action_to_dict
 from engine.maze.sensing import MazeView
-from firmware.demo_runner import DemoSettings, run_table_demo
-from firmware.journal import Journal
 from firmware.maze.table import MazeTable
 from firmware.maze.view import view_of
-from firmware.resume import Resolved
+from firmware.sim.demo_runner import DemoSettings, run_table_demo
+from firmware.store.journal import Journal
+from firmware.store.resume import Resolved
 from hardware.devices import TableDevices
 from hardware.profile import load_profile
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.core import square_name
 from engine.maze.game import SEGMENTS, WALLS
-from firmware.hands import HandsError, SquareHands
+from firmware.sim.hands import HandsError, SquareHands
 
 
 class MazeHands(SquareHands):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from engine.maze.actions import Move, PlaceWall
 from engine.maze.board import SIZE, queen_moves
 from engine.maze.game import Role
-from firmware import palette
+from firmware.service import palette
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 

@@ -3,7 +3,7 @@
 A wall lights its square bright and the squares its two sides face dim (the
 turn it wants); the obelisk lights where it stands dim and where it goes
 bright; a segment its square. The Maze Master's pass needs no hands: the
-table plays it. The shared part is ``firmware/solo.py``.
+table plays it. The shared part is ``firmware/service/solo.py``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,18 @@ from engine.maze.actions import Move, Orientation, Pass, PlaceSegment, PlaceWall
 from engine.maze.board import SIZE
 from engine.maze.game import Phase, Role
 from engine.players import Player
-from firmware.events import Mark
-from firmware.solo import ASKED, Pixel, differs, lit, notation, pixels_of, same, searched, shade
+from firmware.service.events import Mark
+from firmware.service.solo import (
+    ASKED,
+    Pixel,
+    differs,
+    lit,
+    notation,
+    pixels_of,
+    same,
+    searched,
+    shade,
+)
 
 __all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
            "searched", "shown", "together", "where", "words"]

@@ -1,6 +1,6 @@
 """The maze on the table: piece and wall switches, two buttons, the turn counter.
 
-``MazeTable`` is the table core (``firmware.table.Table``) with the maze's
+``MazeTable`` is the table core (``firmware.service.table.Table``) with the maze's
 sensors: a switch under each square closes under a piece, a second one
 under a wall (``engine.maze.sensing`` says what a settled view means).
 Player A is the Architect, player B the Maze Master.
@@ -33,10 +33,10 @@ from engine.maze.game import SEGMENTS, MazeGame, MazeState, Role
 from engine.maze.plan import Plan, plan
 from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight
 from engine.players import Player
-from firmware.journal import Journal
 from firmware.maze import leds
-from firmware.table import Table
-from firmware.table_asks import Offer
+from firmware.service.table import Table
+from firmware.service.table_asks import Offer
+from firmware.store.journal import Journal
 
 ARCHITECT, MAZE_MASTER = Role.ARCHITECT.player, Role.MAZE_MASTER.player
 

@@ -17,11 +17,11 @@ import random
 
 from engine.stones.game import StonesGame, StonesOptions, StonesState
 from engine.stones.sensing import BoardView, Heights, sight, sight_after, stack_heights
-from firmware.demo_runner import DemoSettings, run_table_demo
-from firmware.journal import Journal
-from firmware.resume import Resolved
+from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.stones.table import StonesTable
 from firmware.stones.view import view_of
+from firmware.store.journal import Journal
+from firmware.store.resume import Resolved
 from hardware.devices import TableDevices
 from hardware.profile import Profile, load_profile
 

@@ -11,7 +11,7 @@ height, where the board senses heights), as a bot's hand in
 
 from __future__ import annotations
 
-from firmware.hands import HandsError, SquareHands
+from firmware.sim.hands import HandsError, SquareHands
 
 KINDS = ("corner", "key", "cap")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.players import PLAYERS, Player
 from engine.stones.sensing import destinations
-from firmware import palette
+from firmware.service import palette
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 

@@ -1,6 +1,6 @@
 """The stones game on the table: squares that empty and fill, and the engine.
 
-``StonesTable`` is the table core (``firmware.table.Table``) with the stones
+``StonesTable`` is the table core (``firmware.service.table.Table``) with the stones
 sensors: a switch per square sees occupancy, and optional stack-height
 sensors also how tall each stack is. Each settled view is compared with
 what every legal move would leave (``engine.stones.sensing``). One fit is
@@ -30,9 +30,9 @@ from engine.stones.sensing import (
     sight,
     sight_after,
 )
-from firmware.journal import Journal
+from firmware.service.table import Table
 from firmware.stones import leds
-from firmware.table import Table
+from firmware.store.journal import Journal
 
 View = BoardView
 

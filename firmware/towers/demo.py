@@ -25,13 +25,13 @@ from engine.towers.placement import find_placement
 from engine.towers.sensing import TowersView, expected_towers
 from engine.towers.tower import LEVELS, resting_placements
 from engine.towers.turns import Phase
-from firmware.demo_runner import DemoSettings, run_table_demo
-from firmware.journal import Journal
-from firmware.resume import Resolved
+from firmware.sim.demo_runner import DemoSettings, run_table_demo
+from firmware.store.journal import Journal
+from firmware.store.resume import Resolved
 from firmware.towers.table import TowersTable
 from firmware.towers.view import ZONE_PADS, ZoneScale, view_of
 from hardware.devices import TableDevices
-from hardware.sim import GRAMS_TO_COUNTS, LOAD_OFFSET
+from hardware.sim.table import GRAMS_TO_COUNTS, LOAD_OFFSET
 
 
 class DemoPlayers:

@@ -1,6 +1,6 @@
 """A person's hands on the simulated towers table: blocks from the pile, pads, rods.
 
-The simulated board process (``firmware.hands_board``) keeps one
+The simulated board process (``firmware.sim.hands_board``) keeps one
 ``TowersHands`` beside its ``SimTable`` and hands it the acts a page sends:
 take a block from the pile, set it on a zone pad (the pad's load cell weighs
 it), turn it, lower it onto a tower at a chosen corner (the tower's own fall,
@@ -18,10 +18,10 @@ from dataclasses import dataclass, replace
 from engine.errors import ObeliskError
 from engine.towers.blocks import BlockSet, Cell, Colour
 from engine.towers.tower import LEVELS, drop, heights_of
-from firmware.hands import SEATS, HandsError
+from firmware.sim.hands import SEATS, HandsError
 from firmware.towers.sets import load_block_set
 from firmware.towers.view import ZONE_PADS, ZoneScale
-from hardware.sim import SimTable
+from hardware.sim.table import SimTable
 
 
 @dataclass(frozen=True)

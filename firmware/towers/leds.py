@@ -17,7 +17,7 @@ from engine.players import PLAYERS
 from engine.towers.sensing import UNKNOWN, zone_fits
 from engine.towers.tower import RODS, WIDTH
 from engine.towers.turns import Phase
-from firmware import palette
+from firmware.service import palette
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 OPTION_STEP_S = 15.0

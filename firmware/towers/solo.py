@@ -7,7 +7,7 @@ block (or a black block it gives) goes, the rods it covers light on that
 tower. The person fetches and places them; the table checks each as any
 placement (by colour on the pads, by shape and cubes on the rods). The
 computer declines a black block by itself (no hands needed). The shared part
-is ``firmware/solo.py``.
+is ``firmware/service/solo.py``.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from engine.players import Player
 from engine.towers.actions import Choose, Decline, Place, Take
 from engine.towers.tower import LEVELS, WIDTH, cells_text, drop, heights_of
 from engine.towers.turns import Phase
-from firmware import palette
-from firmware.events import Mark
-from firmware.solo import Pixel, asks, lit, notation, pixels_of, shade
-from firmware.solo import searched as _same_position
+from firmware.service import palette
+from firmware.service.events import Mark
+from firmware.service.solo import Pixel, asks, lit, notation, pixels_of, shade
+from firmware.service.solo import searched as _same_position
 
 __all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
            "searched", "shown", "together", "where", "words"]

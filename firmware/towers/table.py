@@ -1,6 +1,6 @@
 """The towers game on the table: rods and zone pads, the toss and the hourglass.
 
-``TowersTable`` is the table core (``firmware.table.Table``) with the towers
+``TowersTable`` is the table core (``firmware.service.table.Table``) with the towers
 sensors: a switch per cube position on both towers' rods, and a load cell
 under each building-zone pad that tells a block's colour from its weight.
 What a settled view means is the engine's (``engine.towers.sensing``):
@@ -42,11 +42,11 @@ from engine.towers.sensing import (
 )
 from engine.towers.tower import cell_name
 from engine.towers.turns import Phase
-from firmware.events import Mark
-from firmware.hourglass import Hourglass
-from firmware.journal import GameEntries, Journal
-from firmware.table import Table
-from firmware.table_asks import Offer
+from firmware.service.events import Mark
+from firmware.service.hourglass import Hourglass
+from firmware.service.table import Table
+from firmware.service.table_asks import Offer
+from firmware.store.journal import GameEntries, Journal
 from firmware.towers import leds
 
 PRESETS = (

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.towers.blocks import Colour
 from engine.towers.sensing import UNKNOWN, TowersView
 from hardware.sensors import Snapshot
-from hardware.sim import GRAMS_TO_COUNTS, LOAD_OFFSET
+from hardware.sim.table import GRAMS_TO_COUNTS, LOAD_OFFSET
 
 ZONE_PADS = (0, 1)
 """Load cells under the two building-zone pads (the first two of the scanner board)."""

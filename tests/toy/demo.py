@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.stones.sensing import BoardView
-from firmware.demo_runner import DemoSettings, run_table_demo
+from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.stones.view import view_of
 from tests.toy.game import NoughtsGame
 from tests.toy.table import NoughtsTable

@@ -1,13 +1,13 @@
 """A person's hands on the toy's board: five stones for A, four for B, put on squares.
 
-The pieces-on-squares hands every square board shares (``firmware.hands``)
+The pieces-on-squares hands every square board shares (``firmware.sim.hands``)
 do it all, and the page draws them with the panel for pieces on squares
 (the declaration's default ``hands_page``).
 """
 
 from __future__ import annotations
 
-from firmware.hands import SquareHands
+from firmware.sim.hands import SquareHands
 
 
 class Hands(SquareHands):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.errors import ObeliskError
 from engine.stones.sensing import BoardView
-from firmware.table import Table
+from firmware.service.table import Table
 from tests.toy import leds, record
 from tests.toy.game import SIZE
 

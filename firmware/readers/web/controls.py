@@ -1,0 +1,377 @@
+"""The page's controls: a session for whoever knows the table PIN, and commands to the table.
+
+Only the people at the table run it: the table PIN (``obelisk pin``, or the
+rings while the menu button is held) gives a phone a session. The session is
+a cookie the page's scripts never see (HttpOnly, SameSite=Strict), and the
+answer also carries a token the page sends with every command in a header.
+A post from another site has neither (a browser sends no SameSite=Strict
+cookie with it, and another site cannot read the token or set the header
+without this server's consent, which it never gives), so it is refused.
+Guests (no session) watch only: every command is a 403 in words.
+
+A session lasts ``SESSION_S`` from the moment the PIN was entered (using it
+does not make it longer), and only while the PIN is of the generation it was
+made with: ``obelisk pin --new`` ends every session at once.
+
+Wrong PINs are slowed down: each client address waits longer after each
+wrong PIN (1 s, 2 s, 4 s... up to 5 minutes); a try too soon is a 429 that
+says how long. After ``CLOSE_AFTER`` wrong PINs in all, from anywhere, PIN
+entry closes (a 423 in words) until someone at the table holds the menu
+button: the service counts the holds that show the PIN, and this process
+sees that count change in the table's ``status`` (its ``pin_mark``). So a
+guesser gets ``CLOSE_AFTER`` tries in 10,000 per hold, and phones that
+already have a session keep running the table meanwhile. Every count is on
+disk (``firmware/readers/web/pins.py``): restarting the page forgets none of them.
+A body longer than any command needs is refused before it is read.
+
+Every request that changes something (POST, DELETE) must be
+``application/json``, name this server's own address as its Host (so a
+page of another site rebinding its name to this table's address is
+refused) and, when it carries an Origin, come from this server's own page:
+a form of another site cannot even send a guess.
+
+| path | answer |
+|---|---|
+| ``POST /session`` | ``{"pin": "1234"}``: the cookie and ``{"token": ...}``; 403, 429 wait, \
+423 entry closed |
+| ``GET /session`` | ``{"session": true, "token": ...}`` for a phone with a session, else \
+false (and ``"closed"``: the words, while PIN entry is closed) |
+| ``DELETE /session`` | the session ends (with its token) |
+| ``POST /control/<command>`` | the command (``status``, ``pause``...) to the table's socket |
+
+Any of them at another Host is a 421; a POST or DELETE from another Origin a
+403, one not ``application/json`` a 415.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import ipaddress
+import secrets
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import tornado.ioloop
+import tornado.web
+
+from firmware.readers.web.pins import (
+    CLOSE_AFTER,
+    FILE,
+    FIRST_WAIT_S,
+    MAX_WAIT_S,
+    PinGuard,
+    StateDirError,
+)
+from firmware.readers.web.safe import MAX_BODY, JsonHandler
+from firmware.service.commands import COMMANDS
+from firmware.service.control import ControlUnavailable, send
+from firmware.service.pin import PinError, TablePin, read_table_pin
+
+__all__ = ["CLOSE_AFTER", "FIRST_WAIT_S", "MAX_BODY", "MAX_WAIT_S", "Controls", "PinGuard",
+           "refusal", "routes"]
+
+COOKIE = "obelisk_session"
+HEADER = "X-Obelisk-Token"
+SESSION_S = 12 * 3600.0
+"""A session ends this long after its PIN was entered, used or not."""
+MAX_SESSIONS = 64
+ASK_EVERY_S = 1.0
+"""While PIN entry is closed, how often at most the table is asked whether it was opened."""
+GUEST = ("guests watch only: enter the table PIN to run the table (`obelisk pin` shows it, "
+         "and so do the rings while the menu button is held)")
+CLOSED = ("PIN entry is closed after too many wrong PINs: hold the menu button at the table "
+          "to open it again")
+
+
+@dataclass
+class Session:
+    token: str
+    made: float
+    generation: int = 0  # the PIN's generation it was made with
+
+
+@dataclass
+class Controls:
+    """The web process's sessions and PIN guard for the table on ``state_dir``."""
+
+    state_dir: Path
+    clock: Callable[[], float] = time.time  # the wall clock: the wrong PINs' file outlives us
+    sessions: dict[str, Session] = field(default_factory=dict)  # cookie value: session
+    guard: PinGuard = field(init=False)
+    asked_at: float | None = None  # when the table was last asked for its pin_mark
+
+    def __post_init__(self) -> None:
+        self.guard = PinGuard(self.clock, Path(self.state_dir) / FILE)
+
+    def pin(self) -> TablePin | None:
+        """The table's PIN now (None: none, or it cannot be read; no session holds then)."""
+        try:
+            return read_table_pin(self.state_dir)
+        except PinError:
+            return None
+
+    def session(self, cookie: str | None) -> Session | None:
+        """The live session of this cookie, if any: made less than ``SESSION_S`` ago, with
+        the PIN of today's generation."""
+        if not cookie:
+            return None
+        found = self.sessions.get(cookie)
+        if found is None:
+            return None
+        pin = self.pin()
+        if self.clock() - found.made > SESSION_S or pin is None or \
+                pin.generation != found.generation:
+            self.sessions.pop(cookie, None)
+            return None
+        return found
+
+    def open(self, generation: int = 0) -> tuple[str, Session]:
+        """A new session: (its cookie value, the session with its token)."""
+        if len(self.sessions) >= MAX_SESSIONS:
+            oldest = min(self.sessions, key=lambda c: self.sessions[c].made)
+            del self.sessions[oldest]
+        cookie = secrets.token_urlsafe(32)
+        made = Session(secrets.token_urlsafe(32), self.clock(), generation)
+        self.sessions[cookie] = made
+        return cookie, made
+
+    async def pin_mark(self) -> str | None:
+        """The table's count of holds that showed its PIN (None: the table did not say)."""
+        self.asked_at = self.clock()
+        loop = tornado.ioloop.IOLoop.current()
+        try:
+            got = await loop.run_in_executor(None, send, self.state_dir, {"command": "status"})
+        except ControlUnavailable:
+            return None
+        mark = got.get("pin_mark") if got.get("ok") else None
+        return mark if isinstance(mark, str) and mark else None
+
+    async def close_entry(self) -> None:
+        """PIN entry just closed: remember the table's mark, to see the next hold (a mark that
+        cannot be saved now is saved before the next PIN is taken: ``PinGuard.flush``)."""
+        mark = await self.pin_mark()
+        with contextlib.suppress(StateDirError):
+            self.guard.close_at(mark)
+
+    async def entry_open(self) -> bool:
+        """Whether PIN entry is open; closed, whether someone at the table opened it again
+        (asked of the table at most every ``ASK_EVERY_S``)."""
+        if not self.guard.closed:
+            return True
+        if self.asked_at is not None and self.clock() - self.asked_at < ASK_EVERY_S:
+            return False
+        mark = await self.pin_mark()
+        if mark is None or not self.guard.closed:
+            return not self.guard.closed
+        if self.guard.closed_mark is None:  # the table did not say when entry closed: now
+            with contextlib.suppress(StateDirError):
+                self.guard.close_at(mark)
+            return False
+        if mark == self.guard.closed_mark:
+            return False
+        with contextlib.suppress(StateDirError):  # saved before the next PIN is taken
+            self.guard.reopen()
+        return True
+
+
+class _Json(JsonHandler):
+    """The controls' JSON answers, for requests from this server's own page only."""
+
+    def initialize(self, controls: Controls) -> None:
+        self.controls = controls
+
+    def words(self, status_code: int) -> str:
+        return "use POST to run the table" if status_code == 405 else super().words(status_code)
+
+    def prepare(self) -> None:
+        """Refuse, before anything is done (a byte of the body read), a request too long or
+        from anywhere but this server's page."""
+        if not self.length_ok():
+            return
+        if not self._our_host():
+            self.refuse(421, "this table answers only at its own address: open the page at "
+                        "the address `obelisk web` printed")
+            return
+        if self.request.method in ("GET", "HEAD"):
+            return
+        origin = self.request.headers.get("Origin")
+        if origin is not None and origin.lower() != \
+                f"{self.request.protocol}://{self.request.host}".lower():
+            self.refuse(403, "this request did not come from the table's page: open the "
+                        "page at the address `obelisk web` printed")
+            return
+        kind = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            self.refuse(415, "send it as application/json, as the table's page does")
+
+    def _our_host(self) -> bool:
+        """Whether the Host named is this server: the address the request came in on (or
+        this machine's name; localhost on the loopback), with the port it came in on."""
+        try:
+            here = self.request.connection.stream.socket.getsockname()  # type: ignore[union-attr]
+        except (AttributeError, OSError):
+            return False
+        name, _, port = _split_host(self.request.host or "")
+        default = "443" if self.request.protocol == "https" else "80"
+        if (port or default) != str(here[1]):
+            return False
+        address = _plain_address(str(here[0]))
+        if name == address:
+            return True
+        names = {socket.gethostname().lower()}
+        names |= {f"{n}.local" for n in names}
+        if ipaddress.ip_address(address).is_loopback:
+            names.add("localhost")
+        return name in names
+
+    def current(self) -> Session | None:
+        return self.controls.session(self.get_cookie(COOKIE))
+
+
+class SessionHandler(_Json):
+    """``/session``: the PIN for a session, whether this phone has one, and its end."""
+
+    async def get(self) -> None:
+        found = self.current()
+        closed = {} if found or await self.controls.entry_open() else {"closed": CLOSED}
+        self.answer(200, {"session": found is not None,
+                          **({"token": found.token} if found else {}), **closed})
+
+    async def post(self) -> None:
+        data = self.body()
+        if data is None:
+            return
+        try:
+            self.controls.guard.flush()  # no PIN is taken while wrong ones cannot be counted
+            await self._enter(data)
+        except StateDirError as exc:
+            self.refuse(503, f"{exc}; until it can be, no PIN is taken")
+
+    async def _enter(self, data: dict) -> None:
+        if not await self.controls.entry_open():
+            self.refuse(423, CLOSED)
+            return
+        address = self.request.remote_ip or "?"
+        wait = self.controls.guard.wait(address)
+        if wait > 0:
+            seconds = max(1, int(wait + 0.999))
+            self.set_header("Retry-After", str(seconds))
+            self.refuse(429, f"too many wrong PINs: wait {seconds} s before the next try")
+            return
+        try:
+            pin = read_table_pin(self.controls.state_dir)
+        except PinError as exc:
+            self.refuse(503, str(exc))
+            return
+        if pin is None:
+            self.refuse(503, "the table has no PIN yet: start the table (obelisk run) and it "
+                        "makes one")
+            return
+        if not _pin_matches(data.get("pin"), pin.pin):
+            self.controls.guard.missed(address)
+            if self.controls.guard.closed:
+                await self.controls.close_entry()
+                self.refuse(423, CLOSED)
+                return
+            self.refuse(403, "that is not the table's PIN: `obelisk pin` shows it, and so do "
+                        "the rings while the menu button is held")
+            return
+        self.controls.guard.passed(address)
+        cookie, made = self.controls.open(pin.generation)
+        self.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict", path="/")
+        self.answer(200, {"ok": True, "session": True, "token": made.token})
+
+    def delete(self) -> None:
+        found = self.current()
+        if found is None or not _token_ok(self, found):
+            self.refuse(403, GUEST)
+            return
+        self.controls.sessions.pop(self.get_cookie(COOKIE) or "", None)
+        self.clear_cookie(COOKIE, path="/")
+        self.answer(200, {"ok": True, "session": False})
+
+
+def _pin_matches(given: object, pin: str) -> bool:
+    """Whether ``given`` is the PIN: anything but text (a number, a list, a lone surrogate
+    that no encoding takes) is a wrong PIN like any other."""
+    if not isinstance(given, str):
+        return False
+    typed = given.strip().encode("utf-8", "surrogatepass")
+    return hmac.compare_digest(typed, pin.encode())
+
+
+def _split_host(host: str) -> tuple[str, str, str]:
+    """(name, ":", port) of a Host header; an IPv6 address loses its brackets."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        inside, _, rest = host[1:].partition("]")
+        return _plain_address(inside), ":" if rest else "", rest[1:]
+    name, colon, port = host.rpartition(":") if ":" in host else (host, "", "")
+    return name, colon, port
+
+
+def _plain_address(address: str) -> str:
+    """An address as a Host names it: an IPv4 address mapped into IPv6 as itself."""
+    try:
+        parsed = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return address
+    mapped = getattr(parsed, "ipv4_mapped", None)
+    return str(mapped or parsed)
+
+
+def _token_ok(handler: tornado.web.RequestHandler, session: Session) -> bool:
+    given = handler.request.headers.get(HEADER, "")
+    return hmac.compare_digest(given.encode(), session.token.encode())
+
+
+def refusal(handler: tornado.web.RequestHandler, controls: Controls) -> str | None:
+    """Why this request may not run the table (a guest, or no page token), else None.
+
+    The one check for everything that changes the table from the page: the
+    commands here and the simulated hands (``firmware.readers.web.hands``).
+    """
+    found = controls.session(handler.get_cookie(COOKIE))
+    if found is None:
+        return GUEST
+    if not _token_ok(handler, found):
+        return "this request did not come from the table's page: reload the page and try again"
+    return None
+
+
+class Command(_Json):
+    """``/control/<command>``: a command to the table, for a phone with a session only."""
+
+    async def post(self, name: str) -> None:
+        refused = refusal(self, self.controls)
+        if refused:
+            self.refuse(403, refused)
+            return
+        if name not in COMMANDS:
+            self.refuse(404, f"{name[:40]!r} is not a command of the table (it takes "
+                        f"{', '.join(COMMANDS)})")
+            return
+        data = self.body()
+        if data is None:
+            return
+        command = {**{k: v for k, v in data.items() if k != "command"}, "command": name}
+        loop = tornado.ioloop.IOLoop.current()
+        try:
+            got = await loop.run_in_executor(None, send, self.controls.state_dir, command)
+        except ControlUnavailable as exc:
+            self.refuse(503, str(exc))
+            return
+        self.answer(200 if got.get("ok") else 409, got)
+
+
+def routes(state_dir: str | Path, controls: Controls | None = None,
+           clock: Callable[[], float] = time.monotonic) -> list:
+    """The controls' handlers, for ``make_app`` (``controls``: sessions shared with the
+    hands; a test gives its own clock)."""
+    shared = {"controls": controls or Controls(Path(state_dir), clock)}
+    return [(r"/session", SessionHandler, shared),
+            (r"/control/([a-z]{1,20})", Command, shared)]

@@ -1,0 +1,136 @@
+"""``/hands``: a person's hands on the simulated table, from the page.
+
+Only a simulated table has hands: its board process (``firmware.sim.hands_board``)
+serves ``hands.sock`` in the state directory, and the service's mock
+buttons ``buttons.sock`` (``firmware.sim.fingers``). Where neither is there, the
+answer is a 404 in words and the page shows no hands panel.
+
+| request | answer |
+|---|---|
+| ``GET /hands`` | what is on the table: ``{"ok": true, "table": {...}}`` |
+| ``POST /hands`` ``{"act": ...}`` | the act done, the table after it (or why not) |
+| ``POST /hands`` ``{"press": "A", "hold": false}`` | a finger on a table button |
+
+Once the table has a PIN (``obelisk play`` prints it), a POST needs what the
+page's controls need (``firmware.readers.web.controls.refusal``): a PIN's session and
+its token in the header, so a guest on the network watches but moves nothing.
+Looking needs the session too: the hands' view holds what the page never
+shows before the end (each player's High Rise pyramids left, by size), so a
+guest sees the game as the page shows it, and no hands panel.
+A POST must be ``application/json``: a form on another site cannot send
+that without the browser asking first, so no other page acts for a person.
+Each act changes only the simulated sensors; the table sees it as it would
+see wooden pieces.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import tornado.ioloop
+
+from firmware.readers.web.controls import COOKIE, GUEST, Controls, refusal
+from firmware.readers.web.safe import JsonHandler
+from firmware.service.pin import PinError, read_pin
+from hardware.sim.line_socket import LineSocketError, ask
+
+HANDS = "hands.sock"
+BUTTONS = "buttons.sock"
+NOT_SIMULATED = ("this table has no simulated hands: they come with `obelisk play GAME`, "
+                 "where the simulated board runs")
+
+
+class Hands(JsonHandler):
+    """The hands panel's one address: look (GET), act or press (POST)."""
+
+    def initialize(self, state_dir: Path, controls: Controls | None = None) -> None:
+        self.state_dir = state_dir
+        self.controls = controls
+
+    def words(self, status_code: int) -> str:
+        if status_code == 405:
+            return "the hands look with GET and act with POST"
+        return super().words(status_code)
+
+    def _refused(self, looking: bool = False) -> str | None:
+        """Once the table has a PIN, only a page with its session and token moves pieces, and
+        only one with its session looks at them."""
+        if self.controls is None:
+            return None
+        try:
+            pin = read_pin(self.state_dir)
+        except PinError as exc:
+            return str(exc)
+        if pin is None:
+            return None
+        if looking:
+            found = self.controls.session(self.get_cookie(COOKIE))
+            return None if found is not None else f"{GUEST} (the hands too)"
+        refused = refusal(self, self.controls)
+        return None if refused is None else f"{refused} (the hands too)"
+
+    async def _ask(self, socket_name: str, request: dict) -> None:
+        path = self.state_dir / socket_name
+        if not path.exists():
+            self.refuse(404, NOT_SIMULATED)
+            return
+        loop = tornado.ioloop.IOLoop.current()
+        try:
+            answer = await loop.run_in_executor(None, ask, path, request)
+        except LineSocketError as exc:
+            self.refuse(503, f"{exc}")
+            return
+        self.answer(200, answer)
+
+    async def get(self) -> None:
+        refused = self._refused(looking=True)
+        if refused:
+            self.refuse(403, refused)
+            return
+        await self._ask(HANDS, {"act": "look"})
+
+    async def post(self) -> None:
+        kind = self.request.headers.get("Content-Type", "").split(";")[0].strip()
+        if kind != "application/json":
+            self.refuse(415, "send the act as application/json")
+            return
+        refused = self._refused()
+        if refused:
+            self.refuse(403, refused)
+            return
+        request = self.body()
+        if request is None:
+            return
+        wrong = malformed(request)
+        if wrong:
+            self.refuse(400, wrong)
+            return
+        if "press" in request:
+            await self._ask(BUTTONS, {"button": request["press"],
+                                      "hold": bool(request.get("hold"))})
+            return
+        await self._ask(HANDS, request)
+
+
+def malformed(request: dict) -> str | None:
+    """What is wrong with an act's shape, in words (None: the hands may judge it).
+
+    The hands judge what an act means (a square off the board, a piece not
+    there); what is not even of an act's shape is refused here: the act or
+    button must be a name, a hold yes or no.
+    """
+    if "press" in request:
+        if not isinstance(request["press"], str) or len(request["press"]) > 20:
+            return "press names a button, like {\"press\": \"A\"}"
+        if not isinstance(request.get("hold", False), bool):
+            return "hold is true or false"
+        return None
+    act = request.get("act")
+    if not isinstance(act, str) or not act or len(act) > 40:
+        return "an act is named in words, like {\"act\": \"take\", \"seat\": \"A\"}"
+    return None
+
+
+def routes(state_dir: str | Path, controls: Controls | None = None) -> list:
+    """The hands' routes, for ``make_app``; with ``controls``, acts need a PIN's session."""
+    return [(r"/hands", Hands, {"state_dir": Path(state_dir), "controls": controls})]

@@ -1,0 +1,121 @@
+"""The finished games of the state directory, for the page's history: listed, downloaded,
+replayed move by move.
+
+Read-only and only through ``firmware.store.history``: a game is found by its id
+among the journals of the state directory, never by a path, so nothing
+outside it can be asked for. An id is exactly eight hex digits (what
+``obelisk games`` prints); anything else is refused before any file is
+read. Only games that are over are listed, so a High Rise game still
+being played (sealed in its journal) is never listed nor served.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from engine.record import RecordError, options_from_dict
+from firmware.games import GAMES
+from firmware.store.history import (
+    FinishedGame,
+    HistoryError,
+    export_json,
+    export_text,
+    finished_games,
+    moves,
+    replayed,
+)
+
+GAME_ID = re.compile(r"[0-9a-f]{8}")
+
+
+class NotServed(Exception):
+    """A request for a game that cannot be answered: the HTTP status and what to do."""
+
+    def __init__(self, status: int, words: str) -> None:
+        super().__init__(words)
+        self.status = status
+        self.words = words
+
+
+def listing(state_dir: Path) -> dict:
+    """Every finished game, newest first, with where to fetch it."""
+    try:
+        games, warnings = finished_games(state_dir)
+    except HistoryError as exc:
+        raise NotServed(404, str(exc)) from None
+    return {"games": [_summary(g) for g in reversed(games)], "warnings": warnings}
+
+
+def _summary(game: FinishedGame) -> dict:
+    return {"id": game.id, "when": game.when, "game": game.game, "options": _options(game),
+            "result": str(game.result.get("words") or "finished"),
+            "json": f"/games/{game.id}.json", "text": f"/games/{game.id}.txt",
+            "replay": f"/games/{game.id}/replay"}
+
+
+def _options(game: FinishedGame) -> str:
+    spec = GAMES.get(game.game)
+    try:
+        described = spec.describe(options_from_dict(spec.options, game.start["options"]))
+    except (AttributeError, KeyError, RecordError):
+        return ""
+    return described or "the defaults"
+
+
+def finished(state_dir: Path, game_id: str) -> FinishedGame:
+    """The finished game with exactly this id; NotServed for a malformed or unknown one."""
+    game_id = game_id.lower()  # as `obelisk export` takes it
+    if not GAME_ID.fullmatch(game_id):
+        raise NotServed(400, f"{game_id[:40]!r} is not a game id: an id is 8 hex digits, as "
+                             "the history (/games) lists them")
+    try:
+        games, _ = finished_games(state_dir)
+    except HistoryError as exc:
+        raise NotServed(404, str(exc)) from None
+    for game in games:
+        if game.id == game_id:
+            return game
+    raise NotServed(404, f"no finished game {game_id} on this table: the history (/games) "
+                         "lists them")
+
+
+def download(state_dir: Path, game_id: str, form: str) -> tuple[str, str]:
+    """(file name, contents) of a game's record as ``obelisk export`` writes it."""
+    game = finished(state_dir, game_id)
+    write = export_json if form == "json" else export_text
+    try:
+        text = write(game, state_dir)
+    except HistoryError as exc:
+        raise NotServed(409, str(exc)) from None
+    return f"obelisk-{game.game}-{game.id}.{form}", text
+
+
+def replay(state_dir: Path, game_id: str) -> dict:
+    """The game move by move: the public observation after each action, with its words."""
+    game = finished(state_dir, game_id)
+    try:
+        record, states = replayed(game, state_dir)
+    except HistoryError as exc:
+        raise NotServed(409, str(exc)) from None
+    played = moves(record, states)
+    steps = [{"player": None, "text": "the start", "observation": states[0].observation()}]
+    steps += [{"player": player, "text": text, "observation": state.observation()}
+              for (player, text), state in zip(played, states[1:], strict=True)]
+    outcome = states[-1].outcome()
+    declared = GAMES.get(game.game)
+    return {"id": game.id, "game": game.game, "page": declared.page if declared else "",
+            "when": game.when, "options": _options(game),
+            "players": _seats(game.game),
+            "outcome": outcome.to_dict() if outcome is not None else None, "steps": steps}
+
+
+def _seats(game: str) -> dict:
+    """The seats as the game's table names them (the maze names its roles)."""
+    try:
+        named = GAMES[game].table_class().players(None)  # a table names its seats without state
+        if isinstance(named, dict):
+            return {str(k): str(v) for k, v in named.items()}
+    except Exception:  # a table that needs its state to name its seats
+        pass
+    return {"A": "player A", "B": "player B"}

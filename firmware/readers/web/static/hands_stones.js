@@ -1,0 +1,57 @@
+// @ts-check
+// Stones hands: the six stones beside the board, the board itself (the game's rows and
+// columns), the stones in your hand. Click a stone beside the board or a square to pick
+// stones up (a stack on your own stone comes up whole), then a square to put them down.
+import { html } from "./svg.js";
+import { board, button, modes } from "./hands_board.js";
+
+/**
+ * The stones board as its hands see it (firmware/sim/hands.py SquareHands look).
+ * @typedef {object} StonesHands
+ * @property {"stones"} game
+ * @property {string} page  the module that draws these hands (this one)
+ * @property {number} rows
+ * @property {number} cols
+ * @property {Record<string, string[]>} squares  each square's stack, bottom first
+ * @property {Record<string, string[]>} held  what each seat's hand holds
+ * @property {string[]} beside  the stones beside the board
+ */
+
+const mode = { value: "move" };
+
+/** The stones board, for player ``seat``'s hands; ``act(request)`` does one act. */
+/**
+ * @param {StonesHands} table
+ * @param {string} seat
+ * @param {import("./hands.js").Act} act
+ * @param {import("./service.js").Observation | null} obs  the game's, for its board's size */
+export function drawHands(table, seat, act, obs) {
+  const held = table.held[seat];
+  const game = obs && obs.game === "stones" ? obs : null;
+  const rows = game && typeof game.rows === "number" ? game.rows : table.rows;
+  const cols = game && typeof game.cols === "number" ? game.cols : table.cols;
+  const grid = board(rows, cols, (name) => {
+    const stack = table.squares[name] || [];
+    const onClick = () => {
+      if (mode.value === "knock") act({ act: "knock", square: name });
+      else if (held.length) act({ act: "put", seat, square: name });
+      else if (stack.length) act({ act: "lift", seat, square: name });
+    };
+    return { words: stack.length ? stack.join(" / ") : "empty", onClick,
+      marked: stack.length > 0 };
+  });
+  const beside = html("div", { class: "hands-pile" },
+    ...table.beside.map((p) => button(p, { "data-piece": p },
+      () => act({ act: "take", seat, piece: p }))));
+  const hand = held.length
+    ? html("div", { class: "hands-held", "data-held": held.join(",") },
+      `Player ${seat} holds ${held.join(" / ")}: click a square to put it there. `,
+      button("lay it beside the board", { "data-act": "back" }, () => act({ act: "back", seat })))
+    : html("p", { class: "hands-held" }, `Player ${seat}'s hand is empty: click a stone.`);
+  return html("div", { class: "hands-stones" }, hand,
+    html("section", {}, html("h3", {}, "Beside the board"), beside),
+    modes(mode, { move: "picks up or puts down", knock: "knocks the stack" },
+      () => act({ act: "look" })),
+    html("section", {}, html("h3", {}, `The board (${rows}x${cols}, bottom to top, a stack `
+      + "bottom / top)"), grid));
+}

@@ -1,0 +1,292 @@
+"""Carrying out the table's commands in the service's loop: the inputs its buttons make.
+
+A command that is well formed is put on the service's one queue and carried
+out by its loop, with the table's lock held, as the button presses it stands
+for: pause and resume are the menu button's press, declining a bonus and
+confirming a takeback the player's press, choosing a candidate the chooser's
+presses and then a hold, starting a game a player's press in setup. So every
+rule applies and the journal records what the buttons would record; there
+is no second way to change a game. A command that makes no sense now is
+refused in words and changes nothing; a malformed one never reaches the
+queue.
+
+Two commands have no button: ``end`` moves the unfinished journal aside
+(kept, as ``--new-game`` keeps it) and sets the same game up again, and
+``new`` sets another game or other options up (after the end of a game it
+is the player's press that sets up the next one). Either way the service
+swaps in a fresh table in setup; its start is journalled when the players
+start it (``start``, or a player's button), as any game starts.
+
+A fresh table (``end``, ``new``) is made before anything changes: a game this
+table cannot play is refused with the journal and the table as they were;
+only then is the journal moved aside and the new table swapped in. It keeps
+the computer's seat and level (``solo``: ``"A"``, ``"B"`` or ``"none"`` for two
+people; ``level`` 1 to 4, as ``--solo`` and ``--level`` on the command line).
+
+What a command may say is ``firmware.service.commands``; the socket it comes by,
+``firmware.service.control``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.errors import ObeliskError
+from engine.record import options_to_dict
+from firmware.games import GAMES, GameType
+from firmware.service.commands import Command, CommandRefused, games, options_of
+from firmware.store.journal import Journal, JournalError
+from hardware.buttons import ButtonEvent
+
+# ---------------------------------------------------------------------- new tables
+
+
+@dataclass(frozen=True)
+class TableMaker:
+    """Makes the service's table for a game (``obelisk run`` makes its first one so)."""
+
+    profile: Any
+    journal: Journal
+    seed: Callable[[], int] = lambda: int.from_bytes(os.urandom(8), "big")
+    solo: Any = None
+    """``firmware.service.solo.Solo``: the computer's seat and level on every table made (None: two
+    people), so ending a game alone sets up another one alone."""
+
+    def make(self, game: GameType, options: object, extras: dict,
+             emit: Callable[[dict], None]) -> tuple[Any, Callable]:
+        """(the table, its view of a snapshot); CommandRefused when this table cannot play it."""
+        try:
+            engine = game.make(options, extras)
+        except (ObeliskError, ValueError, OSError) as exc:
+            raise CommandRefused(f"this table cannot play that game: {exc}") from None
+        computer = self._computer(game.id)
+        try:
+            table = game.table_class().for_service(engine, self.journal, self.profile,
+                                                  seed=self.seed(), emit=emit, solo=computer)
+        except (ObeliskError, ValueError, OSError) as exc:
+            raise CommandRefused(f"this table cannot play that game: {exc}") from None
+        return table, game.view_of()
+
+    def _computer(self, game_id: str) -> Any:
+        """The computer's seat at the new table (None: two people play); CommandRefused
+        when the computer does not play the game."""
+        if self.solo is None:
+            return None
+        from firmware.service.solo import Computer  # only a solo table loads the search
+
+        try:
+            return Computer(self.solo, game_id)
+        except (ImportError, ObeliskError) as exc:
+            raise CommandRefused(f"the computer does not play {game_id} ({exc}): choose "
+                                 "two people") from None
+
+
+def solo_of(table: Any) -> Any:
+    """The table's ``Solo`` setting (None: two people play)."""
+    computer = getattr(table, "solo", None)
+    return None if computer is None else computer.solo
+
+
+def solo_wanted(command: Command, now: Any) -> Any:
+    """The solo setting a ``new`` command asks for (absent: ``now``, the table's own)."""
+    if command.solo is None:
+        return now
+    if command.solo == "none":
+        return None
+    from engine.players import Player
+    from firmware.service.solo import Solo
+
+    return Solo(Player(command.solo), command.level or 1)
+
+
+# ---------------------------------------------------------------------- carrying out
+
+
+def _bonus(table: Any) -> list[str]:
+    """The players who may decline a bonus now (towers' flat bonus)."""
+    pos = table.position
+    if not table.in_plain_play() or getattr(getattr(pos, "phase", None), "name", "") != "BONUS":
+        return []
+    return [p.value for p in getattr(pos, "bonus", ())]
+
+
+def _owners(table: Any) -> list[str]:
+    """The players who may still confirm the takeback on offer."""
+    if not table.takeback_waiting():
+        return []
+    return sorted(p.value for p in table.offer.owners - table.confirmed)
+
+
+def _hint_now(table: Any) -> str:
+    """Why a hint cannot be lit now ("": it can)."""
+    computer = getattr(table, "solo", None)
+    if computer is None:
+        return ("a hint is for playing alone: set up a new game with the computer in a seat "
+                "(solo A or B)")
+    if not table.in_plain_play():
+        return "a hint is for a game in play" if table.state != "play" else \
+            "confirm or undo the takeback first (lift the pieces off, or put them back)"
+    from firmware.service.solo import movers
+
+    if computer.person not in movers(table.position):
+        return "a hint is for your own move: wait for the computer's"
+    return ""
+
+
+def status(table: Any) -> dict:
+    """What the table is doing, and which commands make sense now."""
+    solo = solo_of(table)
+    choose = None
+    if table.choice_waiting():
+        choose = {"player": table.chooser.value, "pick": table.pick,
+                  "candidates": table.candidate_words()}
+    return {"ok": True, "game": table.game.id, "options": options_to_dict(table.game.options),
+            "state": table.state, "problem": table.problem, "can": {
+                "pause": table.may_pause(), "resume": table.may_resume(),
+                "decline": _bonus(table), "takeback": _owners(table), "choose": choose,
+                "start": table.may_begin(), "end": table.game_on(),
+                "new": table.between_games(), "hint": not _hint_now(table)},
+            "solo": solo.to_dict() if solo is not None else None, "games": games()}
+
+
+class Controls:
+    """Carries out commands on a service's table, in its loop (the table's lock held)."""
+
+    def __init__(self, service: Any, maker: TableMaker) -> None:
+        self.service = service
+        self.maker = maker
+
+    def carry_out(self, command: Command, now: float) -> dict:
+        """The answer to one command; CommandRefused when it makes no sense now."""
+        table = self.service.table
+        if command.name == "status":  # with the mark of the PIN's showing, for the page
+            return {**status(table), "pin_mark": getattr(self.service, "pin_mark", "")}
+        if command.name == "diag":
+            return {"ok": True, **self.service.diag(command.led)}
+        do = getattr(self, f"_{command.name}")
+        said = do(table, command, now)
+        return {"ok": True, "state": self.service.table.state,
+                "message": said or self.service.table.problem}
+
+    def _press(self, button: str, now: float, kind: str = "press") -> None:
+        self.service.table.on_button(ButtonEvent(button, kind), now)
+
+    def _pause(self, table: Any, command: Command, now: float) -> str:
+        if not table.may_pause():
+            raise CommandRefused("there is no game in play to pause"
+                                 + (": it is paused already" if table.may_resume() else ""))
+        self._press("menu", now)
+        return "paused: the hourglass is stopped"
+
+    def _resume(self, table: Any, command: Command, now: float) -> str:
+        if not table.may_resume():
+            raise CommandRefused("the table is not paused")
+        self._press("menu", now)
+        return "play goes on"
+
+    def _decline(self, table: Any, command: Command, now: float) -> str:
+        earners = _bonus(table)
+        if not earners:
+            raise CommandRefused("there is no bonus to decline now")
+        player = command.player or (earners[0] if len(earners) == 1 else None)
+        if player is None:
+            raise CommandRefused(f"both players have a bonus: say which declines "
+                                 f"({' or '.join(earners)})")
+        if player not in earners:
+            raise CommandRefused(f"player {player} has no bonus to decline")
+        self._press(player, now)
+        return f"player {player} declined the bonus"
+
+    def _takeback(self, table: Any, command: Command, now: float) -> str:
+        owners = _owners(table)
+        if not owners:
+            raise CommandRefused("there is no takeback to confirm: lift the last piece off "
+                                 "the table first")
+        if command.player is not None and command.player not in owners:
+            raise CommandRefused(f"only {' and '.join('player ' + p for p in owners)}, whose "
+                                 "piece came off, may confirm this takeback")
+        for player in [command.player] if command.player else owners:
+            self._press(player, now)
+        return "confirmed" if self.service.table.offer is None else "confirmed for " \
+            f"player {command.player}; the other owner confirms too"
+
+    def _choose(self, table: Any, command: Command, now: float) -> str:
+        if not table.choice_waiting():
+            raise CommandRefused("the table offers nothing to choose among now")
+        count = len(table.candidates)
+        if command.index is None or command.index >= count:
+            raise CommandRefused(f"choose a candidate from 0 to {count - 1}")
+        chooser = table.chooser.value
+        for _ in range((command.index - table.pick) % count):
+            self._press(chooser, now)
+        self._press(chooser, now, "hold")
+        return f"candidate {command.index + 1} chosen"
+
+    def _start(self, table: Any, command: Command, now: float) -> str:
+        if not table.may_begin():
+            raise CommandRefused("the game is over: start a new one" if table.may_new_game()
+                                 else "a game is on already")
+        if table.decided is None:
+            raise CommandRefused("the table is still reading the board: try again in a "
+                                 "second")
+        self._press("A", now)
+        if self.service.table.may_begin():  # still in setup: the press began nothing
+            raise CommandRefused(f"the table is not ready for a game: {table.problem}")
+        return "the game begins"
+
+    def _end(self, table: Any, command: Command, now: float) -> str:
+        if not table.game_on():
+            raise CommandRefused("no game is on to end")
+        # the new table first: one this table cannot make leaves the game and journal be
+        made = self._make(table.game.id, table.game.options, table.extras())
+        try:
+            kept = table.journal.archive()
+        except JournalError as exc:
+            raise CommandRefused(str(exc)) from None
+        self.service.swap_table(*made, now)
+        words = f"the game was ended; its moves are kept in {kept.name}"
+        self.service.table.tell("notice", message=words)
+        return words
+
+    def _new(self, table: Any, command: Command, now: float) -> str:
+        if not table.between_games():
+            raise CommandRefused("a game is on: end it first, or play it to its end")
+        spec = GAMES[command.game or table.game.id]
+        options = options_of(spec, command.options) if command.game or command.options \
+            else table.game.options
+        try:
+            solo = solo_wanted(command, solo_of(table))
+        except ObeliskError as exc:
+            raise CommandRefused(str(exc)) from None
+        if spec.id == table.game.id and options == table.game.options and \
+                solo == solo_of(table):
+            if table.may_new_game():
+                self._press("A", now)  # as a player's press after the end: the next game
+            else:  # set up again: every page draws the table afresh
+                table.emit(table.public_state())
+            return self.service.table.problem
+        extras = table.extras() if spec.id == table.game.id else {}
+        maker = replace(self.maker, solo=solo)
+        made = self._make(spec.id, options, extras, maker)  # refused: nothing changed
+        self.maker = maker  # later tables (``end``) keep this solo setting
+        self.service.swap_table(*made, now)
+        return self.service.table.problem
+
+    def _hint(self, table: Any, command: Command, now: float) -> str:
+        why_not = _hint_now(table)
+        if why_not:
+            raise CommandRefused(why_not)
+        computer = table.solo
+        self._press(computer.person.value, now, "hold")  # the person's hold, as at the table
+        if not computer.hinted:
+            return "the computer sees no move to suggest"
+        return f"hint: {computer.rules.words(table.position, computer.hinted)}"
+
+    def _make(self, game_id: str, options: object, extras: dict,
+              maker: TableMaker | None = None) -> tuple[Any, Callable]:
+        """A fresh table in setup (not yet the service's); CommandRefused when it cannot be."""
+        return (maker or self.maker).make(GAMES[game_id], options, extras,
+                                          self.service.table.emit)

@@ -1,0 +1,187 @@
+"""The commands of the table's socket in words: what a command line may say, read and checked.
+
+| command | fields | the input |
+|---|---|---|
+| ``status`` | | nothing: what the table is doing and which commands make sense |
+| ``pause``, ``resume`` | | the menu button's press |
+| ``decline`` | ``player`` (optional) | the bonus earner's press |
+| ``takeback`` | ``player`` (optional) | each owner's press (or the one named) |
+| ``choose`` | ``index`` | the chooser's presses to that candidate, then a hold |
+| ``start`` | | player A's press in setup (the table must be set up) |
+| ``end`` | | the journal moved aside; the same game set up again |
+| ``new`` | ``game``, ``options``, ``solo``, ``level`` | after a game, a press; other game, \
+options or solo setting: a new table |
+| ``hint`` | | playing alone: the person's hold of their own button (a hint lights) |
+| ``diag`` | ``led`` (optional) | none: ``obelisk diag`` through the service (that LED lit a \
+moment); never passed on by the page |
+
+A command read here is only well formed: what it asks is checked against the
+table when the service's loop carries it out (``firmware.service.command_handlers``);
+a malformed one never reaches the service's queue. The socket that takes the
+lines is ``firmware.service.control``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from dataclasses import dataclass
+
+from firmware.games import GAMES, GameType
+
+COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new",
+            "hint")
+"""The page's commands (``obelisk web`` passes on these and no others)."""
+LOCAL_COMMANDS = ("diag",)
+"""Commands only a person at the table's computer sends: ``obelisk diag`` through the
+running service (an LED lit for a test, the sensors as the service sees them)."""
+FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led", "deadline"}
+
+
+class CommandRefused(ValueError):
+    """A command that is malformed or makes no sense now; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One well-formed command (what it asks is checked against the table when it runs)."""
+
+    name: str
+    player: str | None = None
+    index: int | None = None
+    game: str | None = None
+    options: tuple[tuple[str, object], ...] = ()
+    solo: str | None = None  # "A", "B" (the computer's seat) or "none" (two people)
+    level: int | None = None
+    led: int | None = None  # diag: the LED to light, counted from the table's first
+    deadline: float | None = None
+    """The asker's: past this (``time.monotonic()``, one clock for every process on the
+    machine) the loop drops the command, since the asker has stopped waiting for it."""
+
+
+def parse(line: bytes | str) -> Command:
+    """A command line read into a ``Command``; CommandRefused, in words, when malformed."""
+    data = _command_object(line)
+    player, index = _seat_and_index(data)
+    game, options, solo, level = _game_setup(data)
+    led, deadline = _led_and_deadline(data)
+    return Command(data["command"], player, index, game, tuple(sorted(options.items())), solo,
+                   level, led, deadline)
+
+
+def _command_object(line: bytes | str) -> dict:
+    """The line's JSON object, once it names a known command and has no stray fields."""
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        raise CommandRefused("a command is one JSON object a line, like "
+                             '{"command": "pause"}') from None
+    if not isinstance(data, dict) or not isinstance(data.get("command"), str):
+        raise CommandRefused('a command is a JSON object with a "command" name, like '
+                             '{"command": "pause"}')
+    name = data["command"]
+    if name not in COMMANDS + LOCAL_COMMANDS:
+        raise CommandRefused(f"{name[:40]!r} is not a command of the table (it takes "
+                             f"{', '.join(COMMANDS + LOCAL_COMMANDS)})")
+    unknown = sorted(set(data) - FIELDS)
+    if unknown:
+        raise CommandRefused(f"{str(unknown[0])[:40]!r} is not part of a command (it may have "
+                             f"{', '.join(sorted(FIELDS))})")
+    return data
+
+
+def _seat_and_index(data: dict) -> tuple[str | None, int | None]:
+    """The player and candidate index a command names, checked (either may be absent)."""
+    player = data.get("player")
+    if player is not None and player not in ("A", "B"):
+        raise CommandRefused('the player is "A" or "B"')
+    index = data.get("index")
+    if index is not None and (type(index) is not int or not 0 <= index < 100):
+        raise CommandRefused("the index is a whole number from 0, counting the candidates "
+                             "from the first")
+    return player, index
+
+
+def _game_setup(data: dict) -> tuple[str | None, dict, str | None, int | None]:
+    """What a ``new`` command sets up: game, options, the computer's seat and level."""
+    game = data.get("game")
+    if game is not None and (not isinstance(game, str) or game not in GAMES):
+        raise CommandRefused(f"the game is one of {', '.join(GAMES)}")
+    options = data.get("options", {})
+    if not isinstance(options, dict) or len(options) > 20 or not all(
+            isinstance(k, str) and len(k) <= 40 and type(v) in (str, int, bool)
+            and len(str(v)) <= 40 for k, v in options.items()):
+        raise CommandRefused('the options are an object of names and short values, like '
+                             '{"hourglass": "90"}')
+    solo = data.get("solo")
+    if solo is not None and solo not in ("A", "B", "none"):
+        raise CommandRefused('solo is the computer\'s seat, "A" or "B", or "none" for two '
+                             "people")
+    return game, options, solo, _level(data.get("level"), solo)
+
+
+def _level(level: object, solo: str | None) -> int | None:
+    """The computer's level, a digit as text taken too; only with the computer in a seat."""
+    if isinstance(level, str) and level in ("1", "2", "3", "4"):
+        level = int(level)
+    if level is not None and (type(level) is not int or level not in (1, 2, 3, 4)):
+        raise CommandRefused("the computer's level is 1 (easiest) to 4 (hardest)")
+    if level is not None and solo not in ("A", "B"):
+        raise CommandRefused("the level is the computer's: choose its seat (solo A or B) to "
+                             "play alone against it")
+    return level
+
+
+def _led_and_deadline(data: dict) -> tuple[int | None, float | None]:
+    """The LED a ``diag`` lights and the asker's deadline, checked (either may be absent)."""
+    led = data.get("led")
+    if led is not None and (type(led) is not int or not 0 <= led < 1_000_000):
+        raise CommandRefused("the LED is a whole number from 0, counting the table's LEDs "
+                             "from the first")
+    deadline = data.get("deadline")
+    if deadline is not None and (type(deadline) not in (int, float)
+                                 or not math.isfinite(deadline)):
+        raise CommandRefused("the deadline is a number of seconds on the machine's monotonic "
+                             "clock")
+    return led, deadline
+
+
+def options_of(game: GameType, given: tuple[tuple[str, object], ...]) -> object:
+    """A game's options from the page's form: each named as its flag (``hourglass``,
+    ``size``, ``sudden_death``), read as the command line reads it."""
+    flags = {f.dest: f for f in game.flags}
+    chosen: dict[str, object] = {}
+    for key, value in given:
+        flag = flags.get(key)
+        if flag is None:
+            raise CommandRefused(f"{game.id} has no option {key!r} (its options: "
+                                 f"{', '.join(flags) or 'none'})")
+        if flag.switch:
+            if type(value) is not bool:
+                raise CommandRefused(f"{key} is on or off (true or false)")
+            parsed: object = value
+        else:
+            text = str(value)
+            try:
+                parsed = flag.type(text) if flag.type is not None else text
+            except (argparse.ArgumentTypeError, ValueError) as exc:
+                words = str(exc) if isinstance(exc, argparse.ArgumentTypeError) else \
+                    f"{text!r} is not a value of {key}"
+                raise CommandRefused(words) from None
+            if flag.choices is not None and parsed not in flag.choices:
+                raise CommandRefused(f"{key} is one of {', '.join(map(str, flag.choices))}, "
+                                     f"not {text}")
+        chosen.update(flag.values(parsed))
+    try:
+        return game.options_with(chosen)
+    except argparse.ArgumentTypeError as exc:
+        raise CommandRefused(str(exc)) from None
+
+
+def games() -> dict:
+    """Every game and its options as the page's form offers them."""
+    return {game.id: {"help": game.help, "options": [
+        {"name": f.dest, "flag": f.name, "help": f.help, "switch": f.switch,
+         "choices": [str(c) for c in f.choices] if f.choices else None,
+         "metavar": f.metavar} for f in game.flags]} for game in GAMES.values()}

@@ -1,0 +1,270 @@
+"""The table's commands from the page: the same inputs its buttons make, on a local socket.
+
+The service listens on ``<state dir>/control.sock`` (mode 0660: the table's
+owner and group, so ``obelisk web`` and nobody else). A client writes one
+JSON object a line, ``{"command": "pause"}``, and reads one JSON line back:
+``{"ok": true, ...}`` or ``{"ok": false, "error": "<why, in a player's words>"}``.
+
+What a command may say, and how it is read, is ``firmware.service.commands``; a
+well-formed one is put on the service's one queue and answered once its
+loop has carried it out (``firmware.service.command_handlers``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import math
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from firmware.service.command_handlers import Controls, TableMaker
+from firmware.service.commands import Command, CommandRefused, parse
+from firmware.store.journal import JournalError
+from firmware.store.state_dir import LOCK
+from hardware.files import read_limited
+
+log = logging.getLogger("obelisk.control")
+
+SOCKET = "control.sock"
+"""The command socket's name in the state directory."""
+MAX_LINE = 4096
+"""The longest command line taken (a new game's options fit many times over)."""
+ANSWER_S = 5.0
+"""How long a command waits for the table's loop to take it up; past that it is dropped."""
+CARRY_S = 2.0
+"""How much longer than its deadline an asker waits: a command the loop took up just in
+time still finishes and is answered, so what the asker reports is what happened."""
+
+
+class ControlUnavailable(OSError):
+    """No table answers on the command socket (none runs there, or no permission)."""
+
+
+TOO_LATE = "the table did not answer in time, so nothing was done: try again"
+
+
+def refusal(words: str) -> dict:
+    """The answer to a command that was refused."""
+    return {"ok": False, "error": words}
+
+
+class Request:
+    """A command on its way through the service's queue, and its answer.
+
+    Giving up on it (``withdraw``, when the table did not answer in time) and
+    the loop taking it up (``carry_out``) exclude each other under one lock: a
+    command refused as too late is never carried out later, and one the loop
+    has begun is waited for, never refused while it runs.
+    """
+
+    def __init__(self, command: Command, received: float | None = None) -> None:
+        self.command = command
+        received = time.monotonic() if received is None else received
+        self.deadline = min(received + ANSWER_S, command.deadline if command.deadline
+                            is not None else math.inf)
+        self.answer: dict | None = None
+        self.done = threading.Event()
+        self._lock = threading.Lock()
+        self._state = "queued"  # then "taken" by the loop, "withdrawn" by the asker, or
+        # "expired": the loop came to it past its deadline (the service was stopped a while)
+
+    def withdraw(self) -> bool:
+        """Give up on a command the loop has not begun; False when it already has."""
+        with self._lock:
+            if self._state == "queued":
+                self._state = "withdrawn"
+            return self._state == "withdrawn"
+
+    def _take(self) -> bool:
+        with self._lock:
+            if self._state == "queued":
+                late = time.monotonic() - self.deadline
+                self._state = "taken" if late <= 0 else "expired"
+                if late > 0:
+                    log.warning("dropped the %s command: the table came to it %.1f s after "
+                                "its asker stopped waiting", self.command.name, late)
+            return self._state == "taken"
+
+    def carry_out(self, controls: Controls, now: float) -> None:
+        """In the service's loop: do it, and answer (a journal refusal is also the loop's);
+        nothing at all when the asker gave up on it or its deadline has passed."""
+        if not self._take():
+            if self._state == "expired":
+                self.answer = refusal(TOO_LATE)
+                self.done.set()
+            return
+        try:
+            self.answer = controls.carry_out(self.command, now)
+        except CommandRefused as exc:
+            self.answer = refusal(str(exc))
+        except JournalError as exc:
+            self.answer = refusal(str(exc))
+            raise
+        finally:
+            if self.answer is None:
+                self.answer = refusal("the table could not do that")
+            self.done.set()
+
+
+# ---------------------------------------------------------------------- the socket
+
+
+class ControlServer:
+    """Listens on ``<state dir>/control.sock`` and hands each command to the service's queue."""
+
+    def __init__(self, directory: str | Path, service: Any, maker: TableMaker) -> None:
+        self.path = Path(directory) / SOCKET
+        self.service = service
+        self.controls = Controls(service, maker)
+        service.controls = self.controls
+        self._server: socket.socket | None = None
+
+    def open(self) -> ControlServer:
+        """Start listening (a socket file already there is a stale one: the caller holds the
+        state directory's lock)."""
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            server.bind(str(self.path))
+            os.chmod(self.path, 0o660)  # the table's owner and group (the page) only
+            server.listen(8)
+        except OSError as exc:
+            server.close()
+            raise ControlUnavailable(f"cannot open the command socket {self.path}: "
+                                     f"{exc.strerror}; the table plays on without "
+                                     "controls from the page") from None
+        self._server = server
+        threading.Thread(target=self._accept, name="control-accept", daemon=True).start()
+        return self
+
+    def close(self) -> None:
+        server, self._server = self._server, None
+        if server is not None:
+            with contextlib.suppress(OSError):
+                server.close()
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+
+    def handle(self, line: bytes) -> dict:
+        """One command line's answer (waits for the loop to carry it out)."""
+        try:
+            command = parse(line)
+        except CommandRefused as exc:
+            return refusal(str(exc))
+        request = Request(command)
+        self.service.events.put(("control", request))
+        if not request.done.wait(max(0.0, request.deadline - time.monotonic())) and \
+                request.withdraw():
+            log.warning("dropped the %s command: the table did not come to it before its "
+                        "deadline", command.name)
+            return refusal(TOO_LATE)
+        request.done.wait()  # begun in the loop: its answer comes in a moment
+        assert request.answer is not None
+        return request.answer
+
+    def _accept(self) -> None:
+        while (server := self._server) is not None:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return  # closed
+            threading.Thread(target=self._serve, args=(conn,), name="control-client",
+                             daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        conn.settimeout(60)
+        try:
+            with conn, conn.makefile("rb") as lines:
+                while self._server is not None:
+                    line = lines.readline(MAX_LINE + 1)
+                    if not line:
+                        return
+                    if len(line) > MAX_LINE:
+                        conn.sendall(_line(refusal(f"a command is at most {MAX_LINE} bytes")))
+                        return
+                    conn.sendall(_line(self.handle(line)))
+        except OSError:
+            pass  # the client went away
+
+
+def _line(answer: dict) -> bytes:
+    return (json.dumps(answer) + "\n").encode()
+
+
+def serve_controls(service: Any, directory: str | Path, maker: TableMaker) -> ControlServer | None:
+    """The service's command socket, or None (with a warning) when it cannot open."""
+    try:
+        return ControlServer(directory, service, maker).open()
+    except ControlUnavailable as exc:
+        log.warning("%s", exc)
+        return None
+
+
+def _service_starting(directory: Path) -> bool:
+    """Whether a table service holds the state directory, though its command socket is not
+    open yet: it opens it just after it tells systemd it is ready (``firmware.run``)."""
+    try:
+        note = read_limited(directory / LOCK, 4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    words = note.split(maxsplit=2)  # "process 1234 (obelisk run --state-dir ...)"
+    if len(words) < 3 or words[0] != "process" or not words[1].isdigit() or \
+            not words[2].startswith("(obelisk run"):
+        return False
+    try:
+        os.kill(int(words[1]), 0)
+    except PermissionError:
+        return True  # alive, as another user
+    except (OSError, OverflowError):
+        return False  # the note of a service that stopped
+    return True
+
+
+def send(directory: str | Path, command: dict, timeout: float = ANSWER_S + CARRY_S) -> dict:
+    """Send one command to the table running on ``directory``; its answer.
+
+    The command carries its deadline, a part of this wait before its end: a table that
+    comes to it later (stopped a while, or swamped) drops it, so a command reported as
+    not answered is never carried out afterwards. ControlUnavailable (in words) when no
+    table answers there.
+    """
+    path = Path(directory) / SOCKET
+    share = ANSWER_S / (ANSWER_S + CARRY_S)  # of the wait, for the table to take it up
+    command = {**command, "deadline": time.monotonic() + timeout * share}
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(timeout)
+        try:
+            conn.connect(str(path))
+            conn.sendall(_line(command))
+            with conn.makefile("rb") as lines:
+                reply = lines.readline(1 << 20)
+        except FileNotFoundError:
+            if _service_starting(Path(directory)):
+                raise ControlUnavailable("the table is starting and opens its commands in a "
+                                         "moment: try again") from None
+            raise ControlUnavailable("no table is running to take commands (a demo takes "
+                                     "none): start it (obelisk run, or obelisk play)") from None
+        except PermissionError:
+            raise ControlUnavailable(f"no permission to use {path}: run as the table's user "
+                                     "or a member of its group") from None
+        except TimeoutError:
+            raise ControlUnavailable(f"the table did not answer within {timeout:g} s, so "
+                                     "nothing was done (it drops a command it comes to too "
+                                     "late): is it running?") from None
+        except (ConnectionRefusedError, OSError) as exc:
+            raise ControlUnavailable(f"the table did not answer ({exc.strerror or exc}): is "
+                                     "it running?") from None
+    try:
+        answer = json.loads(reply)
+    except ValueError:
+        raise ControlUnavailable("the table stopped before it answered: try again") from None
+    if not isinstance(answer, dict):
+        raise ControlUnavailable("the table's answer made no sense: try again")
+    return answer

@@ -1,0 +1,322 @@
+"""``obelisk diag``: every sensor live, the link's health, and an LED test.
+
+For building and repairing a table: the towers as 3x3x9 grids, the board
+squares, the load cells, the buttons, the scanner link's counters, the scan
+and load-cell periods the scanner board measured of itself (its STATUS: the
+one true figure for a table), and each logical LED lit in turn. On the sim
+profile a demo hand moves pieces on the simulated table so the view can be
+seen changing.
+
+While the table service runs it holds the devices (the scanner's port, the
+buttons' pins, and the LED pin, which a Pi 5 lets only one process open), so
+diag asks it instead, over its command socket: the service lights each LED
+in turn over the game's picture and answers with the same screen of its own
+devices. Nothing has to be stopped to test a table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from firmware.service.control import ControlUnavailable, send
+from firmware.service.palette import LED_TEST as _LIT
+from firmware.service.palette import OFF as _OFF
+from firmware.store.state_dir import SERVICE_STATE_DIR, default_state_dir
+from hardware.devices import TableDevices, open_table
+from hardware.link import BoardStatus
+from hardware.profile import load_profile
+from hardware.sensors import Snapshot
+
+
+def render_towers(snapshot: Snapshot) -> list[str]:
+    """Both towers, top level first; each level shows rows 3, 2, 1 of rods a-c."""
+    towers = snapshot.layout.towers
+    if not towers:
+        return []
+    lines = ["   " + "    ".join(f"tower {'AB'[t]}".ljust(11) for t in range(towers))]
+    for z in reversed(range(snapshot.layout.levels)):
+        groups = []
+        for t in range(towers):
+            cells = snapshot.tower_cells(t)
+            rows = ["".join("#" if (x, y, z) in cells else "." for x in range(3))
+                    for y in reversed(range(3))]
+            groups.append(" ".join(rows))
+        lines.append(f"{z + 1:>2} " + "    ".join(groups))
+    lines.append("   " + "    ".join("r3  r2  r1 " for _ in range(towers)))
+    return lines
+
+
+def render_board(snapshot: Snapshot, walls: bool = False) -> list[str]:
+    """The board squares, top row first; ``walls``: the second switch sees maze walls.
+
+    The board's hello says only how many switches each square has (2 for
+    stack heights up to 2 and for the maze alike), so the profile tells
+    which: with ``walls`` a square shows o (a piece), w (a wall) or W (both).
+    """
+    lay = snapshot.layout
+    if not lay.rows:
+        return []
+    if walls and lay.stack == 2:
+        pieces, standing = snapshot.board_level(0), snapshot.board_level(1)
+        lines = [f"board {lay.rows}x{lay.cols} with wall switches (o piece, w wall, W both)"]
+        for r in reversed(range(lay.rows)):
+            row = " ".join("W" if (r, c) in pieces and (r, c) in standing
+                           else "o" if (r, c) in pieces else "w" if (r, c) in standing else "."
+                           for c in range(lay.cols))
+            lines.append(f"{r + 1:>2} {row}")
+        lines.append("   " + " ".join("abcdefgh"[: lay.cols]))
+        return lines
+    heights = dict(snapshot.square_heights())
+    lines = [f"board {lay.rows}x{lay.cols}"
+             + (f" (stack heights up to {lay.stack})" if lay.stack > 1 else "")]
+    for r in reversed(range(lay.rows)):
+        row = " ".join("." if (r, c) not in heights else "o" if lay.stack == 1
+                       else str(heights[(r, c)]) for c in range(lay.cols))
+        lines.append(f"{r + 1:>2} {row}")
+    lines.append("   " + " ".join("abcdefgh"[: lay.cols]))
+    return lines
+
+
+def render(devices: TableDevices, led_note: str = "") -> str:
+    """One screen of the diagnostic view."""
+    profile = devices.profile
+    link = devices.link
+    h = link.health
+    bad = ", ".join(f"{k} {v}" for k, v in sorted(h.bad_frames.items())) or "0"
+    kind = "simulated table" if profile.simulated else f"scanner on {profile.scanner.port}"
+    out = [f"obelisk diag: profile {profile.name} ({kind})",
+           f"link: {'connected' if h.connected else 'NOT CONNECTED'}, "
+           f"{'synced' if link.synced else 'waiting for a snapshot'}; frames {h.frames}, "
+           f"bad frames {bad}, sequence gaps {h.gaps}, reconnects {h.reconnects}, "
+           f"resyncs {h.resyncs}"]
+    for missing in devices.missing():
+        out.append(f"MISSING {missing.device}: {missing.words}")
+    if h.layout_mismatch:
+        out.append(f"LAYOUT MISMATCH: {h.layout_mismatch}")
+    elif h.last_error and not link.synced:
+        out.append(f"last error: {h.last_error}")
+    out.append(f"scanner: {_figures(h.board_status)}")
+    snapshot = link.snapshot()
+    if snapshot is None:
+        out.append(f"waiting for the scanner board on {link.port} ...")
+    else:
+        out.append(f"firmware: {snapshot.layout.firmware}")
+        out += render_towers(snapshot)
+        out += render_board(snapshot, walls=profile.scanner.wall_sensors)
+        if snapshot.loads:
+            out.append("load cells (raw): " + " ".join(str(v) for v in snapshot.loads))
+    if any(m.device == "buttons" for m in devices.missing()):
+        out.append("buttons: not readable here (see MISSING above)")
+    else:
+        buttons = "  ".join(f"{name} {'DOWN' if devices.buttons.is_pressed(name) else 'up'}"
+                            for name in devices.buttons.buttons)
+        recent = ", ".join(f"{e.button} {e.kind}"
+                           for e in devices.buttons.events[-4:]) or "none"
+        out.append(f"buttons: {buttons}; last events: {recent}")
+    if led_note:
+        out.append(led_note)
+    return "\n".join(out)
+
+
+def _figures(status: BoardStatus | None) -> str:
+    """The board's own measured periods (the one true figure for this table)."""
+    if status is None:
+        return "no figures from the board yet (it sends them with its heartbeat, each second)"
+    dropped = (f"; {status.dropped} frames dropped since it started (the Pi did not read)"
+               if status.dropped else "")
+    return status.words() + dropped
+
+
+class _DemoHand(threading.Thread):
+    """Moves pieces on the simulated table so the view shows something happening."""
+
+    STEPS = (
+        ("place", 0, {(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0), (0, 2, 0)}),
+        ("place", 1, {(1, 0, 0), (1, 1, 0), (1, 2, 0)}),
+        ("put", (3, 4), None),
+        ("weigh", 0, 25.0),
+        ("place", 0, {(2, 0, 0), (2, 1, 0), (2, 2, 0), (1, 2, 0)}),
+        ("take", (3, 4), None),
+        ("weigh", 0, 0.0),
+        ("clear", None, None),
+    )
+
+    def __init__(self, devices: TableDevices, period_s: float = 1.0) -> None:
+        super().__init__(name="demo-hand", daemon=True)
+        self.devices = devices
+        self.period_s = period_s
+        self.halt = threading.Event()
+
+    def run(self) -> None:
+        sim = self.devices.sim
+        assert sim is not None
+        for what, where, arg in itertools.cycle(self.STEPS):
+            if self.halt.wait(self.period_s):
+                return
+            if what == "place" and where < sim.layout["towers"]:
+                sim.place(where, arg)
+            elif what == "put" and sim.layout["rows"]:
+                sim.put(where)
+            elif what == "take":
+                sim.take(where)
+            elif what == "weigh" and sim.layout["loads"]:
+                sim.weigh(where, arg)
+            elif what == "clear":
+                for t in range(sim.layout["towers"]):
+                    sim.lift(t, sim.cubes[t])
+
+
+def led_note(key: tuple | list, chain: int, pixel: int, where: str = "") -> str:
+    """The LED test's line: which LED is lit, and where it sits on its chain."""
+    label = " ".join(str(k) for k in key if k != "")
+    return f"LED test{where}: {label} lit (chain {chain}, pixel {pixel})"
+
+
+def running_service(state_dir: str | Path | None = None) -> Path | None:
+    """The state directory of a table service that answers diag's asks, if one runs: the one
+    named, else this user's default and the Pi's service directory."""
+    places = [Path(state_dir)] if state_dir else [default_state_dir(), SERVICE_STATE_DIR]
+    for place in dict.fromkeys(places):
+        try:
+            answer = send(place, {"command": "diag"}, timeout=2.0)
+        except ControlUnavailable:
+            continue
+        if answer.get("ok"):
+            return place
+    return None
+
+
+def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = None,
+             led_test: bool = True, demo: bool = True, refresh_s: float = 0.25,
+             state_dir: str | Path | None = None) -> int:
+    """The diag loop; returns the exit status.
+
+    A reader that goes away (``obelisk diag | head``) ends it like Ctrl-C
+    does: devices closed, status 0, no traceback. A running table service is
+    asked instead (see the module's docstring).
+    """
+    service = running_service(state_dir)
+    if service is not None:
+        return _through_service(service, once=once, seconds=seconds, led_test=led_test,
+                                refresh_s=refresh_s)
+    profile = load_profile(profile_name)
+    # On a Pi, what works is tested and what does not is said (the service may hold the
+    # buttons' pins, the scanner may not be plugged in yet): the LEDs light all the same.
+    devices = open_table(profile, tolerant=True)
+    hand = None
+    if profile.simulated and demo and not once:
+        hand = _DemoHand(devices)
+        hand.start()
+    leds = itertools.cycle(list(devices.leds.keys())) if led_test else None
+    try:
+        devices.link.wait_for(lambda s: True, timeout=3.0)
+        if once:  # a board just started has measured nothing until its second heartbeat
+            _wait_for_figures(devices, timeout=1.5)
+        return _show(lambda: (render(devices, _light_next(devices, leds)), devices.link.synced),
+                     once=once, seconds=seconds, refresh_s=refresh_s)
+    finally:
+        _put_away(devices, hand)
+
+
+class _DiagEnds(Exception):
+    """diag cannot go on (the service stopped answering); the words went to stderr."""
+
+
+def _show(next_view: Callable[[], tuple[str, bool]], *, once: bool, seconds: float | None,
+          refresh_s: float) -> int:
+    """Each view in turn (cleared in place on a terminal) until the time is up, or once: 0
+    when the board was synced at the last; Ctrl-C 130; a reader that went away, quietly 0."""
+    live = sys.stdout.isatty() and not once
+    end = None if seconds is None else time.monotonic() + seconds
+    try:
+        while True:
+            screen, synced = next_view()
+            print(("\x1b[H\x1b[2J" if live else "") + screen, flush=True)
+            if once or (end is not None and time.monotonic() >= end):
+                return 0 if synced else 1
+            if not live:
+                print()
+            time.sleep(refresh_s)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        _stdout_to_devnull()
+        return 0
+    except _DiagEnds:
+        return 1
+
+
+def _light_next(devices: TableDevices, leds: Iterator | None) -> str:
+    """The next LED lit alone, and the words saying which it is ("" with no LED test)."""
+    if leds is None:
+        return ""
+    key = next(leds)
+    devices.leds.fill(_OFF)
+    devices.leds[key] = _LIT
+    devices.leds.show()
+    return led_note(key, *devices.leds.locate(key))
+
+
+def _put_away(devices: TableDevices, hand: _DemoHand | None) -> None:
+    """The demo hand stopped, the LEDs dark and the devices closed, however diag ended."""
+    if hand is not None:
+        hand.halt.set()
+    devices.leds.fill(_OFF)
+    devices.leds.show()
+    devices.close()
+
+
+def _through_service(directory: Path, *, once: bool, seconds: float | None, led_test: bool,
+                     refresh_s: float) -> int:
+    """diag asked of the running service: its screen, and each LED lit in turn by it."""
+    where = f" through the table service on {directory}"
+    steps = itertools.count()
+
+    def view() -> tuple[str, bool]:
+        ask: dict = {"command": "diag"}
+        if led_test:
+            ask["led"] = next(steps)
+        try:
+            answer = send(directory, ask)
+        except ControlUnavailable as exc:
+            print(f"obelisk diag: the table service stopped answering ({exc}); run "
+                  "`obelisk diag` again", file=sys.stderr)
+            raise _DiagEnds from None
+        if not answer.get("ok"):
+            print(f"obelisk diag: the table service refused: {answer.get('error')}",
+                  file=sys.stderr)
+            raise _DiagEnds
+        lit = answer.get("lit")
+        note = led_note(lit["led"], lit["chain"], lit["pixel"], where) if lit else \
+            f"LED test: none ({'--no-led-test' if not led_test else 'no LEDs'}){where}"
+        return f"{answer['screen']}\n{note}", bool(answer.get("synced"))
+
+    try:
+        return _show(view, once=once, seconds=seconds, refresh_s=refresh_s)
+    finally:
+        if led_test:  # the game's picture back at once, not in LED_TEST_S
+            with contextlib.suppress(ControlUnavailable):
+                send(directory, {"command": "diag"}, timeout=2.0)
+
+
+def _wait_for_figures(devices: TableDevices, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while devices.link.health.board_status is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def _stdout_to_devnull() -> None:
+    """Our reader is gone: later writes, and the interpreter's last flush, go nowhere."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # stdout is no real file (a test's capture): nothing will flush it to a pipe

@@ -1,0 +1,444 @@
+"""The table service: one loop between the devices and the game.
+
+Sensor snapshots (from the link's thread) and button events (from gpiozero's
+thread) are put on one queue; a single loop takes them in order, feeds the
+game, ticks its clock at the next deadline, and redraws the LEDs when the
+picture changed. The loop holds the table's lock while it does, so that
+whoever else looks at the table (a demo's hands) sees it between events.
+Under systemd the loop also reports readiness and feeds the watchdog, but
+only while it and the scanner link's reader are alive: a service that can no
+longer see the board stops, and systemd starts it again.
+
+When the journal cannot take an action (a full disk), nothing is confirmed:
+the table shows why and waits, and the loop tries the same reading again
+every few seconds until the disk allows it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import logging
+import os
+import queue
+import socket
+import threading
+import time
+from collections.abc import Callable
+
+from firmware.service import palette
+from firmware.service.pin import PinError, next_pin_change, pin_frame, read_pin
+from firmware.store.journal import JournalError
+from hardware.devices import TableDevices
+from hardware.link import CHECK_BOARD, BoardStatus
+from hardware.sensors import Snapshot
+from hardware.trouble import Missing
+
+log = logging.getLogger(__name__)
+
+RETRY_S = 3.0
+"""After the journal refused an action, how long (table time) before trying again."""
+ASK_EARLY_S = 0.01
+"""Real seconds before a settle window closes that the whole board is asked for again: a
+board answers within a scan or two, so its answer is back when the window closes."""
+ASK_EARLY_SHARE = 0.1
+"""...but never earlier than the window's last tenth: the answer must still show the reading
+held (a demo's fast clock makes 10 ms longer than a whole window; asked at its start, a
+transient whose put-back frame was lost would pass)."""
+UNSEEN_S = 1.0
+"""Real seconds the board may be out of sync before the LEDs say it is not seen."""
+NO_BOARD = palette.NO_BOARD
+"""Every other ring pixel in this colour: the scanner board is not seen."""
+LED_TEST_S = 2.0
+"""Real seconds an LED lit by ``obelisk diag`` through the service stays lit after diag's
+last ask: a diag that is killed leaves the game's picture back in a moment."""
+
+
+class LinkDeadError(RuntimeError):
+    """The scanner link's reader stopped: the service cannot see the board any more."""
+
+
+def sd_notify(message: str) -> bool:
+    """Tell systemd something (READY=1, WATCHDOG=1); False when not under systemd."""
+    address = os.environ.get("NOTIFY_SOCKET")
+    if not address:
+        return False
+    if address.startswith("@"):
+        address = "\0" + address[1:]
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.sendto(message.encode(), address)
+        return True
+    except OSError as exc:
+        log.warning("could not notify systemd: %s", exc)
+        return False
+
+
+def _collect_young() -> None:
+    """After a wake-up's LED frame, collect the young garbage once it passes half the
+    collector's threshold: the collector then seldom stops the loop in the middle of a move
+    (bench/latency.py saw two thirds of its collections inside a wake-up before)."""
+    if not gc.isenabled():
+        return  # `obelisk run` still starting (firmware.run turns it on)
+    threshold, count = gc.get_threshold(), gc.get_count()
+    if count[0] > threshold[0] // 2:
+        gc.collect(1 if count[1] + 1 >= threshold[1] else 0)
+
+
+def watchdog_period_s() -> float | None:
+    """Half the watchdog interval systemd asked for, or None without one."""
+    usec = os.environ.get("WATCHDOG_USEC")
+    return int(usec) / 2_000_000 if usec and usec.isdigit() else None
+
+
+class _Stopping(threading.Event):
+    """The stop flag; setting it also wakes the loop from its sleep."""
+
+    def __init__(self, wake: Callable[[], None]) -> None:
+        super().__init__()
+        self._wake = wake
+
+    def set(self) -> None:
+        super().set()
+        self._wake()
+
+
+class TableService:
+    """Runs a game's table (``TowersTable``, ``StonesTable``) on a table's devices.
+
+    ``view_of`` turns a sensor snapshot into the view that game compares; ``stream``
+    (a ``firmware.service.stream.EventStream``, if any) publishes the table's events, each after
+    the LED frame it changed, and follows each table swapped in.
+    """
+
+    def __init__(self, devices: TableDevices, table, view_of: Callable[[Snapshot], object],
+                 clock: Callable[[], float] = time.monotonic, *, rate: float = 1.0,
+                 stream=None) -> None:
+        self.devices = devices
+        self.table = table
+        self.view_of = view_of
+        self.clock = clock
+        self.rate = rate  # the table's clock runs this much faster than real time (demos)
+        # SimpleQueue: its put takes no lock the loop could hold, so SIGTERM's handler (which
+        # runs in the loop's thread, between any two of its steps) may put the stop on it.
+        self.events: queue.SimpleQueue = queue.SimpleQueue()
+        self.stopping = _Stopping(lambda: self.events.put(("stop", None)))
+        self.wakes = 0  # loop turns, for bench/service.py
+        self._last_frame: dict | None = None
+        self._started = False
+        self._retry_at: float | None = None  # when to try recording again
+        self._refused = ""  # the journal's last refusal, logged once
+        self._unsynced_since: float | None = None  # real time the board was last seen going
+        self._unseen_shown = False  # the rings say the board is not seen
+        self._asked: tuple[float, int] | None = None  # (settle deadline, the link's ticket)
+        self.controls = None  # firmware.service.command_handlers.Controls, once its socket is open
+        self.stream = stream  # stream.EventStream: its events go after the LED frame
+        self.pin: str | None = None  # the table PIN the menu button's hold shows
+        self._pin_since: float | None = None  # real time the rings began showing it
+        self.pin_dir = None  # where the PIN is kept: read again at each hold (a new PIN shows)
+        self._holds = 0  # holds that showed the PIN: each opens the page's PIN entry again
+        self._led_test: tuple[tuple, float] | None = None  # (LED lit by diag, real deadline)
+        self._boot = os.urandom(4).hex()  # (``secrets`` would cost start-up hmac's import)
+        self.on_swap: list[Callable[[object], None]] = []  # told of each new table
+        if stream is not None:  # its new readers start from the table now played
+            self.on_swap.append(stream.follow)
+        # Done in the loop's first turn, just after READY=1: what only comes into use later
+        # (the page's command socket, the PIN, the simulated buttons' socket), so that
+        # systemd hears the table is ready as soon as it can read the board.
+        self.after_ready: list[Callable[[], None]] = []
+        devices.link.on_snapshot = lambda snap: self.events.put(("snapshot", snap))
+        devices.link.on_unsynced = lambda: self.events.put(("unsynced", None))
+        devices.link.on_status = lambda status: self.events.put(("status", status))
+        devices.buttons.on_event = lambda event: self.events.put(("button", event))
+        table.beep = devices.buttons.beep
+        table.settler.confirm = self._reread
+        self._rings = max((n for kind, _, n in devices.leds.parts() if kind == "ring"),
+                          default=0)
+
+    def start_table(self) -> None:
+        """Resume the journal's game or set up a new one; raises if the journal refuses."""
+        with self.table.lock:
+            self.table.start(self.clock())
+        self._started = True
+
+    def run(self) -> None:
+        """The loop; returns when ``stopping`` is set, raises LinkDeadError without a link."""
+        if not self._started:
+            self.start_table()
+        snapshot = self.devices.link.snapshot()  # the link tells only what comes after
+        self.events.put(("snapshot", snapshot) if snapshot is not None else ("unsynced", None))
+        sd_notify("READY=1")
+        watchdog = watchdog_period_s()
+        next_pat = time.monotonic()
+        try:  # Ctrl-C or a dead link stop the loop too: systemd hears of it either way
+            for work in self.after_ready:
+                work()
+            while not self.stopping.is_set():
+                wait = self._sleep(self.clock(), next_pat if watchdog is not None else None)
+                try:
+                    kind, item = self.events.get(timeout=wait)
+                except queue.Empty:
+                    kind, item = None, None
+                self.wakes += 1
+                self._step(kind, item)
+                if watchdog is not None and time.monotonic() >= next_pat:
+                    sd_notify("WATCHDOG=1")
+                    next_pat = time.monotonic() + watchdog
+        finally:
+            sd_notify("STOPPING=1")
+
+    def _step(self, kind: str | None, item: object) -> None:
+        """One wake-up: hand the table what came (a reading, a press), then its timers."""
+        link = self.devices.link
+        if not link.alive:
+            raise LinkDeadError(f"the scanner link on {link.port} stopped "
+                                f"({link.health.last_error or 'no reason given'}); the "
+                                "service stops so that it can be started afresh")
+        now = self.clock()
+        stream = self.stream
+        with self.table.lock:
+            if stream is not None:
+                stream.hold()  # the readers hear of this wake-up once the LEDs show it
+            try:
+                self._decide(kind, item, now)
+                self._draw(now)
+                self._say_missing()
+                if kind == "status":
+                    self._say_figures(item)
+            finally:
+                if stream is not None:
+                    stream.release()
+        _collect_young()
+
+    def _decide(self, kind: str | None, item: object, now: float) -> None:
+        """Hand the table what came, then its timers (the table's lock held)."""
+        try:
+            if kind == "snapshot":
+                self.table.on_view(self.view_of(item), now)
+            elif kind == "button":
+                self._button(item, now)
+            elif kind == "control" and self.controls is not None:
+                item.carry_out(self.controls, now)
+            if self._retry_at is not None and now >= self._retry_at:
+                self._retry_at = None
+                self.table.settler.forget()  # decide the same reading once more
+            if self._retry_at is None:
+                self._ask_early(now)
+                self.table.tick(now)
+                self._refused = ""
+        except JournalError as exc:
+            self._not_recorded(exc, now)
+
+    def _sleep(self, now: float, next_pat: float | None) -> float | None:
+        """Real seconds until something is due: a settle, a retry, a game's timer, the next
+        LED change, the rings saying the board is not seen, the watchdog. None: nothing is,
+        and the loop sleeps until input (a new reading, a press, the link losing the board,
+        a stop)."""
+        due = [self._retry_at, self.table.led_change(now, self._rings)]
+        if self._retry_at is None:  # while the journal refuses, nothing is decided or asked
+            due += [self.table.next_deadline(), self._ask_at()]
+        waits = [max(0.0, t - now) / self.rate for t in due if t is not None]
+        real = time.monotonic()
+        if self._unsynced_since is not None and not self._unseen_shown:
+            waits.append(max(0.0, self._unsynced_since + UNSEEN_S - real))
+        if next_pat is not None:
+            waits.append(max(0.0, next_pat - real))
+        if self._pin_since is not None and self.pin is not None:
+            change = next_pin_change(self.pin, real - self._pin_since)
+            waits.append(change if change is not None else 0.0)
+        if self._led_test is not None:
+            waits.append(max(0.0, self._led_test[1] - real))
+        return min(waits, default=None)
+
+    # ------------------------------------------------------------ the PIN, a new table
+
+    def _button(self, event, now: float) -> None:
+        """A button to the table; holding the menu button also shows the PIN on the rings."""
+        if event.button == "menu" and event.kind == "hold" and self.pin is not None:
+            if self.pin_dir is not None:
+                with contextlib.suppress(PinError):
+                    self.pin = read_pin(self.pin_dir) or self.pin
+            self._pin_since = time.monotonic()
+            self._holds += 1
+        self.table.on_button(event, now)
+
+    @property
+    def pin_mark(self) -> str:
+        """Changes with each hold that shows the PIN (and each start of the service): the page
+        opens PIN entry again, closed after many wrong PINs, when it sees this change."""
+        return f"{self._boot}-{self._holds}"
+
+    def _pin_overlay(self, frame: dict) -> None:
+        """While the PIN shows, the rings show its digits instead of the game."""
+        if self._pin_since is None or self.pin is None:
+            return
+        rings = {owner: n for kind, owner, n in self.devices.leds.parts() if kind == "ring"}
+        shown = pin_frame(self.pin, time.monotonic() - self._pin_since, rings)
+        if shown is None:  # shown: the game's picture again, every ring pixel of it
+            self._pin_since = None
+            for owner, count in rings.items():
+                for i in range(count):
+                    frame.setdefault(("ring", owner, i), palette.OFF)
+        else:
+            frame.update(shown)
+
+    # ------------------------------------------------------------ diag through the service
+
+    def diag(self, led: int | None) -> dict:
+        """``obelisk diag`` while this service runs: it holds the LEDs (on a Pi 5 the LED pin
+        cannot be opened twice), the scanner's port and the buttons' pins, so diag asks it.
+
+        ``led``: light the table's LED of that number (counted round) alone for
+        ``LED_TEST_S``, over the game's picture; None ends the test at once. The answer has
+        the diag screen of the devices as this service sees them, and which LED is lit.
+        """
+        from firmware.service.diag import render  # diag's own screen, of the service's devices
+
+        leds = self.devices.leds
+        keys = list(leds.keys())
+        lit = None
+        if led is None or not keys:
+            self._led_test = None
+        else:
+            key = keys[led % len(keys)]
+            self._led_test = (key, time.monotonic() + LED_TEST_S)
+            chain, pixel = leds.locate(key)
+            lit = {"led": list(key), "chain": chain, "pixel": pixel}
+        return {"screen": render(self.devices), "leds": len(keys), "lit": lit,
+                "synced": self.devices.link.synced}
+
+    def _led_test_overlay(self, frame: dict) -> None:
+        """While diag tests the LEDs, one is lit and every other is dark; after it, every LED
+        is drawn again from the game's picture."""
+        if self._led_test is None:
+            return
+        key, until = self._led_test
+        dark = dict.fromkeys(self.devices.leds.keys(), palette.OFF)
+        if time.monotonic() >= until:
+            self._led_test = None
+            for other, colour in dark.items():
+                frame.setdefault(other, colour)
+            return
+        frame.clear()
+        frame.update(dark)
+        frame[key] = palette.LED_TEST
+
+    def swap_table(self, table, view_of: Callable[[Snapshot], object], now: float) -> None:
+        """Play on a fresh table in setup (another game, or the game ended from the page).
+
+        Called in the loop with the table's lock held; the new table shares that lock and
+        tells its events where the old one did, and every reader is given its whole state.
+        """
+        old = self.table
+        table.lock, table.emit = old.lock, old.emit
+        table.missing, table.scanner = old.missing, old.scanner
+        table.beep = self.devices.buttons.beep
+        table.settler.confirm = self._reread
+        self.table, self.view_of = table, view_of
+        table.start(now)
+        snapshot = self.devices.link.snapshot()
+        if snapshot is not None:
+            table.on_view(view_of(snapshot), now)
+        self._last_frame = None
+        for told in self.on_swap:
+            told(table)
+        for event in table.opening(now):
+            table.emit(event)
+
+    def _not_recorded(self, exc: JournalError, now: float) -> None:
+        """The journal refused: nothing is confirmed; show it, say it once, try again later."""
+        message = str(exc)
+        if message != self._refused:
+            log.error("%s", message)
+            self._refused = message
+        self.table.cannot_record(message)
+        self._retry_at = now + RETRY_S
+
+    def _ask_at(self) -> float | None:
+        """When (table time) to ask the board for the reading that closes a settle window."""
+        deadline = self.table.settler.deadline()
+        if deadline is None or (self._asked is not None and self._asked[0] == deadline):
+            return None
+        settler = self.table.settler
+        return deadline - min(ASK_EARLY_S * self.rate, ASK_EARLY_SHARE * settler.window)
+
+    def _ask_early(self, now: float) -> None:
+        at = self._ask_at()
+        if at is not None and now >= at:
+            ticket = self.devices.link.ask_fresh()
+            deadline = self.table.settler.deadline()
+            self._asked = None if ticket is None or deadline is None else (deadline, ticket)
+
+    def _reread(self):
+        """After a settle, read the whole table again before deciding anything: the answer
+        to the ask made just before the window closed, or a new ask (the reading moved)."""
+        deadline, asked = self.table.settler.deadline(), self._asked
+        self._asked = None
+        after = asked[1] if asked is not None and asked[0] == deadline else None
+        snapshot = self.devices.link.fresh_snapshot(timeout=0.5, after=after)
+        return None if snapshot is None else self.view_of(snapshot)
+
+    def _draw(self, now: float) -> None:
+        frame = self.table.led_frame(now, self._rings)
+        self._pin_overlay(frame)
+        if self._board_unseen():
+            for key in frame:
+                if key[0] == "ring":
+                    frame[key] = NO_BOARD if key[2] % 2 == 0 else (0, 0, 0)
+        self._led_test_overlay(frame)  # last: a table with no board yet is tested too
+        if frame == self._last_frame:
+            return
+        leds = self.devices.leds
+        last = self._last_frame or {}
+        for key, colour in frame.items():
+            if last.get(key) == colour:
+                continue
+            try:
+                leds[key] = colour
+            except (KeyError, IndexError):
+                continue  # this table has no such LED
+        leds.show()
+        self._last_frame = frame
+
+    def _say_missing(self) -> None:
+        """Tell the log and the page whenever what the table cannot use changes: a table not
+        wired up yet (no GPIO chip, no LEDs, no scanner board) runs, and says what to do."""
+        missing = [m.as_dict() for m in self.devices.missing()]
+        if self._unseen_shown and not self.devices.profile.simulated:
+            link = self.devices.link
+            why = link.health.last_error or "it does not answer"
+            if "No such file or directory" in why:  # pyserial repeats the path twice
+                why = "nothing is plugged in there"
+            missing.append(Missing("scanner board", f"not seen on {link.port} ({why}); "
+                                   f"{CHECK_BOARD}").as_dict())
+        if missing != self.table.missing:
+            self.table.missing = missing
+            self.table.emit(self.table.event("devices", missing=missing))
+
+    def _say_figures(self, status: BoardStatus) -> None:
+        """Tell the stream's readers (the page, `obelisk watch`) the board's own measured
+        periods as numbers (the link tells only a move); a reader joining later starts with
+        the last ones told. They are no game's news, so the game's own listeners (a demo's
+        screen, a club) do not hear them; the log says them in a line."""
+        event = self.table.event("scanner", scan_us=status.scan_us, load_us=status.load_us)
+        if event == self.table.scanner:
+            return
+        self.table.scanner = event
+        log.info("the scanner board measured %s", status.words())
+        if self.stream is not None:
+            self.stream.publish(event)
+
+    def _board_unseen(self) -> bool:
+        """The board has been out of sync a while (unplugged, silent, another protocol).
+
+        Real seconds, not the table's clock: a demo's fast clock would make a
+        moment's resync look like a lost board.
+        """
+        if self.devices.link.synced:
+            self._unsynced_since, self._unseen_shown = None, False
+            return False
+        real = time.monotonic()
+        if self._unsynced_since is None:
+            self._unsynced_since = real
+        self._unseen_shown = real - self._unsynced_since >= UNSEEN_S
+        return self._unseen_shown

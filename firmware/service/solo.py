@@ -1,0 +1,441 @@
+"""Playing alone: the computer takes one seat, and the person makes its moves for it.
+
+``Computer`` is what a table holds when ``--solo A|B`` is given. When the
+computer's seat is to act, it chooses at once with the engine's search
+(``engine.search``), under a thinking-time cap kept with the monotonic
+clock so the service loop is never held up for long, and the table shows
+the move: the game's LEDs (``firmware/<game>/solo.py``: ``lights``) and an
+``asked`` event with the move in words and where. The person makes it on the
+table; the sensors read it like any other move, and a move for the computer
+that is not the one asked is refused with what differs, then waited out as
+any other mistake. Moves that need no hands (declining a towers bonus, the
+Maze Master passing) are played by the table itself.
+
+A hold of the person's own button while nothing is offered or asked of them
+(a takeback to confirm, candidates to pick) asks for a hint: the move the
+computer would play in their place lights up, and a ``hint`` event tells
+it. A takeback stays where it was: lift the pieces off and press (or hold).
+
+Each game's ``firmware/<game>/solo.py`` says how its moves light up, how
+they read in words, when a made move is the asked one, and which moves the
+computer plays in one go (the towers' two zone blocks).
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import ObeliskError
+from engine.players import Player
+from firmware.games import GAMES
+from firmware.service import palette
+
+THINK_CAP_S = (0.05, 0.1, 0.2, 0.3)
+"""The longest the computer thinks per move at levels 1 to 4 (real seconds): the loop
+answers nothing else meanwhile, so this stays short (the issue allows 1 s on a Pi Zero 2 W
+at the top level; the budgets usually end the search well before)."""
+
+
+def think(opponent: Any, state: Any, seed: int, cap_s: float,
+          clock: Callable[[], float] = time.monotonic) -> tuple[Any, float]:
+    """The opponent's move in ``state`` and the seconds it took: its level's budget, cut
+    short before ``cap_s`` on ``clock``: no simulation starts that would end past it if it
+    took as long as the longest so far (a rollout's length varies; the mean let the stones
+    top level end 2 ms past its cap on over 1 % of its moves). The engine reads no clock,
+    so the cap lives here, where the table and ``bench/opponents.py`` both search through
+    it (the bench measures the opponents as the table plays them)."""
+    collecting = gc.isenabled()
+    gc.disable()  # a search makes thousands of objects, none in a cycle (reference counts
+    try:          # free its tree): the collector's passes would only add to its time
+        started = clock()
+        last = longest = 0.0  # seconds since started
+
+        def spent() -> bool:  # asked after each simulation: could one more end past the cap?
+            nonlocal last, longest
+            now = clock() - started
+            longest, last = max(longest, now - last), now  # the first holds the search's set-up
+            return now + longest >= cap_s
+
+        action = opponent.search(state, seed).run(spent, chunk=1)
+        return action, clock() - started
+    finally:
+        if collecting:
+            gc.enable()
+
+
+class SoloError(ObeliskError):
+    """A solo setting that cannot be played (a level out of range)."""
+
+
+@dataclass(frozen=True)
+class Solo:
+    """Who the computer plays and how well: what ``--solo`` and ``--level`` say."""
+
+    seat: Player
+    level: int = 1
+
+    def __post_init__(self) -> None:
+        if self.level not in (1, 2, 3, 4):
+            raise SoloError(f"the computer's level is 1 (easiest) to 4 (hardest), not "
+                            f"{self.level}: use --level 1, 2, 3 or 4")
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat.value, "level": self.level}
+
+
+def solo_of(start: dict) -> Solo | None:
+    """The solo setting a journal's start entry records (None: two people play)."""
+    kept = start.get("solo")
+    if kept is None:
+        return None
+    if not isinstance(kept, dict) or kept.get("seat") not in ("A", "B") \
+            or type(kept.get("level")) is not int:
+        raise ValueError(f"the computer's seat and level {kept!r} are not a seat A or B and "
+                         "a level 1 to 4")
+    return Solo(Player(kept["seat"]), kept["level"])
+
+
+def resume_solo(table: Any, entries: Any) -> None:
+    """A game begun alone resumes alone, the computer in the same seat at the same level,
+    however the table was started again (systemd runs ``obelisk run`` with no ``--solo``).
+    A restart that asks for another setting than the journal's is refused, nothing
+    touched, as other game options are. ``entries``: the journal's unfinished game."""
+    from firmware.store.journal import JournalError
+    from firmware.store.resume import read_start
+
+    kept = read_start(entries, solo_of)
+    given = None if table.solo is None else table.solo.solo
+    if given is not None and given != kept:
+        alone = "two people play" if kept is None else \
+            f"the computer plays seat {kept.seat.value} at level {kept.level}"
+        raise JournalError(
+            f"{table.journal.dir} holds an unfinished {table.game.id} game that {alone}, and "
+            f"this command asks for the computer in seat {given.seat.value} at level "
+            f"{given.level}. To continue it, run the command without --solo and --level; to "
+            "start the new game instead, add --new-game (the unfinished game is kept in an "
+            "archived journal beside it)")
+    if kept is not None and given is None:
+        table.solo = Computer(kept, table.game.id)
+
+
+class NoComputer(ObeliskError):
+    """The computer does not play this game: it declares no solo module."""
+
+
+def rules_for(game_id: str) -> Any:
+    """The game's own solo module (its declared ``solo``, ``firmware/<game>/solo.py``);
+    NoComputer, in words, for a game that has none."""
+    declared = GAMES.get(game_id)
+    rules = None if declared is None else declared.solo_rules()
+    if rules is None:
+        players = ", ".join(g.id for g in GAMES.values() if g.solo)
+        raise NoComputer(f"the computer does not play {game_id} (it plays {players}): play it "
+                         "with two people, without --solo")
+    return rules
+
+
+def movers(state: Any) -> tuple[Player, ...]:
+    """Who may act now (towers: both while placing)."""
+    if state.is_terminal():
+        return ()
+    to_move = getattr(state, "to_move", None)
+    if callable(to_move):
+        return tuple(to_move())
+    player = state.current_player()
+    return (player,) if player is not None else ()
+
+
+class Computer:
+    """The computer's seat at one table: what it asks of the person, and the hints."""
+
+    def __init__(self, solo: Solo, game_id: str, *, cap_s: float | None = None) -> None:
+        from engine.search import opponent  # only a solo table loads the search
+
+        self.solo = solo
+        self.seat = solo.seat
+        self.person = solo.seat.other
+        self.rules = rules_for(game_id)
+        self.opponent = opponent(GAMES[game_id].opponent_tuning(), solo.level)
+        self.cap_s = THINK_CAP_S[solo.level - 1] if cap_s is None else cap_s
+        self.asked: tuple = ()  # the computer's move still to be made, in order
+        self.hinted: tuple = ()  # the hint lit for the person, until the position changes
+        self._for: Any = None  # the position ``asked`` and ``hinted`` were worked out in
+        self._n = 0  # how many actions the table had played then
+        self.thinks: list[float] = []  # real seconds per search, for tests and benches
+
+    # ---------------------------------------------------------------- choosing
+
+    def _search(self, state: Any, seed: int, cap_s: float) -> Any:
+        action, seconds = think(self.opponent, state, seed, cap_s)
+        self.thinks.append(seconds)
+        return action
+
+    def _plan(self, table: Any, seat: Player) -> tuple:
+        """The move ``seat`` would make now: one action, or those the game plays in one go
+        (the towers' two zone blocks, the maze's segments), all within one think cap: the
+        loop answers nothing else meanwhile."""
+        first = table.position
+        state, actions = first, []
+        seed = (table.seed * 1_000_003 + len(table.actions)) % 2**63
+        deadline = time.monotonic() + self.cap_s
+        while seat in movers(state) and (not actions or self.rules.together(first, state)):
+            left = max(0.0, deadline - time.monotonic())  # a late one still searches once
+            action = self._search(self.rules.searched(state, seat), seed + len(actions), left)
+            actions.append(action)
+            state = state.apply_action(action)
+        return tuple(actions)
+
+    def turn(self, table: Any) -> tuple:
+        """The position changed: ask for the computer's move if it is to act. What it
+        returns the table plays itself at once: an asked action that needs no hands (else
+        ())."""
+        pos = table.position
+        if pos is self._for:
+            return ()
+        left = self._left(table)
+        self._for, self._n, self.hinted = pos, len(table.actions), ()
+        if self.seat not in movers(pos) or not self.rules.asks(pos):
+            self.asked = ()
+            return ()
+        self.asked = self._still_legal(pos, left) or self._plan(table, self.seat)
+        if self.asked and self.rules.hands_free(self.asked[0]):
+            return self.asked[:1]  # nothing to fetch: the table plays it itself
+        if self.asked:
+            table.tell("asked", **self._told(table, self.asked, self.seat))
+        return ()
+
+    def _left(self, table: Any) -> tuple:
+        """What the asked move still lacks after the actions played since it was asked (none
+        if those went elsewhere: a takeback)."""
+        n, left = self._n, list(self.asked)
+        if not left or len(table.history) <= n or table.history[n] is not self._for:
+            return ()
+        for k in range(n, len(table.actions)):
+            made, before = table.actions[k], table.history[k]
+            for i, wanted in enumerate(left):
+                if self.rules.same(before, wanted, made):
+                    del left[i]
+                    break
+        return tuple(left)
+
+    def _still_legal(self, pos: Any, left: tuple) -> tuple:
+        """What is left of the asked move, if the rules still allow all of it."""
+        state = pos
+        try:
+            for action in left:
+                state = state.apply_action(action)
+        except (ObeliskError, ValueError):
+            return ()
+        return left
+
+    def _told(self, table: Any, actions: tuple, seat: Player) -> dict:
+        pos = table.position
+        return {"player": seat.value,
+                "action": self.rules.notation(pos, actions),
+                "text": self.rules.words(pos, actions),
+                "where": [mark.to_dict() for mark in self.rules.where(pos, actions)]}
+
+    def standing(self, table: Any) -> list[dict]:
+        """The move still asked, and a hint still lit, as events: for a reader that joins."""
+        out = []
+        if self.asked:
+            out.append(table.event("asked", **self._told(table, self.asked, self.seat)))
+        if self.hinted:
+            out.append(table.event("hint", **self._told(table, self.hinted, self.person)))
+        return out
+
+    # ---------------------------------------------------------------- checking
+
+    def refuse(self, table: Any, action: Any, actor: Player) -> tuple[str, tuple] | None:
+        """Why a move made for the computer is not the one asked (and where), or None.
+
+        ``actor`` is who made ``action``, as the table's rules tell. A move of the
+        person's own passes; the asked moves may come in any order (``turn``
+        strikes off those made once they are recorded).
+        """
+        pos = table.position
+        if not self.asked or actor is not self.seat:
+            return None
+        if any(self.rules.same(pos, wanted, action) for wanted in self.asked):
+            return None
+        return self.rules.differs(pos, self.asked, action), ()
+
+    # ---------------------------------------------------------------- hints
+
+    def button(self, table: Any, player: Player, kind: str) -> bool:
+        """A hold of the person's button asks for a hint; True when it was one."""
+        if kind != "hold" or player is not self.person:
+            return False
+        pos = table.position
+        if self.person not in movers(pos):
+            table.tell("notice", player=player.value,
+                       message="a hint is for your own move: wait for the computer's")
+            return True
+        self.hinted = self._plan(table, self.person)
+        if self.hinted:
+            table.tell("hint", **self._told(table, self.hinted, self.person))
+        return True
+
+
+def overlay(table: Any, leds: dict) -> None:
+    """Light the computer's asked move (or the person's hint) over a game's LED frame."""
+    computer = table.solo
+    if computer is None or table.state != "play":
+        return
+    if computer.asked:
+        computer.rules.lights(table, leds, computer.asked, computer.seat, asked=True)
+    elif computer.hinted:
+        computer.rules.lights(table, leds, computer.hinted, computer.person, asked=False)
+
+
+def shade(asked: bool) -> tuple[palette.RGB, palette.RGB]:
+    """(where a piece goes, where it comes from) for the computer's move or a hint."""
+    return (palette.ASK, palette.ASK_FROM) if asked else (palette.HINT, palette.HINT_FROM)
+
+
+# -------------------------------------------------------------------- what most games share
+
+
+def asks(pos: Any) -> bool:
+    """Whether the computer's move is asked in this position (by default always)."""
+    return True
+
+
+def together(first: Any, state: Any) -> bool:
+    """Whether the computer plays on in one go (by default one action a turn)."""
+    return False
+
+
+def searched(state: Any, seat: Player) -> Any:
+    """The position the search starts from for ``seat`` (by default the table's own)."""
+    return state
+
+
+def hands_free(action: Any) -> bool:
+    """Whether an action needs no hands, so the table plays it itself (by default none)."""
+    return False
+
+
+def same(pos: Any, wanted: Any, made: Any) -> bool:
+    """Whether the move made is the one asked (by default: the same action)."""
+    return wanted == made
+
+
+def words(pos: Any, actions: tuple) -> str:
+    """The asked actions in a player's words."""
+    return "; ".join(str(a) for a in actions)
+
+
+def notation(pos: Any, actions: tuple) -> str:
+    """The asked actions in the game's notation, as the ``asked`` event carries them."""
+    return "; ".join(pos.action_to_string(a) for a in actions)
+
+
+def differs(pos: Any, asked: tuple, made: Any) -> str:
+    """What a player reads when the move made for the computer is not the one asked."""
+    return (f"the computer asked for {words(pos, asked)}, but this is {made}: put it back "
+            "as it was and make the lit move")
+
+
+# -------------------------------------------------------------------- reading the LEDs
+
+Pixel = Callable[[tuple], "palette.RGB"]
+"""One LED's colour by its key (``("board", "", 5)``): the simulated strip's pixels for the
+demo's hands (``devices.leds[key]``), or a frame (``table.led_frame``) in a test."""
+
+SAME_LIGHT = 12.0
+"""How far (in RGB units) a pixel may be from a colour and still be read as it: the
+table's own colours lie 25 or more apart."""
+
+
+def pixels_of(leds: Any) -> Pixel:
+    """What the hands look at: a frame (a dict, dark where it says nothing) or a strip."""
+    if isinstance(leds, dict):
+        return lambda key: tuple(leds.get(key, palette.OFF))
+    return lambda key: tuple(leds[key])
+
+
+def seen_as(rgb: Any, colours: dict) -> Any:
+    """Which of ``colours`` (name -> RGB) a pixel shows, or None: read as a person reads
+    it, by the nearest colour, if it is that colour at all."""
+    best, far = None, SAME_LIGHT ** 2
+    for name, colour in colours.items():
+        d = sum((a - b) ** 2 for a, b in zip(colour, rgb, strict=True))
+        if d <= far:
+            best, far = name, d
+    return best
+
+
+def lit(pixel: Pixel, part: str, owner: str, count: int, colours: dict) -> dict[int, Any]:
+    """The pixels of one part (``board``, ``tower A``...) lit in one of ``colours``: index ->
+    the colour's name. The decoders of each game's asked move start here."""
+    out = {}
+    for i in range(count):
+        name = seen_as(pixel((part, owner, i)), colours)
+        if name is not None:
+            out[i] = name
+    return out
+
+
+ASKED = {"to": palette.ASK, "from": palette.ASK_FROM}
+"""The computer's asked move on the board: where a piece goes, where it comes from."""
+
+
+# -------------------------------------------------------------------- the demo's hands
+
+
+class SoloHands:
+    """The demo's hands in a solo game: the game's bots play the person's seat, and the
+    computer's moves are made as the table shows them on its LEDs.
+
+    The computer's move is read from the simulated LED strip alone (each
+    game's ``shown``: pad colours, rods, squares, rings), never from the
+    search, the table's own record of it, or an event: a person at the table
+    sees only the lights. Its game's ``hand`` makes it on the simulated table.
+    """
+
+    def __init__(self, players: Any, table: Any) -> None:
+        self.players = players
+        self.table = table
+        self.seen: tuple = ()  # the last move read off the LEDs, kept while the table asks
+        self.made: list[str] = []  # which placement it was; every move made, for tests
+
+    def physical(self) -> dict:
+        return self.players.physical()
+
+    def restore(self, data: dict) -> None:
+        self.players.restore(data)
+
+    def waiting(self) -> bool:
+        return self.players.waiting()
+
+    def shown(self) -> tuple:
+        """The computer's move as the LEDs show it now (empty: none lit)."""
+        return self.table.solo.rules.shown(self.players, self.table)
+
+    def act(self) -> None:
+        table = self.table
+        computer = table.solo
+        rules = computer.rules
+        if table.state == "choose" and table.chooser is computer.seat and self.seen:
+            mine = [i for i, c in enumerate(table.candidates)
+                    if any(rules.same(table.position, w, c[-1]) for w in self.seen)]
+            if mine:  # the chooser's button: step to the asked one, then hold it
+                self.players.devices.buttons.press(computer.seat.value,
+                                                   hold=table.pick == mine[0])
+                return
+        if table.state == "play":
+            pos = table.position
+            shown = self.shown()
+            if shown:
+                self.seen = shown
+                self.made.append(rules.notation(pos, shown))
+                rules.hand(self.players, table, shown)
+                return
+            if computer.seat in movers(pos) and rules.asks(pos):
+                return  # the computer is to act, its move not lit yet: the bots never make it
+        self.players.act()

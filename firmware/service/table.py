@@ -1,0 +1,464 @@
+"""The table core: what every game's table is, whatever its sensors and rules.
+
+``Table`` is the model of a ``transitions`` machine:
+
+    setup --begin / resumed--> play <--go_wrong / fixed--> repair
+      ^                         | ^  ^                       |
+      |               ask       | |  `-- resume -- paused <--'-- pause (menu)
+      |                         v | picked
+      |                        choose
+      `-- new_game -- over <-- finish (from play, choose or repair)
+
+It holds everything that does not depend on the game:
+
+- settling: a sensor view counts once it has held still (``Settler``), and
+  each settled view is handed once to the game's ``_decide``;
+- recording: an action is journalled (fsynced) before it is applied, shown
+  or announced; a refusal of the journal leaves nothing applied;
+- the repair: what breaks the rules is refused, beeped and waited out, one
+  problem at a time; nothing illegal is ever recorded;
+- choosing: when several actions fit what the sensors saw, the candidates
+  light one after another; the chooser's press steps, a hold plays;
+- takebacks: lifting the last placements off again offers them back, and
+  only the players whose pieces came off confirm;
+- pause and resume (the menu button), the end (the engine's ``Outcome``),
+  and a new game after it;
+- resuming: the journal's unfinished game is rebuilt through the engine's
+  rules from its seed and actions (``firmware.store.resume.replay``).
+
+The repair, choosing and takebacks are written in ``firmware.service.table_asks``
+(``Asking``), starting and resuming in ``firmware.service.table_start``
+(``Starting``); ``Table`` is made of both, and this module holds the rest.
+
+A game's table adds only what differs: how it reads a settled view
+(``_decide``), which buttons mean what during play (``_play_button``), its
+LED frame (``<game>/leds.py``) and, when it must, how its journal entries
+look (High Rise seals them). Everything it tells the world goes through
+``events.make`` in the one vocabulary.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, ClassVar, Generic, TypeVar
+
+from transitions import Machine
+
+from engine.core import seeded_start
+from engine.errors import ObeliskError
+from engine.players import PLAYERS, Player
+from engine.record import options_to_dict
+from firmware.service import events, solo
+from firmware.service.settle import Settler
+from firmware.service.table_asks import Actions, Asking, Offer
+from firmware.service.table_start import Starting, fresh_seed
+from firmware.store.journal import Journal
+from hardware.buttons import ButtonEvent
+
+V = TypeVar("V")
+
+CORE_STATES = ("setup", "play", "choose", "repair", "paused", "over")
+CORE_TRANSITIONS = (
+    {"trigger": "begin", "source": "setup", "dest": "play"},
+    {"trigger": "resumed", "source": "setup", "dest": "play"},
+    {"trigger": "ask", "source": ["play", "repair"], "dest": "choose"},
+    {"trigger": "picked", "source": "choose", "dest": "play"},
+    {"trigger": "go_wrong", "source": ["play", "choose"], "dest": "repair"},
+    {"trigger": "fixed", "source": "repair", "dest": "play"},
+    {"trigger": "pause", "source": ["play", "choose", "repair"], "dest": "paused"},
+    {"trigger": "resume", "source": "paused", "dest": "play"},
+    {"trigger": "finish", "source": ["play", "choose", "repair"], "dest": "over"},
+    {"trigger": "new_game", "source": "over", "dest": "setup", "after": "_next_game"},
+)
+
+READING_STATES = ("play", "choose", "repair")
+"""The states in which a settled reading is a move, a choice or a repair to read."""
+
+
+class Table(Starting, Asking, Generic[V]):
+    """One game on a physical (or simulated) table; subclass it for a game.
+
+    A subclass sets ``record`` (its engine record module) and ``SETUP`` (what
+    the players are asked before a game), may add states and transitions
+    (``EXTRA_STATES``, ``EXTRA_TRANSITIONS``, replacing core ones of the same
+    trigger and source), and implements ``_read_settled(view, now)``: what a settled
+    reading means while a game is played (the core deals with the rest).
+    """
+
+    STATES: ClassVar[tuple[str, ...]] = CORE_STATES
+    TRANSITIONS: ClassVar[tuple[dict, ...]] = CORE_TRANSITIONS
+    EXTRA_STATES: ClassVar[tuple[str, ...]] = ()
+    EXTRA_TRANSITIONS: ClassVar[tuple[dict, ...]] = ()
+    SETUP: ClassVar[str] = "set the pieces out for a new game, then press a player button"
+    READY: ClassVar[str] = "the board is set: press a player button to start"
+    record: ClassVar[Any]  # engine.<game>.record: action_to_dict, action_from_dict
+    draw_leds: ClassVar[Callable[..., dict]]  # <game>/leds.py frame(table, now, ring_pixels)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        replaced = {(t["trigger"], str(t["source"])) for t in cls.EXTRA_TRANSITIONS}
+        cls.STATES = CORE_STATES + cls.EXTRA_STATES
+        cls.TRANSITIONS = tuple(t for t in CORE_TRANSITIONS
+                                if (t["trigger"], str(t["source"])) not in replaced) \
+            + cls.EXTRA_TRANSITIONS
+
+    def __init__(self, game: Any, journal: Journal, *,
+                 emit: Callable[[dict], None] = lambda event: None,
+                 beep: Callable[[], None] = lambda: None, settle_s: float = 0.3,
+                 quick_s: float = 0.1, seed: int | None = None, solo: Any = None) -> None:
+        self.game = game
+        self.journal = journal
+        self.emit = emit
+        self.beep = beep
+        self.seed = fresh_seed() if seed is None else seed
+        self.settler: Settler[V] = Settler(settle_s, quick_s, sure=self._sure_now)
+        self._prepared: dict = {}  # action -> (position before, position after)
+        self.view: V | None = None
+        self.decided: V | None = None  # the last settled view fully dealt with
+        self.problem = ""
+        self._end_due = False  # the game is over, but its end is not written yet (a full disk)
+        self.wrong: tuple = ()  # where the game lights what is wrong
+        self.candidates: tuple[Actions, ...] = ()
+        self.chooser: Player | None = None
+        self.pick = 0
+        self.offer: Offer | None = None
+        self.confirmed: set[Player] = set()
+        self.position: Any = seeded_start(game, self.seed)[0]  # the start, until a game
+        self.history: list = [self.position]
+        self.actions: list = []
+        self.started = False  # the journal holds this game's start
+        self.lock = threading.RLock()  # the service and the people's hands take turns
+        self.solo: Any = solo  # firmware.service.solo.Computer when the computer plays a seat
+        self.missing: list[dict] = []  # devices the table cannot use (the service says which)
+        self.scanner: dict | None = None  # the board's own figures, as last told (an event)
+        self._now = 0.0
+        self.machine = Machine(model=self, states=list(self.STATES),
+                               transitions=[dict(t) for t in self.TRANSITIONS],
+                               initial="setup", auto_transitions=False, queued=True)
+
+    # ------------------------------------------------------------------ telling
+
+    def tell(self, name: str, /, **fields: object) -> None:
+        """Emit one event of the vocabulary (checked)."""
+        self.emit(self.event(name, **fields))
+
+    def event(self, name: str, /, **fields: object) -> dict:
+        """One event of the vocabulary, as this table tells it (checked)."""
+        return events.make(name, **fields)
+
+    def public_state(self) -> dict:
+        """The whole public state as a ``table`` event: what a new reader starts from."""
+        player = self.position.current_player() if self.started else None
+        return self.event("table", game=self.game.id,
+                          options=options_to_dict(self.game.options), players=self.players(),
+                          state=self.state, turn=player.value if player else None,
+                          doing=self._phase_words() if player else "", problem=self.problem,
+                          actions=len(self.actions), observation=self.position.observation())
+
+    def opening(self, now: float) -> list[dict]:
+        """What a new reader of the stream starts from: the whole public state, then what
+        stands at this moment beyond it (a pause, a refusal, an offer, an hourglass), so a
+        page that joins mid-game shows what one there from the start shows."""
+        events = [self.public_state()]
+        if self.state == "paused":
+            events.append(self.event("pause", state="paused"))
+        if self.state == "repair" and self.problem:
+            events.append(self._refused_event())
+        if self.state == "choose" and self.chooser is not None:
+            events.append(self._choose_event())
+        if self.offer is not None:
+            events.append(self._takeback_event(self.offer))
+        if self.solo is not None:
+            events += self.solo.standing(self)
+        if self.missing:  # a table not wired up yet: what is missing stays said
+            events.append(self.event("devices", missing=self.missing))
+        if self.scanner is not None:
+            events.append(self.scanner)
+        return events + self._standing(now)
+
+    def _standing(self, now: float) -> list[dict]:
+        """A game's own lasting state for a new reader (its hourglass), as events."""
+        return []
+
+    def players(self) -> dict:
+        """Who plays, as the game names its seats (a game may name roles)."""
+        return {p.value: str(p) for p in PLAYERS}
+
+    # ------------------------------------------------------------------ inputs
+
+    def on_view(self, view: V, now: float) -> None:
+        """A fresh (unsettled) reading of the table."""
+        self.view = view
+        self.settler.feed(view, now)
+
+    def tick(self, now: float) -> None:
+        """Let time pass: write a game's end the disk refused, decide on a view the first
+        time it has held still."""
+        self._now = now
+        if self._end_due and self.may_finish():
+            self._end()
+        settled = self.settler.settled(now)
+        if settled is not None:
+            try:
+                self._decide(settled, now)
+            finally:
+                self.decided = settled
+
+    def next_deadline(self) -> float | None:
+        """When ``tick`` next has something to do (for the service's sleep)."""
+        return self.settler.deadline()
+
+    @classmethod
+    def for_service(cls, game: Any, journal: Journal, profile: Any, *, seed: int,
+                    emit: Callable[[dict], None], solo: Any = None) -> Table:
+        """The table ``obelisk run`` plays on ``profile`` (``solo``: the computer's seat, a
+        ``firmware.service.solo.Computer``, or None); a game whose table needs more of the profile
+        (wall switches, load cells) checks it here first."""
+        return cls(game, journal, emit=emit, seed=seed, solo=solo)
+
+    def led_frame(self, now: float, ring_pixels: int) -> dict:
+        """The LEDs now: the game's own picture (``draw_leds``), and over it the computer's
+        asked move or a hint when it plays a seat (drawn here once for every game)."""
+        leds = self.draw_leds(now, ring_pixels)
+        solo.overlay(self, leds)
+        return leds
+
+    def led_change(self, now: float, ring_pixels: int) -> float | None:
+        """When the LED frame next changes with only time passing (None: only input changes
+        it); a game whose frame moves on its own sets this to its ``leds.next_change``."""
+        return None
+
+    def on_button(self, event: ButtonEvent, now: float) -> None:
+        """A button: the menu pauses, a player's press or hold means what the state says."""
+        self._now = now
+        if event.button == "menu":
+            if event.kind == "press":
+                self._menu()
+            return
+        player = Player(event.button)
+        if self.may_new_game():
+            if event.kind == "press":
+                self.new_game()
+        elif self.state == "choose":
+            if player is self.chooser:
+                self._choose(event.kind)
+        elif self.takeback_waiting():
+            self._confirm_takeback(player)
+        elif self.state == "setup":
+            self._setup_button(player, event.kind)
+        elif self.in_plain_play() and (self.solo is None
+                                       or not self.solo.button(self, player, event.kind)):
+            self._play_button(player, event.kind)
+
+    def _menu(self) -> None:
+        if self.may_pause():
+            self.pause()
+        elif self.may_resume():
+            self.resume()
+        elif self.state == "setup":
+            self._setup_menu()
+
+    # What may be done now. The machine's own ``may_<trigger>()`` answers for its
+    # triggers (``may_pause``, ``may_resume``, ``may_begin``, ``may_new_game``...); these
+    # answer for what is no trigger, here once for the buttons and the command socket.
+
+    def between_games(self) -> bool:
+        """No game is under way: one may begin (setup), or a new one be set up (over). The
+        command socket's ``new`` sets another game up at these moments only."""
+        return self.may_begin() or self.may_new_game()
+
+    def game_on(self) -> bool:
+        """A game is under way: journalled and not over (the command socket's ``end``)."""
+        return self.started and not self.between_games()
+
+    def in_plain_play(self) -> bool:
+        """Plain play, no choice, repair or takeback awaited: a player's button means the
+        game's own thing (a bonus declined, a hint asked) and a sure reading counts early."""
+        return self.state == "play" and self.offer is None
+
+    def takeback_waiting(self) -> bool:
+        """A takeback is on offer that its owners' buttons may confirm now (not paused)."""
+        return self.offer is not None and self.state in ("play", "repair")
+
+    def choice_waiting(self) -> bool:
+        """A choice awaits its chooser: presses step through the candidates, a hold plays."""
+        return self.may_picked() and bool(self.candidates) and self.chooser is not None
+
+    def _setup_menu(self) -> None:
+        """The menu button before a game (towers: the next options)."""
+
+    def _setup_button(self, player: Player, kind: str) -> None:
+        """A player's button before a game: start it once the table is set up."""
+        if kind == "press" and self.decided is not None and self.ready(self.decided):
+            self._begin_game()
+            self.begin()
+            self._announce_start()
+
+    def ready(self, view: V) -> bool:
+        """Whether a settled view is the table set up for a new game."""
+        return False
+
+    def _play_button(self, player: Player, kind: str) -> None:
+        """A player's button during play (a game's own meaning: decline, pass, a move...)."""
+
+    def _decide(self, view: V, now: float) -> None:
+        """A settled reading, dealt with once: before a game, whether the pieces are set out;
+        while one is played (or a choice or a repair is awaited), what it means; in any
+        other state (paused, over) nothing."""
+        if self.state == "setup":
+            self._setup_view(view)
+        elif self.state in READING_STATES:
+            self._read_settled(view, now)
+
+    def _setup_view(self, view: V) -> None:
+        """Before a game: tell the players whether the table is set out (``ready``)."""
+        self.problem = self.READY if self.ready(view) else self.SETUP
+
+    def _read_settled(self, view: V, now: float) -> None:
+        """What a settled reading means in the game: the game's own reading of its sensors."""
+        raise NotImplementedError
+
+    def _sure_now(self, view: V) -> bool:
+        """Whether a fresh reading may count after the short window: only in plain play,
+        nothing offered, and the game sure it is complete legal actions. Those are applied
+        now, while the reading settles, so that the decision has less to do."""
+        if not self.in_plain_play():
+            return False
+        try:
+            actions = self._sure(view)
+            pos, prepared = self.position, {}
+            for action in actions:
+                after = pos.apply_action(action)
+                after.legal_actions()  # worked out once, kept by the position
+                prepared[action] = (pos, after)
+                pos = after
+        except (ObeliskError, KeyError, ValueError):
+            return False
+        self._prepared = prepared
+        return bool(actions)
+
+    def _sure(self, view: V) -> tuple:
+        """The complete legal actions ``view`` surely means, or () (a game's own answer; by
+        default none, and every reading waits the whole settle time)."""
+        return ()
+
+    def _apply(self, action: Any) -> Any:
+        """The position after ``action`` (worked out already if the reading was sure)."""
+        before, after = self._prepared.get(action, (None, None))
+        if before is self.position:
+            return after
+        return self.position.apply_action(action)
+
+    # ------------------------------------------------------------------ recording
+
+    def _accept(self, actions: list | tuple) -> None:
+        """Journal each action (fsynced), apply it, tell it; the LEDs follow."""
+        before = self.position
+        for action in actions:
+            try:  # the rules first: nothing they refuse reaches the journal
+                after = self._apply(action)
+            except ObeliskError as exc:
+                self._wrong(str(exc))
+                return
+            actor = self._actor(action)
+            refusal = self.solo.refuse(self, action, actor) if self.solo is not None else None
+            if refusal is not None:  # made for the computer, but not the move it asked
+                self._wrong(*refusal)
+                return
+            self.journal.append({"t": "action", "n": len(self.actions) + 1,
+                                 **self._entry_of(action)})
+            text = self._words(action)
+            notation = self._notation(action)
+            self._record(action, after)
+            self.tell("accepted", player=actor.value, action=notation, text=text,
+                      observation=self.position.observation())
+        self._accepted(before)
+        if self.position.is_terminal():
+            self._end()
+        else:
+            self._tell_turn(before)
+
+    def _actor(self, action: Any) -> Player:
+        actor = getattr(self.position, "actor", None)
+        return actor(action) if actor is not None else self.position.current_player()
+
+    def _words(self, action: Any) -> str:
+        """An action in a player's words (its notation unless the game says more)."""
+        return self.position.action_to_string(action)
+
+    def _notation(self, action: Any) -> str:
+        """An action as the ``accepted`` event names it (its notation, unless that is secret)."""
+        return self.position.action_to_string(action)
+
+    def _entry_of(self, action: Any) -> dict:
+        """What the journal keeps of an action (High Rise seals it)."""
+        return {"action": self.record.action_to_dict(action)}
+
+    def _action_of(self, entry: dict) -> Any:
+        """The action a journal entry holds (``_entry_of``'s inverse)."""
+        return self.record.action_from_dict(entry["action"])
+
+    def _accepted(self, before: Any) -> None:
+        """After actions were recorded (a game's clocks, its extra words)."""
+
+    def _record(self, action: Any, after: Any) -> None:
+        self.position = after
+        self.history.append(self.position)
+        self.actions.append(action)
+
+    def _tell_turn(self, before: Any) -> None:
+        player = self.position.current_player()
+        if player is not None and (before is None or before.current_player() is not player
+                                   or self._phase_words(before) != self._phase_words()):
+            self.tell("turn", player=player.value, doing=self._phase_words())
+        if self.solo is not None:
+            played = self.solo.turn(self)  # the computer's move, asked as soon as it is to act
+            if played:  # nothing to fetch: the table plays it itself
+                self._accept(played)
+
+    def _phase_words(self, state: Any | None = None) -> str:
+        """What the player to act is to do, in a sentence."""
+        state = self.position if state is None else state
+        describe = getattr(state, "describe_phase", None)
+        return describe() if describe is not None else "your move"
+
+    def cannot_record(self, message: str) -> None:
+        """The journal refused the last action (a full disk): nothing was confirmed.
+
+        The table shows why and waits; the service tries the same reading
+        again a little later, so the action is recorded once the disk allows.
+        """
+        self._wrong(message)
+
+    # ------------------------------------------------------------------ pause, the end
+
+    def on_enter_paused(self) -> None:
+        self.tell("pause", state="paused")
+
+    def on_exit_paused(self) -> None:
+        self.tell("pause", state="resumed")
+        self.settler.forget()  # what changed while paused is looked at afresh
+
+    def _end(self) -> None:
+        """The end is an accepted action like any other: on disk before it shows. When the
+        journal refuses it (a full disk) the game stays where it is, the table says why,
+        no press starts a new game, and each ``tick`` tries again until it is written."""
+        self._end_due = True
+        self.journal.append({"t": "over", "result": self.result()})
+        self._end_due = False
+        self.problem, self.wrong = "", ()
+        self.finish()
+
+    def on_enter_over(self) -> None:
+        outcome = self.position.outcome()
+        self._ending(outcome)
+        self.tell("game_over", game=self.game.id, outcome=outcome.to_dict(),
+                  observation=self.position.observation())
+
+    def _ending(self, outcome: Any) -> None:
+        """Just before the game_over event (High Rise reveals its stacks)."""
+
+    def result(self) -> dict:
+        """The outcome as plain data (``Outcome.to_dict``)."""
+        return self.position.outcome().to_dict()

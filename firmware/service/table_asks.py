@@ -1,0 +1,166 @@
+"""What the table asks of the players before play goes on: a repair, a choice, a takeback.
+
+``Asking`` is a part of ``firmware.service.table.Table`` (its state is the table's):
+
+- the repair: what breaks the rules is refused, beeped and waited out, one
+  problem at a time; nothing illegal is ever recorded;
+- choosing: when several actions fit what the sensors saw, the candidates
+  light one after another; the chooser's press steps, a hold plays;
+- takebacks: lifting the last placements off again offers them back, and
+  only the players whose pieces came off confirm.
+
+When the table is as the game says again, ``_settled_back`` ends whichever it
+was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import square_name
+from engine.players import Player
+from firmware.service.events import Mark
+
+Actions = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Offer:
+    """The table went back to an earlier accepted position: a takeback to confirm.
+
+    Only the players whose pieces came off (``owners``) may confirm it.
+    """
+
+    to: int
+    owners: frozenset[Player]
+
+
+class Asking:
+    """The table's repair, choices and takebacks (a part of ``Table``)."""
+
+    # ------------------------------------------------------------------ repair
+
+    def _wrong(self, message: str, where: tuple = ()) -> None:
+        """Show what is wrong and record nothing: go to repair, or say a new problem there."""
+        changed = message != self.problem
+        self.problem = message
+        self.wrong = where
+        self.candidates, self.chooser = (), None
+        if self.state != "repair" and self.may_go_wrong():
+            self.go_wrong()
+        elif changed:
+            self.beep()
+            self._tell_refused()
+
+    def _tell_refused(self) -> None:
+        self.emit(self._refused_event())
+
+    def _refused_event(self) -> dict:
+        return self.event("refused", message=self.problem,
+                          where=[self._mark(w).to_dict() for w in self.wrong])
+
+    def _mark(self, place: Any) -> Mark:
+        """A place the LEDs light as a value the page draws: a square of the board (a
+        game whose places are something else, the towers' cubes, says so)."""
+        return Mark.on_square(square_name(place))
+
+    def on_enter_repair(self) -> None:
+        self.beep()
+        self._tell_refused()
+
+    def _settled_back(self) -> None:
+        """The table is as the game says again: leave a repair, a stale choice or offer."""
+        self.candidates, self.chooser, self.wrong = (), None, ()
+        self.offer, self.confirmed = None, set()
+        if self.state == "choose":
+            self.picked()
+        elif self.state == "repair":
+            self.fixed()
+            self.tell("repaired")
+
+    def on_enter_play(self) -> None:
+        self.problem = ""
+
+    # ------------------------------------------------------------------ choosing
+
+    def _ask(self, chooser: Player, candidates: tuple[Actions, ...], problem: str = "") -> None:
+        """Light the candidates; the chooser steps with a press and plays one with a hold."""
+        if candidates != self.candidates:
+            self.pick = 0
+        self.chooser, self.candidates = chooser, candidates
+        self.problem = problem or (f"{chooser}: more than one move fits what the table sees; "
+                                   "press your button to light the next, hold it on the "
+                                   "right one")
+        if self.state != "choose":
+            self.ask()
+        self.emit(self._choose_event())
+
+    def _choose_event(self) -> dict:
+        assert self.chooser is not None
+        return self.event("offer", kind="choose", players=[self.chooser.value], pick=self.pick,
+                          candidates=self.candidate_words())
+
+    def candidate_words(self) -> list[str]:
+        """The candidates of the choice on offer, each in a player's words: the ``offer``
+        event names them so, and the command socket's ``status`` too."""
+        return [", ".join(self._words(a) for a in c) for c in self.candidates]
+
+    def _choose(self, kind: str) -> None:
+        if kind == "press":
+            self.pick = (self.pick + 1) % len(self.candidates)
+            return
+        actions = list(self.candidates[self.pick])
+        self.candidates, self.chooser = (), None
+        self.picked()
+        self._accept(actions)
+
+    # ------------------------------------------------------------------ takebacks
+
+    def _offer_takeback(self, offer: Offer) -> None:
+        if offer != self.offer:
+            self.confirmed = set()
+            self.emit(self._takeback_event(offer))
+        self.offer = offer
+        names = " and ".join(str(p) for p in sorted(offer.owners, key=lambda p: p.value))
+        self.problem = (f"a piece came off: {names} may press their button to take it back, "
+                        "or put it back")
+        self.candidates, self.chooser = (), None
+        if self.state == "choose":
+            self.picked()
+        if self.state == "play":
+            self.go_wrong()
+
+    def _takeback_event(self, offer: Offer) -> dict:
+        owners = sorted(offer.owners, key=lambda p: p.value)
+        return self.event("offer", kind="takeback", players=[p.value for p in owners],
+                          candidates=[f"take back {len(self.actions) - offer.to} action(s)"])
+
+    def _confirm_takeback(self, player: Player) -> None:
+        """An owner of a lifted piece confirms; the other player's button does nothing."""
+        assert self.offer is not None
+        if player not in self.offer.owners:
+            return
+        self.confirmed.add(player)
+        if self.confirmed >= self.offer.owners:
+            self._takeback(self.offer.to)
+
+    def _takeback(self, to: int, why: str = "confirmed") -> None:
+        """Undo the actions after ``to`` (journalled first); ``why`` is "confirmed" for a
+        player's takeback, "slide" when a piece moved on and its move is replaced."""
+        undone = len(self.actions) - to
+        self.journal.append({"t": "takeback", "to": to})
+        self._rewind(to)
+        self.offer, self.confirmed = None, set()
+        self.tell("takeback", undone=undone, actions=to, why=why,
+                  observation=self.position.observation())
+        self._tell_turn(None)
+        if why == "confirmed":
+            if self.state == "repair":
+                self.fixed()
+            self.settler.forget()
+
+    def _rewind(self, to: int) -> None:
+        self.history = self.history[: to + 1]
+        self.actions = self.actions[:to]
+        self.position = self.history[-1]

@@ -1,0 +1,119 @@
+"""Starting a game on the table: a new one journalled, an unfinished one resumed, the next one.
+
+``Starting`` is a part of ``firmware.service.table.Table`` (its state is the table's):
+before a game the table waits in setup; the players' press journals the start
+(game, options, seed, what the game is made of, the computer's seat) and then
+announces it. At start-up the journal's unfinished game is rebuilt through the
+engine's rules from its seed and actions (``firmware.store.resume.replay``), and its
+end is written if the stop came before it was.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from engine.core import seeded_start
+from engine.record import options_from_dict, options_to_dict
+from firmware.games import GAMES
+from firmware.store.journal import GameEntries, JournalError
+from firmware.store.resume import read_start, replay, start_extras
+
+
+def fresh_seed() -> int:
+    """A new game's seed from the system's randomness, as ``secrets`` would draw it (which
+    imports hashlib: longer to start)."""
+    return random.SystemRandom().getrandbits(63)
+
+
+class Starting:
+    """The table's start of a game, its resume and the next game (a part of ``Table``)."""
+
+    # ------------------------------------------------------------------ starting
+
+    def start(self, now: float) -> None:
+        """Resume the journal's unfinished game, or wait in setup for a new one."""
+        self._now = now
+        entries = self.journal.unfinished()
+        if not entries:
+            self.problem = self.SETUP
+            return
+        self._resume(entries)
+
+    def _resume(self, entries: GameEntries) -> None:
+        spec = GAMES[self.game.id]
+        self.game = read_start(entries, lambda start: spec.make(
+            options_from_dict(spec.options, start["options"]), start_extras(start)))
+        first = read_start(entries, self._initial)
+        replayed = replay(entries, first, self._action_of)
+        self.history, self.actions = list(replayed.history), list(replayed.actions)
+        self.position = replayed.state
+        self.started = True
+        from firmware.service.solo import (
+            resume_solo,  # the computer's seat and level, as journalled
+        )
+
+        resume_solo(self, entries)
+        self._resumed_from(entries)
+        self.tell("resumed", game=self.game.id, options=options_to_dict(self.game.options),
+                  actions=len(self.actions), observation=self.position.observation())
+        self.resumed()
+        if self.position.is_terminal():  # its end was not written before the stop
+            try:
+                self._end()
+            except JournalError as exc:  # the disk is still full: each tick tries again
+                self.cannot_record(str(exc))
+        else:
+            self._tell_turn(None)
+
+    def _initial(self, start: dict) -> Any:
+        """The first position of a journalled game (chance from its seed)."""
+        seed = start.get("seed", 0)  # journals before chance moved into the engine: none
+        if type(seed) is not int:
+            raise ValueError(f"the seed {seed!r} is not a whole number")
+        self.seed = seed
+        return seeded_start(self.game, self.seed)[0]
+
+    def _resumed_from(self, entries: GameEntries) -> None:
+        """After a resume: what a game must restore beyond its position."""
+
+    def _begin_game(self) -> None:
+        """Journal the start of a new game from the start position the table shows."""
+        state = self.position
+        self.journal.append(self._start_entry(state))
+        self.position, self.history, self.actions = state, [state], []
+        self.started = True
+        self.problem = ""
+
+    def _start_entry(self, state: Any) -> dict:
+        """The journal's start line: game, options, seed, what the game is made of."""
+        entry = {"t": "start", "game": self.game.id, "when": time.strftime("%Y-%m-%d %H:%M"),
+                 "options": options_to_dict(self.game.options), "seed": self.seed}
+        extras = self.extras()
+        if extras:
+            entry["extras"] = extras
+        if self.solo is not None:  # a game alone resumes alone (firmware.service.solo.resume_solo)
+            entry["solo"] = self.solo.solo.to_dict()
+        return entry
+
+    def extras(self) -> dict:
+        """What the game is made of beyond its options (a towers set), for the journal; the
+        command socket's ``end`` and ``new`` set the same game up again with it."""
+        return {}
+
+    def _announce_start(self) -> None:
+        first = self.position.current_player()
+        self.tell("start", game=self.game.id, options=options_to_dict(self.game.options),
+                  players=self.players(), first=first.value if first else None,
+                  observation=self.position.observation())
+        self._tell_turn(None)
+
+    def _next_game(self) -> None:
+        """After a game: a new seed, nothing on record, the players set up again."""
+        self.seed = fresh_seed()
+        self.position = seeded_start(self.game, self.seed)[0]
+        self.history, self.actions = [self.position], []
+        self.started, self.offer, self.candidates, self.chooser = False, None, (), None
+        self.problem = self.SETUP
+        self.settler.forget()

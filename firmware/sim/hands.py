@@ -1,0 +1,167 @@
+"""What every game's simulated hands share: their error, the seats, pieces stacked on squares.
+
+Each game has its hands in ``firmware/<game>/hands.py`` (the simulated board
+process, ``firmware.sim.hands_board``, makes one from the game's declared
+``hands``). Stones and the maze both stand pieces on the board's squares, one
+on another: ``SquareHands`` keeps which piece is where (a person sees the
+pieces; the table sees only its switches) and tells the simulated switches
+each change, as ``SimTable.put`` and ``take`` do for the demos' bots. """
+
+from __future__ import annotations
+
+from engine.core import parse_square, square_name
+from engine.errors import ObeliskError
+from hardware.sim.table import SimTable
+
+SEATS = ("A", "B")
+
+Square = tuple[int, int]
+
+
+class HandsError(ObeliskError):
+    """An act the hands cannot do on the table as it physically is (the page says why)."""
+
+
+def seat_of(request: dict) -> str:
+    """Whose hand does the act (``seat`` A or B)."""
+    seat = request.get("seat")
+    if seat not in SEATS:
+        raise HandsError(f"whose hand? say seat A or B, not {seat!r}")
+    return seat
+
+
+def square_of(request: dict, rows: int, cols: int, key: str = "square") -> Square:
+    """The square an act names, as ``"b3"`` or ``[row, col]``, on a board this size."""
+    given = request.get(key)
+    try:
+        if isinstance(given, str):
+            square = parse_square(given)
+        elif isinstance(given, list | tuple) and len(given) == 2 \
+                and all(type(v) is int for v in given):
+            square = (given[0], given[1])
+        else:
+            raise ValueError
+    except ValueError:
+        raise HandsError(f"which square? name one like b3, not {given!r}") from None
+    if not (0 <= square[0] < rows and 0 <= square[1] < cols):
+        raise HandsError(f"{given!r} is off the {rows}x{cols} board")
+    return square
+
+
+class SquareHands:
+    """Pieces standing on the board's squares, in stacks, or in a hand, or beside the board.
+
+    A subclass names its pieces (``PIECES``) and may add acts of its own.
+    The acts: ``take`` a piece from beside the board, ``lift`` the top pieces
+    of a square (``count``, default all a person would lift: see ``lifting``),
+    ``put`` what the hand holds on a square, ``back`` beside the board, and
+    ``knock`` a square: its top piece falls off beside the board.
+    """
+
+    PIECES: tuple[str, ...] = ()
+
+    def __init__(self, sim: SimTable) -> None:
+        self.sim = sim
+        self.rows = sim.layout.get("rows") or 8
+        self.cols = sim.layout.get("cols") or 8
+        self.squares: dict[Square, tuple[str, ...]] = {}  # bottom..top
+        self.held: dict[str, tuple[str, ...]] = {seat: () for seat in SEATS}
+
+    # ------------------------------------------------------------ what is where
+
+    def beside(self) -> list[str]:
+        """The pieces lying beside the board (none at all on it, none in a hand)."""
+        used = {p for stack in self.squares.values() for p in stack}
+        used |= {p for held in self.held.values() for p in held}
+        return [p for p in self.PIECES if p not in used]
+
+    def look(self) -> dict:
+        """The physical board as plain data, for a page to draw and act on."""
+        return {"rows": self.rows, "cols": self.cols,
+                "squares": {square_name(sq): list(stack)
+                            for sq, stack in sorted(self.squares.items())},
+                "held": {seat: list(held) for seat, held in self.held.items()},
+                "beside": self.beside()}
+
+    # ------------------------------------------------------------ acting
+
+    def acts(self) -> dict:
+        """The acts these hands know, by name."""
+        return {"take": self._take, "lift": self._lift, "put": self._put, "back": self._back,
+                "knock": self._knock}
+
+    def act(self, request: dict) -> None:
+        """Do one act (``request["act"]`` names it); HandsError says why it cannot be done."""
+        name = request.get("act")
+        known = self.acts()
+        doing = known.get(name)
+        if doing is None:
+            raise HandsError(f"the hands cannot {name!r}: they {', '.join(known)}")
+        doing(request)
+
+    def _square(self, request: dict, key: str = "square") -> Square:
+        return square_of(request, self.rows, self.cols, key)
+
+    def _show(self, square: Square) -> None:
+        """Tell the simulated switches what stands on ``square`` now."""
+        stack = self.squares.get(square, ())
+        if stack:
+            self.sim.put(square, len(stack))
+        else:
+            self.sim.take(square)
+
+    def _take(self, request: dict) -> None:
+        """A piece from beside the board into the hand (with what it already holds)."""
+        seat = seat_of(request)
+        piece = request.get("piece")
+        if piece not in self.beside():
+            raise HandsError(f"{piece!r} is not lying beside the board")
+        self.held[seat] = (*self.held[seat], piece)
+
+    def lifting(self, stack: tuple[str, ...], seat: str) -> int:
+        """How many pieces off the top ``seat``'s hand lifts when no count is given (all)."""
+        return len(stack)
+
+    def _lift(self, request: dict) -> None:
+        """The top pieces of a square into an empty hand."""
+        seat = seat_of(request)
+        if self.held[seat]:
+            raise HandsError(f"player {seat}'s hand is full: put down what it holds first")
+        square = self._square(request)
+        stack = self.squares.get(square, ())
+        if not stack:
+            raise HandsError(f"nothing stands on {square_name(square)}")
+        count = request.get("count", self.lifting(stack, seat))
+        if type(count) is not int or not 1 <= count <= len(stack):
+            raise HandsError(f"{square_name(square)} holds {len(stack)} pieces: lift 1 to "
+                             f"{len(stack)} of them")
+        self.held[seat] = stack[len(stack) - count:]
+        self._set(square, stack[: len(stack) - count])
+
+    def _put(self, request: dict) -> None:
+        """What the hand holds, set on a square (on top of what stands there)."""
+        seat = seat_of(request)
+        if not self.held[seat]:
+            raise HandsError(f"player {seat}'s hand is empty: lift or take a piece first")
+        square = self._square(request)
+        self._set(square, (*self.squares.get(square, ()), *self.held[seat]))
+        self.held[seat] = ()
+
+    def _back(self, request: dict) -> None:
+        """What the hand holds, laid beside the board."""
+        self.held[seat_of(request)] = ()
+
+    def _knock(self, request: dict) -> None:
+        """A hand knocks a square: its top piece falls off, beside the board."""
+        square = self._square(request)
+        stack = self.squares.get(square, ())
+        if not stack:
+            raise HandsError(f"nothing stands on {square_name(square)} to knock")
+        self._set(square, stack[:-1])
+
+    def _set(self, square: Square, stack: tuple[str, ...]) -> None:
+        if stack:
+            self.squares[square] = stack
+        else:
+            self.squares.pop(square, None)
+        self._show(square)

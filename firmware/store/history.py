@@ -1,0 +1,208 @@
+"""Game history: the finished games a state directory keeps, listed and exported.
+
+Every game the table finished is in a journal of its state directory: the
+current ``journal.jsonl`` and the archived ``journal-*.jsonl`` beside it
+(older journals are moved aside, never deleted). A finished game is a start
+entry, its actions and takebacks, and an ``over`` entry with the result.
+
+A game's id is a short hash of its entries: a finished game never changes,
+so its id stays the same wherever its journal is moved. ``export`` writes
+the record ``engine.record.replay`` reads back (JSON), or a text record a
+person reads, one numbered line per action, as PGN reads for chess. High
+Rise keeps its start and actions sealed; they are opened here with the
+state directory's key, and only for games that are over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.record import Record, RecordError, options_from_dict, replay_record
+from firmware.games import GAMES
+from firmware.store.journal import JOURNAL, GameEntries, Journal, JournalError
+from firmware.store.seal import Sealer, SealError
+from firmware.store.state_dir import StateDirError
+
+
+class HistoryError(StateDirError):
+    """A game that cannot be listed or exported, with what to do."""
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    id: str
+    entries: GameEntries
+
+    @property
+    def start(self) -> dict:
+        return self.entries.start
+
+    @property
+    def game(self) -> str:
+        return str(self.start.get("game", "?"))
+
+    @property
+    def when(self) -> str:
+        return str(self.start.get("when", "-"))
+
+    @property
+    def result(self) -> dict:
+        return self.entries.entries[-1].get("result") or {}
+
+    def summary(self) -> str:
+        """One line: id, when, game, options, result."""
+        spec = GAMES.get(self.game)
+        options = ""
+        if spec is not None:
+            try:
+                options = spec.describe(options_from_dict(spec.options, self.start["options"]))
+            except (RecordError, KeyError):
+                options = "(options unreadable)"
+        words = self.result.get("words") or _old_result(self.result)
+        return "  ".join(part for part in (self.id, self.when, self.game, options or "-", words)
+                         if part)
+
+
+def _old_result(result: dict) -> str:
+    """A result written before the one ``Outcome`` shape (winner only)."""
+    winner = result.get("winner")
+    return f"player {winner} wins" if winner else "a draw" if "winner" in result else "?"
+
+
+def journals(state_dir: Path) -> list[Path]:
+    """The state directory's journals, oldest first (archives are named by date)."""
+    return [*sorted(state_dir.glob("journal-*.jsonl")), state_dir / JOURNAL]
+
+
+def finished_games(state_dir: str | Path) -> tuple[list[FinishedGame], list[str]]:
+    """Every finished game, oldest first, and a warning for each journal that cannot be read."""
+    state_dir = Path(state_dir)
+    if not state_dir.is_dir():
+        raise HistoryError(f"{state_dir} is not a state directory: name the one the table "
+                           "uses with --state-dir")
+    found, warnings = [], []
+    for path in journals(state_dir):
+        if not path.exists():
+            continue
+        try:
+            entries = Journal(state_dir).read(path).entries
+        except JournalError as exc:
+            warnings.append(f"skipped: {exc}")
+            continue
+        start = None
+        for index, entry in enumerate(entries):
+            kind = entry.get("t")
+            if kind == "start":
+                start = index
+            elif kind == "over" and start is not None:
+                game = entries[start:index + 1]
+                found.append(FinishedGame(_id(game), GameEntries(path, game, start + 1)))
+                start = None
+    return found, warnings
+
+
+def fingerprint(entries: tuple[dict, ...]) -> str:
+    """The whole hash of a game's entries (its id is the start of it): the same game gives
+    the same fingerprint wherever its journal is moved."""
+    text = "\n".join(json.dumps(e, sort_keys=True, separators=(",", ":")) for e in entries)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _id(entries: tuple[dict, ...]) -> str:
+    return fingerprint(entries)[:8]
+
+
+def find(state_dir: str | Path, game_id: str) -> FinishedGame:
+    """The finished game with this id (or a unique start of it)."""
+    games, _ = finished_games(state_dir)
+    matches = [g for g in games if g.id.startswith(game_id.lower())]
+    if not matches:
+        raise HistoryError(f"no finished game {game_id!r} in {state_dir}: `obelisk games` lists "
+                           "them")
+    if len({g.id for g in matches}) > 1:
+        raise HistoryError(f"{game_id!r} starts the ids of {len(matches)} games: type more of it")
+    return matches[-1]
+
+
+def record_of(finished: FinishedGame, state_dir: str | Path) -> Record:
+    """The game as a record: game, options, seed and its actions after takebacks."""
+    sealer = Sealer(state_dir)
+    start = _opened(finished.start, sealer)
+    actions: list[dict] = []
+    for entry in finished.entries.entries[1:-1]:
+        if entry.get("t") == "action":
+            actions.append(_opened(entry, sealer).get("action", {}))
+        elif entry.get("t") == "takeback":
+            del actions[entry.get("to", len(actions)):]
+    seed = start.get("seed", 0)
+    extras = start.get("extras", {})
+    return Record(finished.game, dict(start.get("options", {})), seed if type(seed) is int else 0,
+                  tuple(actions), extras if isinstance(extras, dict) else {})
+
+
+def _opened(entry: dict, sealer: Sealer) -> dict:
+    """A sealed entry opened with the state directory's key (High Rise)."""
+    if "sealed" not in entry:
+        return entry
+    try:
+        opened = sealer.unseal(entry["sealed"])
+    except SealError as exc:
+        raise HistoryError(f"a sealed game cannot be opened: {exc}") from None
+    if not isinstance(opened, dict):
+        raise HistoryError("a sealed entry does not hold an object")
+    if entry.get("t") == "action" and "action" not in opened:
+        opened = {"action": opened}
+    return {**entry, **opened}
+
+
+def replayed(finished: FinishedGame, state_dir: str | Path) -> tuple[Record, list]:
+    """The record and every position, rebuilt through the rules."""
+    record = record_of(finished, state_dir)
+    spec = GAMES.get(record.game)
+    if spec is None:
+        raise HistoryError(f"{record.game!r} is not a game this table knows")
+    try:
+        game = spec.make(options_from_dict(spec.options, record.options), record.extras)
+        from_dict = spec.codec()[1]
+        return record, replay_record(game, record, from_dict)
+    except (RecordError, ValueError) as exc:
+        raise HistoryError(f"game {finished.id} does not replay: {exc}") from None
+
+
+def export_json(finished: FinishedGame, state_dir: str | Path) -> str:
+    record, _ = replayed(finished, state_dir)  # only what replays is exported
+    data = {**record.to_dict(), "id": finished.id, "when": finished.when,
+            "result": finished.result}
+    return json.dumps(data) + "\n"
+
+
+def export_text(finished: FinishedGame, state_dir: str | Path) -> str:
+    record, states = replayed(finished, state_dir)
+    spec = GAMES[record.game]
+    outcome = states[-1].outcome()
+    options = spec.describe(options_from_dict(spec.options, record.options)) or "the defaults"
+    lines = [f'[Game "{record.game}"]', f'[Id "{finished.id}"]', f'[Date "{finished.when}"]',
+             f'[Options "{options}"]', f'[Seed "{record.seed}"]',
+             f'[Result "{outcome.words() if outcome else "unfinished"}"]', ""]
+    lines += [f"{number}. {player} {text}"
+              for number, (player, text) in enumerate(moves(record, states), 1)]
+    if outcome is not None:
+        lines += ["", outcome.words()]
+        for player, rows in outcome.to_dict()["breakdown"].items():
+            lines += [f"  {player}: {row}" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def moves(record: Record, states: list) -> list[tuple[str, str]]:
+    """Each action of a replayed record: who played it ("A", "B" or "-") and its notation."""
+    from_dict = GAMES[record.game].codec()[1]
+    out = []
+    for state, data in zip(states, record.actions, strict=False):
+        action = from_dict(data)
+        actor = getattr(state, "actor", None)
+        player = actor(action) if actor is not None else state.current_player()
+        out.append((player.value if player else "-", state.action_to_string(action)))
+    return out

@@ -1,0 +1,256 @@
+"""The on-disk journal: every accepted action, safe before the LEDs confirm it.
+
+One JSON object per line in ``<state dir>/journal.jsonl``. ``append`` writes
+a whole line and fsyncs the file (and, when the file is new, its directory)
+before it returns, so an action the table confirmed survives a power cut.
+When the line cannot be written whole (a full disk, a read-only remount),
+whatever part of it did reach the file is cut off again and ``append``
+raises: the action was not recorded, and the table must not confirm it.
+
+Reading back tolerates the one thing a power cut can do to an append-only
+file: a last line cut short. It is dropped (and the file trimmed to the last
+whole line before anything more is written). Damage anywhere else is not
+guessed around: the journal is refused with the line number and what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from firmware.store.state_dir import StateDirError, disk_advice, sync_dir, write_all
+from hardware.files import MIB, read_limited
+
+JOURNAL = "journal.jsonl"
+MAX_JOURNAL_BYTES = 16 * MIB
+"""The most of a journal file read: a long game's journal is some tens of kilobytes, and a
+table's journal is moved aside (``ROTATE_BYTES``) before a new game when it has grown."""
+ROTATE_BYTES = 1 * MIB
+"""A journal this large is archived (kept, never deleted) when the next game starts: it is
+read whole at every start, and a table plays for years."""
+START_AFRESH = ("to start afresh without losing it, run again with --new-game (the journal "
+                "is kept beside it under another name)")
+
+
+class JournalError(StateDirError):
+    """A journal that cannot be read or written, with the fix."""
+
+
+@dataclass(frozen=True)
+class JournalContents:
+    entries: tuple[dict, ...]
+    torn_tail: bool  # a cut-short last line was found (and is dropped)
+
+
+@dataclass(frozen=True)
+class GameEntries:
+    """One game's entries as the journal holds them, its start first.
+
+    ``first_line`` is the line number of the first entry, so that whoever
+    replays them can name the line of an entry that does not make sense.
+    """
+
+    path: Path
+    entries: tuple[dict, ...] = ()
+    first_line: int = 1
+
+    def __bool__(self) -> bool:
+        return bool(self.entries)
+
+    @property
+    def start(self) -> dict:
+        return self.entries[0]
+
+    def line(self, index: int) -> int:
+        return self.first_line + index
+
+    def damaged(self, index: int, what: str) -> JournalError:
+        """The error for entry ``index``: the file, its line, what is wrong, what to do."""
+        return JournalError(f"{self.path} line {self.line(index)}: {what}. The unfinished game "
+                            f"cannot be resumed past it; {START_AFRESH}")
+
+
+class Journal:
+    """Append-only JSON-lines journal in a state directory."""
+
+    def __init__(self, state_dir: str | Path) -> None:
+        self.dir = Path(state_dir)
+        self.path = self.dir / JOURNAL
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(f"cannot create the state directory {self.dir}: {exc.strerror}; "
+                               "choose another with --state-dir") from None
+
+    def read(self, path: Path | None = None) -> JournalContents:
+        """Every whole entry, oldest first (of ``path``: an archived journal)."""
+        path = path or self.path
+        try:
+            raw = read_limited(path, MAX_JOURNAL_BYTES)
+        except FileNotFoundError:
+            return JournalContents((), False)
+        except OSError as exc:
+            raise JournalError(f"cannot read {path}: {exc.strerror}") from None
+        lines = raw.split(b"\n")
+        torn = lines[-1] != b""  # a whole journal ends with a newline
+        whole, tail = lines[:-1], lines[-1]
+        entries = []
+        for number, line in enumerate(whole, 1):
+            try:
+                entry = json.loads(line)
+                if not isinstance(entry, dict):
+                    raise ValueError("not an object")
+            except (ValueError, RecursionError) as exc:
+                why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+                raise JournalError(
+                    f"{path} line {number} is damaged ({why}); the journal cannot be "
+                    f"trusted past it. {START_AFRESH[0].upper()}{START_AFRESH[1:]}"
+                ) from None
+            entries.append(entry)
+        if torn and tail.strip():
+            try:
+                entry = json.loads(tail)
+                if isinstance(entry, dict):  # complete but for its newline: keep it
+                    entries.append(entry)
+                    torn = False
+            except (ValueError, RecursionError):
+                pass
+        return JournalContents(tuple(entries), torn)
+
+    def unfinished(self) -> GameEntries:
+        """The last game's entries, its start first, if that game has not ended."""
+        entries = self.read().entries
+        starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
+        if not starts or any(e.get("t") == "over" for e in entries[starts[-1]:]):
+            return GameEntries(self.path)
+        return GameEntries(self.path, entries[starts[-1]:], starts[-1] + 1)
+
+    def holds(self, key: str) -> bool:
+        """Whether any entry has ``key`` (say, sealed High Rise facts)."""
+        return any(key in e for e in self.read().entries)
+
+    def repair(self) -> bool:
+        """Cut a torn last line off the file; True if there was one."""
+        if self._ends_whole():
+            return False  # the common case, before every append: one byte read, not the file
+        try:
+            raw = read_limited(self.path, MAX_JOURNAL_BYTES)
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise JournalError(f"cannot read {self.path}: {exc.strerror}") from None
+        if not raw or raw.endswith(b"\n"):
+            return False
+        contents = self.read()
+        keep = raw[: raw.rfind(b"\n") + 1]
+        if not contents.torn_tail:  # the last line was whole: only its newline was lost
+            keep = raw + b"\n"
+        try:
+            with open(self.path, "r+b") as f:
+                f.seek(0)
+                f.write(keep)
+                f.truncate()
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as exc:
+            raise JournalError(f"cannot mend the cut-off last line of {self.path}: "
+                               f"{disk_advice(exc, self.path)}") from None
+        return contents.torn_tail
+
+    def _ends_whole(self) -> bool:
+        """Whether the file is empty or missing, or ends with a whole line."""
+        try:
+            with open(self.path, "rb") as f:
+                size = f.seek(0, os.SEEK_END)
+                if size == 0:
+                    return True
+                f.seek(size - 1)
+                return f.read(1) == b"\n"
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False  # let repair() read it and say what is wrong
+
+    def append(self, entry: dict) -> None:
+        """Write one entry and make sure it is all on disk before returning.
+
+        On any failure the file is left as it was (a part-written line is cut
+        off again) and JournalError says that the action was not recorded.
+        """
+        line = json.dumps(entry, separators=(",", ":"), sort_keys=True).encode() + b"\n"
+        if entry.get("t") == "start":
+            self._rotate()
+        new = not self.path.exists()
+        fd = self._open_whole()
+        try:
+            size = os.fstat(fd).st_size
+            try:
+                write_all(fd, line)
+                os.fsync(fd)
+            except OSError as exc:
+                try:  # take back the part that did reach the file
+                    os.ftruncate(fd, size)
+                    os.fsync(fd)
+                except OSError:
+                    pass  # read() drops a torn last line; repair() cuts it before the next
+                raise self._not_recorded(exc) from None
+        finally:
+            os.close(fd)
+        if new:
+            try:
+                sync_dir(self.dir)
+            except OSError as exc:
+                raise self._not_recorded(exc) from None
+
+    def _rotate(self) -> None:
+        """Before a new game: a journal grown past ``ROTATE_BYTES`` (finished games only, as a
+        new game starts after the last one ended or was moved aside) is archived."""
+        try:
+            grown = self.path.stat().st_size > ROTATE_BYTES
+        except OSError:
+            return  # none yet (or unreadable: the append says so)
+        if grown:
+            self.archive()
+
+    def _open_whole(self) -> int:
+        """The journal opened to append, ending with a whole line (a torn last line is
+        mended first). One open and a one-byte read in the common case: this is on the way
+        from a move to its LEDs."""
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o640)
+        except OSError as exc:
+            raise self._not_recorded(exc) from None
+        try:
+            size = os.fstat(fd).st_size
+            if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+                return fd
+        except OSError:
+            pass  # repair() reads it and says what is wrong
+        os.close(fd)
+        self.repair()
+        try:
+            return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
+        except OSError as exc:
+            raise self._not_recorded(exc) from None
+
+    def _not_recorded(self, exc: OSError) -> JournalError:
+        return JournalError(f"this action was not recorded, so the table waits and tries again: "
+                            f"{disk_advice(exc, self.path)}")
+
+    def archive(self, name: str | None = None) -> Path:
+        """Move the journal aside (kept, never deleted); the next game starts a new one."""
+        target = self.dir / (name or f"journal-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
+        n = 1
+        while target.exists():  # two archives in one second keep both
+            target = target.with_name(f"{target.stem.rsplit('.', 1)[0]}.{n}.jsonl")
+            n += 1
+        try:
+            os.replace(self.path, target)
+            sync_dir(self.dir)
+        except OSError as exc:
+            raise JournalError(f"cannot move {self.path} aside: "
+                               f"{disk_advice(exc, target)}") from None
+        return target
