@@ -42,14 +42,21 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
     errors a person must fix are raised for the command line.
     """
     running: list[TableService] = []
+    stopped_by: list[int] = []
 
-    def on_sigterm(*_: object) -> None:  # systemd's stop, at any moment, ends cleanly
+    def on_stop(signum: int, _frame: object) -> None:
+        """systemd's stop or Ctrl-C, at any moment, ends cleanly: a running loop finishes its
+        turn; while still starting there is nothing to finish (what is written is fsynced
+        whole, and the kernel frees the lock), so it ends at once. Ctrl-C raising anywhere
+        during the start could leave the threads begun so far running, the command hung."""
         if running:
+            stopped_by.append(signum)
             running[0].stopping.set()
-        else:  # still starting: nothing written yet, and the kernel frees the lock
-            os._exit(0)
+        else:
+            os._exit(130 if signum == signal.SIGINT else 0)
 
-    signal.signal(signal.SIGTERM, on_sigterm)
+    signal.signal(signal.SIGTERM, on_stop)
+    signal.signal(signal.SIGINT, on_stop)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("transitions").setLevel(logging.WARNING)  # every state change is noise
     profile = load_profile(profile_name)
@@ -84,12 +91,10 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
             running.append(service)
             try:
                 service.run()
-            except KeyboardInterrupt:  # Ctrl-C: the service stopped cleanly all the same
-                return 130
             except LinkDeadError as exc:
                 log.error("%s", exc)
                 return 1
-    return 0
+    return 130 if signal.SIGINT in stopped_by else 0
 
 
 def _after_ready(service: TableService, directory, profile: Profile, journal: Journal, solo,
