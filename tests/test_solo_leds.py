@@ -22,7 +22,7 @@ from engine.towers.actions import Choose, Place, Take
 from engine.towers.turns import Phase
 from firmware.games import GAMES
 from firmware.service import palette
-from firmware.service.solo import SAME_LIGHT, SoloHands, movers, pixels_of, rules_for
+from firmware.service.solo import SAME_LIGHT, SoloPlayers, movers, pixels_of, rules_for
 
 A, B = Player.A, Player.B
 
@@ -164,7 +164,7 @@ def test_the_rod_shades_are_told_apart():
 
 
 def _hands(game_id, pos, seat, frame, parts, monkeypatch, **physical):
-    """SoloHands over a table whose own record asks for one move, and a strip showing
+    """SoloPlayers over a table whose own record asks for one move, and a strip showing
     ``frame``: what the hand makes (and whether the bots acted instead)."""
     rules = rules_for(game_id)
     bodily = physical.pop("players", {})
@@ -177,7 +177,7 @@ def _hands(game_id, pos, seat, frame, parts, monkeypatch, **physical):
                                     act=lambda: made.append("bots"))
     for name, value in bodily.items():
         setattr(players, name, value)
-    SoloHands(players, table).act()
+    SoloPlayers(players, table).act()
     return made, asked
 
 

@@ -18,7 +18,7 @@ from firmware.cli import main
 from firmware.service import events
 from firmware.store.history import finished_games
 from firmware.store.journal import Journal
-from firmware.store.resume import replay
+from firmware.store.resume import replay_journal
 from hardware.buttons import ButtonEvent
 from tests.toy import GAME_ID, registered
 from tests.toy.game import NoughtsGame, NoughtsOptions
@@ -44,7 +44,8 @@ def test_a_whole_game_plays_through_the_command_line_and_the_simulated_board(tmp
     games, _ = finished_games(tmp_path)
     finished = games[-1].entries
     game = NoughtsGame(options_from_dict(NoughtsOptions, finished.start["options"]))
-    again = replay(finished, game.new_initial_state(), lambda e: action_from_dict(e["action"]))
+    again = replay_journal(finished, game.new_initial_state(),
+                           lambda e: action_from_dict(e["action"]))
     assert again.state.is_terminal()
     assert again.state.outcome().to_dict() == said[-1]["outcome"]
     accepted = [e["action"] for e in said if e["event"] == "accepted"]

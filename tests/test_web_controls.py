@@ -18,8 +18,8 @@ from firmware.readers.web.controls import (
     HEADER,
     MAX_WAIT_S,
     SESSION_S,
-    Controls,
     PinGuard,
+    Sessions,
 )
 from firmware.service.pin import read_pin
 from tests.browser_support import OBELISK, Web, stop, until
@@ -172,7 +172,7 @@ def test_a_session_lasts_twelve_hours_from_its_pin_used_or_not_and_one_pin_gener
 
     table_pin(tmp_path)
     now = [0.0]
-    controls = Controls(tmp_path, lambda: now[0])
+    controls = Sessions(tmp_path, lambda: now[0])
     cookie, made = controls.open(0)
     while now[0] < SESSION_S - 60:  # a page polls all along
         assert controls.session(cookie) is made

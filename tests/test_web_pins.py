@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import time
 
-from firmware.readers.web.controls import CLOSE_AFTER, Controls, PinGuard
+from firmware.readers.web.controls import CLOSE_AFTER, PinGuard, Sessions
 from firmware.readers.web.pins import FILE
 from tests.browser_support import Web
 from tests.web_support import raw, read_answer, request
@@ -44,15 +44,15 @@ def test_a_restart_forgets_no_wrong_pin(tmp_path):
 
 def test_the_count_of_wrong_pins_in_all_outlives_the_process(tmp_path):
     now = [1000.0]
-    first = Controls(tmp_path, lambda: now[0])
+    first = Sessions(tmp_path, lambda: now[0])
     for n in range(CLOSE_AFTER):
         assert not first.guard.closed
         first.guard.missed(f"10.0.0.{n}")
     assert first.guard.closed
-    again = Controls(tmp_path, lambda: now[0])  # the page started again
+    again = Sessions(tmp_path, lambda: now[0])  # the page started again
     assert again.guard.closed and again.guard.wait("10.0.0.3") > 0
     again.guard.reopen()  # the menu button held at the table
-    assert not Controls(tmp_path, lambda: now[0]).guard.closed
+    assert not Sessions(tmp_path, lambda: now[0]).guard.closed
 
 
 def test_a_count_that_cannot_be_read_keeps_pin_entry_closed(tmp_path):

@@ -87,7 +87,7 @@ class Solo:
         return {"seat": self.seat.value, "level": self.level}
 
 
-def solo_of(start: dict) -> Solo | None:
+def solo_in_start(start: dict) -> Solo | None:
     """The solo setting a journal's start entry records (None: two people play)."""
     kept = start.get("solo")
     if kept is None:
@@ -107,7 +107,7 @@ def resume_solo(table: Any, entries: Any) -> None:
     from firmware.store.journal import JournalError
     from firmware.store.resume import read_start
 
-    kept = read_start(entries, solo_of)
+    kept = read_start(entries, solo_in_start)
     given = None if table.solo is None else table.solo.solo
     if given is not None and given != kept:
         alone = "two people play" if kept is None else \
@@ -385,11 +385,11 @@ ASKED = {"to": palette.ASK, "from": palette.ASK_FROM}
 """The computer's asked move on the board: where a piece goes, where it comes from."""
 
 
-# -------------------------------------------------------------------- the demo's hands
+# -------------------------------------------------------------------- the demo's players
 
 
-class SoloHands:
-    """The demo's hands in a solo game: the game's bots play the person's seat, and the
+class SoloPlayers:
+    """The demo's players in a solo game: the game's bots play the person's seat, and the
     computer's moves are made as the table shows them on its LEDs.
 
     The computer's move is read from the simulated LED strip alone (each

@@ -24,7 +24,7 @@ It holds everything that does not depend on the game:
 - pause and resume (the menu button), the end (the engine's ``Outcome``),
   and a new game after it;
 - resuming: the journal's unfinished game is rebuilt through the engine's
-  rules from its seed and actions (``firmware.store.resume.replay``).
+  rules from its seed and actions (``firmware.store.resume.replay_journal``).
 
 The repair, choosing and takebacks are written in ``firmware.service.table_asks``
 (``Asking``), starting and resuming in ``firmware.service.table_start``

@@ -4,8 +4,8 @@
 before a game the table waits in setup; the players' press journals the start
 (game, options, seed, what the game is made of, the computer's seat) and then
 announces it. At start-up the journal's unfinished game is rebuilt through the
-engine's rules from its seed and actions (``firmware.store.resume.replay``), and its
-end is written if the stop came before it was.
+engine's rules from its seed and actions (``store.resume.replay_journal``), and its end
+is written if the stop came before it was.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from engine.core import seeded_start
 from engine.record import options_from_dict, options_to_dict
 from firmware.games import GAMES
 from firmware.store.journal import GameEntries, JournalError
-from firmware.store.resume import read_start, replay, start_extras
+from firmware.store.resume import read_start, replay_journal, start_extras
 
 
 def fresh_seed() -> int:
@@ -46,7 +46,7 @@ class Starting:
         self.game = read_start(entries, lambda start: spec.make(
             options_from_dict(spec.options, start["options"]), start_extras(start)))
         first = read_start(entries, self._initial)
-        replayed = replay(entries, first, self._action_of)
+        replayed = replay_journal(entries, first, self._action_of)
         self.history, self.actions = list(replayed.history), list(replayed.actions)
         self.position = replayed.state
         self.started = True

@@ -256,9 +256,9 @@ def _players(settings: DemoSettings, resolved: Resolved, saved: dict, table: Any
     pieces a killed demo left put back."""
     players = make_players(table, devices, seed)
     if table.solo is not None:  # typed, or the resumed game's own (its journal says so)
-        from firmware.service.solo import SoloHands
+        from firmware.service.solo import SoloPlayers
 
-        players = SoloHands(players, table)
+        players = SoloPlayers(players, table)
     if settings.hook is not None:
         settings.hook(table, devices)
     if resolved.unfinished and "table" in saved:  # else the table guides the repair

@@ -6,7 +6,7 @@ holds before anything is written to it. ``resolve`` decides which game and
 options to play: the journal's unfinished game with its own options, unless
 the command asked for another game or other options, which is refused with
 how to continue or to start afresh (``--new-game`` archives, never deletes).
-``replay`` rebuilds the unfinished game through the rules, and names the
+``replay_journal`` rebuilds the unfinished game through the rules, and names the
 file and line of any entry that does not make sense.
 """
 
@@ -119,7 +119,7 @@ class Replayed:
         return self.history[-1]
 
 
-def replay(unfinished: GameEntries, state, action_of: Callable[[dict], object]) -> Replayed:
+def replay_journal(unfinished: GameEntries, state, action_of: Callable[[dict], object]) -> Replayed:
     """Rebuild the game from its entries after the start through the rules.
 
     ``state`` is the game's first position, ``action_of(entry)`` reads one

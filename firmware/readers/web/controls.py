@@ -71,8 +71,16 @@ from firmware.service.commands import COMMANDS
 from firmware.service.control import ControlUnavailable, send
 from firmware.service.pin import PinError, TablePin, read_table_pin
 
-__all__ = ["CLOSE_AFTER", "FIRST_WAIT_S", "MAX_BODY", "MAX_WAIT_S", "Controls", "PinGuard",
-           "refusal", "routes"]
+__all__ = [
+    "CLOSE_AFTER",
+    "FIRST_WAIT_S",
+    "MAX_BODY",
+    "MAX_WAIT_S",
+    "PinGuard",
+    "Sessions",
+    "routes",
+    "session_refusal",
+]
 
 COOKIE = "obelisk_session"
 HEADER = "X-Obelisk-Token"
@@ -95,7 +103,7 @@ class Session:
 
 
 @dataclass
-class Controls:
+class Sessions:
     """The web process's sessions and PIN guard for the table on ``state_dir``."""
 
     state_dir: Path
@@ -181,7 +189,7 @@ class Controls:
 class _Json(JsonHandler):
     """The controls' JSON answers, for requests from this server's own page only."""
 
-    def initialize(self, controls: Controls) -> None:
+    def initialize(self, controls: Sessions) -> None:
         self.controls = controls
 
     def words(self, status_code: int) -> str:
@@ -329,7 +337,7 @@ def _token_ok(handler: tornado.web.RequestHandler, session: Session) -> bool:
     return hmac.compare_digest(given.encode(), session.token.encode())
 
 
-def refusal(handler: tornado.web.RequestHandler, controls: Controls) -> str | None:
+def session_refusal(handler: tornado.web.RequestHandler, controls: Sessions) -> str | None:
     """Why this request may not run the table (a guest, or no page token), else None.
 
     The one check for everything that changes the table from the page: the
@@ -343,11 +351,11 @@ def refusal(handler: tornado.web.RequestHandler, controls: Controls) -> str | No
     return None
 
 
-class Command(_Json):
+class CommandHandler(_Json):
     """``/control/<command>``: a command to the table, for a phone with a session only."""
 
     async def post(self, name: str) -> None:
-        refused = refusal(self, self.controls)
+        refused = session_refusal(self, self.controls)
         if refused:
             self.refuse(403, refused)
             return
@@ -368,10 +376,10 @@ class Command(_Json):
         self.answer(200 if got.get("ok") else 409, got)
 
 
-def routes(state_dir: str | Path, controls: Controls | None = None,
+def routes(state_dir: str | Path, controls: Sessions | None = None,
            clock: Callable[[], float] = time.monotonic) -> list:
     """The controls' handlers, for ``make_app`` (``controls``: sessions shared with the
     hands; a test gives its own clock)."""
-    shared = {"controls": controls or Controls(Path(state_dir), clock)}
+    shared = {"controls": controls or Sessions(Path(state_dir), clock)}
     return [(r"/session", SessionHandler, shared),
-            (r"/control/([a-z]{1,20})", Command, shared)]
+            (r"/control/([a-z]{1,20})", CommandHandler, shared)]

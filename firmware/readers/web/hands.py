@@ -12,7 +12,7 @@ answer is a 404 in words and the page shows no hands panel.
 | ``POST /hands`` ``{"press": "A", "hold": false}`` | a finger on a table button |
 
 Once the table has a PIN (``obelisk play`` prints it), a POST needs what the
-page's controls need (``firmware.readers.web.controls.refusal``): a PIN's session and
+page's controls need (``firmware.readers.web.controls.session_refusal``): a PIN's session and
 its token in the header, so a guest on the network watches but moves nothing.
 Looking needs the session too: the hands' view holds what the page never
 shows before the end (each player's High Rise pyramids left, by size), so a
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import tornado.ioloop
 
-from firmware.readers.web.controls import COOKIE, GUEST, Controls, refusal
+from firmware.readers.web.controls import COOKIE, GUEST, Sessions, session_refusal
 from firmware.readers.web.safe import JsonHandler
 from firmware.service.pin import PinError, read_pin
 from hardware.sim.line_socket import LineSocketError, ask
@@ -43,7 +43,7 @@ NOT_SIMULATED = ("this table has no simulated hands: they come with `obelisk pla
 class Hands(JsonHandler):
     """The hands panel's one address: look (GET), act or press (POST)."""
 
-    def initialize(self, state_dir: Path, controls: Controls | None = None) -> None:
+    def initialize(self, state_dir: Path, controls: Sessions | None = None) -> None:
         self.state_dir = state_dir
         self.controls = controls
 
@@ -66,7 +66,7 @@ class Hands(JsonHandler):
         if looking:
             found = self.controls.session(self.get_cookie(COOKIE))
             return None if found is not None else f"{GUEST} (the hands too)"
-        refused = refusal(self, self.controls)
+        refused = session_refusal(self, self.controls)
         return None if refused is None else f"{refused} (the hands too)"
 
     async def _ask(self, socket_name: str, request: dict) -> None:
@@ -131,6 +131,6 @@ def malformed(request: dict) -> str | None:
     return None
 
 
-def routes(state_dir: str | Path, controls: Controls | None = None) -> list:
+def routes(state_dir: str | Path, controls: Sessions | None = None) -> list:
     """The hands' routes, for ``make_app``; with ``controls``, acts need a PIN's session."""
     return [(r"/hands", Hands, {"state_dir": Path(state_dir), "controls": controls})]

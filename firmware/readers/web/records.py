@@ -91,7 +91,7 @@ def download(state_dir: Path, game_id: str, form: str) -> tuple[str, str]:
     return f"obelisk-{game.game}-{game.id}.{form}", text
 
 
-def replay(state_dir: Path, game_id: str) -> dict:
+def replay_steps(state_dir: Path, game_id: str) -> dict:
     """The game move by move: the public observation after each action, with its words."""
     game = finished(state_dir, game_id)
     try:

@@ -152,7 +152,7 @@ class GameReplay(_Games):
     """``/games/<id>/replay``: each position of the game, for the page to step through."""
 
     async def get(self, game_id: str) -> None:
-        found = await self.answer(lambda: records.replay(self.state_dir, game_id))
+        found = await self.answer(lambda: records.replay_steps(self.state_dir, game_id))
         if found is not None:
             self.json(found)
 
@@ -171,7 +171,7 @@ def make_app(state_dir: str | Path, limits: Limits | None = None) -> tornado.web
     most = limits.page_cap() if limits is not None else None
     games = {"state_dir": state_dir}
     follower = Follower(state_dir)
-    sessions = controls.Controls(state_dir)  # one PIN's sessions, for controls and hands
+    sessions = controls.Sessions(state_dir)  # one PIN's sessions, for controls and hands
     return tornado.web.Application([
         (r"/events", Events, {"follower": follower, "most": most}),
         (r"/games/?", GameList, games),
