@@ -28,6 +28,7 @@ from firmware.service.commands import Command, CommandRefused, parse
 from firmware.store.journal import JournalError
 from firmware.store.state_dir import LOCK
 from hardware.files import read_limited
+from hardware.local_socket import listen
 
 log = logging.getLogger("obelisk.control")
 
@@ -128,15 +129,9 @@ class ControlServer:
     def open(self) -> ControlServer:
         """Start listening (a socket file already there is a stale one: the caller holds the
         state directory's lock)."""
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
-        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            server.bind(str(self.path))
-            os.chmod(self.path, 0o660)  # the table's owner and group (the page) only
-            server.listen(8)
+            server = listen(self.path, 8)
         except OSError as exc:
-            server.close()
             raise ControlUnavailable(f"cannot open the command socket {self.path}: "
                                      f"{exc.strerror}; the table plays on without "
                                      "controls from the page") from None

@@ -16,13 +16,14 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import queue
 import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+from hardware.local_socket import listen
 
 log = logging.getLogger("obelisk.stream")
 
@@ -94,15 +95,9 @@ class EventStream:
     def open(self) -> EventStream:
         """Start listening. The caller holds the state directory's lock, so a socket file
         already there is a stale one from a stopped table."""
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
-        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            server.bind(str(self.path))
-            os.chmod(self.path, 0o660)  # the table's owner and group (the page) only
-            server.listen(16)
+            server = listen(self.path, 16)
         except OSError as exc:
-            server.close()
             raise StreamError(f"cannot open the event stream {self.path}: {exc.strerror}; "
                               "the table plays on without it") from None
         self._server = server

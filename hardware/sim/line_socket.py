@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
+
+from hardware.local_socket import listen
 
 MAX_LINE = 64 * 1024
 """A request longer than this is no act of a hand: the connection is closed."""
@@ -37,13 +38,7 @@ class LineServer:
 
     def open(self) -> LineServer:
         """Start listening (a stale socket file of a stopped process is replaced)."""
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
-        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        server.bind(str(self.path))
-        os.chmod(self.path, 0o660)
-        server.listen(8)
-        self._server = server
+        self._server = listen(self.path, 8)
         threading.Thread(target=self._accept, name=f"{self.path.name}-accept",
                          daemon=True).start()
         return self
