@@ -15,9 +15,9 @@ What counts as an import of module A by module B:
   that imports its own submodules a circle.
 * Imports inside functions count. A lazy import only delays the circle to
   the first call; the two modules still cannot be understood apart.
-* Imports under ``if TYPE_CHECKING:`` do not count for circles (they never
-  run) but do count for the layers: a type from a higher layer is still a
-  dependency on it.
+* Imports under ``if TYPE_CHECKING:`` count too, for circles and layers: they
+  never run, but two modules that name each other's types still cannot be
+  read apart, and a type from a higher layer is still a dependency on it.
 * Imports by a computed name (``importlib.import_module(f"firmware.{game}...")``)
   are not seen: the source does not say which module they reach.
 """
@@ -189,8 +189,7 @@ def circles(sources: dict[str, str], packages: set[str]) -> list[str]:
     """Each import circle, told as one cycle through it with what each step imports."""
     by_pair: dict[tuple[str, str], Edge] = {}
     for edge in import_edges(sources, packages):
-        if not edge.typing_only:
-            by_pair.setdefault((edge.source, edge.target), edge)
+        by_pair.setdefault((edge.source, edge.target), edge)
     graph: dict[str, set[str]] = {name: set() for name in sources}
     for source, target in by_pair:
         graph[source].add(target)
@@ -309,8 +308,9 @@ def test_the_checks_catch_a_circle_and_a_breach() -> None:
     }
     packages = {"engine", "firmware"}
     found = circles(sources, packages)
-    assert len(found) == 1
+    assert len(found) == 2
     assert found[0].startswith("engine.a -> engine.b -> engine.c -> engine.a")
     assert "line 2: c" in found[0] and "line 1: thing" in found[0]
+    assert found[1].startswith("engine.d -> engine.e -> engine.d")  # a type's import too
     breaches = layer_breaches(sources, packages)
     assert breaches == ["engine.d -> firmware.x (line 4: the module)"]

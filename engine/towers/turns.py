@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import Any
 
 from engine.errors import (
     BlockNotAvailableError,
@@ -36,8 +36,10 @@ from engine.towers.actions import Action, Choose, Decline, Place, PutBack, Take,
 from engine.towers.blocks import Colour, one_per_kind
 from engine.towers.tower import PlacedBlock, Tower, check_placement, resting_placements
 
-if TYPE_CHECKING:
-    from engine.towers.game import TowersState
+TowersState = Any
+"""A towers position (``engine.towers.game.TowersState``, whose methods call these
+functions), named here but not imported, so that the two modules form no circle even for
+a type checker."""
 
 
 class Phase(Enum):
