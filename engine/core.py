@@ -102,6 +102,31 @@ class State(Protocol):
 
     def chance_outcomes(self) -> list[tuple[Any, float]]: ...
 
+    def to_move(self) -> tuple[Player, ...]: ...
+
+    def actor(self, action: Any) -> Player | None: ...
+
+    def describe_phase(self) -> str: ...
+
+
+class Turns:
+    """For a game where one player acts at a time: who may act, who made an action and
+    what the turn is about follow from ``current_player`` (towers, where both players
+    may place at once, says more)."""
+
+    def to_move(self) -> tuple[Player, ...]:
+        """The players who may act now."""
+        player = self.current_player()  # type: ignore[attr-defined]
+        return (player,) if player is not None else ()
+
+    def actor(self, action: Any) -> Player | None:
+        """Who makes ``action``: the player to move."""
+        return self.current_player()  # type: ignore[attr-defined]
+
+    def describe_phase(self) -> str:
+        """What the player to act is to do, in a sentence."""
+        return "your move"
+
 
 class NoChance:
     """For a game that leaves nothing to chance: no chance node, ever."""

@@ -53,7 +53,11 @@ class ShapeMismatchError(PlacementError):
 
 
 class InferenceError(ObeliskError):
-    """Sensor readings that are not one legal action."""
+    """Sensor readings that are not one legal action; ``squares`` are where to look (lit)."""
+
+    def __init__(self, message: str, squares: tuple = ()) -> None:
+        super().__init__(message)
+        self.squares = squares
 
 
 class NothingPlacedError(InferenceError):

@@ -11,10 +11,12 @@ import inspect
 import os
 import subprocess
 import sys
+import typing
 from pathlib import Path
 
 import pytest
 
+from engine.reading import Reading
 from firmware.contract import GameType
 from firmware.games import DECLARED, EXTRA, GAMES, NotAGame, declared
 from firmware.service.table import Table
@@ -42,6 +44,17 @@ def test_every_declared_part_resolves_to_its_kind(game_id):
     assert game.opponent_tuning().simulations(1) > 0
     hands = game.hands_class()
     assert hands is None or inspect.isclass(hands)
+
+
+@pytest.mark.parametrize("game_id", ALL)
+def test_every_game_says_what_a_reading_means_and_the_core_alone_acts_on_it(game_id):
+    """A game's table answers one question, ``_reading(view) -> Reading``; the decision
+    (repair, choice, takeback, play) is the core's, written once."""
+    table = GAMES[game_id].table_class()
+    own = {name for cls in table.__mro__[:table.__mro__.index(Table)] for name in vars(cls)}
+    assert "_reading" in own
+    assert not own & {"_decide", "_read_settled"}, f"{game_id} decides a reading itself"
+    assert typing.get_type_hints(table._reading)["return"] is Reading
 
 
 def test_the_registry_holds_the_declarations_and_nothing_else():

@@ -16,6 +16,7 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.players import Player
+from engine.reading import Reading, Takeback
 from engine.towers.actions import Choose, Place, Take
 from engine.towers.blocks import Colour
 from engine.towers.placement import (
@@ -26,7 +27,6 @@ from engine.towers.placement import (
 )
 from engine.towers.sensing import (
     UNKNOWN,
-    Takeback,
     TowersView,
     expected_towers,
     next_fix,
@@ -231,8 +231,8 @@ def test_a_settled_view_reads_as_actions_a_takeback_or_what_is_wrong(game):
     history, actions = [s], []
     empty = (frozenset(), frozenset())
     green = TowersView(empty, (Colour.GREEN, None))
-    assert read_view(history, actions, TowersView(empty, (None, None))) == ()
-    assert read_view(history, actions, green) == (Choose("G01"),)
+    assert read_view(history, actions, TowersView(empty, (None, None))) == Reading()
+    assert read_view(history, actions, green) == Reading(actions=(Choose("G01"),))
     with pytest.raises(InferenceError, match="zone pad 2 weighs something that is not a block"):
         read_view(history, actions, TowersView(empty, (None, UNKNOWN)))
     with pytest.raises(InferenceError, match="put the zone blocks back in the pile"):
@@ -242,12 +242,13 @@ def test_a_settled_view_reads_as_actions_a_takeback_or_what_is_wrong(game):
         history.append(history[-1].apply_action(action))
     bar = cells("a1:1", "b1:1", "c1:1")
     pads = (Colour.BLUE, None)
-    (place,) = read_view(history, actions, TowersView((frozenset(), bar), pads))
+    (place,) = read_view(history, actions, TowersView((frozenset(), bar), pads)).actions
     assert place == Place(B, "R1", bar)
     actions.append(place)
     history.append(history[-1].apply_action(place))
     assert expected_towers(history[-1]) == (frozenset(), bar)
-    assert read_view(history, actions, TowersView(empty, pads)) == Takeback(2, frozenset({B}))
+    assert read_view(history, actions, TowersView(empty, pads)) == Reading(
+        takeback=Takeback(2, frozenset({B})))
     with pytest.raises(InferenceError, match="cubes are missing from tower B"):
         read_view(history, actions, TowersView((frozenset(), bar - cells("a1:1")), pads))
     assert next_fix(history[-1], TowersView((frozenset(), bar - cells("a1:1")), pads)) == \

@@ -136,6 +136,9 @@ def test_weights_in_the_zone_become_choices_and_a_placement_the_take(t):
     t.see(_place_view(t, active.other, bar), (pads[0], None))
     assert t.pos.hands[active.index] == "B01" and t.pos.phase is Phase.PLACE
     assert [e["action"]["a"] for e in t.journalled_actions()] == ["choose", "choose", "place"]
+    # the page draws the placement from data, never from its notation's text
+    assert t.of("accepted")[-1]["move"] == {"a": "place", "tower": active.other.value,
+                                            "block": "R1", "cells": sorted(map(list, bar))}
 
 
 def test_the_hourglass_runs_out(t):

@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from engine.core import ChanceStream, Outcome, parse_square, returns_of, square_name
+from engine.core import ChanceStream, Outcome, Turns, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError
 from engine.players import PLAYERS, Player
 
@@ -138,7 +138,7 @@ class HighriseGame:
 
 
 @dataclass(frozen=True, eq=False)
-class HighriseState:
+class HighriseState(Turns):
     """A High Rise position. Equality, hash and text are of the public facts only."""
 
     game: HighriseGame = field(repr=False)

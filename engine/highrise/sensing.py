@@ -18,16 +18,13 @@ from dataclasses import dataclass
 
 from engine.errors import InferenceError, NothingPlacedError, ObeliskError
 from engine.highrise.game import HighriseState, Place, Size, square_name
+from engine.reading import Reading
 
 Square = tuple[int, int]
 
 
 class WeightError(InferenceError):
     """The weights changed in a way no placement explains."""
-
-    def __init__(self, message: str, squares: tuple[Square, ...]) -> None:
-        super().__init__(message)
-        self.squares = squares
 
 
 class CalibrationError(ObeliskError):
@@ -105,6 +102,16 @@ def read_placement(state: HighriseState, before: tuple[int, ...], after: tuple[i
         raise WeightError(f"{state.to_play} has no {size.label} pieces left: take it off "
                           f"{names} and play another size", squares)
     return Place(state.square(i), size)
+
+
+def read_view(state: HighriseState, before: tuple[int, ...], after: tuple[int, ...],
+              calibration: Calibration) -> Reading:
+    """What the load cells' change from ``before`` means: the placement weighed, or
+    nothing (every square as it was); a WeightError names what no placement explains."""
+    try:
+        return Reading(actions=(read_placement(state, before, after, calibration),))
+    except NothingPlacedError:
+        return Reading()
 
 
 def check_covers(state: HighriseState, reading: tuple[int, ...],

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
 
-from engine.core import NoChance, Outcome, parse_square, returns_of, square_name
+from engine.core import NoChance, Outcome, Turns, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError, WrongPhaseError
 from engine.maze.actions import (
     Action,
@@ -112,7 +112,7 @@ class MazeGame:
 
 
 @dataclass(frozen=True)
-class MazeState(NoChance):
+class MazeState(Turns, NoChance):
     game: MazeGame = field(repr=False, compare=False)
     phase: Phase = Phase.FIRST_SEGMENT
     obelisk: Square | None = None

@@ -15,20 +15,18 @@ the settled view with what the position shows:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.errors import InferenceError, NothingPlacedError
-from engine.maze.actions import Action, Move, PlaceSegment, Square
+from engine.errors import InferenceError
+from engine.maze.actions import Move, Orientation, PlaceSegment, PlaceWall, Square
 from engine.maze.board import queen_moves
 from engine.maze.game import SEGMENTS, MazeState, Phase, square_name
+from engine.reading import Reading, Takeback
 
 
 class MazeSensingError(InferenceError):
     """The switches show something no action explains; ``squares`` are to be lit."""
-
-    def __init__(self, message: str, squares: tuple[Square, ...]) -> None:
-        super().__init__(message)
-        self.squares = squares
 
 
 @dataclass(frozen=True)
@@ -45,16 +43,6 @@ def sight(state: MazeState) -> MazeView:
     return MazeView(frozenset(pieces), frozenset(w.square for w in state.walls))
 
 
-@dataclass(frozen=True)
-class Reading:
-    """What a settled view means: actions to play now, or choices to offer."""
-
-    actions: tuple[Action, ...] = ()
-    wall_at: Square | None = None  # a new wall: its orientation is to be picked
-    lifted: Square | None = None  # the obelisk in the air (or on a segment)
-    claims: tuple[Move, ...] = ()  # moves onto a segment that fit the view
-
-
 def _names(squares) -> str:
     return ", ".join(square_name(s) for s in sorted(squares))
 
@@ -63,7 +51,7 @@ def read_view(state: MazeState, view: MazeView) -> Reading:
     """The meaning of ``view`` in ``state``; MazeSensingError when it has none."""
     seen = sight(state)
     if view == seen:
-        raise NothingPlacedError("nothing changed")
+        return Reading()
     gone, new = seen.pieces - view.pieces, view.pieces - seen.pieces
     walls_gone, walls_new = seen.walls - view.walls, view.walls - seen.walls
     if walls_gone:
@@ -107,7 +95,9 @@ def _wall_placed(state: MazeState, gone: frozenset[Square], new: frozenset[Squar
     if state.walls_left == 0:
         raise MazeSensingError(f"all {state.options.walls} walls are standing: take the "
                                f"one off {_names(walls_new)}", tuple(sorted(walls_new)))
-    return Reading(wall_at=next(iter(walls_new)))
+    square = next(iter(walls_new))
+    return Reading(choices=tuple((PlaceWall(square, o),) for o in Orientation),
+                   chooser=state.current_player())
 
 
 def _obelisk_moved(state: MazeState, gone: frozenset[Square], new: frozenset[Square],
@@ -128,5 +118,15 @@ def _obelisk_moved(state: MazeState, gone: frozenset[Square], new: frozenset[Squ
                                    f"{square_name(to)}: {state.why_not(frm, to)}",
                                    (to,))
         return Reading(actions=(Move(to),))
-    claims = tuple(Move(s) for s in moves if s in state.segments)
-    return Reading(lifted=frm, claims=claims)
+    claims = tuple((Move(s),) for s in moves if s in state.segments)
+    return Reading(lifted=frm, choices=claims, chooser=state.current_player() if claims else None)
+
+
+def takeback_of(history: Sequence[MazeState], view: MazeView) -> Takeback | None:
+    """The board as it stood before the last actions (a wall taken off again, the obelisk
+    put back): those actions may be taken back by the players who made them."""
+    for to in reversed(range(len(history) - 1)):
+        if sight(history[to]) == view:
+            owners = {state.current_player() for state in history[to:-1]}
+            return Takeback(to, frozenset(owners - {None}))
+    return None

@@ -23,7 +23,7 @@ from enum import Enum
 from functools import cached_property
 from typing import ClassVar
 
-from engine.core import NoChance, Outcome, parse_square, returns_of, square_name
+from engine.core import NoChance, Outcome, Turns, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError
 from engine.players import PLAYERS, Player
 
@@ -141,7 +141,7 @@ class StonesGame:
 
 
 @dataclass(frozen=True)
-class StonesState(NoChance):
+class StonesState(Turns, NoChance):
     game: StonesGame
     stacks: tuple[tuple[Square, tuple[Stone, ...]], ...]  # (square, bottom..top), sorted
     to_play: Player

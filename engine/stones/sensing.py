@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.errors import InferenceError, NothingPlacedError
+from engine.reading import Reading
 from engine.stones.game import Move, Square, StonesState, square_name
 
 Heights = frozenset[tuple[Square, int]]
@@ -87,6 +89,24 @@ def candidate_moves(state: StonesState, seen: BoardView, *,
         f"no legal move for {state.to_play} {_changes(before, seen)}: "
         "put the stones back as they were"
     )
+
+
+@lru_cache(maxsize=32)
+def read_view(state: StonesState, seen: BoardView) -> Reading:
+    """What ``seen`` means in ``state``: the move it shows, the moves to pick among, or
+    a stone in the air (its destinations light; to occupancy switches it may also be a
+    stack, offered to pick). Worked out once per reading: the short settle window asks
+    it as the reading arrives, the decision once it has settled."""
+    if seen == sight(state, seen.levels):
+        return Reading()
+    legal = state.legal_actions()
+    for square in sorted({m.frm for m in legal}):
+        if seen == lifted_sight(state, square, seen.levels):
+            stacks = tuple((m,) for m in legal
+                           if m.frm == square and sight_after(state, m, seen.levels) == seen)
+            return Reading(lifted=square, choices=stacks,
+                           chooser=state.to_play if stacks else None)
+    return Reading.of(tuple((m,) for m in candidate_moves(state, seen)), state.to_play)
 
 
 def _changes(before: BoardView, seen: BoardView) -> str:

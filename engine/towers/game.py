@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from engine.core import Outcome, returns_of
+from engine.core import Outcome, Turns, returns_of
 from engine.players import PLAYERS, Player
 from engine.towers import turns
 from engine.towers.actions import Action, Choose, Decline, Place, PutBack, Take, Timeout, Toss
@@ -64,7 +64,7 @@ class TowersGame:
 
 
 @dataclass(frozen=True)
-class TowersState:
+class TowersState(Turns):
     """Everything about a game in progress. Build the first with ``TowersGame``."""
 
     game: TowersGame

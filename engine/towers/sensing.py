@@ -2,9 +2,9 @@
 
 A ``TowersView`` (the cubes the rods see and the colours the zone pads
 weigh) is what the accepted game should look like (``expected_towers``,
-``zone_fits``) or actions (``read_view``), a takeback of the last
-placements (``Takeback``), placements for a player to choose among
-(``Choice``), or an error saying what is wrong. Which placement the new
+``zone_fits``), or what it means (``read_view``, an ``engine.reading.Reading``:
+actions, a takeback of the last placements, or placements for a player to
+choose among), or an error saying what is wrong. Which placement the new
 cubes on a tower are is worked out in ``engine.towers.placement``. The
 firmware only turns a hardware snapshot into the view.
 """
@@ -23,6 +23,7 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.players import PLAYERS, Player
+from engine.reading import Reading, Takeback
 from engine.towers.actions import Action, Choose, Place, PutBack, Take
 from engine.towers.blocks import Cell, Colour
 from engine.towers.game import TowersState
@@ -56,28 +57,6 @@ class TowersView:
 
     def zone_colours(self) -> Counter:
         return Counter(c for c in self.zone if c is not None)
-
-
-@dataclass(frozen=True)
-class Takeback:
-    """The towers read as they were ``to`` actions in: the last placements came off.
-
-    Only the players who placed them (``owners``) may confirm the takeback.
-    """
-
-    to: int
-    owners: frozenset[Player]
-
-
-@dataclass(frozen=True)
-class Choice:
-    """More than one action fits what the sensors read: ``chooser`` says which."""
-
-    chooser: Player
-    candidates: tuple[tuple[Action, ...], ...]
-
-
-Reading = tuple[Action, ...] | Takeback | Choice
 
 
 def expected_towers(state: TowersState) -> tuple[frozenset[Cell], frozenset[Cell]]:
@@ -184,9 +163,9 @@ def read_view(history: Sequence[TowersState], actions: Sequence[Action], view: T
     added = [view.towers[i] - expect[i] for i in (0, 1)]
     removed = [expect[i] - view.towers[i] for i in (0, 1)]
     if any(removed):
-        return _taken_off(history, actions, view, removed)
+        return Reading(takeback=_taken_off(history, actions, view, removed))
     if not any(added):
-        return _zone_changed(pos, zone)
+        return Reading(actions=_zone_changed(pos, zone))
     if pos.phase is Phase.CHOOSE:
         raise WrongPhaseError(
             "wait: the passive player takes a block from the zone before anyone places")
@@ -229,9 +208,9 @@ def _zone_changed(pos: TowersState, zone: Counter) -> tuple[Action, ...]:
 
 
 def _placed(pos: TowersState, view: TowersView, added: list[frozenset[Cell]],
-            zone: Counter) -> tuple[Action, ...] | Choice:
+            zone: Counter) -> Reading:
     """The placements the new cubes show, the passive player's first while taking; a
-    Choice when one of them fits more than one way."""
+    choice when one of them fits more than one way."""
     found: list[Action] = []
     state = pos
     order = (pos.passive, pos.active) if pos.phase is Phase.TAKE else PLAYERS
@@ -246,14 +225,14 @@ def _placed(pos: TowersState, view: TowersView, added: list[frozenset[Cell]],
                 placed = (find_placement(state, player, cells, taken_colour(state, view)),)
         except AmbiguousPlacementError as exc:
             fits = tuple(c if isinstance(c, tuple) else (c,) for c in exc.candidates)
-            return Choice(player, tuple((*found, *c) for c in fits))
+            return Reading(choices=tuple((*found, *c) for c in fits), chooser=player)
         for action in placed:
             state = state.apply_action(action)
         found += placed
     if not zone_fits(state, zone):
         raise InferenceError(
             "the zone pads do not match the game: put the blocks back as they were")
-    return tuple(found)
+    return Reading(actions=tuple(found))
 
 
 def over_the_top_fits(state: TowersState, player: Player,

@@ -21,7 +21,6 @@ stacks one after another.
 from __future__ import annotations
 
 from engine.core import Outcome, seeded_start, square_name
-from engine.errors import NothingPlacedError
 from engine.highrise import record
 from engine.highrise.game import HighriseGame, HighriseState, Place
 from engine.highrise.sensing import (
@@ -29,8 +28,9 @@ from engine.highrise.sensing import (
     CalibrationError,
     WeightError,
     check_covers,
-    read_placement,
+    read_view,
 )
+from engine.reading import Reading
 from engine.record import RecordError
 from firmware.highrise import leds
 from firmware.highrise.calibrate import load_calibration
@@ -85,6 +85,10 @@ class HighriseTable(Table[View]):
         """A placement is told as placed: the engine's notation (``medium b2``) would say
         what a stack holds."""
         return PLACED
+
+    def _public_move(self, action: Place) -> None:
+        """Not even as data: the size placed is what a stack holds."""
+        return None
 
     def event(self, name: str, /, **fields: object) -> dict:
         """The stacks show in the ``reveal`` events first, so the last placement's
@@ -183,25 +187,15 @@ class HighriseTable(Table[View]):
             return
         self.problem, self.wrong = self.READY, ()
 
-    def _read_settled(self, view: View, now: float) -> None:
+    def _reading(self, view: View) -> Reading:
+        """The placement weighed since the last one was accepted (the counts read are
+        journalled beside it)."""
         assert self.accepted is not None
         self.reading = view
-        try:
-            place = read_placement(self.position, self.accepted, view, self.cal)
-        except WeightError as exc:
-            self._wrong(str(exc), exc.squares)
-            return
-        except NothingPlacedError:
-            self._settled_back()
-            return
-        self._settled_back()
-        self._accept([place])
+        return read_view(self.position, self.accepted, view, self.cal)
 
     def _sure(self, view: View) -> tuple[Place, ...]:
-        """A pyramid weighed whole (the rules then check where it stands)."""
-        if self.accepted is None:
-            return ()
-        return (read_placement(self.position, self.accepted, view, self.cal),)
+        return () if self.accepted is None else super()._sure(view)
 
     def _accepted(self, before: HighriseState) -> None:
         self.accepted = self.reading  # the next placement is weighed from here

@@ -26,16 +26,16 @@ offers those actions back; the buttons of whoever made them confirm.
 from __future__ import annotations
 
 from engine.core import square_name
-from engine.errors import NothingPlacedError, ObeliskError
+from engine.errors import ObeliskError
 from engine.maze import record
-from engine.maze.actions import Action, Move, Orientation, Pass, PlaceSegment, PlaceWall
+from engine.maze.actions import Action, Move, Pass, PlaceSegment, PlaceWall
 from engine.maze.game import SEGMENTS, MazeGame, MazeState, Role
 from engine.maze.plan import Plan, plan
-from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight
+from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight, takeback_of
 from engine.players import Player
+from engine.reading import Reading
 from firmware.maze import leds
 from firmware.service.table import Table
-from firmware.service.table_asks import Offer
 from firmware.store.journal import Journal
 
 ARCHITECT, MAZE_MASTER = Role.ARCHITECT.player, Role.MAZE_MASTER.player
@@ -49,7 +49,6 @@ class MazeTable(Table[MazeView]):
 
     def __init__(self, game: MazeGame, journal: Journal, **kwargs) -> None:
         super().__init__(game, journal, **kwargs)
-        self.lifted: tuple[int, int] | None = None
         self._planned: tuple[MazeState, Plan] | None = None
 
     @classmethod
@@ -111,51 +110,26 @@ class MazeTable(Table[MazeView]):
         """The board is clear: the Architect may put the obelisk down."""
         return view == sight(self.game.new_initial_state())
 
-    def _read_settled(self, view: MazeView, now: float) -> None:
-        self.lifted = None
+    def _reading(self, view: MazeView) -> Reading:
+        """The sensors' reading; one that means nothing legal may be the board as it stood
+        before the last actions: those are offered back."""
         try:
-            reading = read_view(self.position, view)
-        except NothingPlacedError:
-            self._drop_offer()
-            self._settled_back()
-            return
-        except MazeSensingError as exc:
-            offer = self._takeback_offer(view)
-            if offer is not None:
-                self._offer_takeback(offer)
-            else:
-                self._drop_offer()
-                self._wrong(str(exc), exc.squares)
-            return
-        self._drop_offer()
-        if self.state == "repair":
-            self._settled_back()
-        if reading.wall_at is not None:
-            walls = tuple((PlaceWall(reading.wall_at, o),) for o in Orientation)
-            self._ask(MAZE_MASTER, walls, problem=(
-                f"{self.players()[MAZE_MASTER.value]}: which way does the wall on "
-                f"{square_name(reading.wall_at)} face? Press your button to turn the lit "
-                "one, hold it when it is right"))
-            return
-        if reading.lifted is not None:
-            self.lifted = reading.lifted
-            if reading.claims:
-                self._ask(ARCHITECT, tuple((m,) for m in reading.claims), problem=(
-                    f"{self.players()[ARCHITECT.value]}: put the obelisk down on a lit "
-                    "square, or, if it stands on a segment, press your button to light that "
-                    "one and hold it"))
-            else:
-                self._settled_back()
-            return
-        self._settled_back()
-        self._play(reading.actions)
+            return read_view(self.position, view)
+        except MazeSensingError:
+            takeback = takeback_of(self.history, view)
+            if takeback is None:
+                raise
+            return Reading(takeback=takeback)
 
-    def _sure(self, view: MazeView) -> tuple[Action, ...]:
-        """Pieces the rules take as they stand (a wall's facing, a lifted obelisk: not)."""
-        reading = read_view(self.position, view)
-        if reading.wall_at is not None or reading.lifted is not None:
-            return ()
-        return reading.actions
+    def _question(self, reading: Reading) -> str:
+        names = self.players()
+        if reading.lifted is not None:
+            return (f"{names[ARCHITECT.value]}: put the obelisk down on a lit square, or, if "
+                    "it stands on a segment, press your button to light that one and hold it")
+        square = reading.choices[0][0].square
+        return (f"{names[MAZE_MASTER.value]}: which way does the wall on "
+                f"{square_name(square)} face? Press your button to turn the lit one, hold "
+                "it when it is right")
 
     def _setup_view(self, view: MazeView) -> None:
         """Before a game: the first piece on the cleared board is the obelisk; it begins."""
@@ -167,67 +141,26 @@ class MazeTable(Table[MazeView]):
             self._begin_game()
             self.begin()
             self._announce_start()
-            self._play((PlaceSegment(next(iter(view.pieces))),))
+            self._accept((PlaceSegment(next(iter(view.pieces))),))
             return
         self._wrong("clear the board first: take the lit pieces and walls off, then the "
                     "Architect puts the obelisk on any square",
                     tuple(sorted(view.pieces | view.walls)))
-
-    def _takeback_offer(self, view: MazeView) -> Offer | None:
-        """The board as it stood before the last actions (a wall taken off again, the
-        obelisk put back): those actions are offered back to the players who made them."""
-        for to in reversed(range(len(self.actions))):
-            if sight(self.history[to]) == view:
-                owners = {state.current_player() for state in self.history[to:-1]}
-                return Offer(to, frozenset(owners - {None}))
-        return None
-
-    def _drop_offer(self) -> None:
-        """The board no longer shows an earlier position: no takeback stands."""
-        self.offer, self.confirmed = None, set()
 
     def _play_button(self, player: Player, kind: str) -> None:
         """The Maze Master presses to pass, while the board is as the position has it."""
         pos = self.position
         if (kind == "press" and player is MAZE_MASTER and pos.phase.value == "wall"
                 and self.decided == sight(pos)):
-            self._play((Pass(),))
-
-    def _choose(self, kind: str) -> None:
-        """A hold on a candidate the rules refuse (a wall that shuts a square off) is
-        refused; the core's ``_choose`` would record it."""
-        if kind == "hold":
-            (action,) = self.candidates[self.pick]
-            problem = self._refusal(action)
-            if problem is not None:
-                self._wrong(*problem)
-                return
-        super()._choose(kind)
+            self._accept((Pass(),))
 
     # ---------------------------------------------------------------- recording
 
-    def _play(self, actions: tuple[Action, ...]) -> None:
-        """Record ``actions`` if the rules allow each; otherwise show why and wait."""
-        pos = self.position
-        for action in actions:
-            problem = self._refusal(action, pos)
-            if problem is not None:
-                self._wrong(*problem)
-                return
-            pos = pos.apply_action(action)
-        if actions:
-            self._accept(actions)
-
-    def _refusal(self, action: Action, pos: MazeState | None = None
-                 ) -> tuple[str, tuple] | None:
-        """Why the rules refuse ``action`` and where to light it, or None."""
-        try:
-            (pos or self.position).apply_action(action)
-        except ObeliskError as exc:
-            if isinstance(action, PlaceWall):
-                return f"{exc}: take the wall off", (action.square,)
-            return str(exc), ()
-        return None
+    def _refusal(self, action: Action, exc: ObeliskError) -> tuple[str, tuple]:
+        """A wall the rules refuse (one that shuts a square off) is lit to come off."""
+        if isinstance(action, PlaceWall):
+            return f"{exc}: take the wall off", (action.square,)
+        return str(exc), ()
 
     def _accepted(self, before: MazeState) -> None:
         """Say it once when the Architect can no longer gather every segment in time."""
@@ -244,6 +177,3 @@ class MazeTable(Table[MazeView]):
                       message=f"every segment now takes {now.moves} moves, more than the "
                               f"{pos.turns_left} turns left")
 
-    def _next_game(self) -> None:
-        super()._next_game()
-        self.lifted = None

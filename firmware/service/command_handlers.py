@@ -86,8 +86,7 @@ class TableMaker:
 
 def solo_of(table: Any) -> Any:
     """The table's ``Solo`` setting (None: two people play)."""
-    computer = getattr(table, "solo", None)
-    return None if computer is None else computer.solo
+    return None if table.solo is None else table.solo.solo
 
 
 def solo_wanted(command: Command, now: Any) -> Any:
@@ -107,10 +106,7 @@ def solo_wanted(command: Command, now: Any) -> Any:
 
 def _bonus(table: Any) -> list[str]:
     """The players who may decline a bonus now (towers' flat bonus)."""
-    pos = table.position
-    if not table.in_plain_play() or getattr(getattr(pos, "phase", None), "name", "") != "BONUS":
-        return []
-    return [p.value for p in getattr(pos, "bonus", ())]
+    return [p.value for p in table.decliners()] if table.in_plain_play() else []
 
 
 def _owners(table: Any) -> list[str]:
@@ -122,8 +118,7 @@ def _owners(table: Any) -> list[str]:
 
 def _hint_now(table: Any) -> str:
     """Why a hint cannot be lit now ("": it can)."""
-    computer = getattr(table, "solo", None)
-    if computer is None:
+    if table.solo is None:
         return ("a hint is for playing alone: set up a new game with the computer in a seat "
                 "(solo A or B)")
     if not table.in_plain_play():
@@ -131,7 +126,7 @@ def _hint_now(table: Any) -> str:
             "confirm or undo the takeback first (lift the pieces off, or put them back)"
     from firmware.service.solo import movers
 
-    if computer.person not in movers(table.position):
+    if table.solo.person not in movers(table.position):
         return "a hint is for your own move: wait for the computer's"
     return ""
 

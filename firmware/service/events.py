@@ -17,7 +17,7 @@ not understand; the tests check every event the demos of every game emit.
 | ``start`` | a game began: its options, who plays, who goes first, the board |
 | ``resumed`` | the service started again on an unfinished game, replayed |
 | ``turn`` | a player is to act, and what they are to do |
-| ``accepted`` | an action was recorded: who, in words and notation, the board after |
+| ``accepted`` | an action was recorded: who, in words, notation and data, the board after |
 | ``refused`` | what the table saw breaks a rule: why, what to do, where (``Mark``\ s) |
 | ``repaired`` | the table is as the game says again |
 | ``takeback`` | actions were undone (a takeback confirmed, a stone slid on) |
@@ -70,11 +70,12 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
               "observation": dict},
 }
 OPTIONAL: dict[str, set[str]] = {
+    "accepted": {"move"},
     "notice": {"player"},
     "refused": {"player"},
     "offer": {"pick"},
 }
-_EXTRA_TYPES = {"player": str, "pick": int}
+_EXTRA_TYPES = {"player": str, "pick": int, "move": dict}
 WORDS = {
     "timer": {"started", "paused", "resumed", "expired", "stopped"},
     "offer": {"bonus", "takeback", "choose"},

@@ -142,11 +142,7 @@ def movers(state: Any) -> tuple[Player, ...]:
     """Who may act now (towers: both while placing)."""
     if state.is_terminal():
         return ()
-    to_move = getattr(state, "to_move", None)
-    if callable(to_move):
-        return tuple(to_move())
-    player = state.current_player()
-    return (player,) if player is not None else ()
+    return state.to_move()
 
 
 class Computer:

@@ -30,10 +30,11 @@ The repair, choosing and takebacks are written in ``firmware.service.table_asks`
 (``Asking``), starting and resuming in ``firmware.service.table_start``
 (``Starting``); ``Table`` is made of both, and this module holds the rest.
 
-A game's table adds only what differs: how it reads a settled view
-(``_decide``), which buttons mean what during play (``_play_button``), its
-LED frame (``<game>/leds.py``) and, when it must, how its journal entries
-look (High Rise seals them). Everything it tells the world goes through
+A game's table adds only what differs: what a settled view means
+(``_reading``, an ``engine.reading.Reading`` the core acts on), which
+buttons mean what during play (``_play_button``), its LED frame
+(``<game>/leds.py``) and, when it must, how its journal entries look
+(High Rise seals them). Everything it tells the world goes through
 ``events.make`` in the one vocabulary.
 """
 
@@ -48,10 +49,11 @@ from transitions import Machine
 from engine.core import seeded_start
 from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
+from engine.reading import Takeback
 from engine.record import options_to_dict
 from firmware.service import events, solo
 from firmware.service.settle import Settler
-from firmware.service.table_asks import Actions, Asking, Offer
+from firmware.service.table_asks import Actions, Asking
 from firmware.service.table_start import Starting, fresh_seed
 from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
@@ -82,8 +84,8 @@ class Table(Starting, Asking, Generic[V]):
     A subclass sets ``record`` (its engine record module) and ``SETUP`` (what
     the players are asked before a game), may add states and transitions
     (``EXTRA_STATES``, ``EXTRA_TRANSITIONS``, replacing core ones of the same
-    trigger and source), and implements ``_read_settled(view, now)``: what a settled
-    reading means while a game is played (the core deals with the rest).
+    trigger and source), and implements ``_reading(view)``: what a settled reading
+    means while a game is played, as a ``Reading`` (the core acts on it).
     """
 
     STATES: ClassVar[tuple[str, ...]] = CORE_STATES
@@ -122,7 +124,8 @@ class Table(Starting, Asking, Generic[V]):
         self.candidates: tuple[Actions, ...] = ()
         self.chooser: Player | None = None
         self.pick = 0
-        self.offer: Offer | None = None
+        self.offer: Takeback | None = None
+        self.lifted: Any = None  # a piece held in the air: where it may go is lit
         self.confirmed: set[Player] = set()
         self.position: Any = seeded_start(game, self.seed)[0]  # the start, until a game
         self.history: list = [self.position]
@@ -299,6 +302,11 @@ class Table(Starting, Asking, Generic[V]):
         """Whether a settled view is the table set up for a new game."""
         return False
 
+    def decliners(self) -> tuple[Player, ...]:
+        """The players who may decline something now with their button (a game with
+        nothing to decline: nobody)."""
+        return ()
+
     def _play_button(self, player: Player, kind: str) -> None:
         """A player's button during play (a game's own meaning: decline, pass, a move...)."""
 
@@ -314,10 +322,6 @@ class Table(Starting, Asking, Generic[V]):
     def _setup_view(self, view: V) -> None:
         """Before a game: tell the players whether the table is set out (``ready``)."""
         self.problem = self.READY if self.ready(view) else self.SETUP
-
-    def _read_settled(self, view: V, now: float) -> None:
-        """What a settled reading means in the game: the game's own reading of its sensors."""
-        raise NotImplementedError
 
     def _sure_now(self, view: V) -> bool:
         """Whether a fresh reading may count after the short window: only in plain play,
@@ -339,49 +343,63 @@ class Table(Starting, Asking, Generic[V]):
         return bool(actions)
 
     def _sure(self, view: V) -> tuple:
-        """The complete legal actions ``view`` surely means, or () (a game's own answer; by
-        default none, and every reading waits the whole settle time)."""
-        return ()
+        """The complete legal actions ``view`` surely means, or (): a reading that is only
+        actions (no choice, nothing lifted or offered back)."""
+        return self._reading(view).sure()
 
-    def _apply(self, action: Any) -> Any:
+    def _apply(self, pos: Any, action: Any) -> Any:
         """The position after ``action`` (worked out already if the reading was sure)."""
         before, after = self._prepared.get(action, (None, None))
-        if before is self.position:
+        if before is pos:
             return after
-        return self.position.apply_action(action)
+        return pos.apply_action(action)
+
+    def _checked(self, actions: list | tuple) -> list[tuple[Any, Any]] | None:
+        """Each action with the position after it, all checked by the rules before any is
+        journalled; None, with the refusal shown, when the rules refuse one."""
+        pos, steps = self.position, []
+        for action in actions:
+            try:
+                pos = self._apply(pos, action)
+            except ObeliskError as exc:
+                self._wrong(*self._refusal(action, exc))
+                return None
+            steps.append((action, pos))
+        return steps
+
+    def _refusal(self, action: Any, exc: ObeliskError) -> tuple[str, tuple]:
+        """What the players are told of an action the rules refuse, and where it is lit."""
+        return str(exc), ()
 
     # ------------------------------------------------------------------ recording
 
     def _accept(self, actions: list | tuple) -> None:
-        """Journal each action (fsynced), apply it, tell it; the LEDs follow."""
+        """Journal each action (fsynced), apply it, tell it; the LEDs follow. Nothing the
+        rules refuse reaches the journal, not even the first of several actions."""
+        steps = self._checked(actions)
+        if steps is None:
+            return
         before = self.position
-        for action in actions:
-            try:  # the rules first: nothing they refuse reaches the journal
-                after = self._apply(action)
-            except ObeliskError as exc:
-                self._wrong(str(exc))
-                return
-            actor = self._actor(action)
+        for action, after in steps:
+            actor = self.position.actor(action)
             refusal = self.solo.refuse(self, action, actor) if self.solo is not None else None
             if refusal is not None:  # made for the computer, but not the move it asked
                 self._wrong(*refusal)
                 return
             self.journal.append({"t": "action", "n": len(self.actions) + 1,
                                  **self._entry_of(action)})
-            text = self._words(action)
-            notation = self._notation(action)
+            told = {"action": self._notation(action), "text": self._words(action)}
+            move = self._public_move(action)
+            if move is not None:
+                told["move"] = move
             self._record(action, after)
-            self.tell("accepted", player=actor.value, action=notation, text=text,
+            self.tell("accepted", player=actor.value, **told,
                       observation=self.position.observation())
         self._accepted(before)
         if self.position.is_terminal():
             self._end()
         else:
             self._tell_turn(before)
-
-    def _actor(self, action: Any) -> Player:
-        actor = getattr(self.position, "actor", None)
-        return actor(action) if actor is not None else self.position.current_player()
 
     def _words(self, action: Any) -> str:
         """An action in a player's words (its notation unless the game says more)."""
@@ -390,6 +408,11 @@ class Table(Starting, Asking, Generic[V]):
     def _notation(self, action: Any) -> str:
         """An action as the ``accepted`` event names it (its notation, unless that is secret)."""
         return self.position.action_to_string(action)
+
+    def _public_move(self, action: Any) -> dict | None:
+        """An action as data the page may draw from (its record form), or None when it
+        would tell a secret."""
+        return self.record.action_to_dict(action)
 
     def _entry_of(self, action: Any) -> dict:
         """What the journal keeps of an action (High Rise seals it)."""
@@ -420,8 +443,7 @@ class Table(Starting, Asking, Generic[V]):
     def _phase_words(self, state: Any | None = None) -> str:
         """What the player to act is to do, in a sentence."""
         state = self.position if state is None else state
-        describe = getattr(state, "describe_phase", None)
-        return describe() if describe is not None else "your move"
+        return state.describe_phase()
 
     def cannot_record(self, message: str) -> None:
         """The journal refused the last action (a full disk): nothing was confirmed.

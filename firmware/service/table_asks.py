@@ -9,35 +9,71 @@
 - takebacks: lifting the last placements off again offers them back, and
   only the players whose pieces came off confirm.
 
-When the table is as the game says again, ``_settled_back`` ends whichever it
-was.
+A settled reading comes here as the game's ``Reading`` (``_read_settled``):
+one decision for every game turns it into a repair, a choice, a takeback or
+actions to play. When the table is as the game says again, ``_settled_back``
+ends whichever it was.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from engine.core import square_name
+from engine.errors import InferenceError, ObeliskError
 from engine.players import Player
+from engine.reading import Reading, Takeback
 from firmware.service.events import Mark
 
 Actions = tuple[Any, ...]
 
 
-@dataclass(frozen=True)
-class Offer:
-    """The table went back to an earlier accepted position: a takeback to confirm.
-
-    Only the players whose pieces came off (``owners``) may confirm it.
-    """
-
-    to: int
-    owners: frozenset[Player]
-
-
 class Asking:
     """The table's repair, choices and takebacks (a part of ``Table``)."""
+
+    # ------------------------------------------------------------------ a settled reading
+
+    def _read_settled(self, view: Any, now: float) -> None:
+        """What a settled reading means, acted on the same way in every game: a refusal
+        to repair, a takeback to confirm, a choice to pick (a lifted piece's destinations
+        lit), or the actions to play."""
+        self.lifted = None
+        try:
+            reading = self._reading(view)
+        except ObeliskError as exc:
+            self.offer, self.confirmed = None, set()
+            self._wrong(str(exc), self._to_fix(view, exc))
+            return
+        if reading.takeback is not None:
+            self._offer_takeback(reading.takeback)
+            return
+        self.offer, self.confirmed = None, set()  # what came off is back: no takeback
+        self.lifted = reading.lifted
+        if reading.choices:
+            if self.state == "repair":
+                self._settled_back()
+            assert reading.chooser is not None
+            self._ask(reading.chooser, reading.choices, self._question(reading))
+            return
+        if reading.amends is not None:
+            self._takeback(reading.amends, why="slide")
+        self._settled_back()
+        if reading.actions:
+            self._accept(reading.actions)
+
+    def _reading(self, view: Any) -> Reading:
+        """What a settled view means in the game (its ``sensing``); an ``ObeliskError``
+        when it means nothing legal."""
+        raise NotImplementedError
+
+    def _to_fix(self, view: Any, exc: ObeliskError) -> tuple:
+        """Where a refused reading is lit: the squares the refusal names (a game that
+        knows better, the first piece to put right, says so)."""
+        return exc.squares if isinstance(exc, InferenceError) else ()
+
+    def _question(self, reading: Reading) -> str:
+        """How a choice is asked (the core's words, unless the game has its own)."""
+        return ""
 
     # ------------------------------------------------------------------ repair
 
@@ -111,13 +147,15 @@ class Asking:
             self.pick = (self.pick + 1) % len(self.candidates)
             return
         actions = list(self.candidates[self.pick])
+        if self._checked(actions) is None:  # refused (a wall that shuts a square off)
+            return
         self.candidates, self.chooser = (), None
         self.picked()
         self._accept(actions)
 
     # ------------------------------------------------------------------ takebacks
 
-    def _offer_takeback(self, offer: Offer) -> None:
+    def _offer_takeback(self, offer: Takeback) -> None:
         if offer != self.offer:
             self.confirmed = set()
             self.emit(self._takeback_event(offer))
@@ -131,7 +169,7 @@ class Asking:
         if self.state == "play":
             self.go_wrong()
 
-    def _takeback_event(self, offer: Offer) -> dict:
+    def _takeback_event(self, offer: Takeback) -> dict:
         owners = sorted(offer.owners, key=lambda p: p.value)
         return self.event("offer", kind="takeback", players=[p.value for p in owners],
                           candidates=[f"take back {len(self.actions) - offer.to} action(s)"])

@@ -115,5 +115,6 @@ class Starting:
         self.position = seeded_start(self.game, self.seed)[0]
         self.history, self.actions = [self.position], []
         self.started, self.offer, self.candidates, self.chooser = False, None, (), None
+        self.lifted = None
         self.problem = self.SETUP
         self.settler.forget()

@@ -16,60 +16,22 @@ replaces the tentative one. Nothing illegal is recorded.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import NamedTuple
-
 from engine.errors import ObeliskError
 from engine.players import Player
+from engine.reading import Reading
 from engine.stones import record
-from engine.stones.game import Move, Square, StonesGame, StonesState
-from engine.stones.sensing import (
-    BoardView,
-    candidate_moves,
-    lifted_sight,
-    sight,
-    sight_after,
-)
+from engine.stones.game import Move, Square, StonesState
+from engine.stones.sensing import BoardView, candidate_moves, read_view, sight
 from firmware.service.table import Table
 from firmware.stones import leds
-from firmware.store.journal import Journal
 
 View = BoardView
-
-
-class Meaning(NamedTuple):
-    """What a view means in a position: a stone in the air (``lifted``, with the stacks it
-    may be), the moves that fit, or what is wrong (``error``)."""
-
-    lifted: Square | None = None
-    stacks: tuple[Move, ...] = ()
-    fits: tuple[Move, ...] = ()
-    error: str = ""
-
-
-@lru_cache(maxsize=32)
-def meaning(pos: StonesState, view: View) -> Meaning:
-    """Worked out once per reading: the short settle window asks it when the reading
-    arrives, the decision when it has settled."""
-    legal = pos.legal_actions()
-    for square in sorted({m.frm for m in legal}):
-        if view == lifted_sight(pos, square, view.levels):
-            return Meaning(lifted=square, stacks=tuple(
-                m for m in legal if m.frm == square and sight_after(pos, m, view.levels) == view))
-    try:
-        return Meaning(fits=tuple(candidate_moves(pos, view)))
-    except ObeliskError as exc:
-        return Meaning(error=str(exc))
 
 
 class StonesTable(Table[BoardView]):
     SETUP = "set the stones out as at the start, then press a player button"
     record = record
     draw_leds = leds.frame
-
-    def __init__(self, game: StonesGame, journal: Journal, **kwargs) -> None:
-        super().__init__(game, journal, **kwargs)
-        self.lifted: Square | None = None
 
     # ---------------------------------------------------------------- reading
 
@@ -94,38 +56,11 @@ class StonesTable(Table[BoardView]):
             return
         self._ask(player, tuple((m,) for m in silent))
 
-    def _read_settled(self, view: View, now: float) -> None:
-        pos = self.position
-        self.lifted = None
-        if view == self.sight(pos):
-            self._settled_back()
-            return
-        if self._slide(view):
-            return
-        seen = meaning(pos, view)
-        if seen.lifted is not None:
-            # A stone held in the air (or, to occupancy switches, stacked): light where
-            # it may go.
-            self.lifted = seen.lifted
-            if seen.stacks:
-                self._ask(pos.to_play, tuple((m,) for m in seen.stacks))
-            else:
-                self._settled_back()
-            return
-        if seen.error:
-            self._wrong(seen.error, self.differences(view))
-            return
-        fits = seen.fits
-        if len(fits) == 1:
-            self._settled_back()
-            self._accept(fits)
-        else:
-            self._ask(pos.to_play, tuple((m,) for m in fits))
+    def _reading(self, view: View) -> Reading:
+        return self._slid(view) or read_view(self.position, view)
 
-    def _sure(self, view: View) -> tuple[Move, ...]:
-        """One move, and the stone down on its square (a stone in the air is not)."""
-        seen = meaning(self.position, view)
-        return seen.fits if seen.lifted is None and len(seen.fits) == 1 else ()
+    def _to_fix(self, view: View, exc: ObeliskError) -> tuple[Square, ...]:
+        return self.differences(view)
 
     def differences(self, view: View) -> tuple[Square, ...]:
         """The squares to fix, one at a time: a stack too tall first, then one missing (the
@@ -136,26 +71,23 @@ class StonesTable(Table[BoardView]):
         missing = sorted(sq for sq in expect if expect[sq] > now.get(sq, 0))
         return tuple((extra or missing)[:1])
 
-    def _slide(self, view: View) -> bool:
-        """A stone that slid on: replace the tentative move if that is still legal."""
+    def _slid(self, view: View) -> Reading | None:
+        """A stone that slid on: its tentative move is replaced, if the new one is legal."""
         if not self.actions:
-            return False
+            return None
         before, last = self.history[-2], self.actions[-1]
         here = dict(view.heights).get(last.to, 0)
         if here >= dict(self.sight(self.position).heights).get(last.to, 0):
-            return False  # the stone is still where its move put it: no slide
+            return None  # the stone is still where its move put it: no slide
         try:
             fits = candidate_moves(before, view)
         except ObeliskError:
-            return False
+            return None
         same = [m for m in fits if m.frm == last.frm and m != last
                 and m.to not in sight(before).squares]  # it slid on to an empty square
         if len(same) != 1:
-            return False
-        self._takeback(len(self.actions) - 1, why="slide")
-        self._settled_back()
-        self._accept(same)
-        return True
+            return None
+        return Reading(actions=tuple(same), amends=len(self.actions) - 1)
 
     def _accepted(self, before: StonesState) -> None:
         mover = self.position.current_player()
@@ -163,6 +95,3 @@ class StonesTable(Table[BoardView]):
             self.tell("notice", player=mover.value,
                       message="your capstone must come off this turn")
 
-    def _next_game(self) -> None:
-        super()._next_game()
-        self.lifted = None

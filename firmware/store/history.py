@@ -202,7 +202,6 @@ def moves(record: Record, states: list) -> list[tuple[str, str]]:
     out = []
     for state, data in zip(states, record.actions, strict=False):
         action = from_dict(data)
-        actor = getattr(state, "actor", None)
-        player = actor(action) if actor is not None else state.current_player()
+        player = state.actor(action)
         out.append((player.value if player else "-", state.action_to_string(action)))
     return out

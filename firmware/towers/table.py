@@ -27,14 +27,13 @@ from typing import Any
 from engine.core import seeded_start
 from engine.errors import ObeliskError
 from engine.players import Player
+from engine.reading import Reading
 from engine.record import options_to_dict
 from engine.towers import record
 from engine.towers.actions import Action, Decline, Place, Timeout
 from engine.towers.blocks import Cell, block_set_to_dict
 from engine.towers.game import TowersGame, TowersOptions, TowersState
 from engine.towers.sensing import (
-    Choice,
-    Takeback,
     TowersView,
     next_fix,
     over_the_top_fits,
@@ -45,7 +44,6 @@ from engine.towers.turns import Phase
 from firmware.service.events import Mark
 from firmware.service.hourglass import Hourglass
 from firmware.service.table import Table
-from firmware.service.table_asks import Offer
 from firmware.store.journal import GameEntries, Journal
 from firmware.towers import leds
 
@@ -292,60 +290,51 @@ class TowersTable(Table[TowersView]):
 
     # ---------------------------------------------------------------- deciding
 
-    def _read_settled(self, view: TowersView, now: float) -> None:
+    def _reading(self, view: TowersView) -> Reading:
+        """``read_view``, worked out once per reading and position (it tries placements on
+        both towers): the short settle window asks it as the reading arrives, the decision
+        once it has settled. A position always follows the same history, so the position
+        itself (not an equal one) and the view are the key. Once a lost turn's blocks are
+        back in the pile, the next turn's hourglass may start."""
         if self.clear_zone and not view.zone_colours():
             self.clear_zone = False
             self._glass_due()
-        try:
-            reading = self._read(view, self.clear_zone)
-        except ObeliskError as exc:
-            self.offer = None
-            fix = next_fix(self.position, view)
-            self._wrong(str(exc), (fix,) if fix else ())
-            return
-        if isinstance(reading, Takeback):
-            self._offer_takeback(Offer(reading.to, reading.owners))
-            return
-        self.offer = None  # what came off is back: no takeback to confirm
-        if isinstance(reading, Choice):
-            self._ask(reading.chooser, reading.candidates,
-                      CHOOSE_PLACEMENT.format(reading.chooser))
-            return
-        self._settled_back()
-        if reading:
-            self._accept(reading)
-
-    def _sure(self, view: TowersView) -> tuple:
-        """Blocks the sensors place without a doubt (not a choice, not a takeback)."""
-        if self.clear_zone:
-            return ()
-        reading = self._read(view, clear_zone=False)
-        return reading if isinstance(reading, tuple) else ()
-
-    def _read(self, view: TowersView, clear_zone: bool) -> Any:
-        """``read_view`` worked out once per reading and position (it tries placements on
-        both towers): the short settle window asks it as the reading arrives, the decision
-        once it has settled. A position always follows the same history, so the position
-        itself (not an equal one) and the view are the key."""
         last = self._last_read
-        if last is not None and last[0] is self.position and last[1] == (view, clear_zone):
+        if last is not None and last[0] is self.position and last[1] == (view, self.clear_zone):
             meant = last[2]
         else:
             try:
-                meant = read_view(self.history, self.actions, view, clear_zone=clear_zone)
+                meant = read_view(self.history, self.actions, view, clear_zone=self.clear_zone)
             except ObeliskError as exc:
                 meant = exc
-            self._last_read = (self.position, (view, clear_zone), meant)
+            self._last_read = (self.position, (view, self.clear_zone), meant)
         if isinstance(meant, ObeliskError):
             raise meant
         return meant
+
+    def _to_fix(self, view: TowersView, exc: ObeliskError) -> tuple:
+        """The first cube to put right (or take off) is lit, one at a time."""
+        fix = next_fix(self.position, view)
+        return (fix,) if fix else ()
+
+    def _question(self, reading: Reading) -> str:
+        return CHOOSE_PLACEMENT.format(reading.chooser)
+
+    def _sure(self, view: TowersView) -> tuple:
+        """Blocks the sensors place without a doubt (none while a lost turn's blocks are
+        still to go back to the pile)."""
+        return () if self.clear_zone else super()._sure(view)
+
+    def decliners(self) -> tuple[Player, ...]:
+        """Who may decline the flat bonus they earned."""
+        return self.position.bonus if self.position.phase is Phase.BONUS else ()
 
     def _play_button(self, player: Player, kind: str) -> None:
         """Declining a flat bonus, or a block that landed wholly above the rods."""
         pos = self.position
         if kind != "press":
             return
-        if pos.phase is Phase.BONUS and player in pos.bonus:
+        if player in self.decliners():
             self._accept([Decline(player)])
         elif pos.phase in (Phase.TAKE, Phase.PLACE):
             self._over_the_top(player)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import NoChance, Outcome, parse_square, returns_of, square_name
+from engine.core import NoChance, Outcome, Turns, parse_square, returns_of, square_name
 from engine.errors import IllegalActionError
 from engine.players import Player
 
@@ -34,7 +34,7 @@ class NoughtsGame:
 
 
 @dataclass(frozen=True)
-class NoughtsState(NoChance):
+class NoughtsState(Turns, NoChance):
     game: NoughtsGame
     marks: tuple[tuple[Square, Player], ...]
     to_play: Player

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engine.errors import ObeliskError
+from engine.errors import InferenceError, ObeliskError
+from engine.reading import Reading
 from engine.stones.sensing import BoardView
 from firmware.service.table import Table
 from tests.toy import leds, record
@@ -23,20 +24,14 @@ class NoughtsTable(Table[BoardView]):
     def ready(self, view: BoardView) -> bool:
         return not self._seen(view)
 
-    def _read_settled(self, view: BoardView, now: float) -> None:
+    def _reading(self, view: BoardView) -> Reading:
+        """One new stone on the board is the mover's mark (the core asks the rules)."""
         seen, expected = self._seen(view), self._expected()
-        if seen == expected:
-            self._settled_back()
-            return
         new, gone = seen - expected, expected - seen
-        if len(new) == 1 and not gone:
-            try:
-                self.position.apply_action(next(iter(new)))
-            except ObeliskError as exc:
-                self._wrong(str(exc), tuple(new))
-                return
-            self._settled_back()
-            self._accept(tuple(new))
-            return
-        where = tuple(sorted(gone or new))[:1]
-        self._wrong("one stone a turn, on an empty square: put the board back as it was", where)
+        if len(new) <= 1 and not gone:
+            return Reading(actions=tuple(new))
+        raise InferenceError("one stone a turn, on an empty square: put the board back as "
+                             "it was", tuple(sorted(gone or new))[:1])
+
+    def _refusal(self, square: tuple[int, int], exc: ObeliskError) -> tuple[str, tuple]:
+        return str(exc), (square,)

@@ -100,8 +100,9 @@ def replay_steps(state_dir: Path, game_id: str) -> dict:
         raise NotServed(409, str(exc)) from None
     played = moves(record, states)
     steps = [{"player": None, "text": "the start", "observation": states[0].observation()}]
-    steps += [{"player": player, "text": text, "observation": state.observation()}
-              for (player, text), state in zip(played, states[1:], strict=True)]
+    steps += [{"player": player, "text": text, "move": data, "observation": state.observation()}
+              for (player, text), data, state in zip(played, record.actions, states[1:],
+                                                     strict=True)]
     outcome = states[-1].outcome()
     declared = GAMES.get(game.game)
     return {"id": game.id, "game": game.game, "page": declared.page if declared else "",

@@ -9,6 +9,7 @@ import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./ta
 
 /**
  * @typedef {import("./service.js").EventKind} EventKind
+ * @typedef {import("./service.js").Move} Move
  * @typedef {import("./service.js").Observation} Observation
  * @typedef {import("./service.js").PageEvent} PageEvent
  * @typedef {import("./service.js").PageEvents} PageEvents
@@ -83,12 +84,12 @@ function reset(event) {
 /** The observation after an action: what it changed, and what the game keeps of it.
  * @param {Observation} obs
  * @param {boolean} [change] whether to show what changed (not after a jump: a takeback)
- * @param {string} [action] the notation of the action that led there */
-function observe(obs, change = true, action = "") {
+ * @param {Move} [move] the action that led there, as data */
+function observe(obs, change = true, move) {
   const before = page.obs;
   page.obs = obs;
   page.change = change ? changeOf(page.module, before, obs) : null;
-  page.trail = trackOf(page.module, page.trail, before, obs, page.actions, action);
+  page.trail = trackOf(page.module, page.trail, before, obs, page.actions, move);
 }
 
 /** What each kind of event does to the page (the others are only listed).
@@ -119,7 +120,7 @@ const handlers = {
     page.actions += 1;
     page.moves.push({ n: page.actions, player: e.player, text: e.text });
     Object.assign(page, { problem: "", where: [], offer: null, asked: null });
-    observe(e.observation, true, e.action);
+    observe(e.observation, true, e.move);
   },
   refused(e) {
     page.problem = e.message;

@@ -77,7 +77,7 @@ function views(game) {
   let trail = null;
   return game.steps.map((step, i) => {
     const before = i ? game.steps[i - 1].observation : null;
-    trail = trackOf(game.page, trail, before, step.observation, i, step.text);
+    trail = trackOf(game.page, trail, before, step.observation, i, step.move);
     const last = i === game.steps.length - 1;
     return { obs: step.observation, players: game.players, change: i ? changeOf(game.page, before, step.observation) : null,
       marks: [], trail, reveals: revealsOf(game.page, step.observation), over: last };

@@ -12,6 +12,7 @@
  * @typedef {{game?: string, to_move?: string[]} & Record<string, unknown>} Observation
  */
 
+/** @typedef {Record<string, unknown>} Move an action as its record's data ({a: "place", ...}) */
 /** @typedef {Record<string, string>} Players the seats' names: {A: "player A", ...} */
 /** @typedef {Record<string, string | number | boolean | null>} Options a game's options */
 
@@ -54,7 +55,8 @@
  *     observation: Observation},
  *   resumed: {game: string, options: Options, actions: number, observation: Observation},
  *   turn: {player: string, doing: string},
- *   accepted: {player: string, action: string, text: string, observation: Observation},
+ *   accepted: {player: string, action: string, text: string, move?: Move,
+ *     observation: Observation},
  *   refused: {message: string, where: Place[], player?: string},
  *   repaired: {},
  *   takeback: {undone: number, actions: number, why: string, observation: Observation},
@@ -319,7 +321,7 @@ export async function sessionToken() {
  * @property {string} options
  * @property {Players} players
  * @property {Outcome | null} outcome
- * @property {{player: string | null, text: string, observation: Observation}[]} steps
+ * @property {{player: string | null, text: string, move?: Move, observation: Observation}[]} steps
  */
 
 /**

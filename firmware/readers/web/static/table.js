@@ -9,6 +9,7 @@ import * as towers from "./towers.js";
 
 /**
  * @typedef {import("./service.js").Observation} Observation
+ * @typedef {import("./service.js").Move} Move
  * @typedef {import("./service.js").Outcome} Outcome
  * @typedef {import("./service.js").Reveal} Reveal
  */
@@ -49,7 +50,7 @@ import * as towers from "./towers.js";
  *   scoreLine(obs: Observation, player: string): string,
  *   change(before: Observation | null, after: Observation): unknown,
  *   track?(trail: unknown, before: Observation | null, after: Observation, actions: number,
- *     action: string): unknown,
+ *     move?: Move): unknown,
  *   reveals?(obs: Observation): Record<string, Reveal> | null,
  *   breakdownRow?(row: string): HTMLLIElement,
  * }} GameModule
@@ -117,18 +118,18 @@ export function changeOf(page, before, after) {
 }
 
 /** What a game keeps from one observation to the next (the maze's route, the towers' blocks
- * over the top), one observation further on; ``action`` is the notation that led there.
+ * over the top), one observation further on; ``move`` is the action that led there, as data.
  * @param {string | null} page  the game's page module (its declaration's `page`)
  * @param {unknown} trail
  * @param {Observation | null} before
  * @param {Observation | null} after
  * @param {number} actions  actions played
- * @param {string} [action]
+ * @param {Move} [move]
  * @returns {unknown} */
-export function trackOf(page, trail, before, after, actions, action = "") {
+export function trackOf(page, trail, before, after, actions, move) {
   const module = page ? MODULES[page] : undefined;
   try {
-    return module?.track && after ? module.track(trail, before, after, actions, action) : null;
+    return module?.track && after ? module.track(trail, before, after, actions, move) : null;
   } catch {
     return trail;
   }

@@ -36,6 +36,7 @@ import { html, points, svg } from "./svg.js";
  * it was (a takeback drops what came after).
  * @typedef {{over: (Cubes & {player: string, n: number})[]}} TowersTrail
  */
+/** @typedef {import("./service.js").Move} Move */
 /** @typedef {import("./table.js").View<TowersObservation, TowersChange, TowersTrail>} TowersView */
 /** @typedef {{cell: number[], kind: string, player: string}} Mark a cube a refusal marks */
 
@@ -291,15 +292,15 @@ export function change(before, after) {
 
 /** The blocks seen over the top so far: the end of the turn takes them off (in the same
  * observation when the game ends there), so the drawing keeps them to show where they were.
- * ``n``: actions played (a takeback drops what came after it); ``action``: the notation of
- * the action that led to ``after`` ("place B10 A a2:9 a2:10 ...").
+ * ``n``: actions played (a takeback drops what came after it); ``move``: the action that
+ * led to ``after``, as its record's data ({a: "place", tower, block, cells}).
  * @param {TowersTrail | null} trail
  * @param {TowersObservation | null} before
  * @param {TowersObservation} after
  * @param {number} n
- * @param {string} action
+ * @param {Move} [move]
  * @returns {TowersTrail} */
-export function track(trail, before, after, n, action) {
+export function track(trail, before, after, n, move) {
   const levels = after.levels || 9;
   const over = (trail?.over || []).filter((b) => b.n <= n);
   /** @param {Cubes & {player: string}} block */
@@ -311,14 +312,10 @@ export function track(trail, before, after, n, action) {
   for (const player of ["A", "B"]) {
     for (const block of after.towers[player]) add({ ...block, player });
   }
-  const placed = /^place (\S+) ([AB]) ((?:[a-c]\d+:\d+\s*)+)/.exec(action || "");
-  if (placed) {
-    const [, id, player, where] = placed;
-    const cells = where.trim().split(/\s+/).map((cell) => {
-      const [rod, level] = cell.split(":");
-      return [rod.charCodeAt(0) - 97, Number(rod.slice(1)) - 1, Number(level) - 1];
-    });
-    add({ id, player, cells, colour: colourOf(before, id) });
+  if (move?.a === "place") {
+    const id = String(move.block);
+    const cells = /** @type {[number, number, number][]} */ (move.cells);
+    add({ id, player: String(move.tower), cells, colour: colourOf(before, id) });
   }
   return { over };
 }
