@@ -24,7 +24,7 @@ fixed generator (splitmix64), written out so it is the same on every Python.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -54,22 +54,25 @@ class Outcome:
             return (0.0, 0.0)
         return (1.0, -1.0) if self.winner is Player.A else (-1.0, 1.0)
 
-    def words(self) -> str:
-        """The result in one line a person reads."""
-        who = "a draw" if self.winner is None else f"{self.winner} wins"
+    def words(self, seats: Mapping[str, str] | None = None) -> str:
+        """The result in one line a person reads, each seat named as the game names it
+        (``{"A": "the Architect", ...}``; by default "player A")."""
+        winner = self.winner
+        who = "a draw" if winner is None else \
+            f"{(seats or {}).get(winner.value, str(winner))} wins"
         if self.scores is not None:  # the winner's points first: "B wins, 24 to 15"
             first = self.winner.index if self.winner is not None else 0
             who += f", {self.scores[first]} to {self.scores[1 - first]}"
         return f"{who} (the game ended: {self.termination.replace('_', ' ')})"
 
-    def to_dict(self) -> dict:
-        """Plain data for events, journals and pages."""
+    def to_dict(self, seats: Mapping[str, str] | None = None) -> dict:
+        """Plain data for events, journals and pages (``seats``: as for ``words``)."""
         return {"termination": self.termination,
                 "winner": self.winner.value if self.winner else None,
                 "scores": None if self.scores is None else dict(zip("AB", self.scores,
                                                                     strict=True)),
                 "breakdown": {p.value: list(self.breakdown[p.index]) for p in PLAYERS},
-                "words": self.words()}
+                "words": self.words(seats)}
 
 
 def returns_of(outcome: Outcome | None) -> tuple[float, float]:

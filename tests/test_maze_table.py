@@ -187,11 +187,15 @@ def test_a_claim_is_picked_with_the_architects_button(t):
     t.lift("d4")                                   # onto h8: only d4 empties
     assert t.table.state == "choose"
     assert t.table.candidates == ((Move(sq("h8")),),)  # the one segment in line with d4
+    # one claim is no choice among several: hold if it stands there, else set it down
+    assert t.table.problem == ("the Architect: put the obelisk down on a lit square; if it "
+                               "stands on the segment on h8, hold your button")
     t.pick("A", Move(sq("h8")))
     pos = t.table.position
     accepted = t.last("accepted")
     assert pos.obelisk == sq("h8") and pos.claimed == 2
-    assert accepted["text"] == "obelisk to h8, claiming segment 2 of 5"
+    assert accepted["text"] == ("obelisk to h8, claiming the segment there (the obelisk now 2 of 5 "
+                                "segments tall)")
     assert accepted["observation"]["claimed"] == 2
 
 
@@ -225,6 +229,7 @@ def test_claiming_the_last_segment_on_the_last_turn_ends_the_game(tmp_path):
     assert over["event"] == "game_over" and over["game"] == "maze"
     outcome = over["outcome"]
     assert outcome["winner"] == "A" and outcome["termination"] == "all_claimed"
+    assert outcome["words"].startswith("the Architect wins")  # the role, not "player A"
     assert outcome["breakdown"] == {"A": ["Architect: claimed 5 of 5 segments in 15 turns"],
                                     "B": ["Maze Master: stood 0 of 10 walls"]}
     seen = over["observation"]

@@ -163,3 +163,14 @@ def test_the_boards_own_figures_reach_readers_as_numbers_and_stand_for_late_ones
         assert BoardStatus(8412, 25000, 0).near(BoardStatus(8500, 25000, 0))
     finally:
         devices.close()
+
+
+def test_the_terminal_asks_one_candidate_as_one_and_several_as_a_choice():
+    from firmware.service.screen import headline
+
+    one = {"event": "offer", "kind": "choose", "players": ["A"], "pick": 0,
+           "candidates": ["capstone b2 to c3 (pillar)"]}
+    assert headline(one) == "player A: hold your button if it was capstone b2 to c3 (pillar)"
+    two = {**one, "candidates": ["b2 to c3", "b2 to a3"]}
+    assert headline(two) == ("player A, more than one move fits; which was it? (1) b2 to c3; "
+                             "or (2) b2 to a3")

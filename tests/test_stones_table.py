@@ -96,6 +96,19 @@ def test_a_lifted_stone_lights_its_destinations(t):
     assert t.table.actions == [mv("c1", "b2")]
 
 
+def test_one_stacking_that_may_be_is_asked_as_one_not_as_a_choice(tmp_path):
+    """A capstone lifted next to one opposing stone may be in the air or on it: the player
+    is asked to hold their button if it stands there, never "which was it?" of one."""
+    state = position({"b2": "Ap", "c3": "Bc", "a1": "Ac", "d1": "Ak", "a6": "Bp", "d6": "Bk"})
+    t = Table(tmp_path, state=state).started()
+    t.see(t.after("-b2"))
+    assert t.table.candidates == ((mv("b2", "c3"),),) and t.table.lifted == sq("b2")
+    words = state.move_to_string(mv("b2", "c3"))
+    assert t.table.problem == (f"player A: set the piece down on a lit square; if it already "
+                               f"stands as {words}, hold your button")
+    assert "more than one" not in t.table.problem
+
+
 def test_an_ambiguous_stacking_is_resolved_with_the_button(tmp_path):
     state = position({"b2": "Ap", "a3": "Bk", "c3": "Bc", "a1": "Ac", "b1": "Ak", "a6": "Bp"})
     t = Table(tmp_path, state=state).started()
@@ -124,6 +137,8 @@ def test_an_ambiguous_stacking_is_resolved_with_the_button(tmp_path):
 def test_a_silent_move_is_announced_with_the_button(tmp_path):
     state = position({"b2": "BkAp", "c3": "Bc", "a1": "Ac", "d1": "Ak", "a6": "Bp"})
     t = Table(tmp_path, state=state).started()
+    said = [e for e in t.events if e["event"] == "turn"][-1]["doing"]  # the button plays it
+    assert "press your button" in said and state.move_to_string(mv("b2", "c3")) in said, said
     t.press(A)
     assert t.table.state == "choose" and (mv("b2", "c3"),) in t.table.candidates
     while t.table.candidates[t.table.pick] != (mv("b2", "c3"),):

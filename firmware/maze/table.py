@@ -25,6 +25,8 @@ offers those actions back; the buttons of whoever made them confirm.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from engine.core import square_name
 from engine.errors import ObeliskError
 from engine.maze import record
@@ -46,6 +48,8 @@ class MazeTable(Table[MazeView]):
              "the obelisk, on any square")
     record = record
     draw_leds = leds.frame
+    SEATS: ClassVar[dict[str, str]] = {ARCHITECT.value: "the Architect",
+                                       MAZE_MASTER.value: "the Maze Master"}
 
     def __init__(self, game: MazeGame, journal: Journal, **kwargs) -> None:
         super().__init__(game, journal, **kwargs)
@@ -70,9 +74,6 @@ class MazeTable(Table[MazeView]):
             self._planned = (self.position, plan(self.position))
         return self._planned[1]
 
-    def players(self) -> dict:
-        return {ARCHITECT.value: "the Architect", MAZE_MASTER.value: "the Maze Master"}
-
     # ---------------------------------------------------------------- words
 
     def _phase_words(self, state: MazeState | None = None) -> str:
@@ -95,13 +96,17 @@ class MazeTable(Table[MazeView]):
         return "the game is over"
 
     def _words(self, action: Action) -> str:
+        """An action as the set shows it: the segments after the first go down in any order,
+        whatever number each one's label says, so they are counted, never numbered."""
         pos = self.position
         if isinstance(action, PlaceSegment):
             if pos.phase.value == "first_segment":
                 return f"the obelisk, segment 1, on {square_name(action.square)}"
-            return f"segment {len(pos.segments) + 2} on {square_name(action.square)}"
+            return (f"a segment on {square_name(action.square)} ({len(pos.segments) + 2} of "
+                    f"{SEGMENTS} on the board)")
         if isinstance(action, Move) and action.to in pos.segments:
-            return f"{action}, claiming segment {pos.claimed + 1} of {SEGMENTS}"
+            return (f"{action}, claiming the segment there (the obelisk now {pos.claimed + 1} "
+                    f"of {SEGMENTS} segments tall)")
         return str(action)
 
     # ---------------------------------------------------------------- reading
@@ -122,7 +127,11 @@ class MazeTable(Table[MazeView]):
             return Reading(takeback=takeback)
 
     def _question(self, reading: Reading) -> str:
-        names = self.players()
+        names = self.SEATS
+        if reading.lifted is not None and len(reading.choices) == 1:
+            (claim,) = reading.choices[0]
+            return (f"{names[ARCHITECT.value]}: put the obelisk down on a lit square; if it "
+                    f"stands on the segment on {square_name(claim.to)}, hold your button")
         if reading.lifted is not None:
             return (f"{names[ARCHITECT.value]}: put the obelisk down on a lit square, or, if "
                     "it stands on a segment, press your button to light that one and hold it")

@@ -77,6 +77,8 @@ def _asking_line(kind: str, event: dict, who: str) -> str | None:
 def _offer_line(event: dict) -> str:
     """A choice among candidate moves, or a bonus or takeback the players may take."""
     players = " and ".join(f"player {p}" for p in event["players"])
+    if event["kind"] == "choose" and len(event["candidates"]) == 1:
+        return f"{players}: hold your button if it was {event['candidates'][0]}"
     if event["kind"] == "choose":
         options = "; or ".join(f"({n}) {words}"
                                for n, words in enumerate(event["candidates"], 1))

@@ -94,6 +94,8 @@ class Table(Starting, Asking, Generic[V]):
     EXTRA_TRANSITIONS: ClassVar[tuple[dict, ...]] = ()
     SETUP: ClassVar[str] = "set the pieces out for a new game, then press a player button"
     READY: ClassVar[str] = "the board is set: press a player button to start"
+    SEATS: ClassVar[dict[str, str]] = {p.value: str(p) for p in PLAYERS}
+    """The seats as the game names them (the maze names its roles), in every word said."""
     record: ClassVar[Any]  # engine.<game>.record: action_to_dict, action_from_dict
     draw_leds: ClassVar[Callable[..., dict]]  # <game>/leds.py frame(table, now, ring_pixels)
 
@@ -186,7 +188,7 @@ class Table(Starting, Asking, Generic[V]):
 
     def players(self) -> dict:
         """Who plays, as the game names its seats (a game may name roles)."""
-        return {p.value: str(p) for p in PLAYERS}
+        return dict(self.SEATS)
 
     # ------------------------------------------------------------------ inputs
 
@@ -475,7 +477,7 @@ class Table(Starting, Asking, Generic[V]):
     def on_enter_over(self) -> None:
         outcome = self.position.outcome()
         self._ending(outcome)
-        self.tell("game_over", game=self.game.id, outcome=outcome.to_dict(),
+        self.tell("game_over", game=self.game.id, outcome=outcome.to_dict(self.SEATS),
                   observation=self.position.observation())
 
     def _ending(self, outcome: Any) -> None:
@@ -483,4 +485,4 @@ class Table(Starting, Asking, Generic[V]):
 
     def result(self) -> dict:
         """The outcome as plain data (``Outcome.to_dict``)."""
-        return self.position.outcome().to_dict()
+        return self.position.outcome().to_dict(self.SEATS)

@@ -72,8 +72,16 @@ class Asking:
         return exc.squares if isinstance(exc, InferenceError) else ()
 
     def _question(self, reading: Reading) -> str:
-        """How a choice is asked (the core's words, unless the game has its own)."""
-        return ""
+        """How a choice is asked (a game may have its own words). One candidate is no
+        choice among moves: the player only says it was that one, or sets the piece down."""
+        if len(reading.choices) > 1:
+            return ""  # ``_ask``'s words: press for the next, hold on the right one
+        who = self.SEATS[reading.chooser.value]
+        words = ", ".join(self._words(a) for a in reading.choices[0])
+        if reading.lifted is not None:
+            return (f"{who}: set the piece down on a lit square; if it already stands as "
+                    f"{words}, hold your button")
+        return f"{who}: if that was {words}, hold your button"
 
     # ------------------------------------------------------------------ repair
 

@@ -45,6 +45,20 @@ class StonesTable(Table[BoardView]):
     def _words(self, move: Move) -> str:
         return self.position.move_to_string(move)
 
+    def _phase_words(self, state: StonesState | None = None) -> str:
+        """Lift a stone, set it down; and, when a move changes nothing the switches see (a
+        capstone stacking again), that the button plays it."""
+        pos = self.position if state is None else state
+        words = "lift one of your stones and set it down where the rules let it go"
+        try:
+            silent = candidate_moves(pos, self.sight(pos), unchanged=True)
+        except ObeliskError:
+            return words
+        if not silent:
+            return words
+        named = " or ".join(pos.move_to_string(m) for m in silent)
+        return f"{words}; {named} changes nothing the switches see: press your button for it"
+
     def _play_button(self, player: Player, kind: str) -> None:
         """A move no switch can see (a pillar capstone stacking again): pick it by button."""
         if player is not self.position.current_player() or self.decided != self.sight(

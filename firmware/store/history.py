@@ -183,14 +183,15 @@ def export_text(finished: FinishedGame, state_dir: str | Path) -> str:
     record, states = replayed(finished, state_dir)
     spec = GAMES[record.game]
     outcome = states[-1].outcome()
+    seats = spec.table_class().SEATS
     options = spec.describe(options_from_dict(spec.options, record.options)) or "the defaults"
     lines = [f'[Game "{record.game}"]', f'[Id "{finished.id}"]', f'[Date "{finished.when}"]',
              f'[Options "{options}"]', f'[Seed "{record.seed}"]',
-             f'[Result "{outcome.words() if outcome else "unfinished"}"]', ""]
+             f'[Result "{outcome.words(seats) if outcome else "unfinished"}"]', ""]
     lines += [f"{number}. {player} {text}"
               for number, (player, text) in enumerate(moves(record, states), 1)]
     if outcome is not None:
-        lines += ["", outcome.words()]
+        lines += ["", outcome.words(seats)]
         for player, rows in outcome.to_dict()["breakdown"].items():
             lines += [f"  {player}: {row}" for row in rows]
     return "\n".join(lines) + "\n"

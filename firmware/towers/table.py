@@ -56,6 +56,9 @@ PRESETS = (
 """What the menu button cycles through before a game starts."""
 
 LOST_TURN = "the hourglass ran out: put the zone blocks back in the pile"
+OVER_THE_TOP = ("; a block resting wholly above the rods touches no switch: press your "
+                "button once it is down")
+"""Said with every placement the table waits on: the one reading the rods cannot make."""
 CHOOSE_PLACEMENT = ("{}: more than one placement fits what the rods see; press your button "
                     "to light the next, hold it on the right one")
 
@@ -134,12 +137,13 @@ class TowersTable(Table[TowersView]):
         if state.phase is Phase.CHOOSE:
             return "put two blocks from the pile in the building zone"
         if state.phase is Phase.TAKE:
-            return "take one of the two blocks in the building zone"
+            return ("take one of the two blocks in the building zone and place it on your "
+                    f"tower{OVER_THE_TOP}")
         others = state.to_move()[1:]
         if state.phase is Phase.PLACE:
             mover = state.current_player()
             also = "".join(f" ({p} places {state.hands[p.index]} too)" for p in others)
-            return f"place {state.hands[mover.index]} on your tower{also}"
+            return f"place {state.hands[mover.index]} on your tower{also}{OVER_THE_TOP}"
         if state.phase is Phase.BONUS:
             also = "".join(f" ({p} too)" for p in others)
             return ("your tower is flat: put a black block on the other tower, or press "

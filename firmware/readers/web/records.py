@@ -105,18 +105,8 @@ def replay_steps(state_dir: Path, game_id: str) -> dict:
                                                      strict=True)]
     outcome = states[-1].outcome()
     declared = GAMES.get(game.game)
+    seats = dict(declared.table_class().SEATS) if declared else {"A": "player A", "B": "player B"}
     return {"id": game.id, "game": game.game, "page": declared.page if declared else "",
             "when": game.when, "options": _options(game),
-            "players": _seats(game.game),
-            "outcome": outcome.to_dict() if outcome is not None else None, "steps": steps}
-
-
-def _seats(game: str) -> dict:
-    """The seats as the game's table names them (the maze names its roles)."""
-    try:
-        named = GAMES[game].table_class().players(None)  # a table names its seats without state
-        if isinstance(named, dict):
-            return {str(k): str(v) for k, v in named.items()}
-    except Exception:  # a table that needs its state to name its seats
-        pass
-    return {"A": "player A", "B": "player B"}
+            "players": seats,
+            "outcome": outcome.to_dict(seats) if outcome is not None else None, "steps": steps}

@@ -114,10 +114,10 @@ const handlers = {
   turn(e) {
     page.turn = e.player;
     page.doing = e.doing;
-    page.notice = "";
   },
-  accepted(e) {
+  accepted(e) { // a notice holds until the next action (the table says it after the action)
     page.actions += 1;
+    page.notice = "";
     page.moves.push({ n: page.actions, player: e.player, text: e.text });
     Object.assign(page, { problem: "", where: [], offer: null, asked: null });
     observe(e.observation, true, e.move);
@@ -136,7 +136,7 @@ const handlers = {
   takeback(e) {
     page.actions = e.actions;
     page.moves = page.moves.filter((m) => m.n <= e.actions);
-    Object.assign(page, { problem: "", where: [], offer: null, asked: null });
+    Object.assign(page, { problem: "", where: [], offer: null, asked: null, notice: "" });
     observe(e.observation, false);
   },
   timer(e) {
@@ -358,7 +358,8 @@ function renderOffer() {
   /** @type {Record<string, string>} */
   const words = { choose: "press to show the next, hold to pick", takeback: "press your button to take it back",
     bonus: "place a black block, or press your button to decline" };
-  const what = words[offer.kind] || offer.kind;
+  const only = offer.kind === "choose" && offer.candidates.length === 1;
+  const what = only ? "hold your button if it was this" : words[offer.kind] || offer.kind;
   $("offer").replaceChildren(html("p", {}, `${who}: ${what}`),
     html("ol", {}, ...offer.candidates.map((c, i) => html("li", { class: i === offer.pick ? "pick" : "" }, c))));
 }

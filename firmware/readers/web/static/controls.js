@@ -234,6 +234,11 @@ function paint() {
 
 $("pin-form").addEventListener("submit", enterPin);
 $("controls-leave").addEventListener("click", leave);
-window.addEventListener("obelisk:event", () => soon());
+/** Events after which the last answer no longer holds: the game has moved on. */
+const MOVED_ON = new Set(["accepted", "takeback", "game_over"]);
+window.addEventListener("obelisk:event", (e) => {
+  if (e instanceof CustomEvent && MOVED_ON.has(e.detail?.event)) Object.assign(ctl, { said: "", wrong: false });
+  soon();
+});
 setInterval(() => { if (ctl.session) refresh(); }, POLL_MS);
 lookForSession();

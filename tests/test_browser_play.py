@@ -1,0 +1,116 @@
+"""`obelisk play` as a new person meets it, at a phone's width (issue 32).
+
+Each test opens the page of a running `obelisk play` in Debian's chromium and
+checks one thing a person would otherwise stumble on: what the table waits
+for is said in words, with who must act. The acts go through the hands'
+socket (the same acts the hands panel sends) so that each test spends its
+time on what the page shows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hardware.sim.line_socket import ask
+from tests.browser_support import OBELISK, PHONE, chromium
+from tests.hands_person import Follow, plan
+from tests.test_browser_hands import Person
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=executable)
+        yield launched
+        launched.close()
+
+
+class Played:
+    """One `obelisk play GAME` on a state directory, its page open at a phone's width."""
+
+    def __init__(self, browser, game: str, state_dir: Path, *args: str) -> None:
+        self.dir = state_dir
+        self.process = subprocess.Popen(
+            [OBELISK, "play", game, "--port", "0", "--state-dir", str(state_dir), *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        said = self.process.stdout.readline()
+        assert "open http://" in said, self.process.stderr.read()
+        self.url = said[said.index("http://"):].split()[0]
+        self.page = browser.new_context(viewport=PHONE).new_page()
+        self.page.goto(self.url)
+        self.person = Person(self.page, state_dir)
+        self.person.enter_pin()
+        self.follow = Follow(state_dir)
+
+    def act(self, act: dict) -> dict:
+        """One act of the hands, through their socket (what a click on the panel sends); a
+        press goes to the table's buttons."""
+        if act["act"] == "press":
+            return ask(self.dir / "buttons.sock", {"button": act["seat"], "hold": False})
+        return ask(self.dir / "hands.sock", act)
+
+    def turn_words(self) -> str:
+        return self.page.text_content("#turn") or ""
+
+    def stop(self) -> None:
+        self.follow.close()
+        self.page.context.close()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(30)
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def towers(browser, tmp_path_factory):
+    played = Played(browser, "towers", tmp_path_factory.mktemp("towers"))
+    played.follow.start_game(lambda: played.act({"act": "press", "seat": "A"}))
+    yield played
+    played.stop()
+
+
+def test_every_placement_the_towers_table_waits_on_says_who_acts_and_what_the_rods_miss(
+        towers):
+    """Point 2: a block resting wholly above the rods touches no switch; the page says, at
+    every placement, that its owner then presses their button."""
+    follow = towers.follow
+    while follow.obs["phase"] != "place":
+        before = follow.accepted()
+        for act in plan(follow.obs, towers.act({"act": "look"})["table"]):
+            towers.act(act)
+        follow.until(lambda b=before: follow.accepted() > b, 60, "the acts to count")
+    seat = follow.obs["to_move"][0]
+    towers.page.wait_for_function(
+        "() => /press your button/.test(document.getElementById('turn').textContent)",
+        timeout=30_000)
+    words = towers.turn_words()
+    assert words.startswith(f"player {seat}") and "above the rods" in words, words
+
+
+def test_an_answer_of_the_controls_goes_once_the_game_has_moved_on(towers):
+    """Point 8: a message that no longer holds does not stay; "play goes on" is said after
+    a resume, and gone once the next action is played."""
+    page, follow = towers.page, towers.follow
+    towers.person.control("pause")
+    page.wait_for_function("() => /paused/.test(document.getElementById('controls-said')"
+                           ".textContent)", timeout=30_000)
+    towers.person.control("resume")
+    page.wait_for_function("() => /play goes on/.test(document.getElementById("
+                           "'controls-said').textContent)", timeout=30_000)
+    before = follow.accepted()
+    for act in plan(follow.obs, towers.act({"act": "look"})["table"]):
+        towers.act(act)
+    follow.until(lambda: follow.accepted() > before, 60, "the next action")
+    page.wait_for_function("() => document.getElementById('controls-said').textContent === ''",
+                           timeout=30_000)
