@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from hardware.sim.line_socket import ask
-from tests.browser_support import OBELISK, PHONE, chromium
+from tests.browser_support import LAPTOP, OBELISK, PHONE, chromium
 from tests.hands_person import Follow, plan
 from tests.test_browser_hands import Person
 
@@ -114,3 +114,41 @@ def test_an_answer_of_the_controls_goes_once_the_game_has_moved_on(towers):
     follow.until(lambda: follow.accepted() > before, 60, "the next action")
     page.wait_for_function("() => document.getElementById('controls-said').textContent === ''",
                            timeout=30_000)
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "pages"
+FITS = """() => {
+  const drawing = document.getElementById('drawing').getBoundingClientRect();
+  const acts = document.querySelector('#hands [data-tower], #hands .hands-board button')
+    .getBoundingClientRect();
+  return {wide: document.documentElement.scrollWidth, width: window.innerWidth,
+          height: window.innerHeight, from: drawing.top, to: acts.bottom};
+}"""
+
+
+@pytest.mark.parametrize("game", ["towers", "stones", "highrise", "maze"])
+def test_every_games_page_fits_a_phone_with_its_board_and_hands_in_view(browser, tmp_path,
+                                                                         game):
+    """Point 4: at 360 to 414 px nothing scrolls sideways, and with the drawing at the top
+    of the screen the hands that act on the board are in view below it. The pages are
+    drawn into docs/pages/ at a phone's and a laptop's width as they are checked."""
+    played = Played(browser, game, tmp_path)
+    page = played.page
+    try:
+        page.wait_for_selector("#hands [data-tower], #hands .hands-board button")
+        for width in (360, 414):
+            page.set_viewport_size({"width": width, "height": PHONE["height"]})
+            page.evaluate("() => window.scrollTo(0, document.getElementById('drawing')"
+                          ".getBoundingClientRect().top + window.scrollY)")
+            seen = page.evaluate(FITS)
+            assert seen["wide"] <= seen["width"], f"{game} scrolls sideways at {width}: {seen}"
+            assert seen["to"] - seen["from"] <= seen["height"], \
+                f"{game}: the hands are out of view under the board at {width}: {seen}"
+        DOCS.mkdir(parents=True, exist_ok=True)
+        page.set_viewport_size(PHONE)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=DOCS / f"{game}-phone.png")
+        page.set_viewport_size(LAPTOP)
+        page.screenshot(path=DOCS / f"{game}-laptop.png")
+    finally:
+        played.stop()

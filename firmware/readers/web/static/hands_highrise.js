@@ -50,10 +50,11 @@ export function drawHands(table, seat, act) {
     ...["small", "medium", "large"].map((size) => button(`${size} (${left[size]} left)`,
       { "data-size": size, "aria-pressed": String(chosen.size === size) },
       () => { chosen.size = size; act({ act: "look" }); }, left[size] > 0)));
+  // the board right under the pyramids to choose from, the modes below it
   return html("div", { class: "hands-highrise" }, sizes,
+    html("section", {}, html("h3", {}, `The board (${table.rows}x${table.cols}, a load cell `
+      + "under each square)"), grid),
     modes(mode, { set: "sets the chosen pyramid there", lift: "lifts the top pyramid off",
       cover: "puts its cover on or off", lean: "leans the pyramid across two squares" },
-    () => { chosen.lean = null; act({ act: "look" }); }),
-    html("section", {}, html("h3", {}, `The board (${table.rows}x${table.cols}, a load cell `
-      + "under each square)"), grid));
+    () => { chosen.lean = null; act({ act: "look" }); }));
 }

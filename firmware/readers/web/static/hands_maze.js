@@ -51,12 +51,13 @@ export function drawHands(table, seat, act) {
       `${who} holds ${held.join(" / ")}: click a square to put it there. `,
       button("lay it beside the board", { "data-act": "back" }, () => act({ act: "back", seat })))
     : html("p", { class: "hands-held" }, `${who}'s hand is empty.`);
+  // the board first, right under the drawing; what is beside it and the modes below
   return html("div", { class: "hands-maze" }, hand,
-    html("section", {}, html("h3", {}, "Beside the board"), beside),
+    html("section", {}, html("h3", {}, "The board (row 1, the Architect's edge, at the bottom)"),
+      grid),
     modes(mode, { move: "picks up or puts down", wall: `stands a wall (${table.box} in `
       + "the box) or takes it off", knock: "knocks a piece off" }, () => act({ act: "look" })),
     html("p", {}, "A wall's facing: the table lights one; press the Maze Master's button (B) "
       + "for the next, hold it on the one you want."),
-    html("section", {}, html("h3", {}, "The board (row 1, the Architect's edge, at the bottom)"),
-      grid));
+    html("section", {}, html("h3", {}, "Beside the board"), beside));
 }

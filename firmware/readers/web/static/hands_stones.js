@@ -48,10 +48,11 @@ export function drawHands(table, seat, act, obs) {
       `Player ${seat} holds ${held.join(" / ")}: click a square to put it there. `,
       button("lay it beside the board", { "data-act": "back" }, () => act({ act: "back", seat })))
     : html("p", { class: "hands-held" }, `Player ${seat}'s hand is empty: click a stone.`);
+  // the board first, right under the drawing; what is beside it and the modes below
   return html("div", { class: "hands-stones" }, hand,
-    html("section", {}, html("h3", {}, "Beside the board"), beside),
+    html("section", {}, html("h3", {}, `The board (${rows}x${cols}, bottom to top, a stack `
+      + "bottom / top)"), grid),
     modes(mode, { move: "picks up or puts down", knock: "knocks the stack" },
       () => act({ act: "look" })),
-    html("section", {}, html("h3", {}, `The board (${rows}x${cols}, bottom to top, a stack `
-      + "bottom / top)"), grid));
+    html("section", {}, html("h3", {}, "Beside the board"), beside));
 }

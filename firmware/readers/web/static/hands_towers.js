@@ -50,10 +50,21 @@ function shape(cells) {
   return grid;
 }
 
-/** @param {TowersHands} table @param {string} seat @param {Act} act @param {Held | null} held */
+/** The pile by colour, as a person sees it (one button a colour takes its next block), then
+ * each block lying knocked off the table.
+ * @param {TowersHands} table @param {string} seat @param {Act} act @param {Held | null} held */
 function pile(table, seat, act, held) {
   const list = html("div", { class: "hands-pile" });
-  for (const b of [...table.pile, ...table.fallen]) {
+  /** @type {Map<string, Block[]>} */
+  const colours = new Map();
+  for (const b of table.pile) colours.set(b.colour, [...(colours.get(b.colour) || []), b]);
+  for (const [colour, blocks] of colours) {
+    const next = blocks[0];
+    list.append(button(`${colour} ×${blocks.length}`, { "data-block": next.id,
+      class: `block ${colour}`, title: `take ${blockName(next)}` },
+    () => act({ act: "take", seat, block: next.id }), !held));
+  }
+  for (const b of table.fallen) {
     list.append(button(blockName(b), { "data-block": b.id, class: `block ${b.colour}` },
       () => act({ act: "take", seat, block: b.id }), !held));
   }
@@ -146,8 +157,9 @@ export function drawHands(table, seat, act) {
         () => { mode.value = m; act({ act: "look" }); });
       return b;
     }));
+  // what acts on the towers first, beside the drawing; the zone and the pile below
   return html("div", { class: "hands-towers" },
-    hand(seat, held, act), pile(table, seat, act, held), pads(table, seat, act, held),
-    modes, html("div", { class: "hands-both" },
-      tower(table, 0, seat, act, held, mode), tower(table, 1, seat, act, held, mode)));
+    hand(seat, held, act), modes, html("div", { class: "hands-both" },
+      tower(table, 0, seat, act, held, mode), tower(table, 1, seat, act, held, mode)),
+    pads(table, seat, act, held), pile(table, seat, act, held));
 }
