@@ -103,7 +103,9 @@ def watch(args: argparse.Namespace) -> int:
                 if screen is None or event["event"] == "table":
                     screen = Screen(GAMES[event["game"]].draw())
                 clear = "\x1b[H\x1b[2J" if live else ""
-                print(clear + screen.show(event), flush=True)
+                shown = screen.show(event)
+                if shown is not None:
+                    print(clear + shown, flush=True)
         except StreamError:
             if not seen_once:
                 raise

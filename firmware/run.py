@@ -10,6 +10,7 @@ import signal
 from collections.abc import Callable
 
 from firmware.games import GameType
+from firmware.service import events
 from firmware.service.loop import LinkDeadError, TableService
 from firmware.service.screen import headline
 from firmware.service.stream import serve_table
@@ -25,8 +26,10 @@ __all__ = ["default_state_dir", "report", "run_service"]
 
 
 def report(event: dict) -> None:
-    """Game events go to the log (journald under systemd), each in a line a person reads."""
-    log.info("%s", headline(event))
+    """Game events go to the log (journald under systemd), each in a line a person reads
+    (not the LEDs' every change: those are for the page to draw)."""
+    if event["event"] not in events.QUIET:
+        log.info("%s", headline(event))
 
 
 def run_service(profile_name: str, state_dir: str | None = None, game: str | None = None,

@@ -116,6 +116,33 @@ def test_an_answer_of_the_controls_goes_once_the_game_has_moved_on(towers):
                            timeout=30_000)
 
 
+def test_the_page_shows_what_the_leds_show_in_their_colours(towers):
+    """Point 3: the rings, the rods' and the zone pads' lights are on the page too, each LED
+    in the colour the table shows it."""
+    follow, page = towers.follow, towers.page
+    told = follow.until(lambda: [e for e in follow.events if e["event"] == "lights"], 30,
+                        "the LEDs told")[-1]
+    page.wait_for_selector('[data-ring="A"] circle')
+    strips = {(s["strip"], s["owner"]): s["colours"] for s in told["strips"]}
+    assert {("ring", "A"), ("ring", "B"), ("tower", "A"), ("tower", "B"), ("zone", "")} \
+        <= set(strips)
+    shown = page.evaluate("""() => {
+      const lights = {};
+      for (const ring of document.querySelectorAll('[data-ring]')) {
+        lights['ring' + ring.dataset.ring] = [...ring.querySelectorAll('circle')].length;
+      }
+      for (const strip of document.querySelectorAll('#lights [data-strip]')) {
+        lights[strip.dataset.strip] = [...strip.querySelectorAll('[data-colour]')]
+          .map((led) => led.dataset.colour).sort();
+      }
+      return lights;
+    }""")
+    last = [e for e in follow.events if e["event"] == "lights"][-1]  # it may have moved on
+    now = {(s["strip"], s["owner"]): s["colours"] for s in last["strips"]}
+    assert shown["ringA"] == len(now[("ring", "A")]) and shown["ringB"] == len(now[("ring", "B")])
+    for key in (("tower", "A"), ("tower", "B"), ("zone", "")):
+        assert shown["".join(key)] == sorted(now[key]), key
+
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "pages"
 FITS = """() => {
   const drawing = document.getElementById('drawing').getBoundingClientRect();

@@ -302,6 +302,27 @@ def test_holding_the_menu_button_shows_the_pin_on_the_rings(service):
         return sum(1 for i in range(ring) if _pixel(shown, ("ring", "A", i)) == palette.PIN)
 
     _until(lambda: lit_on_ring_a() == first, 10)
+    told = service.service.table.lights  # what the page draws of the LEDs: never the PIN
+    ring_a = next(s for s in told["strips"] if (s["strip"], s["owner"]) == ("ring", "A"))
+    assert "#{:02x}{:02x}{:02x}".format(*palette.PIN) not in ring_a["colours"]
+
+
+def test_the_page_hears_the_leds_as_they_show_strip_by_strip(service):
+    leds, table = service.devices.leds, service.service.table
+
+    def heard() -> dict:
+        told = table.lights or {"strips": []}
+        return {(s["strip"], s["owner"], i): tuple(int(c[k:k + 2], 16) for k in (1, 3, 5))
+                for s in told["strips"] for i, c in enumerate(s["colours"])}
+
+    def same() -> bool:  # every LED the game lights (the simulated strips have spare ones)
+        told, shown = heard(), _frame(leds)
+        return bool(told) and all(shown.get(key) == colour for key, colour in told.items())
+
+    _until(same, 10)
+    rods = [s for s in table.lights["strips"] if s["strip"] == "tower"]
+    assert [(s["owner"], s["cols"], len(s["colours"])) for s in rods] == [("A", 3, 9),
+                                                                          ("B", 3, 9)]
 
 
 def _frame(leds) -> dict:

@@ -34,6 +34,7 @@ not understand; the tests check every event the demos of every game emit.
 | ``hint`` | solo play: the move the computer would make in the person's place |
 | ``devices`` | the devices the table cannot use (GPIO, LEDs, scanner) and the fix |
 | ``scanner`` | the scanner board's own measured periods: a scan, the load cells (microseconds) |
+| ``lights`` | what the LEDs show (rings, board, rods, pads), strip by strip, for the page |
 """
 
 from __future__ import annotations
@@ -65,10 +66,13 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "hint": {"player": str, "action": str, "text": str, "where": list},
     "devices": {"missing": list},
     "scanner": {"scan_us": int, "load_us": (int, _NONE)},
+    "lights": {"strips": list},
     "table": {"game": str, "options": dict, "players": dict, "state": str,
               "turn": (str, _NONE), "doing": str, "problem": str, "actions": int,
               "observation": dict},
 }
+QUIET = frozenset({"lights"})
+"""Events a page draws but nobody logs, prints or publishes: they come with every LED change."""
 OPTIONAL: dict[str, set[str]] = {
     "accepted": {"move"},
     "notice": {"player"},

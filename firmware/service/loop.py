@@ -125,6 +125,7 @@ class TableService:
         self.stopping = _Stopping(lambda: self.events.put(("stop", None)))
         self.wakes = 0  # loop turns, for bench/service.py
         self._last_frame: dict | None = None
+        self._told_lights: dict | None = None  # the game's frame as the page last heard it
         self._started = False
         self._retry_at: float | None = None  # when to try recording again
         self._refused = ""  # the journal's last refusal, logged once
@@ -339,7 +340,7 @@ class TableService:
         snapshot = self.devices.link.snapshot()
         if snapshot is not None:
             table.on_view(view_of(snapshot), now)
-        self._last_frame = None
+        self._last_frame = self._told_lights = None
         for told in self.on_swap:
             told(table)
         for event in table.opening(now):
@@ -380,6 +381,9 @@ class TableService:
 
     def _draw(self, now: float) -> None:
         frame = self.table.led_frame(now, self._rings)
+        if frame != self._told_lights:  # the game's frame only: never the PIN on the rings
+            self._told_lights = dict(frame)
+            self.table.tell_lights(frame)
         self._pin_overlay(frame)
         if self._board_unseen():
             for key in frame:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from firmware.service.events import QUIET
 from hardware.sensors import period_words
 
 _CLEARS = {"accepted", "repaired", "takeback", "start", "resumed", "game_over"}
@@ -113,9 +114,11 @@ class Screen:
         self.observation: dict | None = None
         self.problem = ""
 
-    def show(self, event: dict) -> str:
-        """The screen after ``event``."""
+    def show(self, event: dict) -> str | None:
+        """The screen after ``event`` (None: nothing to show again, the LEDs' changes)."""
         kind = event["event"]
+        if kind in QUIET:
+            return None
         if "observation" in event:
             self.observation = event["observation"]
         if kind == "refused":

@@ -137,6 +137,7 @@ class Table(Starting, Asking, Generic[V]):
         self.solo: Any = solo  # firmware.service.solo.Computer when the computer plays a seat
         self.missing: list[dict] = []  # devices the table cannot use (the service says which)
         self.scanner: dict | None = None  # the board's own figures, as last told (an event)
+        self.lights: dict | None = None  # what the LEDs show, as last told (an event)
         self._now = 0.0
         self.machine = Machine(model=self, states=list(self.STATES),
                                transitions=[dict(t) for t in self.TRANSITIONS],
@@ -180,6 +181,8 @@ class Table(Starting, Asking, Generic[V]):
             events.append(self.event("devices", missing=self.missing))
         if self.scanner is not None:
             events.append(self.scanner)
+        if self.lights is not None:
+            events.append(self.lights)
         return events + self._standing(now)
 
     def _standing(self, now: float) -> list[dict]:
@@ -482,6 +485,28 @@ class Table(Starting, Asking, Generic[V]):
 
     def _ending(self, outcome: Any) -> None:
         """Just before the game_over event (High Rise reveals its stacks)."""
+
+    def tell_lights(self, frame: dict) -> None:
+        """Tell the page what the LEDs show, strip by strip, in the LEDs' own colours: what
+        the table says with light (a ring's count, a square to fix) is on the page too."""
+        strips: dict[tuple[str, str], dict[int, str]] = {}
+        for (strip, owner, index), (r, g, b) in frame.items():
+            strips.setdefault((strip, owner), {})[index] = f"#{r:02x}{g:02x}{b:02x}"
+        told = []
+        for (strip, owner), lit in sorted(strips.items()):
+            count = max(lit) + 1
+            told.append({"strip": strip, "owner": owner, "cols": self.light_cols(strip, count),
+                         "colours": [lit.get(i, "#000000") for i in range(count)]})
+        self.lights = self.event("lights", strips=told)
+        self.emit(self.lights)
+
+    def light_cols(self, strip: str, count: int) -> int:
+        """How many LEDs a row of ``strip`` holds, to lay it out as the table does (a board
+        as wide as the game's; anything else in one row)."""
+        if strip == "board":
+            seen = self.position.observation()
+            return int(seen.get("cols") or seen.get("size") or count)
+        return count
 
     def result(self) -> dict:
         """The outcome as plain data (``Outcome.to_dict``)."""

@@ -23,6 +23,7 @@ from typing import Any
 
 from engine.errors import ObeliskError
 from firmware.games import GAMES
+from firmware.service.events import QUIET
 from firmware.service.loop import TableService
 from firmware.service.screen import Screen
 from firmware.service.stream import serve_table
@@ -222,6 +223,8 @@ def _emitter(settings: DemoSettings, resolved: Resolved, out: Any,
     screen = Screen(GAMES[resolved.game.id].draw())
 
     def emit(event: dict) -> None:
+        if event["event"] in QUIET:  # the LEDs' every change is for pages, not this output
+            return
         with printing:
             try:
                 if settings.as_json:
@@ -229,7 +232,7 @@ def _emitter(settings: DemoSettings, resolved: Resolved, out: Any,
                 else:
                     keep = event["event"] in ("game_over", "reveal")  # the end stays readable
                     clear = "\x1b[H\x1b[2J" if live and not keep else ""
-                    print(clear + screen.show(event), file=out, flush=True)
+                    print(clear + str(screen.show(event)), file=out, flush=True)
             except (BrokenPipeError, ValueError):  # whoever read our output has gone
                 reader_gone.set()
 

@@ -39,7 +39,7 @@ from engine.towers.sensing import (
     over_the_top_fits,
     read_view,
 )
-from engine.towers.tower import cell_name
+from engine.towers.tower import WIDTH, cell_name
 from engine.towers.turns import Phase
 from firmware.service.events import Mark
 from firmware.service.hourglass import Hourglass
@@ -328,6 +328,10 @@ class TowersTable(Table[TowersView]):
         """Blocks the sensors place without a doubt (none while a lost turn's blocks are
         still to go back to the pile)."""
         return () if self.clear_zone else super()._sure(view)
+
+    def light_cols(self, strip: str, count: int) -> int:
+        """A tower's rods are lit as the 3 x 3 square they stand in."""
+        return WIDTH if strip == "tower" else super().light_cols(strip, count)
 
     def decliners(self) -> tuple[Player, ...]:
         """Who may decline the flat bonus they earned."""

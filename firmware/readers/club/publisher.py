@@ -51,6 +51,7 @@ from firmware.readers.club.config import ClubConfig, ClubError
 from firmware.readers.club.connect import refusal_words, trust_ca, unreachable_words
 from firmware.readers.club.outbox import Message, Outbox
 from firmware.readers.club.safe import FileRefused, clean, read_bounded
+from firmware.service.events import QUIET
 
 log = logging.getLogger("obelisk.mqtt")
 
@@ -278,6 +279,8 @@ class Publisher:
                       "version")
 
     def _take(self, event: dict) -> None:
+        if event["event"] in QUIET:  # every LED change: for the table's own page only
+            return
         event = {k: v for k, v in event.items() if k != "board"}
         if event["event"] == "absent":  # the page's words, said of the publisher
             event["words"] = str(event.get("words", "")).replace("this page", "the publisher")

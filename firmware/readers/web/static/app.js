@@ -14,6 +14,7 @@ import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./ta
  * @typedef {import("./service.js").PageEvent} PageEvent
  * @typedef {import("./service.js").PageEvents} PageEvents
  * @typedef {import("./service.js").Reveal} Reveal
+ * @typedef {import("./service.js").Strip} Strip
  * @typedef {import("./table.js").Asked} Asked
  */
 
@@ -47,6 +48,7 @@ import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./ta
  * @property {{n: number, player: string, text: string}[]} moves
  * @property {number} movesFrom  actions played before this page followed the table
  * @property {{kind: string, words: string}[]} log
+ * @property {Strip[]} lights  what the LEDs show, strip by strip
  * @property {string} status
  * @property {boolean} live
  * @property {boolean} absent
@@ -66,7 +68,7 @@ const page = {
   game: null, module: "", players: { A: "player A", B: "player B" }, machine: "", turn: null, doing: "",
   problem: "", where: [], actions: 0, obs: null, change: null, trail: null, reveals: null,
   outcome: null, over: false, timers: {}, paused: false, offer: null, notice: "",
-  moves: [], movesFrom: 0, log: [], status: "connecting to the table…", live: false,
+  moves: [], movesFrom: 0, log: [], lights: [], status: "connecting to the table…", live: false,
   absent: false, missing: [], scanner: null, asked: null, board: "",
 };
 
@@ -158,6 +160,9 @@ const handlers = {
     // a game that reveals at the end: each reveal is shown as it comes
     if (revealsOf(page.module, e.observation)) page.reveals = page.reveals || {};
   },
+  lights(e) { // the LEDs, as the table shows them: the page shows the same
+    page.lights = e.strips;
+  },
   reveal(e) {
     page.reveals = { ...(page.reveals || {}), [e.square]: e };
   },
@@ -218,7 +223,7 @@ function handle(kind, event) {
 function take(event) {
   if (event.event !== "absent" && event.event !== "live") page.absent = false;
   handle(event.event, event);
-  if (event.words && event.event !== "table" && event.event !== "scanner") {
+  if (event.words && !["table", "scanner", "lights"].includes(event.event)) {
     page.log.unshift({ kind: event.event, words: event.words });
     page.log.length = Math.min(page.log.length, KEEP);
   }
@@ -266,6 +271,7 @@ function paint() {
   drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,
     change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
     reveals: page.reveals, over: page.over, asked: page.asked });
+  renderLights();
   $("board-text").textContent = page.board || "";
   $("ending").replaceChildren(...ending(page.module, page.outcome, page.players));
   $("ending").hidden = !page.outcome;
@@ -314,9 +320,55 @@ function renderPlayers() {
     html("div", { class: "score" }, scoreLine(page.module, page.obs, p)));
     const timer = page.timers[p];
     if (timer && !page.over) card.append(hourglass(timer));
+    const ring = page.lights.find((s) => s.strip === "ring" && s.owner === p);
+    if (ring) card.append(ringOf(ring, `player ${p}'s ring`));
     return card;
   }));
   if (!page.game) $("players").replaceChildren();
+}
+
+/** A ring of the table's LEDs, each pixel in its colour (dark: off), clockwise from the top.
+ * @param {Strip} ring @param {string} label */
+function ringOf(ring, label) {
+  const n = ring.colours.length;
+  const dots = ring.colours.map((colour, i) => {
+    const angle = (2 * Math.PI * i) / n - Math.PI / 2;
+    return svg("circle", { cx: 20 + 15 * Math.cos(angle), cy: 20 + 15 * Math.sin(angle), r: 2.6,
+      fill: lit(colour), class: colour === "#000000" ? "led off" : "led" });
+  });
+  return svg("svg", { viewBox: "0 0 40 40", class: "leds-ring", role: "img", "aria-label": label,
+    "data-ring": ring.owner }, ...dots);
+}
+
+/** An LED's colour as the page shows it: off is a dark grey, so it reads as a light that is out.
+ * @param {string} colour */
+function lit(colour) {
+  return colour === "#000000" ? "#3a3a3a" : colour;
+}
+
+/** The table's other LEDs (under the board's squares, the rods, the zone pads), each strip laid
+ * out as the table's: a row of ``cols`` lights, row 0 at the bottom. */
+function renderLights() {
+  const strips = page.lights.filter((s) => s.strip !== "ring");
+  $("lights").hidden = !strips.length;
+  $("lights").replaceChildren(html("h2", {}, "The table's lights"), ...strips.map((s) => {
+    const rows = Math.ceil(s.colours.length / s.cols);
+    const cells = [];
+    for (let row = rows - 1; row >= 0; row--) {
+      for (let col = 0; col < s.cols; col++) {
+        const colour = s.colours[row * s.cols + col];
+        if (colour !== undefined) {
+          cells.push(html("span", { class: "led", style: `background:${lit(colour)}`,
+            "data-led": String(row * s.cols + col), "data-colour": colour }));
+        }
+      }
+    }
+    const name = { board: "the board", tower: `tower ${s.owner}`, zone: "the zone pads" }[s.strip]
+      || `${s.strip} ${s.owner}`;
+    return html("figure", { class: "leds-strip", "data-strip": `${s.strip}${s.owner}` },
+      html("div", { class: "leds-grid", style: `--cols:${s.cols}` }, ...cells),
+      html("figcaption", {}, name));
+  }));
 }
 
 /** Each hourglass on the page, and what brings it up to date.

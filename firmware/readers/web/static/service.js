@@ -12,6 +12,8 @@
  * @typedef {{game?: string, to_move?: string[]} & Record<string, unknown>} Observation
  */
 
+/** @typedef {{strip: string, owner: string, cols: number, colours: string[]}} Strip one strip
+ * of the table's LEDs ("ring" A, "board", "tower" B, "zone"), each LED's colour as #rrggbb */
 /** @typedef {Record<string, unknown>} Move an action as its record's data ({a: "place", ...}) */
 /** @typedef {Record<string, string>} Players the seats' names: {A: "player A", ...} */
 /** @typedef {Record<string, string | number | boolean | null>} Options a game's options */
@@ -72,6 +74,7 @@
  *   hint: {player: string, action: string, text: string, where: Place[]},
  *   devices: {missing: Missing[]},
  *   scanner: {scan_us: number, load_us: number | null},
+ *   lights: {strips: Strip[]},
  * }} TableEventFields
  */
 
