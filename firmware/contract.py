@@ -160,8 +160,9 @@ class GameType:
     tuning: str = ""  # the opponent's search tuning; none: the generic search's defaults
     solo: str = ""  # the module lighting the computer's moves; none: the computer does not
     # play this game, and --solo says so
-    hands: str = ""  # Hands(sim): a person's hands on the simulated table; none: no `obelisk
-    # play` (it says so)
+    hands: str = ""  # Hands(sim): a person's hands on the simulated table, with act, look,
+    # and physical/restore (what stands there as plain data, kept across restarts); none:
+    # no `obelisk play` (it says so)
     prepare: str = ""  # prepare(state_dir, board_profile, ask) before play's service starts
     calibrate: str = ""  # run_calibrate(profile, state_dir) for sensors measured once
     calibrate_help: str = ""

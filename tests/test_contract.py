@@ -44,6 +44,9 @@ def test_every_declared_part_resolves_to_its_kind(game_id):
     assert game.opponent_tuning().simulations(1) > 0
     hands = game.hands_class()
     assert hands is None or inspect.isclass(hands)
+    if hands is not None:  # the board keeps what they did across restarts (issue 32)
+        assert all(callable(getattr(hands, name, None))
+                   for name in ("act", "look", "physical", "restore"))
 
 
 @pytest.mark.parametrize("game_id", ALL)

@@ -12,6 +12,10 @@ A table that was never calibrated is calibrated first by ``prepare``, as a
 person does it with ``obelisk calibrate highrise``: the hands empty the board
 and set one pyramid of each size alone on a1, and the board's own readings
 are measured through the link.
+
+What the hands know is plain data too (``physical``): the board keeps it in its
+state directory and gives it back to new hands when it starts again
+(``restore``); each player's supply is what is not on the board.
 """
 
 from __future__ import annotations
@@ -83,6 +87,50 @@ class HighriseHands:
     def _index(self, request: dict, key: str = "square") -> int:
         row, col = square_of(request, self.rows, self.cols, key)
         return row * self.cols + col
+
+    # ------------------------------------------------------------ kept across restarts
+
+    def physical(self) -> dict:
+        """The covers, the pyramids on each square and one leaning, as plain data."""
+        leaning = self.leaning
+        return {"covers": list(self.covers),
+                "stacks": [[[p.seat, p.pips] for p in stack] for stack in self.stacks],
+                "leaning": None if leaning is None else {
+                    "pyramid": [leaning.piece.seat, leaning.piece.pips],
+                    "squares": list(leaning.squares)}}
+
+    def restore(self, data: dict) -> None:
+        """Put back what ``physical`` gave, load cells included; HandsError (nothing changed)
+        when it cannot be these pieces on this board."""
+        cells = len(self.covers)
+        covers = [bool(c) for c in data["covers"]]
+        stacks = [tuple(self._pyramid(p) for p in stack) for stack in data["stacks"]]
+        if len(covers) != cells or len(stacks) != cells:
+            raise HandsError(f"a board of {len(covers)} squares, not {cells}")
+        leaning = data["leaning"]
+        if leaning is not None:
+            squares = tuple(leaning["squares"])
+            if len(squares) != 2 or len(set(squares)) != 2 or \
+                    not all(type(i) is int and 0 <= i < cells for i in squares):
+                raise HandsError("a pyramid leaning across no two squares")
+            leaning = Leaning(self._pyramid(leaning["pyramid"]), squares)
+        on_board = [p for stack in stacks for p in stack] + ([leaning.piece] if leaning else [])
+        supply = {seat: {size.value: n for size, n in OPTIONS.pieces().items()}
+                  for seat in SEATS}
+        for piece in on_board:
+            supply[piece.seat][piece.pips] -= 1
+        if any(n < 0 for left in supply.values() for n in left.values()):
+            raise HandsError("more pyramids on the board than the players have")
+        self.covers, self.stacks, self.leaning, self.supply = covers, stacks, leaning, supply
+        for i in range(cells):
+            self._weigh(i)
+
+    @staticmethod
+    def _pyramid(data: list) -> Pyramid:
+        seat, pips = data
+        if seat not in SEATS or type(pips) is not int or pips not in SIZES.values():
+            raise HandsError(f"no such pyramid: {str(data)[:40]}")
+        return Pyramid(seat, pips)
 
     # ------------------------------------------------------------ acting
 

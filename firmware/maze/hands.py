@@ -31,6 +31,16 @@ class MazeHands(SquareHands):
         return {**super().look(), "walls": sorted(square_name(w) for w in self.walls),
                 "box": WALLS - len(self.walls)}
 
+    def physical(self) -> dict:
+        return {**super().physical(), "walls": sorted(square_name(w) for w in self.walls)}
+
+    def restore(self, data: dict) -> None:
+        walls = frozenset(self._square({"square": name}) for name in data["walls"])
+        if len(walls) > WALLS or len(walls) != len(data["walls"]):
+            raise HandsError(f"{len(data['walls'])} walls, of a box of {WALLS}")
+        super().restore(data)
+        self._walls(walls)
+
     def acts(self) -> dict:
         return {**super().acts(), "stand": self._stand, "unstand": self._unstand}
 

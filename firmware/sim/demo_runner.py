@@ -18,7 +18,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from engine.errors import ObeliskError
@@ -27,15 +26,17 @@ from firmware.service.events import QUIET
 from firmware.service.loop import TableService
 from firmware.service.screen import Screen
 from firmware.service.stream import serve_table
+from firmware.sim.table_file import TableFile
 from firmware.store.journal import Journal
 from firmware.store.resume import Resolved, ResumeError, resolve
-from firmware.store.state_dir import StateDir, StateDirError, write_whole
+from firmware.store.state_dir import StateDir
 from hardware.devices import TableDevices, open_table
-from hardware.files import MIB, read_limited
 from hardware.profile import Profile, load_profile
 
 PHYSICAL = "sim-table.json"
-"""The simulated table as plain data: a real table would survive the Pi losing power."""
+"""The simulated table as plain data, written after every act of the bots
+(``firmware.sim.table_file``, as ``obelisk play``'s board keeps its own): a real table
+would survive the Pi losing power."""
 DEFAULT_SEED = 1
 SHORTEST_REAL_TURN_S = 0.6
 """Real seconds a demo turn needs: the bots' hands, the board's debounce and its
@@ -126,8 +127,10 @@ def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
                            new_game=settings.new_game, base=game.demo_defaults,
                            continue_with=f"`obelisk demo {{game}}{where}` without game options")
         keep_up(resolved.options, settings.speed)  # the unfinished game's own hourglass
-        physical = state.path / PHYSICAL
-        saved = _saved_table(physical) if resolved.unfinished else {}
+        physical = TableFile(state.path / PHYSICAL, resolved.game.id, resolved.game.id)
+        saved = (physical.load() or {}) if resolved.unfinished else {}
+        if physical.said:  # damaged, or another game's: kept aside, the table guides the repair
+            print(f"{resolved.game.id}: {physical.said}", file=sys.stderr, flush=True)
         seed = _seed(settings.seed, saved, game_id, where)
         if not resolved.unfinished and journal.path.exists():
             journal.archive()  # the finished games before: kept aside, never deleted
@@ -136,17 +139,6 @@ def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
         with devices:
             return _play(settings, resolved, journal, devices, physical, saved, seed,
                          make_table, make_players, view_of, prepare, out)
-
-
-def _saved_table(physical: Path) -> dict:
-    """The simulated table a killed demo left, with its seed ({} if there is none)."""
-    try:
-        data = json.loads(read_limited(physical, 1 * MIB).decode("utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if isinstance(data, dict) and "table" in data:
-        return data
-    return {"table": data}  # written before the seed was kept beside it
 
 
 def _seed(typed: int | None, saved: dict, game_id: str, where: str) -> int:
@@ -162,7 +154,7 @@ def _seed(typed: int | None, saved: dict, game_id: str, where: str) -> int:
 
 
 def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices: TableDevices,
-          physical: Path, saved: dict, seed: int, make_table: Callable, make_players: Callable,
+          physical: TableFile, saved: dict, seed: int, make_table: Callable, make_players: Callable,
           view_of: Callable, prepare: Callable | None, out) -> int:
     speed = settings.speed
     live = not settings.as_json and out.isatty()
@@ -188,7 +180,6 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
     players = _players(settings, resolved, saved, table, devices, seed, make_players)
     loop.start()
     name = resolved.game.id
-    saving = _TableFile(physical, seed, name)
     hand = getattr(devices.sim, "hand", None) or contextlib.nullcontext()
     deadline = time.monotonic() + settings.max_real_s
     try:
@@ -200,7 +191,7 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
                 ready = players.waiting()
                 if ready:
                     players.act()
-                    saving.save(players)
+                    physical.save(players.physical(), seed=seed)
             time.sleep(min(0.2, 0.5 / speed) if ready else 0.002)
         if not settings.state_dir:
             where = journal.path.parent
@@ -285,23 +276,3 @@ def _stop_code(name: str, settings: DemoSettings, table: Any, reader_gone: threa
               f"{table.problem})", file=sys.stderr)
         return 1
     return None
-
-
-@dataclass
-class _TableFile:
-    """The simulated table written beside the journal after every act, so a killed demo
-    picks up where it was; a failure to write is said once (the journal is what matters)."""
-
-    path: Path
-    seed: int
-    name: str
-    failed: bool = False
-
-    def save(self, players: Any) -> None:
-        try:
-            write_whole(self.path, json.dumps(
-                {"seed": self.seed, "table": players.physical()}).encode())
-        except StateDirError as exc:
-            if not self.failed:
-                print(f"{self.name}: {exc}", file=sys.stderr)
-            self.failed = True

@@ -5,7 +5,10 @@ process, ``firmware.sim.hands_board``, makes one from the game's declared
 ``hands``). Stones and the maze both stand pieces on the board's squares, one
 on another: ``SquareHands`` keeps which piece is where (a person sees the
 pieces; the table sees only its switches) and tells the simulated switches
-each change, as ``SimTable.put`` and ``take`` do for the demos' bots. """
+each change, as ``SimTable.put`` and ``take`` do for the demos' bots. What the
+hands know is plain data too (``physical``): the board keeps it in its state
+directory and gives it back to new hands when it starts again (``restore``).
+"""
 
 from __future__ import annotations
 
@@ -82,6 +85,36 @@ class SquareHands:
                             for sq, stack in sorted(self.squares.items())},
                 "held": {seat: list(held) for seat, held in self.held.items()},
                 "beside": self.beside()}
+
+    # ------------------------------------------------------------ kept across restarts
+
+    def physical(self) -> dict:
+        """Which piece stands where, and what each hand holds, as plain data."""
+        return {"squares": {square_name(sq): list(stack)
+                            for sq, stack in sorted(self.squares.items())},
+                "held": {seat: list(held) for seat, held in self.held.items()}}
+
+    def restore(self, data: dict) -> None:
+        """Put back what ``physical`` gave, switches included; HandsError,
+        nothing changed, when it cannot be these pieces on this board."""
+        squares = {self._square({"square": name}): self._pieces(stack)
+                   for name, stack in data["squares"].items()}
+        held = {seat: self._pieces(data["held"][seat], empty=True) for seat in SEATS}
+        everywhere = [p for stack in (*squares.values(), *held.values()) for p in stack]
+        if len(set(everywhere)) != len(everywhere):
+            raise HandsError("a piece is in two places at once")
+        shown = set(self.squares) | set(squares)
+        self.squares, self.held = squares, held
+        for square in shown:
+            self._show(square)
+
+    def _pieces(self, stack: list, empty: bool = False) -> tuple[str, ...]:
+        pieces = tuple(stack)
+        if not all(isinstance(p, str) and p in self.PIECES for p in pieces):
+            raise HandsError(f"no such pieces here: {str(stack)[:60]}")
+        if not pieces and not empty:
+            raise HandsError("a square holding no piece")
+        return pieces
 
     # ------------------------------------------------------------ acting
 

@@ -18,7 +18,12 @@ child that fails is named with what it said; no traceback reaches the person.
   table service; a second play on the same directory is refused in words.
 - **Stopped whole.** Ctrl-C, SIGTERM and SIGHUP (a closed terminal) each
   stop all three; if this command dies outright (SIGKILL), the kernel sends
-  each of them SIGTERM (``PR_SET_PDEATHSIG``).
+  each of them SIGTERM (``PR_SET_PDEATHSIG``). A process that stops by itself
+  (or is killed) is not started again: play stops the others and says which.
+- **Picked up again.** The board keeps its pieces in the state directory
+  after every act (``firmware.sim.hands_board``) and the service its journal,
+  so the same command again finds the table as it was and plays on; pieces
+  that could not be put back are said in one line on stderr.
 """
 
 from __future__ import annotations
@@ -246,15 +251,20 @@ class Play:
             "firmware.sim.hands_board", "--state-dir", str(self.dir), "--profile", self.profile,
             "--game", self.game))
 
-        def profile(line: str) -> str | None:
+        def ready(line: str) -> dict | None:
             with contextlib.suppress(ValueError, KeyError, TypeError):
-                return json.loads(line)["profile"]
+                said = json.loads(line)
+                return said if isinstance(said["profile"], str) else None
             return None
 
-        self.board_profile = self._said("board", board, profile)
-        if not self.board_profile:
+        said = self._said("board", board, ready)
+        if not said:
             raise PlayError("the simulated board could not start: "
                             f"{self._last_words('board')}")
+        self.board_profile = said["profile"]
+        if said.get("said"):  # the pieces it kept could not be put back: the person is told
+            with contextlib.suppress(OSError):
+                print(f"obelisk play: {said['said']}", file=sys.stderr, flush=True)
 
     def _prepare(self) -> None:
         """What the game's hands do before the service starts (High Rise: calibrate)."""
@@ -268,11 +278,14 @@ class Play:
                             f"{exc}") from None
 
     def _start_service(self) -> None:
+        ready = [self.dir / "buttons.sock", self.dir / CONTROL_SOCKET]  # hands, then controls
+        for left in ready:  # a killed service's: we hold the directory, so they are no one's
+            with contextlib.suppress(FileNotFoundError):
+                left.unlink()  # else they would say ready before this service has resumed
         lock, env = self.state.lend()  # the service holds our directory with us
         service = self._spawn("service", _python(
             "firmware.cli", "run", "--profile", self.board_profile, "--state-dir",
             str(self.dir), "--game", self.game, *self.flags), env=env, pass_fds=(lock,))
-        ready = [self.dir / "buttons.sock", self.dir / CONTROL_SOCKET]  # hands, then controls
         deadline = time.monotonic() + START_S
         while not all(path.exists() for path in ready):
             if service.poll() is not None:
@@ -296,11 +309,21 @@ class Play:
             for name, process in (("service", self.service), ("board", self.board),
                                   ("page", self.web)):
                 if process is not None and process.poll() is not None:
-                    what = {"service": "table service", "board": "simulated board"}.get(
-                        name, name)
-                    raise PlayError(f"the {what} stopped: {self._last_words(name)}")
+                    raise PlayError(self._stopped(name, process))
                 trim_log(self.log(name))
             time.sleep(TICK_S * 4)
+
+    def _stopped(self, name: str, process: subprocess.Popen) -> str:
+        """Why one of the processes stopped by itself, and that the same command again
+        picks the game up where it was (the journal and the board's pieces are kept)."""
+        what = {"service": "table service", "board": "simulated board"}.get(name, name)
+        why = self._last_words(name)
+        with contextlib.suppress(ValueError):
+            if process.returncode < 0:
+                why = f"it was killed ({signal.Signals(-process.returncode).name})"
+        return (f"the {what} stopped: {why}; the game and the pieces on the table are kept, "
+                f"so `obelisk play {self.game} --state-dir {self.dir}` goes on from where it "
+                "was")
 
     def stop(self) -> None:
         """Stop each process we started, by its own handle: the service first; then let

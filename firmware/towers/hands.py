@@ -9,6 +9,10 @@ hover over a tower, knock a tower. Each act changes only the simulated
 sensors; the table learns of it through the scanner code, the link and its
 settling, exactly as from the wooden set. The hands know which block is
 which (a person sees the blocks); the table knows only what its sensors see.
+
+What the hands know is plain data too (``physical``), which the board keeps in
+its state directory after every act and gives back to new hands when it
+starts again (``restore``): the wooden set does not forget where its blocks are.
 """
 
 from __future__ import annotations
@@ -112,6 +116,86 @@ class TowersHands:
             tops[(x, y)] = max(z, tops.get((x, y), z))
         return not any(other is not placed and (x, y) in tops and z > tops[(x, y)]
                        for other in self.towers[tower] for x, y, z in other.cells)
+
+    # ------------------------------------------------------------ kept across restarts
+
+    def physical(self) -> dict:
+        """Where every block is and how each hand holds its own, as plain data."""
+        return {"pads": list(self.pads),
+                "held": {seat: None if h is None else {"block": h.block, "turn": h.turn}
+                         for seat, h in self.held.items()},
+                "towers": [[{"block": p.block, "cells": sorted(map(list, p.cells))}
+                            for p in tower] for tower in self.towers],
+                "fallen": list(self.fallen),
+                "hovering": None if self.hovering is None else {
+                    "tower": self.hovering[0], "cells": sorted(map(list, self.hovering[1]))}}
+
+    def restore(self, data: dict) -> None:
+        """Put back what ``physical`` gave, sensors included; HandsError (nothing changed)
+        when it cannot be this set's blocks on this table."""
+        pads = [None if b is None else self._known(b) for b in data["pads"]]
+        if len(pads) != len(ZONE_PADS):
+            raise HandsError(f"{len(pads)} zone pads, not {len(ZONE_PADS)}")
+        held = {seat: self._held_from(data["held"][seat]) for seat in SEATS}
+        towers = [tuple(self._placed_from(p) for p in tower) for tower in data["towers"]]
+        if len(towers) != 2 or any(self._overlap(tower) for tower in towers):
+            raise HandsError("the towers' blocks do not fit on two towers")
+        fallen = tuple(self._known(b) for b in data["fallen"])
+        hovering = data["hovering"]
+        if hovering is not None:
+            hovering = (self._tower(hovering), frozenset(self._cells(hovering["cells"])))
+        everywhere = [*filter(None, pads), *(h.block for h in held.values() if h), *fallen,
+                      *(p.block for tower in towers for p in tower)]
+        if len(set(everywhere)) != len(everywhere):
+            raise HandsError("a block is in two places at once")
+        self.pads, self.held, self.towers, self.fallen = pads, held, towers, fallen
+        self.hovering = hovering
+        self._show_all()
+
+    def _known(self, block: object) -> str:
+        if not isinstance(block, str) or block not in self.set:
+            raise HandsError(f"there is no block {str(block)[:20]!r} in the set")
+        return block
+
+    def _held_from(self, data: dict | None) -> Held | None:
+        if data is None:
+            return None
+        block, turn = self._known(data["block"]), data["turn"]
+        if type(turn) is not int or turn not in range(len(self.set[block].orientations)):
+            raise HandsError(f"the {self.set[block]} cannot be held turned {turn!r} times")
+        return Held(block, turn)
+
+    @staticmethod
+    def _cells(cells: list) -> list[Cell]:
+        found = [tuple(c) for c in cells]
+        if not all(len(c) == 3 and all(type(v) is int for v in c) and 0 <= c[0] < 3
+                   and 0 <= c[1] < 3 and c[2] >= 0 for c in found):
+            raise HandsError("a cube off the tower's rods")
+        return found
+
+    def _placed_from(self, data: dict) -> Placed:
+        block, cells = self._known(data["block"]), self._cells(data["cells"])
+        low = tuple(min(c[i] for c in cells) for i in range(3))
+        shape = frozenset((x - low[0], y - low[1], z - low[2]) for x, y, z in cells)
+        if len(cells) != len(shape) or shape not in self.set[block].orientations:
+            raise HandsError(f"the {self.set[block]} has no such shape")
+        return Placed(block, frozenset(cells))
+
+    @staticmethod
+    def _overlap(tower: tuple[Placed, ...]) -> bool:
+        return sum(len(p.cells) for p in tower) != len({c for p in tower for c in p.cells})
+
+    def _show_all(self) -> None:
+        """Tell the simulated sensors everything the hands hold the table to be."""
+        for t, tower in enumerate(self.towers):
+            self.sim.lift(t, self.sim.cubes[t])
+            self.sim.place(t, {c for p in tower for c in p.cells})
+        for pad, block in enumerate(self.pads):
+            self._weigh(pad, block)
+        if self.hovering is None:
+            self.sim.hand_away()
+        else:
+            self.sim.hover(*self.hovering)
 
     # ------------------------------------------------------------ acting
 

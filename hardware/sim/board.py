@@ -15,8 +15,13 @@ With ``--game``, the board also takes a person's physical acts on
 ``DIR/hands.sock`` (one JSON object a line, answered with one): the game's
 hands (``firmware/<game>/hands.py``) turn each act into changes of the
 simulated sensors only, and ``{"act": "look"}`` answers what is on the table.
-When it is ready it prints one JSON line (``{"port": ..., "profile": ...}``);
-SIGTERM or Ctrl-C stop it and remove what it made.
+The hands are made for the state directory (``hands(sim, state_dir)``): they
+keep what stands on the table there and put it back when a board starts there
+again, before its first scan, as a wooden table keeps its pieces.
+When it is ready it prints one JSON line (``{"port": ..., "profile": ...}``,
+with ``"said"``: why the pieces kept before could not be put back, if they
+could not); SIGTERM or Ctrl-C stop it and remove what it made (never the
+pieces it keeps).
 """
 
 from __future__ import annotations
@@ -70,7 +75,7 @@ class SimBoard:
     """The simulated table and its board, their pty in ``state_dir``; hands if a game is given."""
 
     def __init__(self, state_dir: str | Path, profile: str = "sim",
-                 hands: Callable[[SimTable], Any] | None = None) -> None:
+                 hands: Callable[[SimTable, Path], Any] | None = None) -> None:
         self.dir = Path(state_dir)
         self.profile_name = profile
         loaded = load_profile(profile)
@@ -78,8 +83,9 @@ class SimBoard:
             raise ProfileError(f"profile {profile}: its scanner port is {loaded.scanner.port!r}, "
                                "not the simulated board: use --profile sim (or sim-maze)")
         self.sim = SimTable(board_layout(loaded), link_dir=str(self.dir))
-        # a game's hands come from above (firmware declares each game's): none, no socket
-        self.hands = hands(self.sim) if hands is not None else None
+        # a game's hands come from above (firmware declares each game's): none, no socket;
+        # they put back the pieces kept in the directory before the board's first scan
+        self.hands = hands(self.sim, self.dir) if hands is not None else None
         self._lock = threading.Lock()  # one act at a time, whoever sends it
         self._server: LineServer | None = None
         self.profile_path = self.dir / PROFILE
@@ -131,7 +137,7 @@ class SimBoard:
 
 
 def main(argv: list[str] | None = None,
-         hands_for: Callable[[str], Callable[[SimTable], Any]] | None = None,
+         hands_for: Callable[[str], Callable[[SimTable, Path], Any]] | None = None,
          prog: str = "python -m hardware.sim.board") -> int:
     """The board as a process; ``hands_for(game)`` gives a game's hands for ``--game`` (the
     firmware's ``python -m firmware.sim.hands_board`` passes it: the games live up there)."""
@@ -157,8 +163,9 @@ def main(argv: list[str] | None = None,
         print(f"sim board: {exc}", file=sys.stderr, flush=True)
         return 2
     try:
-        print(json.dumps({"port": board.sim.port_path, "profile": str(board.profile_path)}),
-              flush=True)
+        ready = {"port": board.sim.port_path, "profile": str(board.profile_path)}
+        said = getattr(board.hands, "said", "")
+        print(json.dumps({**ready, "said": said} if said else ready), flush=True)
         while not stopping.wait(1.0):
             pass
     finally:
