@@ -7,6 +7,8 @@ the candidate a button would pick. Players keep their colours everywhere.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.players import Player
 
 RGB = tuple[int, int, int]
@@ -44,3 +46,17 @@ def stacked(base: RGB, bottom: int, top: int) -> RGB:
     pale = 0.3 * max(0, min(top - bottom, 3) - 1)
     dim = (1.0, 0.55, 0.33)[max(0, min(bottom, 2))]
     return tuple(round((c + (255 - c) * pale) * dim) for c in base)  # type: ignore[return-value]
+
+
+def strips(frame: dict, cols: Callable[[str, int], int]) -> list[dict]:
+    """A frame of LEDs as a page draws it: strip by strip (a ring, the board, a tower), each
+    LED's colour as ``#rrggbb`` by its index, with how many make a row (``cols``)."""
+    lit: dict[tuple[str, str], dict[int, str]] = {}
+    for (strip, owner, index), (r, g, b) in frame.items():
+        lit.setdefault((strip, owner), {})[index] = f"#{r:02x}{g:02x}{b:02x}"
+    told = []
+    for (strip, owner), colours in sorted(lit.items()):
+        count = max(colours) + 1
+        told.append({"strip": strip, "owner": owner, "cols": cols(strip, count),
+                     "colours": [colours.get(i, "#000000") for i in range(count)]})
+    return told

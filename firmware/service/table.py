@@ -51,7 +51,7 @@ from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
 from engine.reading import Takeback
 from engine.record import options_to_dict
-from firmware.service import events, solo
+from firmware.service import events, palette, solo
 from firmware.service.settle import Settler
 from firmware.service.table_asks import Actions, Asking
 from firmware.service.table_start import Starting, fresh_seed
@@ -359,23 +359,6 @@ class Table(Starting, Asking, Generic[V]):
             return after
         return pos.apply_action(action)
 
-    def _checked(self, actions: list | tuple) -> list[tuple[Any, Any]] | None:
-        """Each action with the position after it, all checked by the rules before any is
-        journalled; None, with the refusal shown, when the rules refuse one."""
-        pos, steps = self.position, []
-        for action in actions:
-            try:
-                pos = self._apply(pos, action)
-            except ObeliskError as exc:
-                self._wrong(*self._refusal(action, exc))
-                return None
-            steps.append((action, pos))
-        return steps
-
-    def _refusal(self, action: Any, exc: ObeliskError) -> tuple[str, tuple]:
-        """What the players are told of an action the rules refuse, and where it is lit."""
-        return str(exc), ()
-
     # ------------------------------------------------------------------ recording
 
     def _accept(self, actions: list | tuple) -> None:
@@ -489,15 +472,7 @@ class Table(Starting, Asking, Generic[V]):
     def tell_lights(self, frame: dict) -> None:
         """Tell the page what the LEDs show, strip by strip, in the LEDs' own colours: what
         the table says with light (a ring's count, a square to fix) is on the page too."""
-        strips: dict[tuple[str, str], dict[int, str]] = {}
-        for (strip, owner, index), (r, g, b) in frame.items():
-            strips.setdefault((strip, owner), {})[index] = f"#{r:02x}{g:02x}{b:02x}"
-        told = []
-        for (strip, owner), lit in sorted(strips.items()):
-            count = max(lit) + 1
-            told.append({"strip": strip, "owner": owner, "cols": self.light_cols(strip, count),
-                         "colours": [lit.get(i, "#000000") for i in range(count)]})
-        self.lights = self.event("lights", strips=told)
+        self.lights = self.event("lights", strips=palette.strips(frame, self.light_cols))
         self.emit(self.lights)
 
     def light_cols(self, strip: str, count: int) -> int:

@@ -126,6 +126,23 @@ class Asking:
     def on_enter_play(self) -> None:
         self.problem = ""
 
+    def _checked(self, actions: list | tuple) -> list[tuple[Any, Any]] | None:
+        """Each action with the position after it, all checked by the rules before any is
+        journalled; None, with the refusal shown, when the rules refuse one."""
+        pos, steps = self.position, []
+        for action in actions:
+            try:
+                pos = self._apply(pos, action)
+            except ObeliskError as exc:
+                self._wrong(*self._refusal(action, exc))
+                return None
+            steps.append((action, pos))
+        return steps
+
+    def _refusal(self, action: Any, exc: ObeliskError) -> tuple[str, tuple]:
+        """What the players are told of an action the rules refuse, and where it is lit."""
+        return str(exc), ()
+
     # ------------------------------------------------------------------ choosing
 
     def _ask(self, chooser: Player, candidates: tuple[Actions, ...], problem: str = "") -> None:
