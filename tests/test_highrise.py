@@ -89,8 +89,12 @@ def test_hidden_facts_stay_out_of_the_states_text_equality_and_observation():
     assert "25 pieces left" in one.public()
     assert one == two and hash(one) == hash(two)  # the same public facts, however hidden
     a = one.apply_action(Place((0, 0), S))
-    b = two.apply_action(Place((1, 1), M))        # another piece, another square
+    b = two.apply_action(Place((0, 0), M))        # another piece on the same square
     assert a == b and a.observation() == b.observation()
+    # where a pyramid went everyone sees (the board as it stands), never which it was
+    elsewhere = two.apply_action(Place((1, 1), S)).observation()
+    assert elsewhere["heights"] == {"b2": 1} and a.observation()["heights"] == {"a1": 1}
+    assert {**elsewhere, "heights": None} == {**a.observation(), "heights": None}
 
 
 @settings(max_examples=150, deadline=None)

@@ -76,7 +76,7 @@ def test_setup_asks_for_each_missing_cover_then_a_button(tmp_path):
     assert start["game"] == "highrise" and start["options"] == {"rows": 3, "cols": 3}
     assert start["observation"] == {"game": "highrise", "rows": 3, "cols": 3,
                                     "to_play": start["first"], "plies": 0,
-                                    "pieces_left": {"A": 25, "B": 25}}
+                                    "pieces_left": {"A": 25, "B": 25}, "heights": {}}
     assert turn == {"event": "turn", "player": start["first"],
                     "doing": "put one of your pyramids on any stack"}
     assert [e["event"] for e in t.events] == ["start", "turn"]   # setup tells nothing
@@ -92,7 +92,8 @@ def test_a_piece_on_a_square_is_the_movers_placement(t):
                          "observation": {"game": "highrise", "rows": 3, "cols": 3,
                                          "to_play": first.other.value, "plies": 1,
                                          "pieces_left": {first.value: 24,
-                                                         first.other.value: 25}}}]
+                                                         first.other.value: 25},
+                                         "heights": {"b2": 1}}}]
     assert t.events[-1] == {"event": "turn", "player": first.other.value,
                             "doing": "put one of your pyramids on any stack"}
 

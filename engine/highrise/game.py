@@ -317,11 +317,15 @@ class HighriseState(Turns):
         return returns_of(self.outcome())
 
     def observation(self) -> dict:
-        """Whose turn and pieces left; the stacks and values only once the game is over."""
+        """Whose turn, pieces left and how many pyramids each stack holds (as everyone at the
+        table sees the board stand); what the stacks hold and their values only once the game
+        is over."""
         seen: dict = {"game": "highrise", "rows": self.options.rows, "cols": self.options.cols,
                       "to_play": None if self.current_player() is None else self.to_play.value,
                       "plies": self.plies,
-                      "pieces_left": {p.value: self.pieces_left(p) for p in PLAYERS}}
+                      "pieces_left": {p.value: self.pieces_left(p) for p in PLAYERS},
+                      "heights": {square_name(self.square(i)): len(stack)
+                                  for i, stack in enumerate(self.stacks) if stack}}
         if self.is_terminal():
             seen["stacks"] = [{"square": square_name(s.square), "value": s.value,
                                "pips": {"A": s.pips[0], "B": s.pips[1]},

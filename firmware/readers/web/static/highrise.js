@@ -16,6 +16,7 @@ import { board, html, outlineView, svg } from "./svg.js";
  * @property {string | null} to_play
  * @property {number} plies
  * @property {Record<string, number>} pieces_left
+ * @property {Record<string, number>} [heights]  how many pyramids stand on each square
  * @property {Reveal[]} [stacks]
  */
 
@@ -27,6 +28,20 @@ export function draw(view) {
   const seen = view.obs;
   const b = board(seen.rows, seen.cols, 78, "the High Rise board");
   const shown = view.reveals || {};
+  // the board as it stands: each stack as tall as the pyramids on it (nothing of what it holds)
+  for (const [name, height] of Object.entries(seen.heights || {})) {
+    const spot = b.place(name);
+    if (!spot || shown[name]) continue;
+    const s = b.size;
+    const tiers = Array.from({ length: Math.min(height, 6) }, (_, k) => {
+      const w = s * (0.7 - k * 0.08);
+      return svg("rect", { x: spot.x + (s - w) / 2, y: spot.y + s * (0.78 - k * 0.1), width: w,
+        height: s * 0.09, rx: 2, class: "tier" });
+    });
+    b.layer.append(svg("g", { class: "stack", "data-square": name, "data-height": height },
+      ...tiers, svg("text", { x: spot.x + s / 2, y: spot.y + s * 0.2, class: "height" },
+        `${height}`)));
+  }
   for (const [name, stack] of Object.entries(shown)) {
     const spot = b.place(name);
     if (!spot) continue;
