@@ -381,17 +381,19 @@ class TableService:
 
     def _draw(self, now: float) -> None:
         frame = self.table.led_frame(now, self._rings)
-        if frame != self._told_lights:  # the game's frame only: never the PIN on the rings
-            self._told_lights = dict(frame)
-            self.table.tell_lights(frame)
+        game = dict(frame)  # the game's frame only: the page never sees the PIN on the rings
         self._pin_overlay(frame)
         if self._board_unseen():
             for key in frame:
                 if key[0] == "ring":
                     frame[key] = NO_BOARD if key[2] % 2 == 0 else (0, 0, 0)
         self._led_test_overlay(frame)  # last: a table with no board yet is tested too
-        if frame == self._last_frame:
-            return
+        if frame != self._last_frame:
+            self._show(frame)
+        self._tell_lights(game)
+
+    def _show(self, frame: dict) -> None:
+        """Send the LEDs that changed, then show them all at once."""
         leds = self.devices.leds
         last = self._last_frame or {}
         for key, colour in frame.items():
@@ -403,6 +405,12 @@ class TableService:
                 continue  # this table has no such LED
         leds.show()
         self._last_frame = frame
+
+    def _tell_lights(self, frame: dict) -> None:
+        """The page hears what the LEDs show, once they show it (the move's light first)."""
+        if frame != self._told_lights:
+            self._told_lights = frame
+            self.table.tell_lights(frame)
 
     def _say_missing(self) -> None:
         """Tell the log and the page whenever what the table cannot use changes: a table not
