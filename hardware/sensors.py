@@ -64,14 +64,6 @@ class Snapshot:
             self._cells[tower] = frozenset(cells)
         return self._cells[tower]
 
-    def heights(self, tower: int) -> tuple[int, ...]:
-        """Each rod's highest closed level, for height-only sensing."""
-        h = [0] * self.layout.rods
-        side = math.isqrt(self.layout.rods)
-        for x, y, z in self.tower_cells(tower):
-            h[y * side + x] = max(h[y * side + x], z + 1)
-        return tuple(h)
-
     def squares(self) -> frozenset[tuple[int, int]]:
         """Occupied board squares as (row, col)."""
         return frozenset(square for square, _ in self.square_heights())

@@ -23,7 +23,6 @@ from engine.towers.placement import (
     find_placement,
     handover_placement,
     over_the_top_placements,
-    placements_for_heights,
 )
 from engine.towers.sensing import (
     UNKNOWN,
@@ -134,51 +133,6 @@ def test_an_ambiguous_over_the_top_asks_the_player(game, block_set):
     # The zone pads tell which colour was taken, and that settles it.
     assert find_placement(s, B, cells("a1:9"), Colour.YELLOW).block == "Y4"
     assert find_placement(s, B, cells("a1:9"), Colour.RED).block == "R4"
-
-
-def test_heights_alone_single_answer(dealt):
-    match = placements_for_heights(dealt, B, (1, 1, 1, 0, 0, 0, 0, 0, 0))
-    assert match.candidates == (Place(B, "R1", cells("a1:1", "b1:1", "c1:1")),)
-    assert match.equivalent
-
-
-def test_heights_alone_hidden_gaps_are_equivalent(game):
-    s = game.new_initial_state(first=A).apply_action(Choose("R4")).apply_action(Choose("G01"))
-    s = s.apply_action(Take("G01"))
-    # The corner upside down: its low cube under a1 or under a2, the bar above.
-    match = placements_for_heights(s, A, (2, 0, 0, 2, 0, 0, 0, 0, 0))
-    assert {p.cells for p in match.candidates} == {
-        cells("a1:1", "a1:2", "a2:2"), cells("a2:1", "a1:2", "a2:2")}
-    assert match.equivalent
-
-
-def test_heights_alone_different_blocks_are_not_equivalent(game, block_set):
-    s = position(game.new_initial_state(first=A),
-                 tower_b=column(block_set, [("Y1", "c1:1 c2:1")], owner=B))
-    s = s.apply_action(Choose("R1")).apply_action(Choose("G12"))
-    # Row 1 at height 2: the red bar resting on c1, or the standing L upside down
-    # (or another green of the pile that does the same: the zone is weighed, so
-    # the table knows the colour of G12 but not its shape).
-    match = placements_for_heights(s, B, (2, 2, 2, 0, 0, 1, 0, 0, 0))
-    blocks = {p.block for p in match.candidates}
-    assert {"G12", "R1"} <= blocks
-    assert {s.block(b).colour.label for b in blocks} == {"green", "red"}
-    assert not match.equivalent
-
-
-def test_heights_that_cannot_be_a_placement(dealt, game, block_set):
-    with pytest.raises(InferenceError, match="9 rods"):
-        placements_for_heights(dealt, A, (1, 2, 3))
-    with pytest.raises(InferenceError, match="0 to 9"):
-        placements_for_heights(dealt, A, (10, 0, 0, 0, 0, 0, 0, 0, 0))
-    with pytest.raises(NothingPlacedError):
-        placements_for_heights(dealt, A, (0,) * 9)
-    with pytest.raises(UnknownShapeError):
-        placements_for_heights(dealt, A, (9, 0, 0, 0, 0, 0, 0, 0, 0))
-    s = position(game.new_initial_state(first=A), tower_a=column(block_set, COLUMN_A))
-    s = s.apply_action(Choose("B09")).apply_action(Choose("G03")).apply_action(Take("G03"))
-    with pytest.raises(InferenceError, match="rod a1 on player A's tower went down from 8 to 0"):
-        placements_for_heights(s, A, (0, 7, 5, 7, 0, 0, 0, 0, 0))
 
 
 def test_a_zone_block_is_known_by_colour_and_its_shape_tells_which(game):

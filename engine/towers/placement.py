@@ -15,9 +15,6 @@ whole table with these.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 from engine.errors import (
     AmbiguousPlacementError,
     BlockNotAvailableError,
@@ -32,16 +29,14 @@ from engine.errors import (
 )
 from engine.players import Player
 from engine.towers.actions import Place, Take
-from engine.towers.blocks import WIDTH, Cell, Colour, is_connected, normalize
+from engine.towers.blocks import Cell, Colour, is_connected, normalize
 from engine.towers.game import TowersState
 from engine.towers.tower import (
     LEVELS,
-    RODS,
     cell_name,
     cells_text,
     check_placement,
     resting_placements,
-    rod_name,
 )
 from engine.towers.turns import Phase
 
@@ -222,52 +217,3 @@ def over_the_top_placements(state: TowersState, tower: Player,
             "place it on the tower"
         )
     return tuple(fits.values())
-
-
-@dataclass(frozen=True)
-class HeightMatch:
-    """Placements that produce a rod height map.
-
-    ``equivalent`` is True when they all have the same future (see
-    ``_future``): they differ at most in hidden gaps, or in where the cubes
-    above level 9 went. Then the table need not ask which one it was.
-    """
-
-    candidates: tuple[Place, ...]
-    equivalent: bool
-
-
-def placements_for_heights(
-    state: TowersState, tower: Player, heights: Sequence[int]
-) -> HeightMatch:
-    """Every legal placement after which ``tower``'s rods read ``heights``.
-
-    ``heights`` lists the nine rods a1 b1 c1 a2 ... c3, each 0 to 9 (a rod
-    sensor cannot see above level 9).
-    """
-    seen = tuple(heights)
-    if len(seen) != RODS or not all(type(h) is int and 0 <= h <= LEVELS for h in seen):
-        raise InferenceError(
-            f"a height map lists {RODS} rods, each 0 to {LEVELS} cubes high; got {list(seen)}"
-        )
-    before = state.tower(tower)
-    now = tuple(min(h, LEVELS) for h in before.heights)
-    lower = [i for i in range(RODS) if seen[i] < now[i]]
-    if lower:
-        i = lower[0]
-        raise InferenceError(
-            f"rod {rod_name(i % WIDTH, i // WIDTH)} on {tower}'s tower went down from "
-            f"{now[i]} to {seen[i]}: a block was lifted off, which is not a placement"
-        )
-    if seen == now:
-        raise NothingPlacedError(f"no rod of {tower}'s tower got higher")
-    matches = tuple(
-        place for place in _candidates(state, tower)
-        if tuple(min(h, LEVELS) for h in before.heights_after(place.cells)) == seen
-    )
-    if not matches:
-        raise UnknownShapeError(
-            f"no block that may go on {tower}'s tower now makes those rod heights"
-        )
-    futures = {_future(state, place) for place in matches}
-    return HeightMatch(candidates=matches, equivalent=len(futures) == 1)
