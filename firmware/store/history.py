@@ -62,8 +62,31 @@ class FinishedGame:
             except (RecordError, KeyError):
                 options = "(options unreadable)"
         words = self.result.get("words") or _old_result(self.result)
-        return "  ".join(part for part in (self.id, self.when, self.game, options or "-", words)
+        computer = computer_words(self.game, self.start)
+        return "  ".join(part for part in (self.id, self.when, self.game, options or "-",
+                                           computer and f"computer: {computer}", words)
                          if part)
+
+
+def computer_of(start: dict) -> dict | None:
+    """The computer's seat and level a game's start records (``{"seat": "B", "level": 3}``,
+    as ``firmware.service.solo.Solo`` journals it); None: two people played, or the record
+    is from before the table kept it."""
+    kept = start.get("solo")
+    if not isinstance(kept, dict) or kept.get("seat") not in ("A", "B") \
+            or type(kept.get("level")) is not int:
+        return None
+    return {"seat": kept["seat"], "level": kept["level"]}
+
+
+def computer_words(game: str, start: dict) -> str:
+    """Who the computer was, as the game names its seats ("player B, level 3"; "": none)."""
+    kept = computer_of(start)
+    if kept is None:
+        return ""
+    spec = GAMES.get(game)
+    seats = spec.table_class().SEATS if spec is not None else {}
+    return f"{seats.get(kept['seat'], 'player ' + kept['seat'])}, level {kept['level']}"
 
 
 def _old_result(result: dict) -> str:
@@ -176,6 +199,9 @@ def export_json(finished: FinishedGame, state_dir: str | Path) -> str:
     record, _ = replayed(finished, state_dir)  # only what replays is exported
     data = {**record.to_dict(), "id": finished.id, "when": finished.when,
             "result": finished.result}
+    computer = computer_of(finished.start)
+    if computer is not None:  # playing alone: the computer's seat and level
+        data["solo"] = computer
     return json.dumps(data) + "\n"
 
 
@@ -186,8 +212,11 @@ def export_text(finished: FinishedGame, state_dir: str | Path) -> str:
     seats = spec.table_class().SEATS
     options = spec.describe(options_from_dict(spec.options, record.options)) or "the defaults"
     lines = [f'[Game "{record.game}"]', f'[Id "{finished.id}"]', f'[Date "{finished.when}"]',
-             f'[Options "{options}"]', f'[Seed "{record.seed}"]',
-             f'[Result "{outcome.words(seats) if outcome else "unfinished"}"]', ""]
+             f'[Options "{options}"]', f'[Seed "{record.seed}"]']
+    computer = computer_words(record.game, finished.start)
+    if computer:
+        lines.append(f'[Computer "{computer}"]')
+    lines += [f'[Result "{outcome.words(seats) if outcome else "unfinished"}"]', ""]
     lines += [f"{number}. {player} {text}"
               for number, (player, text) in enumerate(moves(record, states), 1)]
     if outcome is not None:
