@@ -146,6 +146,11 @@ def play(args: argparse.Namespace) -> int:
 
     game = GAMES[args.game]
     flags = game.describe(_options(game, args)).split()  # the game's options, for its service
+    solo = _solo(args)  # checked here: --level alone is refused before anything starts
+    if solo is not None:
+        flags += ["--solo", solo.seat.value, "--level", str(solo.level)]
+    if args.new_game:
+        flags.append("--new-game")
     return run_play(args.game, args.state_dir, args.port, args.address, flags)
 
 

@@ -296,6 +296,8 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
                       "the hands move the pieces)")
     _state_dir(play, "where the journal lives", default="a new directory under /tmp")
     add_game_flags(play, list(GAMES.values()), ("flags",))
+    _solo_flags(play)
+    _new_game(play)
     play.set_defaults(run=cli_commands.play)
 
 

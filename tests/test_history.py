@@ -166,3 +166,12 @@ def test_a_record_of_two_people_or_from_before_the_solo_field_exports_as_before(
     status, out = _obelisk(monkeypatch, "export", game_id, "--format", "json",
                            "--state-dir", str(tmp_path))
     assert status == 0 and "solo" not in json.loads(out)
+
+
+def test_the_pages_replay_of_a_solo_game_marks_the_computers_seat(tmp_path, monkeypatch):
+    from firmware.readers.web.records import replay_steps
+
+    _one_move_game(tmp_path, {"seat": "B", "level": 3})
+    _, listing = _obelisk(monkeypatch, "games", "--state-dir", str(tmp_path))
+    replay = replay_steps(tmp_path, listing.split()[0])
+    assert replay["players"] == {"A": "player A", "B": "player B (computer, level 3)"}
