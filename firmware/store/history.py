@@ -49,6 +49,11 @@ class FinishedGame:
         return str(self.start.get("when", "-"))
 
     @property
+    def state_dir(self) -> Path:
+        """The directory whose journal holds it (with the seal key that opens it)."""
+        return self.entries.path.parent
+
+    @property
     def result(self) -> dict:
         return self.entries.entries[-1].get("result") or {}
 
@@ -138,12 +143,42 @@ def _id(entries: tuple[dict, ...]) -> str:
     return fingerprint(entries)[:8]
 
 
+def finished_in(places: list[Path]) -> tuple[list[tuple[Path, list[FinishedGame]]],
+                                              list[str]]:
+    """The finished games of each of ``places`` that holds some (one that does not exist
+    holds none), and a warning for each journal or directory that cannot be read."""
+    found, warnings = [], []
+    for place in places:
+        try:
+            games, said = finished_games(place) if place.is_dir() else ([], [])
+        except OSError as exc:
+            warnings.append(f"skipped {place}: it cannot be read ({exc.strerror or exc}); run "
+                            "as the table's user, or name it with --state-dir")
+            continue
+        warnings += said
+        if games:
+            found.append((place, games))
+    return found, warnings
+
+
 def find(state_dir: str | Path, game_id: str) -> FinishedGame:
     """The finished game with this id (or a unique start of it)."""
     games, _ = finished_games(state_dir)
+    return _one(games, game_id, str(state_dir))
+
+
+def find_in(places: list[Path], game_id: str) -> FinishedGame:
+    """The finished game with this id (or a unique start of it) in any of ``places``."""
+    found, _ = finished_in(places)
+    where = ", ".join(str(p) for p in places[:-1]) + f" or {places[-1]}" if len(places) > 1 \
+        else str(places[0])  # "A", "A or B", "A, B or C"
+    return _one([game for _, games in found for game in games], game_id, where)
+
+
+def _one(games: list[FinishedGame], game_id: str, where: str) -> FinishedGame:
     matches = [g for g in games if g.id.startswith(game_id.lower())]
     if not matches:
-        raise HistoryError(f"no finished game {game_id!r} in {state_dir}: `obelisk games` lists "
+        raise HistoryError(f"no finished game {game_id!r} in {where}: `obelisk games` lists "
                            "them")
     if len({g.id for g in matches}) > 1:
         raise HistoryError(f"{game_id!r} starts the ids of {len(matches)} games: type more of it")
