@@ -87,9 +87,10 @@ def watch(args: argparse.Namespace) -> int:
 
     from firmware.service.screen import Screen
     from firmware.service.stream import StreamError, read_events
-    from firmware.store.state_dir import default_state_dir
 
-    where = args.state_dir or default_state_dir()
+    where = args.state_dir or _running_table("watch")
+    if where is None:
+        return EXIT_PERSON
     live = not args.json and sys.stdout.isatty()
     seen_once = waiting = False
     while True:
@@ -123,7 +124,12 @@ def web(args: argparse.Namespace) -> int:
     from firmware.store.state_dir import default_state_dir
 
     limits = Limits(connections=args.max_connections, idle_s=args.idle_timeout)
-    return serve(args.state_dir or default_state_dir(), args.address, args.port, limits)
+    where = args.state_dir or _running_table("web", needed=False)
+    if where is None:
+        where = default_state_dir()
+        print(f"obelisk web: no table is running yet; this page follows the one that starts "
+              f"on {where} (name another with --state-dir)", file=sys.stderr, flush=True)
+    return serve(where, args.address, args.port, limits)
 
 
 def mqtt(args: argparse.Namespace) -> int:
@@ -148,33 +154,81 @@ def play(args: argparse.Namespace) -> int:
 
     game = GAMES[args.game]
     flags = game.describe(_options(game, args)).split()  # the game's options, for its service
-    return run_play(args.game, args.state_dir, args.port, args.address, flags)
+    solo = _solo(args)  # checked here: --level alone is refused before anything starts
+    if solo is not None:
+        flags += ["--solo", solo.seat.value, "--level", str(solo.level)]
+    if args.new_game:
+        flags.append("--new-game")
+    return run_play(args.game, args.state_dir, args.port, args.address, flags,
+                    chosen=None if args.new_game else chosen_options(game, args))
 
 
 def games(args: argparse.Namespace) -> int:
-    from firmware.store.history import finished_games
-    from firmware.store.state_dir import default_state_dir
+    """``obelisk games``: the finished games of the directory named, else of every directory
+    this machine's tables keep (the default, the service's, each ``obelisk play`` game's),
+    each under its directory's name."""
+    from firmware.store.history import finished_games, finished_in
+    from firmware.store.state_dir import dir_words, table_dirs
 
-    where = args.state_dir or default_state_dir()
-    games, warnings = finished_games(where)
+    if args.state_dir:
+        games, warnings = finished_games(args.state_dir)
+        found = [(args.state_dir, games)] if games else []
+    else:
+        found, warnings = finished_in(table_dirs())
     for warning in warnings:
         print(f"obelisk: {warning}", file=sys.stderr)
-    for game in games:
-        print(game.summary())
-    if not games:
-        print(f"no finished games in {where} yet", file=sys.stderr)
+    for where, games in found:
+        if not args.state_dir:
+            print(f"{where} ({dir_words(where)}):")
+        for game in games:
+            print(("" if args.state_dir else "  ") + game.summary())
+    if not found:
+        looked = args.state_dir or _listed(table_dirs())
+        print(f"no finished games in {looked} yet", file=sys.stderr)
     return 0
 
 
 def export(args: argparse.Namespace) -> int:
-    from firmware.store.history import export_json, export_text, find
-    from firmware.store.state_dir import default_state_dir
+    from pathlib import Path
 
-    where = args.state_dir or default_state_dir()
-    game = find(where, args.id)
+    from firmware.store.history import export_json, export_text, find_in
+    from firmware.store.state_dir import table_dirs
+
+    places = [Path(args.state_dir)] if args.state_dir else table_dirs()
+    game = find_in(places, args.id)
     write = export_json if args.format == "json" else export_text
-    sys.stdout.write(write(game, where))
+    sys.stdout.write(write(game, game.state_dir))
     return 0
+
+
+def _running_table(command: str, needed: bool = True):
+    """The directory of the table running, for a command typed with no --state-dir, said in
+    words; none: None, and (``needed``) what to type said instead."""
+    from firmware.service.control import running_tables
+    from firmware.store.state_dir import dir_words, kept_a_table, table_dirs
+
+    places = table_dirs()
+    found = list(running_tables(places))
+    if found:
+        others = "".join(f"; another runs on {p} (obelisk {command} --state-dir {p})"
+                         for p in found[1:])
+        print(f"obelisk {command}: the table running on {found[0]} ({dir_words(found[0])})"
+              f"{others}", file=sys.stderr, flush=True)
+        return found[0]
+    if needed:
+        kept = [f"{p} ({dir_words(p)})" for p in places if kept_a_table(p)]
+        ran = f"; {'tables' if len(kept) > 1 else 'a table'} ran on {_listed(kept)}" \
+            if kept else ""
+        print(f"obelisk: no table is running (none answers in {_listed(places)}): start one "
+              f"with `obelisk play GAME` (or `obelisk run`), or name the state directory of "
+              f"the one you mean: obelisk {command} --state-dir DIR{ran}", file=sys.stderr)
+    return None
+
+
+def _listed(things: list) -> str:
+    """"A", "A or B", "A, B or C"."""
+    words = [str(thing) for thing in things]
+    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 def pin(args: argparse.Namespace) -> int:
@@ -182,9 +236,11 @@ def pin(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from firmware.service.pin import PinError, new_pin, table_pin
-    from firmware.store.state_dir import default_state_dir
 
-    where = Path(args.state_dir or default_state_dir())
+    named = args.state_dir or _running_table("pin")
+    if named is None:
+        return EXIT_PERSON
+    where = Path(named)
     if not where.is_dir():
         print(f"obelisk: there is no state directory {where}: start the table there first "
               "(obelisk run)", file=sys.stderr)

@@ -121,6 +121,14 @@ def _profile(parser: argparse.ArgumentParser) -> None:
                         "or a file")
 
 
+RUNNING = ("the table running, looked for in ~/.local/state/obelisk, each game's "
+           f"`obelisk play` directory under it (play/GAME) and {SERVICE_STATE_DIR}, and said")
+"""Where pin, watch and web look with no --state-dir."""
+EVERY = ("~/.local/state/obelisk, each game's `obelisk play` directory under it (play/GAME) "
+         f"and {SERVICE_STATE_DIR}, together")
+"""Where games and export look with no --state-dir."""
+
+
 def _state_dir(parser: argparse.ArgumentParser, what: str,
                default: str = "systemd's StateDirectory, else ~/.local/state/obelisk") -> None:
     parser.add_argument("--state-dir", help=f"{what} (default: {default})")
@@ -164,7 +172,8 @@ def _add_diag(commands: argparse._SubParsersAction) -> None:
     diag.add_argument("--still", action="store_true",
                       help="sim profile: no demo hand moving pieces")
     _state_dir(diag, "a running table service's directory: diag asks it, since it holds the "
-               "devices", default=f"~/.local/state/obelisk, then {SERVICE_STATE_DIR}")
+               "devices", default=f"the first that runs of ~/.local/state/obelisk, "
+               f"{SERVICE_STATE_DIR} and each game's `obelisk play` directory")
     diag.set_defaults(run=cli_commands.diag)
 
 
@@ -225,7 +234,8 @@ def _add_watch(commands: argparse._SubParsersAction) -> None:
                                 "event. Ctrl-C leaves.")
     watch.add_argument("--json", action="store_true",
                        help="one JSON event per line: the whole state first, then each event")
-    _state_dir(watch, "the running table's state directory (a demo names its own)")
+    _state_dir(watch, "the running table's state directory (a demo names its own)",
+               default=RUNNING)
     watch.set_defaults(run=cli_commands.watch)
 
 
@@ -245,7 +255,9 @@ def _add_web(commands: argparse._SubParsersAction) -> None:
     web.add_argument("--idle-timeout", type=seconds_in(0.1, 3600, "--idle-timeout"), default=10.0,
                      help="seconds a connection may wait to send a request's headers or its "
                      "body before it is closed (default: %(default)s)")
-    _state_dir(web, "the running table's state directory (a demo names its own)")
+    _state_dir(web, "the running table's state directory (a demo names its own)",
+               default=f"{RUNNING}; none: ~/.local/state/obelisk, for the table that starts "
+               "there")
     web.set_defaults(run=cli_commands.web)
 
 
@@ -294,15 +306,19 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
     play.add_argument("--address", default="127.0.0.1",
                       help="where the page listens (default: %(default)s, this machine only: "
                       "the hands move the pieces)")
-    _state_dir(play, "where the journal lives", default="a new directory under /tmp")
+    _state_dir(play, "where the journal lives", default="this game's own, "
+               "~/.local/state/obelisk/play/GAME: the same each time, so that a game "
+               "stopped resumes, and `obelisk games` lists it")
     add_game_flags(play, list(GAMES.values()), ("flags",))
+    _solo_flags(play)
+    _new_game(play)
     play.set_defaults(run=cli_commands.play)
 
 
 def _add_games(commands: argparse._SubParsersAction) -> None:
     games = commands.add_parser("games", help="list the finished games, one a line: id, when, "
                                 "game, options, result")
-    _state_dir(games, "the table's state directory")
+    _state_dir(games, "the table's state directory", default=EVERY)
     games.set_defaults(run=cli_commands.games)
 
 
@@ -313,14 +329,14 @@ def _add_export(commands: argparse._SubParsersAction) -> None:
     export.add_argument("--format", choices=("json", "text"), default="text",
                         help="text: a record a person reads, a numbered line per action "
                         "(default); json: the record `replay` reads back")
-    _state_dir(export, "the table's state directory")
+    _state_dir(export, "the table's state directory", default=EVERY)
     export.set_defaults(run=cli_commands.export)
 
 
 def _add_pin(commands: argparse._SubParsersAction) -> None:
     pin = commands.add_parser("pin", help="show the table PIN that lets a phone run the table "
                               "from the page")
-    _state_dir(pin, "the table's state directory")
+    _state_dir(pin, "the table's state directory", default=RUNNING)
     pin.add_argument("--new", action="store_true",
                      help="make a new PIN: every phone's session made with the old one ends")
     pin.set_defaults(run=cli_commands.pin)

@@ -129,3 +129,49 @@ def test_a_sealed_high_rise_game_exports_with_its_key_and_says_so_without(tmp_pa
     (tmp_path / "seal.key").rename(tmp_path / "elsewhere.key")
     status, _ = _obelisk(monkeypatch, "export", game_id, "--state-dir", str(tmp_path))
     assert status == 2 and "seal.key is missing" in capsys.readouterr().err
+
+
+def _one_move_game(state_dir, solo: dict | None) -> None:
+    """A stones game of one move, stopped by hand; ``solo``: its start's computer seat."""
+    journal = Journal(state_dir)
+    move = StonesGame().new_initial_state().legal_actions()[0]
+    start = {"t": "start", "game": "stones", "options": {}, "seed": 0}
+    journal.append(start if solo is None else {**start, "solo": solo})
+    journal.append({"t": "action", "n": 1, "action": action_to_dict(move)})
+    journal.append({"t": "over", "result": {"words": "stopped by hand", "winner": None}})
+
+
+def test_a_solo_games_export_says_who_the_computer_was_and_at_which_level(tmp_path,
+                                                                          monkeypatch):
+    _one_move_game(tmp_path, {"seat": "B", "level": 3})
+    _, listing = _obelisk(monkeypatch, "games", "--state-dir", str(tmp_path))
+    assert "computer: player B, level 3" in listing
+    game_id = listing.split()[0]
+    status, text = _obelisk(monkeypatch, "export", game_id, "--state-dir", str(tmp_path))
+    assert status == 0 and '[Computer "player B, level 3"]' in text.splitlines()
+    status, out = _obelisk(monkeypatch, "export", game_id, "--format", "json",
+                           "--state-dir", str(tmp_path))
+    assert status == 0 and json.loads(out)["solo"] == {"seat": "B", "level": 3}
+    assert Record.from_dict(json.loads(out)).game == "stones"  # replay reads it still
+
+
+def test_a_record_of_two_people_or_from_before_the_solo_field_exports_as_before(tmp_path,
+                                                                                monkeypatch):
+    _one_move_game(tmp_path, None)
+    _, listing = _obelisk(monkeypatch, "games", "--state-dir", str(tmp_path))
+    assert "computer" not in listing
+    game_id = listing.split()[0]
+    status, text = _obelisk(monkeypatch, "export", game_id, "--state-dir", str(tmp_path))
+    assert status == 0 and "Computer" not in text
+    status, out = _obelisk(monkeypatch, "export", game_id, "--format", "json",
+                           "--state-dir", str(tmp_path))
+    assert status == 0 and "solo" not in json.loads(out)
+
+
+def test_the_pages_replay_of_a_solo_game_marks_the_computers_seat(tmp_path, monkeypatch):
+    from firmware.readers.web.records import replay_steps
+
+    _one_move_game(tmp_path, {"seat": "B", "level": 3})
+    _, listing = _obelisk(monkeypatch, "games", "--state-dir", str(tmp_path))
+    replay = replay_steps(tmp_path, listing.split()[0])
+    assert replay["players"] == {"A": "player A", "B": "player B (computer, level 3)"}

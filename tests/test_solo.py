@@ -17,6 +17,7 @@ from firmware.games import GAMES
 from firmware.service import events, palette
 from firmware.service.solo import Computer, Solo, SoloError
 from firmware.sim.demo_runner import DemoSettings
+from firmware.store.history import export_text, finished_games
 from tests.test_stones_table import Table as StonesHarness
 from tests.test_towers_table import Table as TowersHarness
 
@@ -54,6 +55,13 @@ def test_a_solo_game_of_each_game_through_the_table(game_id, seat, tmp_path):
         end = next(i for i, e in enumerate(played) if e["event"] == "reveal")  # every reader
         told = json.dumps(played[:end])
         assert not any(size in told for size in ("small", "medium", "large")), told
+    # The players are named with the computer's seat marked (the page shows these names).
+    start = next(e for e in played if e["event"] == "start")
+    seats = GAMES[game_id].table_class().SEATS
+    assert start["players"] == {**seats, seat.value: f"{seats[seat.value]} (computer, level 1)"}
+    # Its record says who the computer was, as the game names the seat, and at which level.
+    (finished,), _ = finished_games(tmp_path)
+    assert f'[Computer "{seats[seat.value]}, level 1"]' in export_text(finished, tmp_path)
 
 
 def test_the_computer_chooses_at_once_and_its_fetching_is_not_timed(block_set, tmp_path):

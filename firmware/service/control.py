@@ -20,6 +20,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -263,3 +264,16 @@ def send(directory: str | Path, command: dict, timeout: float = ANSWER_S + CARRY
     if not isinstance(answer, dict):
         raise ControlUnavailable("the table's answer made no sense: try again")
     return answer
+
+
+def running_tables(places: Iterable[str | Path],
+                   ask: dict | None = None) -> Iterator[Path]:
+    """The directories among ``places`` whose table answers ``ask`` (``status`` when none is
+    given), in order: how a command typed with no --state-dir finds the table running."""
+    for place in dict.fromkeys(Path(p) for p in places):
+        try:
+            answer = send(place, ask or {"command": "status"}, timeout=2.0)
+        except ControlUnavailable:
+            continue
+        if answer.get("ok"):
+            yield place

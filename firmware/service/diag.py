@@ -25,10 +25,10 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from firmware.service.control import ControlUnavailable, send
+from firmware.service.control import ControlUnavailable, running_tables, send
 from firmware.service.palette import LED_TEST as _LIT
 from firmware.service.palette import OFF as _OFF
-from firmware.store.state_dir import SERVICE_STATE_DIR, default_state_dir
+from firmware.store.state_dir import table_dirs
 from hardware.devices import TableDevices, open_table
 from hardware.link import BoardStatus
 from hardware.profile import load_profile
@@ -181,16 +181,10 @@ def led_note(key: tuple | list, chain: int, pixel: int, where: str = "") -> str:
 
 def running_service(state_dir: str | Path | None = None) -> Path | None:
     """The state directory of a table service that answers diag's asks, if one runs: the one
-    named, else this user's default and the Pi's service directory."""
-    places = [Path(state_dir)] if state_dir else [default_state_dir(), SERVICE_STATE_DIR]
-    for place in dict.fromkeys(places):
-        try:
-            answer = send(place, {"command": "diag"}, timeout=2.0)
-        except ControlUnavailable:
-            continue
-        if answer.get("ok"):
-            return place
-    return None
+    named, else the first of this machine's tables (``state_dir.table_dirs``: this user's
+    default, the Pi's service directory, each ``obelisk play`` game's)."""
+    places = [Path(state_dir)] if state_dir else table_dirs()
+    return next(running_tables(places, {"command": "diag"}), None)
 
 
 def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = None,

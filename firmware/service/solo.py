@@ -86,6 +86,11 @@ class Solo:
     def to_dict(self) -> dict:
         return {"seat": self.seat.value, "level": self.level}
 
+    def marked(self, seats: dict[str, str]) -> dict[str, str]:
+        """The seats as the game names them, the computer's marked with its level."""
+        seat = self.seat.value
+        return {**seats, seat: f"{seats.get(seat, self.seat)} (computer, level {self.level})"}
+
 
 def solo_in_start(start: dict) -> Solo | None:
     """The solo setting a journal's start entry records (None: two people play)."""

@@ -190,8 +190,10 @@ class Table(Starting, Asking, Generic[V]):
         return []
 
     def players(self) -> dict:
-        """Who plays, as the game names its seats (a game may name roles)."""
-        return dict(self.SEATS)
+        """Who plays, as the game names its seats (a game may name roles); playing alone, the
+        computer's seat says so ("player B (computer, level 2)")."""
+        seats = dict(self.SEATS)
+        return seats if self.solo is None else self.solo.solo.marked(seats)
 
     # ------------------------------------------------------------------ inputs
 

@@ -16,6 +16,10 @@ child that fails is named with what it said; no traceback reaches the person.
 - **No way in.** This command takes the directory's lock (``state_dir``'s
   "One owner") before it makes or removes anything, and lends it to its
   table service; a second play on the same directory is refused in words.
+- **Found again.** With no --state-dir a game's table lives in its own directory under
+  the default one (``state_dir.play_state_dir``: ``play/<game>``), the same each time: the
+  same ``obelisk play GAME`` typed again resumes the unfinished game (other options typed
+  for it are refused before anything starts), and ``obelisk games`` lists what was played.
 - **Stopped whole.** Ctrl-C, SIGTERM and SIGHUP (a closed terminal) each
   stop all three; if this command dies outright (SIGKILL), the kernel sends
   each of them SIGTERM (``PR_SET_PDEATHSIG``). A process that stops by itself
@@ -36,7 +40,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -45,7 +48,9 @@ from engine.errors import ObeliskError
 from firmware.games import GAMES
 from firmware.service.control import SOCKET as CONTROL_SOCKET
 from firmware.service.pin import read_pin
-from firmware.store.state_dir import StateDir
+from firmware.store.journal import Journal
+from firmware.store.resume import resolve
+from firmware.store.state_dir import StateDir, play_state_dir
 from hardware.sim.board import HANDS
 from hardware.sim.line_socket import LineSocketError, ask
 
@@ -169,7 +174,9 @@ class Play:
 
     def __init__(self, game: str, state_dir: str | Path, port: int = 8080,
                  address: str = "127.0.0.1", flags: list[str] | None = None,
-                 signals: Signals | None = None) -> None:
+                 signals: Signals | None = None, chosen: dict | None = None) -> None:
+        """``flags``: the service's (the game's options, --solo, --new-game); ``chosen``: the
+        option fields typed, checked against an unfinished game (None: a new game starts)."""
         declared = GAMES.get(game)
         if declared is None or not declared.hands:
             raise PlayError(f"the simulated hands for {game} are not built yet: try "
@@ -185,6 +192,8 @@ class Play:
         self.board: subprocess.Popen | None = None
         self.service: subprocess.Popen | None = None
         self.state: StateDir | None = None
+        self.chosen = chosen
+        self.resumes: int | None = None  # the unfinished game's actions, when it resumes
         self._since: dict[str, int] = {}  # where each log's part of this run begins
 
     def log(self, name: str) -> Path:
@@ -211,6 +220,7 @@ class Play:
         where = self.dir
         self.state = StateDir(where).open(f"obelisk play {self.game} --state-dir {where}")
         try:
+            self._unfinished()
             self._start_web()
             self._start_board()
             self._prepare()
@@ -219,6 +229,18 @@ class Play:
             self.stop()
             raise
         return self
+
+    def _unfinished(self) -> None:
+        """Before anything starts: an unfinished game here resumes (``resumes``: its actions
+        so far), unless other options were typed for it, which is refused with how to go on."""
+        if self.chosen is None:
+            return
+        named = "" if self.dir == play_state_dir(self.game) else f" --state-dir {self.dir}"
+        resolved = resolve(Journal(self.dir), self.game, lambda _game: self.chosen,
+                           continue_with=f"`obelisk play {{game}}{named}` without game options")
+        if resolved.unfinished:
+            self.resumes = sum(1 for entry in resolved.unfinished.entries
+                               if entry.get("t") == "action")
 
     def _said(self, name: str, process: subprocess.Popen, check) -> object:
         """Wait for the line ``check`` accepts in the process's log (its first words)."""
@@ -343,20 +365,27 @@ class Play:
 
 
 def run_play(game: str, state_dir: str | None, port: int, address: str,
-             flags: list[str] | None = None) -> int:
+             flags: list[str] | None = None, chosen: dict | None = None) -> int:
     """``obelisk play``: start everything, print the address, stop all on Ctrl-C, SIGTERM
-    or SIGHUP (128 + the signal's number)."""
+    or SIGHUP (128 + the signal's number). With no ``state_dir``, the game's own directory
+    (``play_state_dir``): the same each time, so an unfinished game resumes. ``chosen``:
+    the option fields typed (None: ``--new-game``, nothing to check)."""
     signals = Signals()
     play = None
     try:
         signals.install()
-        where = Path(state_dir or tempfile.mkdtemp(prefix=f"obelisk-play-{game}-"))
-        play = Play(game, where, port, address, flags, signals)
+        where = Path(state_dir) if state_dir else play_state_dir(game)
+        play = Play(game, where, port, address, flags, signals, chosen)
         play.start()
         print(f"obelisk play: open {play.url} in a browser and play {game} with the hands "
               f"panel (the table on {where}; what its processes say is in {where}/"
               f"{LOGS['service']}, {LOGS['board']} and {LOGS['page']}; Ctrl-C stops)",
               flush=True)
+        if play.resumes is not None:
+            actions = f"{play.resumes} action{'' if play.resumes == 1 else 's'}"
+            print(f"obelisk play: the unfinished {game} game kept there resumes, {actions} "
+                  "in (to start another instead, add --new-game: this one is then kept in an "
+                  "archived journal)", flush=True)
         pin = read_pin(where)
         if pin is not None:
             print(f"obelisk play: the table PIN, for the page's controls (new game, pause...): "

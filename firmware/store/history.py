@@ -49,6 +49,11 @@ class FinishedGame:
         return str(self.start.get("when", "-"))
 
     @property
+    def state_dir(self) -> Path:
+        """The directory whose journal holds it (with the seal key that opens it)."""
+        return self.entries.path.parent
+
+    @property
     def result(self) -> dict:
         return self.entries.entries[-1].get("result") or {}
 
@@ -62,8 +67,31 @@ class FinishedGame:
             except (RecordError, KeyError):
                 options = "(options unreadable)"
         words = self.result.get("words") or _old_result(self.result)
-        return "  ".join(part for part in (self.id, self.when, self.game, options or "-", words)
+        computer = computer_words(self.game, self.start)
+        return "  ".join(part for part in (self.id, self.when, self.game, options or "-",
+                                           computer and f"computer: {computer}", words)
                          if part)
+
+
+def computer_of(start: dict) -> dict | None:
+    """The computer's seat and level a game's start records (``{"seat": "B", "level": 3}``,
+    as ``firmware.service.solo.Solo`` journals it); None: two people played, or the record
+    is from before the table kept it."""
+    kept = start.get("solo")
+    if not isinstance(kept, dict) or kept.get("seat") not in ("A", "B") \
+            or type(kept.get("level")) is not int:
+        return None
+    return {"seat": kept["seat"], "level": kept["level"]}
+
+
+def computer_words(game: str, start: dict) -> str:
+    """Who the computer was, as the game names its seats ("player B, level 3"; "": none)."""
+    kept = computer_of(start)
+    if kept is None:
+        return ""
+    spec = GAMES.get(game)
+    seats = spec.table_class().SEATS if spec is not None else {}
+    return f"{seats.get(kept['seat'], 'player ' + kept['seat'])}, level {kept['level']}"
 
 
 def _old_result(result: dict) -> str:
@@ -115,12 +143,42 @@ def _id(entries: tuple[dict, ...]) -> str:
     return fingerprint(entries)[:8]
 
 
+def finished_in(places: list[Path]) -> tuple[list[tuple[Path, list[FinishedGame]]],
+                                              list[str]]:
+    """The finished games of each of ``places`` that holds some (one that does not exist
+    holds none), and a warning for each journal or directory that cannot be read."""
+    found, warnings = [], []
+    for place in places:
+        try:
+            games, said = finished_games(place) if place.is_dir() else ([], [])
+        except OSError as exc:
+            warnings.append(f"skipped {place}: it cannot be read ({exc.strerror or exc}); run "
+                            "as the table's user, or name it with --state-dir")
+            continue
+        warnings += said
+        if games:
+            found.append((place, games))
+    return found, warnings
+
+
 def find(state_dir: str | Path, game_id: str) -> FinishedGame:
     """The finished game with this id (or a unique start of it)."""
     games, _ = finished_games(state_dir)
+    return _one(games, game_id, str(state_dir))
+
+
+def find_in(places: list[Path], game_id: str) -> FinishedGame:
+    """The finished game with this id (or a unique start of it) in any of ``places``."""
+    found, _ = finished_in(places)
+    where = ", ".join(str(p) for p in places[:-1]) + f" or {places[-1]}" if len(places) > 1 \
+        else str(places[0])  # "A", "A or B", "A, B or C"
+    return _one([game for _, games in found for game in games], game_id, where)
+
+
+def _one(games: list[FinishedGame], game_id: str, where: str) -> FinishedGame:
     matches = [g for g in games if g.id.startswith(game_id.lower())]
     if not matches:
-        raise HistoryError(f"no finished game {game_id!r} in {state_dir}: `obelisk games` lists "
+        raise HistoryError(f"no finished game {game_id!r} in {where}: `obelisk games` lists "
                            "them")
     if len({g.id for g in matches}) > 1:
         raise HistoryError(f"{game_id!r} starts the ids of {len(matches)} games: type more of it")
@@ -176,6 +234,9 @@ def export_json(finished: FinishedGame, state_dir: str | Path) -> str:
     record, _ = replayed(finished, state_dir)  # only what replays is exported
     data = {**record.to_dict(), "id": finished.id, "when": finished.when,
             "result": finished.result}
+    computer = computer_of(finished.start)
+    if computer is not None:  # playing alone: the computer's seat and level
+        data["solo"] = computer
     return json.dumps(data) + "\n"
 
 
@@ -186,8 +247,11 @@ def export_text(finished: FinishedGame, state_dir: str | Path) -> str:
     seats = spec.table_class().SEATS
     options = spec.describe(options_from_dict(spec.options, record.options)) or "the defaults"
     lines = [f'[Game "{record.game}"]', f'[Id "{finished.id}"]', f'[Date "{finished.when}"]',
-             f'[Options "{options}"]', f'[Seed "{record.seed}"]',
-             f'[Result "{outcome.words(seats) if outcome else "unfinished"}"]', ""]
+             f'[Options "{options}"]', f'[Seed "{record.seed}"]']
+    computer = computer_words(record.game, finished.start)
+    if computer:
+        lines.append(f'[Computer "{computer}"]')
+    lines += [f'[Result "{outcome.words(seats) if outcome else "unfinished"}"]', ""]
     lines += [f"{number}. {player} {text}"
               for number, (player, text) in enumerate(moves(record, states), 1)]
     if outcome is not None:

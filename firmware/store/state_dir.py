@@ -31,6 +31,8 @@ LENT = "OBELISK_STATE_LOCK_FD"
 table service): the number of the lock's descriptor, which the child was given."""
 SERVICE_STATE_DIR = Path("/var/lib/obelisk")
 """The table service's directory on a Pi (its unit's ``StateDirectory=obelisk``)."""
+PLAY = "play"
+"""Under the default directory, ``obelisk play``'s tables: ``play/<game>``, one a game."""
 
 
 class StateDirError(RuntimeError):
@@ -44,6 +46,43 @@ def default_state_dir() -> Path:
         return Path(given.split(":")[0])
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "obelisk"
+
+
+def play_state_dir(game: str) -> Path:
+    """Where ``obelisk play GAME`` keeps its table when no --state-dir is named: the same
+    directory each time, so that the game typed again resumes and ``obelisk games`` finds
+    what was played."""
+    return default_state_dir() / PLAY / game
+
+
+def table_dirs() -> list[Path]:
+    """Where the tables of this machine keep their state when no --state-dir is named, in
+    the order they are looked at: the default directory, the Pi's service directory, then
+    each game's ``obelisk play`` directory made so far."""
+    default = default_state_dir()
+    try:
+        plays = sorted(path for path in (default / PLAY).iterdir() if path.is_dir())
+    except OSError:  # none made yet (or not readable: then none can be used either)
+        plays = []
+    return list(dict.fromkeys([default, SERVICE_STATE_DIR, *plays]))
+
+
+def dir_words(path: Path) -> str:
+    """Whose directory of ``table_dirs`` this is, in words."""
+    if path.parent == default_state_dir() / PLAY:
+        return f"`obelisk play {path.name}`'s table"
+    if path == SERVICE_STATE_DIR:
+        return "the table service's"
+    return "the default state directory" if path == default_state_dir() else \
+        "named with --state-dir"
+
+
+def kept_a_table(path: Path) -> bool:
+    """Whether a table ever ran on ``path`` (each takes its lock: "One owner")."""
+    try:
+        return (path / LOCK).is_file()
+    except OSError:
+        return False
 
 
 def disk_advice(exc: OSError, path: Path) -> str:

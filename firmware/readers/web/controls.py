@@ -78,11 +78,14 @@ __all__ = [
     "MAX_WAIT_S",
     "PinGuard",
     "Sessions",
+    "cookie_name",
     "routes",
+    "session_cookie",
     "session_refusal",
 ]
 
 COOKIE = "obelisk_session"
+"""The start of the session cookie's name; the port it was set on ends it (``cookie_name``)."""
 HEADER = "X-Obelisk-Token"
 SESSION_S = 12 * 3600.0
 """A session ends this long after its PIN was entered, used or not."""
@@ -237,7 +240,7 @@ class _Json(JsonHandler):
         return name in names
 
     def current(self) -> Session | None:
-        return self.controls.session(self.get_cookie(COOKIE))
+        return self.controls.session(session_cookie(self))
 
 
 class SessionHandler(_Json):
@@ -290,7 +293,7 @@ class SessionHandler(_Json):
             return
         self.controls.guard.passed(address)
         cookie, made = self.controls.open(pin.generation)
-        self.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict", path="/")
+        self.set_cookie(cookie_name(self), cookie, httponly=True, samesite="Strict", path="/")
         self.answer(200, {"ok": True, "session": True, "token": made.token})
 
     def delete(self) -> None:
@@ -298,9 +301,25 @@ class SessionHandler(_Json):
         if found is None or not _token_ok(self, found):
             self.refuse(403, GUEST)
             return
-        self.controls.sessions.pop(self.get_cookie(COOKIE) or "", None)
-        self.clear_cookie(COOKIE, path="/")
+        self.controls.sessions.pop(session_cookie(self) or "", None)
+        self.clear_cookie(cookie_name(self), path="/")
         self.answer(200, {"ok": True, "session": False})
+
+
+def cookie_name(handler: tornado.web.RequestHandler) -> str:
+    """The session cookie's name on this server: ``obelisk_session_<port>``. A browser keeps
+    cookies by host name, whatever the port, so two tables on one machine (two `obelisk play`
+    on two ports) under one name would each overwrite the other's session."""
+    try:
+        port = handler.request.connection.stream.socket.getsockname()[1]  # type: ignore[union-attr]
+    except (AttributeError, OSError, IndexError, TypeError):
+        return COOKIE  # no socket to ask (never for a request served here)
+    return f"{COOKIE}_{port}"
+
+
+def session_cookie(handler: tornado.web.RequestHandler) -> str | None:
+    """The value of this server's session cookie in the request, if any."""
+    return handler.get_cookie(cookie_name(handler))
 
 
 def _pin_matches(given: object, pin: str) -> bool:
@@ -343,7 +362,7 @@ def session_refusal(handler: tornado.web.RequestHandler, controls: Sessions) -> 
     The one check for everything that changes the table from the page: the
     commands here and the simulated hands (``firmware.readers.web.hands``).
     """
-    found = controls.session(handler.get_cookie(COOKIE))
+    found = controls.session(session_cookie(handler))
     if found is None:
         return GUEST
     if not _token_ok(handler, found):

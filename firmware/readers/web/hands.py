@@ -29,7 +29,7 @@ from pathlib import Path
 
 import tornado.ioloop
 
-from firmware.readers.web.controls import COOKIE, GUEST, Sessions, session_refusal
+from firmware.readers.web.controls import GUEST, Sessions, session_cookie, session_refusal
 from firmware.readers.web.safe import JsonHandler
 from firmware.service.pin import PinError, read_pin
 from hardware.sim.line_socket import LineSocketError, ask
@@ -64,7 +64,7 @@ class Hands(JsonHandler):
         if pin is None:
             return None
         if looking:
-            found = self.controls.session(self.get_cookie(COOKIE))
+            found = self.controls.session(session_cookie(self))
             return None if found is not None else f"{GUEST} (the hands too)"
         refused = session_refusal(self, self.controls)
         return None if refused is None else f"{refused} (the hands too)"

@@ -14,11 +14,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from engine.players import Player
 from engine.record import RecordError, options_from_dict
 from firmware.games import GAMES
+from firmware.service.solo import Solo
 from firmware.store.history import (
     FinishedGame,
     HistoryError,
+    computer_of,
     export_json,
     export_text,
     finished_games,
@@ -106,7 +109,10 @@ def replay_steps(state_dir: Path, game_id: str) -> dict:
     outcome = states[-1].outcome()
     declared = GAMES.get(game.game)
     seats = dict(declared.table_class().SEATS) if declared else {"A": "player A", "B": "player B"}
+    players, computer = seats, computer_of(game.start)
+    if computer is not None:  # played alone: the page names the computer's seat as it did live
+        players = Solo(Player(computer["seat"]), computer["level"]).marked(seats)
     return {"id": game.id, "game": game.game, "page": declared.page if declared else "",
             "when": game.when, "options": _options(game),
-            "players": seats,
+            "players": players,
             "outcome": outcome.to_dict(seats) if outcome is not None else None, "steps": steps}
