@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from firmware.contract import GameType
 from firmware.games import GAMES, chosen_demo, chosen_extras, chosen_options
@@ -85,7 +86,6 @@ def watch(args: argparse.Namespace) -> int:
     """Follow the table running on a state directory; wait for it when it stops a while."""
     import time
 
-    from firmware.service.screen import Screen
     from firmware.service.stream import StreamError, read_events
 
     where = args.state_dir or _running_table("watch")
@@ -98,15 +98,7 @@ def watch(args: argparse.Namespace) -> int:
             screen = None
             for event in read_events(where):
                 seen_once, waiting = True, False
-                if args.json:
-                    print(json.dumps(event), flush=True)
-                    continue
-                if screen is None or event["event"] == "table":
-                    screen = Screen(GAMES[event["game"]].draw())
-                clear = "\x1b[H\x1b[2J" if live else ""
-                shown = screen.show(event)
-                if shown is not None:
-                    print(clear + shown, flush=True)
+                screen = _watched(event, screen, args.json, live)
         except StreamError:
             if not seen_once:
                 raise
@@ -117,6 +109,22 @@ def watch(args: argparse.Namespace) -> int:
                   "(Ctrl-C to leave)", file=sys.stderr, flush=True)
         waiting = True
         time.sleep(1.0)
+
+
+def _watched(event: dict, screen: Any, as_json: bool, live: bool) -> Any:
+    """Print one event as ``watch`` shows it (a JSON line, or the screen after it); the screen
+    to go on with (a ``table`` event begins a new one)."""
+    from firmware.service.screen import Screen
+
+    if as_json:
+        print(json.dumps(event), flush=True)
+        return screen
+    if screen is None or event["event"] == "table":
+        screen = Screen(GAMES[event["game"]].draw())
+    shown = screen.show(event)
+    if shown is not None:
+        print(("\x1b[H\x1b[2J" if live else "") + shown, flush=True)
+    return screen
 
 
 def web(args: argparse.Namespace) -> int:
