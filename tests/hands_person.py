@@ -48,6 +48,8 @@ class Follow:
                 self.obs = e["observation"]
             if kind == "table":
                 self.state, self.problem = e["state"], e["problem"]
+            elif kind == "setup":
+                self.problem = e["problem"]
             elif kind in ("start", "resumed"):
                 self.state = "play"
             elif kind == "refused":

@@ -143,6 +143,33 @@ def test_the_page_shows_what_the_leds_show_in_their_colours(towers):
     for key in (("tower", "A"), ("tower", "B"), ("zone", "")):
         assert shown["".join(key)] == sorted(now[key]), key
 
+def test_high_rise_hands_act_for_the_mover_say_whose_they_are_and_the_board_stands(browser,
+                                                                                   tmp_path):
+    """Point 5: the hands are the mover's unless the person chooses, the panel says whose they
+    are and warns when they are not the mover's, and the drawing shows the stacks standing."""
+    played = Played(browser, "highrise", tmp_path)
+    page, follow = played.page, played.follow
+    try:
+        for square in played.act({"act": "look"})["table"]["squares"]:
+            played.act({"act": "cover", "square": square["square"]})
+        follow.until(lambda: "press a player button" in follow.problem, 30, "the covers on")
+        played.act({"act": "press", "seat": "A"})
+        follow.until(lambda: any(e["event"] == "start" for e in follow.events), 30, "the start")
+        mover = follow.obs["to_play"]
+        other = "B" if mover == "A" else "A"
+        page.wait_for_selector(f'#hands [data-hands-of="{mover}"]')
+        assert "whose turn it is" in page.text_content("#hands h2")
+        page.click('[data-hand-square="b2"]')  # the mover's pyramid, as the panel chose
+        follow.until(lambda: follow.accepted() == 1, 60, "the placement weighed")
+        page.wait_for_selector('#drawing [data-square="b2"][data-height="1"]')
+        # now it is the other's turn: the hands follow it
+        page.wait_for_selector(f'#hands [data-hands-of="{other}"]')
+        page.click(f'[data-seat="{mover}"]')  # the person chooses the wrong hands
+        warning = page.wait_for_selector(".hands-warning")
+        assert f"player {other}'s turn" in warning.text_content()
+    finally:
+        played.stop()
+
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "pages"
 FITS = """() => {
   const drawing = document.getElementById('drawing').getBoundingClientRect();

@@ -79,7 +79,12 @@ def test_setup_asks_for_each_missing_cover_then_a_button(tmp_path):
                                     "pieces_left": {"A": 25, "B": 25}, "heights": {}}
     assert turn == {"event": "turn", "player": start["first"],
                     "doing": "put one of your pyramids on any stack"}
-    assert [e["event"] for e in t.events] == ["start", "turn"]   # setup tells nothing
+    # setup tells each change of what to set out, in words, and nothing of the covers' weights
+    told = [e for e in t.events if e["event"] == "setup"]
+    assert told[0]["problem"].startswith("put a cover")
+    assert "press a player button" in told[-1]["problem"] and set(told[-1]) == {"event",
+                                                                                "problem"}
+    assert [e["event"] for e in t.events if e["event"] != "setup"] == ["start", "turn"]
 
 
 def test_a_piece_on_a_square_is_the_movers_placement(t):

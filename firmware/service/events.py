@@ -17,6 +17,7 @@ not understand; the tests check every event the demos of every game emit.
 | ``start`` | a game began: its options, who plays, who goes first, the board |
 | ``resumed`` | the service started again on an unfinished game, replayed |
 | ``turn`` | a player is to act, and what they are to do |
+| ``setup`` | before a game: what to set out next, or that a button starts it |
 | ``accepted`` | an action was recorded: who, in words, notation and data, the board after |
 | ``refused`` | what the table saw breaks a rule: why, what to do, where (``Mark``\ s) |
 | ``repaired`` | the table is as the game says again |
@@ -49,6 +50,7 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
               "observation": dict},
     "resumed": {"game": str, "options": dict, "actions": int, "observation": dict},
     "turn": {"player": str, "doing": str},
+    "setup": {"problem": str},
     "accepted": {"player": str, "action": str, "text": str, "observation": dict},
     "refused": {"message": str, "where": list},
     "repaired": {},

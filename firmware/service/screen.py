@@ -61,6 +61,8 @@ def _asking_line(kind: str, event: dict, who: str) -> str | None:
             return f"not allowed: {event['message']}"
         case "repaired":
             return "the table is right again"
+        case "setup":
+            return f"to begin: {event['problem']}"
         case "timer":
             return (f"player {event['player']}'s hourglass {event['state']} "
                     f"({event['left']:.0f} s left)")

@@ -322,7 +322,10 @@ class Table(Starting, Asking, Generic[V]):
         while one is played (or a choice or a repair is awaited), what it means; in any
         other state (paused, over) nothing."""
         if self.state == "setup":
+            was = self.problem
             self._setup_view(view)
+            if self.problem != was:  # what to set out next (or "press a button") is told
+                self.tell("setup", problem=self.problem)
         elif self.state in READING_STATES:
             self._read_settled(view, now)
 

@@ -113,6 +113,9 @@ const handlers = {
     page.actions = e.actions;
     observe(e.observation, false);
   },
+  setup(e) { // before a game: what to set out next
+    Object.assign(page, { machine: "setup", problem: e.problem });
+  },
   turn(e) {
     page.turn = e.player;
     page.doing = e.doing;

@@ -35,13 +35,27 @@ import { html } from "./svg.js";
 
 const panel = /** @type {HTMLElement} */ (document.getElementById("hands"));
 /**
- * The panel's state: what is on the table, whose hands act, the game's module.
- * @type {{table: HandsTable | null, seat: string, acts: number, busy: boolean,
- *   said: string | undefined, page: string | null, draw: HandsModule["drawHands"] | null,
- *   token: string, obs: Observation | null}}
+ * The panel's state: what is on the table, whose hands act (``follow``: the seat whose turn it
+ * is, unless the person chose one), whose turn it is, the game's module.
+ * @type {{table: HandsTable | null, seat: string, follow: boolean, turn: string | null,
+ *   acts: number, busy: boolean, said: string | undefined, page: string | null,
+ *   draw: HandsModule["drawHands"] | null, token: string, obs: Observation | null}}
  */
-const hands = { table: null, seat: "A", acts: 0, busy: false, said: "", page: null, draw: null,
-  token: "", obs: null };
+const hands = { table: null, seat: "A", follow: true, turn: null, acts: 0, busy: false, said: "",
+  page: null, draw: null, token: "", obs: null };
+
+/** Events after which the hands' last answer no longer holds: the game has moved on. */
+const MOVED_ON = new Set(["accepted", "takeback", "repaired", "start", "game_over"]);
+
+/** What a table event says of whose turn it is (undefined: nothing).
+ * @param {Record<string, unknown>} e */
+function turnOf(e) {
+  if (e.event === "turn") return /** @type {string} */ (e.player);
+  if (e.event === "table") return /** @type {string | null} */ (e.turn);
+  if (e.event === "start") return /** @type {string | null} */ (e.first);
+  if (e.event === "game_over") return null;
+  return undefined;
+}
 
 /** @param {"GET" | "POST"} method @param {HandsRequest} [body] */
 const call = (method, body) => ask(method, body, hands.token);
@@ -94,15 +108,40 @@ async function look() {
   }
 }
 
+/** The seat whose hands act now: the one whose turn it is, unless the person chose. */
+function seatNow() {
+  if (hands.follow && hands.turn) hands.seat = hands.turn;
+  return hands.seat;
+}
+
 function seats() {
-  /** @param {string} seat */
-  const choose = (seat) => {
+  /** @param {string} seat @param {string} words */
+  const choose = (seat, words) => {
+    const pressed = seat === "turn" ? hands.follow : !hands.follow && hands.seat === seat;
     const button = html("button", { type: "button", "data-seat": seat,
-      "aria-pressed": String(hands.seat === seat) }, `player ${seat}'s hands`);
-    button.addEventListener("click", () => { hands.seat = seat; draw(); });
+      "aria-pressed": String(pressed) }, words);
+    button.addEventListener("click", () => {
+      hands.follow = seat === "turn";
+      if (!hands.follow) hands.seat = seat;
+      draw();
+    });
     return button;
   };
-  return html("div", { class: "hands-seats" }, "Acting as: ", choose("A"), choose("B"));
+  return html("div", { class: "hands-seats" }, "Acting as: ",
+    choose("turn", "whoever's turn it is"), choose("A", "player A"), choose("B", "player B"));
+}
+
+/** Whose hands these are, and a warning when they are not the mover's: the sensors cannot
+ * tell whose piece it is, so the table counts what they do for the player to move. */
+function whose() {
+  const seat = seatNow();
+  const moving = /** @type {string[]} */ (hands.obs?.to_move || (hands.turn ? [hands.turn] : []));
+  const head = html("h2", { "data-hands-of": seat }, `Player ${seat}'s hands on the table`,
+    hands.follow ? " (whose turn it is)" : "");
+  if (!hands.turn || hands.follow || moving.includes(seat)) return [head];
+  return [head, html("p", { class: "hands-warning", role: "alert" },
+    `It is player ${hands.turn}'s turn: what these hands do, the table counts as player `
+    + `${hands.turn}'s (its sensors cannot tell whose piece it is).`)];
 }
 
 function buttons() {
@@ -130,9 +169,8 @@ async function draw() {
     hands.draw = module.drawHands;
   }
   const said = html("p", { id: "hands-said", role: "status" }, hands.said);
-  panel.replaceChildren(
-    html("h2", {}, "Your hands on the table"), seats(), said,
-    hands.draw(table, hands.seat, act, hands.obs), buttons());
+  panel.replaceChildren(...whose(), seats(), said,
+    hands.draw(table, seatNow(), act, hands.obs), buttons());
   panel.hidden = false;
 }
 
@@ -140,10 +178,12 @@ async function start() {
   if (!(await look())) return; // no simulated table here: no panel
   await token();
   window.addEventListener("obelisk:event", (e) => { // the game's board size, whose turn
-    if (e instanceof CustomEvent && e.detail && e.detail.observation) {
-      hands.obs = e.detail.observation;
-      if (!hands.busy) draw();
-    }
+    if (!(e instanceof CustomEvent) || !e.detail) return;
+    const turn = turnOf(e.detail);
+    if (turn !== undefined) hands.turn = turn;
+    if (MOVED_ON.has(e.detail.event)) hands.said = "";
+    if (e.detail.observation) hands.obs = e.detail.observation;
+    if ((turn !== undefined || e.detail.observation) && !hands.busy) draw();
   });
   await draw();
   setInterval(async () => { // another page's hands may have moved something
