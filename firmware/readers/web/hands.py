@@ -135,8 +135,8 @@ class Hands(JsonHandler):
 def last_observation(kept: list[Kept]) -> dict | None:
     """The newest observation among the events kept for late pages (they begin with the
     table's whole state, so one is there once the table has answered)."""
-    for event in reversed(kept):
-        seen = event.event.get("observation")
+    for one in reversed(kept):
+        seen = one.event.get("observation")
         if isinstance(seen, dict):
             return seen
     return None
