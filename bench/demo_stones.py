@@ -18,7 +18,7 @@ from pathlib import Path
 from demo_runs import play_all
 
 OBELISK = Path(sys.executable).parent / "obelisk"
-REASONS = {"obelisk", "no_legal_moves", "ply_limit"}
+REASONS = {"obelisk", "no_legal_moves", "ply_limit", "repetition"}
 
 
 def check(seed: int, mode: str, speed: float) -> tuple[str, bool, str, float]:

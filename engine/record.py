@@ -9,6 +9,9 @@ how one of its actions reads as plain data (``engine/<game>/record.py``).
 Options are frozen dataclasses whose fields are numbers, text, flags or
 enums, so one pair of functions writes and reads them for every game, and
 refuses a value of the wrong kind or a key the options do not have, naming it.
+An option added to the rules later is missing from the records written
+before it; the options class says in ``RECORDED_WITHOUT`` what such a record
+meant (a rule it did not have is off), so an old game replays as it was played.
 """
 
 from __future__ import annotations
@@ -97,7 +100,8 @@ def _plain(value: object) -> object:
 
 
 def options_from_dict(cls: type, data: object) -> typing.Any:
-    """``cls``'s options from plain data; missing keys keep their defaults.
+    """``cls``'s options from plain data; missing keys take what records without them
+    meant (``cls.RECORDED_WITHOUT``), else their defaults.
 
     The options class checks its own values (``__post_init__``); anything it
     refuses, or a value of the wrong kind, becomes a RecordError.
@@ -110,7 +114,8 @@ def options_from_dict(cls: type, data: object) -> typing.Any:
     if unknown:
         raise RecordError(f"{unknown[0]!r} is not an option of this game (its options are "
                           f"{', '.join(names)})")
-    values = {}
+    without = getattr(cls, "RECORDED_WITHOUT", {})
+    values = {name: meant for name, meant in without.items() if name not in data}
     for name, raw in data.items():
         try:
             values[name] = _typed(hints[name], raw)

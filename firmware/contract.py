@@ -106,12 +106,13 @@ class Flag:
         return dict(zip(self.fields, given, strict=True))  # e.g. --size sets rows and cols
 
     def shown(self, options: object) -> str | None:
-        """How a person would type this flag to get ``options`` (None: nothing to type)."""
+        """How a person would type this flag to get ``options`` (None: nothing to type; a
+        field left None is typed as ``none``, which the flag's type must read back)."""
         values = [getattr(options, f) for f in self.fields]
         if self.switch:
             return self.name if values[0] else None
-        if values[0] is None:
-            return None
+        if values[0] is None:  # such a flag takes the word: --ply-limit none
+            return f"{self.name} none"
         text = "x".join(_word(v) for v in values)
         return f"{self.name} {text}"
 

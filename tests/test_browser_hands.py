@@ -203,8 +203,11 @@ OTHER_GAME_S = 120  # each game is about a minute on a busy 2-core machine
 
 
 @contextlib.contextmanager
-def _playing(browser, tmp_path, game: str, *flags: str, size=LAPTOP):
-    """`obelisk play GAME` and a page on it; stopped with Ctrl-C, which must end it quietly."""
+def _playing(browser, tmp_path, game: str, *flags: str, size=LAPTOP, ends: bool = True,
+             init_script: str = ""):
+    """`obelisk play GAME` and a page on it; stopped with Ctrl-C, which must end it quietly.
+    ``ends``: the game is played to its end on the page; ``init_script`` runs in the page
+    before its own scripts."""
     play = subprocess.Popen([OBELISK, "play", game, "--port", "0", "--state-dir",
                              str(tmp_path), *flags], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -214,12 +217,15 @@ def _playing(browser, tmp_path, game: str, *flags: str, size=LAPTOP):
         assert "open http://" in said, play.stderr.read()
         context = browser.new_context(viewport=size)
         page = context.new_page()
+        if init_script:
+            page.add_init_script(init_script)
         page.goto(said[said.index("http://"):].split()[0])
         page.wait_for_selector("#pin")  # the hands show once the PIN is entered
         follow = Follow(tmp_path)
         yield Person(page, tmp_path), follow
-        page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
-        page.screenshot(path=str(tmp_path / f"hands-{game}.png"), full_page=True)
+        if ends:
+            page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
+            page.screenshot(path=str(tmp_path / f"hands-{game}.png"), full_page=True)
     finally:
         if follow is not None:
             follow.close()
@@ -312,6 +318,32 @@ def test_a_person_plays_a_whole_stones_game_with_the_pages_hands(browser, tmp_pa
             _moved(person, follow, square_name(move.frm), square_name(move.to),
                    follow.accepted())
         assert refused and follow.over["outcome"]
+
+
+FIRST_PANEL = """
+window.firstPanel = null;
+new MutationObserver(() => {
+  const squares = document.querySelectorAll("#hands [data-hand-square]");
+  if (window.firstPanel === null && squares.length) {
+    window.firstPanel = { squares: squares.length,
+      heading: squares[0].closest("section").querySelector("h3").textContent };
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+"""Keeps what the hands panel showed the first time it drew a board, before any redraw."""
+
+
+def test_the_stones_panel_has_the_games_size_from_its_first_frame(browser, tmp_path):
+    """A 6x4 game on the simulated table's 8x8 switches: the panel's very first board has
+    24 squares, not the switches' 64, both on entering the PIN and on a reload."""
+    with _playing(browser, tmp_path, "stones", "--size", "6x4", ends=False,
+                  init_script=FIRST_PANEL) as (person, _follow):
+        person.enter_pin()
+        for _opening in ("after the PIN", "on a reload"):
+            person.page.wait_for_function("() => window.firstPanel !== null", timeout=30_000)
+            first = person.page.evaluate("() => window.firstPanel")
+            assert first["squares"] == 24 and "(6x4," in first["heading"], (_opening, first)
+            person.page.reload()
 
 
 def test_a_person_plays_a_whole_highrise_game_with_the_pages_hands(browser, tmp_path):

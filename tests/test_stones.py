@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -168,6 +169,72 @@ def test_the_ply_limit_draws():
     s = s.apply_action(s.legal_actions()[0])
     assert s.is_terminal() and s.outcome().winner is None
     assert s.outcome().termination == EndReason.PLY_LIMIT.value and s.returns() == (0.0, 0.0)
+
+
+# ----------------------------------------------------------------- every game ends
+
+LOOP = [("d1", "c2"), ("a6", "b5"), ("c2", "d3"), ("b5", "a4"), ("d3", "d1"), ("a4", "a6")]
+"""Six moves that bring the start back: each capstone steps out twice and vaults home."""
+
+
+def test_by_default_a_game_has_a_limit_and_the_repetition_rule():
+    options = StonesOptions()
+    assert options.ply_limit == 200 and options.repetition
+
+
+def test_a_position_a_third_time_with_the_same_player_to_move_is_a_draw():
+    s = StonesGame(StonesOptions(ply_limit=None)).new_initial_state()
+    for ply in range(12):
+        assert not s.is_terminal(), f"the game ended after {ply} moves"
+        s = s.apply_action(mv(*LOOP[ply % len(LOOP)]))
+    assert s.is_terminal() and s.plies == 12
+    outcome = s.outcome()
+    assert outcome.termination == EndReason.REPETITION.value == "repetition"
+    assert outcome.winner is None and s.returns() == (0.0, 0.0)
+    assert outcome.words() == "a draw (the game ended: repetition)"
+    assert outcome.breakdown[0] == ("drawn: the same position, player A to move, a third time "
+                                    "after 12 moves",)
+
+
+def test_without_the_repetition_rule_the_loop_goes_on():
+    """Records from before the rule replay as they were played (see test_stones_limit)."""
+    s = StonesGame(StonesOptions(ply_limit=None, repetition=False)).new_initial_state()
+    for ply in range(60):
+        s = s.apply_action(mv(*LOOP[ply % len(LOOP)]))
+    assert not s.is_terminal()
+
+
+@settings(max_examples=60, deadline=None)
+@given(picks=st.lists(st.integers(0, 3), min_size=1, max_size=5),
+       mode=st.sampled_from(list(Mode)), size=st.sampled_from([(6, 4), (4, 4), (8, 8), (5, 7)]))
+def test_the_game_ends_exactly_when_a_position_comes_a_third_time(picks, mode, size):
+    """Moves picked by a short cycle of indices loop often; the count is kept here apart
+    from the rules, by (stacks, player to move)."""
+    game = StonesGame(StonesOptions(rows=size[0], cols=size[1], mode=mode, ply_limit=None))
+    state = game.new_initial_state()
+    seen = Counter({(state.stacks, state.to_play): 1})
+    for ply in range(400):
+        if state.is_terminal():
+            break
+        moves = state.legal_actions()
+        state = state.apply_action(moves[picks[ply % len(picks)] % len(moves)])
+        seen[(state.stacks, state.to_play)] += 1
+        third = seen[(state.stacks, state.to_play)] == 3
+        assert (state.end is EndReason.REPETITION) is third, (ply, state.end)
+    assert max(seen.values()) <= 3
+
+
+def test_the_computer_against_itself_no_longer_loops_for_ever():
+    """Two searches that see no way forward shuffle the same stones; the rule ends it."""
+    from engine.search import opponent
+    from engine.search.stones import TUNING
+
+    bot = opponent(TUNING, level=1)
+    state = StonesGame(StonesOptions(ply_limit=None)).new_initial_state()
+    while not state.is_terminal() and state.plies < 150:
+        state = state.apply_action(bot.choose(state, rng_seed=state.plies))
+    assert state.is_terminal(), "150 moves and no end"
+    assert state.end in (EndReason.REPETITION, EndReason.OBELISK, EndReason.NO_LEGAL_MOVES)
 
 
 def test_a_move_that_breaks_symmetry_says_so():

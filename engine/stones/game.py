@@ -9,7 +9,9 @@ capstone stepping onto its own foundation makes the obelisk and wins. A
 capstone may also step onto an opposing cornerstone, keystone or foundation
 (a pillar, or Ra's Revenge); it must come off again on its owner's next turn.
 After every move the mover must keep symmetry (see ``Mode``); a player with
-no legal move loses.
+no legal move loses. Stones can be moved round in circles for ever, so every
+game ends: a position that comes a third time with the same player to move is
+a draw, and so is a game still going at its ply limit (200 moves by default).
 
 Squares are (row, col). Row 0 is player A's edge; A moves up the rows, B
 down. Player A has the black stones and moves first.
@@ -63,6 +65,7 @@ class EndReason(Enum):
     OBELISK = "obelisk"
     NO_LEGAL_MOVES = "no_legal_moves"
     PLY_LIMIT = "ply_limit"
+    REPETITION = "repetition"
 
 
 class IllegalMoveError(IllegalActionError):
@@ -73,6 +76,12 @@ class IllegalMoveError(IllegalActionError):
 class Stone:
     owner: Player
     kind: Kind
+
+
+Stacks = tuple[tuple[Square, tuple[Stone, ...]], ...]
+"""(square, bottom..top), sorted by square."""
+Position = tuple[Stacks, Player]
+"""The stones and who is to move: what the repetition rule compares."""
 
 
 @dataclass(frozen=True)
@@ -86,13 +95,29 @@ class Move:
         return f"{square_name(self.frm)}-{square_name(self.to)}"
 
 
+DEFAULT_PLY_LIMIT = 200
+"""Moves in all after which a game is drawn unless the players choose otherwise: random
+play on the default board builds an obelisk within it about three games in four."""
+REPEATS_TO_DRAW = 3
+"""The time a position comes round (same stones, same player to move) that draws."""
+
+
 @dataclass(frozen=True)
 class StonesOptions:
+    """``ply_limit`` None: no limit (the repetition rule still ends every game);
+    ``repetition`` is off only in games recorded before the rule existed."""
+
     rows: int = 6
     cols: int = 4
     mode: Mode = Mode.OPEN
     edition: Edition = Edition.CLASSIC
-    ply_limit: int | None = None
+    ply_limit: int | None = DEFAULT_PLY_LIMIT
+    repetition: bool = True
+
+    RECORDED_WITHOUT: ClassVar[dict[str, object]] = {"ply_limit": None, "repetition": False}
+    """What a record that leaves an option out meant, before either rule was a default:
+    no limit, and play on through any repetition; an old game replays as it was played
+    (``engine.record``)."""
 
     def __post_init__(self) -> None:
         for name, value in (("rows", self.rows), ("cols", self.cols)):
@@ -143,11 +168,14 @@ class StonesGame:
 @dataclass(frozen=True)
 class StonesState(Turns, NoChance):
     game: StonesGame
-    stacks: tuple[tuple[Square, tuple[Stone, ...]], ...]  # (square, bottom..top), sorted
+    stacks: Stacks
     to_play: Player
     plies: int
     end: EndReason | None = None
     winner: Player | None = None
+    earlier: tuple[Position, ...] = field(default=(), compare=False, repr=False)
+    """The positions before this one since the last foundation (none comes back after
+    one: a foundation never comes apart), for the repetition rule."""
 
     # ---------------------------------------------------------------- reading
 
@@ -202,6 +230,9 @@ class StonesState(Turns, NoChance):
             loser = self.to_play
             lines = {loser: f"had no legal move {moves}", loser.other: "won: no move was left "
                      "to the opponent"}
+        elif self.end is EndReason.REPETITION:
+            lines = {p: f"drawn: the same position, {self.to_play} to move, a third time "
+                     f"{moves}" for p in PLAYERS}
         else:
             lines = {p: f"drawn at the limit of {self.options.ply_limit} moves" for p in PLAYERS}
         breakdown = tuple((lines[p],) if p in lines else () for p in PLAYERS)
@@ -311,7 +342,8 @@ class StonesState(Turns, NoChance):
                 f"that move would break symmetry: {self.options.mode.value} play needs "
                 f"{_needs(self.options.mode)} after each of your moves"
             )
-        return self._after(move)._settle(self._legal[move], self.to_play)
+        kind = self._legal[move]
+        return self._after(move)._settle(kind, self.to_play, self._remembered(kind))
 
     def _after(self, move: Move) -> StonesState:
         board = self.board
@@ -324,14 +356,27 @@ class StonesState(Turns, NoChance):
         board[move.to] = board.get(move.to, ()) + unit
         return replace(self, stacks=tuple(sorted(board.items())))
 
-    def stacks_after(self, move: Move) -> tuple[tuple[Square, tuple[Stone, ...]], ...]:
+    def stacks_after(self, move: Move) -> Stacks:
         """Where the stones stand once ``move`` is played (what the sensors will see)."""
         return self._after(move).stacks
 
-    def _settle(self, kind: str, mover: Player) -> StonesState:
-        state = replace(self, to_play=mover.other, plies=self.plies + 1)
+    @property
+    def repeated_as(self) -> Position:
+        """What the repetition rule compares: the stones and who is to move."""
+        return self.stacks, self.to_play
+
+    def _remembered(self, kind: str) -> tuple[Position, ...]:
+        """The positions the next one is compared with, this one included."""
+        if kind == "foundation" or not self.options.repetition:
+            return ()
+        return (*self.earlier, self.repeated_as)
+
+    def _settle(self, kind: str, mover: Player, earlier: tuple[Position, ...]) -> StonesState:
+        state = replace(self, to_play=mover.other, plies=self.plies + 1, earlier=earlier)
         if kind == "obelisk":
             return replace(state, end=EndReason.OBELISK, winner=mover)
+        if earlier.count(state.repeated_as) >= REPEATS_TO_DRAW - 1:
+            return replace(state, end=EndReason.REPETITION, winner=None)
         limit = self.options.ply_limit
         if limit is not None and state.plies >= limit:
             return replace(state, end=EndReason.PLY_LIMIT, winner=None)

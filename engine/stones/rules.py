@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.rules_sheet import layout_sheet
-from engine.stones.game import NAMES, Edition, Kind, Mode, StonesGame, StonesOptions
+from engine.stones.game import (
+    DEFAULT_PLY_LIMIT,
+    NAMES,
+    Edition,
+    Kind,
+    Mode,
+    StonesGame,
+    StonesOptions,
+)
 
 
 def balanced_opens(options: StonesOptions) -> bool:
@@ -68,6 +76,7 @@ def rules_text(game: StonesGame, width: int = 78) -> str:
             f"- Modes: open play needs either; bounded play needs colour symmetry; "
             f"balanced play needs both. Now: {options.mode.value} play.",
         ]),
+        ("How a game ends", _endings(options, cap)),
         ("On the table", [
             "A switch under each square sees whether it is occupied. The table works out "
             "your move from the squares that emptied and filled; when two moves look the "
@@ -79,8 +88,34 @@ def rules_text(game: StonesGame, width: int = 78) -> str:
         ("Options", [
             "--edition classic|second: the words used (now " + edition + ").",
             "--mode open|bounded|balanced: the symmetry to keep.",
-            "--ply-limit N: the game is drawn after N moves in all"
-            + (f" (now {options.ply_limit})." if options.ply_limit else " (now off)."),
+            f"--ply-limit N|none: the move limit, or none; {DEFAULT_PLY_LIMIT} unless chosen "
+            f"(now {options.ply_limit or 'none'}).",
         ]),
     ]
     return layout_sheet(sections, width)
+
+
+def _endings(options: StonesOptions, cap: str) -> list[str]:
+    """Every way a game ends, so that each one does: stones can go round in circles."""
+    limit = options.ply_limit
+    endings = [
+        "- The first player to build their obelisk wins.",
+        "- A player with no legal move on their turn loses.",
+    ]
+    if options.repetition:
+        endings.append(
+            "- Repetition: when the same position comes round a third time with the same "
+            f"player to move (every stone on the same square, every {cap} on the same "
+            "stone), the game is a draw. Going back and forth cannot go on for ever.")
+    if limit is not None:
+        endings.append(f"- Move limit: a game still going after {limit} moves in all (both "
+                       "players' moves counted) is a draw.")
+    elif options.repetition:
+        endings.append("- No move limit in this game: the repetition rule ends any game "
+                       "that goes round in circles, and so every game ends (a board holds "
+                       "only so many positions).")
+    else:
+        endings.append("- No move limit and no repetition rule (a game recorded before "
+                       "those rules): it ends only with an obelisk or a player without a "
+                       "move.")
+    return endings

@@ -6,7 +6,22 @@ imported when first asked for (see ``firmware.contract``).
 
 from __future__ import annotations
 
+import argparse
+
 from firmware.contract import Flag, GameType, board_size, ply_limit
+
+NO_LIMIT = "none"
+
+
+def _ply_limit(text: str) -> int | None:
+    """``--ply-limit``: a number of moves, or none; without a limit the repetition rule
+    alone ends a game, and it ends every one (a board holds only so many positions)."""
+    if text.strip().lower() == NO_LIMIT:
+        return None
+    try:
+        return ply_limit(text)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (or {NO_LIMIT}: no limit)") from None
 
 GAME = GameType(
     "stones", "SE20ND Obelisk: three stones and symmetry", __name__,
@@ -23,10 +38,10 @@ GAME = GameType(
         Flag("--edition", ("edition",), "the words used: classic (cornerstone, keystone) or "
              "second (base, pedestal)", choices=("classic", "second"),
              enum="engine.stones.game:Edition"),
-        Flag("--ply-limit", ("ply_limit",), "draw after N moves in all (default: none; the "
-             "demo: 200)", type=ply_limit, metavar="N"),
+        Flag("--ply-limit", ("ply_limit",), "draw after N moves in all (default: 200), or "
+             "none: no limit (a position a third time still draws)", type=_ply_limit,
+             metavar="N|none"),
     ),
-    demo_defaults={"ply_limit": 200},
     demo_flags=(Flag("--stack-sensors", ("stack_sensors",), "simulate stack-height "
                      "sensors: stacking needs no button", switch=True),),
 )

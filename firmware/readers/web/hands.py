@@ -7,7 +7,7 @@ answer is a 404 in words and the page shows no hands panel.
 
 | request | answer |
 |---|---|
-| ``GET /hands`` | what is on the table: ``{"ok": true, "table": {...}}`` |
+| ``GET /hands`` | what is on the table (``table``) and the game's last ``observation`` |
 | ``POST /hands`` ``{"act": ...}`` | the act done, the table after it (or why not) |
 | ``POST /hands`` ``{"press": "A", "hold": false}`` | a finger on a table button |
 
@@ -21,6 +21,11 @@ A POST must be ``application/json``: a form on another site cannot send
 that without the browser asking first, so no other page acts for a person.
 Each act changes only the simulated sensors; the table sees it as it would
 see wooden pieces.
+
+The hands see the physical board (the simulated table's switches are 8x8);
+the game may use part of it (stones on 6x4). A look carries the game's last
+observation, as the page's reader of the table last had it, so the panel
+draws the game's own board from its first frame, not the switches' whole one.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from pathlib import Path
 import tornado.ioloop
 
 from firmware.readers.web.controls import GUEST, Sessions, session_cookie, session_refusal
+from firmware.readers.web.follow import Kept
 from firmware.readers.web.safe import JsonHandler
 from firmware.service.pin import PinError, read_pin
 from hardware.sim.line_socket import LineSocketError, ask
@@ -69,25 +75,37 @@ class Hands(JsonHandler):
         refused = session_refusal(self, self.controls)
         return None if refused is None else f"{refused} (the hands too)"
 
-    async def _ask(self, socket_name: str, request: dict) -> None:
+    async def _ask(self, socket_name: str, request: dict) -> dict | None:
+        """The hands' (or buttons') answer, or None once refused in words."""
         path = self.state_dir / socket_name
         if not path.exists():
             self.refuse(404, NOT_SIMULATED)
-            return
+            return None
         loop = tornado.ioloop.IOLoop.current()
         try:
-            answer = await loop.run_in_executor(None, ask, path, request)
+            return await loop.run_in_executor(None, ask, path, request)
         except LineSocketError as exc:
             self.refuse(503, f"{exc}")
-            return
-        self.answer(200, answer)
+            return None
 
     async def get(self) -> None:
         refused = self._refused(looking=True)
         if refused:
             self.refuse(403, refused)
             return
-        await self._ask(HANDS, {"act": "look"})
+        answer = await self._ask(HANDS, {"act": "look"})
+        if answer is None:
+            return
+        seen = await self._observation()
+        self.answer(200, answer if seen is None else {**answer, "observation": seen})
+
+    async def _observation(self) -> dict | None:
+        """The game's position as the table last told the page's reader (None: not yet)."""
+        follower = self.settings.get("follower")
+        if follower is None:
+            return None
+        await follower.known()  # a page opened at once: the table's first word, if it comes
+        return last_observation(follower.kept)
 
     async def post(self) -> None:
         kind = self.request.headers.get("Content-Type", "").split(";")[0].strip()
@@ -106,10 +124,22 @@ class Hands(JsonHandler):
             self.refuse(400, wrong)
             return
         if "press" in request:
-            await self._ask(BUTTONS, {"button": request["press"],
-                                      "hold": bool(request.get("hold"))})
-            return
-        await self._ask(HANDS, request)
+            answer = await self._ask(BUTTONS, {"button": request["press"],
+                                               "hold": bool(request.get("hold"))})
+        else:
+            answer = await self._ask(HANDS, request)
+        if answer is not None:
+            self.answer(200, answer)
+
+
+def last_observation(kept: list[Kept]) -> dict | None:
+    """The newest observation among the events kept for late pages (they begin with the
+    table's whole state, so one is there once the table has answered)."""
+    for one in reversed(kept):
+        seen = one.event.get("observation")
+        if isinstance(seen, dict):
+            return seen
+    return None
 
 
 def malformed(request: dict) -> str | None:

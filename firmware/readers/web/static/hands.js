@@ -4,6 +4,9 @@
 // through its sensors, and the rest of the page shows what it made of it, as for wooden pieces.
 // Each game draws its own part, in the module its declaration names (`hands_page`, which
 // the hands' table carries as `page`); this file holds what they share.
+// The hands see the simulated table's whole board (8x8 switches), the game perhaps part of
+// it (stones on 6x4): the panel draws nothing until it has the game's observation, from the
+// look's answer or the table's events, so its first frame is already the game's own size.
 import { hands as ask, sessionToken } from "./service.js";
 import { html } from "./svg.js";
 
@@ -102,6 +105,7 @@ async function look() {
     const { status, answer } = await call("GET");
     if (status === 404) return false;
     if (answer.table) hands.table = answer.table;
+    if (answer.observation && !hands.obs) hands.obs = answer.observation; // the events' is newer
     return true;
   } catch {
     return false;
@@ -158,9 +162,13 @@ function buttons() {
     press("menu", false, "menu"));
 }
 
+/** The game's observation, once it is of the game these hands play (else null).
+ * @param {HandsTable} table */
+const observed = (table) => (hands.obs && hands.obs.game === table.game ? hands.obs : null);
+
 async function draw() {
   const table = hands.table;
-  if (!table) return;
+  if (!table || !observed(table)) return; // the game's size comes with its observation
   if (hands.page !== table.page || !hands.draw) {
     /** @type {HandsModule} */
     const module = await import(`./${table.page}.js`); // the module the game declares
@@ -170,21 +178,24 @@ async function draw() {
   }
   const said = html("p", { id: "hands-said", role: "status" }, hands.said);
   panel.replaceChildren(...whose(), seats(), said,
-    hands.draw(table, seatNow(), act, hands.obs), buttons());
+    hands.draw(table, seatNow(), act, observed(table)), buttons());
   panel.hidden = false;
 }
+
+// Listening from the start: the table's first events (its whole state) may come before the
+// look's answer does.
+window.addEventListener("obelisk:event", (e) => { // the game's board size, whose turn
+  if (!(e instanceof CustomEvent) || !e.detail) return;
+  const turn = turnOf(e.detail);
+  if (turn !== undefined) hands.turn = turn;
+  if (MOVED_ON.has(e.detail.event)) hands.said = "";
+  if (e.detail.observation) hands.obs = e.detail.observation;
+  if ((turn !== undefined || e.detail.observation) && !hands.busy) draw();
+});
 
 async function start() {
   if (!(await look())) return; // no simulated table here: no panel
   await token();
-  window.addEventListener("obelisk:event", (e) => { // the game's board size, whose turn
-    if (!(e instanceof CustomEvent) || !e.detail) return;
-    const turn = turnOf(e.detail);
-    if (turn !== undefined) hands.turn = turn;
-    if (MOVED_ON.has(e.detail.event)) hands.said = "";
-    if (e.detail.observation) hands.obs = e.detail.observation;
-    if ((turn !== undefined || e.detail.observation) && !hands.busy) draw();
-  });
   await draw();
   setInterval(async () => { // another page's hands may have moved something
     if (!hands.busy && (await look()) && !hands.busy) draw();

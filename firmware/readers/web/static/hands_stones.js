@@ -24,12 +24,14 @@ const mode = { value: "move" };
  * @param {StonesHands} table
  * @param {string} seat
  * @param {import("./hands.js").Act} act
- * @param {import("./service.js").Observation | null} obs  the game's, for its board's size */
+ * @param {import("./service.js").Observation | null} obs  this game's (hands.js checks), for
+ *   its board's size */
 export function drawHands(table, seat, act, obs) {
   const held = table.held[seat];
-  const game = obs && obs.game === "stones" ? obs : null;
-  const rows = game && typeof game.rows === "number" ? game.rows : table.rows;
-  const cols = game && typeof game.cols === "number" ? game.cols : table.cols;
+  // the game's own board (a 6x4 game on the 8x8 switches); the hands' whole board for a
+  // game whose observation has no size (the tests' toy)
+  const rows = obs && typeof obs.rows === "number" ? obs.rows : table.rows;
+  const cols = obs && typeof obs.cols === "number" ? obs.cols : table.cols;
   const grid = board(rows, cols, (name) => {
     const stack = table.squares[name] || [];
     const onClick = () => {

@@ -261,7 +261,11 @@ export const command = (name, fields, token) => call("POST", `/control/${name}`,
  *   HandsRequest
  */
 
-/** @typedef {{ok?: boolean, error?: string, table?: HandsTable}} HandsAnswer */
+/**
+ * What /hands answers: a look also carries the game's last observation (its board's size).
+ * @typedef {{ok?: boolean, error?: string, table?: HandsTable, observation?: Observation}}
+ *   HandsAnswer
+ */
 
 /**
  * `GET /hands` (look) or `POST /hands` (act); throws when the server is out of reach or
