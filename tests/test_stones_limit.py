@@ -171,7 +171,8 @@ def _demo(tmp_path: Path, *flags: str) -> list[dict]:
     run = subprocess.run([OBELISK, "demo", "stones", "--json", "--speed", "100", "--state-dir",
                           str(tmp_path), *flags], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    return [json.loads(line) for line in run.stdout.splitlines()]
+    said = [json.loads(line) for line in run.stdout.splitlines()]
+    return [e for e in said if e["event"] != "setup"]  # what to set out, before the start
 
 
 def test_the_demo_plays_the_games_own_rules(tmp_path):
