@@ -8,7 +8,7 @@ cannot miss the game; the demo then plays on to its end. Their tests
 then check what the pages showed against the demo's own JSON events. The
 screenshots of each game's end are kept in pytest's temporary directory;
 ``OBELISK_README_SCREENSHOT=1`` also writes the towers one to
-``firmware/readers/web/screenshot.png`` for the README.
+``docs/pages/towers-end.png`` for the README.
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
                 page.screenshot(path=str(shot), full_page=name == "phone")
                 run.shots.append(shot)
         if os.environ.get("OBELISK_README_SCREENSHOT"):
-            runs["towers"].early.screenshot(path=str(ROOT / "firmware/readers/web/screenshot.png"))
+            runs["towers"].early.screenshot(path=str(ROOT / "docs/pages/towers-end.png"))
         yield runs
     finally:
         for run in runs.values():
