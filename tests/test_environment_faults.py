@@ -275,7 +275,9 @@ def test_a_command_for_another_game_leaves_the_unfinished_one_alone(tmp_path, co
     state = tmp_path / "state"
     raw = _journal(state, STONES)
     run = obelisk(*command, "--state-dir", str(state))
-    refused(run, f"{state} holds an unfinished stones game, 2 actions in", "--new-game",
+    # (recorded before stones had a default limit: the journal's game plays without one)
+    refused(run, f"{state} holds an unfinished stones game (--ply-limit none), 2 actions in",
+            "--new-game",
             "To continue it, run `obelisk")
     assert (state / "journal.jsonl").read_bytes() == raw
     assert sorted(p.name for p in state.iterdir()) == ["journal.jsonl", "lock"]

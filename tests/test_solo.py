@@ -53,7 +53,8 @@ def test_a_solo_game_of_each_game_through_the_table(game_id, seat, tmp_path):
     assert table.solo.thinks and max(table.solo.thinks) < 1.0
     if game_id == "highrise":  # which size went where stays hidden until the reveal, from
         end = next(i for i, e in enumerate(played) if e["event"] == "reveal")  # every reader
-        told = json.dumps(played[:end])
+        # (before the game, the covers are neutral large pyramids for all to see)
+        told = json.dumps([e for e in played[:end] if e["event"] != "setup"])
         assert not any(size in told for size in ("small", "medium", "large")), told
     # The players are named with the computer's seat marked (the page shows these names).
     start = next(e for e in played if e["event"] == "start")

@@ -188,12 +188,3 @@ def test_the_demo_plays_the_games_own_rules(tmp_path):
         assert events[-1]["observation"]["plies"] == DEFAULT_PLY_LIMIT
         assert last["breakdown"][Player.A.value] == [
             f"drawn at the limit of {DEFAULT_PLY_LIMIT} moves"]
-
-
-def test_a_demo_without_a_limit_plays_past_the_old_net(tmp_path):
-    """Seed 1 plays on to its obelisk, past where the demo's own net cut it short."""
-    events = _demo(tmp_path / "none", "--ply-limit", "none")
-    assert events[0]["options"]["ply_limit"] is None
-    last = events[-1]
-    assert last["outcome"]["termination"] == EndReason.OBELISK.value
-    assert last["observation"]["plies"] > DEFAULT_PLY_LIMIT
