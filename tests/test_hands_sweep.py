@@ -21,6 +21,7 @@ import pytest
 
 from engine.stones.game import StonesGame, StonesOptions
 from firmware.games import GAMES
+from firmware.readers.web.hands import malformed
 from firmware.service.control import send
 from firmware.sim.hands_board import hands_for
 from hardware.sim.board import SimBoard
@@ -105,18 +106,34 @@ def test_clear_takes_every_piece_off_the_table_through_its_sensors(tmp_path, gam
         assert _truth(again) == empty  # and the board keeps it so
 
 
-def test_stones_setup_sets_the_stones_for_the_board_size_asked_and_words_a_wrong_one(tmp_path):
+def test_stones_setup_sets_the_stones_for_the_games_options_and_words_wrong_ones(tmp_path):
+    """The options as the table's status names them (mode and edition move no stone)."""
     with SimBoard(tmp_path, "sim", hands_for("stones")) as board:
-        look = _acted(board.dir, {"act": "setup", "rows": 5, "cols": 7})
+        look = _acted(board.dir, {"act": "setup", "options": {
+            "rows": 5, "cols": 7, "mode": "open", "edition": "classic", "ply_limit": None}})
         start = StonesGame(StonesOptions(rows=5, cols=7)).new_initial_state()
         assert board.sim.stacks == {(sq, len(stack)) for sq, stack in start.stacks}
         assert look["squares"] == {"g1": ["A cap"], "f1": ["A corner"], "g2": ["A key"],
                                    "a5": ["B cap"], "b5": ["B corner"], "a4": ["B key"]}
-        for wrong, words in (({"rows": 9, "cols": 4}, "4 to 8 rows"),
-                             ({"rows": "six", "cols": 4}, "rows")):
+        for wrong, words in (({"options": {"rows": 9, "cols": 4}}, "4 to 8 rows"),
+                             ({"options": {"rows": "six", "cols": 4}}, "rows"),
+                             ({"options": [5, 5]}, "options")):
             answer = board.answer({"act": "setup", **wrong})
             assert not answer["ok"] and words in answer["error"], answer
             assert "Traceback" not in answer["error"] and answer["table"] == look
+        default = StonesGame().new_initial_state()  # no options said: the game's defaults
+        _acted(board.dir, {"act": "setup"})
+        assert board.sim.stacks == {(sq, len(stack)) for sq, stack in default.stacks}
+
+
+def test_the_page_server_lets_both_acts_through_and_refuses_options_of_no_shape():
+    assert malformed({"act": "clear"}) is None
+    assert malformed({"act": "setup"}) is None
+    assert malformed({"act": "setup", "options": {"rows": 5, "cols": 5, "mode": "open"}}) \
+        is None
+    for options in ([5, 5], "5x5", {"rows": {"deep": 1}}, {f"o{n}": n for n in range(30)}):
+        words = malformed({"act": "setup", "options": options})
+        assert words and "options" in words, options
 
 
 # ---------------------------------------------------------------------- on the table
@@ -194,7 +211,7 @@ def test_setup_leaves_what_the_table_waits_for_and_one_press_starts(tmp_path, mo
         for act in MESS[game]:
             play.act(act)
         play.until_status(lambda s: s["problem"] not in (table.READY, ""), "the mess seen")
-        play.act({"act": "setup"})
+        play.act({"act": "setup", "options": play.status()["options"]})  # as the page does
         if game == "maze":  # the board clear: the Architect's obelisk begins the game
             play.until_status(lambda s: s["problem"] == table.SETUP, "the board ready")
             play.act({"act": "take", "seat": "A", "piece": "obelisk"})
@@ -210,7 +227,7 @@ def test_a_setup_in_the_middle_of_a_game_asks_for_a_repair_and_records_nothing(t
     it as the game has it, and the journal holds only the moves played."""
     with _playing(tmp_path, "stones", "--size", "5x5") as play:
         play.until_status(lambda s: s["state"] == "setup", "the table in setup")
-        play.act({"act": "setup", "rows": 5, "cols": 5})
+        play.act({"act": "setup", "options": play.status()["options"]})
         play.until_status(lambda s: s["problem"] == _table_class("stones").READY,
                           "the 5x5 start seen")
         play.press("A")
@@ -221,7 +238,8 @@ def test_a_setup_in_the_middle_of_a_game_asks_for_a_repair_and_records_nothing(t
         play.act({"act": "put", "seat": "A", "square": to})
         until(lambda: _actions(play.dir) == 1, SETTLE_S, "the move journalled")
         kept = (play.dir / "journal.jsonl").read_text()
-        play.act({"act": "setup", "rows": 5, "cols": 5})  # the board swept back to the start
+        options = play.status()["options"]
+        play.act({"act": "setup", "options": options})  # the board swept back to the start
         status = play.until_status(lambda s: s["state"] == "repair", "a repair asked")
         assert status["problem"], status
         assert (play.dir / "journal.jsonl").read_text() == kept  # nothing recorded

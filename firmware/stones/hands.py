@@ -4,9 +4,10 @@ Six stones (each player's cornerstone, keystone and capstone) lie beside the
 board until a hand sets them out. A hand lifts a square's top stone (or the
 whole stack, a foundation moving as one), puts it on a square, on top of
 what stands there, or knocks a stack so its top stone falls beside the
-board. ``setup`` sets all six out on their start squares for the board size
-asked (``rows`` and ``cols``, the game's own by default), as the engine's
-start has them; ``clear`` lays them all beside the board. Each change reaches
+board. ``setup`` sets all six out on their start squares, as the engine's
+start has them for the game's ``options`` (the service's status names them;
+only the board's ``rows`` and ``cols`` move a stone; the defaults when none
+are given); ``clear`` lays them all beside the board. Each change reaches
 only the simulated square switches (a stack's height, where the board senses
 heights), as a bot's hand in ``firmware.stones.demo`` does: the table learns
 of it through its sensors.
@@ -33,19 +34,23 @@ class StonesHands(SquareHands):
         return len(stack) if stack[0].startswith(f"{seat} ") else 1
 
     def set_out(self, request: dict) -> dict:
-        """Each stone on its start square for a game of ``rows`` x ``cols``."""
-        rows, cols = request.get("rows", DEFAULT.rows), request.get("cols", DEFAULT.cols)
+        """Each stone on its start square for a game of these ``options``."""
+        options = request.get("options", {})
+        if not isinstance(options, dict):
+            raise HandsError("set it up for which game? give its options as the table's "
+                             "status says them, like {\"rows\": 6, \"cols\": 4}")
+        rows, cols = options.get("rows", DEFAULT.rows), options.get("cols", DEFAULT.cols)
         if type(rows) is not int or type(cols) is not int:
             raise HandsError(f"set it up for which board? give rows and cols as numbers, "
                              f"like 6 and 4, not {str(rows)[:10]!r} and {str(cols)[:10]!r}")
         try:
-            options = StonesOptions(rows=rows, cols=cols)
+            board = StonesOptions(rows=rows, cols=cols)
         except ValueError as exc:
             raise HandsError(str(exc)) from None
         if rows > self.rows or cols > self.cols:
             raise HandsError(f"a {rows}x{cols} game does not fit on this {self.rows}x"
                              f"{self.cols} board")
-        start = StonesGame(options).new_initial_state()
+        start = StonesGame(board).new_initial_state()
         return {"squares": {square_name(sq): [f"{s.owner.value} {s.kind.value}" for s in stack]
                             for sq, stack in start.stacks},
                 "held": {seat: [] for seat in SEATS}}
