@@ -4,7 +4,7 @@
 // through its sensors, and the rest of the page shows what it made of it, as for wooden pieces.
 // Each game draws its own part, in the module its declaration names (`hands_page`, which
 // the hands' table carries as `page`); this file holds what they share.
-import { hands as ask, sessionToken } from "./service.js";
+import { hands as ask, sessionToken, tableStatus } from "./service.js";
 import { html } from "./svg.js";
 
 /**
@@ -119,6 +119,27 @@ function buttons() {
     press("menu", false, "menu"));
 }
 
+/** Every piece at once, as an arm sweeps a wooden board: put away, or set out for a new game
+ * of the options the table's status names (the game's defaults when it cannot say). */
+function sweeps() {
+  const setUp = async () => {
+    let answer = await tableStatus(hands.token);
+    if (answer.status === 403) { // a session entered since: ask for the token again
+      await token();
+      answer = await tableStatus(hands.token);
+    }
+    const { status, data } = answer;
+    const game = status === 200 && data.ok && data.game === hands.table?.game;
+    await act(game ? { act: "setup", options: data.options } : { act: "setup" });
+  };
+  const clear = html("button", { type: "button", "data-act": "clear" }, "clear the table");
+  clear.addEventListener("click", () => act({ act: "clear" }));
+  const setup = html("button", { type: "button", "data-act": "setup" },
+    "set it up for a new game");
+  setup.addEventListener("click", setUp);
+  return html("div", { class: "hands-sweeps" }, "The whole table: ", clear, setup);
+}
+
 async function draw() {
   const table = hands.table;
   if (!table) return;
@@ -132,7 +153,7 @@ async function draw() {
   const said = html("p", { id: "hands-said", role: "status" }, hands.said);
   panel.replaceChildren(
     html("h2", {}, "Your hands on the table"), seats(), said,
-    hands.draw(table, hands.seat, act, hands.obs), buttons());
+    hands.draw(table, hands.seat, act, hands.obs), buttons(), sweeps());
   panel.hidden = false;
 }
 
