@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from firmware.games import GAMES
+from firmware.service.control import send
 from hardware.sim.line_socket import ask
-from tests.browser_support import LAPTOP, OBELISK, PHONE, chromium
+from tests.browser_support import LAPTOP, OBELISK, PHONE, chromium, until
 from tests.hands_person import Follow, plan
 from tests.test_browser_hands import Person
 
@@ -204,5 +206,34 @@ def test_every_games_page_fits_a_phone_with_its_board_and_hands_in_view(browser,
         page.screenshot(path=DOCS / f"{game}-phone.png")
         page.set_viewport_size(LAPTOP)
         page.screenshot(path=DOCS / f"{game}-laptop.png")
+    finally:
+        played.stop()
+
+
+def test_one_click_sets_the_stones_out_and_one_press_on_a_starts_the_game(browser, tmp_path):
+    """Point 7: no arm sweeps a simulated board, so one click clears it ("clear the table")
+    and one click on "set it up for a new game" sets the stones out on their start squares,
+    for the board the game is played on (5x5 here: the table's status says so); the table
+    sees them through its sensors, says it is ready, and one press on button A starts."""
+    played = Played(browser, "stones", tmp_path, "--size", "5x5")
+    page, follow = played.page, played.follow
+    try:
+        played.act({"act": "take", "seat": "A", "piece": "A cap"})
+        played.act({"act": "put", "seat": "A", "square": "h8"})
+        played.act({"act": "take", "seat": "B", "piece": "B key"})  # held
+        played.person.click('#hands [data-act="clear"]')
+        assert played.act({"act": "look"})["table"]["beside"] == [
+            f"{seat} {kind}" for seat in "AB" for kind in ("corner", "key", "cap")]
+        played.person.click('#hands [data-act="setup"]')
+        ready = GAMES["stones"].table_class().READY
+        until(lambda: send(tmp_path, {"command": "status"})["problem"] == ready, 60,
+              "the table to see the stones set out")
+        assert send(tmp_path, {"command": "status"})["state"] == "setup"
+        played.person.press("A")  # once
+        follow.until(lambda: follow.state == "play", 60, "the game to start")
+        assert page.text_content("#hands-said") == ""
+        assert played.act({"act": "look"})["table"]["squares"] == {
+            "e1": ["A cap"], "d1": ["A corner"], "e2": ["A key"],
+            "a5": ["B cap"], "b5": ["B corner"], "a4": ["B key"]}
     finally:
         played.stop()

@@ -7,6 +7,9 @@ pyramid off again (back to its owner), or, by mistake, leans a pyramid
 across two squares so each carries half of it. Each change reaches only the
 simulated load cells, weighed as the demo's bots weigh them
 (``hardware.sim.table.pad_grams``); the table learns of it by weight alone.
+``clear`` takes every pyramid and cover off the board (the pyramids back to
+their owners); ``setup`` does so and puts a cover on every square, as the
+table waits for before a new game.
 
 A table that was never calibrated is calibrated first by ``prepare``, as a
 person does it with ``obelisk calibrate highrise``: the hands empty the board
@@ -26,7 +29,7 @@ from pathlib import Path
 from engine.core import square_name
 from engine.highrise.game import HighriseOptions, Size
 from engine.highrise.sensing import CalibrationError
-from firmware.sim.hands import SEATS, HandsError, seat_of, square_of
+from firmware.sim.hands import SEATS, HandsError, Sweeps, seat_of, square_of
 from hardware.sim.table import SimTable, pad_grams
 
 OPTIONS = HighriseOptions()
@@ -53,9 +56,8 @@ class Leaning:
     squares: tuple[int, int]
 
 
-class HighriseHands:
+class HighriseHands(Sweeps):
     """Both players' hands on the High Rise board; every act goes through ``act``."""
-
 
     def __init__(self, sim: SimTable) -> None:
         self.sim = sim
@@ -125,6 +127,16 @@ class HighriseHands:
         for i in range(cells):
             self._weigh(i)
 
+    def cleared(self) -> dict:
+        """No cover, no pyramid on the board: every pyramid back in its owner's supply."""
+        cells = len(self.covers)
+        return {"covers": [False] * cells, "stacks": [[] for _ in range(cells)],
+                "leaning": None}
+
+    def set_out(self, request: dict) -> dict:
+        """Before a new game: a cover on every square, nothing on them."""
+        return {**self.cleared(), "covers": [True] * len(self.covers)}
+
     @staticmethod
     def _pyramid(data: list) -> Pyramid:
         seat, pips = data
@@ -138,7 +150,7 @@ class HighriseHands:
         """Do one act (``request["act"]`` names it); HandsError says why it cannot be done."""
         name = request.get("act")
         known = {"cover": self._cover, "uncover": self._uncover, "set": self._set,
-                 "lift": self._lift, "lean": self._lean}
+                 "lift": self._lift, "lean": self._lean, **self.sweeps()}
         doing = known.get(name)
         if doing is None:
             raise HandsError(f"the hands cannot {name!r}: they {', '.join(known)}")

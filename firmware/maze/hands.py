@@ -8,6 +8,8 @@ so the Architect's button says it is a claim. The Maze Master stands walls
 from a box of ten on squares and takes them off again; which way a wall
 faces, no switch can tell: the table lights one, and the Maze Master's
 button turns it (press) and confirms it (hold), as in ``firmware.maze.demo``.
+``clear`` (and ``setup``, the same here: the Architect then puts the obelisk
+down) takes every piece off and every wall back into its box.
 Each act reaches only the simulated switches.
 """
 
@@ -33,6 +35,9 @@ class MazeHands(SquareHands):
 
     def physical(self) -> dict:
         return {**super().physical(), "walls": sorted(square_name(w) for w in self.walls)}
+
+    def cleared(self) -> dict:
+        return {**super().cleared(), "walls": []}
 
     def restore(self, data: dict) -> None:
         walls = frozenset(self._square({"square": name}) for name in data["walls"])

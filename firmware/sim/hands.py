@@ -8,6 +8,8 @@ pieces; the table sees only its switches) and tells the simulated switches
 each change, as ``SimTable.put`` and ``take`` do for the demos' bots. What the
 hands know is plain data too (``physical``): the board keeps it in its state
 directory and gives it back to new hands when it starts again (``restore``).
+The same ``restore`` sweeps the table for a person in one act (``Sweeps``):
+``clear`` puts every piece away, ``setup`` sets them out for a new game.
 """
 
 from __future__ import annotations
@@ -51,14 +53,42 @@ def square_of(request: dict, rows: int, cols: int, key: str = "square") -> Squar
     return square
 
 
-class SquareHands:
+class Sweeps:
+    """Two acts of every game's hands that move all the pieces at once, as a person's arm
+    sweeps the board: ``clear`` puts every piece away (the pile, beside the board, the box,
+    as the game's set has it; what the hands hold too), ``setup`` sets them out as the
+    game's table expects before a new game. Both go through ``restore``, so the sensors
+    change as for any other act and the table learns of it through them.
+
+    A game's hands say what a table with nothing on it is (``cleared``, as ``physical``
+    would say it) and, when its start is not that, what is set out (``set_out``).
+    """
+
+    def cleared(self) -> dict:
+        raise NotImplementedError
+
+    def set_out(self, request: dict) -> dict:
+        """What stands on the table before a new game (by default: nothing)."""
+        return self.cleared()
+
+    def restore(self, data: dict) -> None:
+        raise NotImplementedError
+
+    def sweeps(self) -> dict:
+        """The two acts, by name, for a game's ``act``."""
+        return {"clear": lambda request: self.restore(self.cleared()),
+                "setup": lambda request: self.restore(self.set_out(request))}
+
+
+class SquareHands(Sweeps):
     """Pieces standing on the board's squares, in stacks, or in a hand, or beside the board.
 
     A subclass names its pieces (``PIECES``) and may add acts of its own.
     The acts: ``take`` a piece from beside the board, ``lift`` the top pieces
     of a square (``count``, default all a person would lift: see ``lifting``),
     ``put`` what the hand holds on a square, ``back`` beside the board, and
-    ``knock`` a square: its top piece falls off beside the board.
+    ``knock`` a square: its top piece falls off beside the board; ``clear`` and
+    ``setup`` (``Sweeps``).
     """
 
     PIECES: tuple[str, ...] = ()
@@ -108,6 +138,10 @@ class SquareHands:
         for square in shown:
             self._show(square)
 
+    def cleared(self) -> dict:
+        """No piece on the board, none in a hand: all of them beside it."""
+        return {"squares": {}, "held": {seat: [] for seat in SEATS}}
+
     def _pieces(self, stack: list, empty: bool = False) -> tuple[str, ...]:
         pieces = tuple(stack)
         if not all(isinstance(p, str) and p in self.PIECES for p in pieces):
@@ -121,7 +155,7 @@ class SquareHands:
     def acts(self) -> dict:
         """The acts these hands know, by name."""
         return {"take": self._take, "lift": self._lift, "put": self._put, "back": self._back,
-                "knock": self._knock}
+                "knock": self._knock, **self.sweeps()}
 
     def act(self, request: dict) -> None:
         """Do one act (``request["act"]`` names it); HandsError says why it cannot be done."""

@@ -5,7 +5,9 @@ The simulated board process (``firmware.sim.hands_board``) keeps one
 take a block from the pile, set it on a zone pad (the pad's load cell weighs
 it), turn it, lower it onto a tower at a chosen corner (the tower's own fall,
 ``engine.towers.tower.drop``, decides where it rests), lift a block off,
-hover over a tower, knock a tower. Each act changes only the simulated
+hover over a tower, knock a tower; ``clear`` (or ``setup``, the same for
+towers: both towers and the zone empty) puts every block back into the pile,
+the knocked ones and those in a hand too. Each act changes only the simulated
 sensors; the table learns of it through the scanner code, the link and its
 settling, exactly as from the wooden set. The hands know which block is
 which (a person sees the blocks); the table knows only what its sensors see.
@@ -22,7 +24,7 @@ from dataclasses import dataclass, replace
 from engine.errors import ObeliskError
 from engine.towers.blocks import BlockSet, Cell, Colour
 from engine.towers.tower import LEVELS, drop, heights_of
-from firmware.sim.hands import SEATS, HandsError
+from firmware.sim.hands import SEATS, HandsError, Sweeps
 from firmware.towers.sets import load_block_set
 from firmware.towers.view import ZONE_PADS, ZoneScale
 from hardware.sim.table import SimTable
@@ -44,9 +46,8 @@ class Placed:
     cells: frozenset[Cell]
 
 
-class TowersHands:
+class TowersHands(Sweeps):
     """Both seats' hands on the simulated towers table; every act goes through ``act``."""
-
 
     def __init__(self, sim: SimTable, block_set: BlockSet | None = None) -> None:
         self.sim = sim
@@ -152,6 +153,11 @@ class TowersHands:
         self.hovering = hovering
         self._show_all()
 
+    def cleared(self) -> dict:
+        """Every block in the pile: no tower, pad, hand or table holds one."""
+        return {"pads": [None] * len(ZONE_PADS), "held": {seat: None for seat in SEATS},
+                "towers": [[], []], "fallen": [], "hovering": None}
+
     def _known(self, block: object) -> str:
         if not isinstance(block, str) or block not in self.set:
             raise HandsError(f"there is no block {str(block)[:20]!r} in the set")
@@ -202,12 +208,13 @@ class TowersHands:
     def act(self, request: dict) -> None:
         """Do one act (``request["act"]`` names it); HandsError says why it cannot be done."""
         name = request.get("act")
-        doing = {"take": self._take, "set": self._set, "turn": self._turn,
+        known = {"take": self._take, "set": self._set, "turn": self._turn,
                  "lower": self._lower, "lift": self._lift, "back": self._back,
-                 "hover": self._hover, "away": self._away, "knock": self._knock}.get(name)
+                 "hover": self._hover, "away": self._away, "knock": self._knock,
+                 **self.sweeps()}
+        doing = known.get(name)
         if doing is None:
-            raise HandsError(f"the hands cannot {name!r}: they take, set, turn, lower, lift, "
-                             "back, hover, away or knock")
+            raise HandsError(f"the hands cannot {name!r}: they {', '.join(known)}")
         doing(request)
 
     def _seat(self, request: dict) -> str:

@@ -147,7 +147,8 @@ def malformed(request: dict) -> str | None:
 
     The hands judge what an act means (a square off the board, a piece not
     there); what is not even of an act's shape is refused here: the act or
-    button must be a name, a hold yes or no.
+    button must be a name, a hold yes or no, a ``setup``'s ``options`` (the
+    game's, as the table's status names them) names and short plain values.
     """
     if "press" in request:
         if not isinstance(request["press"], str) or len(request["press"]) > 20:
@@ -158,7 +159,17 @@ def malformed(request: dict) -> str | None:
     act = request.get("act")
     if not isinstance(act, str) or not act or len(act) > 40:
         return "an act is named in words, like {\"act\": \"take\", \"seat\": \"A\"}"
+    if "options" in request and not _plain(request["options"]):
+        return "the options are an object of names and short values, like {\"rows\": 6}"
     return None
+
+
+def _plain(options: object) -> bool:
+    """A game's options as the table's status says them: a few names, each a short plain
+    value (a number, words, yes or no, or none)."""
+    return isinstance(options, dict) and len(options) <= 20 and all(
+        isinstance(k, str) and len(k) <= 40 and type(v) in (str, int, float, bool, type(None))
+        and len(str(v)) <= 40 for k, v in options.items())
 
 
 def routes(state_dir: str | Path, controls: Sessions | None = None) -> list:

@@ -7,7 +7,7 @@
 // The hands see the simulated table's whole board (8x8 switches), the game perhaps part of
 // it (stones on 6x4): the panel draws nothing until it has the game's observation, from the
 // look's answer or the table's events, so its first frame is already the game's own size.
-import { hands as ask, sessionToken } from "./service.js";
+import { hands as ask, sessionToken, tableStatus } from "./service.js";
 import { html } from "./svg.js";
 
 /**
@@ -166,6 +166,27 @@ function buttons() {
  * @param {HandsTable} table */
 const observed = (table) => (hands.obs && hands.obs.game === table.game ? hands.obs : null);
 
+/** Every piece at once, as an arm sweeps a wooden board: put away, or set out for a new game
+ * of the options the table's status names (the game's defaults when it cannot say). */
+function sweeps() {
+  const setUp = async () => {
+    let answer = await tableStatus(hands.token);
+    if (answer.status === 403) { // a session entered since: ask for the token again
+      await token();
+      answer = await tableStatus(hands.token);
+    }
+    const { status, data } = answer;
+    const game = status === 200 && data.ok && data.game === hands.table?.game;
+    await act(game ? { act: "setup", options: data.options } : { act: "setup" });
+  };
+  const clear = html("button", { type: "button", "data-act": "clear" }, "clear the table");
+  clear.addEventListener("click", () => act({ act: "clear" }));
+  const setup = html("button", { type: "button", "data-act": "setup" },
+    "set it up for a new game");
+  setup.addEventListener("click", setUp);
+  return html("div", { class: "hands-sweeps" }, "The whole table: ", clear, setup);
+}
+
 async function draw() {
   const table = hands.table;
   if (!table || !observed(table)) return; // the game's size comes with its observation
@@ -178,7 +199,7 @@ async function draw() {
   }
   const said = html("p", { id: "hands-said", role: "status" }, hands.said);
   panel.replaceChildren(...whose(), seats(), said,
-    hands.draw(table, seatNow(), act, observed(table)), buttons());
+    hands.draw(table, seatNow(), act, observed(table)), buttons(), sweeps());
   panel.hidden = false;
 }
 
