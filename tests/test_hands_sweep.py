@@ -204,6 +204,7 @@ def test_setup_leaves_what_the_table_waits_for_and_one_press_starts(tmp_path, mo
                                                                    game):
     if game == "noughts":
         monkeypatch.setenv("OBELISK_GAMES", "tests.toy")  # the processes play inherits
+        monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parent.parent))
         registered()
     table = _table_class(game)
     with _playing(tmp_path, game) as play:
