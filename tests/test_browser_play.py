@@ -75,11 +75,26 @@ class Played:
 
 
 @pytest.fixture(scope="module")
-def towers(browser, tmp_path_factory):
-    played = Played(browser, "towers", tmp_path_factory.mktemp("towers"))
+def plays(browser, tmp_path_factory):
+    """One `obelisk play` of each game for the whole module, started when first asked for:
+    each test goes on from where the one before left that game."""
+    started: dict[str, Played] = {}
+
+    def play(game: str) -> Played:
+        if game not in started:
+            started[game] = Played(browser, game, tmp_path_factory.mktemp(game))
+        return started[game]
+
+    yield play
+    for played in started.values():
+        played.stop()
+
+
+@pytest.fixture(scope="module")
+def towers(plays):
+    played = plays("towers")
     played.follow.start_game(lambda: played.act({"act": "press", "seat": "A"}))
-    yield played
-    played.stop()
+    return played
 
 
 def test_every_placement_the_towers_table_waits_on_says_who_acts_and_what_the_rods_miss(
@@ -145,32 +160,30 @@ def test_the_page_shows_what_the_leds_show_in_their_colours(towers):
     for key in (("tower", "A"), ("tower", "B"), ("zone", "")):
         assert shown["".join(key)] == sorted(now[key]), key
 
-def test_high_rise_hands_act_for_the_mover_say_whose_they_are_and_the_board_stands(browser,
-                                                                                   tmp_path):
+
+def test_high_rise_hands_act_for_the_mover_say_whose_they_are_and_the_board_stands(plays):
     """Point 5: the hands are the mover's unless the person chooses, the panel says whose they
     are and warns when they are not the mover's, and the drawing shows the stacks standing."""
-    played = Played(browser, "highrise", tmp_path)
+    played = plays("highrise")
     page, follow = played.page, played.follow
-    try:
-        for square in played.act({"act": "look"})["table"]["squares"]:
-            played.act({"act": "cover", "square": square["square"]})
-        follow.until(lambda: "press a player button" in follow.problem, 30, "the covers on")
-        played.act({"act": "press", "seat": "A"})
-        follow.until(lambda: any(e["event"] == "start" for e in follow.events), 30, "the start")
-        mover = follow.obs["to_play"]
-        other = "B" if mover == "A" else "A"
-        page.wait_for_selector(f'#hands [data-hands-of="{mover}"]')
-        assert "whose turn it is" in page.text_content("#hands h2")
-        page.click('[data-hand-square="b2"]')  # the mover's pyramid, as the panel chose
-        follow.until(lambda: follow.accepted() == 1, 60, "the placement weighed")
-        page.wait_for_selector('#drawing [data-square="b2"][data-height="1"]')
-        # now it is the other's turn: the hands follow it
-        page.wait_for_selector(f'#hands [data-hands-of="{other}"]')
-        page.click(f'[data-seat="{mover}"]')  # the person chooses the wrong hands
-        warning = page.wait_for_selector(".hands-warning")
-        assert f"player {other}'s turn" in warning.text_content()
-    finally:
-        played.stop()
+    for square in played.act({"act": "look"})["table"]["squares"]:
+        played.act({"act": "cover", "square": square["square"]})
+    follow.until(lambda: "press a player button" in follow.problem, 30, "the covers on")
+    played.act({"act": "press", "seat": "A"})
+    follow.until(lambda: any(e["event"] == "start" for e in follow.events), 30, "the start")
+    mover = follow.obs["to_play"]
+    other = "B" if mover == "A" else "A"
+    page.wait_for_selector(f'#hands [data-hands-of="{mover}"]')
+    assert "whose turn it is" in page.text_content("#hands h2")
+    page.click('[data-hand-square="b2"]')  # the mover's pyramid, as the panel chose
+    follow.until(lambda: follow.accepted() == 1, 60, "the placement weighed")
+    page.wait_for_selector('#drawing [data-square="b2"][data-height="1"]')
+    # now it is the other's turn: the hands follow it
+    page.wait_for_selector(f'#hands [data-hands-of="{other}"]')
+    page.click(f'[data-seat="{mover}"]')  # the person chooses the wrong hands
+    warning = page.wait_for_selector(".hands-warning")
+    assert f"player {other}'s turn" in warning.text_content()
+
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "pages"
 FITS = """() => {
@@ -183,31 +196,27 @@ FITS = """() => {
 
 
 @pytest.mark.parametrize("game", ["towers", "stones", "highrise", "maze"])
-def test_every_games_page_fits_a_phone_with_its_board_and_hands_in_view(browser, tmp_path,
-                                                                         game):
+def test_every_games_page_fits_a_phone_with_its_board_and_hands_in_view(plays, game):
     """Point 4: at 360 to 414 px nothing scrolls sideways, and with the drawing at the top
     of the screen the hands that act on the board are in view below it. The pages are
     drawn into docs/pages/ at a phone's and a laptop's width as they are checked."""
-    played = Played(browser, game, tmp_path)
+    played = plays(game)
     page = played.page
-    try:
-        page.wait_for_selector("#hands [data-tower], #hands .hands-board button")
-        for width in (360, 414):
-            page.set_viewport_size({"width": width, "height": PHONE["height"]})
-            page.evaluate("() => window.scrollTo(0, document.getElementById('drawing')"
-                          ".getBoundingClientRect().top + window.scrollY)")
-            seen = page.evaluate(FITS)
-            assert seen["wide"] <= seen["width"], f"{game} scrolls sideways at {width}: {seen}"
-            assert seen["to"] - seen["from"] <= seen["height"], \
-                f"{game}: the hands are out of view under the board at {width}: {seen}"
-        DOCS.mkdir(parents=True, exist_ok=True)
-        page.set_viewport_size(PHONE)
-        page.evaluate("() => window.scrollTo(0, 0)")
-        page.screenshot(path=DOCS / f"{game}-phone.png")
-        page.set_viewport_size(LAPTOP)
-        page.screenshot(path=DOCS / f"{game}-laptop.png")
-    finally:
-        played.stop()
+    page.wait_for_selector("#hands [data-tower], #hands .hands-board button")
+    for width in (360, 414):
+        page.set_viewport_size({"width": width, "height": PHONE["height"]})
+        page.evaluate("() => window.scrollTo(0, document.getElementById('drawing')"
+                      ".getBoundingClientRect().top + window.scrollY)")
+        seen = page.evaluate(FITS)
+        assert seen["wide"] <= seen["width"], f"{game} scrolls sideways at {width}: {seen}"
+        assert seen["to"] - seen["from"] <= seen["height"], \
+            f"{game}: the hands are out of view under the board at {width}: {seen}"
+    DOCS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size(PHONE)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=DOCS / f"{game}-phone.png")
+    page.set_viewport_size(LAPTOP)
+    page.screenshot(path=DOCS / f"{game}-laptop.png")
 
 
 def test_one_click_sets_the_stones_out_and_one_press_on_a_starts_the_game(browser, tmp_path):

@@ -136,13 +136,14 @@ function seats() {
 }
 
 /** Whose hands these are, and a warning when they are not the mover's: the sensors cannot
- * tell whose piece it is, so the table counts what they do for the player to move. */
+ * tell whose piece it is, so the table counts what they do for the player to move.
+ * @returns {[HTMLElement, HTMLElement | null]} */
 function whose() {
   const seat = seatNow();
   const moving = /** @type {string[]} */ (hands.obs?.to_move || (hands.turn ? [hands.turn] : []));
   const head = html("h2", { "data-hands-of": seat }, `Player ${seat}'s hands on the table`,
     hands.follow ? " (whose turn it is)" : "");
-  if (!hands.turn || hands.follow || moving.includes(seat)) return [head];
+  if (!hands.turn || hands.follow || moving.includes(seat)) return [head, null];
   return [head, html("p", { class: "hands-warning", role: "alert" },
     `It is player ${hands.turn}'s turn: what these hands do, the table counts as player `
     + `${hands.turn}'s (its sensors cannot tell whose piece it is).`)];
@@ -198,8 +199,9 @@ async function draw() {
     hands.draw = module.drawHands;
   }
   const said = html("p", { id: "hands-said", role: "status" }, hands.said);
-  panel.replaceChildren(...whose(), seats(), said,
-    hands.draw(table, seatNow(), act, observed(table)), buttons(), sweeps());
+  const [head, warning] = whose(); // the warning under the board the wrong hands act on
+  panel.replaceChildren(head, seats(), said, hands.draw(table, seatNow(), act, observed(table)),
+    ...(warning ? [warning] : []), buttons(), sweeps());
   panel.hidden = false;
 }
 
