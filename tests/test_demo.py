@@ -75,15 +75,35 @@ def test_a_killed_demo_resumes_and_ends_the_same(uninterrupted, tmp_path):
     assert events[-1] == uninterrupted[-1]
 
 
-@pytest.mark.parametrize("mode", ["open", "balanced"])
-def test_a_stones_demo_plays_to_the_end(mode):
-    run = subprocess.run([OBELISK, "demo", "stones", "--seed", "3", "--json", "--speed", "50",
-                          "--mode", mode], capture_output=True, text=True, timeout=300)
+def _stones_demo(*extra: str) -> list[dict]:
+    run = subprocess.run([OBELISK, "demo", "stones", "--json", "--speed", "50", *extra],
+                         capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    events = [json.loads(line) for line in run.stdout.splitlines()]
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+@pytest.fixture(scope="module")
+def stones_seed_2() -> list[dict]:
+    """The stones demo of seed 2 in the open mode, on occupancy switches (it stacks)."""
+    return _stones_demo("--seed", "2")
+
+
+@pytest.mark.parametrize("mode", ["open", "balanced"])
+def test_a_stones_demo_plays_to_the_end(mode, request):
+    events = request.getfixturevalue("stones_seed_2") if mode == "open" else \
+        _stones_demo("--seed", "3", "--mode", mode)
     last = events[-1]
     assert last["event"] == "game_over" and last["game"] == "stones"
-    assert last["outcome"]["termination"] in ("obelisk", "no_legal_moves", "ply_limit")
+    assert last["outcome"]["termination"] in ("obelisk", "no_legal_moves", "ply_limit",
+                                              "repetition")
+    if mode == "open":  # the demo plays the game's own default rules (no net of its own)
+        from engine.record import options_to_dict
+        from engine.stones.game import StonesOptions
+
+        start = next(e for e in events if e["event"] == "start")
+        assert start["options"] == options_to_dict(StonesOptions())
+        if last["outcome"]["termination"] == "ply_limit":
+            assert last["observation"]["plies"] == StonesOptions().ply_limit
     accepted = [e for e in events if e["event"] == "accepted"]
     undone = sum(e["undone"] for e in events if e["event"] == "takeback")
     assert len(accepted) - undone == last["observation"]["plies"]
@@ -92,14 +112,8 @@ def test_a_stones_demo_plays_to_the_end(mode):
     assert "repaired" in kinds[kinds.index("refused"):]
 
 
-def test_stack_height_sensors_play_the_same_game_without_the_button():
-    def play(*extra):
-        run = subprocess.run([OBELISK, "demo", "stones", "--seed", "2", "--json", "--speed", "50",
-                              *extra], capture_output=True, text=True, timeout=300)
-        assert run.returncode == 0, run.stderr
-        return [json.loads(line) for line in run.stdout.splitlines()]
-
-    switches, heights = play(), play("--stack-sensors")
+def test_stack_height_sensors_play_the_same_game_without_the_button(stones_seed_2):
+    switches, heights = stones_seed_2, _stones_demo("--seed", "2", "--stack-sensors")
     moves = [[e["action"] for e in events if e["event"] == "accepted"]
              for events in (switches, heights)]
     assert moves[0] == moves[1] and heights[-1] == switches[-1]

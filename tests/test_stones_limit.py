@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.players import Player
 from engine.record import Record, options_from_dict, options_to_dict, replay_record
 from engine.stones.game import DEFAULT_PLY_LIMIT, EndReason, StonesGame, StonesOptions
 from engine.stones.record import action_from_dict, action_to_dict
@@ -165,26 +164,3 @@ def test_an_old_unfinished_journal_resumes_without_the_rule(tmp_path):
 
 
 # ----------------------------------------------------------------- the demo
-
-
-def _demo(tmp_path: Path, *flags: str) -> list[dict]:
-    run = subprocess.run([OBELISK, "demo", "stones", "--json", "--speed", "100", "--state-dir",
-                          str(tmp_path), *flags], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    said = [json.loads(line) for line in run.stdout.splitlines()]
-    return [e for e in said if e["event"] != "setup"]  # what to set out, before the start
-
-
-def test_the_demo_plays_the_games_own_rules(tmp_path):
-    """The demo's first game (seed 1) used to stop at a 200-move net only the demo had
-    (``obelisk rules stones`` said there was no limit); now it plays the default rules
-    the sheet states, and ends by them."""
-    events = _demo(tmp_path / "default")
-    assert events[0]["event"] == "start"
-    assert events[0]["options"] == options_to_dict(StonesOptions())
-    last = events[-1]["outcome"]
-    assert last["termination"] in {e.value for e in EndReason}
-    if last["termination"] == EndReason.PLY_LIMIT.value:
-        assert events[-1]["observation"]["plies"] == DEFAULT_PLY_LIMIT
-        assert last["breakdown"][Player.A.value] == [
-            f"drawn at the limit of {DEFAULT_PLY_LIMIT} moves"]
