@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -161,6 +162,15 @@ class Demo:
 
     def stop(self) -> None:
         stop(self.process)
+
+
+def interrupt(process: subprocess.Popen) -> None:
+    """Stop a command as Ctrl-C does (it stops what it started), then for good if it will not."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(30)
+    stop(process)
 
 
 def stop(process: subprocess.Popen | None) -> None:

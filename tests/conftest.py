@@ -109,3 +109,17 @@ def position(state: TowersState, tower_a: Tower | None = None,
         blacks=tuple(b for b in state.blacks if b not in used),
     )
     return replace(built, **changes)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium through Playwright, one for each browser test module."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser_support import chromium
+
+    executable = chromium()
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=executable)
+        yield launched
+        launched.close()

@@ -31,7 +31,6 @@ from tests.browser_support import (
     WATCH,
     Demo,
     Web,
-    chromium,
     stop,
     until,
 )
@@ -48,17 +47,6 @@ DEMO_S = 90  # the slowest demo (the maze, its choices held a second each) takes
 SPEED = 50
 """The followed demos' pace: slow enough that the page opened mid-game still has
 part of the game to follow once it has loaded."""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable)
-        yield launched
-        launched.close()
 
 
 @dataclass

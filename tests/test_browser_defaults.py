@@ -7,23 +7,10 @@ tables on two ports of one host keep their sessions apart in one browser
 
 from __future__ import annotations
 
-import pytest
-
-from tests.browser_support import Web, chromium
+from tests.browser_support import Web
 from tests.test_browser_play import Played
 
 PIN = "4321"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable)
-        yield launched
-        launched.close()
 
 
 def test_the_computers_seat_is_marked_where_the_page_names_the_players(browser, tmp_path):

@@ -19,25 +19,12 @@ import contextlib
 import signal
 import subprocess
 
-import pytest
-
 from firmware.service.pin import read_pin
 from hardware.sim.line_socket import ask
-from tests.browser_support import LAPTOP, OBELISK, PHONE, chromium
+from tests.browser_support import LAPTOP, OBELISK, PHONE
 from tests.hands_person import Follow, lower_plan, plan
 
 GAME_S = 600  # a whole game on a busy 2-core machine; about 2 minutes alone
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable)
-        yield launched
-        launched.close()
 
 
 class Person:

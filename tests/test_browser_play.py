@@ -9,8 +9,6 @@ time on what the page shows.
 
 from __future__ import annotations
 
-import contextlib
-import signal
 import subprocess
 from pathlib import Path
 
@@ -19,20 +17,9 @@ import pytest
 from firmware.games import GAMES
 from firmware.service.control import send
 from hardware.sim.line_socket import ask
-from tests.browser_support import LAPTOP, OBELISK, PHONE, chromium, until
+from tests.browser_support import LAPTOP, OBELISK, PHONE, interrupt, until
 from tests.hands_person import Follow, plan
 from tests.test_browser_hands import Person
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable)
-        yield launched
-        launched.close()
 
 
 class Played:
@@ -65,13 +52,7 @@ class Played:
     def stop(self) -> None:
         self.follow.close()
         self.page.context.close()
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(30)
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
+        interrupt(self.process)
 
 
 @pytest.fixture(scope="module")

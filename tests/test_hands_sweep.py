@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import signal
 import subprocess
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from firmware.service.control import send
 from firmware.sim.hands_board import hands_for
 from hardware.sim.board import SimBoard
 from hardware.sim.line_socket import ask
-from tests.browser_support import OBELISK, until
+from tests.browser_support import OBELISK, interrupt, until
 from tests.toy import registered
 
 START_S = 90.0
@@ -176,13 +175,7 @@ class Play:
         return until(seen, SETTLE_S, what, every=0.1)
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(30)
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
+        interrupt(self.process)
 
 
 @contextlib.contextmanager

@@ -16,7 +16,6 @@ import contextlib
 import io
 import json
 import os
-import signal
 import subprocess
 from pathlib import Path
 
@@ -30,7 +29,7 @@ from firmware.service.pin import read_pin
 from firmware.store import state_dir as state_dir_module
 from firmware.store.journal import Journal
 from hardware.sim.line_socket import ask
-from tests.browser_support import OBELISK
+from tests.browser_support import OBELISK, interrupt
 from tests.hands_person import Follow
 
 START_S = 90.0
@@ -143,13 +142,7 @@ class Play:
         return ""
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(30)
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
+        interrupt(self.process)
 
 
 def _until(check, timeout: float, what: str):
