@@ -80,8 +80,8 @@ def towers(plays):
 
 def test_every_placement_the_towers_table_waits_on_says_who_acts_and_what_the_rods_miss(
         towers):
-    """Point 2: a block resting wholly above the rods touches no switch; the page says, at
-    every placement, that its owner then presses their button."""
+    """Point 2: the page says who places which block; the button's use for a block resting
+    wholly above the rods is said once a rod of that tower is full (not on an empty one)."""
     follow = towers.follow
     while follow.obs["phase"] != "place":
         before = follow.accepted()
@@ -90,10 +90,11 @@ def test_every_placement_the_towers_table_waits_on_says_who_acts_and_what_the_ro
         follow.until(lambda b=before: follow.accepted() > b, 60, "the acts to count")
     seat = follow.obs["to_move"][0]
     towers.page.wait_for_function(
-        "() => /press your button/.test(document.getElementById('turn').textContent)",
+        "() => /place .* on your tower/.test(document.getElementById('turn').textContent)",
         timeout=30_000)
     words = towers.turn_words()
-    assert words.startswith(f"player {seat}") and "above the rods" in words, words
+    # who places what; the button's use for a block above the rods only once a rod is full
+    assert words.startswith(f"player {seat}: place ") and "above the rods" not in words, words
 
 
 def test_an_answer_of_the_controls_goes_once_the_game_has_moved_on(towers):
@@ -133,6 +134,9 @@ def test_the_page_shows_what_the_leds_show_in_their_colours(towers):
         lights[strip.dataset.strip] = [...strip.querySelectorAll('[data-colour]')]
           .map((led) => led.dataset.colour).sort();
       }
+      // what a person sees: each light's colour as drawn (no policy may blank it)
+      lights.drawn = [...document.querySelectorAll('#lights [data-colour]')].map((led) =>
+        [led.dataset.colour, getComputedStyle(led).fill]);
       return lights;
     }""")
     last = [e for e in follow.events if e["event"] == "lights"][-1]  # it may have moved on
@@ -140,6 +144,13 @@ def test_the_page_shows_what_the_leds_show_in_their_colours(towers):
     assert shown["ringA"] == len(now[("ring", "A")]) and shown["ringB"] == len(now[("ring", "B")])
     for key in (("tower", "A"), ("tower", "B"), ("zone", "")):
         assert shown["".join(key)] == sorted(now[key]), key
+
+    def rgb(colour: str) -> str:
+        colour = "#3a3a3a" if colour == "#000000" else colour  # an LED that is off, as drawn
+        return "rgb({}, {}, {})".format(*(int(colour[k:k + 2], 16) for k in (1, 3, 5)))
+
+    assert shown["drawn"] and all(fill == rgb(colour) for colour, fill in shown["drawn"]), \
+        shown["drawn"]
 
 
 def test_high_rise_hands_act_for_the_mover_say_whose_they_are_and_the_board_stands(plays):

@@ -75,10 +75,12 @@ def test_setup_takes_the_obelisk_then_four_segments(tmp_path):
     assert t.table.state == "play" and t.table.position.obelisk == sq("d4")
     start = t.events[0]
     assert start["event"] == "start" and start["game"] == "maze" and start["first"] == "A"
+    # begun: nothing more is said of setting up (an empty setup word blanked the page's turn)
+    assert not [e for e in t.events if e["event"] == "setup"]
     assert start["players"] == {"A": "the Architect", "B": "the Maze Master"}
     assert t.last("accepted")["action"] == "segment d4"
     assert t.last("turn") == {"event": "turn", "player": "B", "doing": (
-        "Maze Master, put the other segments on squares of your choice (4 to go)")}
+        "put the other segments on squares of your choice (4 to go)")}
     assert [e["t"] for e in t.journal.read().entries] == ["start", "action"]
     t.wall("c3")                                   # no walls before the first turn
     assert t.table.state == "repair" and "no walls before the first turn" in t.table.problem
@@ -90,7 +92,7 @@ def test_setup_takes_the_obelisk_then_four_segments(tmp_path):
     t.put("h1", "b1")
     assert t.table.state == "play" and t.table.position.segments == {
         sq("a8"), sq("h8"), sq("h1"), sq("b1")}
-    assert t.last("turn")["doing"].startswith("Maze Master, stand a wall (10 left)")
+    assert t.last("turn")["doing"].startswith("stand a wall (10 left)")
 
 
 def test_setup_waits_for_a_clear_board(tmp_path):
@@ -108,7 +110,7 @@ def test_a_button_on_the_clear_board_begins_too(tmp_path):
     t.settle()
     t.press("B")
     assert t.table.state == "play" and t.events[0]["event"] == "start"
-    assert t.events[-1]["doing"] == "Architect, put segment 1, the obelisk, on any square"
+    assert t.events[-1]["doing"] == "put segment 1, the obelisk, on any square"
     t.put("d4")
     assert t.table.position.obelisk == sq("d4")
 
@@ -134,7 +136,7 @@ def test_a_wall_is_turned_with_the_button_and_confirmed_by_holding(t):
     assert accepted["observation"]["walls"] == [["d6", "SW"]]
     assert t.table.position.phase.value == "move"
     assert t.events[-1] == {"event": "turn", "player": "A",
-                            "doing": "Architect, move the obelisk like a queen (turn 1 of 20)"}
+                            "doing": "move the obelisk like a queen (turn 1 of 20)"}
 
 
 def test_the_maze_master_passes_with_a_press(t):

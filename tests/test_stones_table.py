@@ -120,6 +120,7 @@ def test_an_ambiguous_stacking_is_resolved_with_the_button(tmp_path):
     assert t.table.pick == 0
     t.press(A)                                   # next candidate
     (chosen,) = t.table.candidates[1]
+    assert t.events[-1]["event"] == "offer" and t.events[-1]["pick"] == 1  # the page follows
     frame = t.table.led_frame(t.now, 16)
     assert frame[("board", "", chosen.to[0] * 4 + chosen.to[1])] == (255, 255, 255)
     assert frame[("board", "", first.to[0] * 4 + first.to[1])] == (0, 0, 200)

@@ -573,3 +573,14 @@ def test_a_reader_joining_mid_game_gets_the_hourglass_refusal_and_pause(t):
     assert not [e for e in opening if e["event"] == "pause"]
     for event in opening:
         events.check(event)
+
+
+def test_the_button_for_a_block_above_the_rods_is_said_once_a_rod_is_full(t):
+    from firmware.towers.table import over_the_top_hint
+
+    game = TowersGame(t.block_set)
+    full = position(game.new_initial_state(first=A),
+                    tower_a=column(t.block_set, [*COLUMN_A, ("K1", "a1:9")]))
+    assert "press your button" in over_the_top_hint(full, A)
+    assert over_the_top_hint(full, B) == ""                     # B's tower is not full
+    assert over_the_top_hint(game.new_initial_state(first=A), A) == ""  # nothing to say yet

@@ -77,21 +77,20 @@ class MazeTable(Table[MazeView]):
     # ---------------------------------------------------------------- words
 
     def _phase_words(self, state: MazeState | None = None) -> str:
+        """What the one to act does (the turn names them, by their role, before these)."""
         pos = self.position if state is None else state
         phase = pos.phase.value
         if phase == "first_segment":
-            return "Architect, put segment 1, the obelisk, on any square"
+            return "put segment 1, the obelisk, on any square"
         if phase == "segments":
             left = SEGMENTS - 1 - len(pos.segments)
-            return (f"Maze Master, put the other segments on squares of your choice "
-                    f"({left} to go)")
+            return f"put the other segments on squares of your choice ({left} to go)"
         if phase == "wall":
             if not pos.walls_left:
-                return "Maze Master, every wall stands: press your button to pass"
-            return (f"Maze Master, stand a wall ({pos.walls_left} left) or press your button "
-                    "to pass")
+                return "every wall stands: press your button to pass"
+            return f"stand a wall ({pos.walls_left} left) or press your button to pass"
         if phase == "move":
-            return (f"Architect, move the obelisk like a queen (turn {pos.turn + 1} of "
+            return (f"move the obelisk like a queen (turn {pos.turn + 1} of "
                     f"{pos.options.turns})")
         return "the game is over"
 

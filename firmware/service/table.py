@@ -324,7 +324,7 @@ class Table(Starting, Asking, Generic[V]):
         if self.state == "setup":
             was = self.problem
             self._setup_view(view)
-            if self.problem != was:  # what to set out next (or "press a button") is told
+            if self.state == "setup" and self.problem != was:  # what to set out next
                 self.tell("setup", problem=self.problem)
         elif self.state in READING_STATES:
             self._read_settled(view, now)

@@ -168,8 +168,9 @@ class Asking:
         return [", ".join(self._words(a) for a in c) for c in self.candidates]
 
     def _choose(self, kind: str) -> None:
-        if kind == "press":
+        if kind == "press":  # the next candidate lights, and the page's list follows
             self.pick = (self.pick + 1) % len(self.candidates)
+            self.emit(self._choose_event())
             return
         actions = list(self.candidates[self.pick])
         if self._checked(actions) is None:  # refused (a wall that shuts a square off)

@@ -39,7 +39,7 @@ from engine.towers.sensing import (
     over_the_top_fits,
     read_view,
 )
-from engine.towers.tower import WIDTH, cell_name
+from engine.towers.tower import LEVELS, WIDTH, cell_name
 from engine.towers.turns import Phase
 from firmware.service.events import Mark
 from firmware.service.hourglass import Hourglass
@@ -58,7 +58,17 @@ PRESETS = (
 LOST_TURN = "the hourglass ran out: put the zone blocks back in the pile"
 OVER_THE_TOP = ("; a block resting wholly above the rods touches no switch: press your "
                 "button once it is down")
-"""Said with every placement the table waits on: the one reading the rods cannot make."""
+"""Said with a placement once it can happen: the one reading the rods cannot make."""
+
+
+def over_the_top_hint(state: TowersState, player: Player | None) -> str:
+    """The button's use, said once it can matter: a rod of the player's tower is full, so a
+    block may come to rest wholly above the rods."""
+    if player is None or max(state.tower(player).heights, default=0) < LEVELS:
+        return ""
+    return OVER_THE_TOP
+
+
 CHOOSE_PLACEMENT = ("{}: more than one placement fits what the rods see; press your button "
                     "to light the next, hold it on the right one")
 
@@ -136,14 +146,15 @@ class TowersTable(Table[TowersView]):
         state = self.position if state is None else state
         if state.phase is Phase.CHOOSE:
             return "put two blocks from the pile in the building zone"
+        mover = state.current_player()
         if state.phase is Phase.TAKE:
             return ("take one of the two blocks in the building zone and place it on your "
-                    f"tower{OVER_THE_TOP}")
+                    f"tower{over_the_top_hint(state, mover)}")
         others = state.to_move()[1:]
         if state.phase is Phase.PLACE:
-            mover = state.current_player()
             also = "".join(f" ({p} places {state.hands[p.index]} too)" for p in others)
-            return f"place {state.hands[mover.index]} on your tower{also}{OVER_THE_TOP}"
+            return (f"place {state.hands[mover.index]} on your tower{also}"
+                    f"{over_the_top_hint(state, mover)}")
         if state.phase is Phase.BONUS:
             also = "".join(f" ({p} too)" for p in others)
             return ("your tower is flat: put a black block on the other tower, or press "

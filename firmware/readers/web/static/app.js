@@ -350,26 +350,25 @@ function lit(colour) {
 }
 
 /** The table's other LEDs (under the board's squares, the rods, the zone pads), each strip laid
- * out as the table's: a row of ``cols`` lights, row 0 at the bottom. */
+ * out as the table's: a row of ``cols`` lights, row 0 at the bottom. Drawn as SVG with each
+ * light's ``fill``: the page's Content-Security-Policy allows no inline styles. */
 function renderLights() {
   const strips = page.lights.filter((s) => s.strip !== "ring");
   $("lights").hidden = !strips.length;
   $("lights").replaceChildren(html("h2", {}, "The table's lights"), ...strips.map((s) => {
     const rows = Math.ceil(s.colours.length / s.cols);
-    const cells = [];
-    for (let row = rows - 1; row >= 0; row--) {
-      for (let col = 0; col < s.cols; col++) {
-        const colour = s.colours[row * s.cols + col];
-        if (colour !== undefined) {
-          cells.push(html("span", { class: "led", style: `background:${lit(colour)}`,
-            "data-led": String(row * s.cols + col), "data-colour": colour }));
-        }
-      }
-    }
+    const step = 14;
+    const dots = s.colours.map((colour, i) => {
+      const row = Math.floor(i / s.cols);
+      return svg("circle", { cx: 7 + (i % s.cols) * step, cy: 7 + (rows - 1 - row) * step, r: 5.5,
+        fill: lit(colour), class: colour === "#000000" ? "led off" : "led",
+        "data-led": String(i), "data-colour": colour });
+    });
     const name = { board: "the board", tower: `tower ${s.owner}`, zone: "the zone pads" }[s.strip]
       || `${s.strip} ${s.owner}`;
     return html("figure", { class: "leds-strip", "data-strip": `${s.strip}${s.owner}` },
-      html("div", { class: "leds-grid", style: `--cols:${s.cols}` }, ...cells),
+      svg("svg", { viewBox: `0 0 ${s.cols * step} ${rows * step}`, width: s.cols * step,
+        height: rows * step, role: "img", "aria-label": `${name}'s lights` }, ...dots),
       html("figcaption", {}, name));
   }));
 }

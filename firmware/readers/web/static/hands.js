@@ -142,7 +142,7 @@ function whose() {
   const seat = seatNow();
   const moving = /** @type {string[]} */ (hands.obs?.to_move || (hands.turn ? [hands.turn] : []));
   const head = html("h2", { "data-hands-of": seat }, `Player ${seat}'s hands on the table`,
-    hands.follow ? " (whose turn it is)" : "");
+    hands.follow && hands.turn ? " (whose turn it is)" : "");
   if (!hands.turn || hands.follow || moving.includes(seat)) return [head, null];
   return [head, html("p", { class: "hands-warning", role: "alert" },
     `It is player ${hands.turn}'s turn: what these hands do, the table counts as player `

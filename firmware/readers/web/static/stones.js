@@ -88,7 +88,7 @@ export function info(view) {
     .map((p) => html("p", { class: "notice" }, `player ${p}'s capstone stands on ${seen.pillar[p]}: it must come off`));
   return html("div", { class: "stones-info" },
     html("div", { class: "legend" }, ...legend),
-    html("p", { class: "plies" }, `${seen.plies} moves played`),
+    html("p", { class: "plies" }, `${seen.plies} ${seen.plies === 1 ? "move" : "moves"} played`),
     pillars);
 }
 
