@@ -174,6 +174,8 @@ def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(browser, tmp_pa
         page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
         assert refused and paused and taken_back
         assert follow.over["outcome"]
+        ended = page.text_content("#turn")  # the result, and what comes next: no dead end
+        assert follow.over["outcome"]["words"] in ended and "next game" in ended, ended
         page.screenshot(path=str(tmp_path / "hands-end.png"), full_page=True)
     finally:
         if follow is not None:

@@ -263,8 +263,9 @@ function paint() {
   renderPlayers();
   // before a game the table's "problem" is what to do to begin, not a refusal
   const setup = page.machine === "setup";
-  $("turn").textContent = page.over ? page.outcome?.words || "the game is over"
-    : setup ? page.problem : turnWords();
+  // at the end, the result and what comes next (a player's button: the table's new game)
+  $("turn").textContent = page.over ? `${page.outcome?.words || "the game is over"}; a player `
+    + "button sets up the next game" : setup ? page.problem : turnWords();
   $("turn").hidden = !$("turn").textContent;
   renderOffer();
   $("notice").textContent = page.notice;
