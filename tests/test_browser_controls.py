@@ -14,7 +14,6 @@ import pytest
 from firmware.service.pin import read_pin
 from firmware.store.journal import Journal
 from tests.browser_support import LAPTOP, OBELISK, PHONE, Demo, Web, stop, until
-from tests.test_browser import browser  # noqa: F401  (the shared chromium)
 from tests.test_web_controls import Phone
 
 WAIT_S = 30
@@ -37,7 +36,7 @@ def table(tmp_path_factory):
         stop(service)
 
 
-def _open(browser, url, size):  # noqa: F811
+def _open(browser, url, size):
     context = browser.new_context(viewport=size)
     page = context.new_page()
     page.goto(url + "/")
@@ -53,7 +52,7 @@ def _wrong(pin: str) -> str:
     return f"{(int(pin) + 1) % 10000:04d}"
 
 
-def test_a_guest_sees_no_working_controls_and_a_forged_post_is_refused(browser, table):  # noqa: F811
+def test_a_guest_sees_no_working_controls_and_a_forged_post_is_refused(browser, table):
     state, url = table
     context, page = _open(browser, url, LAPTOP)
     try:
@@ -73,7 +72,7 @@ def test_a_guest_sees_no_working_controls_and_a_forged_post_is_refused(browser, 
         context.close()
 
 
-def test_a_page_of_another_site_cannot_even_send_a_guess(browser, table):  # noqa: F811
+def test_a_page_of_another_site_cannot_even_send_a_guess(browser, table):
     state, url = table
     pin = read_pin(state)
     other = url.replace("127.0.0.1", "localhost")  # another origin, as another site is
@@ -95,7 +94,7 @@ def test_a_page_of_another_site_cannot_even_send_a_guess(browser, table):  # noq
         context.close()
 
 
-def test_with_the_pin_a_person_runs_the_table_and_wrong_pins_wait(browser, table):  # noqa: F811
+def test_with_the_pin_a_person_runs_the_table_and_wrong_pins_wait(browser, table):
     state, url = table
     pin = read_pin(state)
     context, page = _open(browser, url, PHONE)
@@ -187,7 +186,7 @@ def lone_table(tmp_path):
         stop(service)
 
 
-def test_a_solo_game_set_up_from_the_page_lights_a_hint(browser, lone_table):  # noqa: F811
+def test_a_solo_game_set_up_from_the_page_lights_a_hint(browser, lone_table):
     state, url = lone_table
     context, page = _open(browser, url, PHONE)
     try:
@@ -232,7 +231,7 @@ def test_a_solo_game_set_up_from_the_page_lights_a_hint(browser, lone_table):  #
         context.close()
 
 
-def test_playing_towers_alone_the_page_draws_the_computers_blocks(browser, tmp_path):  # noqa: F811
+def test_playing_towers_alone_the_page_draws_the_computers_blocks(browser, tmp_path):
     """The computer's towers move on the page, not only on the LEDs: the shape of each block
     it wants fetched, drawn on its empty zone pad, and the cubes its block fills on its
     tower, turned as they go (the asked event's where), outlined in violet."""
