@@ -203,6 +203,10 @@ def test_every_games_page_fits_a_phone_with_its_board_and_hands_in_view(plays, g
         assert seen["wide"] <= seen["width"], f"{game} scrolls sideways at {width}: {seen}"
         assert seen["to"] - seen["from"] <= seen["height"], \
             f"{game}: the hands are out of view under the board at {width}: {seen}"
+    if game == "stones":  # the stones as the set has them: A's black, B's white
+        fills = page.evaluate("""() => ['a', 'b'].map((p) => getComputedStyle(
+            document.querySelector('#drawing .stone.player-' + p)).fill)""")
+        assert fills == ["rgb(34, 34, 34)", "rgb(244, 244, 244)"], fills
     DOCS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size(PHONE)
     page.evaluate("() => window.scrollTo(0, 0)")

@@ -298,3 +298,17 @@ def test_a_killed_solo_demo_resumes_alone_and_asks_its_move_again(tmp_path):
     assert not [e for e in played if e["event"] == "refused" and "computer" in e["message"]]
     start = json.loads(Path(state, "journal.jsonl").read_text().splitlines()[0])
     assert start["solo"] == {"seat": "B", "level": 2}
+
+
+def test_the_computers_towers_ask_says_each_thing_once(block_set):
+    """Two blocks of one colour for the zone are asked as two, not the same clause twice."""
+    from engine.towers.actions import Choose
+    from engine.towers.game import TowersGame
+    from firmware.towers.solo import words
+
+    pos = TowersGame(block_set).new_initial_state()
+    assert words(pos, (Choose("G01"), Choose("G02"))) == \
+        "put two green blocks from the pile on the zone pads"
+    assert words(pos, (Choose("G01"), Choose("R1"))) == (
+        "put a green block from the pile on a zone pad; put a red block from the pile on a "
+        "zone pad")

@@ -65,10 +65,17 @@ def _colour(pos: Any, block: str) -> str:
 
 
 def words(pos: Any, actions: tuple) -> str:
+    """The asked actions in a person's words, each thing said once (two blocks of one colour
+    for the zone are "two green blocks", not the same clause twice)."""
     out = []
+    chosen = [_colour(pos, a.block) for a in actions if isinstance(a, Choose)]
+    for colour in dict.fromkeys(chosen):
+        n = chosen.count(colour)
+        out.append(f"put two {colour} blocks from the pile on the zone pads" if n == 2 else
+                   f"put a {colour} block from the pile on a zone pad")
     for a in actions:
         if isinstance(a, Choose):
-            out.append(f"put a {_colour(pos, a.block)} block from the pile on a zone pad")
+            continue
         elif isinstance(a, Take):
             out.append(f"take the {_colour(pos, a.block)} block from the zone")
         elif isinstance(a, Place):
