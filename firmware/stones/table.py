@@ -16,6 +16,8 @@ replaces the tentative one. Nothing illegal is recorded.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.errors import ObeliskError
 from engine.players import Player
 from engine.reading import Reading
@@ -26,6 +28,21 @@ from firmware.service.table import Table
 from firmware.stones import leds
 
 View = BoardView
+
+
+@lru_cache(maxsize=4)
+def _turn_words(pos: StonesState, seen: View) -> str:
+    """The turn's words, worked out once per position: a move asks them of the position
+    before it and after it, on the way to its LED frame."""
+    words = "lift one of your stones and set it down where the rules let it go"
+    try:
+        silent = candidate_moves(pos, seen, unchanged=True)
+    except ObeliskError:
+        return words
+    if not silent:
+        return words
+    named = " or ".join(pos.move_to_string(m) for m in silent)
+    return f"{words}; {named} changes nothing the switches see: press your button for it"
 
 
 class StonesTable(Table[BoardView]):
@@ -49,15 +66,7 @@ class StonesTable(Table[BoardView]):
         """Lift a stone, set it down; and, when a move changes nothing the switches see (a
         capstone stacking again), that the button plays it."""
         pos = self.position if state is None else state
-        words = "lift one of your stones and set it down where the rules let it go"
-        try:
-            silent = candidate_moves(pos, self.sight(pos), unchanged=True)
-        except ObeliskError:
-            return words
-        if not silent:
-            return words
-        named = " or ".join(pos.move_to_string(m) for m in silent)
-        return f"{words}; {named} changes nothing the switches see: press your button for it"
+        return _turn_words(pos, self.sight(pos))
 
     def _play_button(self, player: Player, kind: str) -> None:
         """A move no switch can see (a pillar capstone stacking again): pick it by button."""
