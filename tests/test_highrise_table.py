@@ -343,3 +343,13 @@ def test_a_game_whose_end_was_not_written_reveals_after_the_restart(tmp_path):
     assert "stacks" not in again.events[0]["observation"]  # the reveals come first
     assert again.table.state == "over"
     assert again.events[-1]["outcome"] == t.events[-1]["outcome"]
+
+
+def test_the_page_lays_the_board_lights_out_as_wide_as_the_physical_board(tmp_path):
+    """A 3x3 game on an 8-wide board lights its corner: the page's rows are 8 LEDs wide, so
+    a1's light is drawn at a1 and b1's beside it, not three rows up."""
+    table = HighriseTable(HighriseGame(), Journal(tmp_path), CAL, seed=1, board_cols=8)
+    table.start(0.0)
+    table.tell_lights(table.led_frame(0.0, 16))
+    (board,) = [s for s in table.lights["strips"] if s["strip"] == "board"]
+    assert board["cols"] == 8 and len(board["colours"]) == 2 * 8 + 3

@@ -86,6 +86,10 @@ class HighriseTable(Table[View]):
         what a stack holds."""
         return PLACED
 
+    def light_cols(self, strip: str, count: int) -> int:
+        """The board's LEDs run as wide as the physical board (a 3x3 game uses its corner)."""
+        return self.board_cols if strip == "board" else super().light_cols(strip, count)
+
     def _public_move(self, action: Place) -> None:
         """Not even as data: the size placed is what a stack holds."""
         return None
