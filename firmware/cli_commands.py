@@ -26,7 +26,10 @@ def _options(game: GameType, args: argparse.Namespace, base: dict | None = None)
 
 
 def _solo(args: argparse.Namespace):
-    """What ``--solo`` and ``--level`` ask for (None: two people play)."""
+    """Who plays the far seat: the computer (``--solo``, ``--level``), a friend at another
+    table (``--remote``, ``--seat``), or no one (None: two people play here)."""
+    if args.remote is not None or args.seat is not None:
+        return _remote(args)
     if args.solo is None:
         if args.level is not None:
             raise argparse.ArgumentTypeError("--level is the computer's: add --solo A or "
@@ -36,6 +39,23 @@ def _solo(args: argparse.Namespace):
     from firmware.service.solo import Solo
 
     return Solo(Player(args.solo), args.level or 1)
+
+
+def _remote(args: argparse.Namespace):
+    """What ``--remote`` and ``--seat`` ask for."""
+    if args.remote is None:
+        raise argparse.ArgumentTypeError("--seat is for a match with another table: add "
+                                         "--remote MATCH (the name both tables use)")
+    if args.solo is not None or args.level is not None:
+        raise argparse.ArgumentTypeError("--remote plays a friend at another table, --solo the "
+                                         "computer: choose one")
+    if args.seat is None:
+        raise argparse.ArgumentTypeError("--remote needs --seat A or --seat B: the seat the "
+                                         "person at this table plays")
+    from engine.players import Player
+    from firmware.service.remote import Remote
+
+    return Remote(args.remote, Player(args.seat))
 
 
 def rules(args: argparse.Namespace) -> int:
@@ -149,6 +169,22 @@ def mqtt(args: argparse.Namespace) -> int:
     return run(where, load_config(find_config(where, args.config)))
 
 
+def remote(args: argparse.Namespace) -> int:
+    from firmware.readers.club.config import config_from, find_config, load_config
+    from firmware.readers.club.remote_link import run_link
+    from firmware.store.state_dir import default_state_dir
+
+    where = args.state_dir or default_state_dir()
+    if args.broker is not None or args.table is not None:
+        if args.broker is None or args.table is None or args.config is not None:
+            raise argparse.ArgumentTypeError("give --broker and --table together, or a "
+                                             "configuration file (--config), not both")
+        config = config_from({"broker": args.broker, "table": args.table}, "the command line")
+    else:
+        config = load_config(find_config(where, args.config))
+    return run_link(where, config)
+
+
 def club(args: argparse.Namespace) -> int:
     from firmware.readers.club.config import parse_broker
     from firmware.readers.club.viewer import serve
@@ -164,7 +200,7 @@ def play(args: argparse.Namespace) -> int:
     flags = game.describe(_options(game, args)).split()  # the game's options, for its service
     solo = _solo(args)  # checked here: --level alone is refused before anything starts
     if solo is not None:
-        flags += ["--solo", solo.seat.value, "--level", str(solo.level)]
+        flags += solo.flag_values()
     if args.new_game:
         flags.append("--new-game")
     return run_play(args.game, args.state_dir, args.port, args.address, flags,

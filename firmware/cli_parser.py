@@ -72,6 +72,12 @@ def _solo_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", type=int, choices=(1, 2, 3, 4), default=None,
                         help="with --solo: how well the computer plays, 1 (easiest, the "
                         "default) to 4")
+    parser.add_argument("--remote", metavar="MATCH", default=None,
+                        help="play a friend at another table through the club's broker: both "
+                        "tables name the same match (run `obelisk remote` beside the table)")
+    parser.add_argument("--seat", choices=("A", "B"), default=None,
+                        help="with --remote: the seat the person at this table plays (the "
+                        "other table takes the other)")
 
 
 def _address(text: str) -> str:
@@ -275,6 +281,25 @@ def _add_mqtt(commands: argparse._SubParsersAction) -> None:
     _in_words(mqtt)
 
 
+def _add_remote(commands: argparse._SubParsersAction) -> None:
+    remote = commands.add_parser("remote", help="link the table to the other table of a remote "
+                                 "match, through the club's broker", description="Carry the "
+                                 "remote match of the table running on a state directory (started "
+                                 "with --remote MATCH --seat A|B): its moves out to the other "
+                                 "table, the other table's moves in, to be lit and made here. "
+                                 "The broker is the one in mqtt.toml, as for obelisk mqtt, or "
+                                 "--broker with --table.")
+    remote.add_argument("--config", help="the configuration file (default: mqtt.toml in the "
+                        "state directory, else /etc/obelisk/mqtt.toml)")
+    remote.add_argument("--broker", help="the club's broker, mqtt://host[:port] or "
+                        "mqtts://host[:port], instead of a configuration file")
+    remote.add_argument("--table", help="with --broker: this table's name on the broker "
+                        "(lowercase letters, digits, - and _)")
+    _state_dir(remote, "the table's state directory")
+    remote.set_defaults(run=cli_commands.remote)
+    _in_words(remote)
+
+
 def _add_club(commands: argparse._SubParsersAction) -> None:
     club = commands.add_parser("club", help="serve the club's page: every table on a broker, "
                                "live, and their results", description="Serve a page showing "
@@ -373,8 +398,8 @@ def build_parser() -> argparse.ArgumentParser:
     """Every command's parser, in the order ``obelisk --help`` lists them."""
     parser, commands = _top()
     for add in (_add_rules, _add_diag, _add_calibrate, _add_run, _add_demo, _add_watch,
-                _add_web, _add_mqtt, _add_club, _add_play, _add_games, _add_export, _add_pin,
-                _add_scanner, _add_wiring):
+                _add_web, _add_mqtt, _add_remote, _add_club, _add_play, _add_games, _add_export,
+                _add_pin, _add_scanner, _add_wiring):
         add(commands)
     return parser
 

@@ -73,9 +73,7 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         spec = resolved.game
         computer = None
         if solo is not None:
-            from firmware.service.solo import Computer
-
-            computer = Computer(solo, spec.id)
+            computer = solo.far_seat(spec.id)
         table = spec.table_class().for_service(resolved.make(), journal, profile,
                                              seed=int.from_bytes(os.urandom(8), "big"),
                                              emit=report, solo=computer)

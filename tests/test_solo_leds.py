@@ -172,7 +172,9 @@ def _hands(game_id, pos, seat, frame, parts, monkeypatch, **physical):
     monkeypatch.setattr(rules, "hand", lambda players, table, actions: made.append(actions))
     asked = (next(a for a in pos.legal_actions() if not rules.hands_free(a)),)
     table = _table(pos, state="play", chooser=None, candidates=(),
-                   solo=types.SimpleNamespace(seat=seat, rules=rules, asked=asked), **physical)
+                   solo=types.SimpleNamespace(seat=seat, rules=rules, asked=asked,
+                                              first_to_act=lambda pos: seat in movers(pos)),
+                   **physical)
     players = types.SimpleNamespace(devices=types.SimpleNamespace(leds=FrameLeds(frame, parts)),
                                     act=lambda: made.append("bots"))
     for name, value in bodily.items():

@@ -75,10 +75,8 @@ class TableMaker:
         when the computer does not play the game."""
         if self.solo is None:
             return None
-        from firmware.service.solo import Computer  # only a solo table loads the search
-
         try:
-            return Computer(self.solo, game_id)
+            return self.solo.far_seat(game_id)
         except (ImportError, ObeliskError) as exc:
             raise CommandRefused(f"the computer does not play {game_id} ({exc}): choose "
                                  "two people") from None
@@ -118,7 +116,7 @@ def _owners(table: Any) -> list[str]:
 
 def _hint_now(table: Any) -> str:
     """Why a hint cannot be lit now ("": it can)."""
-    if table.solo is None:
+    if table.solo is None or not table.solo.hints:
         return ("a hint is for playing alone: set up a new game with the computer in a seat "
                 "(solo A or B)")
     if not table.in_plain_play():
@@ -269,6 +267,36 @@ class Controls:
         self.maker = maker  # later tables (``end``) keep this solo setting
         self.service.swap_table(*made, now)
         return self.service.table.problem
+
+    def _peer(self, table: Any, command: Command, now: float) -> str:
+        """The other table's action of a remote match: lit here for the person to make."""
+        from firmware.service.remote import Peer, RemoteError
+
+        match, n, data = command.peer
+        peer = table.solo
+        if not isinstance(peer, Peer) or peer.remote.match != match:
+            raise CommandRefused(f"this table plays no match {match!r}")
+        if not table.started:
+            raise CommandRefused("waiting: the game has not started at this table yet")
+        try:
+            action = table.record.action_from_dict(data)
+        except (ObeliskError, ValueError, KeyError, TypeError) as exc:
+            raise CommandRefused(f"the other table's action {n} cannot be read ({exc})") from None
+        try:
+            said = peer.offered(table, n - 1, action)
+        except RemoteError as exc:
+            table.tell("remote", state="stopped", message=str(exc))
+            if table.may_pause():
+                table.pause()  # nothing more is recorded until the two tables agree again
+            raise CommandRefused(str(exc)) from None
+        table.ask_far_seat()
+        return said
+
+    def _link(self, table: Any, command: Command, now: float) -> str:
+        """How the link to the other table stands: told to every page."""
+        state, words = command.link
+        table.tell("remote", state=state, message=words)
+        return words
 
     def _hint(self, table: Any, command: Command, now: float) -> str:
         why_not = _hint_now(table)

@@ -14,6 +14,10 @@ options or solo setting: a new table |
 | ``hint`` | | playing alone: the person's hold of their own button (a hint lights) |
 | ``diag`` | ``led`` (optional) | none: ``obelisk diag`` through the service (that LED lit a \
 moment); never passed on by the page |
+| ``peer`` | ``match``, ``n``, ``action`` | none: the other table's action number ``n`` of a \
+remote match, from ``obelisk remote``; never passed on by the page |
+| ``link`` | ``state``, ``message`` | none: how the link to the other table stands, from \
+``obelisk remote``, for the page |
 
 A command read here is only well formed: what it asks is checked against the
 table when the service's loop carries it out (``firmware.service.command_handlers``);
@@ -33,10 +37,16 @@ from firmware.games import GAMES, GameType
 COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new",
             "hint")
 """The page's commands (``obelisk web`` passes on these and no others)."""
-LOCAL_COMMANDS = ("diag",)
+LOCAL_COMMANDS = ("diag", "peer", "link")
 """Commands only a person at the table's computer sends: ``obelisk diag`` through the
 running service (an LED lit for a test, the sensors as the service sees them)."""
-FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led", "deadline"}
+FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led", "deadline",
+          "match", "n", "action", "state", "message"}
+
+
+LINK_STATES = ("waiting", "linked", "apart", "stopped")
+"""How a remote match's link stands: waiting for the other table, playing it, out of touch,
+or stopped (the two tables disagree)."""
 
 
 class CommandRefused(ValueError):
@@ -58,6 +68,11 @@ class Command:
     deadline: float | None = None
     """The asker's: past this (``time.monotonic()``, one clock for every process on the
     machine) the loop drops the command, since the asker has stopped waiting for it."""
+    peer: tuple[str, int, dict] | None = None
+    """``peer``: the match, the action's number in the game (from 1) and the action as its
+    record keeps it."""
+    link: tuple[str, str] | None = None
+    """``link``: how the link stands (one of ``LINK_STATES``) and why, in words."""
 
 
 def parse(line: bytes | str) -> Command:
@@ -67,7 +82,34 @@ def parse(line: bytes | str) -> Command:
     game, options, solo, level = _game_setup(data)
     led, deadline = _led_and_deadline(data)
     return Command(data["command"], player, index, game, tuple(sorted(options.items())), solo,
-                   level, led, deadline)
+                   level, led, deadline, _peer(data), _link(data))
+
+
+def _link(data: dict) -> tuple[str, str] | None:
+    """A ``link`` command's state and words, checked."""
+    if data["command"] != "link":
+        if {"state", "message"} & set(data):
+            raise CommandRefused("state and message belong to the link command")
+        return None
+    state, message = data.get("state"), data.get("message")
+    if state not in LINK_STATES or not isinstance(message, str) or len(message) > 400:
+        raise CommandRefused(f'link is {{"command": "link", "state": one of '
+                             f'{", ".join(LINK_STATES)}, "message": words}}')
+    return state, message
+
+
+def _peer(data: dict) -> tuple[str, int, dict] | None:
+    """A ``peer`` command's match, action number and action, checked for their shape (the
+    table checks the action itself with the rules)."""
+    if data["command"] != "peer":
+        if {"match", "n", "action"} & set(data):
+            raise CommandRefused("match, n and action belong to the peer command")
+        return None
+    match, n, action = data.get("match"), data.get("n"), data.get("action")
+    if not isinstance(match, str) or type(n) is not int or n < 1 or not isinstance(action, dict):
+        raise CommandRefused('peer is {"command": "peer", "match": NAME, "n": NUMBER from 1, '
+                             '"action": {...}}')
+    return match, n, action
 
 
 def _command_object(line: bytes | str) -> dict:

@@ -36,6 +36,7 @@ not understand; the tests check every event the demos of every game emit.
 | ``devices`` | the devices the table cannot use (GPIO, LEDs, scanner) and the fix |
 | ``scanner`` | the scanner board's own measured periods: a scan, the load cells (microseconds) |
 | ``lights`` | what the LEDs show (rings, board, rods, pads), strip by strip, for the page |
+| ``remote`` | a match with another table: how the link stands, or why the match stopped |
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "timer": {"player": str, "state": str, "seconds": _NUMBER, "left": _NUMBER},
     "offer": {"kind": str, "players": list, "candidates": list},
     "pause": {"state": str},
+    "remote": {"state": str, "message": str},
     "game_over": {"game": str, "outcome": dict, "observation": dict},
     "reveal": {"square": str, "value": int, "pips": dict, "controller": (str, _NONE),
                "points": int},

@@ -27,7 +27,7 @@ import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.errors import ObeliskError
 from engine.players import Player
@@ -77,14 +77,28 @@ class Solo:
 
     seat: Player
     level: int = 1
+    journal_key: ClassVar[str] = "solo"  # the start entry's key (``resume_solo``)
 
     def __post_init__(self) -> None:
         if self.level not in (1, 2, 3, 4):
             raise SoloError(f"the computer's level is 1 (easiest) to 4 (hardest), not "
                             f"{self.level}: use --level 1, 2, 3 or 4")
 
+    flags: ClassVar[str] = "--solo and --level"
+
     def to_dict(self) -> dict:
         return {"seat": self.seat.value, "level": self.level}
+
+    def words(self) -> str:
+        return f"the computer plays seat {self.seat.value} at level {self.level}"
+
+    def flag_values(self) -> list[str]:
+        """This setting as the command line gives it."""
+        return ["--solo", self.seat.value, "--level", str(self.level)]
+
+    def far_seat(self, game_id: str) -> Computer:
+        """The computer's seat at a table of ``game_id``."""
+        return Computer(self, game_id)
 
     def marked(self, seats: dict[str, str]) -> dict[str, str]:
         """The seats as the game names them, the computer's marked with its level."""
@@ -114,15 +128,13 @@ def resume_solo(table: Any, entries: Any) -> None:
 
     kept = read_start(entries, solo_in_start)
     given = None if table.solo is None else table.solo.solo
-    if given is not None and given != kept:
-        alone = "two people play" if kept is None else \
-            f"the computer plays seat {kept.seat.value} at level {kept.level}"
+    if given is not None and given != kept and (kept is not None or isinstance(given, Solo)):
+        alone = "two people play" if kept is None else kept.words()
         raise JournalError(
-            f"{table.journal.dir} holds an unfinished {table.game.id} game that {alone}, and "
-            f"this command asks for the computer in seat {given.seat.value} at level "
-            f"{given.level}. To continue it, run the command without --solo and --level; to "
-            "start the new game instead, add --new-game (the unfinished game is kept in an "
-            "archived journal beside it)")
+            f"{table.journal.dir} holds an unfinished {table.game.id} game where {alone}, and "
+            f"this command asks for a game where {given.words()}. To continue it, run the "
+            f"command without {given.flags}; to start the new game instead, add --new-game "
+            "(the unfinished game is kept in an archived journal beside it)")
     if kept is not None and given is None:
         table.solo = Computer(kept, table.game.id)
 
@@ -150,48 +162,54 @@ def movers(state: Any) -> tuple[Player, ...]:
     return state.to_move()
 
 
-class Computer:
-    """The computer's seat at one table: what it asks of the person, and the hints."""
+class FarSeat:
+    """A seat played from afar at this table (the computer, or a friend at another table):
+    its moves are asked of the person here, lit on the LEDs, and count once made.
 
-    def __init__(self, solo: Solo, game_id: str, *, cap_s: float | None = None) -> None:
-        from engine.search import opponent  # only a solo table loads the search
+    ``setting`` is what the journal keeps of it (``Solo``, ``Remote``); a kind of far
+    seat says where its moves come from (``_plan``).
+    """
 
-        self.solo = solo
-        self.seat = solo.seat
-        self.person = solo.seat.other
+    hints: ClassVar[bool] = False  # whether the person may ask it for a hint
+
+    def __init__(self, setting: Any, seat: Player, game_id: str) -> None:
+        self.solo = setting
+        self.seat = seat
+        self.person = seat.other
         self.rules = rules_for(game_id)
-        self.opponent = opponent(GAMES[game_id].opponent_tuning(), solo.level)
-        self.cap_s = THINK_CAP_S[solo.level - 1] if cap_s is None else cap_s
-        self.asked: tuple = ()  # the computer's move still to be made, in order
+        self.asked: tuple = ()  # the far seat's move still to be made, in order
         self.hinted: tuple = ()  # the hint lit for the person, until the position changes
         self._for: Any = None  # the position ``asked`` and ``hinted`` were worked out in
         self._n = 0  # how many actions the table had played then
-        self.thinks: list[float] = []  # real seconds per search, for tests and benches
-
-    # ---------------------------------------------------------------- choosing
-
-    def _search(self, state: Any, seed: int, cap_s: float) -> Any:
-        action, seconds = think(self.opponent, state, seed, cap_s)
-        self.thinks.append(seconds)
-        return action
 
     def _plan(self, table: Any, seat: Player) -> tuple:
-        """The move ``seat`` would make now: one action, or those the game plays in one go
-        (the towers' two zone blocks, the maze's segments), all within one think cap: the
-        loop answers nothing else meanwhile."""
-        first = table.position
-        state, actions = first, []
-        seed = (table.seed * 1_000_003 + len(table.actions)) % 2**63
-        deadline = time.monotonic() + self.cap_s
-        while seat in movers(state) and (not actions or self.rules.together(first, state)):
-            left = max(0.0, deadline - time.monotonic())  # a late one still searches once
-            action = self._search(self.rules.searched(state, seat), seed + len(actions), left)
-            actions.append(action)
-            state = state.apply_action(action)
-        return tuple(actions)
+        """The move ``seat`` makes now (empty: none yet)."""
+        raise NotImplementedError
+
+    def first_seed(self, seed: int) -> int:
+        """The seed of the table's first game, given the one it would draw (by default that)."""
+        return seed
+
+    def next_seed(self, seed: int) -> int:
+        """The seed of the game after the one played with ``seed``."""
+        from firmware.service.table_start import fresh_seed
+
+        return fresh_seed()
+
+    def hands_free(self, action: Any) -> bool:
+        """Whether the table plays this action of the far seat itself (no pieces to move)."""
+        return self.rules.hands_free(action)
+
+    def recorded(self, pos: Any, made: Any) -> Any:
+        """What the journal keeps of a move made here (by default the move as made)."""
+        return made
+
+    def first_to_act(self, pos: Any) -> bool:
+        """Whether the far seat acts before the person here (by default whenever it may)."""
+        return self.seat in movers(pos) and self.rules.asks(pos)
 
     def turn(self, table: Any) -> tuple:
-        """The position changed: ask for the computer's move if it is to act. What it
+        """The position changed: ask for the far seat's move if it is to act. What it
         returns the table plays itself at once: an asked action that needs no hands (else
         ())."""
         pos = table.position
@@ -203,7 +221,7 @@ class Computer:
             self.asked = ()
             return ()
         self.asked = self._still_legal(pos, left) or self._plan(table, self.seat)
-        if self.asked and self.rules.hands_free(self.asked[0]):
+        if self.asked and self.hands_free(self.asked[0]):
             return self.asked[:1]  # nothing to fetch: the table plays it itself
         if self.asked:
             table.tell("asked", **self._told(table, self.asked, self.seat))
@@ -249,10 +267,8 @@ class Computer:
             out.append(table.event("hint", **self._told(table, self.hinted, self.person)))
         return out
 
-    # ---------------------------------------------------------------- checking
-
     def refuse(self, table: Any, action: Any, actor: Player) -> tuple[str, tuple] | None:
-        """Why a move made for the computer is not the one asked (and where), or None.
+        """Why a move made for the far seat is not the one asked (and where), or None.
 
         ``actor`` is who made ``action``, as the table's rules tell. A move of the
         person's own passes; the asked moves may come in any order (``turn``
@@ -264,6 +280,47 @@ class Computer:
         if any(self.rules.same(pos, wanted, action) for wanted in self.asked):
             return None
         return self.rules.differs(pos, self.asked, action), ()
+
+    def button(self, table: Any, player: Player, kind: str) -> bool:
+        """A button the far seat means something by; True when it was taken (by default
+        none: a button means what it means in a game of two)."""
+        return False
+
+
+class Computer(FarSeat):
+    """The computer's seat at one table: what it asks of the person, and the hints."""
+
+    hints = True
+
+    def __init__(self, solo: Solo, game_id: str, *, cap_s: float | None = None) -> None:
+        from engine.search import opponent  # only a solo table loads the search
+
+        super().__init__(solo, solo.seat, game_id)
+        self.opponent = opponent(GAMES[game_id].opponent_tuning(), solo.level)
+        self.cap_s = THINK_CAP_S[solo.level - 1] if cap_s is None else cap_s
+        self.thinks: list[float] = []  # real seconds per search, for tests and benches
+
+    # ---------------------------------------------------------------- choosing
+
+    def _search(self, state: Any, seed: int, cap_s: float) -> Any:
+        action, seconds = think(self.opponent, state, seed, cap_s)
+        self.thinks.append(seconds)
+        return action
+
+    def _plan(self, table: Any, seat: Player) -> tuple:
+        """The move ``seat`` would make now: one action, or those the game plays in one go
+        (the towers' two zone blocks, the maze's segments), all within one think cap: the
+        loop answers nothing else meanwhile."""
+        first = table.position
+        state, actions = first, []
+        seed = (table.seed * 1_000_003 + len(table.actions)) % 2**63
+        deadline = time.monotonic() + self.cap_s
+        while seat in movers(state) and (not actions or self.rules.together(first, state)):
+            left = max(0.0, deadline - time.monotonic())  # a late one still searches once
+            action = self._search(self.rules.searched(state, seat), seed + len(actions), left)
+            actions.append(action)
+            state = state.apply_action(action)
+        return tuple(actions)
 
     # ---------------------------------------------------------------- hints
 
@@ -437,6 +494,6 @@ class SoloPlayers:
                 self.made.append(rules.notation(pos, shown))
                 rules.hand(self.players, table, shown)
                 return
-            if computer.seat in movers(pos) and rules.asks(pos):
-                return  # the computer is to act, its move not lit yet: the bots never make it
+            if computer.first_to_act(pos):
+                return  # the far seat is to act, its move not lit yet: the bots never make it
         self.players.act()

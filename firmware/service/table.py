@@ -116,6 +116,8 @@ class Table(Starting, Asking, Generic[V]):
         self.emit = emit
         self.beep = beep
         self.seed = fresh_seed() if seed is None else seed
+        if solo is not None:  # a match's tables both start from the match's own seed
+            self.seed = solo.first_seed(self.seed)
         self.settler: Settler[V] = Settler(settle_s, quick_s, sure=self._sure_now)
         self._prepared: dict = {}  # action -> (position before, position after)
         self.view: V | None = None
@@ -134,7 +136,7 @@ class Table(Starting, Asking, Generic[V]):
         self.actions: list = []
         self.started = False  # the journal holds this game's start
         self.lock = threading.RLock()  # the service and the people's hands take turns
-        self.solo: Any = solo  # firmware.service.solo.Computer when the computer plays a seat
+        self.solo: Any = solo  # a far seat: the computer (solo.Computer), a peer (remote.Peer)
         self.missing: list[dict] = []  # devices the table cannot use (the service says which)
         self.scanner: dict | None = None  # the board's own figures, as last told (an event)
         self.lights: dict | None = None  # what the LEDs show, as last told (an event)
@@ -369,6 +371,8 @@ class Table(Starting, Asking, Generic[V]):
     def _accept(self, actions: list | tuple) -> None:
         """Journal each action (fsynced), apply it, tell it; the LEDs follow. Nothing the
         rules refuse reaches the journal, not even the first of several actions."""
+        if self.solo is not None:  # a far seat's move made here is journalled as it asked it
+            actions = [self.solo.recorded(self.position, action) for action in actions]
         steps = self._checked(actions)
         if steps is None:
             return
@@ -428,9 +432,14 @@ class Table(Starting, Asking, Generic[V]):
         if player is not None and (before is None or before.current_player() is not player
                                    or self._phase_words(before) != self._phase_words()):
             self.tell("turn", player=player.value, doing=self._phase_words())
+        self.ask_far_seat()
+
+    def ask_far_seat(self) -> None:
+        """Ask the far seat's move (the computer's, the other table's) as soon as it is to
+        act and known; one that needs no hands the table plays itself."""
         if self.solo is not None:
-            played = self.solo.turn(self)  # the computer's move, asked as soon as it is to act
-            if played:  # nothing to fetch: the table plays it itself
+            played = self.solo.turn(self)
+            if played:
                 self._accept(played)
 
     def _phase_words(self, state: Any | None = None) -> str:

@@ -50,11 +50,11 @@ class Starting:
         self.history, self.actions = list(replayed.history), list(replayed.actions)
         self.position = replayed.state
         self.started = True
-        from firmware.service.solo import (
-            resume_solo,  # the computer's seat and level, as journalled
-        )
+        from firmware.service.remote import resume_remote  # the match and seat, as journalled
+        from firmware.service.solo import resume_solo  # the computer's seat and level
 
         resume_solo(self, entries)
+        resume_remote(self, entries)
         self._resumed_from(entries)
         self.tell("resumed", game=self.game.id, options=options_to_dict(self.game.options),
                   actions=len(self.actions), observation=self.position.observation())
@@ -93,8 +93,8 @@ class Starting:
         extras = self.extras()
         if extras:
             entry["extras"] = extras
-        if self.solo is not None:  # a game alone resumes alone (firmware.service.solo.resume_solo)
-            entry["solo"] = self.solo.solo.to_dict()
+        if self.solo is not None:  # a game alone resumes alone, a match as a match (resume_*)
+            entry[self.solo.solo.journal_key] = self.solo.solo.to_dict()
         return entry
 
     def extras(self) -> dict:
@@ -111,7 +111,7 @@ class Starting:
 
     def _next_game(self) -> None:
         """After a game: a new seed, nothing on record, the players set up again."""
-        self.seed = fresh_seed()
+        self.seed = fresh_seed() if self.solo is None else self.solo.next_seed(self.seed)
         self.position = seeded_start(self.game, self.seed)[0]
         self.history, self.actions = [self.position], []
         self.started, self.offer, self.candidates, self.chooser = False, None, (), None

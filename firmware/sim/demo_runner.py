@@ -168,13 +168,12 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
         prepare(devices, journal, emit)
     computer = None
     if settings.solo is not None:  # before the start: a resumed game checks it with its own
-        from firmware.service.solo import Computer
-
-        computer = Computer(settings.solo, resolved.game.id)
+        computer = settings.solo.far_seat(resolved.game.id)
     table = make_table(resolved, journal, emit, seed, computer)
     stream = serve_table(table, journal.dir, clock)  # `obelisk watch` and the page see a demo too
     service = TableService(devices, table, view_of, clock, rate=speed)
     service.start_table()  # a journal that cannot be resumed is refused here, nothing touched
+    controls = _match_controls(service, table, journal)
     failure: list[BaseException] = []
     loop = _service_thread(service, failure, resolved.game.id)
     players = _players(settings, resolved, saved, table, devices, seed, make_players)
@@ -203,6 +202,21 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
         loop.join(timeout=5)
         if stream is not None:
             stream.close()
+        if controls is not None:
+            controls.close()
+
+
+def _match_controls(service: TableService, table: Any, journal: Journal) -> Any:
+    """A demo of a remote match takes the other table's moves on its command socket, from
+    ``obelisk remote`` (other demos take no commands)."""
+    from firmware.service.remote import Peer
+
+    if not isinstance(table.solo, Peer):
+        return None
+    from firmware.service.command_handlers import TableMaker
+    from firmware.service.control import serve_controls
+
+    return serve_controls(service, journal.dir, TableMaker(None, journal, solo=table.solo.solo))
 
 
 def _emitter(settings: DemoSettings, resolved: Resolved, out: Any,

@@ -210,7 +210,9 @@ def read(pixel: Pixel, pos: Any, at_hand: AtHand) -> tuple:
         lit_pads = [at_hand.pads[i] for i in pads if at_hand.pads[i] is not None]
         blacks = pos.blacks[:1] if pos.phase is Phase.BONUS else ()
         known = (*pos.zone, *pos.hands)  # the pads weigh colours only: which of a colour
-        for block in (*lit_pads, at_hand.held, *at_hand.pads, *known, *blacks):  # it is
+        # it is the shape on the rods tells, so a block of that colour from the pile may be
+        # the one (the other table of a match took another block of the colour to its pad)
+        for block in (*lit_pads, at_hand.held, *at_hand.pads, *known, *blacks, *at_hand.pile):
             shape = block and _fitting(pos, block, levels)
             if not shape:
                 continue

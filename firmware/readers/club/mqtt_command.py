@@ -25,8 +25,8 @@ from firmware.store.state_dir import disk_advice
 log = logging.getLogger("obelisk.mqtt")
 
 
-def _lock(home: Path) -> int:
-    """One publisher per table: an flock on ``<home>/lock`` (the kernel drops it on exit)."""
+def lock_home(home: Path, command: str = "obelisk mqtt", unit: str = "obelisk-mqtt") -> int:
+    """One ``command`` per table: an flock on ``<home>/lock`` (the kernel drops it on exit)."""
     try:
         home.mkdir(parents=True, exist_ok=True)
         fd = os.open(home / "lock", os.O_RDWR | os.O_CREAT, 0o640)
@@ -36,8 +36,8 @@ def _lock(home: Path) -> int:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise ClubError(f"another obelisk mqtt already publishes this table ({home} is in use): "
-                        "stop it first (on the Pi: sudo systemctl stop obelisk-mqtt)") from None
+        raise ClubError(f"another {command} already runs for this table ({home} is in use): "
+                        f"stop it first (on the Pi: sudo systemctl stop {unit})") from None
     return fd
 
 
@@ -53,7 +53,7 @@ def run(state_dir: str | Path, config: ClubConfig,
     logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("obelisk.web").setLevel(logging.WARNING)
     state_dir = Path(state_dir)
-    lock = _lock(state_dir / "mqtt")
+    lock = lock_home(state_dir / "mqtt")
     publisher = Publisher(config, state_dir)
     status = 0
     hook = threading.excepthook

@@ -1,0 +1,362 @@
+"""``obelisk remote``: the link between two tables that play one game through the club's broker.
+
+The table service has no network; this reader, beside it, carries its
+match. It reads the table's journal (the match's game is the last one
+started; its start entry names the match and the seat played here) and
+the broker, and does three things:
+
+- It tells the broker what this table is and holds: ``hello``, retained, with
+  the game, its options, the seed, the seat played here and ``n``, how many
+  actions the journal holds. That count is the acknowledgement: the other
+  table sends again every action past it.
+- It sends each action the journal holds past the other table's count, as
+  ``{"match", "n", "action"}`` (QoS 1). The journal is the outbox: written
+  whole and fsynced before the table shows a move, read again after any
+  restart, so nothing is lost; a repeat is harmless, since the table takes
+  an action by its number once.
+- It hands the other table's next action to the table (the local command
+  ``peer``): the table checks it with its own rules and lights it, and
+  records it once the sensors see it made.
+
+Topics, for the club's access list (``docs``: each table may write only
+under its own name)::
+
+    obelisk/matches/<match>/<table>/hello     retained
+    obelisk/matches/<match>/<table>/actions
+
+A table takes actions only from the table whose ``hello`` claimed the other
+seat first, and only when game, options and seed are its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+import time
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+
+from firmware.readers.club.config import PREFIX, ClubConfig
+from firmware.readers.club.connect import refusal_words, trust_ca, unreachable_words
+from firmware.service import control
+from firmware.store.journal import Journal, JournalError
+
+log = logging.getLogger("obelisk.remote")
+
+LOOK_S = 0.02
+"""How often the journal is looked at for a new action (its size and time: cheap)."""
+RESEND_S = 2.0
+"""The least time between two sendings of the same actions to a peer that lags behind."""
+MESSAGE_MAX = 64 * 1024
+"""The largest message taken from the broker (an action is some hundred bytes)."""
+
+
+def match_topic(match: str, table: str, part: str) -> str:
+    return "/".join((PREFIX, "matches", match, table, part))
+
+
+class Game:
+    """The match's game as this table's journal holds it: its start and its actions."""
+
+    def __init__(self, start: dict, actions: list[dict]) -> None:
+        self.start = start
+        self.actions = actions  # the journal's action entries' ``action``, in order
+
+    @property
+    def remote(self) -> dict | None:
+        kept = self.start.get("remote")
+        return kept if isinstance(kept, dict) else None
+
+    def fingerprint(self) -> dict:
+        """What both tables must agree on before a move crosses."""
+        return {"game": self.start.get("game"), "options": self.start.get("options"),
+                "seed": self.start.get("seed"), "extras": self.start.get("extras")}
+
+
+def read_game(journal: Journal) -> Game | None:
+    """The last game the journal started (None: none yet)."""
+    entries = journal.read().entries
+    starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
+    if not starts:
+        return None
+    game = entries[starts[-1]:]
+    return Game(game[0], [e["action"] for e in game if e.get("t") == "action" and "action" in e])
+
+
+class RemoteLink:
+    """One table's side of a match: its journal out, the other table's actions in."""
+
+    def __init__(self, config: ClubConfig, state_dir: str | Path) -> None:
+        self.config = config
+        self.dir = Path(state_dir)
+        self.journal = Journal(self.dir)
+        self.game: Game | None = None
+        self.peer: str | None = None  # the other table's name, once its hello came
+        self.peer_n = 0  # how many actions the other table holds
+        self.inbox: dict[int, dict] = {}  # the other table's actions, by number
+        self.sent_upto = 0  # actions sent to the peer since its last count
+        self.sent_at = 0.0
+        self.handed = 0  # the last action number of theirs the table took to light
+        self.handed_at = 0.0
+        self.connected = False
+        self.problem = ""
+        self._said = ""
+        self._size = -1
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self.client = self._client()
+
+    # ------------------------------------------------------------------ the broker
+
+    def _client(self) -> mqtt.Client:
+        config = self.config
+        client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                             client_id=f"obelisk-remote-{config.table}",
+                             protocol=MQTTProtocolVersion.MQTTv311, clean_session=True)
+        client.reconnect_delay_set(min_delay=1, max_delay=5)
+        if config.user is not None:
+            client.username_pw_set(config.user, config.password)
+        if config.broker.tls:
+            trust_ca(client, config.ca_file, f"{config.source}: ca_file =")
+        client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        return client
+
+    def _say(self, words: str, level: int = logging.WARNING) -> None:
+        if words != self._said:
+            self._said = words
+            log.log(level, "%s", words)
+
+    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+        if reason.is_failure:
+            self._say(refusal_words(reason, self.config) + "; trying again")
+            return
+        self.connected = True
+        self._say(f"connected to {self.config.broker} as table {self.config.table!r}",
+                  logging.INFO)
+        match = self._match()
+        if match is not None:
+            client.subscribe(match_topic(match, "+", "#"), qos=1)
+            self._hello()
+        self._wake.set()
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        import sys
+
+        config = self.config
+        self._say(unreachable_words(sys.exc_info()[1], config.broker, config.ca_file,
+                                    f"broker in {config.source}", f"ca_file in {config.source}")
+                  + "; the table plays on and this link tries again")
+
+    def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
+        self.connected = False
+        if not self._stopping.is_set():
+            self._say(f"lost the broker {self.config.broker} ({reason}); trying again")
+
+    def _match(self) -> str | None:
+        remote = self.game.remote if self.game is not None else None
+        return remote.get("match") if remote else None
+
+    def _seat(self) -> str | None:
+        remote = self.game.remote if self.game is not None else None
+        return remote.get("seat") if remote else None
+
+    def _on_message(self, client, userdata, message) -> None:
+        parts = message.topic.split("/")
+        if len(parts) != 5 or len(message.payload) > MESSAGE_MAX:
+            return
+        _, _, match, table, part = parts
+        if match != self._match() or table == self.config.table:
+            return
+        try:
+            data = json.loads(message.payload)
+        except ValueError:
+            log.warning("a message from %s that is not JSON was dropped", table)
+            return
+        if not isinstance(data, dict):
+            return
+        with self._lock:
+            if part == "hello":
+                self._peer_hello(table, data)
+            elif part == "actions" and table == self.peer:
+                n, action = data.get("n"), data.get("action")
+                if type(n) is int and n >= 1 and isinstance(action, dict) and \
+                        data.get("match") == match:
+                    self.inbox.setdefault(n, action)
+        self._wake.set()
+
+    def _peer_hello(self, table: str, data: dict) -> None:
+        mine = self._seat()
+        if data.get("seat") == mine or data.get("seat") not in ("A", "B"):
+            if self.peer is None:
+                self._tell("waiting", f"table {table!r} also claims seat {mine} in this "
+                           "match: one of the two must play the other seat")
+            return
+        if self.peer is not None and table != self.peer:
+            log.warning("table %r claims seat %s of match %r, which table %r plays: ignored",
+                        table, data.get("seat"), self._match(), self.peer)
+            return
+        if self.game is not None and data.get("game_setup") != self.game.fingerprint():
+            self.problem = (f"the other table ({table}) set up another game: "
+                            f"{_differs(data.get('game_setup'), self.game.fingerprint())}; "
+                            "both must start the same game with the same options")
+            self._tell("stopped", self.problem)
+            return
+        first = self.peer is None
+        self.peer = table
+        n = data.get("n")
+        if type(n) is int and n >= 0:
+            if n < self.peer_n or n < self.sent_upto:
+                self.sent_upto = n  # it restarted without some: send them again
+            self.peer_n = n
+        if first:
+            self._tell("linked", f"playing the table {table!r} (seat {data['seat']})")
+
+    def _hello(self) -> None:
+        match, game = self._match(), self.game
+        if match is None or game is None or not self.connected:
+            return
+        payload = {"match": match, "table": self.config.table, "seat": self._seat(),
+                   "n": len(game.actions), "game_setup": game.fingerprint()}
+        self.client.publish(match_topic(match, self.config.table, "hello"),
+                            json.dumps(payload), qos=1, retain=True)
+
+    # ------------------------------------------------------------------ the table
+
+    def _tell(self, state: str, words: str) -> None:
+        """Show how the match stands on the table's page (and in this log)."""
+        self._say(words, logging.INFO if state == "linked" else logging.WARNING)
+        with contextlib.suppress(control.ControlUnavailable):  # said in the log at least
+            control.send(self.dir, {"command": "link", "state": state, "message": words},
+                         timeout=2.0)
+
+    def _read_journal(self) -> bool:
+        """Read the journal again if it changed; True when it did."""
+        try:
+            size = self.journal.path.stat().st_size
+        except OSError:
+            size = 0
+        if size == self._size:
+            return False
+        self._size = size
+        try:
+            game = read_game(self.journal)
+        except JournalError as exc:
+            self._say(f"cannot read the table's journal: {exc}")
+            return False
+        before = self._match()
+        with self._lock:
+            self.game = game
+            if self._match() != before:  # another match: begin afresh
+                self.peer, self.peer_n, self.sent_upto, self.inbox = None, 0, 0, {}
+                if self.connected and self._match() is not None:
+                    self.client.subscribe(match_topic(self._match(), "+", "#"), qos=1)
+        self._hello()
+        return True
+
+    def _send_ours(self, now: float) -> None:
+        """Every action past what the other table holds (again, if it lags a while)."""
+        game, match = self.game, self._match()
+        if game is None or match is None or self.peer is None or not self.connected:
+            return
+        start = max(self.peer_n, self.sent_upto)
+        if start >= len(game.actions) and not (self.peer_n < len(game.actions)
+                                                and now - self.sent_at > RESEND_S):
+            return
+        if start >= len(game.actions):
+            start = self.peer_n  # sent, but not acknowledged for a while: again
+        for n in range(start + 1, len(game.actions) + 1):
+            self.client.publish(match_topic(match, self.config.table, "actions"),
+                                json.dumps({"match": match, "n": n,
+                                            "action": game.actions[n - 1]}), qos=1)
+        self.sent_upto, self.sent_at = len(game.actions), now
+
+    def _hand_theirs(self, now: float) -> None:
+        """The other table's next action, to the table to light (again after a while: the
+        table may have restarted since, and takes the same action twice as once)."""
+        game, match = self.game, self._match()
+        if game is None or match is None:
+            return
+        n = len(game.actions) + 1
+        action = self.inbox.get(n)
+        if action is None or (self.handed == n and now - self.handed_at < RESEND_S):
+            return
+        try:
+            answer = control.send(self.dir, {"command": "peer", "match": match, "n": n,
+                                             "action": action}, timeout=3.0)
+        except control.ControlUnavailable as exc:
+            self._say(f"the table did not take the other table's move: {exc}")
+            return
+        if answer.get("ok") and not str(answer.get("message", "")).startswith("waiting"):
+            self.handed, self.handed_at = n, now
+        elif not answer.get("ok"):
+            self._say(f"the table refused the other table's move {n}: {answer.get('error')}")
+
+    # ------------------------------------------------------------------ running
+
+    def start(self) -> None:
+        broker = self.config.broker
+        log.info("linking this table to its matches through %s as table %r", broker,
+                 self.config.table)
+        self._read_journal()
+        self.client.connect_async(broker.host, broker.port, keepalive=10)
+        self.client.loop_start()
+
+    def step(self, now: float) -> None:
+        """One look at the journal and the inbox."""
+        self._read_journal()
+        with self._lock:
+            self._send_ours(now)
+            done = len(self.game.actions) if self.game is not None else 0
+            for n in [k for k in self.inbox if k <= done]:
+                del self.inbox[n]  # recorded here: the journal keeps it now
+        self._hand_theirs(now)
+
+    def run(self) -> None:
+        self.start()
+        try:
+            while not self._stopping.is_set():
+                self._wake.wait(LOOK_S)
+                self._wake.clear()
+                self.step(time.monotonic())
+        finally:
+            self.client.disconnect()
+            self.client.loop_stop()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._wake.set()
+
+
+def _differs(theirs: object, ours: dict) -> str:
+    if not isinstance(theirs, dict):
+        return "it did not say which"
+    for key in ("game", "options", "extras", "seed"):
+        if theirs.get(key) != ours.get(key):
+            return f"its {key} is {theirs.get(key)!r}, this table's {ours.get(key)!r}"
+    return "it differs"
+
+
+def run_link(state_dir: str | Path, config: ClubConfig) -> int:
+    """Link the table on ``state_dir`` to its matches until SIGTERM or Ctrl-C (0 then)."""
+    import signal
+
+    from firmware.readers.club.mqtt_command import lock_home
+    from firmware.readers.club.safe import CleanFormatter
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(CleanFormatter("obelisk remote: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    lock_home(Path(state_dir) / "remote", "obelisk remote", "obelisk-remote")
+    link = RemoteLink(config, state_dir)
+    signal.signal(signal.SIGTERM, lambda *_: link.stop())
+    signal.signal(signal.SIGINT, lambda *_: link.stop())
+    link.run()
+    return 0

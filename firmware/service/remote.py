@@ -1,0 +1,213 @@
+"""Playing a friend at another table: the peer's seat, whose moves come over the club's broker.
+
+``Remote`` is what a table holds when ``--remote MATCH --seat A|B`` is given:
+the person here plays one seat, the player at the other table the other.
+Both tables start the same game from the same seed (drawn from the match's
+name, so neither has to send it). The link between them is ``obelisk
+remote`` (``firmware.readers.club.remote_link``), a reader like the page: the
+table service itself has no network.
+
+The peer's actions reach the table as the local command ``peer``, each with
+its place in the game (the number of actions before it). The table takes
+only the next one; one it holds already must be the one it holds (else the
+two tables disagree, and the match stops with where). The next one is
+checked by the local rules and shown as the computer's move is in solo play
+(``Peer`` is a far seat, like ``firmware.service.solo.Computer``), and it is
+recorded only once the sensors here see it made with the pieces: both
+journals then hold the same actions in the same order.
+
+Where both players may act at once (the towers' placing), a match takes
+them in seat order, A first: each table must record them in the same order,
+and neither can know which was made first at the other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.errors import ObeliskError
+from engine.players import Player
+from firmware.service.solo import FarSeat, movers
+
+MATCH_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+
+
+class RemoteError(ObeliskError):
+    """A remote match that cannot be played as asked; the message names the fix."""
+
+
+def match_seed(match: str) -> int:
+    """The game's seed, from the match's name: both tables draw the same without sending it."""
+    return int.from_bytes(hashlib.sha256(f"obelisk-match:{match}".encode()).digest()[:8],
+                          "big") >> 1
+
+
+@dataclass(frozen=True)
+class Remote:
+    """Which match this table plays and which seat its person takes."""
+
+    match: str
+    seat: Player  # the person at this table
+    journal_key: ClassVar[str] = "remote"  # the start entry's key (``resume_remote``)
+
+    def __post_init__(self) -> None:
+        if not MATCH_NAME.fullmatch(self.match):
+            raise RemoteError(f"a match's name is 1 to 40 lowercase letters, digits, - and _, "
+                              f"not {self.match!r}: for example --remote friday-night")
+
+    @property
+    def peer(self) -> Player:
+        """The seat the other table's player takes."""
+        return self.seat.other
+
+    flags: ClassVar[str] = "--remote and --seat"
+
+    def to_dict(self) -> dict:
+        return {"match": self.match, "seat": self.seat.value}
+
+    def words(self) -> str:
+        return f"match {self.match!r} is played, the person here in seat {self.seat.value}"
+
+    def flag_values(self) -> list[str]:
+        """This setting as the command line gives it."""
+        return ["--remote", self.match, "--seat", self.seat.value]
+
+    def far_seat(self, game_id: str) -> Peer:
+        """The other table's seat at a table of ``game_id``."""
+        return Peer(self, game_id)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Remote:
+        if not isinstance(data, dict) or not isinstance(data.get("match"), str) \
+                or data.get("seat") not in ("A", "B"):
+            raise ValueError(f"the remote match {data!r} is not a match name and a seat A or B")
+        return cls(data["match"], Player(data["seat"]))
+
+    def marked(self, seats: dict[str, str]) -> dict[str, str]:
+        """The seats as the game names them, the peer's marked as at the other table."""
+        seat = self.peer.value
+        return {**seats, seat: f"{seats.get(seat, seat)} (at the other table)"}
+
+
+class Peer(FarSeat):
+    """The other table's seat here: its moves arrive as actions, are lit, and count once made."""
+
+    def __init__(self, remote: Remote, game_id: str) -> None:
+        super().__init__(remote, remote.peer, game_id)
+        self.remote = remote
+        self.arrived: dict[int, Any] = {}  # the peer's next action, by its place in the game
+        self.problem = ""  # why the match cannot go on (the tables disagree), in words
+
+    def first_seed(self, seed: int) -> int:
+        return match_seed(self.remote.match)
+
+    def next_seed(self, seed: int) -> int:
+        """The next game of the match: both tables draw the same seed."""
+        return match_seed(f"{self.remote.match}:{seed}")
+
+    # ---------------------------------------------------------------- the peer's actions
+
+    def offered(self, table: Any, index: int, action: Any) -> str:
+        """The peer's action ``action`` at place ``index`` came: what became of it, in words.
+        RemoteError when the two tables disagree (the match cannot go on)."""
+        have = len(table.actions)
+        if index < have:
+            if self._same_record(table, index, action):
+                return "already recorded"
+            raise self._disagree(table, index, f"the other table played "
+                                 f"{self._words_at(table, index, action)} where this one "
+                                 f"recorded {self._words_at(table, index, table.actions[index])}")
+        if index > have:
+            return f"waiting: this table has {have} actions, this is action {index + 1}"
+        if self.arrived.get(index) == action:
+            return "lit already"
+        pos = table.position
+        try:
+            actor = pos.actor(action)
+            pos.apply_action(action)
+        except (ObeliskError, ValueError) as exc:
+            raise self._disagree(table, index, f"the rules here refuse the other table's "
+                                 f"move ({exc})") from None
+        if actor is not self.seat:
+            raise self._disagree(table, index, f"the other table sent a move of player "
+                                 f"{actor.value}, who plays here")
+        self.arrived = {index: action}
+        self._for = None  # worked out afresh: the asked move is this one
+        return "lit for the person here to make"
+
+    def _same_record(self, table: Any, index: int, action: Any) -> bool:
+        return table.record.action_to_dict(table.actions[index]) == \
+            table.record.action_to_dict(action)
+
+    def _words_at(self, table: Any, index: int, action: Any) -> str:
+        try:
+            return table.history[index].action_to_string(action)
+        except (ObeliskError, ValueError, AttributeError):
+            return str(action)
+
+    def _disagree(self, table: Any, index: int, words: str) -> RemoteError:
+        self.problem = f"the tables disagree at action {index + 1}: {words}; the match stops here"
+        return RemoteError(self.problem)
+
+    # ---------------------------------------------------------------- the far seat
+
+    def _plan(self, table: Any, seat: Player) -> tuple:
+        """The peer's move, once it came: the next action in the game, only that one."""
+        action = self.arrived.get(len(table.actions))
+        return () if action is None else (action,)
+
+    def hands_free(self, action: Any) -> bool:
+        """The peer's hourglass ran out, a bonus declined, a pass: the table plays it itself."""
+        return self.rules.hands_free(action) or type(action).__name__ == "Timeout"
+
+    def refuse(self, table: Any, action: Any, actor: Player) -> tuple[str, tuple] | None:
+        pos = table.position
+        if actor is self.seat:
+            if not self.asked:
+                return (f"player {self.seat.value}'s move comes from the other table: wait "
+                        "for it to light, then make it; put this piece back as it was"), ()
+            return super().refuse(table, action, actor)
+        if self.first_to_act(pos):
+            return (f"player {self.seat.value} moves first at this moment of a game between "
+                    "two tables: wait for their move to light, make it, then yours; put "
+                    "this piece back as it was"), ()
+        return None
+
+    def recorded(self, pos: Any, made: Any) -> Any:
+        """What the journal keeps for a move made here: the peer's own action when this is
+        it (a towers block of the same colour may be another of the set's)."""
+        for wanted in self.asked:
+            if self.rules.same(pos, wanted, made):
+                return wanted
+        return made
+
+    def first_to_act(self, pos: Any) -> bool:
+        """The peer acts first when it alone may, or when both may and its seat comes first."""
+        mover = movers(pos)
+        return self.seat in mover and (len(mover) == 1 or self.seat.value < self.person.value)
+
+
+def resume_remote(table: Any, entries: Any) -> None:
+    """A game begun as a match resumes as one, the same seat here, however the table was
+    started again; another match, seat or setting asked on the command line is refused, as
+    other settings are (``firmware.service.solo.resume_solo`` says the other half)."""
+    from firmware.store.journal import JournalError
+    from firmware.store.resume import read_start
+
+    kept = read_start(entries, lambda start: None if start.get("remote") is None
+                      else Remote.from_dict(start["remote"]))
+    given = None if table.solo is None else table.solo.solo
+    if kept is None:
+        return
+    if given is not None and given != kept:
+        raise JournalError(
+            f"{table.journal.dir} holds an unfinished {table.game.id} game where "
+            f"{kept.words()}, and this command asks for a game where {given.words()}. To "
+            f"continue it, run the command without {given.flags} (or with --remote "
+            f"{kept.match} --seat {kept.seat.value}); to start the new game instead, add "
+            "--new-game (the unfinished game is kept in an archived journal beside it)")
+    if given is None:
+        table.solo = Peer(kept, table.game.id)  # started again without --remote: the same match

@@ -1,0 +1,168 @@
+"""Two tables, one game: a match played through a real mosquitto, with faults on the way.
+
+Each table is an ``obelisk demo ... --remote MATCH --seat X`` (its bots play
+the seat here; the other table's moves are made as the LEDs show them, as a
+person would) beside its ``obelisk remote`` link. Both journals must end
+holding the same actions in the same order, none lost or doubled, whatever
+happens to the links and the broker meanwhile.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware.readers.club import remote_link
+from tests.club_support import Heard, Mosquitto, wait_for
+
+OBELISK = [sys.executable, "-m", "firmware.cli"]
+
+
+def _journal(where: Path) -> list[dict]:
+    path = where / "journal.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _actions(where: Path) -> list[dict]:
+    return [e for e in _journal(where) if e.get("t") == "action"]
+
+
+def _over(where: Path) -> bool:
+    return any(e.get("t") == "over" for e in _journal(where))
+
+
+class Table:
+    """One table of the match: its demo and its link, as processes."""
+
+    def __init__(self, home: Path, broker: Mosquitto, game: list[str], match: str,
+                 seat: str) -> None:
+        self.dir = home / f"table-{seat.lower()}"
+        self.name = f"{match}-{seat.lower()}"
+        self.broker = broker
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.env = env
+        self.demo = subprocess.Popen(
+            [*OBELISK, "demo", *game, "--remote", match, "--seat", seat, "--json",
+             "--state-dir", str(self.dir)], stdout=subprocess.DEVNULL,
+            stderr=open(home / f"demo-{seat}.err", "w"), env=env)  # noqa: SIM115
+        self.log = home / f"link-{seat}.log"
+        self.link = self._link()
+
+    def _link(self) -> subprocess.Popen:
+        return subprocess.Popen(
+            [*OBELISK, "remote", "--state-dir", str(self.dir), "--broker", self.broker.url,
+             "--table", self.name], stdout=subprocess.DEVNULL,
+            stderr=open(self.log, "a"), env=self.env)
+
+    def kill_link(self) -> None:
+        self.link.send_signal(signal.SIGKILL)
+        self.link.wait(10)
+        self.link = self._link()
+
+    def stop(self) -> None:
+        for proc in (self.demo, self.link):
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+
+def test_a_match_ends_with_both_journals_equal_across_a_killed_link_a_restarted_broker_and_strays(
+        tmp_path):
+    broker = Mosquitto(tmp_path / "broker").start()
+    game = ["stones", "--size", "4x4", "--ply-limit", "60"]
+    a = Table(tmp_path, broker, game, "friday", "A")
+    b = Table(tmp_path, broker, game, "friday", "B")
+    heard = Heard(broker, "obelisk/matches/#")
+    try:
+        wait_for(lambda: len(_actions(b.dir)) >= 3, 120, "three actions at table B")
+        b.kill_link()  # a link killed mid-match: started again, it picks up from the journal
+        wait_for(lambda: len(_actions(a.dir)) >= 8, 120, "eight actions at table A")
+        broker.stop()  # the broker gone a while, then back
+        broker.start()
+        first = json.loads(heard.on("obelisk/matches/friday/friday-a/actions")[0])
+        heard.client.publish("obelisk/matches/friday/friday-a/actions", json.dumps(first),
+                             qos=1)  # a duplicate of A's first move, long after
+        heard.client.publish("obelisk/matches/friday/intruder/hello", json.dumps(
+            {"match": "friday", "table": "intruder", "seat": "B", "n": 0}), qos=1)
+        now = len(_actions(a.dir))
+        for n in range(now + 1, now + 30):  # moves from a table that is not the peer
+            heard.client.publish("obelisk/matches/friday/intruder/actions", json.dumps(
+                {"match": "friday", "n": n, "action": {"a": "pass"}}), qos=1)
+        wait_for(lambda: _over(a.dir) and _over(b.dir), 240, "the match's end at both tables")
+        assert a.demo.wait(60) == 0 and b.demo.wait(60) == 0
+    finally:
+        a.stop()
+        b.stop()
+        heard.close()
+        broker.stop()
+    ours, theirs = _journal(a.dir), _journal(b.dir)
+    assert [e for e in ours if e["t"] != "start"] == [e for e in theirs if e["t"] != "start"]
+    numbers = [e["n"] for e in ours if e["t"] == "action"]
+    assert numbers == list(range(1, len(numbers) + 1))  # none lost, none twice
+    start_a, start_b = ours[0], theirs[0]
+    assert start_a["seed"] == start_b["seed"] and start_a["options"] == start_b["options"]
+    assert start_a["remote"] == {"match": "friday", "seat": "A"}
+    assert start_b["remote"] == {"match": "friday", "seat": "B"}
+    assert len(numbers) > 30  # the faults came in the middle of the game
+    assert "intruder" in (tmp_path / "link-A.log").read_text()  # and the stray was seen
+
+
+def test_the_other_tables_moves_reach_the_table_in_their_order_once_each(tmp_path, monkeypatch):
+    """Messages that come twice or out of order: the table is handed action n only when it
+    holds n - 1, each number once."""
+    journal = tmp_path / "journal.jsonl"
+    journal.write_text(json.dumps({"t": "start", "game": "stones", "options": {}, "seed": 1,
+                                   "remote": {"match": "m", "seat": "A"}}) + "\n")
+    handed: list[int] = []
+
+    def send(directory, command, timeout=0):
+        if command["command"] == "peer":
+            handed.append(command["n"])
+            with journal.open("a") as f:  # the person made it: the journal holds it
+                f.write(json.dumps({"t": "action", "n": command["n"],
+                                    "action": command["action"]}) + "\n")
+        return {"ok": True, "message": "lit"}
+
+    monkeypatch.setattr(remote_link.control, "send", send)
+    from firmware.readers.club.config import config_from
+
+    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
+                                  tmp_path)
+    link._read_journal()
+    link.peer = "tb"
+
+    class Message:
+        def __init__(self, n: int) -> None:
+            self.topic = "obelisk/matches/m/tb/actions"
+            self.payload = json.dumps({"match": "m", "n": n, "action": {"k": n}}).encode()
+
+    for n in (3, 1, 1, 4, 2, 3):
+        link._on_message(None, None, Message(n))
+    for step in range(10):
+        link.step(float(step))
+    assert handed == [1, 2, 3, 4]
+    assert [e["n"] for e in map(json.loads, journal.read_text().splitlines()[1:])] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--seat", "A"], "--seat is for a match"),
+    (["--remote", "m"], "--remote needs --seat A or --seat B"),
+    (["--remote", "m", "--seat", "A", "--solo", "B"], "choose one"),
+    (["--remote", "Friday Night", "--seat", "A"], "a match's name is"),
+])
+def test_a_match_asked_wrongly_is_refused_in_words(tmp_path, flags, words):
+    done = subprocess.run([*OBELISK, "run", "--state-dir", str(tmp_path), *flags],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert words in done.stderr and "Traceback" not in done.stderr
