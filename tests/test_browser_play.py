@@ -153,16 +153,25 @@ def test_the_page_shows_what_the_leds_show_in_their_colours(towers):
         shown["drawn"]
 
 
-def test_high_rise_hands_act_for_the_mover_say_whose_they_are_and_the_board_stands(plays):
+@pytest.fixture(scope="module")
+def highrise(plays):
+    """The High Rise game of the module, its covers on and started with a press on A."""
+    played = plays("highrise")
+    follow = played.follow
+    if not any(e["event"] == "start" for e in follow.events):
+        for square in played.act({"act": "look"})["table"]["squares"]:
+            played.act({"act": "cover", "square": square["square"]})
+        follow.until(lambda: "press a player button" in follow.problem, 30, "the covers on")
+        played.act({"act": "press", "seat": "A"})
+        follow.until(lambda: any(e["event"] == "start" for e in follow.events), 30, "the start")
+    return played
+
+
+def test_high_rise_hands_act_for_the_mover_say_whose_they_are_and_the_board_stands(highrise):
     """Point 5: the hands are the mover's unless the person chooses, the panel says whose they
     are and warns when they are not the mover's, and the drawing shows the stacks standing."""
-    played = plays("highrise")
+    played = highrise
     page, follow = played.page, played.follow
-    for square in played.act({"act": "look"})["table"]["squares"]:
-        played.act({"act": "cover", "square": square["square"]})
-    follow.until(lambda: "press a player button" in follow.problem, 30, "the covers on")
-    played.act({"act": "press", "seat": "A"})
-    follow.until(lambda: any(e["event"] == "start" for e in follow.events), 30, "the start")
     mover = follow.obs["to_play"]
     other = "B" if mover == "A" else "A"
     page.wait_for_selector(f'#hands [data-hands-of="{mover}"]')
@@ -175,6 +184,45 @@ def test_high_rise_hands_act_for_the_mover_say_whose_they_are_and_the_board_stan
     page.click(f'[data-seat="{mover}"]')  # the person chooses the wrong hands
     warning = page.wait_for_selector(".hands-warning")
     assert f"player {other}'s turn" in warning.text_content()
+
+
+OWN_COLOURS = {"A": "rgb(31, 95, 224)", "B": "rgb(212, 53, 127)"}  # style.css: --a and --b
+DRAWN_STACKS = """() => Object.fromEntries([...document.querySelectorAll('#drawing .stack')]
+  .map((stack) => [stack.dataset.square,
+                   [...stack.querySelectorAll('.tier')].map((t) => getComputedStyle(t).fill)]))"""
+
+
+def test_high_rise_draws_each_pyramid_in_its_owners_colour_and_says_where_it_went(highrise):
+    """Issue 32: each pyramid of a stack is drawn in its owner's colour, bottom to top, as
+    the pyramids on the table show it (never its size); the moves say the square."""
+    played = highrise
+    page, follow = played.page, played.follow
+    placed: dict[str, list[str]] = {"c3": [], "a2": []}
+    said = []
+    for square in ("c3", "c3", "c3", "a2"):  # both players' pyramids on one stack
+        seat = follow.obs["to_play"]
+        supply = played.act({"act": "look"})["table"]["supply"][seat]
+        size = next(s for s in ("small", "medium", "large") if supply[s])
+        before = follow.accepted()
+        played.act({"act": "set", "seat": seat, "square": square, "size": size})
+        follow.until(lambda b=before: follow.accepted() > b, 60, f"{seat}'s pyramid on {square}")
+        placed[square].append(seat)
+        said.append(f"{seat} placed a pyramid on {square}")
+    assert set(placed["c3"]) == {"A", "B"}
+    page.wait_for_selector('#drawing [data-square="c3"][data-height="3"]')
+    page.wait_for_selector('#drawing [data-square="a2"][data-height="1"]')
+    drawn = page.evaluate(DRAWN_STACKS)
+    assert {square: drawn[square] for square in placed} == {
+        square: [OWN_COLOURS[p] for p in seats] for square, seats in placed.items()}, drawn
+    page.wait_for_function("(n) => document.querySelectorAll('#moves li').length >= n",
+                           arg=follow.accepted(), timeout=30_000)
+    moves = [li.text_content() for li in page.query_selector_all("#moves li")]
+    assert moves[-4:] == said, moves
+    assert not any(size in " ".join(moves) for size in ("small", "medium", "large")), moves
+    bars = page.evaluate("""() => Object.fromEntries(['a', 'b'].map((p) => [p.toUpperCase(),
+      getComputedStyle(document.querySelector('.highrise-info progress.player-' + p))
+        .accentColor]))""")
+    assert bars == OWN_COLOURS, bars  # the pieces left, in the seats' colours too
 
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "pages"

@@ -93,8 +93,14 @@ def test_hidden_facts_stay_out_of_the_states_text_equality_and_observation():
     assert a == b and a.observation() == b.observation()
     # where a pyramid went everyone sees (the board as it stands), never which it was
     elsewhere = two.apply_action(Place((1, 1), S)).observation()
-    assert elsewhere["heights"] == {"b2": 1} and a.observation()["heights"] == {"a1": 1}
-    assert {**elsewhere, "heights": None} == {**a.observation(), "heights": None}
+    assert elsewhere["owners"] == {"b2": ["A"]} and a.observation()["owners"] == {"a1": ["A"]}
+    assert {**elsewhere, "owners": None} == {**a.observation(), "owners": None}
+    # and whose each pyramid is, bottom to top (its colour), never its size
+    both = a.apply_action(Place((0, 0), L)).apply_action(Place((0, 0), M))
+    others = b.apply_action(Place((0, 0), S)).apply_action(Place((0, 0), L))
+    assert both.observation()["owners"] == {"a1": ["A", "B", "A"]}
+    assert both.observation() == others.observation()
+    assert "size" not in str(both.observation()) and "pips" not in str(both.observation())
 
 
 @settings(max_examples=150, deadline=None)

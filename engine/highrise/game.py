@@ -11,7 +11,8 @@ one die per square and then who goes first, resolved from a seed
 (``engine.core.play_chance``), so the same seed plays the same game. A state
 holds the values, but nothing public shows them before the end: its
 equality, hash, text and ``observation()`` depend on public facts only
-(whose turn, how many pieces each has left), and ``stacks_scored()`` answers
+(whose turn, how many pieces each has left; the observation also whose
+pyramids stand where, never their sizes), and ``stacks_scored()`` answers
 only once the game is over.
 """
 
@@ -317,15 +318,15 @@ class HighriseState(Turns):
         return returns_of(self.outcome())
 
     def observation(self) -> dict:
-        """Whose turn, pieces left and how many pyramids each stack holds (as everyone at the
-        table sees the board stand); what the stacks hold and their values only once the game
-        is over."""
+        """Whose turn, pieces left and whose pyramids stand on each square, bottom to top (as
+        everyone at the table saw them placed, in their owners' colours); their sizes, what
+        the stacks hold and their values only once the game is over."""
         seen: dict = {"game": "highrise", "rows": self.options.rows, "cols": self.options.cols,
                       "to_play": None if self.current_player() is None else self.to_play.value,
                       "plies": self.plies,
                       "pieces_left": {p.value: self.pieces_left(p) for p in PLAYERS},
-                      "heights": {square_name(self.square(i)): len(stack)
-                                  for i, stack in enumerate(self.stacks) if stack}}
+                      "owners": {square_name(self.square(i)): [owner.value for owner, _ in stack]
+                                 for i, stack in enumerate(self.stacks) if stack}}
         if self.is_terminal():
             seen["stacks"] = [{"square": square_name(s.square), "value": s.value,
                                "pips": {"A": s.pips[0], "B": s.pips[1]},

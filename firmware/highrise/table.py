@@ -12,7 +12,7 @@ out; nothing is recorded until the weights are right again.
 Nothing hidden leaves this class before the end. The journal keeps the
 seed, the start's reading and every placement sealed (``firmware.store.seal``),
 so a restart resumes the game and a reader learns nothing; events tell who
-placed and how many pieces are left, never which size went where; the LEDs
+placed where and how many pieces are left, never which size; the LEDs
 show whose turn it is and what is wrong, never a square's contents. At the
 end one ``reveal`` event a stack, then the outcome, and the LEDs light the
 stacks one after another.
@@ -40,7 +40,7 @@ from firmware.store.seal import Sealer, SealError
 
 View = tuple[int, ...]
 PLACED = "placed"
-"""An accepted placement's notation in events: who placed is public, what and where are not."""
+"""An accepted placement's notation in events: it names no size (the words say where)."""
 
 
 class HighriseTable(Table[View]):
@@ -104,7 +104,8 @@ class HighriseTable(Table[View]):
         return super().event(name, **fields)
 
     def _words(self, action: Place) -> str:
-        return "placed a pyramid on a stack"
+        """Where a pyramid went everyone saw; which size it was nobody did."""
+        return f"placed a pyramid on {square_name(action.square)}"
 
     def _phase_words(self, state: HighriseState | None = None) -> str:
         return "put one of your pyramids on any stack"

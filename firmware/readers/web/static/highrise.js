@@ -1,14 +1,14 @@
 // @ts-check
-// High Rise: the board grid and the pieces left. Nothing hidden is in the observation
-// before the end; then each stack is shown as its reveal event comes: value, pips, who
-// controls it, points.
+// High Rise: the board grid, each stack's pyramids in their owners' colours, and the pieces
+// left. Nothing hidden is in the observation before the end (no pyramid's size); then each
+// stack is shown as its reveal event comes: value, pips, who controls it, points.
 import { board, html, outlineView, svg } from "./svg.js";
 
 /** @typedef {import("./service.js").Reveal} Reveal */
 
 /**
- * High Rise's public observation (engine/highrise/game.py): whose turn and the pieces left;
- * the stacks only once every pyramid is placed.
+ * High Rise's public observation (engine/highrise/game.py): whose turn, the pieces left and
+ * whose pyramids stand where; what the stacks hold only once every pyramid is placed.
  * @typedef {object} HighriseObservation
  * @property {"highrise"} game
  * @property {number} rows
@@ -16,7 +16,7 @@ import { board, html, outlineView, svg } from "./svg.js";
  * @property {string | null} to_play
  * @property {number} plies
  * @property {Record<string, number>} pieces_left
- * @property {Record<string, number>} [heights]  how many pyramids stand on each square
+ * @property {Record<string, string[]>} [owners]  whose pyramid each is, by square, bottom first
  * @property {Reveal[]} [stacks]
  */
 
@@ -28,19 +28,23 @@ export function draw(view) {
   const seen = view.obs;
   const b = board(seen.rows, seen.cols, 78, "the High Rise board");
   const shown = view.reveals || {};
-  // the board as it stands: each stack as tall as the pyramids on it (nothing of what it holds)
-  for (const [name, height] of Object.entries(seen.heights || {})) {
+  // the board as it stands: each stack's pyramids, bottom first, in their owners' colours
+  // (a tier a pyramid, whatever its size: nobody sees that)
+  for (const [name, owners] of Object.entries(seen.owners || {})) {
     const spot = b.place(name);
     if (!spot || shown[name]) continue;
     const s = b.size;
-    const tiers = Array.from({ length: Math.min(height, 6) }, (_, k) => {
-      const w = s * (0.7 - k * 0.08);
-      return svg("rect", { x: spot.x + (s - w) / 2, y: spot.y + s * (0.78 - k * 0.1), width: w,
-        height: s * 0.09, rx: 2, class: "tier" });
+    const n = owners.length;
+    const step = Math.min(0.1, 0.5 / Math.max(1, n - 1)); // a tall stack fits its square
+    const shrink = Math.min(0.08, 0.45 / n);
+    const tiers = owners.map((owner, k) => {
+      const w = s * (0.7 - k * shrink);
+      return svg("rect", { x: spot.x + (s - w) / 2, y: spot.y + s * (0.78 - k * step), width: w,
+        height: s * step * 0.9, rx: 2, class: `tier player-${owner.toLowerCase()}` });
     });
-    b.layer.append(svg("g", { class: "stack", "data-square": name, "data-height": height },
+    b.layer.append(svg("g", { class: "stack", "data-square": name, "data-height": n },
       ...tiers, svg("text", { x: spot.x + s / 2, y: spot.y + s * 0.2, class: "height" },
-        `${height}`)));
+        `${n}`)));
   }
   for (const [name, stack] of Object.entries(shown)) {
     const spot = b.place(name);
