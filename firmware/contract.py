@@ -171,6 +171,8 @@ class GameType:
     # page shows the game's words without a drawing
     hands_page: str = "hands_stones"  # the page's module of the hands panel; the default
     # draws pieces standing on squares (``firmware.sim.hands.SquareHands``)
+    hidden_chance: bool = False  # its chance stays hidden until the end: a remote match
+    # cannot draw it from the match's name (``firmware.service.remote``)
 
     def _part(self, ref: str) -> Any:
         return load(ref, self.package)

@@ -160,6 +160,7 @@ def test_the_other_tables_moves_reach_the_table_in_their_order_once_each(tmp_pat
     (["--remote", "m"], "--remote needs --seat A or --seat B"),
     (["--remote", "m", "--seat", "A", "--solo", "B"], "choose one"),
     (["--remote", "Friday Night", "--seat", "A"], "a match's name is"),
+    (["--remote", "m", "--seat", "A", "--game", "highrise"], "cannot be played between two"),
 ])
 def test_a_match_asked_wrongly_is_refused_in_words(tmp_path, flags, words):
     done = subprocess.run([*OBELISK, "run", "--state-dir", str(tmp_path), *flags],

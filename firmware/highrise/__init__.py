@@ -17,7 +17,7 @@ GAME = GameType(
     tuning="engine.search.highrise:TUNING", solo=".solo", hands=".hands:Hands",
     prepare=".hands:prepare", calibrate=".calibrate:run_calibrate",
     calibrate_help="weigh an empty board and one piece of each size",
-    page="highrise", hands_page="hands_highrise",
+    page="highrise", hands_page="hands_highrise", hidden_chance=True,
     flags=(Flag("--size", ("rows", "cols"), "rows x columns, 3x3 (default) to 8x8",
                 type=board_size, metavar="RxC"),),
 )

@@ -77,6 +77,12 @@ class Remote:
 
     def far_seat(self, game_id: str) -> Peer:
         """The other table's seat at a table of ``game_id``."""
+        from firmware.games import GAMES
+
+        if GAMES[game_id].hidden_chance:
+            raise RemoteError(f"{game_id} cannot be played between two tables yet: its hidden "
+                              "values would be known to anyone who knows the match's name. "
+                              "Play it at one table")
         return Peer(self, game_id)
 
     @classmethod
