@@ -190,11 +190,9 @@ class FarSeat:
         """The seed of the table's first game, given the one it would draw (by default that)."""
         return seed
 
-    def next_seed(self, seed: int) -> int:
-        """The seed of the game after the one played with ``seed``."""
-        from firmware.service.table_start import fresh_seed
-
-        return fresh_seed()
+    def next_seed(self, seed: int) -> int | None:
+        """The seed of the game after the one played with ``seed`` (None: a fresh one)."""
+        return None
 
     def hands_free(self, action: Any) -> bool:
         """Whether the table plays this action of the far seat itself (no pieces to move)."""

@@ -111,7 +111,8 @@ class Starting:
 
     def _next_game(self) -> None:
         """After a game: a new seed, nothing on record, the players set up again."""
-        self.seed = fresh_seed() if self.solo is None else self.solo.next_seed(self.seed)
+        kept = None if self.solo is None else self.solo.next_seed(self.seed)  # a match's own
+        self.seed = fresh_seed() if kept is None else kept
         self.position = seeded_start(self.game, self.seed)[0]
         self.history, self.actions = [self.position], []
         self.started, self.offer, self.candidates, self.chooser = False, None, (), None
