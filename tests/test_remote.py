@@ -10,71 +10,13 @@ happens to the links and the broker meanwhile.
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from firmware.readers.club import remote_link
 from tests.club_support import Heard, Mosquitto, wait_for
-
-OBELISK = [sys.executable, "-m", "firmware.cli"]
-
-
-def _journal(where: Path) -> list[dict]:
-    path = where / "journal.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def _actions(where: Path) -> list[dict]:
-    return [e for e in _journal(where) if e.get("t") == "action"]
-
-
-def _over(where: Path) -> bool:
-    return any(e.get("t") == "over" for e in _journal(where))
-
-
-class Table:
-    """One table of the match: its demo and its link, as processes."""
-
-    def __init__(self, home: Path, broker: Mosquitto, game: list[str], match: str,
-                 seat: str) -> None:
-        self.dir = home / f"table-{seat.lower()}"
-        self.name = f"{match}-{seat.lower()}"
-        self.broker = broker
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.env = env
-        self.demo = subprocess.Popen(
-            [*OBELISK, "demo", *game, "--remote", match, "--seat", seat, "--json",
-             "--state-dir", str(self.dir)], stdout=subprocess.DEVNULL,
-            stderr=open(home / f"demo-{seat}.err", "w"), env=env)  # noqa: SIM115
-        self.log = home / f"link-{seat}.log"
-        self.link = self._link()
-
-    def _link(self) -> subprocess.Popen:
-        return subprocess.Popen(
-            [*OBELISK, "remote", "--state-dir", str(self.dir), "--broker", self.broker.url,
-             "--table", self.name], stdout=subprocess.DEVNULL,
-            stderr=open(self.log, "a"), env=self.env)
-
-    def kill_link(self) -> None:
-        self.link.send_signal(signal.SIGKILL)
-        self.link.wait(10)
-        self.link = self._link()
-
-    def stop(self) -> None:
-        for proc in (self.demo, self.link):
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+from tests.remote_support import OBELISK, Table, actions_of, is_over, journal_of
 
 
 def test_a_match_ends_with_both_journals_equal_across_a_killed_link_a_restarted_broker_and_strays(
@@ -85,28 +27,31 @@ def test_a_match_ends_with_both_journals_equal_across_a_killed_link_a_restarted_
     b = Table(tmp_path, broker, game, "friday", "B")
     heard = Heard(broker, "obelisk/matches/#")
     try:
-        wait_for(lambda: len(_actions(b.dir)) >= 3, 120, "three actions at table B")
+        wait_for(lambda: len(actions_of(b.dir)) >= 3, 120, "three actions at table B")
         b.kill_link()  # a link killed mid-match: started again, it picks up from the journal
-        wait_for(lambda: len(_actions(a.dir)) >= 8, 120, "eight actions at table A")
+        wait_for(lambda: len(actions_of(a.dir)) >= 8, 120, "eight actions at table A")
+        hellos = len(heard.on("obelisk/matches/friday/friday-a/hello"))
         broker.stop()  # the broker gone a while, then back
         broker.start()
+        wait_for(lambda: len(heard.on("obelisk/matches/friday/friday-a/hello")) > hellos, 60,
+                 "table A's link back on the broker")
         first = json.loads(heard.on("obelisk/matches/friday/friday-a/actions")[0])
         heard.client.publish("obelisk/matches/friday/friday-a/actions", json.dumps(first),
                              qos=1)  # a duplicate of A's first move, long after
         heard.client.publish("obelisk/matches/friday/intruder/hello", json.dumps(
-            {"match": "friday", "table": "intruder", "seat": "B", "n": 0}), qos=1)
-        now = len(_actions(a.dir))
+            {"match": "friday", "table": "intruder", "seat": "B", "n": 0}), qos=1, retain=True)
+        now = len(actions_of(a.dir))
         for n in range(now + 1, now + 30):  # moves from a table that is not the peer
             heard.client.publish("obelisk/matches/friday/intruder/actions", json.dumps(
                 {"match": "friday", "n": n, "action": {"a": "pass"}}), qos=1)
-        wait_for(lambda: _over(a.dir) and _over(b.dir), 240, "the match's end at both tables")
+        wait_for(lambda: is_over(a.dir) and is_over(b.dir), 240, "the match's end at both tables")
         assert a.demo.wait(60) == 0 and b.demo.wait(60) == 0
     finally:
         a.stop()
         b.stop()
         heard.close()
         broker.stop()
-    ours, theirs = _journal(a.dir), _journal(b.dir)
+    ours, theirs = journal_of(a.dir), journal_of(b.dir)
     assert [e for e in ours if e["t"] != "start"] == [e for e in theirs if e["t"] != "start"]
     numbers = [e["n"] for e in ours if e["t"] == "action"]
     assert numbers == list(range(1, len(numbers) + 1))  # none lost, none twice
@@ -167,3 +112,26 @@ def test_a_match_asked_wrongly_is_refused_in_words(tmp_path, flags, words):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert words in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_other_table_out_of_touch_is_said_as_such_and_its_return_too(tmp_path, monkeypatch):
+    """The other link's last will (offline) shows the match waiting, not a timeout; its
+    return says play on; the same twice says nothing more."""
+    told: list[tuple[str, str]] = []
+    monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: told.append(
+        (c["state"], c["message"])) or {"ok": True})
+    from firmware.readers.club.config import config_from
+
+    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
+                                  tmp_path)
+    link.peer = "tb"
+
+    class Status:
+        def __init__(self, table: str, payload: bytes) -> None:
+            self.topic, self.payload = remote_link.status_topic(table), payload
+
+    for table, payload in (("tb", b"offline"), ("tb", b"offline"), ("tc", b"online"),
+                           ("tb", b"online")):
+        link._on_message(None, None, Status(table, payload))
+    assert [state for state, _ in told] == ["apart", "linked"]
+    assert "the match waits" in told[0][1] and "nothing times out" in told[0][1]

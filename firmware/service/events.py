@@ -31,7 +31,8 @@ not understand; the tests check every event the demos of every game emit.
 | ``options`` | the options picked with the menu button before a game |
 | ``calibrated`` | the load cells were measured |
 | ``table`` | the whole public state as it is now: each reader of the stream gets it first |
-| ``asked`` | solo play: the computer's move, for the person to make (words, notation, where) |
+| ``asked`` | the far seat's move (the computer's, the other table's: ``by``), for the \
+person to make (words, notation, where) |
 | ``hint`` | solo play: the move the computer would make in the person's place |
 | ``devices`` | the devices the table cannot use (GPIO, LEDs, scanner) and the fix |
 | ``scanner`` | the scanner board's own measured periods: a scan, the load cells (microseconds) |
@@ -66,7 +67,7 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "notice": {"message": str},
     "options": {"game": str, "options": dict},
     "calibrated": {"sizes": list, "tolerance": int},
-    "asked": {"player": str, "action": str, "text": str, "where": list},
+    "asked": {"player": str, "action": str, "text": str, "where": list, "by": str},
     "hint": {"player": str, "action": str, "text": str, "where": list},
     "devices": {"missing": list},
     "scanner": {"scan_us": int, "load_us": (int, _NONE)},
@@ -89,6 +90,8 @@ WORDS = {
     "offer": {"bonus", "takeback", "choose"},
     "pause": {"paused", "resumed"},
     "takeback": {"confirmed", "slide"},
+    "asked": {"the computer", "the other table"},
+    "remote": {"waiting", "linked", "apart", "stopped"},
 }
 """The values a few text fields may take."""
 
@@ -173,6 +176,6 @@ def check(event: object) -> None:
         _check_marks(kind, event["where"])
     allowed = WORDS.get(kind)
     if allowed is not None:
-        word = event.get("state", event.get("kind", event.get("why")))
+        word = event.get("state", event.get("kind", event.get("why", event.get("by"))))
         if word not in allowed:
             raise EventError(f"{kind} event: {word!r} is not one of {sorted(allowed)}")

@@ -101,6 +101,8 @@ class Remote:
 class Peer(FarSeat):
     """The other table's seat here: its moves arrive as actions, are lit, and count once made."""
 
+    called = "the other table"
+
     def __init__(self, remote: Remote, game_id: str) -> None:
         super().__init__(remote, remote.peer, game_id)
         self.remote = remote

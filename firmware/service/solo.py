@@ -171,6 +171,7 @@ class FarSeat:
     """
 
     hints: ClassVar[bool] = False  # whether the person may ask it for a hint
+    called: ClassVar[str] = "the computer"  # who asks its moves, on the page (``asked``)
 
     def __init__(self, setting: Any, seat: Player, game_id: str) -> None:
         self.solo = setting
@@ -222,7 +223,7 @@ class FarSeat:
         if self.asked and self.hands_free(self.asked[0]):
             return self.asked[:1]  # nothing to fetch: the table plays it itself
         if self.asked:
-            table.tell("asked", **self._told(table, self.asked, self.seat))
+            table.tell("asked", by=self.called, **self._told(table, self.asked, self.seat))
         return ()
 
     def _left(self, table: Any) -> tuple:
@@ -260,7 +261,8 @@ class FarSeat:
         """The move still asked, and a hint still lit, as events: for a reader that joins."""
         out = []
         if self.asked:
-            out.append(table.event("asked", **self._told(table, self.asked, self.seat)))
+            out.append(table.event("asked", by=self.called,
+                                   **self._told(table, self.asked, self.seat)))
         if self.hinted:
             out.append(table.event("hint", **self._told(table, self.hinted, self.person)))
         return out

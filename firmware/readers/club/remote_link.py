@@ -23,6 +23,11 @@ under its own name)::
 
     obelisk/matches/<match>/<table>/hello     retained
     obelisk/matches/<match>/<table>/actions
+    obelisk/matches/_/<table>/status          retained: online, or offline (its last will)
+
+A table whose link goes silent (its status turns offline: the broker says
+so when the link's keepalive runs out) is shown as out of touch, not timed
+out: the match waits for it, its hourglass does not run here.
 
 A table takes actions only from the table whose ``hello`` claimed the other
 seat first, and only when game, options and seed are its own.
@@ -57,6 +62,12 @@ MESSAGE_MAX = 64 * 1024
 
 def match_topic(match: str, table: str, part: str) -> str:
     return "/".join((PREFIX, "matches", match, table, part))
+
+
+def status_topic(table: str) -> str:
+    """Whether a table's link is there (``_`` is no match's name: names start with a letter
+    or a digit)."""
+    return match_topic("_", table, "status")
 
 
 class Game:
@@ -103,6 +114,7 @@ class RemoteLink:
         self.handed = 0  # the last action number of theirs the table took to light
         self.handed_at = 0.0
         self.connected = False
+        self.peer_there = True  # the other table's link is there, as far as we know
         self.problem = ""
         self._said = ""
         self._size = -1
@@ -119,6 +131,7 @@ class RemoteLink:
                              client_id=f"obelisk-remote-{config.table}",
                              protocol=MQTTProtocolVersion.MQTTv311, clean_session=True)
         client.reconnect_delay_set(min_delay=1, max_delay=5)
+        client.will_set(status_topic(config.table), "offline", qos=1, retain=True)
         if config.user is not None:
             client.username_pw_set(config.user, config.password)
         if config.broker.tls:
@@ -138,9 +151,13 @@ class RemoteLink:
         if reason.is_failure:
             self._say(refusal_words(reason, self.config) + "; trying again")
             return
+        if self._said.startswith("this table lost the club's broker"):
+            self._tell("linked", "this table reached the club's broker again: play on")
         self.connected = True
         self._say(f"connected to {self.config.broker} as table {self.config.table!r}",
                   logging.INFO)
+        client.publish(status_topic(self.config.table), "online", qos=1, retain=True)
+        client.subscribe(status_topic("+"), qos=1)
         match = self._match()
         if match is not None:
             client.subscribe(match_topic(match, "+", "#"), qos=1)
@@ -156,9 +173,10 @@ class RemoteLink:
                   + "; the table plays on and this link tries again")
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
-        self.connected = False
-        if not self._stopping.is_set():
-            self._say(f"lost the broker {self.config.broker} ({reason}); trying again")
+        was, self.connected = self.connected, False
+        if was and not self._stopping.is_set() and self._match() is not None:
+            self._tell("apart", f"this table lost the club's broker ({reason}) at "
+                       f"{time.strftime('%H:%M')}: the match waits, and the link tries again")
 
     def _match(self) -> str | None:
         remote = self.game.remote if self.game is not None else None
@@ -173,6 +191,9 @@ class RemoteLink:
         if len(parts) != 5 or len(message.payload) > MESSAGE_MAX:
             return
         _, _, match, table, part = parts
+        if match == "_" and part == "status" and table == self.peer:
+            self._peer_status(message.payload)
+            return
         if match != self._match() or table == self.config.table:
             return
         try:
@@ -218,6 +239,18 @@ class RemoteLink:
             self.peer_n = n
         if first:
             self._tell("linked", f"playing the table {table!r} (seat {data['seat']})")
+
+    def _peer_status(self, payload: bytes) -> None:
+        """The other table's link went away or came back: said on the page."""
+        there = payload == b"online"
+        if there == self.peer_there:
+            return
+        self.peer_there = there
+        if there:
+            self._tell("linked", f"the other table ({self.peer}) is back: play on")
+        else:
+            self._tell("apart", f"the other table ({self.peer}) is out of touch since "
+                       f"{time.strftime('%H:%M')}: the match waits for it (nothing times out)")
 
     def _hello(self) -> None:
         match, game = self._match(), self.game

@@ -1,0 +1,69 @@
+"""Two tables of a remote match as processes: each an ``obelisk demo ... --remote`` and its
+``obelisk remote`` link, on a real mosquitto (``tests/club_support.py``). Shared by
+``tests/test_remote.py`` and ``bench/remote.py``."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.club_support import Mosquitto
+
+OBELISK = [sys.executable, "-m", "firmware.cli"]
+
+
+def journal_of(where: Path) -> list[dict]:
+    path = where / "journal.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def actions_of(where: Path) -> list[dict]:
+    return [e for e in journal_of(where) if e.get("t") == "action"]
+
+
+def is_over(where: Path) -> bool:
+    return any(e.get("t") == "over" for e in journal_of(where))
+
+
+class Table:
+    """One table of the match: its demo and its link, as processes."""
+
+    def __init__(self, home: Path, broker: Mosquitto, game: list[str], match: str,
+                 seat: str) -> None:
+        self.dir = home / f"table-{seat.lower()}"
+        self.name = f"{match}-{seat.lower()}"
+        self.broker = broker
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.env = env
+        self.log = home / f"link-{seat}.log"
+        self.link = self._link()  # first: a link up before the first move
+        self.demo = subprocess.Popen(
+            [*OBELISK, "demo", *game, "--remote", match, "--seat", seat, "--json",
+             "--state-dir", str(self.dir)], stdout=subprocess.DEVNULL,
+            stderr=open(home / f"demo-{seat}.err", "w"), env=env)  # noqa: SIM115
+
+    def _link(self) -> subprocess.Popen:
+        return subprocess.Popen(
+            [*OBELISK, "remote", "--state-dir", str(self.dir), "--broker", self.broker.url,
+             "--table", self.name], stdout=subprocess.DEVNULL,
+            stderr=open(self.log, "a"), env=self.env)
+
+    def kill_link(self) -> None:
+        self.link.send_signal(signal.SIGKILL)
+        self.link.wait(10)
+        self.link = self._link()
+
+    def stop(self) -> None:
+        for proc in (self.demo, self.link):
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
