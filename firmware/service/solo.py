@@ -4,8 +4,10 @@
 computer's seat is to act, it chooses at once with the engine's search
 (``engine.search``), under a thinking-time cap kept with the monotonic
 clock so the service loop is never held up for long, and the table shows
-the move: the game's LEDs (``firmware/<game>/solo.py``: ``lights``) and an
-``asked`` event with the move in words and where. The person makes it on the
+the move: the game's LEDs (``firmware/<game>/solo.py``: ``lights``), the
+turn's words (``make the computer's move: ...``, never any move: only the
+asked one is taken) and an ``asked`` event with the move in words and
+where. The person makes it on the
 table; the sensors read it like any other move, and a move for the computer
 that is not the one asked is refused with what differs, then waited out as
 any other mistake. Moves that need no hands (declining a towers bonus, the
@@ -164,6 +166,7 @@ class Computer:
         self.cap_s = THINK_CAP_S[solo.level - 1] if cap_s is None else cap_s
         self.asked: tuple = ()  # the computer's move still to be made, in order
         self.hinted: tuple = ()  # the hint lit for the person, until the position changes
+        self._told = False  # the asked move was told (``ask``)
         self._for: Any = None  # the position ``asked`` and ``hinted`` were worked out in
         self._n = 0  # how many actions the table had played then
         self.thinks: list[float] = []  # real seconds per search, for tests and benches
@@ -191,23 +194,37 @@ class Computer:
         return tuple(actions)
 
     def turn(self, table: Any) -> tuple:
-        """The position changed: ask for the computer's move if it is to act. What it
-        returns the table plays itself at once: an asked action that needs no hands (else
-        ())."""
+        """The position changed: work out the computer's move if it is to act (``asked``,
+        which the turn's words say and ``ask`` then tells). What it returns the table plays
+        itself at once: an asked action that needs no hands (else ())."""
         pos = table.position
         if pos is self._for:
             return ()
         left = self._left(table)
-        self._for, self._n, self.hinted = pos, len(table.actions), ()
+        self._for, self._n, self.hinted, self._told = pos, len(table.actions), (), False
         if self.seat not in movers(pos) or not self.rules.asks(pos):
             self.asked = ()
             return ()
         self.asked = self._still_legal(pos, left) or self._plan(table, self.seat)
         if self.asked and self.rules.hands_free(self.asked[0]):
             return self.asked[:1]  # nothing to fetch: the table plays it itself
-        if self.asked:
-            table.tell("asked", **self._told(table, self.asked, self.seat))
         return ()
+
+    def ask(self, table: Any) -> None:
+        """Ask for the move ``turn`` worked out, once (after the turn that says it)."""
+        if self.asked and not self._told:
+            self._told = True
+            table.tell("asked", **self._said(table, self.asked, self.seat))
+
+    def doing(self, table: Any, words: str) -> str:
+        """The turn's words: ``words`` (the phase's), or, while the computer's seat is to
+        act and a move is asked, that move for the person to make, in the ask's words: the
+        table takes no other for it."""
+        pos = table.position
+        if not self.asked or pos is not self._for or pos.current_player() is not self.seat:
+            return words
+        also = "; and your own move too" if self.person in movers(pos) else ""
+        return f"make the computer's move: {self.rules.words(pos, self.asked)}{also}"
 
     def _left(self, table: Any) -> tuple:
         """What the asked move still lacks after the actions played since it was asked (none
@@ -233,7 +250,7 @@ class Computer:
             return ()
         return left
 
-    def _told(self, table: Any, actions: tuple, seat: Player) -> dict:
+    def _said(self, table: Any, actions: tuple, seat: Player) -> dict:
         pos = table.position
         return {"player": seat.value,
                 "action": self.rules.notation(pos, actions),
@@ -244,9 +261,9 @@ class Computer:
         """The move still asked, and a hint still lit, as events: for a reader that joins."""
         out = []
         if self.asked:
-            out.append(table.event("asked", **self._told(table, self.asked, self.seat)))
+            out.append(table.event("asked", **self._said(table, self.asked, self.seat)))
         if self.hinted:
-            out.append(table.event("hint", **self._told(table, self.hinted, self.person)))
+            out.append(table.event("hint", **self._said(table, self.hinted, self.person)))
         return out
 
     # ---------------------------------------------------------------- checking
@@ -278,7 +295,7 @@ class Computer:
             return True
         self.hinted = self._plan(table, self.person)
         if self.hinted:
-            table.tell("hint", **self._told(table, self.hinted, self.person))
+            table.tell("hint", **self._said(table, self.hinted, self.person))
         return True
 
 

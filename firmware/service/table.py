@@ -121,6 +121,7 @@ class Table(Starting, Asking, Generic[V]):
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
         self.problem = ""
+        self._turn_said = ""  # the words of the last turn told
         self._end_due = False  # the game is over, but its end is not written yet (a full disk)
         self.wrong: tuple = ()  # where the game lights what is wrong
         self.candidates: tuple[Actions, ...] = ()
@@ -159,7 +160,7 @@ class Table(Starting, Asking, Generic[V]):
         return self.event("table", game=self.game.id,
                           options=options_to_dict(self.game.options), players=self.players(),
                           state=self.state, turn=player.value if player else None,
-                          doing=self._phase_words() if player else "", problem=self.problem,
+                          doing=self._doing() if player else "", problem=self.problem,
                           actions=len(self.actions), observation=self.position.observation())
 
     def opening(self, now: float) -> list[dict]:
@@ -424,14 +425,28 @@ class Table(Starting, Asking, Generic[V]):
         self.actions.append(action)
 
     def _tell_turn(self, before: Any) -> None:
-        player = self.position.current_player()
-        if player is not None and (before is None or before.current_player() is not player
-                                   or self._phase_words(before) != self._phase_words()):
-            self.tell("turn", player=player.value, doing=self._phase_words())
-        if self.solo is not None:
-            played = self.solo.turn(self)  # the computer's move, asked as soon as it is to act
-            if played:  # nothing to fetch: the table plays it itself
+        """Say whose turn it is and what to do, if new since ``before`` (None: say it). The
+        computer's move first (playing alone): its turn says it; one needing no hands is
+        played at once."""
+        solo = self.solo
+        if solo is not None:
+            played = solo.turn(self)
+            if played:
                 self._accept(played)
+                return
+        player = self.position.current_player()
+        doing = self._doing()
+        if player is not None and (before is None or before.current_player() is not player
+                                   or doing != self._turn_said):
+            self._turn_said = doing
+            self.tell("turn", player=player.value, doing=doing)
+        if solo is not None:
+            solo.ask(self)
+
+    def _doing(self) -> str:
+        """The phase's words, or the computer's move it asks of the person (``solo``)."""
+        words = self._phase_words()
+        return words if self.solo is None else self.solo.doing(self, words)
 
     def _phase_words(self, state: Any | None = None) -> str:
         """What the player to act is to do, in a sentence."""
