@@ -11,7 +11,7 @@ import pytest
 
 from engine.players import Player
 from engine.stones.sensing import sight, stack_heights
-from engine.towers.actions import Choose
+from engine.towers.actions import Choose, Take
 from engine.towers.turns import Phase
 from firmware.games import GAMES
 from firmware.service import events, palette
@@ -207,6 +207,25 @@ def test_the_computers_turn_says_the_move_it_asks_to_a_page_that_joins_too(tmp_p
     t.see(sight(t.table.position.apply_action(t.table.solo.asked[0])))
     turn = [e for e in t.events if e["event"] == "turn"][-1]
     assert turn["player"] == "A" and turn["doing"].startswith("lift one of your stones")
+
+
+def test_while_both_place_the_computers_turn_says_its_move_and_the_persons_too(block_set,
+                                                                             tmp_path):
+    t = TowersHarness(block_set, tmp_path)
+    t.start_play()
+    t.wait(2.5)
+    state = t.pos
+    for _ in range(2):  # the person (active) chooses two blocks for the zone
+        state = state.apply_action(state.legal_actions()[0])
+    seat = state.passive  # the computer takes one; both hold a block to place
+    state = state.apply_action(next(a for a in state.legal_actions() if isinstance(a, Take)))
+    assert state.to_move() == (A, B) and seat is A
+    t.table.solo = Computer(Solo(seat, 1), "towers")
+    t.put_position(state)
+    t.table._tell_turn(None)
+    asked, turn = t.of("asked")[-1], t.of("turn")[-1]
+    assert turn["player"] == "A"
+    assert turn["doing"] == f"{ASKS}{asked['text']}; and your own move too"
 
 
 def test_a_level_out_of_range_is_refused_in_words():
