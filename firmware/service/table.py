@@ -424,30 +424,6 @@ class Table(Starting, Asking, Generic[V]):
         self.history.append(self.position)
         self.actions.append(action)
 
-    def _tell_turn(self, before: Any) -> None:
-        """Say whose turn it is and what to do, if new since ``before`` (None: say it). The
-        computer's move first (playing alone): its turn says it; one needing no hands is
-        played at once."""
-        solo = self.solo
-        if solo is not None:
-            played = solo.turn(self)
-            if played:
-                self._accept(played)
-                return
-        player = self.position.current_player()
-        doing = self._doing()
-        if player is not None and (before is None or before.current_player() is not player
-                                   or doing != self._turn_said):
-            self._turn_said = doing
-            self.tell("turn", player=player.value, doing=doing)
-        if solo is not None:
-            solo.ask(self)
-
-    def _doing(self) -> str:
-        """The phase's words, or the computer's move it asks of the person (``solo``)."""
-        words = self._phase_words()
-        return words if self.solo is None else self.solo.doing(self, words)
-
     def _phase_words(self, state: Any | None = None) -> str:
         """What the player to act is to do, in a sentence."""
         state = self.position if state is None else state
