@@ -208,9 +208,10 @@ def play(args: argparse.Namespace) -> int:
 
 
 def games(args: argparse.Namespace) -> int:
-    """``obelisk games``: the finished games of the directory named, else of every directory
-    this machine's tables keep (the default, the service's, each ``obelisk play`` game's),
-    each under its directory's name."""
+    """``obelisk games``: the games played (to their end or set aside before it; not the one
+    still on) of the directory named, else of every directory this machine's tables keep
+    (the default, the service's, each ``obelisk play`` game's), each under its directory's
+    name."""
     from firmware.store.history import finished_games, finished_in
     from firmware.store.state_dir import dir_words, table_dirs
 
@@ -228,7 +229,8 @@ def games(args: argparse.Namespace) -> int:
             print(("" if args.state_dir else "  ") + game.summary())
     if not found:
         looked = args.state_dir or _listed(table_dirs())
-        print(f"no finished games in {looked} yet", file=sys.stderr)
+        print(f"no games played in {looked} yet (the one still on is listed once it ends)",
+              file=sys.stderr)
     return 0
 
 

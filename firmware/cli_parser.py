@@ -341,14 +341,16 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_games(commands: argparse._SubParsersAction) -> None:
-    games = commands.add_parser("games", help="list the finished games, one a line: id, when, "
-                                "game, options, result")
+    games = commands.add_parser("games", help="list the games played, however they ended "
+                                "(the one still on is not), one a line: id, when, game, "
+                                "options, how it ended")
     _state_dir(games, "the table's state directory", default=EVERY)
     games.set_defaults(run=cli_commands.games)
 
 
 def _add_export(commands: argparse._SubParsersAction) -> None:
-    export = commands.add_parser("export", help="write one finished game's record")
+    export = commands.add_parser("export", help="write one game's record, as `obelisk games` "
+                                 "lists it")
     export.add_argument("id", help="the game's id, as `obelisk games` lists it (its start is "
                         "enough)")
     export.add_argument("--format", choices=("json", "text"), default="text",

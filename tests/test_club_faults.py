@@ -394,3 +394,23 @@ def test_log_lines_from_the_club_are_one_line_each():
                                "refused (%s)", ("bad\r\nforged: line\x1b[2J",), None)
     line = CleanFormatter("obelisk club: %(message)s").format(record)
     assert line == "obelisk club: refused (bad  forged: line [2J)"
+
+
+def test_a_game_set_aside_before_its_end_is_no_result_to_publish(tmp_path):
+    from engine.stones.game import StonesGame
+    from engine.stones.record import action_to_dict
+    from firmware.store.history import finished_games
+    from firmware.store.journal import Journal
+
+    journal = Journal(tmp_path)
+    move = StonesGame().new_initial_state().legal_actions()[0]
+    for end in ({"t": "over", "result": {"words": "stopped by hand", "winner": None}}, None):
+        journal.append({"t": "start", "game": "stones", "options": {}, "seed": 0})
+        journal.append({"t": "action", "n": 1, "action": action_to_dict(move)})
+        if end is not None:
+            journal.append(end)
+    journal.set_aside("end")  # as the page's End the game
+    assert [g.over for g in finished_games(tmp_path)[0]] == [True, False]  # both listed
+    publisher = Publisher(config_from({"broker": "mqtt://127.0.0.1:1", "table": "t1"}),
+                          tmp_path)
+    assert publisher.sync_results() == 1  # only the one played out has a result

@@ -314,8 +314,9 @@ def test_new_game_keeps_the_unfinished_one_aside(tmp_path):
     run = obelisk("demo", "towers", "--state-dir", str(state), "--new-game", "--json",
                   "--speed", "50", timeout=300)
     assert run.returncode == 0, run.stderr
-    kept = [p for p in state.iterdir() if p.name.startswith("journal-")]
-    assert [p.read_bytes() for p in kept] == [raw]
+    (kept,) = [p for p in state.iterdir() if p.name.startswith("journal-")]
+    # every line as it was, then how the game ended, for `obelisk games` to say
+    assert kept.read_bytes() == raw + b'{"how":"new-game","t":"ended"}\n'
     assert json.loads(run.stdout.splitlines()[-1])["game"] == "towers"
     assert Journal(state).read().entries[0]["game"] == "towers"
 

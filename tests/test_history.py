@@ -1,4 +1,4 @@
-"""Game history: `obelisk games` lists the finished games, `obelisk export` writes one."""
+"""Game history: `obelisk games` lists the games played, `obelisk export` writes one."""
 
 from __future__ import annotations
 
@@ -175,3 +175,81 @@ def test_the_pages_replay_of_a_solo_game_marks_the_computers_seat(tmp_path, monk
     _, listing = _obelisk(monkeypatch, "games", "--state-dir", str(tmp_path))
     replay = replay_steps(tmp_path, listing.split()[0])
     assert replay["players"] == {"A": "player A", "B": "player B (computer, level 3)"}
+
+
+# ---------------------------------------------------------------------- games not played out
+
+
+class _Service:
+    """A stand-in for the table service: its table, swapped as the ``end`` command swaps it."""
+
+    def __init__(self, table) -> None:
+        self.table = table
+
+    def swap_table(self, table, view_of, now: float) -> None:
+        self.table = table
+
+
+def test_a_game_ended_from_the_page_is_listed_and_exported_with_how_it_ended(tmp_path,
+                                                                            monkeypatch):
+    from engine.stones.sensing import sight
+    from firmware.readers.web.records import listing as pages_history
+    from firmware.service.command_handlers import Controls, TableMaker
+    from firmware.service.commands import parse
+    from hardware.profile import load_profile
+    from tests.test_stones_table import Table as StonesHarness
+
+    t = StonesHarness(tmp_path).started()
+    move = t.table.position.legal_actions()[0]
+    t.see(sight(t.table.position.apply_action(move)))
+    controls = Controls(_Service(t.table), TableMaker(load_profile("sim"), t.journal))
+    said = controls.carry_out(parse(json.dumps({"command": "end"})), t.now)
+    assert said["ok"] and list(tmp_path.glob("journal-*.jsonl"))
+    status, listing = _obelisk(monkeypatch, "games", "--state-dir", str(tmp_path))
+    assert status == 0
+    (line,) = listing.splitlines()
+    assert "stones" in line and line.endswith("ended unfinished (End the game), 1 action in")
+    game_id = line.split()[0]
+    status, text = _obelisk(monkeypatch, "export", game_id, "--state-dir", str(tmp_path))
+    assert status == 0
+    assert '[Result "ended unfinished (End the game), 1 action in"]' in text.splitlines()
+    assert f"1. A {StonesGame().new_initial_state().action_to_string(move)}" in text
+    status, out = _obelisk(monkeypatch, "export", game_id, "--format", "json",
+                           "--state-dir", str(tmp_path))
+    data = json.loads(out)
+    assert status == 0 and data["ended"] == "ended unfinished (End the game), 1 action in"
+    assert [Move(tuple(a["from"]), tuple(a["to"])) for a in data["actions"]] == [move]
+    (shown,) = pages_history(tmp_path)["games"]  # the page's history says it as games does
+    assert shown["id"] == game_id and shown["result"] == data["ended"]
+
+
+def _unfinished_stones(journal: Journal, moves: int = 2) -> None:
+    state = StonesGame().new_initial_state()
+    journal.append({"t": "start", "game": "stones", "options": {}, "seed": 0})
+    for n in range(1, moves + 1):
+        move = state.legal_actions()[0]
+        journal.append({"t": "action", "n": n, "action": action_to_dict(move)})
+        state = state.apply_action(move)
+
+
+def test_a_game_set_aside_by_new_game_or_kept_from_before_is_listed_the_one_on_is_not(
+        tmp_path, monkeypatch):
+    from firmware.store.resume import resolve
+
+    journal = Journal(tmp_path)
+    _unfinished_stones(journal)
+    old = journal.archive()  # as a table before this one left an ended game: no end said
+    _unfinished_stones(journal, 3)
+    resolve(journal, "stones", lambda game: {}, new_game=True)  # `--new-game`
+    _unfinished_stones(journal, 1)  # the game on now: not over, so not listed
+    status, listing = _obelisk(monkeypatch, "games", "--state-dir", str(tmp_path))
+    assert status == 0
+    lines = listing.splitlines()
+    assert len(lines) == 2, listing
+    assert lines[0].endswith("left unfinished, 2 actions in")
+    assert lines[1].endswith("left unfinished for a new game (--new-game), 3 actions in")
+    for line in lines:
+        status, _ = _obelisk(monkeypatch, "export", line.split()[0], "--state-dir",
+                             str(tmp_path))
+        assert status == 0
+    assert old.exists() and journal.unfinished()  # nothing moved, the game on goes on

@@ -13,8 +13,10 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -23,7 +25,7 @@ import pytest
 from firmware.service.control import SOCKET as CONTROL_SOCKET
 from firmware.service.control import send
 from hardware.sim.line_socket import ask
-from tests.browser_support import OBELISK, until
+from tests.browser_support import OBELISK, interrupt, until
 
 START_S = 90.0
 """How long a play may take to start on a busy 2-core machine."""
@@ -220,3 +222,36 @@ def test_a_second_play_on_a_directory_in_use_is_refused_and_touches_nothing(play
     assert second.returncode == 2 and len(said) == 1, second.stderr
     assert "is in use by" in said[0] and "obelisk play towers" in said[0], said
     assert second.stdout == ""  # no address of a page that is not there
+
+
+def test_a_restart_opens_the_page_where_the_last_run_did_or_says_it_moved(tmp_path):
+    """`--port 0` picks any free port once; Ctrl-C and the same command again serve the page
+    on that same port, so a tab left open goes on. When another program has taken it
+    meanwhile, the page opens on a new one, and the first line says to reopen the tab
+    there."""
+    runs: list[Playing] = []
+
+    def play(name: str) -> tuple[Playing, str]:
+        runs.append(Playing(tmp_path, name))
+        runs[-1].start()
+        first = runs[-1].out.read_text().splitlines()[0]
+        assert first.startswith(f"obelisk play: open {runs[-1].url} in a browser"), first
+        return runs[-1], first
+
+    try:
+        first, said = play("first")
+        assert "reopen" not in said
+        interrupt(first.process)
+        again, said = play("again")
+        assert again.url == first.url and "reopen" not in said, said
+        interrupt(again.process)
+        with socket.socket() as taken:  # another program has the port now
+            taken.bind(("127.0.0.1", urllib.parse.urlsplit(first.url).port))
+            taken.listen()
+            moved, said = play("moved")
+            assert moved.url != first.url and moved.page("/") == 200
+            assert f"a tab left open at {first.url} no longer finds the page; reopen it at " \
+                "this one" in said, said
+    finally:
+        for run in runs:
+            run.close()

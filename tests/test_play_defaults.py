@@ -92,7 +92,7 @@ def test_with_nothing_anywhere_games_says_where_it_looked(home, monkeypatch, cap
     status, listing = _obelisk(monkeypatch, "games")
     assert status == 0 and listing == ""
     said = capsys.readouterr().err
-    assert "no finished games" in said and str(home) in said and "Traceback" not in said
+    assert "no games played" in said and str(home) in said and "Traceback" not in said
 
 
 def test_pin_and_watch_with_no_table_running_say_what_to_type(home, monkeypatch, capsys):

@@ -11,7 +11,7 @@ import pytest
 
 from engine.players import Player
 from engine.stones.sensing import sight, stack_heights
-from engine.towers.actions import Choose
+from engine.towers.actions import Choose, Take
 from engine.towers.turns import Phase
 from firmware.games import GAMES
 from firmware.service import events, palette
@@ -45,6 +45,7 @@ def test_a_solo_game_of_each_game_through_the_table(game_id, seat, tmp_path):
     assert played[-1]["event"] == "game_over"
     asked = [e for e in played if e["event"] == "asked"]
     assert asked and all(e["player"] == seat.value for e in asked)
+    _turns_say_the_ask(played, seat)
     # Every asked move was made as asked: no refusal ever names the computer's move.
     assert not [e for e in played if e["event"] == "refused" and "computer" in e["message"]]
     mine = [e for e in played if e["event"] == "accepted" and e["player"] == seat.value]
@@ -63,6 +64,25 @@ def test_a_solo_game_of_each_game_through_the_table(game_id, seat, tmp_path):
     # Its record says who the computer was, as the game names the seat, and at which level.
     (finished,), _ = finished_games(tmp_path)
     assert f'[Computer "{seats[seat.value]}, level 1"]' in export_text(finished, tmp_path)
+
+
+ASKS = "make the computer's move: "
+"""How the turn line begins while the person is to make the computer's move."""
+
+
+def _turns_say_the_ask(played: list[dict], seat: Player) -> None:
+    """Each turn of the computer's seat says the move asked of the person, in the ask's own
+    words, and never invites any move: the table takes only the one asked (a pass it plays
+    itself is no one's turn to make)."""
+    said = 0
+    for i, event in enumerate(played):
+        if event["event"] != "turn" or event["player"] != seat.value:
+            continue
+        asked = next(e for e in played[i + 1:] if e["event"] in ("asked", "accepted"))
+        assert asked["event"] == "asked", (event, asked)
+        assert event["doing"] == ASKS + asked["text"]
+        said += 1
+    assert said
 
 
 def test_the_computer_chooses_at_once_and_its_fetching_is_not_timed(block_set, tmp_path):
@@ -85,6 +105,7 @@ def test_the_computer_chooses_at_once_and_its_fetching_is_not_timed(block_set, t
     colour = t.pos.block(wanted[0].block).colour
     t.see(pads=(colour, None))
     (left,) = t.of("asked")[-1]["where"]
+    assert t.of("turn")[-1]["doing"] == ASKS + t.of("asked")[-1]["text"]  # what is left of it
     other = t.pos.block(wanted[1].block)
     assert t.table.actions and left["zone"] == other.colour.label  # and its shape, bottom up
     assert left["words"].startswith(f"zone: {other.colour.label}: a1 level 1")
@@ -173,6 +194,38 @@ def test_a_hold_lights_a_hint_and_a_takeback_stays_reachable(tmp_path):
     assert t.table.actions == [hint] and not t.table.solo.hinted
     t.press(B, "hold")  # the computer's seat asks no hints
     assert len([e for e in t.events if e["event"] == "hint"]) == 1
+
+
+def test_the_computers_turn_says_the_move_it_asks_to_a_page_that_joins_too(tmp_path):
+    t = _stones(tmp_path)
+    _person_moves(t)
+    asked = [e for e in t.events if e["event"] == "asked"][-1]
+    turn = [e for e in t.events if e["event"] == "turn"][-1]
+    assert turn["player"] == "B" and turn["doing"] == ASKS + asked["text"]
+    assert t.table.public_state()["doing"] == turn["doing"]
+    # the person's own turn invites any of their moves, as before
+    t.see(sight(t.table.position.apply_action(t.table.solo.asked[0])))
+    turn = [e for e in t.events if e["event"] == "turn"][-1]
+    assert turn["player"] == "A" and turn["doing"].startswith("lift one of your stones")
+
+
+def test_while_both_place_the_computers_turn_says_its_move_and_the_persons_too(block_set,
+                                                                             tmp_path):
+    t = TowersHarness(block_set, tmp_path)
+    t.start_play()
+    t.wait(2.5)
+    state = t.pos
+    for _ in range(2):  # the person (active) chooses two blocks for the zone
+        state = state.apply_action(state.legal_actions()[0])
+    seat = state.passive  # the computer takes one; both hold a block to place
+    state = state.apply_action(next(a for a in state.legal_actions() if isinstance(a, Take)))
+    assert state.to_move() == (A, B) and seat is A
+    t.table.solo = Computer(Solo(seat, 1), "towers")
+    t.put_position(state)
+    t.table._tell_turn(None)
+    asked, turn = t.of("asked")[-1], t.of("turn")[-1]
+    assert turn["player"] == "A"
+    assert turn["doing"] == f"{ASKS}{asked['text']}; and your own move too"
 
 
 def test_a_level_out_of_range_is_refused_in_words():

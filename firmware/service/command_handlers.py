@@ -236,11 +236,11 @@ class Controls:
         # the new table first: one this table cannot make leaves the game and journal be
         made = self._make(table.game.id, table.game.options, table.extras())
         try:
-            kept = table.journal.archive()
+            kept = table.journal.set_aside("end")
         except JournalError as exc:
             raise CommandRefused(str(exc)) from None
         self.service.swap_table(*made, now)
-        words = f"the game was ended; its moves are kept in {kept.name}"
+        words = f"the game was ended; its moves are kept in {kept.name} (obelisk games lists it)"
         self.service.table.tell("notice", message=words)
         return words
 

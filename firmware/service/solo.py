@@ -4,8 +4,10 @@
 computer's seat is to act, it chooses at once with the engine's search
 (``engine.search``), under a thinking-time cap kept with the monotonic
 clock so the service loop is never held up for long, and the table shows
-the move: the game's LEDs (``firmware/<game>/solo.py``: ``lights``) and an
-``asked`` event with the move in words and where. The person makes it on the
+the move: the game's LEDs (``firmware/<game>/solo.py``: ``lights``), the
+turn's words (``make the computer's move: ...``, never any move: only the
+asked one is taken) and an ``asked`` event with the move in words and
+where. The person makes it on the
 table; the sensors read it like any other move, and a move for the computer
 that is not the one asked is refused with what differs, then waited out as
 any other mistake. Moves that need no hands (declining a towers bonus, the
@@ -180,6 +182,7 @@ class FarSeat:
         self.rules = rules_for(game_id)
         self.asked: tuple = ()  # the far seat's move still to be made, in order
         self.hinted: tuple = ()  # the hint lit for the person, until the position changes
+        self._told = False  # the asked move was told (``ask``)
         self._for: Any = None  # the position ``asked`` and ``hinted`` were worked out in
         self._n = 0  # how many actions the table had played then
 
@@ -208,23 +211,37 @@ class FarSeat:
         return self.seat in movers(pos) and self.rules.asks(pos)
 
     def turn(self, table: Any) -> tuple:
-        """The position changed: ask for the far seat's move if it is to act. What it
-        returns the table plays itself at once: an asked action that needs no hands (else
-        ())."""
+        """The position changed: work out the far seat's move if it is to act (``asked``,
+        which the turn's words say and ``ask`` then tells). What it returns the table plays
+        itself at once: an asked action that needs no hands (else ())."""
         pos = table.position
         if pos is self._for:
             return ()
         left = self._left(table)
-        self._for, self._n, self.hinted = pos, len(table.actions), ()
+        self._for, self._n, self.hinted, self._told = pos, len(table.actions), (), False
         if self.seat not in movers(pos) or not self.rules.asks(pos):
             self.asked = ()
             return ()
         self.asked = self._still_legal(pos, left) or self._plan(table, self.seat)
         if self.asked and self.hands_free(self.asked[0]):
             return self.asked[:1]  # nothing to fetch: the table plays it itself
-        if self.asked:
-            table.tell("asked", by=self.called, **self._told(table, self.asked, self.seat))
         return ()
+
+    def ask(self, table: Any) -> None:
+        """Ask for the move ``turn`` worked out, once (after the turn that says it)."""
+        if self.asked and not self._told:
+            self._told = True
+            table.tell("asked", by=self.called, **self._said(table, self.asked, self.seat))
+
+    def doing(self, table: Any, words: str) -> str:
+        """The turn's words: ``words`` (the phase's), or, while the computer's seat is to
+        act and a move is asked, that move for the person to make, in the ask's words: the
+        table takes no other for it."""
+        pos = table.position
+        if not self.asked or pos is not self._for or pos.current_player() is not self.seat:
+            return words
+        also = "; and your own move too" if self.person in movers(pos) else ""
+        return f"make {self.called}'s move: {self.rules.words(pos, self.asked)}{also}"
 
     def _left(self, table: Any) -> tuple:
         """What the asked move still lacks after the actions played since it was asked (none
@@ -250,7 +267,7 @@ class FarSeat:
             return ()
         return left
 
-    def _told(self, table: Any, actions: tuple, seat: Player) -> dict:
+    def _said(self, table: Any, actions: tuple, seat: Player) -> dict:
         pos = table.position
         return {"player": seat.value,
                 "action": self.rules.notation(pos, actions),
@@ -262,9 +279,9 @@ class FarSeat:
         out = []
         if self.asked:
             out.append(table.event("asked", by=self.called,
-                                   **self._told(table, self.asked, self.seat)))
+                                   **self._said(table, self.asked, self.seat)))
         if self.hinted:
-            out.append(table.event("hint", **self._told(table, self.hinted, self.person)))
+            out.append(table.event("hint", **self._said(table, self.hinted, self.person)))
         return out
 
     def refuse(self, table: Any, action: Any, actor: Player) -> tuple[str, tuple] | None:
@@ -335,7 +352,7 @@ class Computer(FarSeat):
             return True
         self.hinted = self._plan(table, self.person)
         if self.hinted:
-            table.tell("hint", **self._told(table, self.hinted, self.person))
+            table.tell("hint", **self._said(table, self.hinted, self.person))
         return True
 
 
@@ -441,59 +458,3 @@ def lit(pixel: Pixel, part: str, owner: str, count: int, colours: dict) -> dict[
 
 ASKED = {"to": palette.ASK, "from": palette.ASK_FROM}
 """The computer's asked move on the board: where a piece goes, where it comes from."""
-
-
-# -------------------------------------------------------------------- the demo's players
-
-
-class SoloPlayers:
-    """The demo's players in a solo game: the game's bots play the person's seat, and the
-    computer's moves are made as the table shows them on its LEDs.
-
-    The computer's move is read from the simulated LED strip alone (each
-    game's ``shown``: pad colours, rods, squares, rings), never from the
-    search, the table's own record of it, or an event: a person at the table
-    sees only the lights. Its game's ``hand`` makes it on the simulated table.
-    """
-
-    def __init__(self, players: Any, table: Any) -> None:
-        self.players = players
-        self.table = table
-        self.seen: tuple = ()  # the last move read off the LEDs, kept while the table asks
-        self.made: list[str] = []  # which placement it was; every move made, for tests
-
-    def physical(self) -> dict:
-        return self.players.physical()
-
-    def restore(self, data: dict) -> None:
-        self.players.restore(data)
-
-    def waiting(self) -> bool:
-        return self.players.waiting()
-
-    def shown(self) -> tuple:
-        """The computer's move as the LEDs show it now (empty: none lit)."""
-        return self.table.solo.rules.shown(self.players, self.table)
-
-    def act(self) -> None:
-        table = self.table
-        computer = table.solo
-        rules = computer.rules
-        if table.state == "choose" and table.chooser is computer.seat and self.seen:
-            mine = [i for i, c in enumerate(table.candidates)
-                    if any(rules.same(table.position, w, c[-1]) for w in self.seen)]
-            if mine:  # the chooser's button: step to the asked one, then hold it
-                self.players.devices.buttons.press(computer.seat.value,
-                                                   hold=table.pick == mine[0])
-                return
-        if table.state == "play":
-            pos = table.position
-            shown = self.shown()
-            if shown:
-                self.seen = shown
-                self.made.append(rules.notation(pos, shown))
-                rules.hand(self.players, table, shown)
-                return
-            if computer.first_to_act(pos):
-                return  # the far seat is to act, its move not lit yet: the bots never make it
-        self.players.act()

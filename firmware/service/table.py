@@ -123,6 +123,7 @@ class Table(Starting, Asking, Generic[V]):
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
         self.problem = ""
+        self._turn_said = ""  # the words of the last turn told
         self._end_due = False  # the game is over, but its end is not written yet (a full disk)
         self.wrong: tuple = ()  # where the game lights what is wrong
         self.candidates: tuple[Actions, ...] = ()
@@ -161,7 +162,7 @@ class Table(Starting, Asking, Generic[V]):
         return self.event("table", game=self.game.id,
                           options=options_to_dict(self.game.options), players=self.players(),
                           state=self.state, turn=player.value if player else None,
-                          doing=self._phase_words() if player else "", problem=self.problem,
+                          doing=self._doing() if player else "", problem=self.problem,
                           actions=len(self.actions), observation=self.position.observation())
 
     def opening(self, now: float) -> list[dict]:
@@ -426,21 +427,6 @@ class Table(Starting, Asking, Generic[V]):
         self.position = after
         self.history.append(self.position)
         self.actions.append(action)
-
-    def _tell_turn(self, before: Any) -> None:
-        player = self.position.current_player()
-        if player is not None and (before is None or before.current_player() is not player
-                                   or self._phase_words(before) != self._phase_words()):
-            self.tell("turn", player=player.value, doing=self._phase_words())
-        self.ask_far_seat()
-
-    def ask_far_seat(self) -> None:
-        """Ask the far seat's move (the computer's, the other table's) as soon as it is to
-        act and known; one that needs no hands the table plays itself."""
-        if self.solo is not None:
-            played = self.solo.turn(self)
-            if played:
-                self._accept(played)
 
     def _phase_words(self, state: Any | None = None) -> str:
         """What the player to act is to do, in a sentence."""

@@ -1,6 +1,10 @@
-"""What the table asks of the players before play goes on: a repair, a choice, a takeback.
+"""What the table asks of the players: their turn, and before play goes on a repair, a
+choice, a takeback.
 
 ``Asking`` is a part of ``firmware.service.table.Table`` (its state is the table's):
+
+- the turn: whose it is and what to do (playing alone, the computer's move
+  for the person to make, worked out first so its turn says it);
 
 - the repair: what breaks the rules is refused, beeped and waited out, one
   problem at a time; nothing illegal is ever recorded;
@@ -29,7 +33,38 @@ Actions = tuple[Any, ...]
 
 
 class Asking:
-    """The table's repair, choices and takebacks (a part of ``Table``)."""
+    """The table's turns, repair, choices and takebacks (a part of ``Table``)."""
+
+    # ------------------------------------------------------------------ the turn
+
+    def _tell_turn(self, before: Any) -> None:
+        """Say whose turn it is and what to do, if new since ``before`` (None: say it). The
+        computer's move first (playing alone): its turn says it; one needing no hands is
+        played at once."""
+        solo = self.solo
+        if solo is not None:
+            played = solo.turn(self)
+            if played:
+                self._accept(played)
+                return
+        player = self.position.current_player()
+        doing = self._doing()
+        if player is not None and (before is None or before.current_player() is not player
+                                   or doing != self._turn_said):
+            self._turn_said = doing
+            self.tell("turn", player=player.value, doing=doing)
+        if solo is not None:
+            solo.ask(self)
+
+    def ask_far_seat(self) -> None:
+        """The far seat's move came (the other table's, by the command socket): said in the
+        turn's words and asked now, or played at once if it needs no hands."""
+        self._tell_turn(None)
+
+    def _doing(self) -> str:
+        """The phase's words, or the computer's move it asks of the person (``solo``)."""
+        words = self._phase_words()
+        return words if self.solo is None else self.solo.doing(self, words)
 
     # ------------------------------------------------------------------ a settled reading
 

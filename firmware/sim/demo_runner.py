@@ -264,7 +264,7 @@ def _players(settings: DemoSettings, resolved: Resolved, saved: dict, table: Any
     pieces a killed demo left put back."""
     players = make_players(table, devices, seed)
     if table.solo is not None:  # typed, or the resumed game's own (its journal says so)
-        from firmware.service.solo import SoloPlayers
+        from firmware.sim.far_hands import SoloPlayers
 
         players = SoloPlayers(players, table)
     if settings.hook is not None:

@@ -28,6 +28,11 @@ child that fails is named with what it said; no traceback reaches the person.
   after every act (``firmware.sim.hands_board``) and the service its journal,
   so the same command again finds the table as it was and plays on; pieces
   that could not be put back are said in one line on stderr.
+- **The same address.** The page's address is kept in the state directory
+  (``PAGE``): with ``--port 0`` the next run serves the page on the same port
+  when it is free, so a tab left open finds it again by itself; when it is
+  taken, on any free one. The first line printed is the address to open, and
+  says when it is not the last run's (a tab left open must be reopened).
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from engine.errors import ObeliskError
 from firmware.games import GAMES
@@ -50,7 +56,8 @@ from firmware.service.control import SOCKET as CONTROL_SOCKET
 from firmware.service.pin import read_pin
 from firmware.store.journal import Journal
 from firmware.store.resume import resolve
-from firmware.store.state_dir import StateDir, play_state_dir
+from firmware.store.state_dir import StateDir, StateDirError, play_state_dir, write_whole
+from hardware.files import read_limited
 from hardware.sim.board import HANDS
 from hardware.sim.line_socket import LineSocketError, ask
 
@@ -60,6 +67,8 @@ LOGS = {"service": "service.log", "board": "board.log", "page": "page.log"}
 """What each process says, in the state directory."""
 LOG = LOGS["service"]
 """The table service's log, in the state directory."""
+PAGE = "page.url"
+"""The address the page was last served at, in the state directory."""
 LOG_CAP = 1 << 20
 """A log longer than this (bytes) is cut: its text moves to ``<name>.1``, the older one
 dropped. A line written in the very instant of the cut may be lost with the older one."""
@@ -169,6 +178,29 @@ def last_line(path: Path, since: int = 0) -> str:
     return (lines[-1] if lines else "it said nothing").removeprefix("obelisk: ")
 
 
+def last_page(where: Path) -> str:
+    """The address the page was last served at from ``where`` ("": none kept)."""
+    try:
+        url = read_limited(where / PAGE, 256).decode("ascii").strip()
+        port = urlsplit(url).port  # one out of range is a ValueError
+    except (OSError, ValueError):
+        return ""
+    return url if url.startswith("http://") and port else ""
+
+
+def free(address: str, port: int) -> bool:
+    """Whether the page could listen on ``port`` now (bound as ``obelisk web`` binds it)."""
+    import tornado.netutil
+
+    try:
+        sockets = tornado.netutil.bind_sockets(port, address or None)
+    except OSError:
+        return False
+    for bound in sockets:
+        bound.close()
+    return True
+
+
 class Play:
     """The three processes of ``obelisk play``; ``start()``, then ``wait()``, then ``stop()``."""
 
@@ -188,6 +220,8 @@ class Play:
         self.profile = declared.profile  # the simulated table it plays on
         self.signals = signals or Signals()
         self.url = ""
+        self.before = ""  # the page's address in the last run on this directory ("": none)
+        self.later: list[str] = []  # what to say once the address is said
         self.web: subprocess.Popen | None = None
         self.board: subprocess.Popen | None = None
         self.service: subprocess.Popen | None = None
@@ -259,14 +293,27 @@ class Play:
                                 f"in {self.log(name)}")
             time.sleep(TICK_S)
 
+    @property
+    def moved(self) -> bool:
+        """Whether the page is not where the last run on this directory served it."""
+        return bool(self.before) and self.before != self.url
+
+    def _page_port(self) -> int:
+        """The port asked; for any free one (0), the last run's when it is free."""
+        self.before = last_page(self.dir)
+        port = urlsplit(self.before).port if self.before else None
+        return port if self.port == 0 and port and free(self.address, port) else self.port
+
     def _start_web(self) -> None:
         web = self._spawn("page", _python(
-            "firmware.cli", "web", "--address", self.address, "--port", str(self.port),
+            "firmware.cli", "web", "--address", self.address, "--port", str(self._page_port()),
             "--state-dir", str(self.dir)))
         said = self._said("page", web, lambda line: "http://" in line and line)
         if not said:
             raise PlayError(f"the page could not start: {self._last_words('page')}")
         self.url = said[said.index("http://"):].split()[0]
+        with contextlib.suppress(StateDirError):  # a full disk: the next run picks a port
+            write_whole(self.dir / PAGE, f"{self.url}\n".encode())
 
     def _start_board(self) -> None:
         board = self._spawn("board", _python(
@@ -284,9 +331,8 @@ class Play:
             raise PlayError("the simulated board could not start: "
                             f"{self._last_words('board')}")
         self.board_profile = said["profile"]
-        if said.get("said"):  # the pieces it kept could not be put back: the person is told
-            with contextlib.suppress(OSError):
-                print(f"obelisk play: {said['said']}", file=sys.stderr, flush=True)
+        if said.get("said"):  # the pieces it kept could not be put back: the person is told,
+            self.later.append(said["said"])  # after the address
 
     def _prepare(self) -> None:
         """What the game's hands do before the service starts (High Rise: calibrate)."""
@@ -377,10 +423,15 @@ def run_play(game: str, state_dir: str | None, port: int, address: str,
         where = Path(state_dir) if state_dir else play_state_dir(game)
         play = Play(game, where, port, address, flags, signals, chosen)
         play.start()
+        moved = f" (a new address: a tab left open at {play.before} no longer finds the " \
+            "page; reopen it at this one)" if play.moved else ""
         print(f"obelisk play: open {play.url} in a browser and play {game} with the hands "
-              f"panel (the table on {where}; what its processes say is in {where}/"
-              f"{LOGS['service']}, {LOGS['board']} and {LOGS['page']}; Ctrl-C stops)",
+              f"panel{moved}", flush=True)
+        print(f"obelisk play: the table on {where}; what its processes say is in {where}/"
+              f"{LOGS['service']}, {LOGS['board']} and {LOGS['page']}; Ctrl-C stops",
               flush=True)
+        for words in play.later:
+            print(f"obelisk play: {words}", file=sys.stderr, flush=True)
         if play.resumes is not None:
             actions = f"{play.resumes} action{'' if play.resumes == 1 else 's'}"
             print(f"obelisk play: the unfinished {game} game kept there resumes, {actions} "

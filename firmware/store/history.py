@@ -1,16 +1,21 @@
-"""Game history: the finished games a state directory keeps, listed and exported.
+"""Game history: the games a state directory keeps, listed and exported.
 
-Every game the table finished is in a journal of its state directory: the
+Every game the table played is in a journal of its state directory: the
 current ``journal.jsonl`` and the archived ``journal-*.jsonl`` beside it
-(older journals are moved aside, never deleted). A finished game is a start
-entry, its actions and takebacks, and an ``over`` entry with the result.
+(older journals are moved aside, never deleted). A game is a start entry, its
+actions and takebacks, and how it ended: an ``over`` entry with the result
+when it was played out; an ``ended`` entry saying how it was set aside before
+(End the game, ``--new-game``); or none at all, when another game starts after
+it or its journal was archived with it unfinished. Every one of them is
+finished and listed, with how it ended; only the game still on (the last of
+the current journal, not over) is not.
 
 A game's id is a short hash of its entries: a finished game never changes,
 so its id stays the same wherever its journal is moved. ``export`` writes
 the record ``engine.record.replay`` reads back (JSON), or a text record a
 person reads, one numbered line per action, as PGN reads for chess. High
 Rise keeps its start and actions sealed; they are opened here with the
-state directory's key, and only for games that are over.
+state directory's key, and only for games that ended (never the one on).
 """
 
 from __future__ import annotations
@@ -22,13 +27,21 @@ from pathlib import Path
 
 from engine.record import Record, RecordError, options_from_dict, replay_record
 from firmware.games import GAMES
-from firmware.store.journal import JOURNAL, GameEntries, Journal, JournalError
+from firmware.store.journal import ENDED, ENDS, JOURNAL, GameEntries, Journal, JournalError
 from firmware.store.seal import Sealer, SealError
 from firmware.store.state_dir import StateDirError
 
 
 class HistoryError(StateDirError):
     """A game that cannot be listed or exported, with what to do."""
+
+
+SET_ASIDE = {"end": "ended unfinished (End the game)",
+             "new-game": "left unfinished for a new game (--new-game)"}
+"""How a game not played out ended, by its ``ended`` entry's ``how``, in words."""
+LEFT = "left unfinished"
+"""A game not played out that says nothing of how (another started after it; an archive
+of before the ``ended`` entry)."""
 
 
 @dataclass(frozen=True)
@@ -55,10 +68,26 @@ class FinishedGame:
 
     @property
     def result(self) -> dict:
-        return self.entries.entries[-1].get("result") or {}
+        """The outcome of a game played out (``Outcome.to_dict``); {} for one set aside."""
+        return (self.entries.entries[-1].get("result") or {}) if self.over else {}
+
+    @property
+    def over(self) -> bool:
+        """Whether it was played out to a result (else it was set aside before)."""
+        return self.entries.entries[-1].get("t") == "over"
+
+    @property
+    def ending(self) -> str:
+        """How it ended, in words: its result, or how it was set aside and how far in."""
+        if self.over:
+            return self.result.get("words") or _old_result(self.result)
+        last = self.entries.entries[-1]
+        how = SET_ASIDE.get(last.get("how"), LEFT) if last.get("t") == ENDED else LEFT
+        played = _played(self.entries.entries)
+        return f"{how}, {played} action{'' if played == 1 else 's'} in"
 
     def summary(self) -> str:
-        """One line: id, when, game, options, result."""
+        """One line: id, when, game, options, how it ended."""
         spec = GAMES.get(self.game)
         options = ""
         if spec is not None:
@@ -66,11 +95,21 @@ class FinishedGame:
                 options = spec.describe(options_from_dict(spec.options, self.start["options"]))
             except (RecordError, KeyError):
                 options = "(options unreadable)"
-        words = self.result.get("words") or _old_result(self.result)
         computer = computer_words(self.game, self.start)
         return "  ".join(part for part in (self.id, self.when, self.game, options or "-",
-                                           computer and f"computer: {computer}", words)
+                                           computer and f"computer: {computer}", self.ending)
                          if part)
+
+
+def _played(entries: tuple[dict, ...]) -> int:
+    """How many actions a game's entries leave standing (after its takebacks)."""
+    played = 0
+    for entry in entries:
+        if entry.get("t") == "action":
+            played += 1
+        elif entry.get("t") == "takeback" and type(entry.get("to")) is int:
+            played = min(played, entry["to"])
+    return played
 
 
 def computer_of(start: dict) -> dict | None:
@@ -101,12 +140,18 @@ def _old_result(result: dict) -> str:
 
 
 def journals(state_dir: Path) -> list[Path]:
-    """The state directory's journals, oldest first (archives are named by date)."""
-    return [*sorted(state_dir.glob("journal-*.jsonl")), state_dir / JOURNAL]
+    """The state directory's journals, oldest first (archives are named by date, and two of
+    one second numbered: ``journal-<date>.jsonl``, then ``journal-<date>.1.jsonl``)."""
+    def made(path: Path) -> tuple[str, int]:
+        date, _, n = path.name.removesuffix(".jsonl").partition(".")
+        return date, int(n) if n.isdigit() else 0
+
+    return [*sorted(state_dir.glob("journal-*.jsonl"), key=made), state_dir / JOURNAL]
 
 
 def finished_games(state_dir: str | Path) -> tuple[list[FinishedGame], list[str]]:
-    """Every finished game, oldest first, and a warning for each journal that cannot be read."""
+    """Every game played out or set aside, oldest first (not the one still on), and a
+    warning for each journal that cannot be read."""
     state_dir = Path(state_dir)
     if not state_dir.is_dir():
         raise HistoryError(f"{state_dir} is not a state directory: name the one the table "
@@ -120,16 +165,31 @@ def finished_games(state_dir: str | Path) -> tuple[list[FinishedGame], list[str]
         except JournalError as exc:
             warnings.append(f"skipped: {exc}")
             continue
-        start = None
-        for index, entry in enumerate(entries):
-            kind = entry.get("t")
-            if kind == "start":
-                start = index
-            elif kind == "over" and start is not None:
-                game = entries[start:index + 1]
-                found.append(FinishedGame(_id(game), GameEntries(path, game, start + 1)))
-                start = None
+        found += _games_in(path, entries)
     return found, warnings
+
+
+def _games_in(path: Path, entries: tuple[dict, ...]) -> list[FinishedGame]:
+    """The games of one journal that ended: at their ``over`` or ``ended`` entry, at the
+    next start, or at the end of an archived journal (the current one's last game is on)."""
+    found, start = [], None
+
+    def ended(stop: int) -> None:
+        game = entries[start:stop]
+        found.append(FinishedGame(_id(game), GameEntries(path, game, start + 1)))
+
+    for index, entry in enumerate(entries):
+        kind = entry.get("t")
+        if kind == "start":
+            if start is not None:  # left unfinished, and another begun
+                ended(index)
+            start = index
+        elif kind in ENDS and start is not None:
+            ended(index + 1)
+            start = None
+    if start is not None and path.name != JOURNAL:
+        ended(len(entries))
+    return found
 
 
 def fingerprint(entries: tuple[dict, ...]) -> str:
@@ -178,7 +238,7 @@ def find_in(places: list[Path], game_id: str) -> FinishedGame:
 def _one(games: list[FinishedGame], game_id: str, where: str) -> FinishedGame:
     matches = [g for g in games if g.id.startswith(game_id.lower())]
     if not matches:
-        raise HistoryError(f"no finished game {game_id!r} in {where}: `obelisk games` lists "
+        raise HistoryError(f"no game {game_id!r} in {where}: `obelisk games` lists "
                            "them")
     if len({g.id for g in matches}) > 1:
         raise HistoryError(f"{game_id!r} starts the ids of {len(matches)} games: type more of it")
@@ -234,6 +294,8 @@ def export_json(finished: FinishedGame, state_dir: str | Path) -> str:
     record, _ = replayed(finished, state_dir)  # only what replays is exported
     data = {**record.to_dict(), "id": finished.id, "when": finished.when,
             "result": finished.result}
+    if not finished.over:  # set aside before its end: how, and how far in
+        data["ended"] = finished.ending
     computer = computer_of(finished.start)
     if computer is not None:  # playing alone: the computer's seat and level
         data["solo"] = computer
@@ -251,7 +313,7 @@ def export_text(finished: FinishedGame, state_dir: str | Path) -> str:
     computer = computer_words(record.game, finished.start)
     if computer:
         lines.append(f'[Computer "{computer}"]')
-    lines += [f'[Result "{outcome.words(seats) if outcome else "unfinished"}"]', ""]
+    lines += [f'[Result "{outcome.words(seats) if outcome else finished.ending}"]', ""]
     lines += [f"{number}. {player} {text}"
               for number, (player, text) in enumerate(moves(record, states), 1)]
     if outcome is not None:

@@ -15,6 +15,7 @@ guessed around: the journal is refused with the line number and what to do.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -31,6 +32,10 @@ table's journal is moved aside (``ROTATE_BYTES``) before a new game when it has 
 ROTATE_BYTES = 1 * MIB
 """A journal this large is archived (kept, never deleted) when the next game starts: it is
 read whole at every start, and a table plays for years."""
+ENDED = "ended"
+"""The entry kind that closes a game set aside before its end (``Journal.set_aside``): the
+history lists it with how it ended, as it lists a game played out (an ``over`` entry)."""
+ENDS = ("over", ENDED)
 START_AFRESH = ("to start afresh without losing it, run again with --new-game (the journal "
                 "is kept beside it under another name)")
 
@@ -76,9 +81,9 @@ class GameEntries:
 class Journal:
     """Append-only JSON-lines journal in a state directory."""
 
-    def __init__(self, state_dir: str | Path) -> None:
+    def __init__(self, state_dir: str | Path, name: str = JOURNAL) -> None:
         self.dir = Path(state_dir)
-        self.path = self.dir / JOURNAL
+        self.path = self.dir / name  # another name: an archived journal (``set_aside``)
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -124,7 +129,7 @@ class Journal:
         """The last game's entries, its start first, if that game has not ended."""
         entries = self.read().entries
         starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
-        if not starts or any(e.get("t") == "over" for e in entries[starts[-1]:]):
+        if not starts or any(e.get("t") in ENDS for e in entries[starts[-1]:]):
             return GameEntries(self.path)
         return GameEntries(self.path, entries[starts[-1]:], starts[-1] + 1)
 
@@ -239,6 +244,16 @@ class Journal:
     def _not_recorded(self, exc: OSError) -> JournalError:
         return JournalError(f"this action was not recorded, so the table waits and tries again: "
                             f"{disk_advice(exc, self.path)}")
+
+    def set_aside(self, how: str) -> Path:
+        """Move the journal of a game not played out aside (``archive``), then close its
+        game there with how it ended (an ``ended`` entry: ``end``, the page's End the game;
+        ``new-game``), so the history lists it so. That last line is only a courtesy: a disk
+        that refuses it leaves the game listed all the same, as left unfinished."""
+        target = self.archive()
+        with contextlib.suppress(JournalError):
+            Journal(self.dir, target.name).append({"t": ENDED, "how": how})
+        return target
 
     def archive(self, name: str | None = None) -> Path:
         """Move the journal aside (kept, never deleted); the next game starts a new one."""

@@ -68,9 +68,10 @@ def resolve(journal: Journal, wanted: str | None, chosen: Callable[[GameType], d
         try:
             stale = bool(journal.unfinished())
         except JournalError:
-            stale = True  # damaged: kept aside all the same
-        if stale:
-            archived = journal.archive()
+            archived = journal.archive()  # damaged: kept aside all the same
+        else:
+            if stale:
+                archived = journal.set_aside("new-game")
     unfinished = journal.unfinished()
     if not unfinished:
         game = GAMES[wanted or DEFAULT_GAME]

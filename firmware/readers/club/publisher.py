@@ -329,6 +329,8 @@ class Publisher:
         seen: dict[str, int] = {}
         for game in games:
             self.beats["mqtt-results"] = time.monotonic()
+            if not game.over:  # set aside before its end: no result to publish
+                continue
             whole = fingerprint(game.entries.entries)
             seen[whole] = seen.get(whole, 0) + 1
             key = f"{whole}.{seen[whole]}"  # the same game twice (a copied journal): two

@@ -5,8 +5,9 @@ Read-only and only through ``firmware.store.history``: a game is found by its id
 among the journals of the state directory, never by a path, so nothing
 outside it can be asked for. An id is exactly eight hex digits (what
 ``obelisk games`` prints); anything else is refused before any file is
-read. Only games that are over are listed, so a High Rise game still
-being played (sealed in its journal) is never listed nor served.
+read. Only games that ended (played out or set aside) are listed, so a High
+Rise game still being played (sealed in its journal) is never listed nor
+served.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def listing(state_dir: Path) -> dict:
 
 def _summary(game: FinishedGame) -> dict:
     return {"id": game.id, "when": game.when, "game": game.game, "options": _options(game),
-            "result": str(game.result.get("words") or "finished"),
+            "result": game.ending,
             "json": f"/games/{game.id}.json", "text": f"/games/{game.id}.txt",
             "replay": f"/games/{game.id}/replay"}
 

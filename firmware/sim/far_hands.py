@@ -1,0 +1,59 @@
+"""The demo's players when a far seat plays (the computer, the other table of a match): the
+bots play the seat here, and the far seat's moves are made as the table lights them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class SoloPlayers:
+    """The demo's players in a solo game: the game's bots play the person's seat, and the
+    computer's moves are made as the table shows them on its LEDs.
+
+    The computer's move is read from the simulated LED strip alone (each
+    game's ``shown``: pad colours, rods, squares, rings), never from the
+    search, the table's own record of it, or an event: a person at the table
+    sees only the lights. Its game's ``hand`` makes it on the simulated table.
+    """
+
+    def __init__(self, players: Any, table: Any) -> None:
+        self.players = players
+        self.table = table
+        self.seen: tuple = ()  # the last move read off the LEDs, kept while the table asks
+        self.made: list[str] = []  # which placement it was; every move made, for tests
+
+    def physical(self) -> dict:
+        return self.players.physical()
+
+    def restore(self, data: dict) -> None:
+        self.players.restore(data)
+
+    def waiting(self) -> bool:
+        return self.players.waiting()
+
+    def shown(self) -> tuple:
+        """The computer's move as the LEDs show it now (empty: none lit)."""
+        return self.table.solo.rules.shown(self.players, self.table)
+
+    def act(self) -> None:
+        table = self.table
+        computer = table.solo
+        rules = computer.rules
+        if table.state == "choose" and table.chooser is computer.seat and self.seen:
+            mine = [i for i, c in enumerate(table.candidates)
+                    if any(rules.same(table.position, w, c[-1]) for w in self.seen)]
+            if mine:  # the chooser's button: step to the asked one, then hold it
+                self.players.devices.buttons.press(computer.seat.value,
+                                                   hold=table.pick == mine[0])
+                return
+        if table.state == "play":
+            pos = table.position
+            shown = self.shown()
+            if shown:
+                self.seen = shown
+                self.made.append(rules.notation(pos, shown))
+                rules.hand(self.players, table, shown)
+                return
+            if computer.first_to_act(pos):
+                return  # the far seat is to act, its move not lit yet: the bots never make it
+        self.players.act()
