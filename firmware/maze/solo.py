@@ -105,8 +105,9 @@ def _faced(square: tuple[int, int], orientation: Orientation) -> frozenset:
 
 
 def read(pixel: Pixel, pos: Any) -> tuple:
-    """The computer's move as the board's lights show it. The Architect's: the obelisk's
-    square dim, its destination bright. The Maze Master's: each segment's square bright,
+    """The far seat's move as the board's lights show it. The Architect's: the obelisk's
+    square dim, its destination bright (the first time, where it goes down, bright alone).
+    The Maze Master's: each segment's square bright,
     or a wall's square bright and the squares its two sides face dim (a side at the
     board's edge faces none, so which are lit tells the turn all the same)."""
     seen = lit(pixel, "board", "", SIZE * SIZE, ASKED)
@@ -115,7 +116,9 @@ def read(pixel: Pixel, pos: Any) -> tuple:
     if not to or pos.phase is Phase.OVER:
         return ()
     legal = pos.legal_actions()
-    if pos.to_play is Role.ARCHITECT:
+    if pos.phase is Phase.FIRST_SEGMENT:  # the obelisk's first square (a match's Architect)
+        wanted = (PlaceSegment(to[0]),) if len(to) == 1 and not frm else ()
+    elif pos.to_play is Role.ARCHITECT:
         wanted: tuple = (Move(to[0]),) if len(to) == 1 and frm == {pos.obelisk} else ()
     elif pos.phase is Phase.SEGMENTS:
         wanted = tuple(PlaceSegment(sq) for sq in to) if not frm else ()

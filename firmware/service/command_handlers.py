@@ -289,7 +289,8 @@ class Controls:
             if table.may_pause():
                 table.pause()  # nothing more is recorded until the two tables agree again
             raise CommandRefused(str(exc)) from None
-        table.ask_far_seat()
+        if said.startswith("lit for"):  # new: said and asked (a repeat changes nothing)
+            table.ask_far_seat()
         return said
 
     def _link(self, table: Any, command: Command, now: float) -> str:

@@ -167,6 +167,10 @@ class Peer(FarSeat):
         action = self.arrived.get(len(table.actions))
         return () if action is None else (action,)
 
+    def asks(self, pos: Any) -> bool:
+        """Every move of the other table's is asked: it was made there already."""
+        return True
+
     def hands_free(self, action: Any) -> bool:
         """The peer's hourglass ran out, a bonus declined, a pass: the table plays it itself."""
         return self.rules.hands_free(action) or type(action).__name__ == "Timeout"

@@ -198,6 +198,11 @@ class FarSeat:
         """The seed of the game after the one played with ``seed`` (None: a fresh one)."""
         return None
 
+    def asks(self, pos: Any) -> bool:
+        """Whether the far seat's move is asked in ``pos`` (the game says: the maze's
+        obelisk goes down wherever the person puts it, in a game against the computer)."""
+        return self.rules.asks(pos)
+
     def hands_free(self, action: Any) -> bool:
         """Whether the table plays this action of the far seat itself (no pieces to move)."""
         return self.rules.hands_free(action)
@@ -208,7 +213,7 @@ class FarSeat:
 
     def first_to_act(self, pos: Any) -> bool:
         """Whether the far seat acts before the person here (by default whenever it may)."""
-        return self.seat in movers(pos) and self.rules.asks(pos)
+        return self.seat in movers(pos) and self.asks(pos)
 
     def turn(self, table: Any) -> tuple:
         """The position changed: work out the far seat's move if it is to act (``asked``,
@@ -219,7 +224,7 @@ class FarSeat:
             return ()
         left = self._left(table)
         self._for, self._n, self.hinted, self._told = pos, len(table.actions), (), False
-        if self.seat not in movers(pos) or not self.rules.asks(pos):
+        if self.seat not in movers(pos) or not self.asks(pos):
             self.asked = ()
             return ()
         self.asked = self._still_legal(pos, left) or self._plan(table, self.seat)

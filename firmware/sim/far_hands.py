@@ -56,4 +56,10 @@ class SoloPlayers:
                 return
             if computer.first_to_act(pos):
                 return  # the far seat is to act, its move not lit yet: the bots never make it
+        if table.state == "setup" and computer.first_to_act(table.position) and \
+                table.decided is not None and table.ready(table.decided):
+            # set up, and the far seat begins (the maze's Architect puts the obelisk down):
+            # the person's press starts the game, and the far seat's first move is lit
+            self.players.devices.buttons.press(computer.person.value)
+            return
         self.players.act()
