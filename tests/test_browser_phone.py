@@ -167,10 +167,12 @@ def _set_now(page) -> str | None:
 
 
 def _until_set_now(page, check: str) -> str | None:
-    page.wait_for_function(f"() => {{ const e = document.querySelector('#facts .on-the-set');"
-                           f" const said = e ? e.textContent : null; return {check}; }}",
-                           timeout=30_000)
-    return _set_now(page)
+    """Wait until the drawing's line (``said``, null when there is none) passes ``check``, a
+    JavaScript condition, and give it as it was then."""
+    return page.wait_for_function(
+        f"() => {{ const e = document.querySelector('#facts .on-the-set');"
+        f" const said = e ? e.textContent : null; return ({check}) && {{ said }}; }}",
+        timeout=30_000).json_value()["said"]
 
 
 def test_the_towers_drawing_is_the_game_the_panel_the_wooden_set_and_it_tells_between(plays):
@@ -183,7 +185,7 @@ def test_the_towers_drawing_is_the_game_the_panel_the_wooden_set_and_it_tells_be
     follow.start_game(lambda: played.act({"act": "press", "seat": "A"}))
     names = page.evaluate("""() => [document.getElementById('drawing-name')?.textContent ?? '',
       document.querySelector('#hands h2')?.textContent ?? '']""")
-    assert "the game" in names[0] and "wooden set" in names[1], names
+    assert "the game" in names[0].lower() and "wooden set" in names[1], names
     assert _set_now(page) is None
     while follow.obs["phase"] != "take":
         before = follow.accepted()
@@ -197,8 +199,8 @@ def test_the_towers_drawing_is_the_game_the_panel_the_wooden_set_and_it_tells_be
     look = played.act({"act": "look"})["table"]
     taken, other = look["pads"][0], look["pads"][1]
     played.act({"act": "take", "seat": passive, "pad": 0})
-    said = _until_set_now(page, "said !== null")
-    assert f"player {passive} holds the {taken['colour']} {taken['id']}" in said, said
+    holds = f"player {passive} holds the {taken['colour']} {taken['id']}"
+    said = _until_set_now(page, f"said !== null && said.includes('{holds}')")
     assert "zone pad 1: empty" in said, said
     assert len(page.query_selector_all("#facts .pad .chip")) == 2  # the game: both still there
     before = follow.accepted()
