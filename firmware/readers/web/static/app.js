@@ -56,6 +56,8 @@ import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./ta
  * @property {PageEvents["scanner"] | null} scanner
  * @property {Asked | null} asked
  * @property {string} board
+ * @property {import("./service.js").HandsTable | null} set  the wooden set, as this page's hands
+ *   panel last saw it (obelisk play with the PIN; null otherwise)
  */
 
 /** @param {string} id */
@@ -69,7 +71,7 @@ const page = {
   problem: "", where: [], actions: 0, obs: null, change: null, trail: null, reveals: null,
   outcome: null, over: false, timers: {}, paused: false, offer: null, notice: "",
   moves: [], movesFrom: 0, log: [], lights: [], status: "connecting to the table…", live: false,
-  absent: false, missing: [], scanner: null, asked: null, board: "",
+  absent: false, missing: [], scanner: null, asked: null, board: "", set: null,
 };
 
 // ------------------------------------------------------------------ the events
@@ -274,7 +276,7 @@ function paint() {
   $("problem").hidden = !page.problem || setup;
   drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,
     change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
-    reveals: page.reveals, over: page.over, asked: page.asked });
+    reveals: page.reveals, over: page.over, asked: page.asked, set: page.set });
   renderLights();
   $("board-text").textContent = page.board || "";
   $("ending").replaceChildren(...ending(page.module, page.outcome, page.players));
@@ -454,6 +456,16 @@ followTable(KINDS, take, () => {
   page.live = false;
   page.absent = true;
   page.status = "this page lost its server (obelisk web); trying again…";
+  soon();
+});
+// the wooden set as the hands panel sees it (hands.js): the drawing says where it differs
+let setSeen = "";
+window.addEventListener("obelisk:hands", (e) => {
+  if (!(e instanceof CustomEvent)) return;
+  const seen = JSON.stringify(e.detail);
+  if (seen === setSeen) return; // looked at again, unchanged: nothing to draw again
+  setSeen = seen;
+  page.set = e.detail;
   soon();
 });
 $("history-open").addEventListener("click", () => openHistory());

@@ -87,7 +87,7 @@ export async function act(request) {
   try {
     const answer = await send(request);
     hands.said = answer.ok ? "" : answer.error;
-    if (answer.table) hands.table = answer.table;
+    if (answer.table) keep(answer.table);
     if (request.press) await look();
   } catch {
     hands.said = "the page lost the table: is `obelisk play` still running?";
@@ -100,11 +100,19 @@ export async function act(request) {
   }
 }
 
+/** What is on the table now, kept for the panel and told to the rest of the page (the
+ * drawing says where the wooden set differs from the game meanwhile).
+ * @param {HandsTable} table */
+function keep(table) {
+  hands.table = table;
+  window.dispatchEvent(new CustomEvent("obelisk:hands", { detail: table }));
+}
+
 async function look() {
   try {
     const { status, answer } = await call("GET");
     if (status === 404) return false;
-    if (answer.table) hands.table = answer.table;
+    if (answer.table) keep(answer.table);
     if (answer.observation && !hands.obs) hands.obs = answer.observation; // the events' is newer
     return true;
   } catch {
@@ -141,7 +149,7 @@ function seats() {
 function whose() {
   const seat = seatNow();
   const moving = /** @type {string[]} */ (hands.obs?.to_move || (hands.turn ? [hands.turn] : []));
-  const head = html("h2", { "data-hands-of": seat }, `Player ${seat}'s hands on the table`,
+  const head = html("h2", { "data-hands-of": seat }, `Player ${seat}'s hands on the wooden set`,
     hands.follow && hands.turn ? " (whose turn it is)" : "");
   if (!hands.turn || hands.follow || moving.includes(seat)) return [head, null];
   return [head, html("p", { class: "hands-warning", role: "alert" },
@@ -205,6 +213,17 @@ async function draw() {
   panel.hidden = false;
 }
 
+/** @type {Promise<void> | null} a look on its way, asked for as the game moved on */
+let looking = null;
+
+/** Look at the table again, then draw (once, however many events ask meanwhile). */
+function lookAgain() {
+  looking ??= look().then(() => {
+    looking = null;
+    if (!hands.busy) draw();
+  });
+}
+
 // Listening from the start: the table's first events (its whole state) may come before the
 // look's answer does.
 window.addEventListener("obelisk:event", (e) => { // the game's board size, whose turn
@@ -213,7 +232,9 @@ window.addEventListener("obelisk:event", (e) => { // the game's board size, whos
   if (turn !== undefined) hands.turn = turn;
   if (MOVED_ON.has(e.detail.event)) hands.said = "";
   if (e.detail.observation) hands.obs = e.detail.observation;
-  if ((turn !== undefined || e.detail.observation) && !hands.busy) draw();
+  if (hands.busy) return;
+  if (hands.table && MOVED_ON.has(e.detail.event)) lookAgain(); // the set too, as it stands
+  else if (turn !== undefined || e.detail.observation) draw();
 });
 
 async function start() {

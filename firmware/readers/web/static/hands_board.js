@@ -3,8 +3,10 @@
 // buttons, A's edge at the bottom, each named like b3, and plain buttons for the acts.
 import { html } from "./svg.js";
 
-/** What a square shows of itself, and what a click on it does.
- * @typedef {{words: string, onClick: () => void, marked?: boolean}} Cell */
+/** What a square shows of itself, and what a click on it does: ``words`` in full where its
+ * button is wide enough (always in its title, and what a screen reader says), ``short`` (a
+ * few letters the board's key explains) where it is not, as on a phone.
+ * @typedef {{words: string, short: string, onClick: () => void, marked?: boolean}} Cell */
 
 /** A plain button.
  * @param {string} words
@@ -22,7 +24,9 @@ export function squareName(row, col) {
   return `${"abcdefgh"[col]}${row + 1}`;
 }
 
-/** A rows x cols grid; ``cell(name)`` gives each square's words and what a click does.
+/** A rows x cols grid; ``cell(name)`` gives each square's words and what a click does. Each
+ * square says its name and its words, or its short words on a narrow button (hands.css):
+ * no word is ever cut in two.
  * @param {number} rows
  * @param {number} cols
  * @param {(name: string) => Cell} cell */
@@ -32,12 +36,25 @@ export function board(rows, cols, cell) {
   for (let row = rows - 1; row >= 0; row--) {
     for (let col = 0; col < cols; col++) {
       const name = squareName(row, col);
-      const { words, onClick, marked } = cell(name);
-      grid.append(button(`${name}: ${words}`, { "data-hand-square": name,
-        class: marked ? "marked" : null }, onClick));
+      const { words, short, onClick, marked } = cell(name);
+      const full = `${name}: ${words}`;
+      const square = html("button", { type: "button", "data-hand-square": name, title: full,
+        "aria-label": full, class: marked ? "marked" : null },
+      html("span", { class: "long" }, full), html("span", { class: "short" }, `${name} ${short}`));
+      square.addEventListener("click", onClick);
+      grid.append(square);
     }
   }
   return grid;
+}
+
+/** The short words' key, under a board; none under a board of four columns or fewer, whose
+ * squares have room for their full words on any phone.
+ * @param {string} words
+ * @param {number} cols */
+export function key(words, cols) {
+  return cols > 4 ? html("p", { class: "hands-key" }, `On a narrow screen, in short: ${words}.`)
+    : null;
 }
 
 /** A row of mode buttons; ``mode.value`` is the one pressed.

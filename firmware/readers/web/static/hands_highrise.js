@@ -2,7 +2,7 @@
 // High Rise hands: the 3x3 board on its load cells, each square's cover and stack (nested
 // pyramids: only the top one shows), and your pyramids by size. Pick a size, then a square.
 import { html } from "./svg.js";
-import { board, button, modes } from "./hands_board.js";
+import { board, button, key, modes } from "./hands_board.js";
 
 /**
  * The High Rise board as its hands see it (firmware/highrise/hands.py look).
@@ -18,6 +18,11 @@ import { board, button, modes } from "./hands_board.js";
  */
 
 const mode = { value: "set" };
+
+/** A pyramid in short, as the board's key says it: "A large" is "AL".
+ * @param {string} pyramid */
+const shortPyramid = (pyramid) => pyramid.replace(/^(\S+) (\S)\S*$/, (_, seat, size) =>
+  `${seat}${size.toUpperCase()}`);
 /** @type {{size: string, lean: string | null}} */
 const chosen = { size: "small", lean: null };
 
@@ -43,7 +48,10 @@ export function drawHands(table, seat, act) {
     const words = [s.cover ? "cover" : "no cover",
       s.pyramids ? `${s.pyramids} pyramid${s.pyramids > 1 ? "s" : ""}, top ${s.top}` : "",
       table.leaning && leaning.has(name) ? `${table.leaning.pyramid} leaning` : ""].filter(Boolean).join(", ");
-    return { words, onClick, marked: chosen.lean === name };
+    const short = [s.cover ? "c" : "",
+      s.pyramids && s.top ? `${s.pyramids}${shortPyramid(s.top)}` : "",
+      table.leaning && leaning.has(name) ? "lean" : ""].filter(Boolean).join(" ");
+    return { words, short, onClick, marked: chosen.lean === name };
   });
   const left = table.supply[seat];
   const sizes = html("div", { class: "hands-sizes" }, `Player ${seat}'s pyramids: `,
@@ -53,7 +61,8 @@ export function drawHands(table, seat, act) {
   // the board right under the pyramids to choose from, the modes below it
   return html("div", { class: "hands-highrise" }, sizes,
     html("section", {}, html("h3", {}, `The board (${table.rows}x${table.cols}, a load cell `
-      + "under each square)"), grid),
+      + "under each square)"), grid, key("c a cover, 2AL 2 pyramids with A's large on top (S "
+        + "small, M medium), lean one leaning", table.cols)),
     modes(mode, { set: "sets the chosen pyramid there", lift: "lifts the top pyramid off",
       cover: "puts its cover on or off", lean: "leans the pyramid across two squares" },
     () => { chosen.lean = null; act({ act: "look" }); }));

@@ -4,7 +4,7 @@
 // segments it claimed), another to put it down; stand a wall, then turn it with the Maze
 // Master's button (press: the next way, hold: this one).
 import { html } from "./svg.js";
-import { board, button, modes } from "./hands_board.js";
+import { board, button, key, modes } from "./hands_board.js";
 
 /**
  * The maze board as its hands see it (firmware/maze/hands.py look).
@@ -21,6 +21,17 @@ import { board, button, modes } from "./hands_board.js";
  */
 
 const mode = { value: "move" };
+
+/** A square's pieces in short (the board's key says them): the obelisk with how many
+ * segments it stands on, or each segment by its number.
+ * @param {string[]} stack  bottom first
+ * @returns {string[]} */
+function shortStack(stack) {
+  if (stack[stack.length - 1] === "obelisk") {
+    return [stack.length > 1 ? `ob+${stack.length - 1}` : "ob"];
+  }
+  return stack.map((piece) => piece === "obelisk" ? "ob" : piece.replace("segment ", "s"));
+}
 
 /** The maze board, for ``seat``'s hands (A the Architect, B the Maze Master). */
 /**
@@ -39,8 +50,11 @@ export function drawHands(table, seat, act) {
       else if (held.length) act({ act: "put", seat, square: name });
       else if (stack.length) act({ act: "lift", seat, square: name });
     };
-    const words = [...stack, ...(walls.has(name) ? ["wall"] : [])];
-    return { words: words.length ? words.join(" / ") : "·", onClick, marked: words.length > 0 };
+    const wall = walls.has(name);
+    const words = [...stack, ...(wall ? ["wall"] : [])];
+    const short = [...shortStack(stack), ...(wall ? ["w"] : [])];
+    return { words: words.length ? words.join(" / ") : "·", short: short.join(" "), onClick,
+      marked: words.length > 0 };
   });
   const beside = html("div", { class: "hands-pile" },
     ...table.beside.map((p) => button(p, { "data-piece": p },
@@ -54,7 +68,8 @@ export function drawHands(table, seat, act) {
   // the board first, right under the drawing; what is beside it and the modes below
   return html("div", { class: "hands-maze" }, hand,
     html("section", {}, html("h3", {}, "The board (row 1, the Architect's edge, at the bottom)"),
-      grid),
+      grid, key("ob the obelisk, ob+2 the obelisk on 2 segments it claimed, s2 segment 2, "
+        + "w a wall", table.cols)),
     modes(mode, { move: "picks up or puts down", wall: `stands a wall (${table.box} in `
       + "the box) or takes it off", knock: "knocks a piece off" }, () => act({ act: "look" })),
     html("p", {}, "A wall's facing: the table lights one; press the Maze Master's button (B) "

@@ -3,7 +3,7 @@
 // columns), the stones in your hand. Click a stone beside the board or a square to pick
 // stones up (a stack on your own stone comes up whole), then a square to put them down.
 import { html } from "./svg.js";
-import { board, button, modes } from "./hands_board.js";
+import { board, button, key, modes } from "./hands_board.js";
 
 /**
  * The stones board as its hands see it (firmware/sim/hands.py SquareHands look).
@@ -18,6 +18,10 @@ import { board, button, modes } from "./hands_board.js";
  */
 
 const mode = { value: "move" };
+
+/** A stone in short, as the board's key says it: "A corner" is "Aco".
+ * @param {string} stone */
+const shortStone = (stone) => stone.replace(/^(\S+) (\S{1,2})\S*$/, "$1$2");
 
 /** The stones board, for player ``seat``'s hands; ``act(request)`` does one act. */
 /**
@@ -39,8 +43,8 @@ export function drawHands(table, seat, act, obs) {
       else if (held.length) act({ act: "put", seat, square: name });
       else if (stack.length) act({ act: "lift", seat, square: name });
     };
-    return { words: stack.length ? stack.join(" / ") : "empty", onClick,
-      marked: stack.length > 0 };
+    return { words: stack.length ? stack.join(" / ") : "empty", short: stack.map(shortStone)
+      .join(" "), onClick, marked: stack.length > 0 };
   });
   const beside = html("div", { class: "hands-pile" },
     ...table.beside.map((p) => button(p, { "data-piece": p },
@@ -53,7 +57,8 @@ export function drawHands(table, seat, act, obs) {
   // the board first, right under the drawing; what is beside it and the modes below
   return html("div", { class: "hands-stones" }, hand,
     html("section", {}, html("h3", {}, `The board (${rows}x${cols}, bottom to top, a stack `
-      + "bottom / top)"), grid),
+      + "bottom / top)"), grid, key("Aco A's corner, Ake A's key, Aca A's cap (B's alike), a "
+        + "stack bottom first", cols)),
     modes(mode, { move: "picks up or puts down", knock: "knocks the stack" },
       () => act({ act: "look" })),
     html("section", {}, html("h3", {}, "Beside the board"), beside));

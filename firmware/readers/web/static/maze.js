@@ -99,19 +99,40 @@ function wallLine(orientation) {
   return [one, shared, other];
 }
 
+/** The obelisk's segments in the box (the rules' "Box Contents"); the Architect puts the first
+ * on the board, the Maze Master the others, and the obelisk claims them back. */
+const SEGMENTS = 5;
+
+/** Whether the segments are still being put on the board (before the first turn).
+ * @param {MazeObservation} seen */
+const settingOut = (seen) => seen.phase === "first_segment" || seen.phase === "segments";
+
+/** What the segments count: during the setup, those on the board and those still to place;
+ * then those the obelisk has (segment 1 is its own) and those still to claim.
+ * @param {MazeObservation} seen */
+function segmentWords(seen) {
+  if (settingOut(seen)) {
+    const out = seen.claimed + seen.segments.length;
+    return `${out} of ${SEGMENTS} segments on the board, ${SEGMENTS - out} to place`;
+  }
+  const left = SEGMENTS - seen.claimed;
+  return `the obelisk: ${seen.claimed} of ${SEGMENTS} segments${left ? `, ${left} to claim` : ""}`;
+}
+
 /** @param {MazeView} view */
 export function info(view) {
   const seen = view.obs;
-  const total = seen.claimed + seen.segments.length;
   return html("div", { class: "maze-info" },
-    html("span", { class: "stat" }, `claimed ${seen.claimed}${total ? ` of ${total}` : ""}`),
+    html("span", { class: "stat" }, segmentWords(seen)),
     html("span", { class: "stat" }, `turn ${seen.turn}, ${seen.turns_left} left`),
     html("span", { class: "stat" }, `${seen.walls_left} walls left`));
 }
 
 /** @param {MazeObservation} seen @param {string} p */
 export function scoreLine(seen, p) {
-  return p === "A" ? `claimed ${seen.claimed} · ${seen.turns_left} turns left` : `${seen.walls_left} walls left`;
+  if (p !== "A") return `${seen.walls_left} walls left`;
+  const turns = `${seen.turns_left} turns left`;
+  return settingOut(seen) ? turns : `${seen.claimed} of ${SEGMENTS} segments · ${turns}`;
 }
 
 /** @param {MazeObservation | null} before @param {MazeObservation} after

@@ -34,6 +34,8 @@ import * as towers from "./towers.js";
  * @property {Record<string, Reveal> | null} [reveals]  High Rise's stacks, by square
  * @property {boolean} [over]
  * @property {Asked | null} [asked]
+ * @property {import("./service.js").HandsTable | null} [set]  the wooden set as the page's hands
+ *   panel last saw it (obelisk play): a game may say where it differs from the game
  */
 
 /**

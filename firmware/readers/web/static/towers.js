@@ -232,6 +232,36 @@ export function chip(colour, label, extra = "") {
   return html("span", { class: `chip ${extra}`.trim(), "data-colour": colour }, icon, label);
 }
 
+/**
+ * The wooden set as the page's hands panel saw it last (firmware/towers/hands.py look), what
+ * the drawing compares with the game of it.
+ * @typedef {{game: string, pads: (Block | null)[], held: Record<string, Block | null>}} TowersSet
+ */
+
+/** Where the wooden set differs from the game about the building zone or a hand, what the
+ * set has there, in a line: between a hand's act and the table accepting it, or while the
+ * passive player holds a zone block the game counts taken once it is placed. Null when they
+ * agree, or with no hands on this page.
+ * @param {TowersObservation} seen
+ * @param {import("./service.js").HandsTable | null | undefined} set */
+function onTheSet(seen, set) {
+  if (!set || set.game !== "towers" || !Array.isArray(set.pads)) return null;
+  const wooden = /** @type {TowersSet} */ (/** @type {unknown} */ (set));
+  /** @param {(Block | null)[]} blocks */
+  const colours = (blocks) => blocks.flatMap((b) => (b ? [b.colour] : [])).sort().join();
+  /** @param {Block | null | undefined} block */
+  const colour = (block) => block?.colour || "";
+  if (colours(wooden.pads) === colours(seen.zone)
+    && ["A", "B"].every((p) => colour(wooden.held[p]) === colour(seen.hands[p]))) return null;
+  const pads = wooden.pads.map((b, i) => `zone pad ${i + 1}: ${b ? `${b.colour} ${b.id}` : "empty"}`);
+  const held = ["A", "B"].flatMap((p) => {
+    const block = wooden.held[p];
+    return block ? [`player ${p} holds the ${block.colour} ${block.id}`] : [];
+  });
+  return html("p", { class: "on-the-set" },
+    `On the wooden set now: ${[...held, ...pads].join("; ")}.`);
+}
+
 /** @param {TowersView} view */
 export function info(view) {
   const seen = view.obs;
@@ -267,7 +297,7 @@ export function info(view) {
     hands,
     html("div", { class: "pile" }, html("span", { class: "label" }, "pile"), ...pile,
       chip("black", `× ${seen.blacks_left} left`, "blacks")),
-    bonus);
+    bonus, onTheSet(seen, view.set));
 }
 
 /** @param {TowersObservation} seen @param {string} p */

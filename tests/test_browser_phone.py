@@ -1,0 +1,216 @@
+"""`obelisk play` on a phone, as a new person meets it (issue 32, more snags).
+
+The maze's counter during its setup says what it counts (the segments set out
+of the five, then those the obelisk has claimed) and what is left to do; no
+label of the hands panel breaks inside a word at a phone's width (the 8x8
+boards least of all), its full words still there for a screen reader; and the
+towers' two views say what each is: the drawing the game as the table
+accepted it, the panel the wooden set, and the drawing tells what the set
+holds meanwhile when the two differ about the building zone or a hand.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser_support import LAPTOP, PHONE
+from tests.hands_person import lower_plan, plan
+from tests.test_browser_play import Played
+
+
+@pytest.fixture(scope="module")
+def plays(browser, tmp_path_factory):
+    """One `obelisk play GAME ARGS...` of each kind for the whole module, started when first
+    asked for: each test goes on from where the one before left that game."""
+    started: dict[tuple[str, ...], Played] = {}
+
+    def play(game: str, *args: str) -> Played:
+        key = (game, *args)
+        if key not in started:
+            started[key] = Played(browser, game, tmp_path_factory.mktemp(game), *args)
+        return started[key]
+
+    yield play
+    for played in started.values():
+        played.stop()
+
+
+def _put(played: Played, seat: str, piece: str, square: str) -> None:
+    played.act({"act": "take", "seat": seat, "piece": piece})
+    played.act({"act": "put", "seat": seat, "square": square})
+
+
+def _facts_say(page, words: str) -> str:
+    page.wait_for_function("(w) => document.getElementById('facts').textContent.includes(w)",
+                           arg=words, timeout=30_000)
+    return page.text_content("#facts")
+
+
+# ---------------------------------------------------------------------- the maze's counter
+
+def test_the_maze_counts_segments_set_out_in_its_setup_then_those_claimed(plays):
+    """Not "claimed 1 of 2": during the setup, how many of the five segments are on the
+    board and how many the Maze Master has still to place; in play, how many the obelisk
+    has of the five and how many it has still to claim."""
+    played = plays("maze")
+    page, follow = played.page, played.follow
+    follow.until(lambda: follow.state in ("setup", "play"), 30, "the maze table")
+    _put(played, "A", "obelisk", "b2")
+    follow.until(lambda: follow.accepted() == 1, 60, "segment 1 placed")
+    _put(played, "B", "segment 2", "e5")
+    follow.until(lambda: follow.accepted() == 2, 60, "segment 2 placed")
+    facts = _facts_say(page, "of 5")
+    assert "2 of 5 segments on the board" in facts and "3 to place" in facts, facts
+    architect = page.text_content("#players .card")
+    assert "claimed" not in architect, architect  # nothing is claimed before the first turn
+    for n, square in ((3, "g2"), (4, "c7"), (5, "h8")):
+        _put(played, "B", f"segment {n}", square)
+        follow.until(lambda n=n: follow.accepted() == n, 60, f"segment {n} placed")
+    facts = _facts_say(page, "to claim")
+    assert "the obelisk: 1 of 5 segments" in facts and "4 to claim" in facts, facts
+    assert "1 of 5 segments" in page.text_content("#players .card")
+
+
+# ---------------------------------------------------------------------- labels that fit
+
+BROKEN = """() => {
+  // each word of each hands button's text as laid out: on one line, inside its button
+  const bad = [];
+  for (const button of document.querySelectorAll('#hands button')) {
+    const box = button.getBoundingClientRect();
+    const walk = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        if (!rects.length) continue; // not shown at this width
+        const lines = new Set(rects.map((r) => Math.round(r.top)));
+        const out = rects.some((r) => r.left < box.left - 0.5 || r.right > box.right + 0.5);
+        if (lines.size > 1 || out) {
+          bad.push(`${button.textContent.trim()} (${word[0]}${out ? ': wider than it' : ''})`);
+        }
+      }
+    }
+  }
+  return bad;
+}"""
+"""The hands buttons whose label breaks inside a word or spills out of the button."""
+
+
+def _maze_pieces(played: Played) -> tuple[str, str]:
+    """The maze's pieces and a wall on the board (the setup test put them; again if alone)."""
+    if not played.act({"act": "look"})["table"]["squares"]:
+        _put(played, "A", "obelisk", "b2")
+        played.follow.until(lambda: played.follow.accepted() == 1, 60, "the obelisk placed")
+        _put(played, "B", "segment 2", "e5")
+    played.act({"act": "stand", "square": "d4"})
+    return "e5", "segment 2"
+
+
+def _stones_pieces(played: Played) -> tuple[str, str]:
+    """A stack of three stones, and one alone."""
+    for seat, piece in (("A", "A corner"), ("B", "B key"), ("A", "A cap")):
+        _put(played, seat, piece, "a1")
+    _put(played, "B", "B corner", "h8")
+    return "a1", "A cap"
+
+
+def _highrise_pieces(played: Played) -> tuple[str, str]:
+    for square in played.act({"act": "look"})["table"]["squares"]:
+        played.act({"act": "cover", "square": square["square"]})
+    played.act({"act": "set", "seat": "A", "square": "b2", "size": "large"})
+    return "b2", "large"
+
+
+PIECES = {"maze": _maze_pieces, "stones": _stones_pieces, "highrise": _highrise_pieces}
+
+
+@pytest.mark.parametrize(("game", "args"), [("maze", ()), ("stones", ("--size", "8x8")),
+                                            ("highrise", ()), ("towers", ())])
+def test_no_hands_label_breaks_inside_a_word_at_a_phones_width(plays, game, args):
+    """Each label of the hands panel fits its button word by word (no "segm / ent 2") at
+    360 to 414 px and on a laptop, with no sideways scroll; a square's full words stay in
+    its title and what a screen reader says."""
+    played = plays(game, *args)
+    page = played.page
+    square, words = PIECES[game](played) if game in PIECES else (None, "")
+    if square:  # the panel shows them (it looks again every 2 s)
+        page.wait_for_function("([square, words]) => { const b = document.querySelector("
+                               "`#hands [data-hand-square=\"${square}\"]`); return b && "
+                               "(b.title || b.textContent).includes(words); }",
+                               arg=[square, words], timeout=30_000)
+    else:
+        page.wait_for_selector("#hands [data-tower]")
+    for width in (360, 390, 414, LAPTOP["width"]):
+        page.set_viewport_size({"width": width, "height": PHONE["height"]})
+        broken = page.evaluate(BROKEN)
+        assert not broken, f"{game} at {width} px: {broken}"
+        wide = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        assert wide[0] <= wide[1], f"{game} scrolls sideways at {width} px: {wide}"
+    page.set_viewport_size(PHONE)
+    if square:
+        said = page.get_attribute(f'[data-hand-square="{square}"]', "aria-label") or ""
+        assert said.startswith(f"{square}: ") and words in said and said == \
+            page.get_attribute(f'[data-hand-square="{square}"]', "title"), said
+    page.evaluate("() => document.getElementById('hands').scrollIntoView()")
+    page.screenshot(path=played.dir.parent / f"{game}-hands-phone.png")
+
+
+# ---------------------------------------------------------------------- the towers' two views
+
+def _set_now(page) -> str | None:
+    """The drawing's line on what the wooden set holds meanwhile (None: it agrees)."""
+    return page.evaluate("() => document.querySelector('#facts .on-the-set')?.textContent"
+                         " ?? null")
+
+
+def _until_set_now(page, check: str) -> str | None:
+    """Wait until the drawing's line (``said``, null when there is none) passes ``check``, a
+    JavaScript condition, and give it as it was then."""
+    return page.wait_for_function(
+        f"() => {{ const e = document.querySelector('#facts .on-the-set');"
+        f" const said = e ? e.textContent : null; return ({check}) && {{ said }}; }}",
+        timeout=30_000).json_value()["said"]
+
+
+def test_the_towers_drawing_is_the_game_the_panel_the_wooden_set_and_it_tells_between(plays):
+    """Each view says what it is; while the passive player holds a zone block the game has
+    not yet counted taken, the drawing says so, and then that the other block still lies
+    on its pad (the game gives it to the active player at once); once the active player
+    holds it too, the two views agree and the line goes."""
+    played = plays("towers")
+    page, follow = played.page, played.follow
+    follow.start_game(lambda: played.act({"act": "press", "seat": "A"}))
+    names = page.evaluate("""() => [document.getElementById('drawing-name')?.textContent ?? '',
+      document.querySelector('#hands h2')?.textContent ?? '']""")
+    assert "the game" in names[0].lower() and "wooden set" in names[1], names
+    assert _set_now(page) is None
+    while follow.obs["phase"] != "take":
+        before = follow.accepted()
+        for act in plan(follow.obs, played.act({"act": "look"})["table"]):
+            played.act(act)
+        follow.until(lambda b=before: follow.accepted() > b, 60, "the blocks in the zone")
+    page.wait_for_function("() => document.querySelectorAll('#facts .pad .chip').length === 2",
+                           timeout=30_000)
+    active = follow.obs["active"]
+    passive = "B" if active == "A" else "A"
+    look = played.act({"act": "look"})["table"]
+    taken, other = look["pads"][0], look["pads"][1]
+    played.act({"act": "take", "seat": passive, "pad": 0})
+    holds = f"player {passive} holds the {taken['colour']} {taken['id']}"
+    said = _until_set_now(page, f"said !== null && said.includes('{holds}')")
+    assert "zone pad 1: empty" in said, said
+    assert len(page.query_selector_all("#facts .pad .chip")) == 2  # the game: both still there
+    before = follow.accepted()
+    for act in lower_plan(played.act({"act": "look"})["table"], passive, taken["id"],
+                          "AB".index(passive)):
+        played.act(act)
+    follow.until(lambda: follow.accepted() > before, 60, "the passive player's placement")
+    said = _until_set_now(page, "said !== null && !said.includes('holds')")
+    assert f"zone pad 2: {other['colour']} {other['id']}" in said, said
+    played.act({"act": "take", "seat": active, "pad": 1})
+    assert _until_set_now(page, "said === null") is None
+    page.evaluate("() => document.getElementById('drawing').scrollIntoView()")
+    page.screenshot(path=played.dir.parent / "towers-two-views.png")
