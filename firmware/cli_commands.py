@@ -204,7 +204,26 @@ def play(args: argparse.Namespace) -> int:
     if args.new_game:
         flags.append("--new-game")
     return run_play(args.game, args.state_dir, args.port, args.address, flags,
-                    chosen=None if args.new_game else chosen_options(game, args))
+                    chosen=None if args.new_game else chosen_options(game, args),
+                    link=_link_flags(args, solo))
+
+
+def _link_flags(args: argparse.Namespace, setting) -> list[str] | None:
+    """``obelisk play --remote``: the flags of its link to the broker (None: no match)."""
+    if args.broker is None:
+        if args.remote is not None:
+            raise argparse.ArgumentTypeError("--remote with obelisk play needs the club's "
+                                             "broker: add --broker mqtt://HOST")
+        return None
+    if args.remote is None:
+        raise argparse.ArgumentTypeError("--broker is for a match with another table: add "
+                                         "--remote MATCH --seat A|B")
+    import re
+    import socket
+
+    name = args.table or re.sub(r"[^a-z0-9_-]", "-", socket.gethostname().lower())[:30] \
+        + f"-{setting.seat.value.lower()}"
+    return ["--broker", args.broker, "--table", name]
 
 
 def games(args: argparse.Namespace) -> int:

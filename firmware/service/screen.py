@@ -71,7 +71,7 @@ def _asking_line(kind: str, event: dict, who: str) -> str | None:
         case "pause":
             return f"the table is {event['state']}"
         case "asked":
-            return f"the computer ({who}) asks: {event['text']}"
+            return f"{event['by']} ({who}) asks: {event['text']}"
         case "hint":
             return f"a hint for {who}: {event['text']}"
     return None
@@ -98,6 +98,8 @@ def _table_line(kind: str, event: dict, who: str) -> str | None:
                     f"played){turn}")
         case "notice":
             return f"{who + ': ' if who else ''}{event['message']}"
+        case "remote":
+            return f"the match: {event['message']}"
         case "devices":
             if not event["missing"]:
                 return "every device of the table answers"

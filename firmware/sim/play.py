@@ -63,7 +63,7 @@ from hardware.sim.line_socket import LineSocketError, ask
 
 START_S = 30.0
 """How long each process may take to start on a busy machine."""
-LOGS = {"service": "service.log", "board": "board.log", "page": "page.log"}
+LOGS = {"service": "service.log", "board": "board.log", "page": "page.log", "link": "link.log"}
 """What each process says, in the state directory."""
 LOG = LOGS["service"]
 """The table service's log, in the state directory."""
@@ -206,9 +206,11 @@ class Play:
 
     def __init__(self, game: str, state_dir: str | Path, port: int = 8080,
                  address: str = "127.0.0.1", flags: list[str] | None = None,
-                 signals: Signals | None = None, chosen: dict | None = None) -> None:
+                 signals: Signals | None = None, chosen: dict | None = None,
+                 link: list[str] | None = None) -> None:
         """``flags``: the service's (the game's options, --solo, --new-game); ``chosen``: the
-        option fields typed, checked against an unfinished game (None: a new game starts)."""
+        option fields typed, checked against an unfinished game (None: a new game starts);
+        ``link``: a remote match's link to the broker (``obelisk remote``'s flags)."""
         declared = GAMES.get(game)
         if declared is None or not declared.hands:
             raise PlayError(f"the simulated hands for {game} are not built yet: try "
@@ -225,6 +227,8 @@ class Play:
         self.web: subprocess.Popen | None = None
         self.board: subprocess.Popen | None = None
         self.service: subprocess.Popen | None = None
+        self.link: subprocess.Popen | None = None
+        self.link_flags = link  # None: no match with another table
         self.state: StateDir | None = None
         self.chosen = chosen
         self.resumes: int | None = None  # the unfinished game's actions, when it resumes
@@ -237,7 +241,7 @@ class Play:
     def _spawn(self, name: str, command: list[str], **kwargs) -> subprocess.Popen:
         """Start one process, its words going to its log; kept in ``self.<attribute>``
         before any signal may stop us."""
-        attribute = {"page": "web", "board": "board", "service": "service"}[name]
+        attribute = {"page": "web", "board": "board", "service": "service", "link": "link"}[name]
         path = self.log(name)
         trim_log(path)
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **kwargs.pop("env", {})}
@@ -259,6 +263,9 @@ class Play:
             self._start_board()
             self._prepare()
             self._start_service()
+            if self.link_flags is not None:  # a match: the link to the other table
+                self._spawn("link", _python("firmware.cli", "remote", "--state-dir",
+                                            str(self.dir), *self.link_flags))
         except BaseException:
             self.stop()
             raise
@@ -364,7 +371,8 @@ class Play:
             time.sleep(TICK_S)
 
     def _last_words(self, name: str) -> str:
-        process = {"page": self.web, "board": self.board, "service": self.service}[name]
+        process = {"page": self.web, "board": self.board, "service": self.service,
+                   "link": self.link}[name]
         if process is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(10)  # its last words are written before it ends
@@ -375,7 +383,7 @@ class Play:
         said); meanwhile each log is kept under its cap."""
         while True:
             for name, process in (("service", self.service), ("board", self.board),
-                                  ("page", self.web)):
+                                  ("page", self.web), ("link", self.link)):
                 if process is not None and process.poll() is not None:
                     raise PlayError(self._stopped(name, process))
                 trim_log(self.log(name))
@@ -384,7 +392,8 @@ class Play:
     def _stopped(self, name: str, process: subprocess.Popen) -> str:
         """Why one of the processes stopped by itself, and that the same command again
         picks the game up where it was (the journal and the board's pieces are kept)."""
-        what = {"service": "table service", "board": "simulated board"}.get(name, name)
+        what = {"service": "table service", "board": "simulated board",
+                "link": "link to the other table"}.get(name, name)
         why = self._last_words(name)
         with contextlib.suppress(ValueError):
             if process.returncode < 0:
@@ -396,7 +405,7 @@ class Play:
     def stop(self) -> None:
         """Stop each process we started, by its own handle: the service first; then let
         the directory go."""
-        for process in (self.service, self.board, self.web):
+        for process in (self.link, self.service, self.board, self.web):
             if process is None or process.poll() is not None:
                 continue
             with contextlib.suppress(ProcessLookupError):
@@ -411,7 +420,8 @@ class Play:
 
 
 def run_play(game: str, state_dir: str | None, port: int, address: str,
-             flags: list[str] | None = None, chosen: dict | None = None) -> int:
+             flags: list[str] | None = None, chosen: dict | None = None,
+             link: list[str] | None = None) -> int:
     """``obelisk play``: start everything, print the address, stop all on Ctrl-C, SIGTERM
     or SIGHUP (128 + the signal's number). With no ``state_dir``, the game's own directory
     (``play_state_dir``): the same each time, so an unfinished game resumes. ``chosen``:
@@ -421,7 +431,7 @@ def run_play(game: str, state_dir: str | None, port: int, address: str,
     try:
         signals.install()
         where = Path(state_dir) if state_dir else play_state_dir(game)
-        play = Play(game, where, port, address, flags, signals, chosen)
+        play = Play(game, where, port, address, flags, signals, chosen, link)
         play.start()
         moved = f" (a new address: a tab left open at {play.before} no longer finds the " \
             "page; reopen it at this one)" if play.moved else ""

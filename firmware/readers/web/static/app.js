@@ -55,6 +55,7 @@ import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./ta
  * @property {import("./service.js").Missing[]} missing
  * @property {PageEvents["scanner"] | null} scanner
  * @property {Asked | null} asked
+ * @property {PageEvents["remote"] | null} link  a match with another table: how it stands
  * @property {string} board
  * @property {import("./service.js").HandsTable | null} set  the wooden set, as this page's hands
  *   panel last saw it (obelisk play with the PIN; null otherwise)
@@ -71,7 +72,7 @@ const page = {
   problem: "", where: [], actions: 0, obs: null, change: null, trail: null, reveals: null,
   outcome: null, over: false, timers: {}, paused: false, offer: null, notice: "",
   moves: [], movesFrom: 0, log: [], lights: [], status: "connecting to the table…", live: false,
-  absent: false, missing: [], scanner: null, asked: null, board: "", set: null,
+  absent: false, missing: [], scanner: null, asked: null, board: "", set: null, link: null,
 };
 
 // ------------------------------------------------------------------ the events
@@ -174,9 +175,12 @@ const handlers = {
   notice(e) {
     page.notice = e.player ? `player ${e.player}: ${e.message}` : e.message;
   },
-  asked(e) { // playing alone: the computer's move, for the person to make
-    page.notice = `the computer (player ${e.player}) asks: ${e.text}`; // where: drawn
+  asked(e) { // the computer's move, or the other table's, for the person to make
+    page.notice = `${e.by} (player ${e.player}) asks: ${e.text}`; // where: drawn
     page.asked = { kind: "ask", where: e.where };
+  },
+  remote(e) { // a match with another table: the link's state stays said until it changes
+    page.link = e;
   },
   hint(e) {
     page.notice = `a hint for player ${e.player}: ${e.text}`;
@@ -272,6 +276,9 @@ function paint() {
   renderOffer();
   $("notice").textContent = page.notice;
   $("notice").hidden = !page.notice;
+  $("link").textContent = page.link ? page.link.message : "";
+  $("link").className = page.link ? page.link.state : "";
+  $("link").hidden = !page.link;
   $("problem-text").textContent = page.problem;
   $("problem").hidden = !page.problem || setup;
   drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,

@@ -1,0 +1,66 @@
+"""A remote towers match between two pages (issue 33): two `obelisk play --remote`, one broker.
+
+Each page is a table's: its person acts through the hands (the acts the
+panel sends), and reads on the page what the other table asks of them.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.browser_support import until
+from tests.club_support import Mosquitto
+from tests.test_browser_play import Played
+
+
+def _actions(where) -> list[dict]:
+    path = where / "journal.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()
+            if '"t":"action"' in line.replace(" ", "")] if path.exists() else []
+
+
+def test_two_pages_play_the_first_moves_of_a_remote_towers_match(browser, tmp_path):
+    broker = Mosquitto(tmp_path / "broker").start()
+    link = ["--remote", "derby", "--broker", broker.url]
+    a = b = None
+    try:
+        a = Played(browser, "towers", tmp_path / "a", *link, "--seat", "A", "--table", "ta")
+        b = Played(browser, "towers", tmp_path / "b", *link, "--seat", "B", "--table", "tb")
+        for played in (a, b):
+            played.follow.start_game(lambda p=played: p.act({"act": "press", "seat":
+                                                              p.dir.name.upper()}))
+        tables = {"A": a, "B": b}
+        here = tables[a.follow.obs["active"]]  # who chooses first: the same at both tables
+        there = b if here is a else a
+        assert there.follow.obs["active"] == here.follow.obs["active"]
+        seat = here.follow.obs["active"]
+        for n in (1, 2):  # the chooser puts two blocks on the pads at their own table
+            look = here.act({"act": "look"})["table"]
+            block = next(x for x in look["pile"] if x["colour"] != "black")
+            here.act({"act": "take", "seat": seat, "block": block["id"]})
+            here.act({"act": "set", "seat": seat, "pad": look["pads"].index(None)})
+            here.follow.until(lambda n=n: here.follow.accepted() >= n, 60, f"choice {n} here")
+            # the other page says who asks what, and the turn says to make that move
+            there.page.wait_for_function(
+                "() => /the other table \\(player [AB]\\) asks: put a \\w+ block from the pile/"
+                ".test(document.getElementById('notice').textContent)", timeout=30_000)
+            assert there.turn_words().startswith(f"player {seat}")
+            assert "make the other table's move" in there.turn_words()
+            colour = block["colour"]
+            assert colour in there.page.text_content("#notice")
+            # its person makes it with a block of that colour from their own pile
+            look = there.act({"act": "look"})["table"]
+            same = next(x for x in look["pile"] if x["colour"] == colour)
+            there.act({"act": "take", "seat": seat, "block": same["id"]})
+            there.act({"act": "set", "seat": seat, "pad": look["pads"].index(None)})
+            there.follow.until(lambda n=n: there.follow.accepted() >= n, 60,
+                               f"choice {n} there")
+        until(lambda: _actions(a.dir) == _actions(b.dir) and len(_actions(a.dir)) == 2, 30,
+              "both journals holding the same two choices")
+        link_words = there.page.text_content("#link") or ""
+        assert "playing the table" in link_words, link_words
+    finally:
+        for played in (a, b):
+            if played is not None:
+                played.stop()
+        broker.stop()
