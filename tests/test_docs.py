@@ -125,20 +125,36 @@ LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)"
                   r"|(?:src|href)=\"([^\"]+)\"")
 
 
+def _paragraphs(page: Path) -> list[tuple[int, str]]:
+    """The page's text (not its code) as paragraphs, each with the line it starts on: a
+    link or a code span may run over a line's end. Table rows and headings stand alone."""
+    paragraphs: list[tuple[int, str]] = []
+    last = -1
+    for number, line in _blocks_and_prose(page)[1]:
+        alone = line.lstrip().startswith(("|", "#"))
+        if line.strip() and number == last + 1 and paragraphs and not alone \
+                and not paragraphs[-1][1].lstrip().startswith(("|", "#")):
+            paragraphs[-1] = (paragraphs[-1][0], f"{paragraphs[-1][1]} {line.strip()}")
+        elif line.strip():
+            paragraphs.append((number, line))
+        last = number
+    return paragraphs
+
+
 def links(page: Path) -> list[tuple[int, str]]:
     """Every link and picture of the page's text (not of its code), with its line."""
     found = []
-    for number, line in _blocks_and_prose(page)[1]:
-        text = re.sub(r"`[^`]*`", "", line)
+    for number, text in _paragraphs(page):
+        text = re.sub(r"`[^`]*`", "", text)
         for match in LINK.finditer(text):
             found.append((number, match.group(1) or match.group(2)))
     return found
 
 
 def _spans(page: Path) -> list[tuple[int, str]]:
-    """Every inline code span of the page's text, with its line."""
-    return [(number, span) for number, line in _blocks_and_prose(page)[1]
-            for span in re.findall(r"`([^`]+)`", line)]
+    """Every inline code span of the page's text, with the line its paragraph starts on."""
+    return [(number, span) for number, text in _paragraphs(page)
+            for span in re.findall(r"`([^`]+)`", text)]
 
 
 # ------------------------------------------------------------------ README
@@ -196,6 +212,11 @@ def test_the_link_checker_sees_links_and_anchors(tmp_path: Path):
                     "utf-8")
     assert anchors(page) == {"the-pages-title", "obelisk-play-no-table"}
     assert [t for _, t in links(page)] == ["other.md#a-b", "pic.png", "pic2.png"]
+    page.write_text("run `obelisk demo\ntowers` and [the\nreference](reference.md)\n\n"
+                    "    obelisk games\n", "utf-8")
+    assert _spans(page) == [(1, "obelisk demo towers")]
+    assert links(page) == [(1, "reference.md")]
+    assert _blocks_and_prose(page)[0][0].lines == ("obelisk games",)
 
 
 # ------------------------------------------------------------------ commands
