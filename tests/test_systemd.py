@@ -69,11 +69,11 @@ def test_obelisk_run_tells_systemd_it_is_ready_and_pats_the_watchdog(tmp_path, s
     assert (tmp_path / "state").is_dir()
 
 
-def test_the_readme_shows_the_machine_as_it_is():
+def test_the_docs_show_the_machine_as_it_is():
     from firmware.towers.table import state_diagram
 
-    readme = (ROOT / "README.md").read_text("utf-8")
-    assert f"```mermaid\n{state_diagram()}```" in readme
+    page = (ROOT / "docs" / "state-machine.md").read_text("utf-8")
+    assert f"```mermaid\n{state_diagram()}```" in page
 
 
 def test_the_table_keeps_no_network_and_the_page_no_devices():
