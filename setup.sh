@@ -216,10 +216,11 @@ write_unit() {
 }
 if is_pi; then
     command -v systemctl >/dev/null || die "systemctl is missing: the table runs under systemd (Raspberry Pi OS has it)"
-    written="$(write_unit obelisk; write_unit obelisk-web; write_unit obelisk-mqtt)"
+    written="$(write_unit obelisk; write_unit obelisk-web; write_unit obelisk-mqtt; write_unit obelisk-remote)"
     start=(obelisk obelisk-web)
     if [ -f /var/lib/obelisk/mqtt.toml ] || [ -f /etc/obelisk/mqtt.toml ]; then
-        start+=(obelisk-mqtt)  # the club's publisher: only once a broker is configured
+        start+=(obelisk-mqtt obelisk-remote)  # the club's publisher and a match's link: only
+        # once a broker is configured (the link does nothing while the table plays no match)
     fi
     if systemd_runs; then
         [ -z "$written" ] || as_root systemctl daemon-reload

@@ -22,7 +22,8 @@ from hardware.pi_models import PiModelError, pi_model, render_unit
 from hardware.profile import parse_profile
 
 ROOT = Path(__file__).resolve().parent.parent
-UNITS = ("obelisk.service", "obelisk-web.service", "obelisk-mqtt.service")
+UNITS = ("obelisk.service", "obelisk-web.service", "obelisk-mqtt.service",
+         "obelisk-remote.service")
 
 # (model string as the device tree gives it, family, LED driver, config.txt lines,
 #  the LED driver's device nodes)

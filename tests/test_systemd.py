@@ -29,7 +29,7 @@ def test_the_unit_is_a_watched_notify_service_without_root():
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None,
                     reason="systemd-analyze is not installed on this machine")
 @pytest.mark.parametrize("name", ["obelisk.service", "obelisk-web.service",
-                                  "obelisk-mqtt.service"])
+                                  "obelisk-mqtt.service", "obelisk-remote.service"])
 def test_the_unit_scores_2_or_better(tmp_path, name):
     """The table service, and the page's unit (network, no devices)."""
     unit = tmp_path / name
@@ -85,7 +85,7 @@ def test_the_table_keeps_no_network_and_the_page_no_devices():
 
 
 @pytest.mark.parametrize("name", ["obelisk.service", "obelisk-web.service",
-                                  "obelisk-mqtt.service"])
+                                  "obelisk-mqtt.service", "obelisk-remote.service"])
 def test_each_unit_sets_its_own_file_limit(name):
     """A unit without one runs with whatever the machine gives; the page's bounds its
     connections below its own."""
