@@ -34,6 +34,10 @@ def test_two_pages_play_the_first_moves_of_a_remote_towers_match(browser, tmp_pa
         there = b if here is a else a
         assert there.follow.obs["active"] == here.follow.obs["active"]
         seat = here.follow.obs["active"]
+        # the chooser's hourglass runs at their own table; the other shows it from its reports
+        there.follow.until(lambda: any(e["event"] == "timer" and e["player"] == seat and
+                                       e["state"] == "started" for e in there.follow.events),
+                           30, "the chooser's hourglass shown at the other table")
         for n in (1, 2):  # the chooser puts two blocks on the pads at their own table
             look = here.act({"act": "look"})["table"]
             block = next(x for x in look["pile"] if x["colour"] != "black")

@@ -135,3 +135,43 @@ def test_the_other_table_out_of_touch_is_said_as_such_and_its_return_too(tmp_pat
         link._on_message(None, None, Status(table, payload))
     assert [state for state, _ in told] == ["apart", "linked"]
     assert "the match waits" in told[0][1] and "nothing times out" in told[0][1]
+
+
+def test_the_other_tables_hourglass_is_shown_here_and_ours_is_not_sent_back(tmp_path,
+                                                                          monkeypatch):
+    sent: list[dict] = []
+    monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: sent.append(c)
+                        or {"ok": True})
+    from firmware.readers.club.config import config_from
+
+    (tmp_path / "journal.jsonl").write_text(json.dumps(
+        {"t": "start", "game": "towers", "options": {}, "seed": 1,
+         "remote": {"match": "m", "seat": "A"}}) + "\n")
+    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
+                                  tmp_path)
+    link._read_journal()
+    link.peer = "tb"
+
+    class Timer:
+        def __init__(self, table: str, player: str) -> None:
+            self.topic = f"obelisk/matches/m/{table}/timer"
+            self.payload = json.dumps({"match": "m", "player": player, "state": "started",
+                                       "seconds": 60, "left": 60}).encode()
+
+    for table, player in (("tb", "B"), ("tb", "A"), ("tc", "B")):
+        link._on_message(None, None, Timer(table, player))
+    assert sent == [{"command": "clock", "player": "B", "state": "started", "seconds": 60,
+                     "left": 60}]
+
+
+def test_a_clock_command_shows_only_the_far_players_hourglass():
+    from firmware.service.commands import CommandRefused, parse
+
+    command = parse(json.dumps({"command": "clock", "player": "B", "state": "started",
+                                "seconds": 60, "left": 59.5}))
+    assert command.clock == ("started", 60.0, 59.5) and command.player == "B"
+    for bad in ({"command": "clock", "player": "B", "state": "late", "seconds": 1, "left": 1},
+                {"command": "clock", "state": "started", "seconds": 1, "left": 1},
+                {"command": "pause", "seconds": 1}):
+        with pytest.raises(CommandRefused):
+            parse(json.dumps(bad))

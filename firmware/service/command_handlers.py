@@ -299,6 +299,17 @@ class Controls:
         table.tell("remote", state=state, message=words)
         return words
 
+    def _clock(self, table: Any, command: Command, now: float) -> str:
+        """The other table's player's hourglass, as that table runs it: shown here too
+        (this table runs no hourglass for a player who is not at it)."""
+        from firmware.service.remote import Peer
+
+        if not isinstance(table.solo, Peer) or command.player != table.solo.seat.value:
+            raise CommandRefused("only the other table's player's hourglass is shown from afar")
+        state, seconds, left = command.clock
+        table.tell("timer", player=command.player, state=state, seconds=seconds, left=left)
+        return f"player {command.player}'s hourglass {state}"
+
     def _hint(self, table: Any, command: Command, now: float) -> str:
         why_not = _hint_now(table)
         if why_not:

@@ -18,6 +18,8 @@ moment); never passed on by the page |
 remote match, from ``obelisk remote``; never passed on by the page |
 | ``link`` | ``state``, ``message`` | none: how the link to the other table stands, from \
 ``obelisk remote``, for the page |
+| ``clock`` | ``player``, ``state``, ``seconds``, ``left`` | none: the other table's player's \
+hourglass as that table reported it, from ``obelisk remote``, for the page |
 
 A command read here is only well formed: what it asks is checked against the
 table when the service's loop carries it out (``firmware.service.command_handlers``);
@@ -37,11 +39,11 @@ from firmware.games import GAMES, GameType
 COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new",
             "hint")
 """The page's commands (``obelisk web`` passes on these and no others)."""
-LOCAL_COMMANDS = ("diag", "peer", "link")
+LOCAL_COMMANDS = ("diag", "peer", "link", "clock")
 """Commands only a person at the table's computer sends: ``obelisk diag`` through the
 running service (an LED lit for a test, the sensors as the service sees them)."""
 FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led", "deadline",
-          "match", "n", "action", "state", "message"}
+          "match", "n", "action", "state", "message", "seconds", "left"}
 
 
 LINK_STATES = ("waiting", "linked", "apart", "stopped")
@@ -73,6 +75,8 @@ class Command:
     record keeps it."""
     link: tuple[str, str] | None = None
     """``link``: how the link stands (one of ``LINK_STATES``) and why, in words."""
+    clock: tuple[str, float, float] | None = None
+    """``clock``: the other table's hourglass: its state, length and seconds left."""
 
 
 def parse(line: bytes | str) -> Command:
@@ -82,13 +86,13 @@ def parse(line: bytes | str) -> Command:
     game, options, solo, level = _game_setup(data)
     led, deadline = _led_and_deadline(data)
     return Command(data["command"], player, index, game, tuple(sorted(options.items())), solo,
-                   level, led, deadline, _peer(data), _link(data))
+                   level, led, deadline, _peer(data), _link(data), _clock(data))
 
 
 def _link(data: dict) -> tuple[str, str] | None:
     """A ``link`` command's state and words, checked."""
     if data["command"] != "link":
-        if {"state", "message"} & set(data):
+        if "message" in data or ("state" in data and data["command"] != "clock"):
             raise CommandRefused("state and message belong to the link command")
         return None
     state, message = data.get("state"), data.get("message")
@@ -96,6 +100,24 @@ def _link(data: dict) -> tuple[str, str] | None:
         raise CommandRefused(f'link is {{"command": "link", "state": one of '
                              f'{", ".join(LINK_STATES)}, "message": words}}')
     return state, message
+
+
+CLOCK_STATES = ("started", "paused", "resumed", "expired", "stopped")
+
+
+def _clock(data: dict) -> tuple[str, float, float] | None:
+    """A ``clock`` command's hourglass, checked (its player is checked with the others)."""
+    if data["command"] != "clock":
+        if {"seconds", "left"} & set(data):
+            raise CommandRefused("seconds and left belong to the clock command")
+        return None
+    state, seconds, left = data.get("state"), data.get("seconds"), data.get("left")
+    numbers = all(type(x) in (int, float) and 0 <= x <= 3600 for x in (seconds, left))
+    if state not in CLOCK_STATES or not numbers or data.get("player") is None:
+        raise CommandRefused(f'clock is {{"command": "clock", "player": "A" or "B", "state": '
+                             f'one of {", ".join(CLOCK_STATES)}, "seconds": 0 to 3600, '
+                             '"left": 0 to 3600}')
+    return state, float(seconds), float(left)
 
 
 def _peer(data: dict) -> tuple[str, int, dict] | None:

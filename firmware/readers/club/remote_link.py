@@ -23,7 +23,12 @@ under its own name)::
 
     obelisk/matches/<match>/<table>/hello     retained
     obelisk/matches/<match>/<table>/actions
+    obelisk/matches/<match>/<table>/timer     retained: its player's hourglass, as it runs
     obelisk/matches/_/<table>/status          retained: online, or offline (its last will)
+
+Each player's hourglass runs on their own table; the link tells the other
+table each change of it (``timer`` events of the table's stream), which
+shows it from those reports.
 
 A table whose link goes silent (its status turns offline: the broker says
 so when the link's keepalive runs out) is shown as out of touch, not timed
@@ -206,6 +211,8 @@ class RemoteLink:
         with self._lock:
             if part == "hello":
                 self._peer_hello(table, data)
+            elif part == "timer" and table == self.peer:
+                self._peer_clock(data)
             elif part == "actions" and table == self.peer:
                 n, action = data.get("n"), data.get("action")
                 if type(n) is int and n >= 1 and isinstance(action, dict) and \
@@ -251,6 +258,39 @@ class RemoteLink:
         else:
             self._tell("apart", f"the other table ({self.peer}) is out of touch since "
                        f"{time.strftime('%H:%M')}: the match waits for it (nothing times out)")
+
+    def _peer_clock(self, data: dict) -> None:
+        """The other table's hourglass changed: shown on this table's page."""
+        fields = {k: data.get(k) for k in ("player", "state", "seconds", "left")}
+        if fields["player"] == self._seat():
+            return  # this table's own player's: it runs here
+        with contextlib.suppress(control.ControlUnavailable):
+            answer = control.send(self.dir, {"command": "clock", **fields}, timeout=2.0)
+            if not answer.get("ok"):
+                log.warning("the other table's hourglass was not shown: %s", answer.get("error"))
+
+    def _follow_clock(self) -> None:
+        """This table's hourglass, as its stream tells it: to the other table."""
+        from firmware.service.stream import StreamError, read_events
+
+        while not self._stopping.is_set():
+            try:
+                for event in read_events(self.dir, timeout=None):
+                    if self._stopping.is_set():
+                        return
+                    if event.get("event") == "timer" and event.get("player") == self._seat():
+                        self._publish_clock(event)
+            except (StreamError, OSError):
+                self._stopping.wait(0.5)  # the table is not up yet, or restarted
+
+    def _publish_clock(self, event: dict) -> None:
+        match = self._match()
+        if match is None or not self.connected:
+            return
+        payload = {"match": match, **{k: event[k] for k in ("player", "state", "seconds",
+                                                            "left")}}
+        self.client.publish(match_topic(match, self.config.table, "timer"),
+                            json.dumps(payload), qos=1, retain=True)
 
     def _hello(self) -> None:
         match, game = self._match(), self.game
@@ -341,6 +381,7 @@ class RemoteLink:
         self._read_journal()
         self.client.connect_async(broker.host, broker.port, keepalive=10)
         self.client.loop_start()
+        threading.Thread(target=self._follow_clock, name="remote-clock", daemon=True).start()
 
     def step(self, now: float) -> None:
         """One look at the journal and the inbox."""
