@@ -102,6 +102,9 @@ class Peer(FarSeat):
     """The other table's seat here: its moves arrive as actions, are lit, and count once made."""
 
     called = "the other table"
+    takebacks = False
+    no_takeback = ("no takeback in a game between two tables yet (both must keep the same "
+                   "moves): put the pieces back as the game has them")
 
     def __init__(self, remote: Remote, game_id: str) -> None:
         super().__init__(remote, remote.peer, game_id)

@@ -174,6 +174,8 @@ class FarSeat:
 
     hints: ClassVar[bool] = False  # whether the person may ask it for a hint
     called: ClassVar[str] = "the computer"  # who asks its moves, on the page (``asked``)
+    takebacks: ClassVar[bool] = True  # whether pieces put back as before offer a takeback
+    no_takeback: ClassVar[str] = ""  # what the table says instead, when it offers none
 
     def __init__(self, setting: Any, seat: Player, game_id: str) -> None:
         self.solo = setting

@@ -80,6 +80,9 @@ class Asking:
             self._wrong(str(exc), self._to_fix(view, exc))
             return
         if reading.takeback is not None:
+            if self.solo is not None and not self.solo.takebacks:  # a match: both tables
+                self._wrong(self.solo.no_takeback)  # must hold the same moves
+                return
             self._offer_takeback(reading.takeback)
             return
         self.offer, self.confirmed = None, set()  # what came off is back: no takeback

@@ -1,0 +1,100 @@
+"""One table of a remote match, in-process: the other table's seat as it reaches the table core.
+
+The stones table with the person in seat A and the other table in seat B: the
+other table's actions come as the link hands them (``Peer.offered``, then the
+table asks), are lit and said, and count once the sensors see them made.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.players import Player
+from engine.reading import Reading, Takeback
+from engine.stones.sensing import sight
+from firmware.service.remote import Peer, Remote, RemoteError, match_seed
+from tests.test_stones_table import Table as StonesHarness
+
+A, B = Player.A, Player.B
+
+
+def _match(tmp_path) -> StonesHarness:
+    t = StonesHarness(tmp_path)
+    t.table.solo = Peer(Remote("derby", A), "stones")
+    t.started()
+    return t
+
+
+def _person_moves(t: StonesHarness):
+    move = t.table.position.legal_actions()[0]
+    t.see(sight(t.table.position.apply_action(move)))
+    assert t.table.actions == [move]
+    return move
+
+
+def _offer(t: StonesHarness, n: int, action) -> str:
+    said = t.table.solo.offered(t.table, n - 1, action)
+    if said.startswith("lit for"):
+        t.table.ask_far_seat()
+    return said
+
+
+def test_the_other_tables_move_is_asked_in_its_words_and_counts_once_made_here(tmp_path):
+    t = _match(tmp_path)
+    _person_moves(t)
+    theirs = t.table.position.legal_actions()[0]
+    assert not [e for e in t.events if e["event"] == "asked"]  # nothing came yet
+    assert _offer(t, 2, theirs) == "lit for the person here to make"
+    assert _offer(t, 2, theirs) == "lit already"  # a repeat changes nothing
+    asked = [e for e in t.events if e["event"] == "asked"]
+    assert len(asked) == 1 and asked[0]["by"] == "the other table" and asked[0]["player"] == "B"
+    turn = [e for e in t.events if e["event"] == "turn"][-1]
+    assert turn["player"] == "B" and turn["doing"].startswith("make the other table's move: ")
+    assert t.table.actions == [t.table.actions[0]]  # not recorded before it is made
+    t.see(sight(t.table.position.apply_action(theirs)))
+    assert t.table.actions[-1] == theirs
+    assert [e["action"] for e in t.table.journal.read().entries if e.get("t") == "action"][-1] \
+        == t.table.record.action_to_dict(theirs)
+    assert _offer(t, 2, theirs) == "already recorded"
+
+
+def test_a_move_for_the_other_table_before_it_came_is_refused_and_not_recorded(tmp_path):
+    t = _match(tmp_path)
+    _person_moves(t)
+    guess = t.table.position.legal_actions()[0]
+    t.see(sight(t.table.position.apply_action(guess)))
+    refused = [e for e in t.events if e["event"] == "refused"][-1]
+    assert "comes from the other table" in refused["message"]
+    assert len(t.table.actions) == 1
+
+
+def test_the_two_tables_disagreeing_stops_the_match_with_where(tmp_path):
+    t = _match(tmp_path)
+    mine = _person_moves(t)
+    other = next(a for a in t.table.history[0].legal_actions() if a != mine)
+    with pytest.raises(RemoteError, match="disagree at action 1"):
+        _offer(t, 1, other)  # the other table recorded another first move
+    with pytest.raises(RemoteError, match="the rules here refuse"):
+        _offer(t, 2, mine)  # A's own first move again, as B's: no rule allows it
+    assert _offer(t, 5, mine).startswith("waiting")  # too early: kept by the link
+
+
+def test_pieces_put_back_offer_no_takeback_in_a_match(tmp_path, monkeypatch):
+    t = _match(tmp_path)
+    before = t.table.position
+    _person_moves(t)
+    # the sensors read the pieces as they stood before the move (a takeback, alone)
+    monkeypatch.setattr(t.table, "_reading", lambda view: Reading(
+        takeback=Takeback(0, frozenset({A}))))
+    t.see(sight(before))
+    assert t.table.offer is None
+    refused = [e for e in t.events if e["event"] == "refused"][-1]
+    assert "no takeback in a game between two tables" in refused["message"]
+    assert len(t.table.actions) == 1
+
+
+def test_both_tables_start_from_the_matchs_seed(tmp_path):
+    t = _match(tmp_path)
+    assert t.table.seed == match_seed("derby")
+    assert Peer(Remote("derby", B), "stones").first_seed(12345) == match_seed("derby")
+    assert match_seed("derby") != match_seed("derbyx")
