@@ -94,7 +94,13 @@ def test_pieces_put_back_offer_no_takeback_in_a_match(tmp_path, monkeypatch):
 
 
 def test_both_tables_start_from_the_matchs_seed(tmp_path):
-    t = _match(tmp_path)
-    assert t.table.seed == match_seed("derby")
+    from engine.stones.game import StonesGame
+    from firmware.stones.table import StonesTable
+    from firmware.store.journal import Journal
+
+    for seat in (A, B):
+        table = StonesTable(StonesGame(), Journal(tmp_path / seat.value), seed=7,
+                            solo=Peer(Remote("derby", seat), "stones"))
+        assert table.seed == match_seed("derby")
     assert Peer(Remote("derby", B), "stones").first_seed(12345) == match_seed("derby")
     assert match_seed("derby") != match_seed("derbyx")
