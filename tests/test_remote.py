@@ -175,3 +175,36 @@ def test_a_clock_command_shows_only_the_far_players_hourglass():
                 {"command": "pause", "seconds": 1}):
         with pytest.raises(CommandRefused):
             parse(json.dumps(bad))
+
+
+def test_the_club_lists_a_matchs_game_once_though_both_tables_publish_it():
+    from firmware.readers.club.viewer import Club
+
+    club = Club()
+    for table, seat, gid in (("ta", "A", "ta-" + "1" * 32), ("tb", "B", "tb-" + "2" * 32),
+                             ("tc", None, "tc-" + "3" * 32)):
+        data = {"table": table, "id": gid, "game": "stones", "when": "2026-11-26 02:00",
+                "outcome": {"words": "player A wins"}}
+        if seat:
+            data["match"] = {"match": "derby", "seat": seat, "key": "derby:77"}
+        club.take(f"obelisk/{table}/results/{gid}", json.dumps(data).encode())
+    listed = club.listing()
+    assert [r["table"] for r in listed] == ["tc", "ta"]
+    assert listed[1]["match"].startswith("match derby (ta, seat A")
+    assert "match" not in listed[0]
+
+
+def test_a_table_may_not_be_named_after_the_matches_topics():
+    from firmware.readers.club.config import ClubError, config_from
+
+    with pytest.raises(ClubError, match="taken by the remote matches"):
+        config_from({"broker": "mqtt://127.0.0.1", "table": "matches"})
+
+
+def test_each_tables_result_names_the_match_game_both_share():
+    from firmware.readers.club.publisher import match_of
+
+    a = match_of({"remote": {"match": "derby", "seat": "A"}, "seed": 77})
+    b = match_of({"remote": {"match": "derby", "seat": "B"}, "seed": 77})
+    assert a["key"] == b["key"] == "derby:77" and (a["seat"], b["seat"]) == ("A", "B")
+    assert match_of({"seed": 77}) is None

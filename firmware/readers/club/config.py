@@ -194,6 +194,10 @@ def config_from(data: dict, source: str = "-") -> ClubConfig:
         raise ClubError(f"{source}: table = {table!r}: name the table with 1 to 40 lowercase "
                         "letters, digits, - or _ (it goes in the topics), for example "
                         "table = \"table-3\"")
+    if table == "matches":
+        raise ClubError(f"{source}: table = \"matches\" is taken by the remote matches' "
+                        "topics (obelisk/matches/...): name the table otherwise, for example "
+                        "table = \"table-3\"")
     user = _text(data, "user", source)
     password = None
     password_file = _text(data, "password_file", source)

@@ -72,6 +72,16 @@ a table telling twenty events a second then costs the broker and every club page
 state messages a second instead of twenty, and the publisher a third less CPU."""
 
 
+def match_of(start: dict) -> dict | None:
+    """A remote match's game as both tables name it: the match, this table's seat, and the
+    key both tables' results share (the match and the game's seed), or None."""
+    kept = start.get("remote")
+    if not isinstance(kept, dict) or not isinstance(kept.get("match"), str):
+        return None
+    return {"match": kept["match"], "seat": kept.get("seat"),
+            "key": f"{kept['match']}:{start.get('seed')}"}
+
+
 class Publisher:
     """Follows one table and keeps the club's broker told, across any outage."""
 
@@ -346,6 +356,9 @@ class Publisher:
             payload = {"table": self.config.table, "id": game_id, "table_game_id": game.id,
                        "game": game.game, "when": game.when, "outcome": game.result,
                        "record": record, "text": text}
+            match = match_of(game.start)
+            if match is not None:  # one game of two tables: the club lists it once
+                payload["match"] = match
             self.queued.add(game_id)
             self._queue(self.config.topic("results", game_id), payload, retain=True,
                         durable=True)

@@ -69,6 +69,9 @@ class Club:
     def __init__(self) -> None:
         self.tables: dict[str, dict] = {}
         self.results: dict[tuple[str, str], dict] = {}
+        self.matches: dict[str, tuple[str, str]] = {}
+        """Each remote match's game (the key both tables' results share) -> the result
+        listed for it (the first table's to publish it)."""
         self.pages: set[Page] = set()
         self._counts: dict[tuple[str, str], int] = {}  # (table, session) -> last n shown
         self.gaps = 0  # events the broker never delivered here (it drops past its queue)
@@ -126,6 +129,11 @@ class Club:
 
     def _result(self, table: str, game_id: str, data: dict) -> None:
         key = (table, game_id)
+        match = data.get("match") if isinstance(data.get("match"), dict) else None
+        if match is not None:  # a remote match's game: both tables publish it, listed once
+            first = self.matches.setdefault(str(match.get("key")), key)
+            if first != key:
+                return  # the other table's copy is listed already
         fresh = key not in self.results
         self.results[key] = data
         if len(self.results) > MAX_RESULTS:
@@ -160,7 +168,10 @@ class Club:
 def summary(table: str, game_id: str, data: dict) -> dict:
     """A result as the page lists it, with where to download it."""
     outcome = data.get("outcome") if isinstance(data.get("outcome"), dict) else {}
-    return {"table": table, "id": game_id,
+    match = data.get("match") if isinstance(data.get("match"), dict) else None
+    extra = {"match": clean(f"match {match.get('match')} ({table}, seat {match.get('seat')}, "
+                            "and the other table)", 120)} if match else {}
+    return {"table": table, "id": game_id, **extra,
             "table_game_id": clean(data.get("table_game_id", game_id), 40),
             "game": clean(data.get("game", "?"), 40),
             "when": clean(data.get("when", "-"), 40),

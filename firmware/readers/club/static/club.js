@@ -83,7 +83,8 @@ function draw(name) {
 function addResult(result) {
   const item = el("li", "result");
   item.dataset.key = `${result.table}/${result.id}`;
-  item.append(el("strong", "", result.table), document.createTextNode(` ${result.game}, ${result.when}: ${result.result}`));
+  // a remote match: one game of two tables, listed once under the match's words
+  item.append(el("strong", "", result.match || result.table), document.createTextNode(` ${result.game}, ${result.when}: ${result.result}`));
   for (const [form, words] of [["json", "record (JSON)"], ["text", "score sheet"]]) {
     const link = el("a", form, words);
     link.href = form === "json" ? result.json : result.text;

@@ -22,7 +22,7 @@
  * @typedef {{table: string, status: string, state: ClubState | null}} TableNews
  * @typedef {{table: string, data: {event: string, words?: string}}} EventNews
  * @typedef {{table: string, id: string, table_game_id: string, game: string, when: string,
- *   result: string, json: string, text: string}} ResultNews
+ *   result: string, json: string, text: string, match?: string}} ResultNews
  */
 
 /**
