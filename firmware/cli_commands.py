@@ -28,7 +28,7 @@ def _options(game: GameType, args: argparse.Namespace, base: dict | None = None)
 def _solo(args: argparse.Namespace):
     """Who plays the far seat: the computer (``--solo``, ``--level``), a friend at another
     table (``--remote``, ``--seat``), or no one (None: two people play here)."""
-    if args.remote is not None or args.seat is not None:
+    if args.remote is not None or args.seat is not None or args.secret is not None:
         return _remote(args)
     if args.solo is None:
         if args.level is not None:
@@ -55,7 +55,7 @@ def _remote(args: argparse.Namespace):
     from engine.players import Player
     from firmware.service.remote import Remote
 
-    return Remote(args.remote, Player(args.seat))
+    return Remote(args.remote, Player(args.seat), args.secret or "")
 
 
 def rules(args: argparse.Namespace) -> int:

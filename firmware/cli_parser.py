@@ -78,6 +78,10 @@ def _solo_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", choices=("A", "B"), default=None,
                         help="with --remote: the seat the person at this table plays (the "
                         "other table takes the other)")
+    parser.add_argument("--secret", metavar="WORD", default=None,
+                        help="with --remote: a word both players agree on between them and "
+                        "type at both tables (High Rise needs one: its hidden values are "
+                        "drawn from it)")
 
 
 def _address(text: str) -> str:

@@ -44,6 +44,9 @@ def test_a_match_ends_with_both_journals_equal_across_a_killed_link_a_restarted_
         for n in range(now + 1, now + 30):  # moves from a table that is not the peer
             heard.client.publish("obelisk/matches/friday/intruder/actions", json.dumps(
                 {"match": "friday", "n": n, "action": {"a": "pass"}}), qos=1)
+        first = {**first, "sealed": "AAAA" + first["sealed"][4:]}  # changed on the way
+        heard.client.publish("obelisk/matches/friday/friday-a/actions", json.dumps(first),
+                             qos=1)
         wait_for(lambda: is_over(a.dir) and is_over(b.dir), 240, "the match's end at both tables")
         assert a.demo.wait(60) == 0 and b.demo.wait(60) == 0
     finally:
@@ -87,10 +90,13 @@ def test_the_other_tables_moves_reach_the_table_in_their_order_once_each(tmp_pat
     link._read_journal()
     link.peer = "tb"
 
+    sealer = link.game.sealer()  # what crosses the broker is sealed with the game's key
+
     class Message:
         def __init__(self, n: int) -> None:
             self.topic = "obelisk/matches/m/tb/actions"
-            self.payload = json.dumps({"match": "m", "n": n, "action": {"k": n}}).encode()
+            self.payload = json.dumps({"match": "m", "n": n,
+                                       "sealed": sealer.seal({"k": n})}).encode()
 
     for n in (3, 1, 1, 4, 2, 3):
         link._on_message(None, None, Message(n))
@@ -105,7 +111,7 @@ def test_the_other_tables_moves_reach_the_table_in_their_order_once_each(tmp_pat
     (["--remote", "m"], "--remote needs --seat A or --seat B"),
     (["--remote", "m", "--seat", "A", "--solo", "B"], "choose one"),
     (["--remote", "Friday Night", "--seat", "A"], "a match's name is"),
-    (["--remote", "m", "--seat", "A", "--game", "highrise"], "cannot be played between two"),
+    (["--remote", "m", "--seat", "A", "--game", "highrise"], "needs --secret WORD"),
 ])
 def test_a_match_asked_wrongly_is_refused_in_words(tmp_path, flags, words):
     done = subprocess.run([*OBELISK, "run", "--state-dir", str(tmp_path), *flags],
@@ -208,3 +214,41 @@ def test_each_tables_result_names_the_match_game_both_share():
     b = match_of({"remote": {"match": "derby", "seat": "B"}, "seed": 77})
     assert a["key"] == b["key"] == "derby:77" and (a["seat"], b["seat"]) == ("A", "B")
     assert match_of({"seed": 77}) is None
+
+
+def test_a_high_rise_match_tells_the_broker_nothing_hidden_before_the_end(tmp_path):
+    """Point 5: both tables draw the hidden values from the match and a secret word no one
+    on the broker hears; what crosses is sealed with a key from that seed; the hello commits
+    to the seed and reveals it only once the game is over."""
+    from firmware.readers.club.remote_link import commitment, read_game
+    from firmware.store.journal import Journal
+
+    broker = Mosquitto(tmp_path / "broker").start()
+    heard = Heard(broker, "obelisk/#")  # a subscriber to every topic, from the start
+    game = ["highrise", "--secret", "tulip"]
+    a = Table(tmp_path, broker, game, "tower", "A")
+    b = Table(tmp_path, broker, game, "tower", "B")
+    try:
+        wait_for(lambda: is_over(a.dir) and is_over(b.dir), 300, "the match's end")
+        assert a.demo.wait(60) == 0 and b.demo.wait(60) == 0
+        ours, theirs = read_game(Journal(a.dir)), read_game(Journal(b.dir))
+        wait_for(lambda: any('"seed"' in p and f'"n": {len(ours.actions)}' in p
+                             for p in heard.on("obelisk/matches/tower/tower-a/hello")), 30,
+                 "the reveal")
+    finally:
+        a.stop()
+        b.stop()
+        heard.close()
+        broker.stop()
+    assert ours.actions == theirs.actions and ours.seed == theirs.seed and len(ours.actions) > 20
+    with heard._lock:
+        said = [(topic, payload) for topic, payload, _ in heard.messages]
+    revealed = next(i for i, (t, p) in enumerate(said) if t.endswith("/hello") and
+                    json.loads(p).get("seed") is not None)
+    early = " ".join(p for _, p in said[:revealed])
+    assert str(ours.seed) not in early and "tulip" not in early
+    assert commitment(ours.seed) in early  # committed to before the game
+    for topic, payload in said[:revealed]:
+        if topic.endswith("/actions"):
+            sent = json.loads(payload)
+            assert set(sent) == {"match", "n", "sealed"}  # no square, no size in the clear

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.errors import ObeliskError
@@ -39,10 +39,12 @@ class RemoteError(ObeliskError):
     """A remote match that cannot be played as asked; the message names the fix."""
 
 
-def match_seed(match: str) -> int:
-    """The game's seed, from the match's name: both tables draw the same without sending it."""
-    return int.from_bytes(hashlib.sha256(f"obelisk-match:{match}".encode()).digest()[:8],
-                          "big") >> 1
+def match_seed(match: str, secret: str = "") -> int:
+    """The game's seed, from the match's name and the players' secret word: both tables draw
+    the same without sending it, and one who knows only the name (every subscriber of the
+    broker) cannot draw it when there is a secret."""
+    drawn = hashlib.sha256(f"obelisk-match:{match}\0{secret}".encode()).digest()
+    return int.from_bytes(drawn[:8], "big") >> 1
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,9 @@ class Remote:
 
     match: str
     seat: Player  # the person at this table
+    secret: str = field(default="", compare=False, repr=False)
+    """A word both players agreed on (not the broker): the seed of a game with hidden values
+    is drawn from it too. Never journalled or sent; a resumed game has its seed already."""
     journal_key: ClassVar[str] = "remote"  # the start entry's key (``resume_remote``)
 
     def __post_init__(self) -> None:
@@ -73,16 +78,18 @@ class Remote:
 
     def flag_values(self) -> list[str]:
         """This setting as the command line gives it."""
-        return ["--remote", self.match, "--seat", self.seat.value]
+        secret = ["--secret", self.secret] if self.secret else []
+        return ["--remote", self.match, "--seat", self.seat.value, *secret]
 
     def far_seat(self, game_id: str) -> Peer:
         """The other table's seat at a table of ``game_id``."""
         from firmware.games import GAMES
 
-        if GAMES[game_id].hidden_chance:
-            raise RemoteError(f"{game_id} cannot be played between two tables yet: its hidden "
-                              "values would be known to anyone who knows the match's name. "
-                              "Play it at one table")
+        if GAMES[game_id].hidden_chance and not self.secret:
+            raise RemoteError(f"{game_id} hides values until the end: a match of it needs "
+                              "--secret WORD, a word both players agree on between them (by "
+                              "phone, not through the club) and type at both tables, so that "
+                              "no one on the broker can work the hidden values out")
         return Peer(self, game_id)
 
     @classmethod
@@ -113,11 +120,11 @@ class Peer(FarSeat):
         self.problem = ""  # why the match cannot go on (the tables disagree), in words
 
     def first_seed(self, seed: int) -> int:
-        return match_seed(self.remote.match)
+        return match_seed(self.remote.match, self.remote.secret)
 
     def next_seed(self, seed: int) -> int:
         """The next game of the match: both tables draw the same seed."""
-        return match_seed(f"{self.remote.match}:{seed}")
+        return match_seed(f"{self.remote.match}:{seed}", self.remote.secret)
 
     # ---------------------------------------------------------------- the peer's actions
 

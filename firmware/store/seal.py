@@ -44,6 +44,14 @@ class Sealer:
         self.path = Path(state_dir) / KEY_FILE
         self._key: bytes | None = None
 
+    @classmethod
+    def of_key(cls, key: bytes) -> Sealer:
+        """A sealer with a key given, not kept in a file (two tables of a match seal what
+        crosses the broker with a key both derive from their game's seed)."""
+        sealer = cls(".")
+        sealer._key = key
+        return sealer
+
     def check(self, journal_is_sealed: bool) -> None:
         """Refuse early, with the fix, what would make sealed entries unreadable.
 

@@ -41,6 +41,7 @@ seat first, and only when game, options and seed are its own.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import threading
@@ -54,6 +55,7 @@ from firmware.readers.club.config import PREFIX, ClubConfig
 from firmware.readers.club.connect import refusal_words, trust_ca, unreachable_words
 from firmware.service import control
 from firmware.store.journal import Journal, JournalError
+from firmware.store.seal import Sealer, SealError
 
 log = logging.getLogger("obelisk.remote")
 
@@ -76,11 +78,13 @@ def status_topic(table: str) -> str:
 
 
 class Game:
-    """The match's game as this table's journal holds it: its start and its actions."""
+    """The match's game as this table's journal holds it: its start, seed and actions."""
 
-    def __init__(self, start: dict, actions: list[dict]) -> None:
+    def __init__(self, start: dict, seed: object, actions: list[dict], over: bool) -> None:
         self.start = start
-        self.actions = actions  # the journal's action entries' ``action``, in order
+        self.seed = seed  # opened, where the game seals it (High Rise)
+        self.actions = actions  # each action as its record keeps it, in order
+        self.over = over
 
     @property
     def remote(self) -> dict | None:
@@ -88,19 +92,53 @@ class Game:
         return kept if isinstance(kept, dict) else None
 
     def fingerprint(self) -> dict:
-        """What both tables must agree on before a move crosses."""
+        """What both tables must agree on before a move crosses: the game, its options and
+        a commitment to its seed (never the seed, which would tell hidden values early)."""
         return {"game": self.start.get("game"), "options": self.start.get("options"),
-                "seed": self.start.get("seed"), "extras": self.start.get("extras")}
+                "extras": self.start.get("extras"), "seed": commitment(self.seed)}
+
+    def sealer(self) -> Sealer:
+        """What crosses the broker is sealed with a key drawn from the game's seed, which
+        only the two tables hold (with a secret word, no one who reads the broker)."""
+        return Sealer.of_key(hashlib.sha256(f"obelisk-match-key:{self.seed}".encode()).digest())
+
+
+def commitment(seed: object) -> str:
+    return hashlib.sha256(f"obelisk-commit:{seed}".encode()).hexdigest()
 
 
 def read_game(journal: Journal) -> Game | None:
-    """The last game the journal started (None: none yet)."""
+    """The last game the journal started (None: none yet), its sealed entries opened with
+    the table's own key (the link runs as the table's user)."""
     entries = journal.read().entries
     starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
     if not starts:
         return None
     game = entries[starts[-1]:]
-    return Game(game[0], [e["action"] for e in game if e.get("t") == "action" and "action" in e])
+    start, sealer = game[0], Sealer(journal.dir)
+    seed = start.get("seed")
+    if "sealed" in start:
+        seed = _opened(sealer, start["sealed"]).get("seed")
+    actions = []
+    for entry in game:
+        if entry.get("t") != "action":
+            continue
+        if "sealed" in entry:
+            opened = _opened(sealer, entry["sealed"])
+            actions.append({k: v for k, v in opened.items() if k != "reading"})
+        elif "action" in entry:
+            actions.append(entry["action"])
+    return Game(start, seed, actions, any(e.get("t") == "over" for e in game))
+
+
+def _opened(sealer: Sealer, text: object) -> dict:
+    try:
+        opened = sealer.unseal(str(text))
+    except SealError as exc:
+        raise JournalError(f"a sealed entry of the journal cannot be opened: {exc}") from None
+    if not isinstance(opened, dict):
+        raise JournalError("a sealed entry of the journal holds no object")
+    return opened
 
 
 class RemoteLink:
@@ -214,7 +252,7 @@ class RemoteLink:
             elif part == "timer" and table == self.peer:
                 self._peer_clock(data)
             elif part == "actions" and table == self.peer:
-                n, action = data.get("n"), data.get("action")
+                n, action = data.get("n"), self._open(data.get("sealed"))
                 if type(n) is int and n >= 1 and isinstance(action, dict) and \
                         data.get("match") == match:
                     self.inbox.setdefault(n, action)
@@ -259,6 +297,19 @@ class RemoteLink:
             self._tell("apart", f"the other table ({self.peer}) is out of touch since "
                        f"{time.strftime('%H:%M')}: the match waits for it (nothing times out)")
 
+    def _open(self, text: object) -> dict | None:
+        """The other table's action, opened with the key of this game's seed (None: it was
+        sealed with another, a stray's or another game's)."""
+        if self.game is None or not isinstance(text, str):
+            return None
+        try:
+            opened = self.game.sealer().unseal(text)
+        except SealError:
+            log.warning("an action of the other table that this game's key does not open "
+                        "was dropped (another game, or another secret word)")
+            return None
+        return opened if isinstance(opened, dict) else None
+
     def _peer_clock(self, data: dict) -> None:
         """The other table's hourglass changed: shown on this table's page."""
         fields = {k: data.get(k) for k in ("player", "state", "seconds", "left")}
@@ -298,6 +349,8 @@ class RemoteLink:
             return
         payload = {"match": match, "table": self.config.table, "seat": self._seat(),
                    "n": len(game.actions), "game_setup": game.fingerprint()}
+        if game.over:  # the reveal: the seed the commitment was to, once the game is over
+            payload["seed"] = game.seed
         self.client.publish(match_topic(match, self.config.table, "hello"),
                             json.dumps(payload), qos=1, retain=True)
 
@@ -345,10 +398,12 @@ class RemoteLink:
             return
         if start >= len(game.actions):
             start = self.peer_n  # sent, but not acknowledged for a while: again
+        sealer = game.sealer()
         for n in range(start + 1, len(game.actions) + 1):
             self.client.publish(match_topic(match, self.config.table, "actions"),
                                 json.dumps({"match": match, "n": n,
-                                            "action": game.actions[n - 1]}), qos=1)
+                                            "sealed": sealer.seal(game.actions[n - 1])}),
+                                qos=1)
         self.sent_upto, self.sent_at = len(game.actions), now
 
     def _hand_theirs(self, now: float) -> None:
@@ -412,9 +467,12 @@ class RemoteLink:
 def _differs(theirs: object, ours: dict) -> str:
     if not isinstance(theirs, dict):
         return "it did not say which"
-    for key in ("game", "options", "extras", "seed"):
+    for key in ("game", "options", "extras"):
         if theirs.get(key) != ours.get(key):
             return f"its {key} is {theirs.get(key)!r}, this table's {ours.get(key)!r}"
+    if theirs.get("seed") != ours.get("seed"):
+        return ("the two tables drew different games from the match (were both given the "
+                "same secret word, or both none?)")
     return "it differs"
 
 
