@@ -209,20 +209,18 @@ def play(args: argparse.Namespace) -> int:
 
 
 def _link_flags(args: argparse.Namespace, setting) -> list[str] | None:
-    """``obelisk play --remote``: the flags of its link to the broker (None: no match)."""
+    """``obelisk play --broker``: the flags of its link to the club's broker, which carries
+    a match begun with --remote or from the page (None: no broker, no match)."""
     if args.broker is None:
         if args.remote is not None:
             raise argparse.ArgumentTypeError("--remote with obelisk play needs the club's "
                                              "broker: add --broker mqtt://HOST")
         return None
-    if args.remote is None:
-        raise argparse.ArgumentTypeError("--broker is for a match with another table: add "
-                                         "--remote MATCH --seat A|B")
     import re
     import socket
 
-    name = args.table or re.sub(r"[^a-z0-9_-]", "-", socket.gethostname().lower())[:30] \
-        + f"-{setting.seat.value.lower()}"
+    seat = f"-{setting.seat.value.lower()}" if args.remote is not None else ""
+    name = args.table or re.sub(r"[^a-z0-9_-]", "-", socket.gethostname().lower())[:30] + seat
     return ["--broker", args.broker, "--table", name]
 
 

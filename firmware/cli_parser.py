@@ -340,8 +340,9 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
                "stopped resumes, and `obelisk games` lists it")
     add_game_flags(play, list(GAMES.values()), ("flags",))
     _solo_flags(play)
-    play.add_argument("--broker", help="with --remote: the club's broker, mqtt://host[:port] "
-                      "or mqtts://host[:port] (obelisk play starts the link to it)")
+    play.add_argument("--broker", help="the club's broker, mqtt://host[:port] or "
+                      "mqtts://host[:port], for a match with another table (--remote, or set "
+                      "up from the page): obelisk play starts the link to it")
     play.add_argument("--table", help="with --broker: this table's name on the broker "
                       "(default: this machine's name and the seat)")
     _new_game(play)

@@ -68,3 +68,32 @@ def test_two_pages_play_the_first_moves_of_a_remote_towers_match(browser, tmp_pa
             if played is not None:
                 played.stop()
         broker.stop()
+
+
+def test_a_match_is_set_up_from_each_tables_page_with_the_pin(browser, tmp_path):
+    """Point 1: two tables with a broker and no match; each page's person, with the PIN,
+    sets up a match of the same name, one in each seat; the two tables find each other."""
+    broker = Mosquitto(tmp_path / "broker").start()
+    a = b = None
+    try:
+        a = Played(browser, "stones", tmp_path / "a", "--broker", broker.url, "--table", "ta")
+        b = Played(browser, "stones", tmp_path / "b", "--broker", broker.url, "--table", "tb")
+        for played, seat in ((a, "A"), (b, "B")):
+            page = played.page
+            page.select_option("#opt-solo", f"remote-{seat}")
+            page.fill("#opt-match", "club-night")
+            page.click("#ctl-new")
+        for played in (a, b):
+            played.page.wait_for_function(
+                "() => /playing the table/.test(document.getElementById('link').textContent)",
+                timeout=60_000)
+        assert "tb" in (a.page.text_content("#link") or "")
+        assert "ta" in (b.page.text_content("#link") or "")
+        for played, other in ((a, "B"), (b, "A")):
+            names = played.page.text_content("#players") or ""
+            assert f"player {other} (at the other table)" in names, names
+    finally:
+        for played in (a, b):
+            if played is not None:
+                played.stop()
+        broker.stop()

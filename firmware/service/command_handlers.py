@@ -78,6 +78,8 @@ class TableMaker:
         try:
             return self.solo.far_seat(game_id)
         except (ImportError, ObeliskError) as exc:
+            if self.solo.journal_key == "remote":  # the match's own words say what to do
+                raise CommandRefused(str(exc)) from None
             raise CommandRefused(f"the computer does not play {game_id} ({exc}): choose "
                                  "two people") from None
 
@@ -88,7 +90,14 @@ def solo_of(table: Any) -> Any:
 
 
 def solo_wanted(command: Command, now: Any) -> Any:
-    """The solo setting a ``new`` command asks for (absent: ``now``, the table's own)."""
+    """The far seat a ``new`` command asks for: the computer, a match with another table,
+    or no one (absent: ``now``, the table's own)."""
+    if command.remote is not None:
+        from engine.players import Player
+        from firmware.service.remote import Remote
+
+        match, seat, secret = command.remote
+        return Remote(match, Player(seat), secret)
     if command.solo is None:
         return now
     if command.solo == "none":
@@ -142,7 +151,9 @@ def status(table: Any) -> dict:
                 "decline": _bonus(table), "takeback": _owners(table), "choose": choose,
                 "start": table.may_begin(), "end": table.game_on(),
                 "new": table.between_games(), "hint": not _hint_now(table)},
-            "solo": solo.to_dict() if solo is not None else None, "games": games()}
+            "solo": solo.to_dict() if solo is not None and solo.journal_key == "solo" else None,
+            "remote": solo.to_dict() if solo is not None and solo.journal_key == "remote"
+            else None, "games": games()}
 
 
 class Controls:

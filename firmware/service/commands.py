@@ -9,8 +9,8 @@
 | ``choose`` | ``index`` | the chooser's presses to that candidate, then a hold |
 | ``start`` | | player A's press in setup (the table must be set up) |
 | ``end`` | | the journal moved aside; the same game set up again |
-| ``new`` | ``game``, ``options``, ``solo``, ``level`` | after a game, a press; other game, \
-options or solo setting: a new table |
+| ``new`` | ``game``, ``options``, ``solo``, ``level``; or ``remote``, ``seat``, ``secret`` \
+| after a game, a press; other game, options, solo setting or match: a new table |
 | ``hint`` | | playing alone: the person's hold of their own button (a hint lights) |
 | ``diag`` | ``led`` (optional) | none: ``obelisk diag`` through the service (that LED lit a \
 moment); never passed on by the page |
@@ -43,7 +43,8 @@ LOCAL_COMMANDS = ("diag", "peer", "link", "clock")
 """Commands only a person at the table's computer sends: ``obelisk diag`` through the
 running service (an LED lit for a test, the sensors as the service sees them)."""
 FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led", "deadline",
-          "match", "n", "action", "state", "message", "seconds", "left"}
+          "match", "n", "action", "state", "message", "seconds", "left", "remote", "seat",
+          "secret"}
 
 
 LINK_STATES = ("waiting", "linked", "apart", "stopped")
@@ -77,6 +78,8 @@ class Command:
     """``link``: how the link stands (one of ``LINK_STATES``) and why, in words."""
     clock: tuple[str, float, float] | None = None
     """``clock``: the other table's hourglass: its state, length and seconds left."""
+    remote: tuple[str, str, str] | None = None
+    """``new``: a match with another table: its name, the seat played here, the secret word."""
 
 
 def parse(line: bytes | str) -> Command:
@@ -86,7 +89,8 @@ def parse(line: bytes | str) -> Command:
     game, options, solo, level = _game_setup(data)
     led, deadline = _led_and_deadline(data)
     return Command(data["command"], player, index, game, tuple(sorted(options.items())), solo,
-                   level, led, deadline, _peer(data), _link(data), _clock(data))
+                   level, led, deadline, _peer(data), _link(data), _clock(data),
+                   _remote(data))
 
 
 def _link(data: dict) -> tuple[str, str] | None:
@@ -118,6 +122,19 @@ def _clock(data: dict) -> tuple[str, float, float] | None:
                              f'one of {", ".join(CLOCK_STATES)}, "seconds": 0 to 3600, '
                              '"left": 0 to 3600}')
     return state, float(seconds), float(left)
+
+
+def _remote(data: dict) -> tuple[str, str, str] | None:
+    """A ``new`` command's match with another table, checked for its shape."""
+    if not {"remote", "seat", "secret"} & set(data):
+        return None
+    match, seat, secret = data.get("remote"), data.get("seat"), data.get("secret", "")
+    if data["command"] != "new" or not isinstance(match, str) or seat not in ("A", "B") \
+            or not isinstance(secret, str) or len(secret) > 100 or data.get("solo") not in (
+                None, "none"):
+        raise CommandRefused('a match is {"command": "new", "remote": NAME, "seat": "A" or '
+                             '"B", "secret": WORD (optional)}, without the computer')
+    return match, seat, secret
 
 
 def _peer(data: dict) -> tuple[str, int, dict] | None:

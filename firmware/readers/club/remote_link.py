@@ -63,6 +63,9 @@ LOOK_S = 0.02
 """How often the journal is looked at for a new action (its size and time: cheap)."""
 RESEND_S = 2.0
 """The least time between two sendings of the same actions to a peer that lags behind."""
+SETUP_EVERY_S = 1.0
+"""How often the table is asked which match it is set up for, while its journal holds none
+under way (a page may set one up)."""
 MESSAGE_MAX = 64 * 1024
 """The largest message taken from the broker (an action is some hundred bytes)."""
 
@@ -154,6 +157,8 @@ class RemoteLink:
         self.inbox: dict[int, dict] = {}  # the other table's actions, by number
         self.sent_upto = 0  # actions sent to the peer since its last count
         self.sent_at = 0.0
+        self.setup: dict | None = None  # the match the table is set up for, before its game
+        self._asked_at = -SETUP_EVERY_S
         self.handed = 0  # the last action number of theirs the table took to light
         self.handed_at = 0.0
         self.connected = False
@@ -221,13 +226,46 @@ class RemoteLink:
             self._tell("apart", f"this table lost the club's broker ({reason}) at "
                        f"{time.strftime('%H:%M')}: the match waits, and the link tries again")
 
+    def _remote(self) -> dict | None:
+        """The match this table plays: its journal's game, or, before that game starts (or
+        after the last ended), the match the table is set up for (asked of the table)."""
+        game = self.game
+        if game is not None and game.remote and (not game.over or self.setup is None
+                                                 or self.setup == game.remote):
+            return game.remote
+        return self.setup
+
+    def _game(self) -> Game | None:
+        """The journal's game, if it is the match's (not one before it)."""
+        game, remote = self.game, self._remote()
+        return game if game is not None and remote is not None and game.remote == remote \
+            else None
+
     def _match(self) -> str | None:
-        remote = self.game.remote if self.game is not None else None
+        remote = self._remote()
         return remote.get("match") if remote else None
 
     def _seat(self) -> str | None:
-        remote = self.game.remote if self.game is not None else None
+        remote = self._remote()
         return remote.get("seat") if remote else None
+
+    def _ask_setup(self, now: float) -> None:
+        """Before its game starts, what match the table is set up for (the page may set one
+        up), so that the two tables find each other while their players set out the pieces."""
+        if now - self._asked_at < SETUP_EVERY_S or (self.game is not None and self.game.remote
+                                                    and not self.game.over):
+            return
+        self._asked_at = now
+        try:
+            answer = control.send(self.dir, {"command": "status"}, timeout=2.0)
+        except control.ControlUnavailable:
+            return
+        remote = answer.get("remote") if isinstance(answer.get("remote"), dict) else None
+        if remote != self.setup:
+            before = self._match()
+            with self._lock:
+                self.setup = remote
+            self._matched(before)
 
     def _on_message(self, client, userdata, message) -> None:
         parts = message.topic.split("/")
@@ -269,10 +307,11 @@ class RemoteLink:
             log.warning("table %r claims seat %s of match %r, which table %r plays: ignored",
                         table, data.get("seat"), self._match(), self.peer)
             return
-        if self.game is not None and data.get("game_setup") != self.game.fingerprint():
+        game, theirs = self._game(), data.get("game_setup")
+        if game is not None and theirs is not None and theirs != game.fingerprint():
             self.problem = (f"the other table ({table}) set up another game: "
-                            f"{_differs(data.get('game_setup'), self.game.fingerprint())}; "
-                            "both must start the same game with the same options")
+                            f"{_differs(theirs, game.fingerprint())}; both must start the "
+                            "same game with the same options")
             self._tell("stopped", self.problem)
             return
         first = self.peer is None
@@ -300,10 +339,11 @@ class RemoteLink:
     def _open(self, text: object) -> dict | None:
         """The other table's action, opened with the key of this game's seed (None: it was
         sealed with another, a stray's or another game's)."""
-        if self.game is None or not isinstance(text, str):
+        game = self._game()
+        if game is None or not isinstance(text, str):
             return None
         try:
-            opened = self.game.sealer().unseal(text)
+            opened = game.sealer().unseal(text)
         except SealError:
             log.warning("an action of the other table that this game's key does not open "
                         "was dropped (another game, or another secret word)")
@@ -344,12 +384,13 @@ class RemoteLink:
                             json.dumps(payload), qos=1, retain=True)
 
     def _hello(self) -> None:
-        match, game = self._match(), self.game
-        if match is None or game is None or not self.connected:
+        match, game = self._match(), self._game()
+        if match is None or not self.connected:
             return
-        payload = {"match": match, "table": self.config.table, "seat": self._seat(),
-                   "n": len(game.actions), "game_setup": game.fingerprint()}
-        if game.over:  # the reveal: the seed the commitment was to, once the game is over
+        payload = {"match": match, "table": self.config.table, "seat": self._seat(), "n": 0}
+        if game is not None:  # started: its count, and the game it is (the seed committed)
+            payload.update(n=len(game.actions), game_setup=game.fingerprint())
+        if game is not None and game.over:  # the reveal: the seed, once the game is over
             payload["seed"] = game.seed
         self.client.publish(match_topic(match, self.config.table, "hello"),
                             json.dumps(payload), qos=1, retain=True)
@@ -379,17 +420,23 @@ class RemoteLink:
             return False
         before = self._match()
         with self._lock:
-            self.game = game
-            if self._match() != before:  # another match: begin afresh
+            self.game = game if game is not None and game.remote else None
+        self._matched(before)
+        return True
+
+    def _matched(self, before: str | None) -> None:
+        """The match may have changed (``before``: the one played till now): begin afresh
+        with the new one; say where this table stands."""
+        with self._lock:
+            if self._match() != before:
                 self.peer, self.peer_n, self.sent_upto, self.inbox = None, 0, 0, {}
                 if self.connected and self._match() is not None:
                     self.client.subscribe(match_topic(self._match(), "+", "#"), qos=1)
         self._hello()
-        return True
 
     def _send_ours(self, now: float) -> None:
         """Every action past what the other table holds (again, if it lags a while)."""
-        game, match = self.game, self._match()
+        game, match = self._game(), self._match()
         if game is None or match is None or self.peer is None or not self.connected:
             return
         start = max(self.peer_n, self.sent_upto)
@@ -409,7 +456,7 @@ class RemoteLink:
     def _hand_theirs(self, now: float) -> None:
         """The other table's next action, to the table to light (again after a while: the
         table may have restarted since, and takes the same action twice as once)."""
-        game, match = self.game, self._match()
+        game, match = self._game(), self._match()
         if game is None or match is None:
             return
         n = len(game.actions) + 1
@@ -441,9 +488,11 @@ class RemoteLink:
     def step(self, now: float) -> None:
         """One look at the journal and the inbox."""
         self._read_journal()
+        self._ask_setup(now)
         with self._lock:
             self._send_ours(now)
-            done = len(self.game.actions) if self.game is not None else 0
+            game = self._game()
+            done = len(game.actions) if game is not None else 0
             for n in [k for k in self.inbox if k <= done]:
                 del self.inbox[n]  # recorded here: the journal keeps it now
         self._hand_theirs(now)

@@ -158,7 +158,7 @@ function newGameForm(status) {
       html("option", { value: id, title: g.help, selected: id === chosen ? "selected" : null }, id)));
   select.addEventListener("change", () => { ctl.form = { game: select.value }; paint(); });
   const fields = (games[chosen]?.options || []).map((o) => optionField(o));
-  const solo = soloFields(status.solo);
+  const solo = soloFields(status.solo, status.remote);
   const form = html("form", { id: "new-game-form", class: "ctl-new" },
     html("h3", {}, "A new game"),
     html("label", {}, "game ", select), ...fields.map((f) => f.label), ...solo.labels,
@@ -172,27 +172,45 @@ function newGameForm(status) {
       else if (input.value.trim()) options[o.name] = input.value.trim();
     }
     ctl.form = { game: chosen };
+    const who = solo.seat.value;
+    if (who.startsWith("remote-")) { // a match with another table: its name, the seat here
+      command("new", { game: chosen, options, remote: solo.match.value.trim(),
+        seat: who.slice("remote-".length), secret: solo.secret.value });
+      return;
+    }
     /** @type {{game: string, options: Record<string, string | boolean>, solo: string, level?: number}} */
-    const sent = { game: chosen, options, solo: solo.seat.value };
+    const sent = { game: chosen, options, solo: who };
     if (sent.solo !== "none") sent.level = Number(solo.level.value);
     command("new", sent);
   });
   return form;
 }
 
-/** Playing alone: the computer's seat (or two people) and its level, as --solo and --level.
- * @param {ControlStatus["solo"]} solo  as the table plays now */
-function soloFields(solo) {
+/** Who plays: two people, the computer in a seat and its level (--solo, --level), or a
+ * friend at another table (--remote, --seat, --secret).
+ * @param {ControlStatus["solo"]} solo  as the table plays now
+ * @param {ControlStatus["remote"]} remote  the match the table plays now, if any */
+function soloFields(solo, remote) {
+  const now = remote ? `remote-${remote.seat}` : solo?.seat || "none";
   const seat = html("select", { name: "opt-solo", id: "opt-solo" },
-    ...[["none", "two people"], ["A", "the computer plays A"], ["B", "the computer plays B"]]
+    ...[["none", "two people"], ["A", "the computer plays A"], ["B", "the computer plays B"],
+      ["remote-A", "a friend at another table; A here"],
+      ["remote-B", "a friend at another table; B here"]]
       .map(([value, words]) => html("option",
-        { value, selected: (solo?.seat || "none") === value ? "selected" : null }, words)));
+        { value, selected: now === value ? "selected" : null }, words)));
+  const match = html("input", { name: "opt-match", id: "opt-match", value: remote?.match || "",
+    placeholder: "friday-night", autocomplete: "off" });
+  const secret = html("input", { name: "opt-secret", id: "opt-secret", type: "password",
+    autocomplete: "off" });
   const level = html("select", { name: "opt-level", id: "opt-level" },
     ...[1, 2, 3, 4].map((n) => html("option",
       { value: String(n), selected: (solo?.level || 1) === n ? "selected" : null },
       `${n}${n === 1 ? " (easiest)" : n === 4 ? " (hardest)" : ""}`)));
-  return { seat, level, labels: [html("label", { title: "play alone: the table lights the computer's moves" },
-    "players ", seat), html("label", { title: "how well the computer plays" }, "level ", level)] };
+  return { seat, level, match, secret, labels: [html("label", { title: "play alone: the table lights the computer's moves" },
+    "players ", seat), html("label", { title: "how well the computer plays" }, "level ", level),
+  html("label", { title: "a match: the name both tables give it" }, "match ", match),
+  html("label", { title: "a match of High Rise: the word both players agreed on" },
+    "secret word ", secret)] };
 }
 
 /** One of a game's options as a field: a checkbox, a list of choices or a text.

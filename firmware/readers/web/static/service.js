@@ -167,6 +167,7 @@ export function followTable(kinds, take, lost) {
  * @property {string} problem
  * @property {Can} can
  * @property {{seat: string, level: number} | null} solo
+ * @property {{match: string, seat: string} | null} [remote]  a match with another table
  * @property {Record<string, {help: string, options: GameOption[]}>} games
  * @property {string} [pin_mark]
  */
