@@ -220,7 +220,7 @@ def test_a_high_rise_match_tells_the_broker_nothing_hidden_before_the_end(tmp_pa
     """Point 5: both tables draw the hidden values from the match and a secret word no one
     on the broker hears; what crosses is sealed with a key from that seed; the hello commits
     to the seed and reveals it only once the game is over."""
-    from firmware.readers.club.remote_link import commitment, read_game
+    from firmware.readers.club.match_game import commitment, read_game
     from firmware.store.journal import Journal
 
     broker = Mosquitto(tmp_path / "broker").start()

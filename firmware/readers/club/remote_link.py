@@ -41,7 +41,6 @@ seat first, and only when game, options and seed are its own.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import threading
@@ -53,9 +52,10 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from firmware.readers.club.config import PREFIX, ClubConfig
 from firmware.readers.club.connect import refusal_words, trust_ca, unreachable_words
+from firmware.readers.club.match_game import Game, read_game
 from firmware.service import control
 from firmware.store.journal import Journal, JournalError
-from firmware.store.seal import Sealer, SealError
+from firmware.store.seal import SealError
 
 log = logging.getLogger("obelisk.remote")
 
@@ -78,70 +78,6 @@ def status_topic(table: str) -> str:
     """Whether a table's link is there (``_`` is no match's name: names start with a letter
     or a digit)."""
     return match_topic("_", table, "status")
-
-
-class Game:
-    """The match's game as this table's journal holds it: its start, seed and actions."""
-
-    def __init__(self, start: dict, seed: object, actions: list[dict], over: bool) -> None:
-        self.start = start
-        self.seed = seed  # opened, where the game seals it (High Rise)
-        self.actions = actions  # each action as its record keeps it, in order
-        self.over = over
-
-    @property
-    def remote(self) -> dict | None:
-        kept = self.start.get("remote")
-        return kept if isinstance(kept, dict) else None
-
-    def fingerprint(self) -> dict:
-        """What both tables must agree on before a move crosses: the game, its options and
-        a commitment to its seed (never the seed, which would tell hidden values early)."""
-        return {"game": self.start.get("game"), "options": self.start.get("options"),
-                "extras": self.start.get("extras"), "seed": commitment(self.seed)}
-
-    def sealer(self) -> Sealer:
-        """What crosses the broker is sealed with a key drawn from the game's seed, which
-        only the two tables hold (with a secret word, no one who reads the broker)."""
-        return Sealer.of_key(hashlib.sha256(f"obelisk-match-key:{self.seed}".encode()).digest())
-
-
-def commitment(seed: object) -> str:
-    return hashlib.sha256(f"obelisk-commit:{seed}".encode()).hexdigest()
-
-
-def read_game(journal: Journal) -> Game | None:
-    """The last game the journal started (None: none yet), its sealed entries opened with
-    the table's own key (the link runs as the table's user)."""
-    entries = journal.read().entries
-    starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
-    if not starts:
-        return None
-    game = entries[starts[-1]:]
-    start, sealer = game[0], Sealer(journal.dir)
-    seed = start.get("seed")
-    if "sealed" in start:
-        seed = _opened(sealer, start["sealed"]).get("seed")
-    actions = []
-    for entry in game:
-        if entry.get("t") != "action":
-            continue
-        if "sealed" in entry:
-            opened = _opened(sealer, entry["sealed"])
-            actions.append({k: v for k, v in opened.items() if k != "reading"})
-        elif "action" in entry:
-            actions.append(entry["action"])
-    return Game(start, seed, actions, any(e.get("t") == "over" for e in game))
-
-
-def _opened(sealer: Sealer, text: object) -> dict:
-    try:
-        opened = sealer.unseal(str(text))
-    except SealError as exc:
-        raise JournalError(f"a sealed entry of the journal cannot be opened: {exc}") from None
-    if not isinstance(opened, dict):
-        raise JournalError("a sealed entry of the journal holds no object")
-    return opened
 
 
 class RemoteLink:
