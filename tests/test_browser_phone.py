@@ -69,6 +69,8 @@ def test_the_maze_counts_segments_set_out_in_its_setup_then_those_claimed(plays)
     facts = _facts_say(page, "to claim")
     assert "the obelisk: 1 of 5 segments" in facts and "4 to claim" in facts, facts
     assert "1 of 5 segments" in page.text_content("#players .card")
+    # the facts count the turn as the turn line does ("turn 1 of 20"), not "turn 0"
+    assert "turn 1 of 20" in _facts_say(page, "turn 1 of") and "turn 0" not in facts
 
 
 # ---------------------------------------------------------------------- labels that fit

@@ -67,7 +67,10 @@ def test_a_silent_move_is_confirmed_with_the_button():
 
 def test_what_no_legal_move_explains_is_named():
     s = StonesGame().new_initial_state()
-    with pytest.raises(InferenceError, match="emptied c1 and filled c2"):
+    # said as what no move does, never as "no legal move for player A" (which, by the
+    # rules, would mean player A has lost)
+    with pytest.raises(InferenceError, match=r"^no legal move of player A empties c1 and "
+                       r"fills c2: "):
         candidate_moves(s, _seen(s, "-c1", "+c2"))
 
 

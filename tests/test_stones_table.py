@@ -79,7 +79,7 @@ def test_a_step_is_played_from_what_the_switches_see(t):
 
 def test_an_illegal_move_is_waited_out(t):
     t.see(t.after("-c1", "+c2"))
-    assert t.table.state == "repair" and "emptied c1 and filled c2" in t.table.problem
+    assert t.table.state == "repair" and "empties c1 and fills c2" in t.table.problem
     assert t.table.actions == []
     frame = t.table.led_frame(t.now, 16)
     assert frame[("board", "", 1 * 4 + 2)] == (255, 0, 0)      # c2: take it off
@@ -226,6 +226,6 @@ def test_height_sensors_show_which_stack_is_wrong(tmp_path):
     heights[sq("a1")] = 2                        # a stone dropped on A's own cornerstone
     heights.pop(sq("a6"))                        # ... and B's capstone taken away
     t.see(BoardView.of(heights.items(), 3))
-    assert t.table.state == "repair" and "changed the stack on a1" in t.table.problem
+    assert t.table.state == "repair" and "changes the stack on a1" in t.table.problem
     frame = t.table.led_frame(t.now, 16)
     assert frame[("board", "", 0 * 4 + 0)] == (255, 0, 0)      # a1 first: one too many

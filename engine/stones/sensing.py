@@ -86,7 +86,7 @@ def candidate_moves(state: StonesState, seen: BoardView, *,
     if fits:
         return fits
     raise InferenceError(
-        f"no legal move for {state.to_play} {_changes(before, seen)}: "
+        f"no legal move of {state.to_play} {_changes(before, seen)}: "
         "put the stones back as they were"
     )
 
@@ -116,12 +116,12 @@ def _changes(before: BoardView, seen: BoardView) -> str:
     taller = sorted(sq for sq in set(was) & set(now) if now[sq] != was[sq])
     parts = []
     if gone:
-        parts.append("emptied " + ", ".join(square_name(s) for s in gone))
+        parts.append("empties " + ", ".join(square_name(s) for s in gone))
     if new:
-        parts.append("filled " + ", ".join(square_name(s) for s in new))
+        parts.append("fills " + ", ".join(square_name(s) for s in new))
     if taller:
-        parts.append("changed the stack on " + ", ".join(square_name(s) for s in taller))
-    return " and ".join(parts) or "changed nothing the switches can see"
+        parts.append("changes the stack on " + ", ".join(square_name(s) for s in taller))
+    return " and ".join(parts) or "changes nothing the switches can see"
 
 
 def destinations(state: StonesState, square: Square) -> frozenset[Square]:

@@ -124,7 +124,9 @@ export function info(view) {
   const seen = view.obs;
   return html("div", { class: "maze-info" },
     html("span", { class: "stat" }, segmentWords(seen)),
-    html("span", { class: "stat" }, `turn ${seen.turn}, ${seen.turns_left} left`),
+    // the turn under way, counted as the turn line counts it ("turn 1 of 20")
+    html("span", { class: "stat" }, seen.turns_left
+      ? `turn ${seen.turn + 1} of ${seen.turn + seen.turns_left}` : "no turns left"),
     html("span", { class: "stat" }, `${seen.walls_left} walls left`));
 }
 
