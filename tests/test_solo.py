@@ -365,3 +365,21 @@ def test_the_computers_towers_ask_says_each_thing_once(block_set):
     assert words(pos, (Choose("G01"), Choose("R1"))) == (
         "put a green block from the pile on a zone pad; put a red block from the pile on a "
         "zone pad")
+
+
+def test_the_computers_asked_move_outlives_a_restart(tmp_path, monkeypatch):
+    """Its search is capped in time, so after a restart it might choose another move: the
+    one it asked is kept and asked again (a newcomer saw the maze's asked wall turn into a
+    pass)."""
+    t = _stones(tmp_path)
+    _person_moves(t)
+    (asked,) = t.table.solo.asked
+    other = next(a for a in t.table.position.legal_actions() if a != asked)
+    monkeypatch.setattr(Computer, "_search", lambda self, state, seed, cap_s: other)
+    again = StonesHarness(tmp_path)  # the table started again on the same journal
+    assert again.table.solo.asked == (asked,)
+    told = [e for e in again.events if e["event"] == "asked"]
+    assert told and told[-1]["action"] == [e for e in t.events
+                                           if e["event"] == "asked"][-1]["action"]
+    again.see(sight(again.table.position.apply_action(asked)))  # made: the next is worked out
+    assert again.table.actions[-1] == asked

@@ -5,18 +5,15 @@ computer's seat is to act, it chooses at once with the engine's search
 (``engine.search``), under a thinking-time cap kept with the monotonic
 clock so the service loop is never held up for long, and the table shows
 the move: the game's LEDs (``firmware/<game>/solo.py``: ``lights``), the
-turn's words (``make the computer's move: ...``, never any move: only the
-asked one is taken) and an ``asked`` event with the move in words and
-where. The person makes it on the
-table; the sensors read it like any other move, and a move for the computer
-that is not the one asked is refused with what differs, then waited out as
-any other mistake. Moves that need no hands (declining a towers bonus, the
-Maze Master passing) are played by the table itself.
+turn's words (``make the computer's move: ...``: only the asked one is
+taken) and an ``asked`` event. The person makes it; the sensors read it like
+any other move, and another move for the computer is refused with what
+differs. Moves that need no hands (a towers bonus declined, the Maze Master
+passing) the table plays itself. The asked move is kept beside the journal
+(``asked.json``), so a restart asks the same one again.
 
-A hold of the person's own button while nothing is offered or asked of them
-(a takeback to confirm, candidates to pick) asks for a hint: the move the
-computer would play in their place lights up, and a ``hint`` event tells
-it. A takeback stays where it was: lift the pieces off and press (or hold).
+A hold of the person's own button while nothing else is asked of them asks for
+a hint: the move the computer would play in their place lights up (``hint``).
 
 Each game's ``firmware/<game>/solo.py`` says how its moves light up, how
 they read in words, when a made move is the asked one, and which moves the
@@ -25,7 +22,9 @@ computer plays in one go (the towers' two zone blocks).
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +34,11 @@ from engine.errors import ObeliskError
 from engine.players import Player
 from firmware.games import GAMES
 from firmware.service import palette
+from firmware.store.state_dir import StateDirError, write_whole
+from hardware.files import read_limited
+
+ASKED_FILE = "asked.json"
+"""The computer's move asked and not yet made, beside the journal (``Computer._keep``)."""
 
 THINK_CAP_S = (0.05, 0.1, 0.2, 0.3)
 """The longest the computer thinks per move at levels 1 to 4 (real seconds): the loop
@@ -334,7 +338,35 @@ class Computer(FarSeat):
     def _plan(self, table: Any, seat: Player) -> tuple:
         """The move ``seat`` would make now: one action, or those the game plays in one go
         (the towers' two zone blocks, the maze's segments), all within one think cap: the
-        loop answers nothing else meanwhile."""
+        loop answers nothing else meanwhile. The computer's own move, once asked, is kept
+        beside the journal: a restart asks the same again (a search capped in time may
+        choose otherwise the second time)."""
+        kept = self._kept(table) if seat is self.seat else ()
+        if kept:
+            return kept
+        actions = self._search_move(table, seat)
+        if seat is self.seat:
+            self._keep(table, actions)
+        return actions
+
+    def _kept(self, table: Any) -> tuple:
+        """The move asked before a restart at this very point, if still legal (else ())."""
+        try:
+            kept = json.loads(read_limited(table.journal.dir / ASKED_FILE, 64 * 1024))
+            if kept.get("n") != len(table.actions) or kept.get("seed") != table.seed:
+                return ()
+            actions = tuple(table.record.action_from_dict(a) for a in kept["actions"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, ObeliskError):
+            return ()
+        return self._still_legal(table.position, actions)
+
+    def _keep(self, table: Any, actions: tuple) -> None:
+        kept = {"n": len(table.actions), "seed": table.seed,
+                "actions": [table.record.action_to_dict(a) for a in actions]}
+        with contextlib.suppress(StateDirError, OSError, TypeError, ValueError):  # a full
+            write_whole(table.journal.dir / ASKED_FILE, json.dumps(kept).encode())  # disk: asked
+
+    def _search_move(self, table: Any, seat: Player) -> tuple:
         first = table.position
         state, actions = first, []
         seed = (table.seed * 1_000_003 + len(table.actions)) % 2**63
