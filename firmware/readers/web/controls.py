@@ -46,8 +46,10 @@ Any of them at another Host is a 421; a POST or DELETE from another Origin a
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import hmac
 import ipaddress
+import json
 import secrets
 import socket
 import time
@@ -70,6 +72,8 @@ from firmware.readers.web.safe import MAX_BODY, JsonHandler
 from firmware.service.commands import COMMANDS
 from firmware.service.control import ControlUnavailable, send
 from firmware.service.pin import PinError, TablePin, read_table_pin
+from firmware.store.state_dir import write_whole
+from hardware.files import read_limited
 
 __all__ = [
     "CLOSE_AFTER",
@@ -98,6 +102,14 @@ CLOSED = ("PIN entry is closed after too many wrong PINs: hold the menu button a
           "to open it again")
 
 
+SESSIONS_FILE = Path("web") / "sessions.json"
+"""The phones signed in with the PIN, kept for a restart of the page's process."""
+
+
+def _hashed(cookie: str | None) -> str:
+    return hashlib.sha256((cookie or "").encode()).hexdigest()
+
+
 @dataclass
 class Session:
     token: str
@@ -117,6 +129,35 @@ class Sessions:
 
     def __post_init__(self) -> None:
         self.guard = PinGuard(self.clock, Path(self.state_dir) / FILE)
+        self._load()
+
+    # A phone signed in stays signed in when the page's process starts again (obelisk play
+    # restarts it with the table): the sessions are kept beside the wrong PINs' count, each
+    # under a hash of its cookie, so the file itself signs no one in.
+
+    def _path(self) -> Path:
+        return Path(self.state_dir) / SESSIONS_FILE
+
+    def _load(self) -> None:
+        try:
+            kept = json.loads(read_limited(self._path(), 256 * 1024))
+            self.sessions = {str(key): Session(str(s["token"]), float(s["made"]),
+                                               int(s["generation"]))
+                             for key, s in kept.items()}
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            self.sessions = {}  # none kept, or a damaged file: no one is signed in
+
+    def _save(self) -> None:
+        data = {key: {"token": s.token, "made": s.made, "generation": s.generation}
+                for key, s in self.sessions.items()}
+        with contextlib.suppress(StateDirError, OSError):  # a full disk: kept in memory only
+            self._path().parent.mkdir(exist_ok=True)
+            write_whole(self._path(), json.dumps(data).encode(), mode=0o600)
+
+    def close(self, cookie: str | None) -> None:
+        """Sign this cookie's session out."""
+        if self.sessions.pop(_hashed(cookie), None) is not None:
+            self._save()
 
     def pin(self) -> TablePin | None:
         """The table's PIN now (None: none, or it cannot be read; no session holds then)."""
@@ -130,13 +171,13 @@ class Sessions:
         the PIN of today's generation."""
         if not cookie:
             return None
-        found = self.sessions.get(cookie)
+        found = self.sessions.get(_hashed(cookie))
         if found is None:
             return None
         pin = self.pin()
         if self.clock() - found.made > SESSION_S or pin is None or \
                 pin.generation != found.generation:
-            self.sessions.pop(cookie, None)
+            self.close(cookie)
             return None
         return found
 
@@ -147,7 +188,8 @@ class Sessions:
             del self.sessions[oldest]
         cookie = secrets.token_urlsafe(32)
         made = Session(secrets.token_urlsafe(32), self.clock(), generation)
-        self.sessions[cookie] = made
+        self.sessions[_hashed(cookie)] = made
+        self._save()
         return cookie, made
 
     async def pin_mark(self) -> str | None:
@@ -301,7 +343,7 @@ class SessionHandler(_Json):
         if found is None or not _token_ok(self, found):
             self.refuse(403, GUEST)
             return
-        self.controls.sessions.pop(session_cookie(self) or "", None)
+        self.controls.close(session_cookie(self))
         self.clear_cookie(cookie_name(self), path="/")
         self.answer(200, {"ok": True, "session": False})
 
