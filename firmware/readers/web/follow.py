@@ -219,14 +219,14 @@ class Follower:
                     "table's state directory (a demo prints its own)")
         if not where.is_dir():
             return (f"no table is running on {where} (there is no such directory yet): start "
-                    "obelisk run or a demo there; this page waits for it")
+                    "one there (obelisk play, obelisk run or a demo); this page waits for it")
         if code in (errno.EACCES, errno.EPERM):
             return (f"this page may not read the table's events in {where}: run `obelisk web` "
                     "as the table's user or a member of its group")
         if self.seen_table:
             return STOPPED
-        return (f"no table is running on {where}: start `obelisk run` or a demo there; "
-                "this page waits for it")
+        return (f"no table is running on {where} yet, or it is starting again: start one "
+                "there (`obelisk play`, `obelisk run` or a demo); this page waits for it")
 
     def _say_absent(self, words: str) -> None:
         text = message({"event": "absent", "words": words})

@@ -462,7 +462,7 @@ followTable(KINDS, take, () => {
   // the page's server is out of reach (it sends `absent` itself when the table stops)
   page.live = false;
   page.absent = true;
-  page.status = "this page lost its server (obelisk web); trying again…";
+  page.status = "this page lost its server (obelisk play or obelisk web stopped, or is starting again); trying again…";
   soon();
 });
 // the wooden set as the hands panel sees it (hands.js): the drawing says where it differs
