@@ -271,6 +271,13 @@ def _add_web(commands: argparse._SubParsersAction) -> None:
     web.set_defaults(run=cli_commands.web)
 
 
+def _club_config(parser: argparse.ArgumentParser) -> None:
+    """Where a club reader finds its broker (``mqtt.toml``) and the table it reads."""
+    parser.add_argument("--config", help="the configuration file (default: mqtt.toml in the "
+                        "state directory, else /etc/obelisk/mqtt.toml)")
+    _state_dir(parser, "the table's state directory")
+
+
 def _add_mqtt(commands: argparse._SubParsersAction) -> None:
     mqtt = commands.add_parser("mqtt", help="publish the table's games and results to a "
                                "club's MQTT broker", description="Publish the table running on "
@@ -278,9 +285,7 @@ def _add_mqtt(commands: argparse._SubParsersAction) -> None:
                                "state directory or /etc/obelisk): broker = \"mqtt://host\" or "
                                "\"mqtts://host\", table = \"a name\", optionally user, "
                                "password_file, ca_file, home_assistant = true.")
-    mqtt.add_argument("--config", help="the configuration file (default: mqtt.toml in the "
-                      "state directory, else /etc/obelisk/mqtt.toml)")
-    _state_dir(mqtt, "the table's state directory")
+    _club_config(mqtt)
     mqtt.set_defaults(run=cli_commands.mqtt)
     _in_words(mqtt)
 
@@ -293,13 +298,11 @@ def _add_remote(commands: argparse._SubParsersAction) -> None:
                                  "table, the other table's moves in, to be lit and made here. "
                                  "The broker is the one in mqtt.toml, as for obelisk mqtt, or "
                                  "--broker with --table.")
-    remote.add_argument("--config", help="the configuration file (default: mqtt.toml in the "
-                        "state directory, else /etc/obelisk/mqtt.toml)")
+    _club_config(remote)
     remote.add_argument("--broker", help="the club's broker, mqtt://host[:port] or "
                         "mqtts://host[:port], instead of a configuration file")
     remote.add_argument("--table", help="with --broker: this table's name on the broker "
                         "(lowercase letters, digits, - and _)")
-    _state_dir(remote, "the table's state directory")
     remote.set_defaults(run=cli_commands.remote)
     _in_words(remote)
 

@@ -9,8 +9,26 @@ from __future__ import annotations
 import ssl
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from firmware.readers.club.config import Broker, ClubConfig, ClubError
+
+
+def club_client(config: ClubConfig, client_id: str, delays: tuple[float, float],
+                will: str) -> mqtt.Client:
+    """A client of the club's broker as the table's readers use one: MQTT 3.1.1, a clean
+    session, retrying between ``delays`` (seconds), its credentials and TLS trust, and
+    ``offline`` on the topic ``will`` as its last will."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                         protocol=MQTTProtocolVersion.MQTTv311, clean_session=True)
+    client.reconnect_delay_set(min_delay=max(1, round(delays[0])),
+                               max_delay=max(1, round(delays[1])))
+    client.will_set(will, "offline", qos=1, retain=True)
+    if config.user is not None:
+        client.username_pw_set(config.user, config.password)
+    if config.broker.tls:
+        trust_ca(client, config.ca_file, f"{config.source}: ca_file =")
+    return client
 
 
 def refusal_words(reason: object, config: ClubConfig) -> str:

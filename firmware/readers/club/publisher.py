@@ -44,11 +44,10 @@ import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from firmware.readers.club import state as table_state
 from firmware.readers.club.config import ClubConfig, ClubError
-from firmware.readers.club.connect import refusal_words, trust_ca, unreachable_words
+from firmware.readers.club.connect import club_client, refusal_words, unreachable_words
 from firmware.readers.club.outbox import Message, Outbox
 from firmware.readers.club.safe import FileRefused, clean, read_bounded
 from firmware.service.events import QUIET
@@ -127,16 +126,8 @@ class Publisher:
 
     def _client(self, backoff: tuple[float, float]) -> mqtt.Client:
         config = self.config
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"obelisk-{config.table}",
-                             protocol=MQTTProtocolVersion.MQTTv311, clean_session=True)
+        client = club_client(config, f"obelisk-{config.table}", backoff, config.topic("status"))
         client.max_inflight_messages_set(WINDOW)
-        client.reconnect_delay_set(min_delay=max(1, round(backoff[0])),
-                                   max_delay=max(1, round(backoff[1])))
-        client.will_set(config.topic("status"), "offline", qos=1, retain=True)
-        if config.user is not None:
-            client.username_pw_set(config.user, config.password)
-        if config.broker.tls:
-            trust_ca(client, config.ca_file, f"{config.source}: ca_file =")
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect

@@ -48,10 +48,9 @@ import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from firmware.readers.club.config import PREFIX, ClubConfig
-from firmware.readers.club.connect import refusal_words, trust_ca, unreachable_words
+from firmware.readers.club.connect import club_client, refusal_words, unreachable_words
 from firmware.readers.club.match_game import Game, read_game
 from firmware.service import control
 from firmware.store.journal import Journal, JournalError
@@ -111,15 +110,8 @@ class RemoteLink:
 
     def _client(self) -> mqtt.Client:
         config = self.config
-        client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                             client_id=f"obelisk-remote-{config.table}",
-                             protocol=MQTTProtocolVersion.MQTTv311, clean_session=True)
-        client.reconnect_delay_set(min_delay=1, max_delay=5)
-        client.will_set(status_topic(config.table), "offline", qos=1, retain=True)
-        if config.user is not None:
-            client.username_pw_set(config.user, config.password)
-        if config.broker.tls:
-            trust_ca(client, config.ca_file, f"{config.source}: ca_file =")
+        client = club_client(config, f"obelisk-remote-{config.table}", (1.0, 5.0),
+                             status_topic(config.table))
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
