@@ -1,4 +1,8 @@
-"""obelisk demo towers, run as a person runs it: whole games, killed and resumed."""
+"""obelisk demo towers, run as a person runs it: whole games, killed and resumed.
+
+The whole games the tests check are played side by side, started together when the first
+test asks (``tests.ahead``): a demo mostly waits on its simulated sensors' real time.
+"""
 
 from __future__ import annotations
 
@@ -13,17 +17,88 @@ from pathlib import Path
 import pytest
 
 from engine.towers.blocks import Colour
+from tests.ahead import started
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
 SEED = 5
 ARGS = ["demo", "towers", "--seed", str(SEED), "--json", "--speed", "50"]
+STONES = ["demo", "stones", "--json", "--speed", "50"]
+DEMOS = {  # each a fixture of the same name: the finished run, checked by the tests
+    "uninterrupted": ARGS,
+    "stones_seed_2": [*STONES, "--seed", "2"],  # the open mode, on occupancy switches
+    "stones_balanced": [*STONES, "--seed", "3", "--mode", "balanced"],
+    "stones_stack_sensors": [*STONES, "--seed", "2", "--stack-sensors"],
+    "highrise_seed_4": ["demo", "highrise", "--seed", "4", "--json", "--speed", "50",
+                        "--state-dir", "{dir}"],
+    "highrise_screen": ["demo", "highrise", "--seed", "6", "--speed", "50",
+                        "--state-dir", "{dir}"],
+    "maze_15": ["demo", "maze", "--seed", "2", "--json", "--speed", "50", "--turns", "15"],
+    "maze_25": ["demo", "maze", "--seed", "2", "--json", "--speed", "50", "--turns", "25"],
+}
 
 
 @pytest.fixture(scope="module")
-def uninterrupted() -> list[dict]:
-    run = subprocess.run([OBELISK, *ARGS], capture_output=True, text=True, timeout=300)
+def demos(request, tmp_path_factory):
+    """The module's demos, started together ahead of the tests (``tests.ahead``)."""
+
+    def command(name: str) -> list[str]:
+        where = str(tmp_path_factory.mktemp(name))
+        return [OBELISK, *(where if word == "{dir}" else word for word in DEMOS[name])]
+
+    ahead = started(request, command, list(DEMOS), timeout=300)
+    yield ahead
+    ahead.close()
+
+
+def _finished(demos, name: str) -> subprocess.CompletedProcess:
+    run = demos.result(name)
     assert run.returncode == 0, run.stderr
+    return run
+
+
+def _events(run: subprocess.CompletedProcess) -> list[dict]:
     return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(demos) -> list[dict]:
+    return _events(_finished(demos, "uninterrupted"))
+
+
+@pytest.fixture(scope="module")
+def stones_seed_2(demos) -> list[dict]:
+    """The stones demo of seed 2 in the open mode, on occupancy switches (it stacks)."""
+    return _events(_finished(demos, "stones_seed_2"))
+
+
+@pytest.fixture(scope="module")
+def stones_balanced(demos) -> list[dict]:
+    return _events(_finished(demos, "stones_balanced"))
+
+
+@pytest.fixture(scope="module")
+def stones_stack_sensors(demos) -> list[dict]:
+    return _events(_finished(demos, "stones_stack_sensors"))
+
+
+@pytest.fixture(scope="module")
+def highrise_seed_4(demos) -> subprocess.CompletedProcess:
+    return _finished(demos, "highrise_seed_4")
+
+
+@pytest.fixture(scope="module")
+def highrise_screen(demos) -> subprocess.CompletedProcess:
+    return _finished(demos, "highrise_screen")
+
+
+@pytest.fixture(scope="module")
+def maze_15(demos) -> subprocess.CompletedProcess:
+    return _finished(demos, "maze_15")
+
+
+@pytest.fixture(scope="module")
+def maze_25(demos) -> subprocess.CompletedProcess:
+    return _finished(demos, "maze_25")
 
 
 def test_a_whole_game_ends_with_the_game_over_line(uninterrupted):
@@ -75,23 +150,11 @@ def test_a_killed_demo_resumes_and_ends_the_same(uninterrupted, tmp_path):
     assert events[-1] == uninterrupted[-1]
 
 
-def _stones_demo(*extra: str) -> list[dict]:
-    run = subprocess.run([OBELISK, "demo", "stones", "--json", "--speed", "50", *extra],
-                         capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    return [json.loads(line) for line in run.stdout.splitlines()]
-
-
-@pytest.fixture(scope="module")
-def stones_seed_2() -> list[dict]:
-    """The stones demo of seed 2 in the open mode, on occupancy switches (it stacks)."""
-    return _stones_demo("--seed", "2")
-
-
-@pytest.mark.parametrize("mode", ["open", "balanced"])
-def test_a_stones_demo_plays_to_the_end(mode, request):
-    events = request.getfixturevalue("stones_seed_2") if mode == "open" else \
-        _stones_demo("--seed", "3", "--mode", mode)
+@pytest.mark.parametrize("mode, demo", [("open", "stones_seed_2"),
+                                        ("balanced", "stones_balanced")],
+                         ids=["open", "balanced"])
+def test_a_stones_demo_plays_to_the_end(mode, demo, request):
+    events = request.getfixturevalue(demo)
     last = events[-1]
     assert last["event"] == "game_over" and last["game"] == "stones"
     assert last["outcome"]["termination"] in ("obelisk", "no_legal_moves", "ply_limit",
@@ -112,8 +175,9 @@ def test_a_stones_demo_plays_to_the_end(mode, request):
     assert "repaired" in kinds[kinds.index("refused"):]
 
 
-def test_stack_height_sensors_play_the_same_game_without_the_button(stones_seed_2):
-    switches, heights = stones_seed_2, _stones_demo("--seed", "2", "--stack-sensors")
+def test_stack_height_sensors_play_the_same_game_without_the_button(stones_seed_2,
+                                                                    stones_stack_sensors):
+    switches, heights = stones_seed_2, stones_stack_sensors
     moves = [[e["action"] for e in events if e["event"] == "accepted"]
              for events in (switches, heights)]
     assert moves[0] == moves[1] and heights[-1] == switches[-1]
@@ -128,12 +192,8 @@ HIGHRISE_QUIET_OBSERVATION = {"game", "rows", "cols", "to_play", "plies", "piece
                               "owners"}
 
 
-def test_a_highrise_demo_plays_to_the_end_and_keeps_its_secrets(tmp_path):
-    run = subprocess.run([OBELISK, "demo", "highrise", "--seed", "4", "--json", "--speed", "50",
-                          "--state-dir", str(tmp_path)],
-                         capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    events = [json.loads(line) for line in run.stdout.splitlines()]
+def test_a_highrise_demo_plays_to_the_end_and_keeps_its_secrets(highrise_seed_4):
+    events = _events(highrise_seed_4)
     last = events[-1]
     assert last["event"] == "game_over" and last["game"] == "highrise"
     outcome, stacks = last["outcome"], last["observation"]["stacks"]
@@ -157,11 +217,8 @@ def test_a_highrise_demo_plays_to_the_end_and_keeps_its_secrets(tmp_path):
         == stacks
 
 
-def test_the_highrise_screen_shows_no_value_before_the_reveal(tmp_path):
-    run = subprocess.run([OBELISK, "demo", "highrise", "--seed", "6", "--speed", "50",
-                          "--state-dir", str(tmp_path)],
-                         capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
+def test_the_highrise_screen_shows_no_value_before_the_reveal(highrise_screen):
+    run = highrise_screen
     assert "Traceback" not in run.stdout + run.stderr
     before, reveal, after = re.split(r"^(--- [a-c][1-3] holds \d)", run.stdout, maxsplit=1,
                                      flags=re.MULTILINE)
@@ -185,12 +242,9 @@ def test_calibrate_highrise_on_the_simulated_table(tmp_path):
     assert run.returncode == 2 and "has 9 load cells" in run.stderr
 
 
-@pytest.mark.parametrize("turns", [15, 25])
-def test_a_maze_demo_plays_to_the_end(turns):
-    run = subprocess.run([OBELISK, "demo", "maze", "--seed", "2", "--json", "--speed", "50",
-                          "--turns", str(turns)], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    events = [json.loads(line) for line in run.stdout.splitlines()]
+@pytest.mark.parametrize("turns, demo", [(15, "maze_15"), (25, "maze_25")], ids=["15", "25"])
+def test_a_maze_demo_plays_to_the_end(turns, demo, request):
+    events = _events(request.getfixturevalue(demo))
     last = events[-1]
     assert last["event"] == "game_over" and last["game"] == "maze"
     seen, outcome = last["observation"], last["outcome"]
