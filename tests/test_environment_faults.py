@@ -29,6 +29,7 @@ from engine.towers.game import TowersGame
 from firmware.store.journal import Journal, JournalError
 from firmware.store.state_dir import StateDir, StateDirError, write_whole
 from firmware.towers.table import TowersTable
+from tests.ahead import started
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
 
@@ -308,11 +309,42 @@ def test_without_game_options_the_service_resumes_the_journals_game(tmp_path):
     assert run.returncode == 0 and "Traceback" not in log
 
 
-def test_new_game_keeps_the_unfinished_one_aside(tmp_path):
-    state = tmp_path / "state"
-    raw = _journal(state, STONES)
-    run = obelisk("demo", "towers", "--state-dir", str(state), "--new-game", "--json",
-                  "--speed", "50", timeout=300)
+@pytest.fixture(scope="module", autouse=True)
+def whole_games(request, tmp_path_factory, block_set):
+    """The module's two whole towers demos, started with its first test and played while the
+    others run (``tests.ahead``): ``whole_games(name)`` is (its state directory, what it was
+    given: the journal set aside or the set file, the finished run)."""
+    given = {}
+
+    def command(name: str) -> list[str]:
+        where = tmp_path_factory.mktemp(name)
+        state = where / "state"
+        if name == "new_game_demo":  # an unfinished stones game there
+            given[name] = (state, _journal(state, STONES))
+            extra = ["--new-game"]
+        else:
+            given[name] = (state, _own_set(block_set, where))
+            extra = ["--set", str(given[name][1])]
+        return [OBELISK, "demo", "towers", "--state-dir", str(state), *extra, "--json",
+                "--speed", "50"]
+
+    ahead = started(request, command, ["new_game_demo", "own_set_demo"], timeout=300)
+    yield lambda name: (*given[name], ahead.result(name))
+    ahead.close()
+
+
+@pytest.fixture
+def new_game_demo(whole_games):
+    return whole_games("new_game_demo")
+
+
+@pytest.fixture
+def own_set_demo(whole_games):
+    return whole_games("own_set_demo")
+
+
+def test_new_game_keeps_the_unfinished_one_aside(new_game_demo):
+    state, raw, run = new_game_demo
     assert run.returncode == 0, run.stderr
     (kept,) = [p for p in state.iterdir() if p.name.startswith("journal-")]
     # every line as it was, then how the game ended, for `obelisk games` to say
@@ -485,11 +517,8 @@ def test_your_own_set_is_kept_in_the_journal_and_resumed_with(tmp_path, block_se
 
 
 def test_run_and_demo_take_your_own_set_and_refuse_another_for_a_game_begun(tmp_path,
-                                                                            block_set):
-    own = _own_set(block_set, tmp_path)
-    state = tmp_path / "state"
-    run = obelisk("demo", "towers", "--set", str(own), "--json", "--speed", "50",
-                  "--state-dir", str(state), timeout=300)
+                                                                            own_set_demo):
+    state, own, run = own_set_demo
     assert run.returncode == 0, run.stderr
     kept = Journal(state).read().entries[0]["extras"]["set"]
     assert kept["name"] == "Our birch set"
