@@ -28,6 +28,7 @@ def test_a_match_ends_with_both_journals_equal_across_a_killed_link_a_restarted_
     heard = Heard(broker, "obelisk/matches/#")
     try:
         wait_for(lambda: len(actions_of(b.dir)) >= 3, 120, "three actions at table B")
+        _pause_agreed_and_undone(a, b)
         b.kill_link()  # a link killed mid-match: started again, it picks up from the journal
         wait_for(lambda: len(actions_of(a.dir)) >= 8, 120, "eight actions at table A")
         hellos = len(heard.on("obelisk/matches/friday/friday-a/hello"))
@@ -64,6 +65,30 @@ def test_a_match_ends_with_both_journals_equal_across_a_killed_link_a_restarted_
     assert start_b["remote"] == {"match": "friday", "seat": "B"}
     assert len(numbers) > 30  # the faults came in the middle of the game
     assert "intruder" in (tmp_path / "link-A.log").read_text()  # and the stray was seen
+
+
+def _pause_agreed_and_undone(a: Table, b: Table) -> None:
+    """Table A asks to pause; nothing pauses until B's player agrees, then both do; B asks to
+    play on, A agrees, and both play on (each ask carried by the links, through the broker)."""
+    from firmware.service.control import send
+
+    def state(t: Table) -> str:
+        return send(t.dir, {"command": "status"})["state"]
+
+    def asked_of(t: Table) -> bool:
+        return send(t.dir, {"command": "status"})["can"]["answer"]
+
+    assert "asked the other table to pause" in send(a.dir, {"command": "pause"})["message"]
+    wait_for(lambda: asked_of(b), 30, "A's ask at table B")
+    assert state(a) != "paused"
+    assert send(b.dir, {"command": "answer", "agree": True})["ok"]
+    wait_for(lambda: state(a) == "paused", 30, "table A paused once B agreed")
+    assert state(b) == "paused"
+    assert send(b.dir, {"command": "resume"})["ok"]
+    wait_for(lambda: asked_of(a), 30, "B's ask at table A")
+    assert send(a.dir, {"command": "answer", "agree": True})["ok"]
+    wait_for(lambda: state(b) != "paused", 30, "table B playing on once A agreed")
+    assert state(a) != "paused"
 
 
 def test_the_other_tables_moves_reach_the_table_in_their_order_once_each(tmp_path, monkeypatch):
@@ -170,6 +195,51 @@ def test_the_other_tables_hourglass_is_shown_here_and_ours_is_not_sent_back(tmp_
                      "left": 60}]
 
 
+def test_asks_and_answers_cross_sealed_and_retained_and_only_the_peers_reach_the_table(
+        tmp_path, monkeypatch):
+    sent: list[dict] = []
+    monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: sent.append(c)
+                        or {"ok": True})
+    from firmware.readers.club.config import config_from
+
+    (tmp_path / "journal.jsonl").write_text(json.dumps(
+        {"t": "start", "game": "stones", "options": {}, "seed": 1,
+         "remote": {"match": "m", "seat": "A"}}) + "\n")
+    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
+                                  tmp_path)
+    link._read_journal()
+    link.peer, link.connected = "tb", True
+    published: list[tuple[str, bytes | str, bool]] = []
+    monkeypatch.setattr(link.client, "publish", lambda topic, payload, qos=0, retain=False:
+                        published.append((topic, payload, retain)))
+    sealer = link.game.sealer()
+    ours = {"kind": "pause", "by": "A", "n": 3, "agreed": 0, "to": -1}
+    theirs = {**ours, "by": "B"}
+    for state, ask in (("asked", ours), ("offered", theirs), ("agreed", theirs),
+                       ("agreed", ours)):
+        link._publish_ask({"event": "match", "state": state, "ask": ask, "message": ""})
+    topics = [(t.rsplit("/", 1)[1], retain) for t, _, retain in published]
+    assert topics == [("asks", True), ("answers", True), ("asks", True)]  # offered: not sent
+    assert sealer.unseal(json.loads(published[0][1])["sealed"]) == {"ask": ours}
+    assert sealer.unseal(json.loads(published[1][1])["sealed"]) == {"ask": theirs,
+                                                                     "agree": True}
+    assert published[2][1] == b""  # ours answered: taken off the broker
+    assert "pause" not in published[0][1]  # sealed: the broker's other users read nothing
+
+    class Message:
+        def __init__(self, table: str, part: str, said: dict | None) -> None:
+            self.topic = f"obelisk/matches/m/{table}/{part}"
+            self.payload = b"" if said is None else json.dumps(
+                {"match": "m", "sealed": sealer.seal(said)}).encode()
+
+    for message in (Message("tb", "asks", {"ask": theirs}), Message("tc", "asks", {"ask": theirs}),
+                    Message("tb", "asks", None), Message("tb", "answers", {"ask": ours,
+                                                                          "agree": False})):
+        link._on_message(None, None, message)
+    assert sent == [{"command": "peer_ask", "ask": theirs},
+                    {"command": "peer_answer", "ask": ours, "agree": False}]
+
+
 def test_a_clock_command_shows_only_the_far_players_hourglass():
     from firmware.service.commands import CommandRefused, parse
 
@@ -251,4 +321,41 @@ def test_a_high_rise_match_tells_the_broker_nothing_hidden_before_the_end(tmp_pa
     for topic, payload in said[:revealed]:
         if topic.endswith("/actions"):
             sent = json.loads(payload)
-            assert set(sent) == {"match", "n", "sealed"}  # no square, no size in the clear
+            assert set(sent) == {"match", "n", "agreed", "sealed"}  # no square, no size
+
+
+def test_a_takeback_both_agreed_starts_a_new_line_and_the_old_ones_actions_are_not_handed(
+        tmp_path, monkeypatch):
+    journal = tmp_path / "journal.jsonl"
+    lines = [{"t": "start", "game": "stones", "options": {}, "seed": 1,
+              "remote": {"match": "m", "seat": "A"}},
+             {"t": "action", "n": 1, "action": {"k": 1}}, {"t": "action", "n": 2,
+                                                            "action": {"k": 2}},
+             {"t": "takeback", "to": 1, "agreed": True}]
+    journal.write_text("".join(json.dumps(e) + "\n" for e in lines))
+    handed: list[tuple[int, int]] = []
+    monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: handed.append(
+        (c["n"], c["agreed"])) or {"ok": True, "message": "lit"} if c["command"] == "peer"
+        else {"ok": True})
+    from firmware.readers.club.config import config_from
+
+    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
+                                  tmp_path)
+    link._read_journal()
+    assert link.game.actions == [{"k": 1}] and link.game.agreed == 1
+    link.peer = "tb"
+    sealer = link.game.sealer()
+
+    class Message:
+        def __init__(self, n: int, agreed: int) -> None:
+            self.topic = "obelisk/matches/m/tb/actions"
+            self.payload = json.dumps({"match": "m", "n": n, "agreed": agreed,
+                                       "sealed": sealer.seal({"k": n})}).encode()
+
+    link._on_message(None, None, Message(2, 0))  # the line taken back: never lit
+    link.step(0.0)
+    assert handed == []
+    link._on_message(None, None, Message(2, 1))
+    link.step(1.0)
+    assert handed == [(2, 1)]
+    assert (0, 2) not in link.inbox  # dropped once this table took back

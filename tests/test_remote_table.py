@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from engine.players import Player
-from engine.reading import Reading, Takeback
 from engine.stones.sensing import sight
 from firmware.service.remote import Peer, Remote, RemoteError, match_seed
 from tests.test_stones_table import Table as StonesHarness
@@ -77,20 +76,6 @@ def test_the_two_tables_disagreeing_stops_the_match_with_where(tmp_path):
     with pytest.raises(RemoteError, match="the rules here refuse"):
         _offer(t, 2, mine)  # A's own first move again, as B's: no rule allows it
     assert _offer(t, 5, mine).startswith("waiting")  # too early: kept by the link
-
-
-def test_pieces_put_back_offer_no_takeback_in_a_match(tmp_path, monkeypatch):
-    t = _match(tmp_path)
-    before = t.table.position
-    _person_moves(t)
-    # the sensors read the pieces as they stood before the move (a takeback, alone)
-    monkeypatch.setattr(t.table, "_reading", lambda view: Reading(
-        takeback=Takeback(0, frozenset({A}))))
-    t.see(sight(before))
-    assert t.table.offer is None
-    refused = [e for e in t.events if e["event"] == "refused"][-1]
-    assert "no takeback in a game between two tables" in refused["message"]
-    assert len(t.table.actions) == 1
 
 
 def test_both_tables_start_from_the_matchs_seed(tmp_path):

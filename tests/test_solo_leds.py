@@ -22,7 +22,8 @@ from engine.towers.actions import Choose, Place, Take
 from engine.towers.turns import Phase
 from firmware.games import GAMES
 from firmware.service import palette
-from firmware.service.solo import SAME_LIGHT, movers, pixels_of, rules_for
+from firmware.service.far_seat import movers, rules_for
+from firmware.service.solo import SAME_LIGHT, pixels_of
 from firmware.sim.far_hands import SoloPlayers
 
 A, B = Player.A, Player.B

@@ -120,6 +120,9 @@ def _owners(table: Any) -> list[str]:
     """The players who may still confirm the takeback on offer."""
     if not table.takeback_waiting():
         return []
+    peer = _match(table)
+    if peer is not None:  # a match: the person here asks the other table, once
+        return [] if peer.mine is not None else [peer.person.value]
     return sorted(p.value for p in table.offer.owners - table.confirmed)
 
 
@@ -131,7 +134,7 @@ def _hint_now(table: Any) -> str:
     if not table.in_plain_play():
         return "a hint is for a game in play" if table.state != "play" else \
             "confirm or undo the takeback first (lift the pieces off, or put them back)"
-    from firmware.service.solo import movers
+    from firmware.service.far_seat import movers
 
     if table.solo.person not in movers(table.position):
         return "a hint is for your own move: wait for the computer's"
@@ -150,10 +153,36 @@ def status(table: Any) -> dict:
                 "pause": table.may_pause(), "resume": table.may_resume(),
                 "decline": _bonus(table), "takeback": _owners(table), "choose": choose,
                 "start": table.may_begin(), "end": table.game_on(),
-                "new": table.between_games(), "hint": not _hint_now(table)},
+                "new": table.between_games(), "hint": not _hint_now(table),
+                "answer": _match(table) is not None and _match(table).theirs is not None},
             "solo": solo.to_dict() if solo is not None and solo.journal_key == "solo" else None,
             "remote": solo.to_dict() if solo is not None and solo.journal_key == "remote"
             else None, "games": games()}
+
+
+def _match(table: Any) -> Any:
+    """The other table's seat, when this table plays a match (else None)."""
+    from firmware.service.remote import Peer
+
+    return table.solo if isinstance(table.solo, Peer) else None
+
+
+def _asking(do: Callable, *args: Any) -> str:
+    """A match's ask or answer, its refusal as the command's."""
+    from firmware.service.match_asks import AskRefused
+
+    try:
+        return do(*args)
+    except AskRefused as exc:
+        raise CommandRefused(str(exc)) from None
+
+
+def _asked(table: Any) -> str:
+    """What the menu's press did in a match: the ask made, or why none was."""
+    peer = _match(table)
+    if peer is not None and peer.mine is not None:
+        return f"asked the other table to {peer.mine.words()}: it happens when its player agrees"
+    return table.problem or "nothing changed"
 
 
 class Controls:
@@ -183,13 +212,13 @@ class Controls:
             raise CommandRefused("there is no game in play to pause"
                                  + (": it is paused already" if table.may_resume() else ""))
         self._press("menu", now)
-        return "paused: the hourglass is stopped"
+        return "paused: the hourglass is stopped" if table.state == "paused" else _asked(table)
 
     def _resume(self, table: Any, command: Command, now: float) -> str:
         if not table.may_resume():
             raise CommandRefused("the table is not paused")
         self._press("menu", now)
-        return "play goes on"
+        return "play goes on" if table.state != "paused" else _asked(table)
 
     def _decline(self, table: Any, command: Command, now: float) -> str:
         earners = _bonus(table)
@@ -244,6 +273,22 @@ class Controls:
     def _end(self, table: Any, command: Command, now: float) -> str:
         if not table.game_on():
             raise CommandRefused("no game is on to end")
+        if _match(table) is not None:  # both tables end it, once the other one agrees
+            return _asking(table.solo.propose, table, "end")
+        return self._set_aside(table, now)
+
+    def follow_up(self, now: float) -> None:
+        """After any input: the end of a match's game, once the two tables agreed on it."""
+        table = self.service.table
+        if _match(table) is not None and table.solo.end_due:
+            table.solo.end_due = False
+            if table.game_on():
+                try:
+                    self._set_aside(table, now)
+                except CommandRefused as exc:  # a full disk: said, the game stays on
+                    table.tell("notice", message=f"the game was not ended: {exc}")
+
+    def _set_aside(self, table: Any, now: float) -> str:
         # the new table first: one this table cannot make leaves the game and journal be
         made = self._make(table.game.id, table.game.options, table.extras())
         try:
@@ -283,7 +328,7 @@ class Controls:
         """The other table's action of a remote match: lit here for the person to make."""
         from firmware.service.remote import Peer, RemoteError
 
-        match, n, data = command.peer
+        match, n, data, agreed = command.peer
         peer = table.solo
         if not isinstance(peer, Peer) or peer.remote.match != match:
             raise CommandRefused(f"this table plays no match {match!r}")
@@ -294,7 +339,7 @@ class Controls:
         except (ObeliskError, ValueError, KeyError, TypeError) as exc:
             raise CommandRefused(f"the other table's action {n} cannot be read ({exc})") from None
         try:
-            said = peer.offered(table, n - 1, action)
+            said = peer.offered(table, n - 1, action, agreed)
         except RemoteError as exc:
             table.tell("remote", state="stopped", message=str(exc))
             if table.may_pause():
@@ -303,6 +348,33 @@ class Controls:
         if said.startswith("lit for"):  # new: said and asked (a repeat changes nothing)
             table.ask_far_seat()
         return said
+
+    def _answer(self, table: Any, command: Command, now: float) -> str:
+        """The person here answers the other table's ask (as their press, or the menu)."""
+        peer = _match(table)
+        if peer is None or peer.theirs is None:
+            raise CommandRefused("the other table asks nothing now")
+        peer.answer(table, bool(command.agree))
+        return table.problem or ("agreed" if command.agree else "declined")
+
+    def _peer_ask(self, table: Any, command: Command, now: float) -> str:
+        """The other table asks (a pause, play on, the end, a takeback): put to the person."""
+        from firmware.service.match_asks import Ask
+
+        peer = _match(table)
+        if peer is None:
+            raise CommandRefused("this table plays no match")
+        return _asking(lambda: peer.offered_ask(table, Ask.from_dict(command.ask)))
+
+    def _peer_answer(self, table: Any, command: Command, now: float) -> str:
+        """The other table's player answered this table's ask."""
+        from firmware.service.match_asks import Ask
+
+        peer = _match(table)
+        if peer is None:
+            raise CommandRefused("this table plays no match")
+        return _asking(lambda: peer.answered(table, Ask.from_dict(command.ask),
+                                             bool(command.agree)))
 
     def _link(self, table: Any, command: Command, now: float) -> str:
         """How the link to the other table stands: told to every page."""

@@ -12,12 +12,16 @@
 | ``new`` | ``game``, ``options``, ``solo``, ``level``; or ``remote``, ``seat``, ``secret`` \
 | after a game, a press; other game, options, solo setting or match: a new table |
 | ``hint`` | | playing alone: the person's hold of their own button (a hint lights) |
+| ``answer`` | ``agree`` (true or false) | a match: the person's press (agree) or the menu \
+button (decline) answering the other table's ask |
 | ``diag`` | ``led`` (optional) | none: ``obelisk diag`` through the service (that LED lit a \
 moment); never passed on by the page |
 | ``peer`` | ``match``, ``n``, ``action`` | none: the other table's action number ``n`` of a \
 remote match, from ``obelisk remote``; never passed on by the page |
 | ``link`` | ``state``, ``message`` | none: how the link to the other table stands, from \
 ``obelisk remote``, for the page |
+| ``peer_ask``, ``peer_answer`` | ``ask``; ``agree`` | none: the other table's ask (a pause, \
+play on, the end, a takeback), or its player's answer to this table's, from ``obelisk remote`` |
 | ``clock`` | ``player``, ``state``, ``seconds``, ``left`` | none: the other table's player's \
 hourglass as that table reported it, from ``obelisk remote``, for the page |
 
@@ -37,14 +41,14 @@ from dataclasses import dataclass
 from firmware.games import GAMES, GameType
 
 COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new",
-            "hint")
+            "hint", "answer")
 """The page's commands (``obelisk web`` passes on these and no others)."""
-LOCAL_COMMANDS = ("diag", "peer", "link", "clock")
+LOCAL_COMMANDS = ("diag", "peer", "link", "clock", "peer_ask", "peer_answer")
 """Commands only a person at the table's computer sends: ``obelisk diag`` through the
 running service (an LED lit for a test, the sensors as the service sees them)."""
 FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led", "deadline",
           "match", "n", "action", "state", "message", "seconds", "left", "remote", "seat",
-          "secret"}
+          "secret", "agreed", "ask", "agree"}
 
 
 LINK_STATES = ("waiting", "linked", "apart", "stopped")
@@ -71,15 +75,19 @@ class Command:
     deadline: float | None = None
     """The asker's: past this (``time.monotonic()``, one clock for every process on the
     machine) the loop drops the command, since the asker has stopped waiting for it."""
-    peer: tuple[str, int, dict] | None = None
-    """``peer``: the match, the action's number in the game (from 1) and the action as its
-    record keeps it."""
+    peer: tuple[str, int, dict, int] | None = None
+    """``peer``: the match, the action's number in the game (from 1), the action as its
+    record keeps it, and the takebacks the two tables agreed before it."""
     link: tuple[str, str] | None = None
     """``link``: how the link stands (one of ``LINK_STATES``) and why, in words."""
     clock: tuple[str, float, float] | None = None
     """``clock``: the other table's hourglass: its state, length and seconds left."""
     remote: tuple[str, str, str] | None = None
     """``new``: a match with another table: its name, the seat played here, the secret word."""
+    ask: dict | None = None
+    """``peer_ask``, ``peer_answer``: the ask as the link carried it (the table checks it)."""
+    agree: bool | None = None
+    """``answer``, ``peer_answer``: whether the ask is agreed to."""
 
 
 def parse(line: bytes | str) -> Command:
@@ -90,7 +98,22 @@ def parse(line: bytes | str) -> Command:
     led, deadline = _led_and_deadline(data)
     return Command(data["command"], player, index, game, tuple(sorted(options.items())), solo,
                    level, led, deadline, _peer(data), _link(data), _clock(data),
-                   _remote(data))
+                   _remote(data), *_ask(data))
+
+
+def _ask(data: dict) -> tuple[dict | None, bool | None]:
+    """An ``answer``'s agreement, or the other table's ask and answer, checked for shape."""
+    name, ask, agree = data["command"], data.get("ask"), data.get("agree")
+    wants = {"answer": ("agree",), "peer_ask": ("ask",), "peer_answer": ("ask", "agree")}
+    needed = wants.get(name, ())
+    if (set(data) & {"ask", "agree"}) != set(needed) or (ask is not None and not isinstance(
+            ask, dict)) or (agree is not None and type(agree) is not bool):
+        if not needed:
+            raise CommandRefused("ask and agree belong to the answer, peer_ask and peer_answer "
+                                 "commands")
+        raise CommandRefused(f"{name} is {{\"command\": \"{name}\", " + ", ".join(
+            f'"{k}": ' + ("true or false" if k == "agree" else "{...}") for k in needed) + "}")
+    return ask, agree
 
 
 def _link(data: dict) -> tuple[str, str] | None:
@@ -137,18 +160,20 @@ def _remote(data: dict) -> tuple[str, str, str] | None:
     return match, seat, secret
 
 
-def _peer(data: dict) -> tuple[str, int, dict] | None:
+def _peer(data: dict) -> tuple[str, int, dict, int] | None:
     """A ``peer`` command's match, action number and action, checked for their shape (the
     table checks the action itself with the rules)."""
     if data["command"] != "peer":
-        if {"match", "n", "action"} & set(data):
+        if {"match", "n", "action", "agreed"} & set(data):
             raise CommandRefused("match, n and action belong to the peer command")
         return None
     match, n, action = data.get("match"), data.get("n"), data.get("action")
-    if not isinstance(match, str) or type(n) is not int or n < 1 or not isinstance(action, dict):
+    agreed = data.get("agreed", 0)
+    if not isinstance(match, str) or type(n) is not int or n < 1 or not isinstance(
+            action, dict) or type(agreed) is not int or agreed < 0:
         raise CommandRefused('peer is {"command": "peer", "match": NAME, "n": NUMBER from 1, '
-                             '"action": {...}}')
-    return match, n, action
+                             '"action": {...}, "agreed": TAKEBACKS AGREED (0 if absent)}')
+    return match, n, action, agreed
 
 
 def _command_object(line: bytes | str) -> dict:

@@ -38,6 +38,8 @@ person to make (words, notation, where) |
 | ``scanner`` | the scanner board's own measured periods: a scan, the load cells (microseconds) |
 | ``lights`` | what the LEDs show (rings, board, rods, pads), strip by strip, for the page |
 | ``remote`` | a match with another table: how the link stands, or why the match stopped |
+| ``match`` | a match's ask (pause, play on, end, takeback): asked of the other table, \
+offered by it, agreed or declined |
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "offer": {"kind": str, "players": list, "candidates": list},
     "pause": {"state": str},
     "remote": {"state": str, "message": str},
+    "match": {"state": str, "ask": dict, "message": str},
     "game_over": {"game": str, "outcome": dict, "observation": dict},
     "reveal": {"square": str, "value": int, "pips": dict, "controller": (str, _NONE),
                "points": int},
@@ -89,9 +92,10 @@ WORDS = {
     "timer": {"started", "paused", "resumed", "expired", "stopped"},
     "offer": {"bonus", "takeback", "choose"},
     "pause": {"paused", "resumed"},
-    "takeback": {"confirmed", "slide"},
+    "takeback": {"confirmed", "slide", "agreed"},
     "asked": {"the computer", "the other table"},
     "remote": {"waiting", "linked", "apart", "stopped"},
+    "match": {"asked", "offered", "agreed", "declined"},
 }
 """The values a few text fields may take."""
 

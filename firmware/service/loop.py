@@ -220,6 +220,8 @@ class TableService:
                 self._button(item, now)
             elif kind == "control" and self.controls is not None:
                 item.carry_out(self.controls, now)
+            if self.controls is not None:
+                self.controls.follow_up(now)  # what an input agreed to (a match's end)
             if self._retry_at is not None and now >= self._retry_at:
                 self._retry_at = None
                 self.table.settler.forget()  # decide the same reading once more

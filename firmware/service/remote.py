@@ -30,7 +30,8 @@ from typing import Any, ClassVar
 
 from engine.errors import ObeliskError
 from engine.players import Player
-from firmware.service.solo import FarSeat, movers
+from firmware.service.far_seat import FarSeat, movers
+from firmware.service.match_asks import Asking, AskRefused
 
 MATCH_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 
@@ -105,19 +106,18 @@ class Remote:
         return {**seats, seat: f"{seats.get(seat, seat)} (at the other table)"}
 
 
-class Peer(FarSeat):
-    """The other table's seat here: its moves arrive as actions, are lit, and count once made."""
+class Peer(Asking, FarSeat):
+    """The other table's seat here: its moves arrive as actions, are lit, and count once made;
+    a pause, the end or a takeback is asked of it (``Asking``)."""
 
     called = "the other table"
-    takebacks = False
-    no_takeback = ("no takeback in a game between two tables yet (both must keep the same "
-                   "moves): put the pieces back as the game has them")
 
     def __init__(self, remote: Remote, game_id: str) -> None:
         super().__init__(remote, remote.peer, game_id)
         self.remote = remote
         self.arrived: dict[int, Any] = {}  # the peer's next action, by its place in the game
         self.problem = ""  # why the match cannot go on (the tables disagree), in words
+        self._start_asking()
 
     def first_seed(self, seed: int) -> int:
         return match_seed(self.remote.match, self.remote.secret)
@@ -128,10 +128,14 @@ class Peer(FarSeat):
 
     # ---------------------------------------------------------------- the peer's actions
 
-    def offered(self, table: Any, index: int, action: Any) -> str:
-        """The peer's action ``action`` at place ``index`` came: what became of it, in words.
-        RemoteError when the two tables disagree (the match cannot go on)."""
+    def offered(self, table: Any, index: int, action: Any, agreed: int = 0) -> str:
+        """The peer's action ``action`` at place ``index`` came, after ``agreed`` takebacks
+        agreed: what became of it, in words. RemoteError when the two tables disagree (the
+        match cannot go on)."""
         have = len(table.actions)
+        if agreed != self.agreed:
+            return (f"waiting: this table has {self.agreed} takebacks agreed, the other "
+                    f"{agreed}" if agreed > self.agreed else "taken back already")
         if index < have:
             if self._same_record(table, index, action):
                 return "already recorded"
@@ -186,6 +190,8 @@ class Peer(FarSeat):
         return self.rules.hands_free(action) or type(action).__name__ == "Timeout"
 
     def refuse(self, table: Any, action: Any, actor: Player) -> tuple[str, tuple] | None:
+        if self.agreed_to is not None:
+            return self.takeback_words(table), ()
         pos = table.position
         if actor is self.seat:
             if not self.asked:
@@ -197,6 +203,34 @@ class Peer(FarSeat):
                     "two tables: wait for their move to light, make it, then yours; put "
                     "this piece back as it was"), ()
         return None
+
+    def doing(self, table: Any, words: str) -> str:
+        """The turn's words, or what an agreed takeback still needs lifted off here."""
+        return self.takeback_words(table) or super().doing(table, words)
+
+    def standing(self, table: Any) -> list[dict]:
+        return super().standing(table) + self.standing_asks(table)
+
+    def answers(self, table: Any, player: Player, kind: str) -> bool:
+        """The person's press agrees to the other table's ask."""
+        if self.theirs is None or player is not self.person or kind != "press":
+            return False
+        self.answer(table, agree=True)
+        return True
+
+    def menu(self, table: Any) -> bool:
+        """The menu button declines the other table's ask, or asks it to pause (play on)."""
+        if self.theirs is not None:
+            self.answer(table, agree=False)
+            return True
+        kind = "pause" if table.may_pause() else "resume" if table.may_resume() else None
+        if kind is None:
+            return False
+        try:
+            self.propose(table, kind)
+        except AskRefused as exc:
+            table.tell("notice", message=str(exc))
+        return True
 
     def recorded(self, pos: Any, made: Any) -> Any:
         """What the journal keeps for a move made here: the peer's own action when this is
@@ -233,3 +267,5 @@ def resume_remote(table: Any, entries: Any) -> None:
             "--new-game (the unfinished game is kept in an archived journal beside it)")
     if given is None:
         table.solo = Peer(kept, table.game.id)  # started again without --remote: the same match
+    table.solo.agreed = sum(1 for e in entries.entries if e.get("t") == "takeback"
+                            and e.get("agreed"))  # both tables count them alike

@@ -250,6 +250,11 @@ class Table(Starting, Asking, Generic[V]):
                 self._menu()
             return
         player = Player(event.button)
+        if self.solo is None or not self.solo.answers(self, player, event.kind):
+            self._player_button(player, event)  # (else: the other table's ask, agreed)
+
+    def _player_button(self, player: Player, event: ButtonEvent) -> None:
+        """A player's press or hold, as the state says."""
         if self.may_new_game():
             if event.kind == "press":
                 self.new_game()
@@ -265,6 +270,8 @@ class Table(Starting, Asking, Generic[V]):
             self._play_button(player, event.kind)
 
     def _menu(self) -> None:
+        if self.solo is not None and self.solo.menu(self):
+            return  # a match: the other table is asked (or its ask declined)
         if self.may_pause():
             self.pause()
         elif self.may_resume():

@@ -80,10 +80,8 @@ class Asking:
             self._wrong(str(exc), self._to_fix(view, exc))
             return
         if reading.takeback is not None:
-            if self.solo is not None and not self.solo.takebacks:  # a match: both tables
-                self._wrong(self.solo.no_takeback)  # must hold the same moves
-                return
-            self._offer_takeback(reading.takeback)
+            if self.solo is None or not self.solo.on_takeback(self, reading.takeback.to):
+                self._offer_takeback(reading.takeback)  # (a match's are agreed first)
             return
         self.offer, self.confirmed = None, set()  # what came off is back: no takeback
         self.lifted = reading.lifted
@@ -241,6 +239,8 @@ class Asking:
     def _confirm_takeback(self, player: Player) -> None:
         """An owner of a lifted piece confirms; the other player's button does nothing."""
         assert self.offer is not None
+        if self.solo is not None and self.solo.confirms(self, player):
+            return  # a match: the other table is asked
         if player not in self.offer.owners:
             return
         self.confirmed.add(player)
@@ -251,7 +251,8 @@ class Asking:
         """Undo the actions after ``to`` (journalled first); ``why`` is "confirmed" for a
         player's takeback, "slide" when a piece moved on and its move is replaced."""
         undone = len(self.actions) - to
-        self.journal.append({"t": "takeback", "to": to})
+        agreed = {"agreed": True} if why == "agreed" else {}  # a match's: both count them
+        self.journal.append({"t": "takeback", "to": to, **agreed})
         self._rewind(to)
         self.offer, self.confirmed = None, set()
         self.tell("takeback", undone=undone, actions=to, why=why,
@@ -261,6 +262,13 @@ class Asking:
             if self.state == "repair":
                 self.fixed()
             self.settler.forget()
+
+    def take_back_agreed(self) -> None:
+        """A takeback the two tables of a match agreed: now, if the pieces here stand so
+        already (lifted off for the ask), else once they do (the turn's words say which)."""
+        if self.offer is not None and self.solo.on_takeback(self, self.offer.to):
+            return
+        self._tell_turn(None)
 
     def _rewind(self, to: int) -> None:
         self.history = self.history[: to + 1]

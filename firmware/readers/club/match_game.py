@@ -19,11 +19,13 @@ from firmware.store.seal import Sealer, SealError
 class Game:
     """The match's game as this table's journal holds it: its start, seed and actions."""
 
-    def __init__(self, start: dict, seed: object, actions: list[dict], over: bool) -> None:
+    def __init__(self, start: dict, seed: object, actions: list[dict], over: bool,
+                 agreed: int = 0) -> None:
         self.start = start
         self.seed = seed  # opened, where the game seals it (High Rise)
-        self.actions = actions  # each action as its record keeps it, in order
+        self.actions = actions  # each action standing, as its record keeps it, in order
         self.over = over
+        self.agreed = agreed  # the takebacks the two tables agreed (each action says so)
 
     @property
     def remote(self) -> dict | None:
@@ -58,8 +60,12 @@ def read_game(journal: Journal) -> Game | None:
     seed = start.get("seed")
     if "sealed" in start:
         seed = _opened(sealer, start["sealed"]).get("seed")
-    actions = []
+    actions: list[dict] = []
+    agreed = 0
     for entry in game:
+        if entry.get("t") == "takeback" and type(entry.get("to")) is int:
+            del actions[entry["to"]:]  # (a stone slid on: its move replaced)
+            agreed += bool(entry.get("agreed"))
         if entry.get("t") != "action":
             continue
         if "sealed" in entry:
@@ -67,7 +73,7 @@ def read_game(journal: Journal) -> Game | None:
             actions.append({k: v for k, v in opened.items() if k != "reading"})
         elif "action" in entry:
             actions.append(entry["action"])
-    return Game(start, seed, actions, any(e.get("t") == "over" for e in game))
+    return Game(start, seed, actions, any(e.get("t") == "over" for e in game), agreed)
 
 
 def _opened(sealer: Sealer, text: object) -> dict:

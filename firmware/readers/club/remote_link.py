@@ -17,6 +17,11 @@ the broker, and does three things:
 - It hands the other table's next action to the table (the local command
   ``peer``): the table checks it with its own rules and lights it, and
   records it once the sensors see it made.
+- It carries each table's asks (a pause, play on, the end, a takeback) and
+  its player's answers (``firmware.service.match_asks``), retained, so an
+  ask made while the other link was away still reaches it. Every action and
+  count says how many takebacks the two tables agreed before it: an action
+  of a line taken back is never handed on.
 
 Topics, for the club's access list (``docs``: each table may write only
 under its own name)::
@@ -24,6 +29,8 @@ under its own name)::
     obelisk/matches/<match>/<table>/hello     retained
     obelisk/matches/<match>/<table>/actions
     obelisk/matches/<match>/<table>/timer     retained: its player's hourglass, as it runs
+    obelisk/matches/<match>/<table>/asks      retained: its ask not answered yet (or empty)
+    obelisk/matches/<match>/<table>/answers   retained: its player's last answer
     obelisk/matches/_/<table>/status          retained: online, or offline (its last will)
 
 Each player's hourglass runs on their own table; the link tells the other
@@ -49,9 +56,10 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
-from firmware.readers.club.config import PREFIX, ClubConfig
+from firmware.readers.club.config import ClubConfig
 from firmware.readers.club.connect import club_client, refusal_words, unreachable_words
 from firmware.readers.club.match_game import Game, read_game
+from firmware.readers.club.match_talk import TableTalk, match_topic
 from firmware.service import control
 from firmware.store.journal import Journal, JournalError
 from firmware.store.seal import SealError
@@ -69,17 +77,13 @@ MESSAGE_MAX = 64 * 1024
 """The largest message taken from the broker (an action is some hundred bytes)."""
 
 
-def match_topic(match: str, table: str, part: str) -> str:
-    return "/".join((PREFIX, "matches", match, table, part))
-
-
 def status_topic(table: str) -> str:
     """Whether a table's link is there (``_`` is no match's name: names start with a letter
     or a digit)."""
     return match_topic("_", table, "status")
 
 
-class RemoteLink:
+class RemoteLink(TableTalk):
     """One table's side of a match: its journal out, the other table's actions in."""
 
     def __init__(self, config: ClubConfig, state_dir: str | Path) -> None:
@@ -89,7 +93,9 @@ class RemoteLink:
         self.game: Game | None = None
         self.peer: str | None = None  # the other table's name, once its hello came
         self.peer_n = 0  # how many actions the other table holds
-        self.inbox: dict[int, dict] = {}  # the other table's actions, by number
+        self.peer_agreed = 0  # after how many takebacks agreed (its count holds only then)
+        self.inbox: dict[tuple[int, int], dict] = {}  # its actions, by (takebacks, number)
+        self.sent_agreed = 0  # the takebacks agreed when ``sent_upto`` was counted
         self.sent_upto = 0  # actions sent to the peer since its last count
         self.sent_at = 0.0
         self.setup: dict | None = None  # the match the table is set up for, before its game
@@ -203,26 +209,26 @@ class RemoteLink:
         if match == "_" and part == "status" and table == self.peer:
             self._peer_status(message.payload)
             return
-        if match != self._match() or table == self.config.table:
-            return
-        try:
-            data = json.loads(message.payload)
-        except ValueError:
-            log.warning("a message from %s that is not JSON was dropped", table)
-            return
-        if not isinstance(data, dict):
+        data = None if match != self._match() or table == self.config.table else \
+            _object(message.payload, table)
+        if data is None:
             return
         with self._lock:
             if part == "hello":
                 self._peer_hello(table, data)
             elif part == "timer" and table == self.peer:
                 self._peer_clock(data)
-            elif part == "actions" and table == self.peer:
-                n, action = data.get("n"), self._open(data.get("sealed"))
-                if type(n) is int and n >= 1 and isinstance(action, dict) and \
-                        data.get("match") == match:
-                    self.inbox.setdefault(n, action)
+            elif part == "actions" and table == self.peer and data.get("match") == match:
+                self._peer_action(data)
+        if part in ("asks", "answers") and table == self.peer:
+            self._peer_ask(part, self._open(data.get("sealed")))
         self._wake.set()
+
+    def _peer_action(self, data: dict) -> None:
+        """The other table's action: kept until the table here comes to it."""
+        n, action, agreed = data.get("n"), self._open(data.get("sealed")), data.get("agreed", 0)
+        if type(n) is int and n >= 1 and isinstance(action, dict) and type(agreed) is int:
+            self.inbox.setdefault((agreed, n), action)
 
     def _peer_hello(self, table: str, data: dict) -> None:
         mine = self._seat()
@@ -244,11 +250,11 @@ class RemoteLink:
             return
         first = self.peer is None
         self.peer = table
-        n = data.get("n")
-        if type(n) is int and n >= 0:
-            if n < self.peer_n or n < self.sent_upto:
+        n, agreed = data.get("n"), data.get("agreed", 0)
+        if type(n) is int and n >= 0 and type(agreed) is int:
+            if agreed == self.peer_agreed and (n < self.peer_n or n < self.sent_upto):
                 self.sent_upto = n  # it restarted without some: send them again
-            self.peer_n = n
+            self.peer_n, self.peer_agreed = n, agreed
         if first:
             self._tell("linked", f"playing the table {table!r} (seat {data['seat']})")
 
@@ -278,46 +284,14 @@ class RemoteLink:
             return None
         return opened if isinstance(opened, dict) else None
 
-    def _peer_clock(self, data: dict) -> None:
-        """The other table's hourglass changed: shown on this table's page."""
-        fields = {k: data.get(k) for k in ("player", "state", "seconds", "left")}
-        if fields["player"] == self._seat():
-            return  # this table's own player's: it runs here
-        with contextlib.suppress(control.ControlUnavailable):
-            answer = control.send(self.dir, {"command": "clock", **fields}, timeout=2.0)
-            if not answer.get("ok"):
-                log.warning("the other table's hourglass was not shown: %s", answer.get("error"))
-
-    def _follow_clock(self) -> None:
-        """This table's hourglass, as its stream tells it: to the other table."""
-        from firmware.service.stream import StreamError, read_events
-
-        while not self._stopping.is_set():
-            try:
-                for event in read_events(self.dir, timeout=None):
-                    if self._stopping.is_set():
-                        return
-                    if event.get("event") == "timer" and event.get("player") == self._seat():
-                        self._publish_clock(event)
-            except (StreamError, OSError):
-                self._stopping.wait(0.5)  # the table is not up yet, or restarted
-
-    def _publish_clock(self, event: dict) -> None:
-        match = self._match()
-        if match is None or not self.connected:
-            return
-        payload = {"match": match, **{k: event[k] for k in ("player", "state", "seconds",
-                                                            "left")}}
-        self.client.publish(match_topic(match, self.config.table, "timer"),
-                            json.dumps(payload), qos=1, retain=True)
-
     def _hello(self) -> None:
         match, game = self._match(), self._game()
         if match is None or not self.connected:
             return
         payload = {"match": match, "table": self.config.table, "seat": self._seat(), "n": 0}
         if game is not None:  # started: its count, and the game it is (the seed committed)
-            payload.update(n=len(game.actions), game_setup=game.fingerprint())
+            payload.update(n=len(game.actions), agreed=game.agreed,
+                           game_setup=game.fingerprint())
         if game is not None and game.over:  # the reveal: the seed, once the game is over
             payload["seed"] = game.seed
         self.client.publish(match_topic(match, self.config.table, "hello"),
@@ -358,6 +332,7 @@ class RemoteLink:
         with self._lock:
             if self._match() != before:
                 self.peer, self.peer_n, self.sent_upto, self.inbox = None, 0, 0, {}
+                self.peer_agreed = self.sent_agreed = 0
                 if self.connected and self._match() is not None:
                     self.client.subscribe(match_topic(self._match(), "+", "#"), qos=1)
         self._hello()
@@ -367,6 +342,10 @@ class RemoteLink:
         game, match = self._game(), self._match()
         if game is None or match is None or self.peer is None or not self.connected:
             return
+        if self.peer_agreed != game.agreed:
+            return  # one table took back what the other has not yet: it sends its count then
+        if self.sent_agreed != game.agreed:
+            self.sent_upto, self.sent_agreed = 0, game.agreed  # a new line: from its count
         start = max(self.peer_n, self.sent_upto)
         if start >= len(game.actions) and not (self.peer_n < len(game.actions)
                                                 and now - self.sent_at > RESEND_S):
@@ -376,7 +355,7 @@ class RemoteLink:
         sealer = game.sealer()
         for n in range(start + 1, len(game.actions) + 1):
             self.client.publish(match_topic(match, self.config.table, "actions"),
-                                json.dumps({"match": match, "n": n,
+                                json.dumps({"match": match, "n": n, "agreed": game.agreed,
                                             "sealed": sealer.seal(game.actions[n - 1])}),
                                 qos=1)
         self.sent_upto, self.sent_at = len(game.actions), now
@@ -388,12 +367,13 @@ class RemoteLink:
         if game is None or match is None:
             return
         n = len(game.actions) + 1
-        action = self.inbox.get(n)
+        action = self.inbox.get((game.agreed, n))
         if action is None or (self.handed == n and now - self.handed_at < RESEND_S):
             return
         try:
             answer = control.send(self.dir, {"command": "peer", "match": match, "n": n,
-                                             "action": action}, timeout=3.0)
+                                             "action": action, "agreed": game.agreed},
+                                  timeout=3.0)
         except control.ControlUnavailable as exc:
             self._say(f"the table did not take the other table's move: {exc}")
             return
@@ -411,7 +391,7 @@ class RemoteLink:
         self._read_journal()
         self.client.connect_async(broker.host, broker.port, keepalive=10)
         self.client.loop_start()
-        threading.Thread(target=self._follow_clock, name="remote-clock", daemon=True).start()
+        threading.Thread(target=self._follow_table, name="remote-table", daemon=True).start()
 
     def step(self, now: float) -> None:
         """One look at the journal and the inbox."""
@@ -420,9 +400,9 @@ class RemoteLink:
         with self._lock:
             self._send_ours(now)
             game = self._game()
-            done = len(game.actions) if game is not None else 0
-            for n in [k for k in self.inbox if k <= done]:
-                del self.inbox[n]  # recorded here: the journal keeps it now
+            done = (game.agreed, len(game.actions)) if game is not None else (0, 0)
+            for key in [k for k in self.inbox if k[0] < done[0] or k <= done]:
+                del self.inbox[key]  # recorded here (the journal keeps it), or taken back
         self._hand_theirs(now)
 
     def run(self) -> None:
@@ -439,6 +419,18 @@ class RemoteLink:
     def stop(self) -> None:
         self._stopping.set()
         self._wake.set()
+
+
+def _object(payload: bytes, table: str) -> dict | None:
+    """A message's JSON object (None: a retained message cleared, or no object)."""
+    if not payload:
+        return None
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        log.warning("a message from %s that is not JSON was dropped", table)
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def _differs(theirs: object, ours: dict) -> str:

@@ -56,6 +56,7 @@ import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./ta
  * @property {PageEvents["scanner"] | null} scanner
  * @property {Asked | null} asked
  * @property {PageEvents["remote"] | null} link  a match with another table: how it stands
+ * @property {PageEvents["match"] | null} ask  a match's ask waiting for an answer (either way)
  * @property {string} board
  * @property {import("./service.js").HandsTable | null} set  the wooden set, as this page's hands
  *   panel last saw it (obelisk play with the PIN; null otherwise)
@@ -72,7 +73,7 @@ const page = {
   problem: "", where: [], actions: 0, obs: null, change: null, trail: null, reveals: null,
   outcome: null, over: false, timers: {}, paused: false, offer: null, notice: "",
   moves: [], movesFrom: 0, log: [], lights: [], status: "connecting to the table…", live: false,
-  absent: false, missing: [], scanner: null, asked: null, board: "", set: null, link: null,
+  absent: false, missing: [], scanner: null, asked: null, board: "", set: null, link: null, ask: null,
 };
 
 // ------------------------------------------------------------------ the events
@@ -182,6 +183,11 @@ const handlers = {
   remote(e) { // a match with another table: the link's state stays said until it changes
     page.link = e;
   },
+  match(e) { // an ask between the two tables: said until it is answered, then the answer
+    const waiting = e.state === "asked" || e.state === "offered";
+    page.ask = waiting ? e : null;
+    if (!waiting) page.notice = e.message;
+  },
   hint(e) {
     page.notice = `a hint for player ${e.player}: ${e.text}`;
     page.asked = { kind: "hint", where: e.where };
@@ -276,9 +282,9 @@ function paint() {
   renderOffer();
   $("notice").textContent = page.notice;
   $("notice").hidden = !page.notice;
-  $("link").textContent = page.link ? page.link.message : "";
-  $("link").className = page.link ? page.link.state : "";
-  $("link").hidden = !page.link;
+  $("link").textContent = [page.link?.message, page.ask?.message].filter(Boolean).join(" · ");
+  $("link").className = page.ask ? "ask" : page.link ? page.link.state : "";
+  $("link").hidden = !page.link && !page.ask;
   $("problem-text").textContent = page.problem;
   $("problem").hidden = !page.problem || setup;
   drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,

@@ -119,6 +119,10 @@ function buttons() {
   if (can.resume) shown.push(button("ctl-resume", "Resume", () => command("resume"), "main"));
   if (can.start) shown.push(button("ctl-start", "Start the game", () => command("start"), "main"));
   if (can.hint) shown.push(button("ctl-hint", "Hint", () => command("hint")));
+  if (can.answer) { // a match: the other table asks (a pause, play on, the end, a takeback)
+    shown.push(button("ctl-agree", "Agree", () => command("answer", { agree: true }), "main"),
+      button("ctl-disagree", "Decline", () => command("answer", { agree: false })));
+  }
   for (const p of can.decline) {
     shown.push(button(`ctl-decline-${p}`, `Player ${p} declines the bonus`,
       () => command("decline", { player: p })));

@@ -67,6 +67,8 @@
  *   offer: {kind: string, players: string[], candidates: string[], pick?: number},
  *   pause: {state: string},
  *   remote: {state: string, message: string},
+ *   match: {state: string, ask: {kind: string, by: string, n: number, agreed: number, to: number},
+ *     message: string},
  *   game_over: {game: string, outcome: Outcome, observation: Observation},
  *   reveal: Reveal,
  *   notice: {message: string, player?: string},
@@ -144,6 +146,7 @@ export function followTable(kinds, take, lost) {
  * @property {boolean} end
  * @property {boolean} new
  * @property {boolean} hint
+ * @property {boolean} [answer]  a match: the other table asks something of the person here
  */
 
 /**

@@ -1,0 +1,104 @@
+"""The link's talk with its own table: the other table's hourglass and asks handed in, this
+table's hourglass, asks and answers sent out (a part of ``remote_link.RemoteLink``).
+
+What the table tells, the link reads from its event stream (``timer`` and
+``match`` events: a reader that joins gets the standing ones first, so a
+restarted link sends them again); what the other table sends, the link
+hands to the table as local commands (``clock``, ``peer_ask``,
+``peer_answer``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from typing import Any
+
+from firmware.readers.club.config import PREFIX
+from firmware.service import control
+
+log = logging.getLogger("obelisk.remote")
+
+
+def match_topic(match: str, table: str, part: str) -> str:
+    return "/".join((PREFIX, "matches", match, table, part))
+
+
+class TableTalk:
+    """The table's side of the link (``RemoteLink`` holds the broker's)."""
+
+    dir: Any
+    client: Any
+    config: Any
+    connected: bool
+    _stopping: Any
+
+    def _peer_ask(self, part: str, opened: dict | None) -> None:
+        """The other table's ask, or its player's answer to ours: to this table."""
+        if not isinstance(opened, dict):
+            return
+        command = {"command": "peer_ask", "ask": opened.get("ask")} if part == "asks" else {
+            "command": "peer_answer", "ask": opened.get("ask"), "agree": opened.get("agree")}
+        try:
+            answer = control.send(self.dir, command, timeout=3.0)
+        except control.ControlUnavailable as exc:
+            self._say(f"the other table's ask did not reach this table: {exc}")
+            return
+        if not answer.get("ok"):
+            log.warning("the other table's %s was refused: %s", part[:-1], answer.get("error"))
+
+    def _peer_clock(self, data: dict) -> None:
+        """The other table's hourglass changed: shown on this table's page."""
+        fields = {k: data.get(k) for k in ("player", "state", "seconds", "left")}
+        if fields["player"] == self._seat():
+            return  # this table's own player's: it runs here
+        with contextlib.suppress(control.ControlUnavailable):
+            answer = control.send(self.dir, {"command": "clock", **fields}, timeout=2.0)
+            if not answer.get("ok"):
+                log.warning("the other table's hourglass was not shown: %s", answer.get("error"))
+
+    def _follow_table(self) -> None:
+        """This table's hourglass, as its stream tells it: to the other table."""
+        from firmware.service.stream import StreamError, read_events
+
+        while not self._stopping.is_set():
+            try:
+                for event in read_events(self.dir, timeout=None):
+                    if self._stopping.is_set():
+                        return
+                    if event.get("event") == "timer" and event.get("player") == self._seat():
+                        self._publish_clock(event)
+                    elif event.get("event") == "match":
+                        self._publish_ask(event)
+            except (StreamError, OSError):
+                self._stopping.wait(0.5)  # the table is not up yet, or restarted
+
+    def _publish_clock(self, event: dict) -> None:
+        match = self._match()
+        if match is None or not self.connected:
+            return
+        payload = {"match": match, **{k: event[k] for k in ("player", "state", "seconds",
+                                                            "left")}}
+        self.client.publish(match_topic(match, self.config.table, "timer"),
+                            json.dumps(payload), qos=1, retain=True)
+
+    def _publish_ask(self, event: dict) -> None:
+        """This table's ask, or its player's answer to the other's, to the other table; an
+        ask of ours answered is taken off the broker."""
+        match, game, ask = self._match(), self._game(), event.get("ask") or {}
+        if match is None or game is None or not self.connected:
+            return
+        ours, state = ask.get("by") == self._seat(), event.get("state")
+        if state == "asked" and ours:
+            part, said = "asks", {"ask": ask}
+        elif state in ("agreed", "declined") and not ours:
+            part, said = "answers", {"ask": ask, "agree": state == "agreed"}
+        elif state in ("agreed", "declined"):
+            self.client.publish(match_topic(match, self.config.table, "asks"), b"", qos=1,
+                                retain=True)
+            return
+        else:
+            return
+        self.client.publish(match_topic(match, self.config.table, part), json.dumps(
+            {"match": match, "sealed": game.sealer().seal(said)}), qos=1, retain=True)

@@ -1,0 +1,203 @@
+"""A seat played from afar at this table: the computer's (``firmware.service.solo``) or a
+friend's at another table (``firmware.service.remote``).
+
+Its moves are asked of the person here, lit on the LEDs and in words, and
+count once the sensors see them made. What differs between the two is where
+a move comes from (``_plan``) and what the other table must agree to first.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from engine.errors import ObeliskError
+from engine.players import Player
+from firmware.games import GAMES
+
+
+class NoComputer(ObeliskError):
+    """The computer does not play this game: it declares no solo module."""
+
+
+def rules_for(game_id: str) -> Any:
+    """The game's own solo module (its declared ``solo``, ``firmware/<game>/solo.py``);
+    NoComputer, in words, for a game that has none."""
+    declared = GAMES.get(game_id)
+    rules = None if declared is None else declared.solo_rules()
+    if rules is None:
+        players = ", ".join(g.id for g in GAMES.values() if g.solo)
+        raise NoComputer(f"the computer does not play {game_id} (it plays {players}): play it "
+                         "with two people, without --solo")
+    return rules
+
+
+def movers(state: Any) -> tuple[Player, ...]:
+    """Who may act now (towers: both while placing)."""
+    if state.is_terminal():
+        return ()
+    return state.to_move()
+
+
+class FarSeat:
+    """A seat played from afar at this table (the computer, or a friend at another table):
+    its moves are asked of the person here, lit on the LEDs, and count once made.
+
+    ``setting`` is what the journal keeps of it (``Solo``, ``Remote``); a kind of far
+    seat says where its moves come from (``_plan``).
+    """
+
+    hints: ClassVar[bool] = False  # whether the person may ask it for a hint
+    called: ClassVar[str] = "the computer"  # who asks its moves, on the page (``asked``)
+
+    def __init__(self, setting: Any, seat: Player, game_id: str) -> None:
+        self.solo = setting
+        self.seat = seat
+        self.person = seat.other
+        self.rules = rules_for(game_id)
+        self.asked: tuple = ()  # the far seat's move still to be made, in order
+        self.hinted: tuple = ()  # the hint lit for the person, until the position changes
+        self._told = False  # the asked move was told (``ask``)
+        self._for: Any = None  # the position ``asked`` and ``hinted`` were worked out in
+        self._n = 0  # how many actions the table had played then
+
+    def _plan(self, table: Any, seat: Player) -> tuple:
+        """The move ``seat`` makes now (empty: none yet)."""
+        raise NotImplementedError
+
+    def first_seed(self, seed: int) -> int:
+        """The seed of the table's first game, given the one it would draw (by default that)."""
+        return seed
+
+    def next_seed(self, seed: int) -> int | None:
+        """The seed of the game after the one played with ``seed`` (None: a fresh one)."""
+        return None
+
+    def asks(self, pos: Any) -> bool:
+        """Whether the far seat's move is asked in ``pos`` (the game says: the maze's
+        obelisk goes down wherever the person puts it, in a game against the computer)."""
+        return self.rules.asks(pos)
+
+    def hands_free(self, action: Any) -> bool:
+        """Whether the table plays this action of the far seat itself (no pieces to move)."""
+        return self.rules.hands_free(action)
+
+    def recorded(self, pos: Any, made: Any) -> Any:
+        """What the journal keeps of a move made here (by default the move as made)."""
+        return made
+
+    def first_to_act(self, pos: Any) -> bool:
+        """Whether the far seat acts before the person here (by default whenever it may)."""
+        return self.seat in movers(pos) and self.asks(pos)
+
+    def turn(self, table: Any) -> tuple:
+        """The position changed: work out the far seat's move if it is to act (``asked``,
+        which the turn's words say and ``ask`` then tells). What it returns the table plays
+        itself at once: an asked action that needs no hands (else ())."""
+        pos = table.position
+        if pos is self._for:
+            return ()
+        left = self._left(table)
+        self._for, self._n, self.hinted, self._told = pos, len(table.actions), (), False
+        if self.seat not in movers(pos) or not self.asks(pos):
+            self.asked = ()
+            return ()
+        self.asked = self._still_legal(pos, left) or self._plan(table, self.seat)
+        if self.asked and self.hands_free(self.asked[0]):
+            return self.asked[:1]  # nothing to fetch: the table plays it itself
+        return ()
+
+    def ask(self, table: Any) -> None:
+        """Ask for the move ``turn`` worked out, once (after the turn that says it)."""
+        if self.asked and not self._told:
+            self._told = True
+            table.tell("asked", by=self.called, **self._said(table, self.asked, self.seat))
+
+    def doing(self, table: Any, words: str) -> str:
+        """The turn's words: ``words`` (the phase's), or, while the computer's seat is to
+        act and a move is asked, that move for the person to make, in the ask's words: the
+        table takes no other for it."""
+        pos = table.position
+        if not self.asked or pos is not self._for or pos.current_player() is not self.seat:
+            return words
+        also = "; and your own move too" if self.person in movers(pos) else ""
+        return f"make {self.called}'s move: {self.rules.words(pos, self.asked)}{also}"
+
+    def _left(self, table: Any) -> tuple:
+        """What the asked move still lacks after the actions played since it was asked (none
+        if those went elsewhere: a takeback)."""
+        n, left = self._n, list(self.asked)
+        if not left or len(table.history) <= n or table.history[n] is not self._for:
+            return ()
+        for k in range(n, len(table.actions)):
+            made, before = table.actions[k], table.history[k]
+            for i, wanted in enumerate(left):
+                if self.rules.same(before, wanted, made):
+                    del left[i]
+                    break
+        return tuple(left)
+
+    def _still_legal(self, pos: Any, left: tuple) -> tuple:
+        """What is left of the asked move, if the rules still allow all of it."""
+        state = pos
+        try:
+            for action in left:
+                state = state.apply_action(action)
+        except (ObeliskError, ValueError):
+            return ()
+        return left
+
+    def _said(self, table: Any, actions: tuple, seat: Player) -> dict:
+        pos = table.position
+        return {"player": seat.value,
+                "action": self.rules.notation(pos, actions),
+                "text": self.rules.words(pos, actions),
+                "where": [mark.to_dict() for mark in self.rules.where(pos, actions)]}
+
+    def standing(self, table: Any) -> list[dict]:
+        """The move still asked, and a hint still lit, as events: for a reader that joins."""
+        out = []
+        if self.asked:
+            out.append(table.event("asked", by=self.called,
+                                   **self._said(table, self.asked, self.seat)))
+        if self.hinted:
+            out.append(table.event("hint", **self._said(table, self.hinted, self.person)))
+        return out
+
+    def refuse(self, table: Any, action: Any, actor: Player) -> tuple[str, tuple] | None:
+        """Why a move made for the far seat is not the one asked (and where), or None.
+
+        ``actor`` is who made ``action``, as the table's rules tell. A move of the
+        person's own passes; the asked moves may come in any order (``turn``
+        strikes off those made once they are recorded).
+        """
+        pos = table.position
+        if not self.asked or actor is not self.seat:
+            return None
+        if any(self.rules.same(pos, wanted, action) for wanted in self.asked):
+            return None
+        return self.rules.differs(pos, self.asked, action), ()
+
+    def button(self, table: Any, player: Player, kind: str) -> bool:
+        """A button the far seat means something by; True when it was taken (by default
+        none: a button means what it means in a game of two)."""
+        return False
+
+    # What the other table of a match must agree to first (``firmware.service.match_asks``);
+    # with the computer, each is as at a table of two people (False: not taken here).
+
+    def answers(self, table: Any, player: Player, kind: str) -> bool:
+        """A player's button answering the far seat's ask (True: taken)."""
+        return False
+
+    def menu(self, table: Any) -> bool:
+        """The menu button asking the far seat (True: taken, nothing paused here yet)."""
+        return False
+
+    def confirms(self, table: Any, player: Player) -> bool:
+        """A press confirming the takeback on offer, taken as an ask of the far seat."""
+        return False
+
+    def on_takeback(self, table: Any, to: int) -> bool:
+        """The pieces stand as the game before ``to``: a takeback the far seat agreed
+        happens (True), else it is offered to the owners' buttons (False)."""
+        return False
