@@ -375,3 +375,53 @@ def test_the_club_page_in_a_browser_shows_each_table_live(tmp_path, broker):
         for publisher in publishers:
             _stop(publisher)
         _stop(club)
+
+
+def test_the_club_page_shows_a_matchs_two_tables_as_one_live_card(tmp_path, broker):
+    """Two tables that play one match (their states say so) are one card: the match's name,
+    each table with its seat and whether it is there, the game and whose turn at which
+    table; a table playing alone keeps its own card."""
+    from tests.browser_support import chromium
+
+    executable = chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    from firmware.readers.club.state import empty
+
+    port = free_port()
+    club = subprocess.Popen([OBELISK, "club", "--broker", broker.url, "--address",
+                             "127.0.0.1", "--port", str(port)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    heard = Heard(broker, "obelisk/#")
+
+    def tell(table: str, status: str, **state) -> None:
+        heard.client.publish(f"obelisk/{table}/status", status, qos=1, retain=True)
+        heard.client.publish(f"obelisk/{table}/state", json.dumps(
+            {**empty(table), "running": True, "game": "stones", "phase": "play", **state}),
+            qos=1, retain=True)
+
+    try:
+        club.stdout.readline()
+        tell("east", "online", turn="B", match={"match": "friday", "seat": "A"})
+        tell("west", "online", turn="B", match={"match": "friday", "seat": "B"})
+        tell("north", "online", turn="A")
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=executable)
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{port}/")
+            card = page.locator("#match-friday")
+            expect(card).to_contain_text("west: player B, online", timeout=30_000)
+            expect(card).to_contain_text("east: player A, online")
+            expect(card.locator(".turn")).to_have_text("player B (at west) to play")
+            expect(page.locator("#tables article")).to_have_count(2)  # the match, and north
+            expect(page.locator("#table-north")).to_contain_text("player A to play")
+            tell("west", "offline", turn="B", match={"match": "friday", "seat": "B"})
+            expect(card).to_contain_text("west: player B, offline")
+            expect(page.locator("#match-friday.offline")).to_have_count(1)
+            tell("east", "online", turn="B")  # east plays on its own now: its own card again
+            expect(page.locator("#table-east")).to_have_count(1)
+            expect(card).not_to_contain_text("east")
+            browser.close()
+    finally:
+        heard.close()
+        _stop(club)

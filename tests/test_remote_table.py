@@ -89,3 +89,16 @@ def test_both_tables_start_from_the_matchs_seed(tmp_path):
         assert table.seed == match_seed("derby")
     assert Peer(Remote("derby", B), "stones").first_seed(12345) == match_seed("derby")
     assert match_seed("derby") != match_seed("derbyx")
+
+
+def test_the_tables_public_state_names_its_match_and_the_clubs_state_keeps_it(tmp_path):
+    from firmware.readers.club.state import empty, fold
+
+    t = _match(tmp_path)
+    told = t.table.public_state()
+    assert told["match"] == {"match": "derby", "seat": "A"}
+    state = fold(empty("east"), told)
+    assert state["match"] == {"match": "derby", "seat": "A"}
+    assert fold(state, {"event": "turn", "player": "B", "doing": "x"})["match"] == state["match"]
+    alone = StonesHarness(tmp_path / "alone").table.public_state()
+    assert "match" not in alone and fold(state, alone)["match"] is None  # a game alone after

@@ -86,8 +86,9 @@ OPTIONAL: dict[str, set[str]] = {
     "notice": {"player"},
     "refused": {"player"},
     "offer": {"pick"},
+    "table": {"match"},
 }
-_EXTRA_TYPES = {"player": str, "pick": int, "move": dict}
+_EXTRA_TYPES = {"player": str, "pick": int, "move": dict, "match": dict}
 WORDS = {
     "timer": {"started", "paused", "resumed", "expired", "stopped"},
     "offer": {"bonus", "takeback", "choose"},

@@ -182,6 +182,11 @@ class FarSeat:
         none: a button means what it means in a game of two)."""
         return False
 
+    def public(self) -> dict:
+        """What the table's public state says of the far seat (a match: its name and the
+        seat here, so that a club's page shows the match's two tables as one)."""
+        return {}
+
     # What the other table of a match must agree to first (``firmware.service.match_asks``);
     # with the computer, each is as at a table of two people (False: not taken here).
 

@@ -119,6 +119,9 @@ class Peer(Asking, FarSeat):
         self.problem = ""  # why the match cannot go on (the tables disagree), in words
         self._start_asking()
 
+    def public(self) -> dict:
+        return {"match": self.remote.to_dict()}
+
     def first_seed(self, seed: int) -> int:
         return match_seed(self.remote.match, self.remote.secret)
 

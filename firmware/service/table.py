@@ -159,11 +159,13 @@ class Table(Starting, Asking, Generic[V]):
     def public_state(self) -> dict:
         """The whole public state as a ``table`` event: what a new reader starts from."""
         player = self.position.current_player() if self.started else None
+        match = {} if self.solo is None else self.solo.public()  # a match: its name, seat
         return self.event("table", game=self.game.id,
                           options=options_to_dict(self.game.options), players=self.players(),
                           state=self.state, turn=player.value if player else None,
                           doing=self._doing() if player else "", problem=self.problem,
-                          actions=len(self.actions), observation=self.position.observation())
+                          actions=len(self.actions), observation=self.position.observation(),
+                          **match)
 
     def opening(self, now: float) -> list[dict]:
         """What a new reader of the stream starts from: the whole public state, then what

@@ -3,7 +3,8 @@
 The state topic holds one JSON object a late subscriber reads at once: the
 game and its options, the players, whose turn and what to do, the scores so
 far (where the game counts them as it goes), each hourglass, the last
-thing that happened, and the public observation. It is built from the
+thing that happened, the public observation, and the match it plays with
+another table (its name and this table's seat), if any. It is built from the
 events alone (which hide what High Rise hides), never from the table.
 """
 
@@ -19,7 +20,7 @@ def empty(table: str) -> dict:
     return {"table": table, "running": False, "game": None, "options": {}, "players": {},
             "phase": "unknown", "turn": None, "doing": "", "problem": "", "actions": 0,
             "scores": None, "hourglass": {}, "outcome": None, "last": None,
-            "observation": None, "updated": time.time()}
+            "observation": None, "match": None, "updated": time.time()}
 
 
 def fold(state: dict, event: dict) -> dict:
@@ -44,7 +45,7 @@ def _phase_and_turn(new: dict, kind: object, event: dict) -> None:
         case "table":
             new.update(phase=event["state"], turn=event["turn"], doing=event["doing"],
                        problem=event["problem"], actions=event["actions"], outcome=None,
-                       hourglass={})
+                       hourglass={}, match=event.get("match"))  # a match: its name and seat
         case "start":
             new.update(phase="play", turn=event.get("first"), doing="", problem="", actions=0,
                        outcome=None, hourglass={})

@@ -32,18 +32,40 @@ function scoresLine(state) {
   return Object.entries(scores).map(([who, points]) => `${who}: ${points}`).join("  ");
 }
 
-/** @param {string} name */
-function card(name) {
-  const known = tables.get(name) || { status: "unknown", state: null };
+/** The card a table shows on: its own, or its match's (a match's two tables share one).
+ * @param {string} name */
+const cardOf = (name) => {
+  const match = tables.get(name)?.state?.match;
+  return match ? `match-${match.match}` : `table-${name}`;
+};
+
+/** The tables a card shows, by name. @param {string} id */
+const tablesOn = (id) => [...tables.keys()].filter((name) => cardOf(name) === id).sort();
+
+/** @param {string} id  the card's: `table-NAME` or `match-MATCH` */
+function card(id) {
+  const names = tablesOn(id);
+  const known = names.map((name) => tables.get(name) || { status: "unknown", state: null });
+  // the game as the table heard from last tells it (both tables of a match hold the same)
+  const freshest = known.reduce((a, b) => ((b.state?.updated || 0) > (a.state?.updated || 0) ? b : a),
+    known[0] || { status: "unknown", state: null });
   /** @type {ClubState} */
-  const state = known.state || {};
+  const state = freshest.state || {};
   const box = el("article", "table");
-  box.id = `table-${name}`;
-  box.dataset.table = name;
-  if (known.status === "offline") box.classList.add("offline");
+  box.id = id;
+  box.dataset.table = names[0] || id;
+  if (known.some((t) => t.status === "offline")) box.classList.add("offline");
   const head = el("h3");
-  head.append(el("span", "name", name), el("span", "status", known.status === "online" ? "online" : known.status));
-  box.append(head);
+  if (state.match) {
+    head.append(el("span", "name", `match ${state.match.match}`));
+    box.append(head);
+    for (const [i, name] of names.entries()) { // each table of the match: its seat, online or not
+      box.append(el("p", "seat", `${name}: player ${known[i].state?.match?.seat || "?"}, ${known[i].status}`));
+    }
+  } else {
+    head.append(el("span", "name", names[0] || id), el("span", "status", known[0]?.status || "unknown"));
+    box.append(head);
+  }
   const what = state.game ? `${state.game}${state.running === false ? " (table stopped)" : ""}` : "no game yet";
   box.append(el("p", "game", what));
   const scores = scoresLine(state);
@@ -53,11 +75,12 @@ function card(name) {
   const turn = el("p", "turn");
   if (state.phase === "over" && state.outcome) turn.textContent = state.outcome.words;
   else if (state.turn) {
-    turn.textContent = `player ${state.turn} to play${state.doing ? ": " + state.doing : ""}`;
+    const at = names.find((name) => tables.get(name)?.state?.match?.seat === state.turn);
+    turn.textContent = `player ${state.turn}${at ? ` (at ${at})` : ""} to play${state.doing ? ": " + state.doing : ""}`;
     turn.classList.add(`player-${state.turn.toLowerCase()}`);
   }
   box.append(turn);
-  const last = known.last || (state.last && state.last.words) || "";
+  const last = freshest.last || (state.last && state.last.words) || "";
   box.append(el("p", "last", last));
   return box;
 }
@@ -65,15 +88,21 @@ function card(name) {
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** @param {string} name */
-function draw(name) {
-  const fresh = card(name);
-  const old = document.getElementById(`table-${name}`);
+/** A table's card drawn afresh (a table that joined a match leaves its own card).
+ * @param {string} name @param {string} [was]  the card it showed on before */
+function draw(name, was) {
+  const id = cardOf(name);
+  if (was && was !== id) {
+    document.getElementById(was)?.remove();
+    if (tablesOn(was).length) draw(tablesOn(was)[0]);
+  }
+  const fresh = card(id);
+  const old = document.getElementById(id);
   if (old) old.replaceWith(fresh);
   else {
     const list = $("tables");
     const after = [...list.children].find((node) => node instanceof HTMLElement
-      && (node.dataset.table ?? "") > name);
+      && (node.dataset.table ?? "") > (fresh.dataset.table ?? ""));
     list.insertBefore(fresh, after || null);
   }
   $("no-tables").hidden = true;
@@ -102,8 +131,9 @@ followClub({
   lost: () => { status.textContent = "lost the club server; trying again…"; status.classList.add("away"); },
   table: (data) => {
     const known = tables.get(data.table) || {};
+    const was = tables.has(data.table) ? cardOf(data.table) : undefined;
     tables.set(data.table, { ...known, status: data.status, state: data.state });
-    draw(data.table);
+    draw(data.table, was);
   },
   event: (data) => {
     const known = tables.get(data.table) || { status: "unknown", state: null };

@@ -14,6 +14,8 @@
  * @property {Record<string, number> | null} [scores]
  * @property {{words: string} | null} [outcome]
  * @property {{event: string, words: string} | null} [last]
+ * @property {{match: string, seat: string} | null} [match]  a match with another table
+ * @property {number} [updated]  when the table last told (seconds since 1970)
  */
 
 /**
