@@ -123,3 +123,29 @@ def browser():
         launched = p.chromium.launch(executable_path=executable)
         yield launched
         launched.close()
+
+
+WHOLE_MATCHES = {"towers": ("tw1", ["towers", "--speed", "50"]),
+                 "maze": ("maze-whole", ["maze", "--speed", "50"])}
+"""The remote matches ``tests/test_remote_matches.py`` plays whole, by the match's name (its
+game's seed) and the demo's arguments; stones and High Rise play theirs in
+``tests/test_remote.py``. The towers match "tw1" ends over the top: its last blocks rest
+above the rods, where the sensors cannot tell which move was made."""
+
+
+@pytest.fixture(scope="session")
+def whole_matches(tmp_path_factory):
+    from tests.remote_support import WholeMatches
+
+    matches = WholeMatches(tmp_path_factory.mktemp("whole-matches"), WHOLE_MATCHES)
+    yield matches
+    matches.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _whole_matches_early(request):
+    """When a selected test checks the whole matches, they start with the session's first
+    test and play while the rest of the suite runs (they mostly wait on real time)."""
+    if any("whole_matches" in getattr(item, "fixturenames", ()) for item in
+           request.session.items):
+        request.getfixturevalue("whole_matches")

@@ -67,3 +67,31 @@ class Table:
                     proc.wait(10)
                 except subprocess.TimeoutExpired:
                     proc.kill()
+
+
+class WholeMatches:
+    """Whole matches of several games on one broker, started together and left to play
+    while other tests run: each mostly waits on its simulated sensors' real time."""
+
+    def __init__(self, home: Path, games: dict[str, tuple[str, list[str]]]) -> None:
+        self.broker = Mosquitto(home / "broker").start()
+        self.tables: dict[str, tuple[Table, Table]] = {}
+        for name, (match, args) in games.items():
+            (home / name).mkdir()
+            self.tables[name] = tuple(Table(home / name, self.broker, args, match, seat)
+                                      for seat in "AB")
+
+    def ended(self, name: str, timeout: float) -> tuple[Path, Path]:
+        """The two tables' state directories, once both journals hold the game's end."""
+        from tests.club_support import wait_for
+
+        a, b = self.tables[name]
+        wait_for(lambda: is_over(a.dir) and is_over(b.dir), timeout,
+                 f"the whole {name} match's end at both tables (logs in {a.dir.parent})")
+        return a.dir, b.dir
+
+    def close(self) -> None:
+        for pair in self.tables.values():
+            for table in pair:
+                table.stop()
+        self.broker.stop()

@@ -102,3 +102,32 @@ def test_the_tables_public_state_names_its_match_and_the_clubs_state_keeps_it(tm
     assert fold(state, {"event": "turn", "player": "B", "doing": "x"})["match"] == state["match"]
     alone = StonesHarness(tmp_path / "alone").table.public_state()
     assert "match" not in alone and fold(state, alone)["match"] is None  # a game alone after
+
+
+def test_where_the_sensors_cannot_tell_which_the_other_tables_move_is_the_one_it_asked(
+        tmp_path):
+    """A reading that may be more than one move (a towers block resting above the rods) for
+    the other table's seat: the move that table made is one of them, so it is recorded
+    with no one here to pick (no one here may pick for the other player)."""
+    from engine.reading import Reading
+
+    t = _match(tmp_path)
+    _person_moves(t)
+    theirs, other = t.table.position.legal_actions()[:2]
+    _offer(t, 2, theirs)
+    t.table._reading = lambda view: Reading(choices=((other,), (theirs,)), chooser=B)
+    t.see(sight(t.table.position.apply_action(theirs)))
+    del t.table._reading
+    assert t.table.actions[-1] == theirs and t.table.state == "play"
+    assert not [e for e in t.events if e["event"] == "offer" and e["kind"] == "choose"]
+
+
+def test_a_move_other_than_the_one_the_other_table_made_is_refused_in_its_name(tmp_path):
+    t = _match(tmp_path)
+    _person_moves(t)
+    theirs, other = t.table.position.legal_actions()[:2]
+    _offer(t, 2, theirs)
+    t.see(sight(t.table.position.apply_action(other)))
+    refused = [e for e in t.events if e["event"] == "refused"][-1]["message"]
+    assert refused.startswith("the other table asked for ") and "computer" not in refused
+    assert len(t.table.actions) == 1

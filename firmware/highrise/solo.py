@@ -45,9 +45,9 @@ def notation(pos: Any, actions: tuple) -> str:
     return "; ".join(square_name(p.square) for p in actions)
 
 
-def differs(pos: Any, asked: tuple, made: Any) -> str:
+def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
     """No sizes in words: which went where is hidden until the reveal."""
-    return (f"this is not the pyramid the computer asked for: take it off, and put one of "
+    return (f"this is not the pyramid {by} asked for: take it off, and put one of "
             f"the size its ring shows on {square_name(asked[0].square)}")
 
 

@@ -175,7 +175,28 @@ class FarSeat:
             return None
         if any(self.rules.same(pos, wanted, action) for wanted in self.asked):
             return None
-        return self.rules.differs(pos, self.asked, action), ()
+        return self.rules.differs(pos, self.asked, action, by=self.called), ()
+
+    def chosen(self, pos: Any, reading: Any) -> tuple:
+        """Of the moves a reading may be (a block resting above the rods), the one the far
+        seat asked, when it is the far seat's choice: no one here has to pick it (else ())."""
+        if reading.chooser is not self.seat or not self.asked:
+            return ()
+        for candidate in reading.choices:
+            if len(candidate) == len(self.asked) and self._same_moves(pos, candidate):
+                return candidate
+        return ()
+
+    def _same_moves(self, pos: Any, candidate: tuple) -> bool:
+        state = pos
+        try:
+            for wanted, made in zip(self.asked, candidate, strict=True):
+                if not self.rules.same(state, wanted, made):
+                    return False
+                state = state.apply_action(made)
+        except (ObeliskError, ValueError):
+            return False
+        return True
 
     def button(self, table: Any, player: Player, kind: str) -> bool:
         """A button the far seat means something by; True when it was taken (by default

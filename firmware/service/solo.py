@@ -280,9 +280,9 @@ def notation(pos: Any, actions: tuple) -> str:
     return "; ".join(pos.action_to_string(a) for a in actions)
 
 
-def differs(pos: Any, asked: tuple, made: Any) -> str:
+def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
     """What a player reads when the move made for the computer is not the one asked."""
-    return (f"the computer asked for {words(pos, asked)}, but this is {made}: put it back "
+    return (f"{by} asked for {words(pos, asked)}, but this is {made}: put it back "
             "as it was and make the lit move")
 
 

@@ -89,7 +89,14 @@ class Asking:
             if self.state == "repair":
                 self._settled_back()
             assert reading.chooser is not None
-            self._ask(reading.chooser, reading.choices, self._question(reading))
+            known = () if self.solo is None else self.solo.chosen(self.position, reading)
+            if not known:
+                self._ask(reading.chooser, reading.choices, self._question(reading))
+                return
+            self.candidates, self.chooser = (), None  # the far seat's: the one it asked
+            if self.state == "choose":
+                self.picked()
+            self._accept(known)
             return
         if reading.amends is not None:
             self._takeback(reading.amends, why="slide")

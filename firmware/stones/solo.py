@@ -37,9 +37,9 @@ def words(pos: Any, actions: tuple) -> str:
     return "; ".join(pos.move_to_string(m) for m in actions)
 
 
-def differs(pos: Any, asked: tuple, made: Any) -> str:
+def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
     """The asked move and the one made, in the player's words."""
-    return (f"the computer asked for {words(pos, asked)}, but this is "
+    return (f"{by} asked for {words(pos, asked)}, but this is "
             f"{pos.move_to_string(made)}: put the stone back and move the lit one")
 
 

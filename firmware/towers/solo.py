@@ -107,21 +107,21 @@ def _bottom_up(cells: Any) -> tuple:
     return tuple(sorted(cells, key=lambda c: (c[2], c[1], c[0])))
 
 
-def differs(pos: Any, asked: tuple, made: Any) -> str:
+def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
     """What differs, in the player's words, and how to put it right."""
     wanted = words(pos, asked)
     if isinstance(made, Choose):
-        return (f"the computer asked to {wanted}, not a {_colour(pos, made.block)} one: put "
+        return (f"{by} asked to {wanted}, not a {_colour(pos, made.block)} one: put "
                 "it back in the pile and fetch the lit colour")
     if isinstance(made, Place):
         kind = next((a for a in asked if isinstance(a, Place)), None)
         if kind is not None and kind.tower is made.tower and \
                 pos.block(kind.block).colour is not pos.block(made.block).colour:
-            return (f"the computer asked to {wanted}, not the {_colour(pos, made.block)} "
+            return (f"{by} asked to {wanted}, not the {_colour(pos, made.block)} "
                     "block: lift it off and place the lit one")
-        return (f"the computer asked to {wanted}; this block is at {cells_text(made.cells)}: "
+        return (f"{by} asked to {wanted}; this block is at {cells_text(made.cells)}: "
                 "lift it off and place it on the lit rods")
-    return f"the computer asked to {wanted}, not to {made}: put it back as it was"
+    return f"{by} asked to {wanted}, not to {made}: put it back as it was"
 
 
 def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool) -> None:
