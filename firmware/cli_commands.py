@@ -182,7 +182,7 @@ def remote(args: argparse.Namespace) -> int:
         config = config_from({"broker": args.broker, "table": args.table}, "the command line")
     else:
         config = load_config(find_config(where, args.config))
-    return run_link(where, config)
+    return run_link(where, config, args.claim_after)
 
 
 def club(args: argparse.Namespace) -> int:

@@ -42,6 +42,16 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _minutes(text: str) -> float:
+    try:
+        minutes = float(text)
+    except ValueError:
+        minutes = -1.0
+    if not 1 <= minutes <= 1440:
+        raise argparse.ArgumentTypeError(f"--claim-after is 1 to 1440 minutes, not {text}")
+    return minutes
+
+
 def _speed(text: str) -> float:
     try:
         value = float(text)
@@ -303,6 +313,10 @@ def _add_remote(commands: argparse._SubParsersAction) -> None:
                         "mqtts://host[:port], instead of a configuration file")
     remote.add_argument("--table", help="with --broker: this table's name on the broker "
                         "(lowercase letters, digits, - and _)")
+    remote.add_argument("--claim-after", metavar="MINUTES", type=_minutes, default=None,
+                        help="let the person here claim the game once the other table has "
+                        "been out of touch this long (1 to 1440; by default never: the match "
+                        "waits for it)")
     remote.set_defaults(run=cli_commands.remote)
     _in_words(remote)
 

@@ -214,3 +214,35 @@ def test_the_end_is_asked_by_command_and_both_tables_set_the_game_aside_once_agr
         assert [e["t"] for e in entries] == ["start", "action", "ended"]
     assert at_a.table.solo.remote == Remote("derby", A)  # the match goes on, a game afresh
     assert at_b.table.solo.remote == Remote("derby", B)
+
+
+def test_a_claim_needs_the_links_leave_and_sets_the_game_aside_at_both_tables(tmp_path):
+    import pytest
+
+    from firmware.service.commands import CommandRefused
+    from firmware.store.history import SET_ASIDE
+
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    at_a, at_b = _Service(a), _Service(b)
+    with pytest.raises(CommandRefused, match="claimed only in a match whose other table"):
+        at_a.do("claim")  # B is there: nothing to claim
+    assert at_a.do("status")["can"]["claim"] is False
+    at_a.do("link", state="claimable", message="the other table has been out of touch")
+    assert at_a.do("status")["can"]["claim"] is True
+    at_a.do("link", state="linked", message="back")  # it came back: the offer is gone
+    assert at_a.do("status")["can"]["claim"] is False
+    at_a.do("link", state="claimable", message="out of touch again, long enough")
+    assert "claimed by player A" in at_a.do("claim")["message"]
+    assert at_a.table is not a.table and not at_a.table.started
+    claimed = [e for e in a.events if e["event"] == "remote"]  # the fresh table's too
+    assert claimed[-1]["state"] == "claimed"
+    with pytest.raises(CommandRefused, match="no game of this match"):
+        at_b.do("peer_claim", player="B")  # only the other seat's claim counts
+    at_b.do("peer_claim", player="A")  # B's table back: A's claim reaches it
+    assert at_b.table is not b.table
+    for seat in "AB":
+        [kept] = (tmp_path / seat).glob("journal-*.jsonl")
+        ended = json.loads(kept.read_text().splitlines()[-1])
+        assert ended == {"t": "ended", "how": "claim-A"}
+    assert SET_ASIDE["claim-A"].startswith("claimed by player A")

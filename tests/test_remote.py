@@ -359,3 +359,56 @@ def test_a_takeback_both_agreed_starts_a_new_line_and_the_old_ones_actions_are_n
     link.step(1.0)
     assert handed == [(2, 1)]
     assert (0, 2) not in link.inbox  # dropped once this table took back
+
+
+def test_a_table_out_of_touch_past_claim_after_may_be_claimed_and_its_claim_reaches_it(
+        tmp_path, monkeypatch):
+    told: list[dict] = []
+    monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: told.append(c)
+                        or {"ok": True})
+    monkeypatch.setattr(remote_link.time, "monotonic", lambda: 1000.0)
+    from firmware.readers.club.config import config_from
+
+    (tmp_path / "journal.jsonl").write_text(json.dumps(
+        {"t": "start", "game": "stones", "options": {}, "seed": 1,
+         "remote": {"match": "m", "seat": "A"}}) + "\n")
+    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
+                                  tmp_path, claim_after_min=10)
+    link._read_journal()
+    link.peer = "tb"
+
+    class Message:
+        def __init__(self, part: str, payload: bytes) -> None:
+            self.topic = (remote_link.status_topic("tb") if part == "status"
+                          else f"obelisk/matches/m/tb/{part}")
+            self.payload = payload
+
+    link._on_message(None, None, Message("status", b"offline"))
+    link._offer_claim(1000.0 + 9 * 60)
+    assert [c["state"] for c in told if c["command"] == "link"] == ["apart"]
+    link._offer_claim(1000.0 + 10 * 60)
+    link._offer_claim(1000.0 + 11 * 60)  # said once
+    claimable = [c for c in told if c["command"] == "link" and c["state"] == "claimable"]
+    assert len(claimable) == 1 and "out of touch for 10 minutes" in claimable[0]["message"]
+    link._on_message(None, None, Message("status", b"online"))  # back: the offer is taken back
+    assert told[-1]["state"] == "linked"
+    sealed = link.game.sealer().seal({"by": "B"})
+    link._on_message(None, None, Message("claim", json.dumps({"match": "m",
+                                                              "sealed": sealed}).encode()))
+    assert told[-1] == {"command": "peer_claim", "player": "B"}
+    never = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1",
+                                                "table": "tc"}), tmp_path)
+    never._read_journal()
+    never.peer, never.away_since = "tb", 0.0
+    before = len(told)
+    never._offer_claim(1e9)  # without --claim-after the match waits for ever
+    assert len(told) == before and not never.claim_said
+
+
+@pytest.mark.parametrize("minutes", ["0", "soon", "2000"])
+def test_claim_after_out_of_its_range_is_refused_in_words(tmp_path, minutes):
+    done = subprocess.run([*OBELISK, "remote", "--state-dir", str(tmp_path), "--broker",
+                           "mqtt://127.0.0.1:1", "--table", "ta", "--claim-after", minutes],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and f"--claim-after is 1 to 1440 minutes, not {minutes}" in \
+        done.stderr and "Traceback" not in done.stderr

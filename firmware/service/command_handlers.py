@@ -154,7 +154,9 @@ def status(table: Any) -> dict:
                 "decline": _bonus(table), "takeback": _owners(table), "choose": choose,
                 "start": table.may_begin(), "end": table.game_on(),
                 "new": table.between_games(), "hint": not _hint_now(table),
-                "answer": _match(table) is not None and _match(table).theirs is not None},
+                "answer": _match(table) is not None and _match(table).theirs is not None,
+                "claim": _match(table) is not None and _match(table).claimable
+                and table.game_on()},
             "solo": solo.to_dict() if solo is not None and solo.journal_key == "solo" else None,
             "remote": solo.to_dict() if solo is not None and solo.journal_key == "remote"
             else None, "games": games()}
@@ -284,21 +286,46 @@ class Controls:
             table.solo.end_due = False
             if table.game_on():
                 try:
-                    self._set_aside(table, now)
+                    self._set_aside(table, now, "agreed")
                 except CommandRefused as exc:  # a full disk: said, the game stays on
                     table.tell("notice", message=f"the game was not ended: {exc}")
 
-    def _set_aside(self, table: Any, now: float) -> str:
+    def _set_aside(self, table: Any, now: float, how: str = "end") -> str:
+        """The game ended unfinished (``how``: ``firmware.store.history.SET_ASIDE``), kept,
+        and the same game set up afresh."""
+        from firmware.store.history import SET_ASIDE
+
         # the new table first: one this table cannot make leaves the game and journal be
         made = self._make(table.game.id, table.game.options, table.extras())
         try:
-            kept = table.journal.set_aside("end")
+            kept = table.journal.set_aside(how)
         except JournalError as exc:
             raise CommandRefused(str(exc)) from None
         self.service.swap_table(*made, now)
-        words = f"the game was ended; its moves are kept in {kept.name} (obelisk games lists it)"
+        ended = "the game was ended" if how == "end" else f"the game was {SET_ASIDE[how]}"
+        words = f"{ended}; its moves are kept in {kept.name} (obelisk games lists it)"
         self.service.table.tell("notice", message=words)
         return words
+
+    def _claim(self, table: Any, command: Command, now: float) -> str:
+        """The person here claims the game: the other table was out of touch long enough."""
+        peer = _match(table)
+        if peer is None or not peer.claimable or not table.game_on():
+            raise CommandRefused("a game may be claimed only in a match whose other table has "
+                                 "been out of touch as long as `obelisk remote --claim-after` "
+                                 "allows")
+        seat = peer.person.value
+        words = self._set_aside(table, now, f"claim-{seat}")
+        self.service.table.tell("remote", state="claimed", message=f"player {seat} claimed "
+                                "the game: the other table is told when it is back")
+        return words
+
+    def _peer_claim(self, table: Any, command: Command, now: float) -> str:
+        """The other table's player claimed the game while this one was out of touch."""
+        peer = _match(table)
+        if peer is None or command.player != peer.seat.value or not table.game_on():
+            raise CommandRefused("no game of this match for the other table to claim")
+        return self._set_aside(table, now, f"claim-{command.player}")
 
     def _new(self, table: Any, command: Command, now: float) -> str:
         if not table.between_games():
@@ -379,6 +406,8 @@ class Controls:
     def _link(self, table: Any, command: Command, now: float) -> str:
         """How the link to the other table stands: told to every page."""
         state, words = command.link
+        if _match(table) is not None:
+            _match(table).claimable = state == "claimable"
         table.tell("remote", state=state, message=words)
         return words
 

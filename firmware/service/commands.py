@@ -22,6 +22,10 @@ remote match, from ``obelisk remote``; never passed on by the page |
 ``obelisk remote``, for the page |
 | ``peer_ask``, ``peer_answer`` | ``ask``; ``agree`` | none: the other table's ask (a pause, \
 play on, the end, a takeback), or its player's answer to this table's, from ``obelisk remote`` |
+| ``claim`` | | a match: none; the person here claims the game, once the link says the \
+other table was out of touch long enough (``obelisk remote --claim-after``) |
+| ``peer_claim`` | ``player`` | none: the other table's player claimed the game while this \
+table was out of touch, from ``obelisk remote`` |
 | ``clock`` | ``player``, ``state``, ``seconds``, ``left`` | none: the other table's player's \
 hourglass as that table reported it, from ``obelisk remote``, for the page |
 
@@ -41,9 +45,9 @@ from dataclasses import dataclass
 from firmware.games import GAMES, GameType
 
 COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new",
-            "hint", "answer")
+            "hint", "answer", "claim")
 """The page's commands (``obelisk web`` passes on these and no others)."""
-LOCAL_COMMANDS = ("diag", "peer", "link", "clock", "peer_ask", "peer_answer")
+LOCAL_COMMANDS = ("diag", "peer", "link", "clock", "peer_ask", "peer_answer", "peer_claim")
 """Commands only a person at the table's computer sends: ``obelisk diag`` through the
 running service (an LED lit for a test, the sensors as the service sees them)."""
 FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led", "deadline",
@@ -51,9 +55,10 @@ FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led
           "secret", "agreed", "ask", "agree"}
 
 
-LINK_STATES = ("waiting", "linked", "apart", "stopped")
+LINK_STATES = ("waiting", "linked", "apart", "stopped", "claimable")
 """How a remote match's link stands: waiting for the other table, playing it, out of touch,
-or stopped (the two tables disagree)."""
+stopped (the two tables disagree), or out of touch so long that the person here may claim
+the game (``obelisk remote --claim-after``)."""
 
 
 class CommandRefused(ValueError):

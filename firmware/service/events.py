@@ -95,7 +95,7 @@ WORDS = {
     "pause": {"paused", "resumed"},
     "takeback": {"confirmed", "slide", "agreed"},
     "asked": {"the computer", "the other table"},
-    "remote": {"waiting", "linked", "apart", "stopped"},
+    "remote": {"waiting", "linked", "apart", "stopped", "claimable", "claimed"},
     "match": {"asked", "offered", "agreed", "declined"},
 }
 """The values a few text fields may take."""

@@ -84,6 +84,7 @@ class Asking:
         self.agreed_to: int | None = None  # a takeback agreed: the actions that stay
         self.agreed = 0  # takebacks agreed in this game (the journal counts them again)
         self.end_due = False  # the end was agreed: the service sets the game aside
+        self.claimable = False  # the other table was out of touch long enough to claim
 
     # ---------------------------------------------------------------- asking
 

@@ -37,7 +37,10 @@ class HistoryError(StateDirError):
 
 
 SET_ASIDE = {"end": "ended unfinished (End the game)",
-             "new-game": "left unfinished for a new game (--new-game)"}
+             "new-game": "left unfinished for a new game (--new-game)",
+             "agreed": "ended unfinished (both tables of the match agreed)",
+             "claim-A": "claimed by player A (player B's table was out of touch)",
+             "claim-B": "claimed by player B (player A's table was out of touch)"}
 """How a game not played out ended, by its ``ended`` entry's ``how``, in words."""
 LEFT = "left unfinished"
 """A game not played out that says nothing of how (another started after it; an archive

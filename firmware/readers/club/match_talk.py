@@ -33,13 +33,21 @@ class TableTalk:
     config: Any
     connected: bool
     _stopping: Any
+    claim_after_s: float | None
+    away_since: float | None
+    claim_said: bool
+    last_game: Any
+    game: Any
+    peer: str | None
 
     def _peer_ask(self, part: str, opened: dict | None) -> None:
         """The other table's ask, or its player's answer to ours: to this table."""
         if not isinstance(opened, dict):
             return
-        command = {"command": "peer_ask", "ask": opened.get("ask")} if part == "asks" else {
-            "command": "peer_answer", "ask": opened.get("ask"), "agree": opened.get("agree")}
+        command = {"asks": {"command": "peer_ask", "ask": opened.get("ask")},
+                   "answers": {"command": "peer_answer", "ask": opened.get("ask"),
+                               "agree": opened.get("agree")},
+                   "claim": {"command": "peer_claim", "player": opened.get("by")}}[part]
         try:
             answer = control.send(self.dir, command, timeout=3.0)
         except control.ControlUnavailable as exc:
@@ -71,6 +79,8 @@ class TableTalk:
                         self._publish_clock(event)
                     elif event.get("event") == "match":
                         self._publish_ask(event)
+                    elif event.get("event") == "remote" and event.get("state") == "claimed":
+                        self._publish_claim()
             except (StreamError, OSError):
                 self._stopping.wait(0.5)  # the table is not up yet, or restarted
 
@@ -102,3 +112,28 @@ class TableTalk:
             return
         self.client.publish(match_topic(match, self.config.table, part), json.dumps(
             {"match": match, "sealed": game.sealer().seal(said)}), qos=1, retain=True)
+
+    # ---------------------------------------------------------------- a claim
+
+    def _offer_claim(self, now: float) -> None:
+        """The other table out of touch as long as ``--claim-after`` allows: the person here
+        may claim the game (said once; its return takes the offer back)."""
+        if self.claim_after_s is None or self.away_since is None or self.claim_said or \
+                now - self.away_since < self.claim_after_s or self._game() is None:
+            return
+        self.claim_said = True
+        minutes = round(self.claim_after_s / 60)
+        self._tell("claimable", f"the other table ({self.peer}) has been out of touch for "
+                   f"{minutes} minute{'s' if minutes != 1 else ''}: you may claim the game "
+                   "(Claim the game on the page), or wait for it")
+
+    def _publish_claim(self) -> None:
+        """The person here claimed the game: the other table is told when it is back (the
+        claim stays on the broker, sealed with the game's key)."""
+        game = self.game or self.last_game  # (the journal may have moved on already)
+        match = None if game is None or game.remote is None else game.remote.get("match")
+        if match is None or not self.connected:
+            return
+        self.client.publish(match_topic(match, self.config.table, "claim"), json.dumps(
+            {"match": match, "sealed": game.sealer().seal({"by": self._seat()})}), qos=1,
+            retain=True)

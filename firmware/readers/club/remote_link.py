@@ -86,11 +86,16 @@ def status_topic(table: str) -> str:
 class RemoteLink(TableTalk):
     """One table's side of a match: its journal out, the other table's actions in."""
 
-    def __init__(self, config: ClubConfig, state_dir: str | Path) -> None:
+    def __init__(self, config: ClubConfig, state_dir: str | Path,
+                 claim_after_min: float | None = None) -> None:
         self.config = config
         self.dir = Path(state_dir)
         self.journal = Journal(self.dir)
         self.game: Game | None = None
+        self.last_game: Game | None = None  # the match's game before the journal moved on
+        self.claim_after_s = None if claim_after_min is None else claim_after_min * 60
+        self.away_since: float | None = None  # the other table out of touch since (monotonic)
+        self.claim_said = False
         self.peer: str | None = None  # the other table's name, once its hello came
         self.peer_n = 0  # how many actions the other table holds
         self.peer_agreed = 0  # after how many takebacks agreed (its count holds only then)
@@ -220,7 +225,7 @@ class RemoteLink(TableTalk):
                 self._peer_clock(data)
             elif part == "actions" and table == self.peer and data.get("match") == match:
                 self._peer_action(data)
-        if part in ("asks", "answers") and table == self.peer:
+        if part in ("asks", "answers", "claim") and table == self.peer:
             self._peer_ask(part, self._open(data.get("sealed")))
         self._wake.set()
 
@@ -257,6 +262,8 @@ class RemoteLink(TableTalk):
             self.peer_n, self.peer_agreed = n, agreed
         if first:
             self._tell("linked", f"playing the table {table!r} (seat {data['seat']})")
+            if self.connected:  # its claim, if it holds one, again: now from the peer
+                self.client.subscribe(match_topic(self._match(), table, "claim"), qos=1)
 
     def _peer_status(self, payload: bytes) -> None:
         """The other table's link went away or came back: said on the page."""
@@ -264,6 +271,7 @@ class RemoteLink(TableTalk):
         if there == self.peer_there:
             return
         self.peer_there = there
+        self.away_since, self.claim_said = None if there else time.monotonic(), False
         if there:
             self._tell("linked", f"the other table ({self.peer}) is back: play on")
         else:
@@ -322,6 +330,7 @@ class RemoteLink(TableTalk):
             return False
         before = self._match()
         with self._lock:
+            self.last_game = self.game or self.last_game
             self.game = game if game is not None and game.remote else None
         self._matched(before)
         return True
@@ -397,6 +406,7 @@ class RemoteLink(TableTalk):
         """One look at the journal and the inbox."""
         self._read_journal()
         self._ask_setup(now)
+        self._offer_claim(now)
         with self._lock:
             self._send_ours(now)
             game = self._game()
@@ -445,8 +455,10 @@ def _differs(theirs: object, ours: dict) -> str:
     return "it differs"
 
 
-def run_link(state_dir: str | Path, config: ClubConfig) -> int:
-    """Link the table on ``state_dir`` to its matches until SIGTERM or Ctrl-C (0 then)."""
+def run_link(state_dir: str | Path, config: ClubConfig,
+             claim_after_min: float | None = None) -> int:
+    """Link the table on ``state_dir`` to its matches until SIGTERM or Ctrl-C (0 then);
+    ``claim_after_min``: the minutes out of touch after which the person may claim the game."""
     import signal
 
     from firmware.readers.club.mqtt_command import lock_home
@@ -456,7 +468,7 @@ def run_link(state_dir: str | Path, config: ClubConfig) -> int:
     handler.setFormatter(CleanFormatter("obelisk remote: %(message)s"))
     logging.basicConfig(level=logging.INFO, handlers=[handler])
     lock_home(Path(state_dir) / "remote", "obelisk remote", "obelisk-remote")
-    link = RemoteLink(config, state_dir)
+    link = RemoteLink(config, state_dir, claim_after_min)
     signal.signal(signal.SIGTERM, lambda *_: link.stop())
     signal.signal(signal.SIGINT, lambda *_: link.stop())
     link.run()

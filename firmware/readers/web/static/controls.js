@@ -123,6 +123,9 @@ function buttons() {
     shown.push(button("ctl-agree", "Agree", () => command("answer", { agree: true }), "main"),
       button("ctl-disagree", "Decline", () => command("answer", { agree: false })));
   }
+  if (can.claim) { // a match whose other table has been out of touch long enough
+    shown.push(button("ctl-claim", "Claim the game", () => command("claim"), "danger"));
+  }
   for (const p of can.decline) {
     shown.push(button(`ctl-decline-${p}`, `Player ${p} declines the bonus`,
       () => command("decline", { player: p })));

@@ -147,6 +147,7 @@ export function followTable(kinds, take, lost) {
  * @property {boolean} new
  * @property {boolean} hint
  * @property {boolean} [answer]  a match: the other table asks something of the person here
+ * @property {boolean} [claim]  a match: the other table was out of touch long enough to claim
  */
 
 /**
