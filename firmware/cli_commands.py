@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -53,9 +54,10 @@ def _remote(args: argparse.Namespace):
         raise argparse.ArgumentTypeError("--remote needs --seat A or --seat B: the seat the "
                                          "person at this table plays")
     from engine.players import Player
-    from firmware.service.remote import Remote
+    from firmware.service.remote import SECRET_ENV, Remote
 
-    return Remote(args.remote, Player(args.seat), args.secret or "")
+    secret = args.secret if args.secret is not None else os.environ.get(SECRET_ENV, "")
+    return Remote(args.remote, Player(args.seat), secret)
 
 
 def rules(args: argparse.Namespace) -> int:
@@ -201,6 +203,10 @@ def play(args: argparse.Namespace) -> int:
     solo = _solo(args)  # checked here: --level alone is refused before anything starts
     if solo is not None:
         flags += solo.flag_values()
+        if getattr(solo, "secret", ""):  # to the service by its environment, not its argv
+            from firmware.service.remote import SECRET_ENV
+
+            os.environ[SECRET_ENV] = solo.secret
     if args.new_game:
         flags.append("--new-game")
     return run_play(args.game, args.state_dir, args.port, args.address, flags,

@@ -91,7 +91,8 @@ def _solo_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--secret", metavar="WORD", default=None,
                         help="with --remote: a word both players agree on between them and "
                         "type at both tables (High Rise needs one: its hidden values are "
-                        "drawn from it)")
+                        "drawn from it); other users of this machine see it in ps, so "
+                        "OBELISK_MATCH_SECRET in the environment is the better way")
 
 
 def _address(text: str) -> str:

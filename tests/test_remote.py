@@ -412,3 +412,20 @@ def test_claim_after_out_of_its_range_is_refused_in_words(tmp_path, minutes):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and f"--claim-after is 1 to 1440 minutes, not {minutes}" in \
         done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_secret_word_never_goes_on_a_command_line_and_may_come_from_the_environment(
+        monkeypatch):
+    import argparse
+
+    from firmware import cli_commands
+    from firmware.service.remote import SECRET_ENV, Remote
+
+    args = argparse.Namespace(remote="m", seat="A", solo=None, level=None, secret=None)
+    monkeypatch.setenv(SECRET_ENV, "tulip")
+    from_env = cli_commands._remote(args)
+    assert from_env.secret == "tulip" and "tulip" not in from_env.flag_values()
+    monkeypatch.delenv(SECRET_ENV)
+    assert cli_commands._remote(args).secret == ""
+    given = cli_commands._remote(argparse.Namespace(**{**vars(args), "secret": "rose"}))
+    assert given.secret == "rose" and given == Remote("m", from_env.seat)

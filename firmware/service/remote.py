@@ -34,6 +34,9 @@ from firmware.service.far_seat import FarSeat, movers
 from firmware.service.match_asks import Asking, AskRefused
 
 MATCH_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+SECRET_ENV = "OBELISK_MATCH_SECRET"
+"""Where a match's secret word may be given instead of ``--secret`` (which every user of the
+machine sees in ``ps``); ``obelisk play`` hands it to its service so."""
 
 
 class RemoteError(ObeliskError):
@@ -78,9 +81,9 @@ class Remote:
         return f"match {self.match!r} is played, the person here in seat {self.seat.value}"
 
     def flag_values(self) -> list[str]:
-        """This setting as the command line gives it."""
-        secret = ["--secret", self.secret] if self.secret else []
-        return ["--remote", self.match, "--seat", self.seat.value, *secret]
+        """This setting as the command line gives it (the secret word goes by ``SECRET_ENV``,
+        never on a command line)."""
+        return ["--remote", self.match, "--seat", self.seat.value]
 
     def far_seat(self, game_id: str) -> Peer:
         """The other table's seat at a table of ``game_id``."""
@@ -88,7 +91,8 @@ class Remote:
 
         if GAMES[game_id].hidden_chance and not self.secret:
             raise RemoteError(f"{game_id} hides values until the end: a match of it needs "
-                              "--secret WORD, a word both players agree on between them (by "
+                              "--secret WORD (or OBELISK_MATCH_SECRET=WORD in the "
+                              "environment), a word both players agree on between them (by "
                               "phone, not through the club) and type at both tables, so that "
                               "no one on the broker can work the hidden values out")
         return Peer(self, game_id)
