@@ -125,12 +125,12 @@ def browser():
         launched.close()
 
 
-WHOLE_MATCHES = {"towers": ("tw1", ["towers", "--speed", "50"]),
-                 "maze": ("maze-whole", ["maze", "--speed", "50"])}
-"""The remote matches ``tests/test_remote_matches.py`` plays whole, by the match's name (its
-game's seed) and the demo's arguments; stones and High Rise play theirs in
-``tests/test_remote.py``. The towers match "tw1" ends over the top: its last blocks rest
-above the rods, where the sensors cannot tell which move was made."""
+WHOLE_MATCHES = {"towers": ("tw1", ["towers", "--speed", "50"], "cut"),
+                 "maze": ("maze-whole", ["maze", "--speed", "50"], "kill")}
+"""The remote matches ``tests/test_remote_matches.py`` plays whole: the match's name (its
+game's seed), the demo's arguments, and the fault done at table B on the way (its link cut
+off the network a while; its plug pulled). Stones and High Rise play theirs in
+``tests/test_remote.py``."""
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,8 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 from tests.club_support import Mosquitto
@@ -43,10 +45,27 @@ class Table:
         self.env = env
         self.log = home / f"link-{seat}.log"
         self.link = self._link()  # first: a link up before the first move
-        self.demo = subprocess.Popen(
-            [*OBELISK, "demo", *game, "--remote", match, "--seat", seat, "--json",
-             "--state-dir", str(self.dir)], stdout=subprocess.DEVNULL,
-            stderr=open(home / f"demo-{seat}.err", "w"), env=env)  # noqa: SIM115
+        self.demo_args = [*OBELISK, "demo", *game, "--remote", match, "--seat", seat, "--json",
+                          "--state-dir", str(self.dir)]
+        self.demo_log = home / f"demo-{seat}.err"
+        self.demo = self._demo()
+
+    def _demo(self) -> subprocess.Popen:
+        return subprocess.Popen(self.demo_args, stdout=subprocess.DEVNULL,
+                                stderr=open(self.demo_log, "a"), env=self.env)
+
+    def kill_table(self) -> None:
+        """The table's plug pulled (its demo SIGKILLed) and put back: it resumes its journal."""
+        self.demo.send_signal(signal.SIGKILL)
+        self.demo.wait(10)
+        self.demo = self._demo()
+
+    def cut_off(self, seconds: float) -> None:
+        """The network between the link and the broker gone a while (the link stopped: its
+        keepalive runs out and the broker tells its last will), then back."""
+        self.link.send_signal(signal.SIGSTOP)
+        time.sleep(seconds)  # a fault's length, in a fault thread (not a test's wait)
+        self.link.send_signal(signal.SIGCONT)
 
     def _link(self) -> subprocess.Popen:
         return subprocess.Popen(
@@ -73,13 +92,29 @@ class WholeMatches:
     """Whole matches of several games on one broker, started together and left to play
     while other tests run: each mostly waits on its simulated sensors' real time."""
 
-    def __init__(self, home: Path, games: dict[str, tuple[str, list[str]]]) -> None:
+    def __init__(self, home: Path, games: dict[str, tuple[str, list[str], str]]) -> None:
         self.broker = Mosquitto(home / "broker").start()
         self.tables: dict[str, tuple[Table, Table]] = {}
-        for name, (match, args) in games.items():
+        self.faults: list[str] = []  # the faults done, in words
+        for name, (match, args, fault) in games.items():
             (home / name).mkdir()
             self.tables[name] = tuple(Table(home / name, self.broker, args, match, seat)
                                       for seat in "AB")
+            threading.Thread(target=self._fault, args=(name, fault), daemon=True).start()
+
+    def _fault(self, name: str, fault: str) -> None:
+        """``fault`` at table B once it holds five actions: "kill" its demo and start it
+        again, or "cut" its link off the network for 20 s."""
+        b = self.tables[name][1]
+        while len(actions_of(b.dir)) < 5:
+            if b.demo.poll() is not None:
+                return
+            time.sleep(0.2)  # a background thread's poll of the journal
+        if fault == "kill":
+            b.kill_table()
+        elif fault == "cut":
+            b.cut_off(20.0)
+        self.faults.append(f"{name}: {fault} at action {len(actions_of(b.dir))}")
 
     def ended(self, name: str, timeout: float) -> tuple[Path, Path]:
         """The two tables' state directories, once both journals hold the game's end."""

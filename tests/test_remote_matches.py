@@ -1,7 +1,9 @@
 """Whole remote matches of towers and the maze through a real mosquitto: each table an
 ``obelisk demo GAME --remote ... --seat X`` with its ``obelisk remote`` link, the other
-table's moves made as the LEDs show them. They start with the session (``conftest.py``,
-``whole_matches``) and play while the other tests run; these tests check how they ended.
+table's moves made as the LEDs show them, and a fault on the way (the towers match's
+second link cut off the network for 20 s, the maze's second table killed and started again).
+They start with the session (``conftest.py``, ``whole_matches``) and play while the other
+tests run; these tests check how they ended.
 """
 
 from __future__ import annotations
@@ -22,3 +24,4 @@ def test_a_whole_match_ends_with_both_journals_holding_the_same_game(whole_match
     assert ours[0]["seed"] == theirs[0]["seed"]
     assert {ours[0]["remote"]["seat"], theirs[0]["remote"]["seat"]} == {"A", "B"}
     assert ours[-1]["t"] == "over" and ours[-1]["result"] == theirs[-1]["result"]
+    assert any(done.startswith(f"{game}: ") for done in whole_matches.faults)
