@@ -94,10 +94,10 @@ class MazeTable(Table[MazeView]):
                     f"{pos.options.turns})")
         return "the game is over"
 
-    def _words(self, action: Action) -> str:
+    def _words(self, action: Action, pos: MazeState | None = None) -> str:
         """An action as the set shows it: the segments after the first go down in any order,
         whatever number each one's label says, so they are counted, never numbered."""
-        pos = self.position
+        pos = self.position if pos is None else pos
         if isinstance(action, PlaceSegment):
             if pos.phase.value == "first_segment":
                 return f"the obelisk, segment 1, on {square_name(action.square)}"

@@ -83,8 +83,9 @@ OPTIONAL: dict[str, set[str]] = {
     "notice": {"player"},
     "refused": {"player"},
     "offer": {"pick"},
+    "table": {"moves"},
 }
-_EXTRA_TYPES = {"player": str, "pick": int, "move": dict}
+_EXTRA_TYPES = {"player": str, "pick": int, "move": dict, "moves": list}
 WORDS = {
     "timer": {"started", "paused", "resumed", "expired", "stopped"},
     "offer": {"bonus", "takeback", "choose"},

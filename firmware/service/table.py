@@ -163,7 +163,16 @@ class Table(Starting, Asking, Generic[V]):
                           options=options_to_dict(self.game.options), players=self.players(),
                           state=self.state, turn=player.value if player else None,
                           doing=self._doing() if player else "", problem=self.problem,
-                          actions=len(self.actions), observation=self.position.observation())
+                          actions=len(self.actions), observation=self.position.observation(),
+                          moves=self.moves())
+
+    def moves(self) -> list[dict]:
+        """Every action of the game so far, each as its ``accepted`` event told it (its number,
+        who, in words): a page that joins late, or follows a table started again on its
+        journal, lists the moves from the first."""
+        return [{"n": n + 1, "player": self.history[n].actor(action).value,
+                 "text": self._words(action, self.history[n])}
+                for n, action in enumerate(self.actions)]
 
     def opening(self, now: float) -> list[dict]:
         """What a new reader of the stream starts from: the whole public state, then what
@@ -399,9 +408,10 @@ class Table(Starting, Asking, Generic[V]):
         else:
             self._tell_turn(before)
 
-    def _words(self, action: Any) -> str:
-        """An action in a player's words (its notation unless the game says more)."""
-        return self.position.action_to_string(action)
+    def _words(self, action: Any, pos: Any = None) -> str:
+        """An action in a player's words, made in ``pos`` (by default the position now): its
+        notation unless the game says more."""
+        return (self.position if pos is None else pos).action_to_string(action)
 
     def _notation(self, action: Any) -> str:
         """An action as the ``accepted`` event names it (its notation, unless that is secret)."""

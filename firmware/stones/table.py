@@ -59,8 +59,8 @@ class StonesTable(Table[BoardView]):
     def ready(self, view: View) -> bool:
         return view == self.sight(self.position)
 
-    def _words(self, move: Move) -> str:
-        return self.position.move_to_string(move)
+    def _words(self, move: Move, pos: StonesState | None = None) -> str:
+        return (self.position if pos is None else pos).move_to_string(move)
 
     def _phase_words(self, state: StonesState | None = None) -> str:
         """Lift a stone, set it down; and, when a move changes nothing the switches see (a

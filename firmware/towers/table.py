@@ -130,9 +130,9 @@ class TowersTable(Table[TowersView]):
         self.position = seeded_start(game, self.seed)[0]
         self.history, self.actions = [self.position], []
 
-    def _words(self, action: Action) -> str:
+    def _words(self, action: Action, pos: TowersState | None = None) -> str:
         """An action in words; the passive player's placement also says what the other gets."""
-        pos = self.position
+        pos = self.position if pos is None else pos
         if isinstance(action, Place) and pos.phase is Phase.TAKE:
             try:
                 left = pos.apply_action(action).hands[pos.active.index]

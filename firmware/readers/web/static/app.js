@@ -102,8 +102,11 @@ function observe(obs, change = true, move) {
 const handlers = {
   table(e) {
     reset(e);
+    // the moves so far, as the table has them (a table started again on its journal too)
+    const moves = e.moves || [];
     Object.assign(page, { machine: e.state, turn: e.turn, doing: e.doing, problem: e.problem,
-      actions: e.actions, movesFrom: e.actions, over: e.state === "over", obs: null });
+      actions: e.actions, moves, movesFrom: e.actions - moves.length, over: e.state === "over",
+      obs: null });
     observe(e.observation, false);
     if (page.over) page.reveals = revealsOf(page.module, e.observation);
   },

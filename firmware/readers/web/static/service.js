@@ -52,7 +52,7 @@
  * @typedef {{
  *   table: {game: string, options: Options, players: Players, state: string,
  *     turn: string | null, doing: string, problem: string, actions: number,
- *     observation: Observation},
+ *     observation: Observation, moves?: {n: number, player: string, text: string}[]},
  *   start: {game: string, options: Options, players: Players, first: string | null,
  *     observation: Observation},
  *   resumed: {game: string, options: Options, actions: number, observation: Observation},
