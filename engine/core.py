@@ -210,3 +210,9 @@ def parse_square(text: str) -> tuple[int, int]:
     if len(text) != 2 or text[0] not in "abcdefgh" or text[1] not in "12345678":
         raise ValueError(f"{text!r} is not a square like a1 or h8")
     return (int(text[1]) - 1, "abcdefgh".index(text[0]))
+
+
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """A count and its noun as people write it: ``1 action``, ``2 actions``, ``0 points``
+    (``plural``: a noun's own plural, ``1 cube position`` is not ``es``)."""
+    return f"{n} {noun if n in (1, -1) else plural or noun + 's'}"

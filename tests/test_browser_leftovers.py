@@ -12,9 +12,15 @@ its time on what the page shows.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
+from engine.core import square_name
+from engine.highrise import record
+from firmware.service.solo import ASKED_FILE
 from hardware.sim.line_socket import ask
 from tests.browser_support import OBELISK, PHONE, interrupt
 from tests.hands_person import Follow
@@ -113,5 +119,93 @@ def test_the_moves_so_far_come_back_when_obelisk_play_starts_again(browser, tmp_
         table.page.reload()
         _moves_shown(table, 3)
         assert table.moves()[:2] == before and "a1" in table.moves()[2], table.moves()
+    finally:
+        table.stop()
+
+
+# ---------------------------------------------------------------- 2, 3. the lights
+
+
+@pytest.fixture(scope="module")
+def high_rise_alone(browser, tmp_path_factory):
+    """High Rise against the computer (it plays B), started, with the computer's first
+    pyramid asked of the person."""
+    table = Playing(browser, "highrise", tmp_path_factory.mktemp("alone"), "--solo", "B")
+    try:
+        _high_rise_started(table)
+        follow = table.follow
+        if follow.obs["to_play"] == "A":
+            _high_rise_places(table, "b2")
+        follow.until(lambda: any(e["event"] == "asked" for e in follow.events), 60,
+                     "the computer's pyramid asked")
+        yield table
+    finally:
+        table.stop()
+
+
+def _asked(table: Playing):
+    """The computer's asked placement, as the table keeps it beside the journal."""
+    kept = json.loads((table.dir / ASKED_FILE).read_text())
+    return record.action_from_dict(kept["actions"][0])
+
+
+def test_the_size_the_computers_ring_shows_is_said_in_words_beside_it(high_rise_alone):
+    """High Rise alone: the computer's ring shows the size of the pyramid it asks for as a
+    count of lights; the page says it in words beside the ring too."""
+    table = high_rise_alone
+    place = _asked(table)
+    said = table.page.wait_for_selector('#players [data-player="B"] .ring-says',
+                                        timeout=30_000).text_content()
+    size = place.size
+    square = square_name(place.square)
+    assert f"{size.label} pyramid ({size.value} pip{'s' if size.value > 1 else ''})" in said \
+        and square in said, said
+    assert "computer" in said, said
+
+
+LAID_OUT = """(strip) => [...document.querySelectorAll(
+  `#lights [data-strip="${strip}"] [data-led]`)].map((led) => ({
+    square: led.dataset.square || '', colour: led.dataset.colour,
+    x: Number(led.getAttribute('cx')), y: Number(led.getAttribute('cy'))}))"""
+
+
+def _as_a_board(leds: list[dict], rows: int, cols: int) -> None:
+    """Each light on its own square of a rows x cols board: a1 at the bottom left, columns
+    left to right, rows bottom to top, none left over."""
+    names = sorted(led["square"] for led in leds)
+    assert names == sorted(square_name((r, c)) for r in range(rows) for c in range(cols)), names
+    at = {led["square"]: (led["x"], led["y"]) for led in leds}
+    for r in range(rows):
+        for c in range(cols):
+            x, y = at[square_name((r, c))]
+            assert x == at[square_name((0, c))][0] and y == at[square_name((r, 0))][1]
+            if c:
+                assert x > at[square_name((r, c - 1))][0]
+            if r:
+                assert y < at[square_name((r - 1, c))][1]
+
+
+def test_the_high_rise_lights_are_drawn_as_its_board_each_on_its_square(high_rise_alone):
+    """High Rise's board LEDs are on the physical board's 8-wide strip; the page draws them as
+    the game's 3x3 board, the computer's asked square lit on its own square."""
+    table = high_rise_alone
+    page = table.page
+    page.wait_for_selector('#lights [data-strip="board"] [data-square]', timeout=30_000)
+    leds = page.evaluate(LAID_OUT, "board")
+    _as_a_board(leds, 3, 3)
+    asked = square_name(_asked(table).square)
+    lit = {led["square"] for led in leds if led["colour"] == "#a000ff"}  # palette.ASK
+    assert lit == {asked}, (lit, asked)
+
+
+def test_the_towers_rod_lights_are_drawn_as_the_rods_three_by_three(browser, tmp_path):
+    """Each tower's nine rods have a light under them: the page draws them as the 3x3 rods
+    seen from above, each named, not as a row of nine."""
+    table = Playing(browser, "towers", tmp_path)
+    try:
+        table.page.wait_for_selector('#lights [data-strip="towerA"] [data-square]',
+                                     timeout=30_000)
+        for strip in ("towerA", "towerB"):
+            _as_a_board(table.page.evaluate(LAID_OUT, strip), 3, 3)
     finally:
         table.stop()

@@ -51,9 +51,10 @@ from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
 from engine.reading import Takeback
 from engine.record import options_to_dict
-from firmware.service import events, palette, solo
+from firmware.service import events
 from firmware.service.settle import Settler
 from firmware.service.table_asks import Actions, Asking
+from firmware.service.table_lights import Lighting
 from firmware.service.table_start import Starting, fresh_seed
 from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
@@ -78,7 +79,7 @@ READING_STATES = ("play", "choose", "repair")
 """The states in which a settled reading is a move, a choice or a repair to read."""
 
 
-class Table(Starting, Asking, Generic[V]):
+class Table(Starting, Asking, Lighting, Generic[V]):
     """One game on a physical (or simulated) table; subclass it for a game.
 
     A subclass sets ``record`` (its engine record module) and ``SETUP`` (what
@@ -238,13 +239,6 @@ class Table(Starting, Asking, Generic[V]):
         ``firmware.service.solo.Computer``, or None); a game whose table needs more of the profile
         (wall switches, load cells) checks it here first."""
         return cls(game, journal, emit=emit, seed=seed, solo=solo)
-
-    def led_frame(self, now: float, ring_pixels: int) -> dict:
-        """The LEDs now: the game's own picture (``draw_leds``), and over it the computer's
-        asked move or a hint when it plays a seat (drawn here once for every game)."""
-        leds = self.draw_leds(now, ring_pixels)
-        solo.overlay(self, leds)
-        return leds
 
     def led_change(self, now: float, ring_pixels: int) -> float | None:
         """When the LED frame next changes with only time passing (None: only input changes
@@ -478,20 +472,6 @@ class Table(Starting, Asking, Generic[V]):
 
     def _ending(self, outcome: Any) -> None:
         """Just before the game_over event (High Rise reveals its stacks)."""
-
-    def tell_lights(self, frame: dict) -> None:
-        """Tell the page what the LEDs show, strip by strip, in the LEDs' own colours: what
-        the table says with light (a ring's count, a square to fix) is on the page too."""
-        self.lights = self.event("lights", strips=palette.strips(frame, self.light_cols))
-        self.emit(self.lights)
-
-    def light_cols(self, strip: str, count: int) -> int:
-        """How many LEDs a row of ``strip`` holds, to lay it out as the table does (a board
-        as wide as the game's; anything else in one row)."""
-        if strip == "board":
-            seen = self.position.observation()
-            return int(seen.get("cols") or seen.get("size") or count)
-        return count
 
     def result(self) -> dict:
         """The outcome as plain data (``Outcome.to_dict``)."""

@@ -39,7 +39,7 @@ from engine.towers.sensing import (
     over_the_top_fits,
     read_view,
 )
-from engine.towers.tower import LEVELS, WIDTH, cell_name
+from engine.towers.tower import LEVELS, WIDTH, cell_name, rod_name
 from engine.towers.turns import Phase
 from firmware.service.events import Mark
 from firmware.service.hourglass import Hourglass
@@ -343,6 +343,12 @@ class TowersTable(Table[TowersView]):
     def light_cols(self, strip: str, count: int) -> int:
         """A tower's rods are lit as the 3 x 3 square they stand in."""
         return WIDTH if strip == "tower" else super().light_cols(strip, count)
+
+    def light_places(self, strip: str, count: int) -> list[str] | None:
+        """Each rod's light by the rod's name, a1 to c3 (``leds``: rod y * 3 + x)."""
+        if strip == "tower":
+            return [rod_name(i % WIDTH, i // WIDTH) for i in range(count)]
+        return super().light_places(strip, count)
 
     def decliners(self) -> tuple[Player, ...]:
         """Who may decline the flat bonus they earned."""

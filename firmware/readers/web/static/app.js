@@ -4,6 +4,7 @@
 // so a page opened mid-game shows what one open from the start shows.
 import { openHistory } from "./history.js";
 import { followTable } from "./service.js";
+import { drawLights, ringOf } from "./lights.js";
 import { html, svg } from "./svg.js";
 import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./table.js";
 
@@ -287,7 +288,7 @@ function paint() {
   drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,
     change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
     reveals: page.reveals, over: page.over, asked: page.asked, set: page.set });
-  renderLights();
+  drawLights($("lights"), page.lights);
   $("board-text").textContent = page.board || "";
   $("ending").replaceChildren(...ending(page.module, page.outcome, page.players));
   $("ending").hidden = !page.outcome;
@@ -337,53 +338,12 @@ function renderPlayers() {
     const timer = page.timers[p];
     if (timer && !page.over) card.append(hourglass(timer));
     const ring = page.lights.find((s) => s.strip === "ring" && s.owner === p);
-    if (ring) card.append(ringOf(ring, `player ${p}'s ring`));
+    if (ring) card.append(ringOf(ring, `${page.players[p] || `player ${p}`}'s ring`));
+    // what the ring tells that a person must read off it (High Rise: the size asked for)
+    if (ring?.says) card.append(html("p", { class: "ring-says" }, ring.says));
     return card;
   }));
   if (!page.game) $("players").replaceChildren();
-}
-
-/** A ring of the table's LEDs, each pixel in its colour (dark: off), clockwise from the top.
- * @param {Strip} ring @param {string} label */
-function ringOf(ring, label) {
-  const n = ring.colours.length;
-  const dots = ring.colours.map((colour, i) => {
-    const angle = (2 * Math.PI * i) / n - Math.PI / 2;
-    return svg("circle", { cx: 20 + 15 * Math.cos(angle), cy: 20 + 15 * Math.sin(angle), r: 2.6,
-      fill: lit(colour), class: colour === "#000000" ? "led off" : "led" });
-  });
-  return svg("svg", { viewBox: "0 0 40 40", class: "leds-ring", role: "img", "aria-label": label,
-    "data-ring": ring.owner }, ...dots);
-}
-
-/** An LED's colour as the page shows it: off is a dark grey, so it reads as a light that is out.
- * @param {string} colour */
-function lit(colour) {
-  return colour === "#000000" ? "#3a3a3a" : colour;
-}
-
-/** The table's other LEDs (under the board's squares, the rods, the zone pads), each strip laid
- * out as the table's: a row of ``cols`` lights, row 0 at the bottom. Drawn as SVG with each
- * light's ``fill``: the page's Content-Security-Policy allows no inline styles. */
-function renderLights() {
-  const strips = page.lights.filter((s) => s.strip !== "ring");
-  $("lights").hidden = !strips.length;
-  $("lights").replaceChildren(html("h2", {}, "The table's lights"), ...strips.map((s) => {
-    const rows = Math.ceil(s.colours.length / s.cols);
-    const step = 14;
-    const dots = s.colours.map((colour, i) => {
-      const row = Math.floor(i / s.cols);
-      return svg("circle", { cx: 7 + (i % s.cols) * step, cy: 7 + (rows - 1 - row) * step, r: 5.5,
-        fill: lit(colour), class: colour === "#000000" ? "led off" : "led",
-        "data-led": String(i), "data-colour": colour });
-    });
-    const name = { board: "the board", tower: `tower ${s.owner}`, zone: "the zone pads" }[s.strip]
-      || `${s.strip} ${s.owner}`;
-    return html("figure", { class: "leds-strip", "data-strip": `${s.strip}${s.owner}` },
-      svg("svg", { viewBox: `0 0 ${s.cols * step} ${rows * step}`, width: s.cols * step,
-        height: rows * step, role: "img", "aria-label": `${name}'s lights` }, ...dots),
-      html("figcaption", {}, name));
-  }));
 }
 
 /** Each hourglass on the page, and what brings it up to date.

@@ -12,8 +12,10 @@
  * @typedef {{game?: string, to_move?: string[]} & Record<string, unknown>} Observation
  */
 
-/** @typedef {{strip: string, owner: string, cols: number, colours: string[]}} Strip one strip
- * of the table's LEDs ("ring" A, "board", "tower" B, "zone"), each LED's colour as #rrggbb */
+/** @typedef {{strip: string, owner: string, cols: number, colours: string[], places?: string[],
+ *   says?: string}} Strip one strip of the table's LEDs ("ring" A, "board", "tower" B, "zone"),
+ * each LED's colour as #rrggbb; `places`: the square (or rod) each LED lights, "" for one
+ * beyond the game's board; `says`: what a ring tells, in words (High Rise: the size asked) */
 /** @typedef {Record<string, unknown>} Move an action as its record's data ({a: "place", ...}) */
 /** @typedef {Record<string, string>} Players the seats' names: {A: "player A", ...} */
 /** @typedef {Record<string, string | number | boolean | null>} Options a game's options */
