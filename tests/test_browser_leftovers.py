@@ -23,7 +23,7 @@ from engine.highrise import record
 from firmware.service.solo import ASKED_FILE
 from hardware.sim.line_socket import ask
 from tests.browser_support import OBELISK, PHONE, interrupt
-from tests.hands_person import Follow
+from tests.hands_person import Follow, plan
 from tests.test_browser_hands import Person
 
 
@@ -207,5 +207,59 @@ def test_the_towers_rod_lights_are_drawn_as_the_rods_three_by_three(browser, tmp
                                      timeout=30_000)
         for strip in ("towerA", "towerB"):
             _as_a_board(table.page.evaluate(LAID_OUT, strip), 3, 3)
+    finally:
+        table.stop()
+
+
+# ---------------------------------------------------------------- 4. the hands after a takeback
+
+
+def _towers_until(table: Playing, phase: str) -> None:
+    """Play on as a person who plays legally and low until the towers game is in ``phase``."""
+    follow = table.follow
+    while follow.obs["phase"] != phase:
+        before = follow.accepted()
+        for act in plan(follow.obs, table.look()):
+            table.act(act)
+        follow.until(lambda b=before: follow.accepted() > b, 60, "the acts to count")
+
+
+HANDS_RODS = """() => [...document.querySelectorAll('#hands [data-tower][data-at]')].map((b) =>
+  ({disabled: b.disabled, title: b.title || ''}))"""
+
+
+def test_after_a_takeback_the_hands_say_where_the_block_is_and_why_a_rod_is_grey(
+        browser, tmp_path):
+    """Towers: the hands of whoever's turn it is lift the passive player's block off again
+    and its owner takes it back; the turn goes back to the owner, whose hand is empty: the
+    panel says who holds the block and offers to act with that hand, and every rod greyed
+    out says why, in its title and in a line under the towers."""
+    table = Playing(browser, "towers", tmp_path)
+    page, follow = table.page, table.follow
+    try:
+        follow.start_game(lambda: table.act({"act": "press", "seat": "A"}))
+        _towers_until(table, "place")
+        active = follow.obs["active"]
+        passive = "B" if active == "A" else "A"
+        block = follow.obs["towers"][passive][-1]["id"]
+        page.wait_for_selector(f'#hands [data-hands-of="{active}"]')  # the turn's hands
+        table.act({"act": "lift", "seat": active, "tower": "AB".index(passive),
+                   "block": block})
+        follow.until(lambda: follow.offer and follow.offer["kind"] == "takeback", 60,
+                     "the takeback offered")
+        table.act({"act": "press", "seat": passive})
+        follow.until(lambda: any(e["event"] == "takeback" for e in follow.events), 60,
+                     "the takeback")
+        page.wait_for_selector(f'#hands [data-hands-of="{passive}"]', timeout=30_000)
+        told = page.wait_for_selector(f'#hands [data-holder="{active}"]', timeout=30_000)
+        said = told.text_content()
+        assert "holds the" in said and block in said, said
+        rods = page.evaluate(HANDS_RODS)
+        assert rods and all(rod["title"] for rod in rods if rod["disabled"]), rods
+        why = page.text_content("#hands .hands-why")
+        assert "empty" in why, why
+        page.click(f'#hands [data-holder="{active}"] button')  # act with the hand that holds it
+        page.wait_for_selector(f'#hands [data-hands-of="{active}"] ~ * [data-held="{block}"]',
+                               timeout=30_000)
     finally:
         table.stop()
