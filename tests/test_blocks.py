@@ -25,6 +25,14 @@ def test_default_set_has_the_seed_counts(block_set):
     assert len({b.id for b in block_set.blocks}) == 39
 
 
+def test_default_blocks_are_labelled_in_one_form_their_colours_letter_and_two_digits(block_set):
+    """The labels a person writes on the wooden blocks: K01 as G01, never K1 beside G01."""
+    for block in block_set.blocks:
+        assert block.id == f"{block.colour.letter}{block.id[1:]}" and len(block.id) == 3 \
+            and block.id[1:].isdigit(), block.id
+        assert str(block) == f"{block.colour} block {block.id}"
+
+
 def test_default_blocks_are_connected_fit_the_footprint_and_match_volume(block_set):
     for block in block_set.blocks:
         assert len(block.cells) == block.colour.volume, block.id

@@ -13,6 +13,7 @@ its time on what the page shows.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -261,5 +262,38 @@ def test_after_a_takeback_the_hands_say_where_the_block_is_and_why_a_rod_is_grey
         page.click(f'#hands [data-holder="{active}"] button')  # act with the hand that holds it
         page.wait_for_selector(f'#hands [data-hands-of="{active}"] ~ * [data-held="{block}"]',
                                timeout=30_000)
+    finally:
+        table.stop()
+
+
+# ---------------------------------------------------------------- 5. the words
+
+BLOCK_ID = re.compile(r"\b[KYRGB]\d+\b")
+NAMED = re.compile(r"(black|yellow|red|green|blue) block [KYRGB]\d\d\b")
+
+
+def _blocks_named_one_way(text: str) -> list[str]:
+    """The block ids in ``text`` not said as the set labels them ("the red block R01"), each
+    with the words around it."""
+    named = {m.start() + len(m[1]) + len(" block ") for m in NAMED.finditer(text)}
+    return [text[max(0, m.start() - 30):m.end() + 10] for m in BLOCK_ID.finditer(text)
+            if m.start() not in named]
+
+
+def test_every_block_the_towers_page_names_is_named_as_the_set_labels_it(browser, tmp_path):
+    """Towers: the moves, the turn, the drawing's facts and the hands panel name each block
+    one way, its colour and its label (the red block R01: never R1 beside G01, nor a bare id,
+    nor "G01 (green)")."""
+    table = Playing(browser, "towers", tmp_path)
+    page, follow = table.page, table.follow
+    try:
+        follow.start_game(lambda: table.act({"act": "press", "seat": "A"}))
+        _towers_until(table, "place")
+        page.wait_for_function("(n) => document.querySelectorAll('#moves li').length >= n",
+                               arg=follow.accepted(), timeout=30_000)
+        for where in ("#moves", "#turn", "#facts", "#hands", "#log"):
+            text = page.text_content(where)
+            assert not _blocks_named_one_way(text), (where, _blocks_named_one_way(text))
+        assert NAMED.search(page.text_content("#moves")), page.text_content("#moves")
     finally:
         table.stop()

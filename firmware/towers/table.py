@@ -137,9 +137,9 @@ class TowersTable(Table[TowersView]):
             try:
                 left = pos.apply_action(action).hands[pos.active.index]
             except ObeliskError:
-                return str(action)
-            return f"{action}; {pos.active} gets the {pos.block(left)}"
-        return str(action)
+                return pos.action_words(action)
+            return f"{pos.action_words(action)}; {pos.active} gets the {pos.block(left)}"
+        return pos.action_words(action)
 
     def _phase_words(self, state: TowersState | None = None) -> str:
         """What the player to act is to do (the turn event names them)."""
@@ -152,8 +152,9 @@ class TowersTable(Table[TowersView]):
                     f"tower{over_the_top_hint(state, mover)}")
         others = state.to_move()[1:]
         if state.phase is Phase.PLACE:
-            also = "".join(f" ({p} places {state.hands[p.index]} too)" for p in others)
-            return (f"place {state.hands[mover.index]} on your tower{also}"
+            also = "".join(f" ({p} places the {state.block(state.hands[p.index])} too)"
+                           for p in others)
+            return (f"place the {state.block(state.hands[mover.index])} on your tower{also}"
                     f"{over_the_top_hint(state, mover)}")
         if state.phase is Phase.BONUS:
             also = "".join(f" ({p} too)" for p in others)

@@ -4,6 +4,7 @@
 // corner goes (lower it there, or hover over it). Lift a block off, knock a tower.
 import { button, capital } from "./hands_board.js";
 import { html } from "./svg.js";
+import { blockName } from "./towers.js";
 
 /**
  * @typedef {import("./hands.js").Act} Act
@@ -31,12 +32,6 @@ import { html } from "./svg.js";
  */
 
 const SIDE = 3;
-
-/** A block as the set labels it: its colour and its id ("red block R01").
- * @param {Block} b */
-function blockName(b) {
-  return `${b.colour} block ${b.id}`;
-}
 
 /** What a seat's hand holds, in words ("" for nothing): hands.js says it of the other hand.
  * @param {TowersHands} table @param {string} seat */
