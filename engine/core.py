@@ -212,7 +212,12 @@ def parse_square(text: str) -> tuple[int, int]:
     return (int(text[1]) - 1, "abcdefgh".index(text[0]))
 
 
-def counted(n: int, noun: str, plural: str = "") -> str:
-    """A count and its noun as people write it: ``1 action``, ``2 actions``, ``0 points``
-    (``plural``: a noun's own plural, ``1 cube position`` is not ``es``)."""
-    return f"{n} {noun if n in (1, -1) else plural or noun + 's'}"
+def plural(n: int, noun: str, many: str = "") -> str:
+    """The noun as a count of ``n`` takes it: ``action`` for 1 (and -1), ``actions`` for any
+    other (``many``: a noun's own plural where an s will not do)."""
+    return noun if n in (1, -1) else many or noun + "s"
+
+
+def counted(n: int, noun: str, many: str = "") -> str:
+    """A count and its noun as people write it: ``1 action``, ``2 actions``, ``0 points``."""
+    return f"{n} {plural(n, noun, many)}"

@@ -12,9 +12,11 @@ its time on what the page shows.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -297,3 +299,92 @@ def test_every_block_the_towers_page_names_is_named_as_the_set_labels_it(browser
         assert NAMED.search(page.text_content("#moves")), page.text_content("#moves")
     finally:
         table.stop()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+BRACKETED_S = re.compile(r"[a-z]\(s\)(?!\s*=>)")
+
+
+def _words_in(path: Path) -> list[tuple[int, str]]:
+    """The lines of a source file that may hold words a person reads: a Python module's
+    strings, each line of a script or page (a call like ``f(s)`` is no word)."""
+    text = path.read_text("utf-8")
+    if path.suffix != ".py":
+        return list(enumerate(text.splitlines(), 1))
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+    return [(tok.start[0], tok.string) for tok in tokens if tok.type == tokenize.STRING]
+
+
+def test_no_count_a_person_reads_is_written_with_an_s_in_brackets():
+    """"1 action(s)": every count the table, the page, the terminal and the logs say is in
+    its singular or its plural, never both at once."""
+    sources = [p for layer in ("engine", "firmware", "hardware") for p in
+               (ROOT / layer).rglob("*") if p.suffix in (".py", ".js", ".html")]
+    found = [f"{p.relative_to(ROOT)}:{n}: {words.strip()}" for p in sources
+             for n, words in _words_in(p) if BRACKETED_S.search(words)]
+    assert not found, "\n".join(found)
+
+
+def test_one_action_is_said_as_one_on_the_page_and_the_terminal(browser, tmp_path):
+    """The page's status line and the terminal's words count one action as one."""
+    from firmware.service.screen import headline
+
+    assert headline({"event": "takeback", "undone": 1, "actions": 3, "why": "confirmed",
+                     "observation": {}}) == "1 action taken back"
+    assert "1 action played" in headline({
+        "event": "table", "game": "stones", "state": "play", "actions": 1, "turn": None,
+        "doing": "", "problem": "", "observation": {}, "options": {}, "players": {}})
+    table = Playing(browser, "highrise", tmp_path)
+    try:
+        _high_rise_started(table)
+        _high_rise_places(table, "b2")
+        table.page.wait_for_function(
+            "() => document.getElementById('status').textContent === '1 action played'",
+            timeout=30_000)
+    finally:
+        table.stop()
+
+
+SEATS_SAID = re.compile(r"\bplayer [AB]\b", re.IGNORECASE)
+
+
+def test_the_maze_names_its_roles_wherever_it_speaks_of_a_player(browser, tmp_path):
+    """The maze's rules speak of the Architect and the Maze Master: so do its turn, what
+    happened, the notices, the offer, the controls, the hands panel and the terminal, never
+    of "player A" or "player B"."""
+    from firmware.maze.screen import draw
+    from firmware.service.screen import Screen
+
+    table = Playing(browser, "maze", tmp_path)
+    page, follow = table.page, table.follow
+    try:
+        follow.until(lambda: follow.state in ("setup", "play"), 60, "the maze table")
+        table.act({"act": "take", "seat": "A", "piece": "obelisk"})
+        before = follow.accepted()
+        table.act({"act": "put", "seat": "A", "square": "b2"})
+        follow.until(lambda: follow.accepted() > before, 60, "the obelisk placed")
+        for n, square in zip(range(2, 6), ("b5", "e5", "e2", "g7"), strict=True):
+            before = follow.accepted()
+            table.act({"act": "take", "seat": "B", "piece": f"segment {n}"})
+            table.act({"act": "put", "seat": "B", "square": square})
+            follow.until(lambda b=before: follow.accepted() > b, 60, f"segment {n}")
+        table.act({"act": "stand", "square": "h1"})  # a wall: its facing is chosen
+        follow.until(lambda: follow.offer and follow.offer["kind"] == "choose", 60,
+                     "the wall's facing offered")
+        page.wait_for_selector("#controls .ctl-choose", timeout=30_000)
+        page.wait_for_selector("#offer:not([hidden])", timeout=30_000)
+        page.wait_for_function("(n) => document.querySelectorAll('#log li').length >= n",
+                               arg=6, timeout=30_000)
+        said = {where: page.inner_text(where) for where in
+                ("#turn", "#offer", "#controls", "#log", "#hands", "#moves", "#players")}
+        wrong = {where: SEATS_SAID.findall(text) for where, text in said.items()
+                 if SEATS_SAID.search(text)}
+        assert not wrong, (wrong, said)
+        assert "the maze master" in said["#controls"].lower() \
+            and "the Maze Master" in said["#log"], said
+    finally:
+        table.stop()
+    screen = Screen(draw)
+    screen.show(next(e for e in follow.events if e["event"] == "table"))
+    shown = screen.show({"event": "turn", "player": "B", "doing": "stand a wall"})
+    assert "the Maze Master's turn: stand a wall" in shown, shown

@@ -166,9 +166,9 @@ def test_an_illegal_placement_is_shown_never_recorded_then_corrected(t):
     floating = frozenset((x, y, z + 2) for x, y, z in bar)
     t.see(_place_view(t, active.other, floating), (pads[0], None))
     assert t.table.state == "repair" and t.beeps == 1
-    assert "floats 2 level(s)" in t.table.problem
+    assert "floats 2 levels" in t.table.problem
     refused = t.events[-1]
-    assert refused["event"] == "refused" and "floats 2 level(s)" in refused["message"]
+    assert refused["event"] == "refused" and "floats 2 levels" in refused["message"]
     mark = refused["where"][0]  # a value: the tower and the cube, not words to parse
     assert mark["tower"] == active.other.value and mark["kind"] in ("extra", "missing")
     assert mark["words"] == f"tower {mark['tower']} {cell_name(tuple(mark['cells'][0]))} " \
@@ -236,7 +236,7 @@ def test_over_the_top_ends_the_game_with_the_breakdown(t):
     assert result["event"] == "game_over" and result["game"] == "towers"
     outcome, seen = result["outcome"], result["observation"]
     assert outcome["termination"] == "over_the_top" and seen["penalties"]["A"] == 1
-    assert "1 cube(s) over the top: -1" in outcome["breakdown"]["A"]
+    assert "1 cube over the top: -1" in outcome["breakdown"]["A"]
     for name, blocks in seen["towers"].items():
         values = sum(Colour.from_label(b["colour"]).points for b in blocks)
         assert outcome["scores"][name] == values - seen["penalties"][name], name

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from engine.core import Outcome, Turns, returns_of
+from engine.core import Outcome, Turns, counted, returns_of
 from engine.players import PLAYERS, Player
 from engine.towers import turns
 from engine.towers.actions import Action, Choose, Decline, Place, PutBack, Take, Timeout, Toss
@@ -151,7 +151,7 @@ class TowersState(Turns):
         lines = tuple(f"{n} {c.label}: {n * c.points:+d}" for c, n in
                       sorted(counts.items(), key=lambda item: item[0].volume))
         over = self.penalties[player.index]
-        return lines + ((f"{over} cube(s) over the top: {-over:+d}",) if over else ())
+        return lines + ((f"{counted(over, 'cube')} over the top: {-over:+d}",) if over else ())
 
     def returns(self) -> tuple[float, float]:
         """+1 for a win, -1 for a loss, 0 for a draw or an unfinished game."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.core import square_name
+from engine.core import counted, square_name
 from engine.errors import ObeliskError
 from engine.maze import record
 from engine.maze.actions import Action, Move, Pass, PlaceSegment, PlaceWall
@@ -48,8 +48,7 @@ class MazeTable(Table[MazeView]):
              "the obelisk, on any square")
     record = record
     draw_leds = leds.frame
-    SEATS: ClassVar[dict[str, str]] = {ARCHITECT.value: "the Architect",
-                                       MAZE_MASTER.value: "the Maze Master"}
+    SEATS: ClassVar[dict[str, str]] = Role.names()
 
     def __init__(self, game: MazeGame, journal: Journal, **kwargs) -> None:
         super().__init__(game, journal, **kwargs)
@@ -182,6 +181,6 @@ class MazeTable(Table[MazeView]):
         now = self.plan
         if not now.enough and (was is None or was.enough):
             self.tell("notice", player=ARCHITECT.value,
-                      message=f"every segment now takes {now.moves} moves, more than the "
-                              f"{pos.turns_left} turns left")
+                      message=f"every segment now takes {counted(now.moves, 'move')}, more "
+                              f"than the {counted(pos.turns_left, 'turn')} left")
 

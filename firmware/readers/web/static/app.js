@@ -5,7 +5,7 @@
 import { openHistory } from "./history.js";
 import { followTable } from "./service.js";
 import { drawLights, ringOf } from "./lights.js";
-import { html, svg } from "./svg.js";
+import { counted, html, svg } from "./svg.js";
 import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./table.js";
 
 /**
@@ -177,17 +177,17 @@ const handlers = {
     page.reveals = { ...(page.reveals || {}), [e.square]: e };
   },
   notice(e) {
-    page.notice = e.player ? `player ${e.player}: ${e.message}` : e.message;
+    page.notice = e.player ? `${nameOf(e.player)}: ${e.message}` : e.message;
   },
   asked(e) { // the computer's move, or the other table's, for the person to make
-    page.notice = `${e.by} (player ${e.player}) asks: ${e.text}`; // where: drawn
+    page.notice = `${e.by} (${bare(nameOf(e.player))}) asks: ${e.text}`; // where: drawn
     page.asked = { kind: "ask", where: e.where };
   },
   remote(e) { // a match with another table: the link's state stays said until it changes
     page.link = e;
   },
   hint(e) {
-    page.notice = `a hint for player ${e.player}: ${e.text}`;
+    page.notice = `a hint for ${bare(nameOf(e.player))}: ${e.text}`;
     page.asked = { kind: "hint", where: e.where };
   },
   absent(e) {
@@ -310,13 +310,24 @@ function statusWords() {
   if (page.absent || !page.game) return page.status;
   if (page.over) return "the game is over";
   if (page.paused) return "paused: the menu button resumes";
-  return `${page.actions} actions played`;
+  return `${counted(page.actions, "action")} played`;
 }
 
 function turnWords() {
   if (!page.turn) return page.doing || "";
-  const name = page.players[page.turn] || `player ${page.turn}`;
-  return `${name}: ${page.doing}`;
+  return `${nameOf(page.turn)}: ${page.doing}`;
+}
+
+/** A seat as the game names it ("player A"; the maze's roles: "the Architect").
+ * @param {string} seat */
+function nameOf(seat) {
+  return page.players[seat] || `player ${seat}`;
+}
+
+/** A seat's name without the mark of a far seat ("the Maze Master (computer, level 2)").
+ * @param {string} name */
+function bare(name) {
+  return name.replace(/ \([^)]*\)$/, "");
 }
 
 /** @returns {Set<string>} the players to move now */
@@ -333,12 +344,12 @@ function renderPlayers() {
   $("players").replaceChildren(...["A", "B"].map((p) => {
     const card = html("div", { class: `card player-${p.toLowerCase()}${moving.has(p) ? " to-move" : ""}${winner === p ? " winner" : ""}`,
       "data-player": p },
-    html("div", { class: "name" }, page.players[p] || `player ${p}`),
+    html("div", { class: "name" }, nameOf(p)),
     html("div", { class: "score" }, scoreLine(page.module, page.obs, p)));
     const timer = page.timers[p];
     if (timer && !page.over) card.append(hourglass(timer));
     const ring = page.lights.find((s) => s.strip === "ring" && s.owner === p);
-    if (ring) card.append(ringOf(ring, `${page.players[p] || `player ${p}`}'s ring`));
+    if (ring) card.append(ringOf(ring, `${nameOf(p)}'s ring`));
     // what the ring tells that a person must read off it (High Rise: the size asked for)
     if (ring?.says) card.append(html("p", { class: "ring-says" }, ring.says));
     return card;
@@ -381,7 +392,7 @@ function renderOffer() {
   const offer = page.offer;
   $("offer").hidden = !offer;
   if (!offer) return;
-  const who = offer.players.map((p) => page.players[p] || `player ${p}`).join(" and ");
+  const who = offer.players.map(nameOf).join(" and ");
   /** @type {Record<string, string>} */
   const words = { choose: "press to show the next, hold to pick", takeback: "press your button to take it back",
     bonus: "place a black block, or press your button to decline" };
@@ -393,7 +404,8 @@ function renderOffer() {
 
 function renderMoves() {
   const items = page.moves.map((m) => html("li", { value: m.n, "data-player": m.player },
-    html("span", { class: `who player-${m.player.toLowerCase()}` }, m.player), ` ${m.text}`));
+    html("span", { class: `who player-${m.player.toLowerCase()}`, title: nameOf(m.player) }, m.player),
+    ` ${m.text}`));
   $("moves").replaceChildren(...items);
   $("moves-count").textContent = page.movesFrom
     ? `${page.moves.length} (after the ${page.movesFrom} played before this page followed the table)`

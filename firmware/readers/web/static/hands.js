@@ -262,7 +262,8 @@ window.addEventListener("obelisk:event", (e) => { // the game's board size, whos
   if (!(e instanceof CustomEvent) || !e.detail) return;
   const turn = turnOf(e.detail);
   if (turn !== undefined) hands.turn = turn;
-  const players = e.detail.players;
+  const players = e.detail.event === "table" || e.detail.event === "start" ? e.detail.players
+    : null;
   if (players) { // the seats' names, without the mark of the computer's seat
     hands.names = Object.fromEntries(Object.entries(players).map(([seat, name]) =>
       [seat, String(name).replace(/ \([^)]*\)$/, "")]));

@@ -1,7 +1,7 @@
 // @ts-check
 // High Rise hands: the 3x3 board on its load cells, each square's cover and stack (nested
 // pyramids: only the top one shows), and your pyramids by size. Pick a size, then a square.
-import { html } from "./svg.js";
+import { counted, html } from "./svg.js";
 import { board, button, capital, key, modes } from "./hands_board.js";
 
 /**
@@ -48,7 +48,7 @@ export function drawHands(table, seat, act, _obs, who) {
       } else act({ act: "set", seat, square: name, size: chosen.size });
     };
     const words = [s.cover ? "cover" : "no cover",
-      s.pyramids ? `${s.pyramids} pyramid${s.pyramids > 1 ? "s" : ""}, top ${s.top}` : "",
+      s.pyramids ? `${counted(s.pyramids, "pyramid")}, top ${s.top}` : "",
       table.leaning && leaning.has(name) ? `${table.leaning.pyramid} leaning` : ""].filter(Boolean).join(", ");
     const short = [s.cover ? "c" : "",
       s.pyramids && s.top ? `${s.pyramids}${shortPyramid(s.top)}` : "",

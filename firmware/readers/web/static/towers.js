@@ -1,7 +1,7 @@
 // @ts-check
 // Towers: the two towers as stacked cubes, seen from one corner (isometric), the building
 // zone's pads, the pile and the hands. Everything from the public observation.
-import { html, points, svg } from "./svg.js";
+import { counted, html, points, svg } from "./svg.js";
 
 /** @typedef {{id: string, colour: string}} Block a block off the towers */
 /**
@@ -297,7 +297,7 @@ export function info(view) {
       chip(held.colour, blockName(held)))] : [];
   });
   const bonus = seen.bonus?.length
-    ? html("p", { class: "bonus" }, `flat bonus: ${seen.bonus.map((p) => `player ${p}`).join(" and ")} may put a black block on the other tower`)
+    ? html("p", { class: "bonus" }, `flat bonus: ${seen.bonus.map((p) => view.players?.[p] || `player ${p}`).join(" and ")} may put a black block on the other tower`)
     : null;
   return html("div", { class: "towers-info" },
     html("div", { class: "pads" }, ...pads),
@@ -375,11 +375,11 @@ export function breakdownRow(row) {
     return html("li", { class: "scored" }, html("span", { class: "cubes" }, ...cubes),
       html("span", { class: "row-text" }, `${n} ${blocks[2]}`), html("b", { class: "points" }, blocks[3]));
   }
-  const over = /^(\d+) cube\(s\) over the top: (-\d+)$/.exec(row);
+  const over = /^(\d+) cubes? over the top: (-\d+)$/.exec(row);
   if (over) {
     const cubes = Array.from({ length: Math.min(Number(over[1]), 15) }, () => chip(null, "", "over-top"));
     return html("li", { class: "penalty" }, html("span", { class: "cubes" }, ...cubes),
-      html("span", { class: "row-text" }, `${over[1]} cubes over the top`), html("b", { class: "points" }, over[2]));
+      html("span", { class: "row-text" }, `${counted(Number(over[1]), "cube")} over the top`), html("b", { class: "points" }, over[2]));
   }
   return html("li", {}, row);
 }
