@@ -22,10 +22,11 @@ from engine.errors import ObeliskError
 from engine.players import Player
 from engine.reading import Reading
 from engine.stones import record
-from engine.stones.game import Move, Square, StonesState
+from engine.stones.game import Move, Square, StonesGame, StonesState
 from engine.stones.sensing import BoardView, candidate_moves, read_view, sight
 from firmware.service.table import Table
 from firmware.stones import leds
+from firmware.store.journal import Journal
 
 View = BoardView
 
@@ -49,6 +50,28 @@ class StonesTable(Table[BoardView]):
     SETUP = "set the stones out as at the start, then press a player button"
     record = record
     draw_leds = leds.frame
+
+    def __init__(self, game: StonesGame, journal: Journal, *, board_cols: int | None = None,
+                 **kwargs) -> None:
+        """``board_cols``: how many squares wide the physical board is (its pixels run row by
+        row, as its switches do: a 6x4 game on an 8x8 board uses its corner)."""
+        super().__init__(game, journal, **kwargs)
+        self._board_cols = board_cols
+
+    @property
+    def board_cols(self) -> int:
+        """The physical board's width (with none given, the game's own)."""
+        return self._board_cols or self.game.options.cols
+
+    @classmethod
+    def for_service(cls, game: StonesGame, journal: Journal, profile, *, seed: int,
+                    emit, solo=None) -> StonesTable:
+        return cls(game, journal, seed=seed, emit=emit, solo=solo,
+                   board_cols=profile.scanner.cols or game.options.cols)
+
+    def light_cols(self, strip: str, count: int) -> int:
+        """The board's pixels run as wide as the physical board."""
+        return self.board_cols if strip == "board" else super().light_cols(strip, count)
 
     # ---------------------------------------------------------------- reading
 
