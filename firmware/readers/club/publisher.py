@@ -188,10 +188,10 @@ class Publisher:
     def _say_dropped(self) -> None:
         dropped = self.outbox.take_dropped()
         if dropped:
-            log.warning("while the broker was away, the %s oldest were dropped to "
+            log.warning("while the broker was away, the oldest %s %s dropped to "
                         "keep the outbox within outbox_limit_mb = %g (%s); every result was "
                         "kept and goes out now", counted(dropped, "event"),
-                        self.config.outbox_limit_mb,
+                        "was" if dropped == 1 else "were", self.config.outbox_limit_mb,
                         self.config.source)
 
     def _on_connect_fail(self, client, userdata) -> None:
