@@ -72,10 +72,7 @@ class Role(Enum):
         """The role as the rules name it in a sentence: "the Architect"."""
         return "the Architect" if self is Role.ARCHITECT else "the Maze Master"
 
-    @staticmethod
-    def names() -> dict[str, str]:
-        """Each seat by the role it plays ({"A": "the Architect", "B": "the Maze Master"})."""
-        return {role.player.value: role.said for role in Role}
+
 
     @property
     def player(self) -> Player:
@@ -85,6 +82,10 @@ class Role(Enum):
     @staticmethod
     def of(player: Player) -> Role:
         return Role.ARCHITECT if player is Player.A else Role.MAZE_MASTER
+
+
+ROLE_NAMES: dict[str, str] = {role.player.value: role.said for role in Role}
+"""Each seat by the role it plays: {"A": "the Architect", "B": "the Maze Master"}."""
 
 
 class Phase(Enum):

@@ -31,7 +31,7 @@ from engine.core import counted, square_name
 from engine.errors import ObeliskError
 from engine.maze import record
 from engine.maze.actions import Action, Move, Pass, PlaceSegment, PlaceWall
-from engine.maze.game import SEGMENTS, MazeGame, MazeState, Role
+from engine.maze.game import ROLE_NAMES, SEGMENTS, MazeGame, MazeState, Role
 from engine.maze.plan import Plan, plan
 from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight, takeback_of
 from engine.players import Player
@@ -48,7 +48,7 @@ class MazeTable(Table[MazeView]):
              "the obelisk, on any square")
     record = record
     draw_leds = leds.frame
-    SEATS: ClassVar[dict[str, str]] = Role.names()
+    SEATS: ClassVar[dict[str, str]] = ROLE_NAMES
 
     def __init__(self, game: MazeGame, journal: Journal, **kwargs) -> None:
         super().__init__(game, journal, **kwargs)

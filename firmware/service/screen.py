@@ -22,11 +22,11 @@ _CLEARS = {"accepted", "repaired", "takeback", "start", "resumed", "game_over"}
 
 
 def seat_names(game: object) -> dict[str, str]:
-    """The seats as ``game`` (its id) names them, its table's ``SEATS`` ({"A": "the
-    Architect", ...}); nothing for a game not known here (each seat is "player A" then)."""
+    """The seats as ``game`` (its id) declares their names ({"A": "the Architect", ...});
+    nothing for a game that names none, or is not known here (each seat is "player A")."""
     spec = GAMES.get(game) if isinstance(game, str) else None
     try:
-        return dict(spec.table_class().SEATS) if spec is not None else {}
+        return spec.seat_names() if spec is not None else {}
     except (ImportError, AttributeError):
         return {}
 
