@@ -210,3 +210,14 @@ def parse_square(text: str) -> tuple[int, int]:
     if len(text) != 2 or text[0] not in "abcdefgh" or text[1] not in "12345678":
         raise ValueError(f"{text!r} is not a square like a1 or h8")
     return (int(text[1]) - 1, "abcdefgh".index(text[0]))
+
+
+def plural(n: int, noun: str, many: str = "") -> str:
+    """The noun as a count of ``n`` takes it: ``action`` for 1 (and -1), ``actions`` for any
+    other (``many``: a noun's own plural where an s will not do)."""
+    return noun if n in (1, -1) else many or noun + "s"
+
+
+def counted(n: int, noun: str, many: str = "") -> str:
+    """A count and its noun as people write it: ``1 action``, ``2 actions``, ``0 points``."""
+    return f"{n} {plural(n, noun, many)}"

@@ -173,6 +173,8 @@ class GameType:
     # draws pieces standing on squares (``firmware.sim.hands.SquareHands``)
     hidden_chance: bool = False  # its chance stays hidden until the end: a remote match
     # cannot draw it from the match's name (``firmware.service.remote``)
+    seats: str = ""  # {seat: name} where the game names its seats (the maze's roles) in
+    # every word said; none: player A and player B
 
     def _part(self, ref: str) -> Any:
         return load(ref, self.package)
@@ -225,6 +227,10 @@ class GameType:
         """How the computer's moves light up and are made (None: it does not play)."""
         return self._part(self.solo) if self.solo else None
 
+    def seat_names(self) -> dict[str, str]:
+        """The seats as the game names them ({"A": "the Architect", ...}; {}: as players)."""
+        return dict(self._part(self.seats)) if self.seats else {}
+
     def hands_class(self) -> Any | None:
         """A person's hands on the simulated table (None: the game declares none)."""
         return self._part(self.hands) if self.hands else None
@@ -240,7 +246,7 @@ class GameType:
     def parts(self) -> dict[str, str]:
         """Every part this game declares, by field: what a test resolves."""
         refs = ("options_class", "engine", "record", "rules", "table", "view", "demo",
-                "screen", "maker", "tuning", "solo", "hands", "prepare", "calibrate")
+                "screen", "maker", "tuning", "solo", "hands", "prepare", "calibrate", "seats")
         return {name: ref for name in refs if (ref := getattr(self, name))}
 
     def resolve(self, ref: str) -> Any:

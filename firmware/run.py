@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import logging
 import os
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from firmware.games import GameType
 from firmware.service import events
 from firmware.service.loop import LinkDeadError, TableService
-from firmware.service.screen import headline
+from firmware.service.screen import headline, seat_names
 from firmware.service.stream import serve_table
 from firmware.store.journal import Journal
 from firmware.store.resume import resolve
@@ -25,11 +26,12 @@ log = logging.getLogger("obelisk")
 __all__ = ["default_state_dir", "report", "run_service"]
 
 
-def report(event: dict) -> None:
-    """Game events go to the log (journald under systemd), each in a line a person reads
-    (not the LEDs' every change: those are for the page to draw)."""
+def report(event: dict, names: dict[str, str] | None = None) -> None:
+    """Game events go to the log (journald under systemd), each in a line a person reads,
+    each seat by the game's name for it (not the LEDs' every change: those are for the page
+    to draw)."""
     if event["event"] not in events.QUIET:
-        log.info("%s", headline(event))
+        log.info("%s", headline(event, names))
 
 
 def run_service(profile_name: str, state_dir: str | None = None, game: str | None = None,
@@ -76,7 +78,9 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
             computer = solo.far_seat(spec.id)
         table = spec.table_class().for_service(resolved.make(), journal, profile,
                                              seed=int.from_bytes(os.urandom(8), "big"),
-                                             emit=report, solo=computer)
+                                             emit=functools.partial(
+                                                 report, names=seat_names(spec.id)),
+                                             solo=computer)
         stream = serve_table(table, state.path)  # for `obelisk watch` and the page
         closing = contextlib.closing(stream) if stream else contextlib.nullcontext()
         # On a Pi, a table not wired up yet still starts (and tells systemd it is ready):

@@ -280,7 +280,7 @@ def _drive_outputs(layout: dict, drive_count: int) -> tuple[tuple[Wire, ...], in
         if layout.get("walls"):
             which = ", the wall switches" if level else ", the piece switches"
         elif stack > 1:
-            which = f", the switches for {level + 1} stone(s)"
+            which = f", the switches for {level + 1} stone{'s' if level else ''}"
         span(layout["rows"], f"board rows 1-{layout['rows']}{which}")
     needed = first
     spare = math.ceil(drive_count / 8) * 8 - first

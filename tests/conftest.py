@@ -91,10 +91,10 @@ def pack_tower(block_set: BlockSet, ids: list[str], owner=Player.A) -> Tower | N
 
 # Two legal ways of building rod a1 (and its neighbours) up to level 8, from
 # different blocks, so both players can stand at the top at once.
-COLUMN_A = [("Y4", "a1:1 a1:2"), ("R4", "a1:3 b1:3 a1:4"), ("G12", "a1:5 b1:5 c1:5 a1:6"),
+COLUMN_A = [("Y04", "a1:1 a1:2"), ("R04", "a1:3 b1:3 a1:4"), ("G12", "a1:5 b1:5 c1:5 a1:6"),
             ("G09", "a1:7 b1:7 a2:7 a1:8")]
-COLUMN_B = [("Y1", "a1:1 b1:1"), ("Y2", "a1:2 b1:2"), ("Y3", "a1:3 b1:3"),
-            ("R1", "a1:4 b1:4 c1:4"), ("R2", "a1:5 b1:5 a2:5"), ("R3", "a1:6 b1:6 a2:6"),
+COLUMN_B = [("Y01", "a1:1 b1:1"), ("Y02", "a1:2 b1:2"), ("Y03", "a1:3 b1:3"),
+            ("R01", "a1:4 b1:4 c1:4"), ("R02", "a1:5 b1:5 a2:5"), ("R03", "a1:6 b1:6 a2:6"),
             ("G01", "a1:7 b1:7 a2:7 b2:7"), ("G02", "a1:8 b1:8 a2:8 b2:8")]
 
 

@@ -25,6 +25,14 @@ def test_default_set_has_the_seed_counts(block_set):
     assert len({b.id for b in block_set.blocks}) == 39
 
 
+def test_default_blocks_are_labelled_in_one_form_their_colours_letter_and_two_digits(block_set):
+    """The labels a person writes on the wooden blocks: K01 as G01, never K1 beside G01."""
+    for block in block_set.blocks:
+        assert block.id == f"{block.colour.letter}{block.id[1:]}" and len(block.id) == 3 \
+            and block.id[1:].isdigit(), block.id
+        assert str(block) == f"{block.colour} block {block.id}"
+
+
 def test_default_blocks_are_connected_fit_the_footprint_and_match_volume(block_set):
     for block in block_set.blocks:
         assert len(block.cells) == block.colour.volume, block.id
@@ -81,7 +89,7 @@ def test_the_default_set_round_trips(block_set):
 
 @pytest.mark.parametrize(("entry", "words"), [
     ('[[block]]\nid = "G07"\ncolour = "green"\ncells = [[0,0,0],[1,0,0],[2,0,0]]',
-     ["block G07", "4 cube(s)", "3 cell(s)"]),
+     ["block G07", "4 cubes", "3 cells are listed"]),
     ('[[block]]\nid = "G07"\ncolour = "green"\ncells = [[0,0,0],[1,0,0],[0,1,0],[2,2,0]]',
      ["block G07", "not connected"]),
     ('[[block]]\nid = "G07"\ncolour = "green"\ncells = [[0,0,0],[1,0,0],[2,0,0],[3,0,0]]',
@@ -95,7 +103,7 @@ def test_the_default_set_round_trips(block_set):
     ('[[block]]\nid = "G01"\ncolour = "green"\ncells = [[0,0,0],[1,0,0],[1,1,0],[0,1,0]]',
      ["block G01", "used more than once"]),
     ('[[block]]\nid = "G07"\ncolour = "green"\ncells = [[0,0,0],[1,0,0],[1,1,0],[0,1,0]]\n'
-     'colur = "green"', ["block #", "unknown key(s) colur"]),
+     'colur = "green"', ["block #", "unknown key colur"]),
 ])
 def test_bad_blocks_are_refused_by_name(block_set, entry, words):
     with pytest.raises(BlockSetError) as err:

@@ -18,7 +18,8 @@ def test_rules_towers_prints_the_rules_with_the_real_numbers(capsys):
     out = capsys.readouterr().out
     for colour in Colour:
         assert f"- {colour.label} ({colour.volume} cube" in out
-        assert f"{colour.count} blocks, {colour.points:+d} point(s) each" in out
+        point = "point" if abs(colour.points) == 1 else "points"
+        assert f"{colour.count} blocks, {colour.points:+d} {point} each" in out
     assert "60 seconds" in out and "sudden-death" in out and "29" in out
 
 
@@ -35,7 +36,7 @@ def test_a_bad_set_file_is_refused_with_the_reason(tmp_path: Path, capsys):
         main(["rules", "towers", "--set", str(bad)])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert f"argument --set: set file {bad}: block X1: a green block has 4 cube(s)" in err
+    assert f"argument --set: set file {bad}: block X1: a green block has 4 cubes" in err
 
 
 @pytest.mark.parametrize("command", [["rules", "towers"], ["run"], ["demo", "towers"]])

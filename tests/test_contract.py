@@ -33,6 +33,8 @@ def test_every_declared_part_resolves_to_its_kind(game_id):
     for field, ref in game.parts().items():
         assert game.resolve(ref) is not None, f"{game_id}.{field} = {ref!r}"
     assert issubclass(game.table_class(), Table)
+    # the seats' names the terminal and the page say are those the table says (the maze's)
+    assert (game.seat_names() or Table.SEATS) == game.table_class().SEATS
     options = game.options()
     engine = game.make(options)
     assert engine.new_initial_state() is not None

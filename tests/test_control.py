@@ -116,7 +116,7 @@ def test_declining_a_bonus_is_the_earners_press_and_is_journalled(played):
     with pytest.raises(CommandRefused, match="no bonus to decline"):
         played.do("decline")
     _flat_table(t)
-    pads = _deal(t, "G05", "R1")
+    pads = _deal(t, "G05", "R01")
     t.see(_place_view(t, B, cells("a1:1", "b1:1", "c1:1")), (pads[0], None))
     t.see(_place_view(t, A, cells("c1:1", "c2:1", "c3:1", "b3:1")), (None, None))
     assert t.pos.phase is Phase.BONUS and t.pos.bonus == (A,)
@@ -133,8 +133,8 @@ def test_declining_a_bonus_is_the_earners_press_and_is_journalled(played):
 def test_a_takeback_is_confirmed_by_its_owners_press_only(played):
     t = played.helper
     passive = t.pos.active.other
-    pads = _deal(t, "B01", "R1")
-    bar = resting_placements(t.pos.tower(passive), t.block_set["R1"])[0]
+    pads = _deal(t, "B01", "R01")
+    bar = resting_placements(t.pos.tower(passive), t.block_set["R01"])[0]
     t.see(_place_view(t, passive, bar), (pads[0], None))
     t.see(expected_towers(t.table.history[-2]), (pads[0], None))  # lifted off again
     assert played.do("status")["can"]["takeback"] == [passive.value]
@@ -151,7 +151,7 @@ def test_choosing_a_candidate_is_the_choosers_presses_then_a_hold(played):
     t.put_position(position(TowersGame(t.block_set).new_initial_state(first=A),
                             tower_b=column(t.block_set, COLUMN_B, owner=B)))
     t.see(t.towers())
-    _deal(t, "Y4", "R4")
+    _deal(t, "Y04", "R04")
     t.see(_place_view(t, B, cells("a1:9")), (None, None))
     assert t.table.state == "choose"
     offered = played.do("status")["can"]["choose"]

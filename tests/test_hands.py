@@ -57,7 +57,7 @@ def test_a_pad_weighs_what_the_hand_sets_on_it(hands):
     raw = LOAD_OFFSET + int(hands.sim.grams[ZONE_PADS[1]] * GRAMS_TO_COUNTS)
     assert str(ZoneScale().colour(raw)) == "blue"
     with pytest.raises(HandsError, match="already holds"):
-        hands.act({"act": "take", "seat": "B", "block": "R1"}) or \
+        hands.act({"act": "take", "seat": "B", "block": "R01"}) or \
             hands.act({"act": "set", "seat": "B", "pad": 1})
 
 

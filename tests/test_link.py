@@ -50,7 +50,7 @@ def _truth(table, snapshot) -> bool:
 
 def test_a_block_placed_on_the_table_reaches_the_engine(game, table, link):
     state = game.new_initial_state(first=Player.A)
-    state = state.apply_action(Choose("B09")).apply_action(Choose("R1")).apply_action(Take("R1"))
+    state = state.apply_action(Choose("B09")).apply_action(Choose("R01")).apply_action(Take("R01"))
     cells = resting_placements(state.tower(Player.A), state.block("B09"))[3]
     table.place(0, cells)
     seen = link.wait_for(lambda s: bool(s.tower_cells(0)), 3.0)

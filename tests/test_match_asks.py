@@ -79,7 +79,7 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     [ask] = _asks(a, "asked")
     assert ask.kind == "takeback" and ask.to == 0 and len(a.table.actions) == 1
     assert b.table.solo.offered_ask(b.table, ask) == "put to the person here"
-    assert "asks to take back the last 1 action" in _asks_words(b)
+    assert "the other table (player A) asks to take back the last 1 action" in _asks_words(b)
     b.press(B)  # B agrees: B's table waits for its pieces, and says which
     [agreed] = _asks(b, "agreed")
     assert agreed == ask and len(b.table.actions) == 1

@@ -60,7 +60,7 @@ def _towers_choose(tmp_path, block_set):
     pos = towers_position(t.pos, tower_b=column(block_set, COLUMN_B, owner=B))
     t.put_position(replace(pos, active=A))
     t.see(t.towers())
-    _deal(t, "Y4", "R4")
+    _deal(t, "Y04", "R04")
     t.see(_place_view(t, B, cells("a1:9")), (None, None))
     return t
 

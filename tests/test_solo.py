@@ -362,7 +362,7 @@ def test_the_computers_towers_ask_says_each_thing_once(block_set):
     pos = TowersGame(block_set).new_initial_state()
     assert words(pos, (Choose("G01"), Choose("G02"))) == \
         "put two green blocks from the pile on the zone pads"
-    assert words(pos, (Choose("G01"), Choose("R1"))) == (
+    assert words(pos, (Choose("G01"), Choose("R01"))) == (
         "put a green block from the pile on a zone pad; put a red block from the pile on a "
         "zone pad")
 

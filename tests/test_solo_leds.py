@@ -65,12 +65,14 @@ def _lit(rules, table, actions, seat) -> dict:
 
 
 def test_every_stones_move_lit_is_read_back():
+    """On the reference table's 8-wide board, whose pixels run row by row as its switches do
+    (a 6x4 game in its corner)."""
     rules = rules_for("stones")
     checked = 0
     for pos in itertools.islice(_positions("stones", 4), 60):
         for move in pos.legal_actions():
-            frame = _lit(rules, _table(pos), (move,), pos.to_play)
-            assert rules.read(pixels_of(frame), pos) == (move,)
+            frame = _lit(rules, _table(pos, board_cols=8), (move,), pos.to_play)
+            assert rules.read(pixels_of(frame), pos, 8) == (move,)
             checked += 1
     assert checked > 200
     assert rules.read(pixels_of({}), pos) == ()  # nothing lit: nothing asked
@@ -197,10 +199,10 @@ def test_the_hand_makes_the_move_the_board_lights_not_the_one_recorded(game_id, 
     seat = next(iter(movers(pos)))
     asked = (next(a for a in pos.legal_actions() if not rules.hands_free(a)),)
     wrong = _other(pos, asked, rules)
-    frame = _lit(rules, _table(pos), (wrong,), seat)
-    made, recorded = _hands(game_id, pos, seat, frame, [], monkeypatch)
+    frame = _lit(rules, _table(pos, board_cols=8), (wrong,), seat)
+    made, recorded = _hands(game_id, pos, seat, frame, [], monkeypatch, board_cols=8)
     assert recorded == asked and made == [(wrong,)]  # the lit one, not the table's record
-    made, _ = _hands(game_id, pos, seat, {}, [], monkeypatch)
+    made, _ = _hands(game_id, pos, seat, {}, [], monkeypatch, board_cols=8)
     assert made == []  # nothing lit yet: the hand waits, and no bot moves for the computer
 
 

@@ -229,3 +229,30 @@ def test_height_sensors_show_which_stack_is_wrong(tmp_path):
     assert t.table.state == "repair" and "changes the stack on a1" in t.table.problem
     frame = t.table.led_frame(t.now, 16)
     assert frame[("board", "", 0 * 4 + 0)] == (255, 0, 0)      # a1 first: one too many
+
+
+def test_the_leds_light_each_square_where_it_lies_on_the_physical_board(tmp_path):
+    """The board's pixels run as wide as the physical board (8 on the reference table), as
+    its switches do: a 6x4 game lights c2's own pixel, not the one a 4-wide count picks, and
+    the page is told which square each pixel lights (issue 32)."""
+    from hardware.profile import load_profile
+
+    events: list[dict] = []
+    table = StonesTable.for_service(StonesGame(), Journal(tmp_path), load_profile("sim"),
+                                    seed=1, emit=events.append)
+    table.start(0.0)
+    start = sight(table.position)
+    table.on_view(start, 0.0)
+    table.tick(0.31)
+    table.on_button(ButtonEvent("A", "press"), 0.31)
+    assert table.state == "play"
+    wrong = set(start.squares) - {sq("c1")} | {sq("c2")}
+    table.on_view(BoardView.of((square, 1) for square in wrong), 0.4)
+    table.tick(0.71)
+    assert table.state == "repair"
+    frame = table.led_frame(0.71, 16)
+    assert frame[("board", "", 1 * 8 + 2)] == (255, 0, 0)      # c2: take it off
+    assert frame.get(("board", "", 1 * 4 + 2)) in (None, (0, 0, 0))  # not g1's pixel
+    table.tell_lights(frame)
+    (board,) = [s for s in table.lights["strips"] if s["strip"] == "board"]
+    assert board["places"][1 * 8 + 2] == "c2" and board["places"][1 * 4 + 2] == ""

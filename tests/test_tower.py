@@ -16,10 +16,10 @@ def _block(shape, colour=Colour.GREEN, block_id="X"):
 
 
 @pytest.mark.parametrize(("block_id", "count"), [
-    ("K1", 9),   # a single cube on any rod
-    ("Y1", 12),  # flat pair: 6 along x + 6 along y
-    ("Y4", 9),   # standing pair on any rod
-    ("R1", 6),   # flat bar of three: 3 rows + 3 columns
+    ("K01", 9),   # a single cube on any rod
+    ("Y01", 12),  # flat pair: 6 along x + 6 along y
+    ("Y04", 9),   # standing pair on any rod
+    ("R01", 6),   # flat bar of three: 3 rows + 3 columns
     ("G01", 4),  # flat square: 4 corners
     ("B03", 1),  # the plus only fits centred
 ])
@@ -31,20 +31,20 @@ def test_placements_on_an_empty_tower(block_set, block_id, count):
 
 def test_a_block_rests_on_the_highest_cube_it_covers(block_set):
     # A standing pair on b2, then a flat bar across row 2: the bar rests on the pair.
-    tower = build_tower(block_set, ("Y4", cells("b2:1", "b2:2")))
-    bar_row2 = [p for p in resting_placements(tower, block_set["R1"])
+    tower = build_tower(block_set, ("Y04", cells("b2:1", "b2:2")))
+    bar_row2 = [p for p in resting_placements(tower, block_set["R01"])
                 if {(x, y) for x, y, _ in p} == {(0, 1), (1, 1), (2, 1)}]
     assert bar_row2 == [cells("a2:3", "b2:3", "c2:3")]
-    after = tower.add(PlacedBlock(block_set["R1"], bar_row2[0], Player.A))
+    after = tower.add(PlacedBlock(block_set["R01"], bar_row2[0], Player.A))
     # The gaps under the bar on a2 and c2 stay empty, yet count as covered.
     assert after.heights == (0, 0, 0, 3, 3, 3, 0, 0, 0)
     assert (0, 1, 0) not in after.occupied
 
 
 def test_upside_down_blocks_hang_their_low_cube_into_a_lower_column(block_set):
-    # Standing corner R4 upside down: its single low cube drops beside a tall rod.
-    tower = build_tower(block_set, ("Y4", cells("a1:1", "a1:2")))
-    fits = resting_placements(tower, block_set["R4"])
+    # Standing corner R04 upside down: its single low cube drops beside a tall rod.
+    tower = build_tower(block_set, ("Y04", cells("a1:1", "a1:2")))
+    fits = resting_placements(tower, block_set["R04"])
     assert cells("b1:1", "b1:2", "a1:3") not in fits  # the hanging cube would need to sink
     assert cells("b1:2", "a1:3", "b1:3") in fits       # it rests on a1's top instead
 
@@ -52,9 +52,9 @@ def test_upside_down_blocks_hang_their_low_cube_into_a_lower_column(block_set):
 def test_a_gap_never_fills(block_set):
     tower = build_tower(block_set, ("B12", cells("a1:1", "a1:2", "b1:2", "c1:2", "c1:1")))
     # The arch leaves b1 level 1 empty; a single cube on b1 lands on top of the arch.
-    assert resting_placements(tower, block_set["K1"]).count(cells("b1:3")) == 1
+    assert resting_placements(tower, block_set["K01"]).count(cells("b1:3")) == 1
     with pytest.raises(NotRestingError, match=r"b1 level 1.*in the way"):
-        check_placement(tower, block_set["K1"], cells("b1:1"))
+        check_placement(tower, block_set["K01"], cells("b1:1"))
 
 
 def test_floating_blocks_are_refused(block_set):
@@ -63,9 +63,9 @@ def test_floating_blocks_are_refused(block_set):
 
 
 @pytest.mark.parametrize(("block_id", "where", "side"), [
-    ("R1", {(1, 0, 0), (2, 0, 0), (3, 0, 0)}, "beyond column c"),
-    ("R1", {(-1, 2, 0), (0, 2, 0), (1, 2, 0)}, "before column a"),
-    ("R2", {(0, 2, 0), (0, 3, 0), (1, 2, 0)}, "beyond row 3"),
+    ("R01", {(1, 0, 0), (2, 0, 0), (3, 0, 0)}, "beyond column c"),
+    ("R01", {(-1, 2, 0), (0, 2, 0), (1, 2, 0)}, "before column a"),
+    ("R02", {(0, 2, 0), (0, 3, 0), (1, 2, 0)}, "beyond row 3"),
 ])
 def test_overhang_names_the_block_and_the_side(block_set, block_id, where, side):
     colour = block_set[block_id].colour
@@ -77,9 +77,9 @@ def test_overhang_names_the_block_and_the_side(block_set, block_id, where, side)
 def test_wrong_shape_and_taken_cells(block_set):
     with pytest.raises(ShapeMismatchError, match="shape of the green block G01"):
         check_placement(Tower(), block_set["G01"], cells("a1:1", "b1:1", "c1:1", "c2:1"))
-    tower = build_tower(block_set, ("K1", cells("a1:1")))
+    tower = build_tower(block_set, ("K01", cells("a1:1")))
     with pytest.raises(CellsTakenError, match="a1 level 1 already holds a cube"):
-        check_placement(tower, block_set["K2"], cells("a1:1"))
+        check_placement(tower, block_set["K02"], cells("a1:1"))
 
 
 def test_every_resting_placement_is_found_and_passes_the_check(block_set):
@@ -130,14 +130,14 @@ def test_flat_means_all_nine_rods_level_and_not_empty(block_set):
 
 
 def test_heights_after_matches_adding_a_block(block_set):
-    tower = build_tower(block_set, ("Y4", cells("b2:1", "b2:2")))
+    tower = build_tower(block_set, ("Y04", cells("b2:1", "b2:2")))
     for placement in resting_placements(tower, block_set["B11"]):
         added = tower.add(PlacedBlock(block_set["B11"], placement, Player.B))
         assert tower.heights_after(placement) == added.heights
 
 
 def test_the_tower_drawing_shows_colours_by_level(block_set):
-    text = str(build_tower(block_set, ("Y4", cells("b2:1", "b2:2")), ("K1", cells("a3:1"))))
+    text = str(build_tower(block_set, ("Y04", cells("b2:1", "b2:2")), ("K01", cells("a3:1"))))
     lines = text.splitlines()
     assert lines[0].startswith(" 9 ")
     assert lines[-2] == " 1  K.. .Y. ..."

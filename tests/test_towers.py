@@ -62,12 +62,12 @@ def test_a_first_turn(game):
     assert len(s.pile) == 35 and len(s.blacks) == 4
     s = s.apply_action(Choose("B01"))
     assert s.zone == ("B01",) and s.phase is Phase.CHOOSE
-    s = s.apply_action(Choose("R1"))
+    s = s.apply_action(Choose("R01"))
     assert s.phase is Phase.TAKE and s.to_move() == (B,)
-    s = s.apply_action(Take("R1"))
-    assert s.hands == ("B01", "R1") and s.phase is Phase.PLACE
+    s = s.apply_action(Take("R01"))
+    assert s.hands == ("B01", "R01") and s.phase is Phase.PLACE
     assert set(s.to_move()) == {A, B}
-    s = s.apply_action(low(s, B, "R1"))     # the passive player may place first
+    s = s.apply_action(low(s, B, "R01"))     # the passive player may place first
     assert s.to_move() == (A,)
     s = s.apply_action(low(s, A, "B01"))
     assert s.phase is Phase.CHOOSE and s.active is B and s.turn == 2
@@ -93,8 +93,8 @@ def test_timeout_loses_the_turn_and_returns_the_zone(game):
 
 
 def test_the_passive_placing_from_the_zone_counts_as_the_take(game):
-    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
-    s = s.apply_action(low(s, B, "R1"))
+    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R01"))
+    s = s.apply_action(low(s, B, "R01"))
     assert s.hands == ("B01", None) and s.phase is Phase.PLACE
     s = s.apply_action(low(s, A, "B01"))
     assert s.phase is Phase.CHOOSE and s.turn == 2
@@ -102,10 +102,10 @@ def test_the_passive_placing_from_the_zone_counts_as_the_take(game):
 
 def test_the_passive_player_chooses_first(game, block_set):
     """Nobody places until the passive player has taken one of the two zone blocks."""
-    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
-    assert s.available_blocks(A) == () and set(s.available_blocks(B)) == {"B01", "R1"}
+    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R01"))
+    assert s.available_blocks(A) == () and set(s.available_blocks(B)) == {"B01", "R01"}
     assert {s.actor(a) for a in s.legal_actions()} == {B}
-    place = Place(A, "R1", next(iter(resting_placements(s.tower(A), block_set["R1"]))))
+    place = Place(A, "R01", next(iter(resting_placements(s.tower(A), block_set["R01"]))))
     assert "player B chooses first" in refused(s, place, NotYourTurnError)
     taken = s.apply_action(Take("B01"))                   # now the active may place first
     assert taken.apply_action(place).hands == (None, "B01")
@@ -113,17 +113,17 @@ def test_the_passive_player_chooses_first(game, block_set):
 
 def test_illegal_actions_say_why_and_change_nothing(game):
     s = game.new_initial_state(first=A)
-    assert "black blocks stay out of the common pile" in refused(s, Choose("K1"))
+    assert "black blocks stay out of the common pile" in refused(s, Choose("K01"))
     assert "not in this set" in refused(s, Choose("Z9"), BlockNotAvailableError)
     assert "passive player takes" in refused(s, Take("B01"), WrongPhaseError)
     assert "no block can be placed" in refused(s, low(s, A, "B01"), WrongPhaseError)
-    zone = s.apply_action(Choose("B01")).apply_action(Choose("R1"))
+    zone = s.apply_action(Choose("B01")).apply_action(Choose("R01"))
     assert "in the common pile" in refused(zone, Take("G05"), BlockNotAvailableError)
     message = refused(zone, Choose("G05"), WrongPhaseError)
     assert message.endswith("now player B is taking one of the two blocks in the building zone")
-    dealt = zone.apply_action(Take("R1"))
-    message = refused(dealt, low(dealt, A, "R1"), BlockNotAvailableError)
-    assert message == ("player A must place the blue block B01 now, not the red block R1")
+    dealt = zone.apply_action(Take("R01"))
+    message = refused(dealt, low(dealt, A, "R01"), BlockNotAvailableError)
+    assert message == ("player A must place the blue block B01 now, not the red block R01")
     overhang = Place(A, "B01", frozenset({(1, 0, 0), (2, 0, 0), (1, 1, 0), (2, 1, 0), (3, 0, 0)}))
     assert "overhangs" in refused(dealt, overhang, IllegalActionError)
     placed = dealt.apply_action(low(dealt, A, "B01"))
@@ -141,7 +141,7 @@ def test_a_zone_block_cannot_be_chosen_twice(game):
 # ----------------------------------------------------------------------------- scoring
 
 
-WORKED_EXAMPLE = ["K1", "Y1", "R1", "R2", "G01", "G02", "G03", "G04", "G05", "G06", "G07",
+WORKED_EXAMPLE = ["K01", "Y01", "R01", "R02", "G01", "G02", "G03", "G04", "G05", "G06", "G07",
                   "B01", "B02", "B04", "B05", "B06"]
 
 
@@ -204,23 +204,23 @@ def _flat_next_turn(game, block_set, blacks=None) -> TowersState:
                  tower_a=build_tower(block_set, ("B01", P_BLOCK)))
     if blacks is not None:
         s = position(s, blacks=blacks)
-    s = s.apply_action(Choose("G05")).apply_action(Choose("R1")).apply_action(Take("R1"))
+    s = s.apply_action(Choose("G05")).apply_action(Choose("R01")).apply_action(Take("R01"))
     s = s.apply_action(Place(A, "G05", L_BLOCK))
-    return s.apply_action(low(s, B, "R1"))
+    return s.apply_action(low(s, B, "R01"))
 
 
 def test_a_flat_earns_a_black_block_for_the_opponent(game, block_set):
     s = _flat_next_turn(game, block_set)
     assert s.tower(A).is_flat and s.phase is Phase.BONUS and s.bonus == (A,)
-    wrong = low(s, A, "K1")  # on the flat tower itself
+    wrong = low(s, A, "K01")  # on the flat tower itself
     assert "goes on the opponent's tower" in refused(s, wrong, NotYourTurnError)
-    not_black = Place(B, "G01", low(s, B, "K1").cells)
+    not_black = Place(B, "G01", low(s, B, "K01").cells)
     assert "only a black block" in refused(s, not_black, BlockNotAvailableError)
     before = s.scores()[1]
-    s = s.apply_action(low(s, B, "K1"))
+    s = s.apply_action(low(s, B, "K01"))
     assert s.phase is Phase.CHOOSE and s.active is B and len(s.blacks) == 3
     assert s.scores()[1] == before + Colour.BLACK.points
-    black = next(pb for pb in s.tower(B).blocks if pb.block.id == "K1")
+    black = next(pb for pb in s.tower(B).blocks if pb.block.id == "K01")
     assert black.placed_by is A
 
 
@@ -237,18 +237,18 @@ def test_no_bonus_once_black_blocks_are_gone(game, block_set):
 
 
 def test_a_black_block_over_the_top_ends_the_game(game, block_set):
-    tall_b = column(block_set, [*COLUMN_B, ("K2", "a1:9")], owner=B)
+    tall_b = column(block_set, [*COLUMN_B, ("K02", "a1:9")], owner=B)
     s = position(game.new_initial_state(first=A),
                  tower_a=build_tower(block_set, ("B01", P_BLOCK)), tower_b=tall_b)
     s = s.apply_action(Choose("G05")).apply_action(Choose("B05")).apply_action(Take("B05"))
     s = s.apply_action(Place(A, "G05", L_BLOCK))
     s = s.apply_action(low(s, B, "B05"))
     assert s.phase is Phase.BONUS and s.bonus == (A,)
-    s = s.apply_action(Place(B, "K1", cells("a1:10")))
+    s = s.apply_action(Place(B, "K01", cells("a1:10")))
     assert s.is_terminal() and s.end is EndReason.BLACK_OVER_THE_TOP
-    assert "K1" in s.removed and s.penalties == (0, 1)
-    # A: blue B01 + green G05. B: 3 yellow, 3 red, 2 green, the black K2 from
-    # before, the blue B05, and one point off for K1 over the top.
+    assert "K01" in s.removed and s.penalties == (0, 1)
+    # A: blue B01 + green G05. B: 3 yellow, 3 red, 2 green, the black K02 from
+    # before, the blue B05, and one point off for K01 over the top.
     assert s.scores() == (3 + 2, 3 * 0 + 3 * 1 + 2 * 2 - 2 + 3 - 1)
 
 
@@ -259,19 +259,19 @@ def test_both_towers_flat_both_earn_a_bonus(game, block_set):
     s = s.apply_action(Choose("G05")).apply_action(Choose("G06")).apply_action(Take("G06"))
     s = s.apply_action(Place(A, "G05", L_BLOCK)).apply_action(Place(B, "G06", L_BLOCK))
     assert s.phase is Phase.BONUS and set(s.bonus) == {A, B}
-    s = s.apply_action(low(s, A, "K1"))   # B's bonus goes on A's tower
+    s = s.apply_action(low(s, A, "K01"))   # B's bonus goes on A's tower
     assert s.bonus == (A,)
-    s = s.apply_action(low(s, B, "K2"))
+    s = s.apply_action(low(s, B, "K02"))
     assert s.phase is Phase.CHOOSE and len(s.blacks) == 2
 
 
 def test_the_last_black_block_serves_only_one_bonus(game, block_set):
     s = position(game.new_initial_state(first=A),
                  tower_a=build_tower(block_set, ("B01", P_BLOCK)),
-                 tower_b=build_tower(block_set, ("B02", P_BLOCK), owner=B), blacks=("K4",))
+                 tower_b=build_tower(block_set, ("B02", P_BLOCK), owner=B), blacks=("K04",))
     s = s.apply_action(Choose("G05")).apply_action(Choose("G06")).apply_action(Take("G06"))
     s = s.apply_action(Place(A, "G05", L_BLOCK)).apply_action(Place(B, "G06", L_BLOCK))
-    s = s.apply_action(low(s, A, "K4"))
+    s = s.apply_action(low(s, A, "K04"))
     assert s.phase is Phase.CHOOSE and s.blacks == ()
 
 
@@ -325,7 +325,7 @@ def test_the_same_turn_over_the_top_scores_both_penalties(game, block_set):
     over = [sum(1 for *_, z in p.cells if z >= LEVELS) for p in (mine, theirs)]
     assert s.penalties == (over[0], over[1])
     assert set(s.removed) == {"B09", "B11"}
-    # A keeps Y4, R4, G12, G09; B keeps 3 yellow, 3 red and 2 green.
+    # A keeps Y04, R04, G12, G09; B keeps 3 yellow, 3 red and 2 green.
     assert s.scores() == (0 + 1 + 2 + 2 - over[0], 0 + 3 + 4 - over[1])
 
 
@@ -340,16 +340,18 @@ def test_legal_actions_offer_interchangeable_blocks_once(game):
 
 
 def test_actions_read_as_words(game):
-    s = game.new_initial_state(first=A).apply_action(Choose("R1")).apply_action(Choose("G01"))
-    s = s.apply_action(Take("R1"))
-    assert str(Place(B, "R1", cells("a1:1", "b1:1", "c1:1"))) == \
-        "place R1 on tower B at a1 level 1, b1 level 1, c1 level 1"
-    assert "player A places G01 and player B places R1" in str(s)
+    s = game.new_initial_state(first=A).apply_action(Choose("R01")).apply_action(Choose("G01"))
+    s = s.apply_action(Take("R01"))
+    assert str(Place(B, "R01", cells("a1:1", "b1:1", "c1:1"))) == \
+        "place R01 on tower B at a1 level 1, b1 level 1, c1 level 1"
+    assert "player A places the green block G01 and player B places the red block R01" in str(s)
+    assert s.action_words(Place(B, "R01", cells("a1:1"))) == \
+        "place the red block R01 on tower B at a1 level 1"
 
 
 def test_an_overhang_through_the_engine_names_the_block(game):
-    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
-    s = s.apply_action(Take("R1"))
-    bad = Place(B, "R1", frozenset({(1, 0, 0), (2, 0, 0), (3, 0, 0)}))
+    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R01"))
+    s = s.apply_action(Take("R01"))
+    bad = Place(B, "R01", frozenset({(1, 0, 0), (2, 0, 0), (3, 0, 0)}))
     assert refused(s, bad, OverhangError) == \
-        "the red block R1 overhangs the tower beyond column c: every cube needs a rod"
+        "the red block R01 overhangs the tower beyond column c: every cube needs a rod"

@@ -40,9 +40,9 @@ A, B = Player.A, Player.B
 
 @pytest.fixture
 def dealt(game):
-    """A holds the blue B01, B holds the red R1, both towers empty."""
-    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
-    return s.apply_action(Take("R1"))
+    """A holds the blue B01, B holds the red R01, both towers empty."""
+    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R01"))
+    return s.apply_action(Take("R01"))
 
 
 def test_every_legal_placement_is_recognised_from_its_cells(dealt):
@@ -51,11 +51,11 @@ def test_every_legal_placement_is_recognised_from_its_cells(dealt):
 
 
 def test_the_passive_players_placement_also_tells_the_take(game):
-    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
+    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R01"))
     assert s.phase is Phase.TAKE
     bar = cells("a1:1", "b1:1", "c1:1")
     place = find_placement(s, B, bar)        # the passive player chose the red bar
-    assert place == Place(B, "R1", bar)
+    assert place == Place(B, "R01", bar)
     assert s.apply_action(place).hands == ("B01", None)
     with pytest.raises(NotYourTurnError, match="player B chooses first"):
         find_placement(s, A, bar)            # the active player may not go first
@@ -63,10 +63,10 @@ def test_the_passive_players_placement_also_tells_the_take(game):
 
 def test_a_block_handed_over_tells_the_take_by_its_shape(game):
     """Both pads empty: B chose; the block on A's tower is the other, so B took B01."""
-    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R1"))
+    s = game.new_initial_state(first=A).apply_action(Choose("B01")).apply_action(Choose("R01"))
     bar = cells("a1:1", "b1:1", "c1:1")
     take, place = handover_placement(s, bar)
-    assert (take, place) == (Take("B01"), Place(A, "R1", bar))
+    assert (take, place) == (Take("B01"), Place(A, "R01", bar))
     assert s.apply_action(take).apply_action(place).hands == (None, "B01")
 
 
@@ -89,7 +89,7 @@ def test_a_real_block_that_is_not_this_players_now(dealt):
         "player A's tower takes the blue block B01 now"
     )
     # The red bar is B's block: on A's tower it is refused the same way.
-    with pytest.raises(BlockNotAvailableError, match="red block R1, which is in player B's hand"):
+    with pytest.raises(BlockNotAvailableError, match="red block R01, which is in player B's hand"):
         find_placement(dealt, A, cells("a1:1", "b1:1", "c1:1"))
 
 
@@ -104,7 +104,7 @@ def test_nothing_new_and_nothing_expected(game, dealt):
         find_placement(dealt, A, frozenset())
     with pytest.raises(WrongPhaseError, match="is choosing blocks"):
         find_placement(game.new_initial_state(first=A), A, cells("a1:1"))
-    placed = dealt.apply_action(Place(B, "R1", cells("a1:1", "b1:1", "c1:1")))
+    placed = dealt.apply_action(Place(B, "R01", cells("a1:1", "b1:1", "c1:1")))
     with pytest.raises(InferenceError, match="already occupied"):
         find_placement(placed, B, cells("a1:1"))
 
@@ -123,29 +123,29 @@ def test_an_over_the_top_block_is_known_by_its_part_on_the_rods(game, block_set)
 def test_an_ambiguous_over_the_top_asks_the_player(game, block_set):
     s = position(game.new_initial_state(first=A),
                  tower_b=column(block_set, COLUMN_B, owner=B))
-    s = s.apply_action(Choose("Y4")).apply_action(Choose("R4"))
+    s = s.apply_action(Choose("Y04")).apply_action(Choose("R04"))
     # Only a1 level 9 shows: the standing pair (1 cube over) or the corner upside
     # down (2 over). They score differently, so the table must ask.
     with pytest.raises(AmbiguousPlacementError) as err:
         find_placement(s, B, cells("a1:9"))
     over = {p.block: sum(1 for c in p.cells if c[2] >= LEVELS) for p in err.value.candidates}
-    assert over == {"Y4": 1, "R4": 2} and len(err.value.candidates) == 2
+    assert over == {"Y04": 1, "R04": 2} and len(err.value.candidates) == 2
     # The zone pads tell which colour was taken, and that settles it.
-    assert find_placement(s, B, cells("a1:9"), Colour.YELLOW).block == "Y4"
-    assert find_placement(s, B, cells("a1:9"), Colour.RED).block == "R4"
+    assert find_placement(s, B, cells("a1:9"), Colour.YELLOW).block == "Y04"
+    assert find_placement(s, B, cells("a1:9"), Colour.RED).block == "R04"
 
 
 def test_a_zone_block_is_known_by_colour_and_its_shape_tells_which(game):
     # The table weighed a green in the zone and wrote down G01 (a square), but
     # the player had picked G07 (an S): placing it corrects the record.
-    s = game.new_initial_state(first=A).apply_action(Choose("G01")).apply_action(Choose("R1"))
+    s = game.new_initial_state(first=A).apply_action(Choose("G01")).apply_action(Choose("R01"))
     s_shape = cells("a1:1", "b1:1", "b2:1", "c2:1")
     place = find_placement(s, B, s_shape)
     assert place.block in {"G07", "G08"} and place.cells == s_shape
     after = s.apply_action(place)
     assert place.block in {pb.block.id for pb in after.tower(B).blocks}
     assert "G01" in after.pile and place.block not in after.pile
-    assert after.hands == ("R1", None)
+    assert after.hands == ("R01", None)
 
 
 def test_a_hand_block_is_corrected_the_same_way(dealt):
@@ -170,7 +170,7 @@ def test_a_floating_block_of_the_zone_colour_is_told_it_floats(dealt):
 def test_over_the_top_during_the_take_tells_apart_what_the_other_player_gets(game, block_set):
     """Unseen above the rods, the passive player's green could be either zone green: the
     game ends with the turn, but the active player still places the other one."""
-    full = [*COLUMN_A, ("K1", "a1:9")]
+    full = [*COLUMN_A, ("K01", "a1:9")]
     s = position(game.new_initial_state(first=B), tower_a=column(block_set, full))
     s = s.apply_action(Choose("G04")).apply_action(Choose("G05"))
     fits = over_the_top_placements(s, A, Colour.GREEN)
@@ -191,13 +191,13 @@ def test_a_settled_view_reads_as_actions_a_takeback_or_what_is_wrong(game):
         read_view(history, actions, TowersView(empty, (None, UNKNOWN)))
     with pytest.raises(InferenceError, match="put the zone blocks back in the pile"):
         read_view(history, actions, green, clear_zone=True)
-    for action in (Choose("B01"), Choose("R1")):
+    for action in (Choose("B01"), Choose("R01")):
         actions.append(action)
         history.append(history[-1].apply_action(action))
     bar = cells("a1:1", "b1:1", "c1:1")
     pads = (Colour.BLUE, None)
     (place,) = read_view(history, actions, TowersView((frozenset(), bar), pads)).actions
-    assert place == Place(B, "R1", bar)
+    assert place == Place(B, "R01", bar)
     actions.append(place)
     history.append(history[-1].apply_action(place))
     assert expected_towers(history[-1]) == (frozenset(), bar)

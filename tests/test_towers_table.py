@@ -130,15 +130,15 @@ def test_setup_waits_for_a_clear_table(block_set, tmp_path):
 
 def test_weights_in_the_zone_become_choices_and_a_placement_the_take(t):
     active = t.pos.active
-    pads = _deal(t, "B01", "R1")
-    assert t.pos.zone == ("B01", "R1") and not t.table.hourglass.started
-    bar = resting_placements(t.pos.tower(active.other), t.block_set["R1"])[0]
+    pads = _deal(t, "B01", "R01")
+    assert t.pos.zone == ("B01", "R01") and not t.table.hourglass.started
+    bar = resting_placements(t.pos.tower(active.other), t.block_set["R01"])[0]
     t.see(_place_view(t, active.other, bar), (pads[0], None))
     assert t.pos.hands[active.index] == "B01" and t.pos.phase is Phase.PLACE
     assert [e["action"]["a"] for e in t.journalled_actions()] == ["choose", "choose", "place"]
     # the page draws the placement from data, never from its notation's text
     assert t.of("accepted")[-1]["move"] == {"a": "place", "tower": active.other.value,
-                                            "block": "R1", "cells": sorted(map(list, bar))}
+                                            "block": "R01", "cells": sorted(map(list, bar))}
 
 
 def test_the_hourglass_runs_out(t):
@@ -160,15 +160,15 @@ def test_the_hourglass_runs_out(t):
 
 def test_an_illegal_placement_is_shown_never_recorded_then_corrected(t):
     active = t.pos.active
-    pads = _deal(t, "B01", "R1")
+    pads = _deal(t, "B01", "R01")
     before = len(t.journalled_actions())
-    bar = resting_placements(t.pos.tower(active.other), t.block_set["R1"])[0]
+    bar = resting_placements(t.pos.tower(active.other), t.block_set["R01"])[0]
     floating = frozenset((x, y, z + 2) for x, y, z in bar)
     t.see(_place_view(t, active.other, floating), (pads[0], None))
     assert t.table.state == "repair" and t.beeps == 1
-    assert "floats 2 level(s)" in t.table.problem
+    assert "floats 2 levels" in t.table.problem
     refused = t.events[-1]
-    assert refused["event"] == "refused" and "floats 2 level(s)" in refused["message"]
+    assert refused["event"] == "refused" and "floats 2 levels" in refused["message"]
     mark = refused["where"][0]  # a value: the tower and the cube, not words to parse
     assert mark["tower"] == active.other.value and mark["kind"] in ("extra", "missing")
     assert mark["words"] == f"tower {mark['tower']} {cell_name(tuple(mark['cells'][0]))} " \
@@ -199,7 +199,7 @@ def _flat_table(t, black_count=4):
 
 def test_a_flat_bonus_declined_with_the_button(t):
     _flat_table(t)
-    pads = _deal(t, "G05", "R1")
+    pads = _deal(t, "G05", "R01")
     t.see(_place_view(t, B, cells("a1:1", "b1:1", "c1:1")), (pads[0], None))
     t.see(_place_view(t, A, cells("c1:1", "c2:1", "c3:1", "b3:1")), (None, None))
     assert t.pos.phase is Phase.BONUS and t.pos.bonus == (A,)
@@ -211,7 +211,7 @@ def test_a_flat_bonus_declined_with_the_button(t):
 
 def test_a_flat_bonus_black_block_on_the_opponent(t):
     _flat_table(t)
-    pads = _deal(t, "G05", "R1")
+    pads = _deal(t, "G05", "R01")
     t.see(_place_view(t, B, cells("a1:1", "b1:1", "c1:1")), (pads[0], None))
     t.see(_place_view(t, A, cells("c1:1", "c2:1", "c3:1", "b3:1")), (None, None))
     t.see(_place_view(t, B, cells("b2:1")))
@@ -236,7 +236,7 @@ def test_over_the_top_ends_the_game_with_the_breakdown(t):
     assert result["event"] == "game_over" and result["game"] == "towers"
     outcome, seen = result["outcome"], result["observation"]
     assert outcome["termination"] == "over_the_top" and seen["penalties"]["A"] == 1
-    assert "1 cube(s) over the top: -1" in outcome["breakdown"]["A"]
+    assert "1 cube over the top: -1" in outcome["breakdown"]["A"]
     for name, blocks in seen["towers"].items():
         values = sum(Colour.from_label(b["colour"]).points for b in blocks)
         assert outcome["scores"][name] == values - seen["penalties"][name], name
@@ -244,12 +244,12 @@ def test_over_the_top_ends_the_game_with_the_breakdown(t):
 
 
 def test_a_block_wholly_above_the_rods_is_confirmed_with_the_button(t):
-    full = [*COLUMN_A, ("K1", "a1:9")]
+    full = [*COLUMN_A, ("K01", "a1:9")]
     pos = position(TowersGame(t.block_set).new_initial_state(first=A),
                    tower_a=column(t.block_set, full))
     t.put_position(pos)
     t.see(t.towers())
-    pads = _deal(t, "Y4", "G03")
+    pads = _deal(t, "Y04", "G03")
     t.see(t.towers(), (None, pads[1]))     # the yellow pair leaves its pad
     assert t.pos.phase is Phase.TAKE
     t.press(A)                             # B has not chosen yet: A cannot have placed
@@ -285,8 +285,8 @@ def test_the_pile_running_out_ends_the_game(t):
 
 def test_undo_takes_back_a_placement_once_it_is_lifted(t):
     active = t.pos.active
-    pads = _deal(t, "B01", "R1")
-    bar = resting_placements(t.pos.tower(active.other), t.block_set["R1"])[0]
+    pads = _deal(t, "B01", "R01")
+    bar = resting_placements(t.pos.tower(active.other), t.block_set["R01"])[0]
     t.see(_place_view(t, active.other, bar), (pads[0], None))
     before_place = t.table.history[-2]
     t.see(expected_towers(before_place), (pads[0], None))    # the bar is lifted off again
@@ -302,8 +302,8 @@ def test_undo_takes_back_a_placement_once_it_is_lifted(t):
 
 def test_a_restart_resumes_from_the_journal_and_guides_the_repair(t, block_set):
     active = t.pos.active
-    pads = _deal(t, "B01", "R1")
-    bar = resting_placements(t.pos.tower(active.other), block_set["R1"])[0]
+    pads = _deal(t, "B01", "R01")
+    bar = resting_placements(t.pos.tower(active.other), block_set["R01"])[0]
     t.see(_place_view(t, active.other, bar), (pads[0], None))
     saved = t.pos
     # The power goes; the service starts again on the same journal.
@@ -425,9 +425,9 @@ def test_a_restart_after_a_timeout_still_clears_the_zone(block_set, tmp_path):
 
 def test_the_active_tower_waits_until_the_passive_player_has_chosen(t):
     active, passive = t.pos.active, t.pos.active.other
-    pads = _deal(t, "B01", "R1")
+    pads = _deal(t, "B01", "R01")
     before = len(t.journalled_actions())
-    bar = resting_placements(t.pos.tower(active), t.block_set["R1"])[0]
+    bar = resting_placements(t.pos.tower(active), t.block_set["R01"])[0]
     t.see(_place_view(t, active, bar), (pads[0], None))   # the blue still on its pad
     assert t.table.state == "repair" and f"{passive} chooses first" in t.table.problem
     assert len(t.journalled_actions()) == before and t.pos.phase is Phase.TAKE
@@ -444,9 +444,9 @@ def test_the_active_tower_waits_until_the_passive_player_has_chosen(t):
 
 def test_once_both_pads_are_empty_the_active_player_may_place_first(t):
     active, passive = t.pos.active, t.pos.active.other
-    _deal(t, "B01", "R1")
+    _deal(t, "B01", "R01")
     t.see(t.towers(), (None, None))                        # passive chose, handed over
-    bar = resting_placements(t.pos.tower(active), t.block_set["R1"])[0]
+    bar = resting_placements(t.pos.tower(active), t.block_set["R01"])[0]
     t.see(_place_view(t, active, bar), (None, None))
     assert t.table.state == "play" and t.pos.phase is Phase.PLACE
     assert t.pos.hands[passive.index] == "B01"
@@ -455,8 +455,8 @@ def test_once_both_pads_are_empty_the_active_player_may_place_first(t):
 
 def test_only_the_owner_of_the_lifted_block_confirms_the_takeback(t):
     passive = t.pos.active.other
-    pads = _deal(t, "B01", "R1")
-    bar = resting_placements(t.pos.tower(passive), t.block_set["R1"])[0]
+    pads = _deal(t, "B01", "R01")
+    bar = resting_placements(t.pos.tower(passive), t.block_set["R01"])[0]
     t.see(_place_view(t, passive, bar), (pads[0], None))
     placed = t.pos
     t.see(expected_towers(t.table.history[-2]), (pads[0], None))   # the bar lifted off
@@ -475,7 +475,7 @@ def test_an_ambiguous_placement_is_chosen_with_the_button(t):
                    tower_b=column(t.block_set, COLUMN_B, owner=B))
     t.put_position(pos)
     t.see(t.towers())
-    _deal(t, "Y4", "R4")
+    _deal(t, "Y04", "R04")
     t.see(_place_view(t, B, cells("a1:9")), (None, None))
     assert t.table.state == "choose" and t.table.chooser is B
     offer = t.events[-1]
@@ -513,8 +513,8 @@ def test_after_the_end_a_press_sets_up_a_new_game(t):
 
 def test_taking_back_the_placement_that_ended_a_turn_stops_the_next_hourglass(t):
     active, passive = t.pos.active, t.pos.active.other
-    pads = _deal(t, "B01", "R1")
-    bar = resting_placements(t.pos.tower(passive), t.block_set["R1"])[0]
+    pads = _deal(t, "B01", "R01")
+    bar = resting_placements(t.pos.tower(passive), t.block_set["R01"])[0]
     t.see(_place_view(t, passive, bar), (pads[0], None))
     blue = resting_placements(t.pos.tower(active), t.block_set["B01"])[0]
     t.see(_place_view(t, active, blue), (None, None))
@@ -536,8 +536,8 @@ def test_a_reading_is_worked_out_once_for_its_short_window_and_its_decision(t, m
     import firmware.towers.table as towers_table
 
     active = t.pos.active
-    pads = _deal(t, "B01", "R1")
-    bar = resting_placements(t.pos.tower(active.other), t.block_set["R1"])[0]
+    pads = _deal(t, "B01", "R01")
+    bar = resting_placements(t.pos.tower(active.other), t.block_set["R01"])[0]
     reads = []
     real = towers_table.read_view
     monkeypatch.setattr(towers_table, "read_view", lambda *a, **k: reads.append(1) or real(*a, **k))
@@ -563,8 +563,8 @@ def test_a_reader_joining_mid_game_gets_the_hourglass_refusal_and_pause(t):
     (glass,) = [e for e in opening if e["event"] == "timer"]
     assert glass["state"] == "paused" and glass["left"] == pytest.approx(40.0)
     t.table.on_button(ButtonEvent("menu", "press"), t.now)
-    pads = _deal(t, "B01", "R1")
-    bar = resting_placements(t.pos.tower(active.other), t.block_set["R1"])[0]
+    pads = _deal(t, "B01", "R01")
+    bar = resting_placements(t.pos.tower(active.other), t.block_set["R01"])[0]
     floating = frozenset((x, y, z + 2) for x, y, z in bar)
     t.see(_place_view(t, active.other, floating), (pads[0], None))
     told = t.of("refused")[-1]
@@ -580,7 +580,7 @@ def test_the_button_for_a_block_above_the_rods_is_said_once_a_rod_is_full(t):
 
     game = TowersGame(t.block_set)
     full = position(game.new_initial_state(first=A),
-                    tower_a=column(t.block_set, [*COLUMN_A, ("K1", "a1:9")]))
+                    tower_a=column(t.block_set, [*COLUMN_A, ("K01", "a1:9")]))
     assert "press your button" in over_the_top_hint(full, A)
     assert over_the_top_hint(full, B) == ""                     # B's tower is not full
     assert over_the_top_hint(game.new_initial_state(first=A), A) == ""  # nothing to say yet

@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from engine.core import ChanceStream, Outcome, Turns, parse_square, returns_of, square_name
+from engine.core import ChanceStream, Outcome, Turns, counted, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError
 from engine.players import PLAYERS, Player
 
@@ -340,7 +340,7 @@ class HighriseState(Turns):
         lines = [f"High Rise {self.options.rows}x{self.options.cols}, {when}"]
         for p in PLAYERS:
             mark = "  <- to play" if p is self.current_player() else ""
-            lines.append(f"  {p}: {self.pieces_left(p)} pieces left{mark}")
+            lines.append(f"  {p}: {counted(self.pieces_left(p), 'piece')} left{mark}")
         return "\n".join(lines)
 
     def __str__(self) -> str:

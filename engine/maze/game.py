@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
 
-from engine.core import NoChance, Outcome, Turns, parse_square, returns_of, square_name
+from engine.core import NoChance, Outcome, Turns, counted, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError, WrongPhaseError
 from engine.maze.actions import (
     Action,
@@ -68,6 +68,13 @@ class Role(Enum):
         return self.value.replace("_", " ")
 
     @property
+    def said(self) -> str:
+        """The role as the rules name it in a sentence: "the Architect"."""
+        return "the Architect" if self is Role.ARCHITECT else "the Maze Master"
+
+
+
+    @property
     def player(self) -> Player:
         """The seat that plays the role: player A is the Architect."""
         return Player.A if self is Role.ARCHITECT else Player.B
@@ -75,6 +82,10 @@ class Role(Enum):
     @staticmethod
     def of(player: Player) -> Role:
         return Role.ARCHITECT if player is Player.A else Role.MAZE_MASTER
+
+
+ROLE_NAMES: dict[str, str] = {role.player.value: role.said for role in Role}
+"""Each seat by the role it plays: {"A": "the Architect", "B": "the Maze Master"}."""
 
 
 class Phase(Enum):
@@ -186,7 +197,7 @@ class MazeState(Turns, NoChance):
         win = self.winner()
         if win is None:
             return None
-        gathered = f"claimed {self.claimed} of {SEGMENTS} segments in {self.turn} turns"
+        gathered = f"claimed {self.claimed} of {SEGMENTS} segments in {counted(self.turn, 'turn')}"
         walls = f"stood {len(self.walls)} of {self.options.walls} walls"
         why = "all_claimed" if win is Role.ARCHITECT else "turns_out"
         return Outcome(why, win.player, None, ((f"Architect: {gathered}",),

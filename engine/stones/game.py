@@ -25,7 +25,7 @@ from enum import Enum
 from functools import cached_property
 from typing import ClassVar
 
-from engine.core import NoChance, Outcome, Turns, parse_square, returns_of, square_name
+from engine.core import NoChance, Outcome, Turns, counted, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError
 from engine.players import PLAYERS, Player
 
@@ -222,7 +222,7 @@ class StonesState(Turns, NoChance):
         """Why it ended and who won; stones count no points."""
         if self.end is None:
             return None
-        moves = f"after {self.plies} moves"
+        moves = f"after {counted(self.plies, 'move')}"
         if self.end is EndReason.OBELISK:
             lines = {self.winner: f"built the obelisk on "
                      f"{square_name(self.where(self.winner, Kind.CAP))} {moves}"}

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 
+from engine.core import counted, plural
 from engine.errors import BlockSetError
 
 Cell = tuple[int, int, int]
@@ -219,7 +220,7 @@ def _parse_block(entry: object, number: int, source: str) -> Block:
         raise BlockSetError(f"{where}: must be a [[block]] table")
     unknown = sorted(set(entry) - {"id", "colour", "cells"})
     if unknown:
-        raise BlockSetError(f"{where}: unknown key(s) {', '.join(unknown)}; "
+        raise BlockSetError(f"{where}: unknown {plural(len(unknown), 'key')} {', '.join(unknown)}; "
                             "a block has only id, colour and cells")
     block_id = entry.get("id")
     if not isinstance(block_id, str) or not block_id.strip():
@@ -235,8 +236,8 @@ def _parse_block(entry: object, number: int, source: str) -> Block:
     cells = _parse_cells(entry.get("cells"), where)
     if len(cells) != colour.volume:
         raise BlockSetError(
-            f"{where}: a {colour} block has {colour.volume} cube(s), "
-            f"but {len(cells)} cell(s) are listed"
+            f"{where}: a {colour} block has {counted(colour.volume, 'cube')}, "
+            f"but {counted(len(cells), 'cell')} {'is' if len(cells) == 1 else 'are'} listed"
         )
     if not is_connected(cells):
         raise BlockSetError(f"{where}: its cubes are not connected face to face; "
@@ -279,6 +280,6 @@ def _check_counts(blocks: list[Block], source: str) -> None:
     for colour in Colour:
         if have[colour] != colour.count:
             raise BlockSetError(
-                f"{source}: the set has {have[colour]} {colour} block(s); a towers set "
-                f"needs exactly {colour.count} ({colour.volume} cube(s) each)"
+                f"{source}: the set has {counted(have[colour], f'{colour} block')}; a towers "
+                f"set needs exactly {colour.count} ({counted(colour.volume, 'cube')} each)"
             )

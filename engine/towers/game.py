@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from engine.core import Outcome, Turns, returns_of
+from engine.core import Outcome, Turns, counted, returns_of
 from engine.players import PLAYERS, Player
 from engine.towers import turns
 from engine.towers.actions import Action, Choose, Decline, Place, PutBack, Take, Timeout, Toss
@@ -151,7 +151,7 @@ class TowersState(Turns):
         lines = tuple(f"{n} {c.label}: {n * c.points:+d}" for c, n in
                       sorted(counts.items(), key=lambda item: item[0].volume))
         over = self.penalties[player.index]
-        return lines + ((f"{over} cube(s) over the top: {-over:+d}",) if over else ())
+        return lines + ((f"{counted(over, 'cube')} over the top: {-over:+d}",) if over else ())
 
     def returns(self) -> tuple[float, float]:
         """+1 for a win, -1 for a loss, 0 for a draw or an unfinished game."""
@@ -231,6 +231,15 @@ class TowersState(Turns):
             "penalties": dict(zip("AB", self.penalties, strict=True)),
         }
 
+    def action_words(self, action: Action) -> str:
+        """An action in a player's words, its block named as the set labels it (``choose the
+        green block G05 for the building zone``; its notation names the id alone)."""
+        block = getattr(action, "block", None)
+        text = str(action)
+        if block is None or block not in self.game.block_set:
+            return text
+        return text.replace(f" {block} ", f" the {self.block(block)} ", 1)
+
     def where_is(self, block_id: str) -> str:
         """Where a block is now, in words, for error messages."""
         if block_id in self.pile:
@@ -275,7 +284,8 @@ class TowersState(Turns):
         if self.phase is Phase.TAKE:
             return f"{self.passive} is taking one of the two blocks in the building zone"
         if self.phase is Phase.PLACE:
-            waiting = [f"{p} places {self.hands[p.index]}" for p in self.to_move()]
+            waiting = [f"{p} places the {self.block(self.hands[p.index])}"
+                       for p in self.to_move()]
             return " and ".join(waiting)
         if self.phase is Phase.BONUS:
             who = " and ".join(str(p) for p in self.bonus)

@@ -15,6 +15,7 @@ whole table with these.
 
 from __future__ import annotations
 
+from engine.core import counted
 from engine.errors import (
     AmbiguousPlacementError,
     BlockNotAvailableError,
@@ -193,7 +194,7 @@ def _why_not(state: TowersState, tower: Player, appeared: frozenset[Cell]) -> Ex
             )
     return UnknownShapeError(
         f"no block of the set has the shape that appeared on {tower}'s tower "
-        f"({len(appeared)} cube(s): {where}); {tower}'s tower takes {allowed} now"
+        f"({counted(len(appeared), 'cube')}: {where}); {tower}'s tower takes {allowed} now"
     )
 
 

@@ -6,6 +6,7 @@ cannot drift from the rules.
 
 from __future__ import annotations
 
+from engine.core import counted, plural
 from engine.rules_sheet import layout_sheet
 from engine.towers.blocks import Colour
 from engine.towers.game import TowersGame
@@ -24,8 +25,9 @@ def rules_text(game: TowersGame, width: int = 78) -> str:
         ]),
         ("The blocks", [
             f"Set in use: {block_set.name}.",
-            *[f"- {c.label} ({c.volume} cube{'s' if c.volume > 1 else ''}): "
-              f"{len(block_set.of_colour(c))} blocks, {c.points:+d} point(s) each"
+            *[f"- {c.label} ({counted(c.volume, 'cube')}): "
+              f"{counted(len(block_set.of_colour(c)), 'block')}, {c.points:+d} "
+              f"{plural(c.points, 'point')} each"
               for c in Colour],
             "Black blocks stay beside the table; every other block starts in the "
             "common pile. The volume of a block tells its colour.",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from engine.core import counted
 from engine.errors import CellsTakenError, NotRestingError, OverhangError, ShapeMismatchError
 from engine.players import Player
 from engine.towers.blocks import WIDTH, Block, Cell, normalize
@@ -179,7 +180,7 @@ def check_placement(tower: Tower, block: Block, cells: frozenset[Cell]) -> None:
     """Raise the specific reason why ``block`` cannot fill ``cells``; return if it can."""
     if not cells or normalize(cells) not in block.orientations:
         raise ShapeMismatchError(
-            f"those {len(cells)} cube position(s) do not make the shape of the {block}"
+            f"those {counted(len(cells), 'cube position')} do not make the shape of the {block}"
         )
     _check_on_rods(block, cells)
     taken = sorted(cells & tower.occupied)
@@ -200,7 +201,7 @@ def check_placement(tower: Tower, block: Block, cells: frozenset[Cell]) -> None:
     gap = min(z - heights[_rod(x, y)] for (x, y), z in lowest.items())
     if gap > 0:
         raise NotRestingError(
-            f"the {block} would not stay there: it floats {gap} level(s) above the "
+            f"the {block} would not stay there: it floats {counted(gap, 'level')} above the "
             f"tower and falls until a cube rests on a rod's top cube"
         )
 

@@ -141,7 +141,7 @@ def _choose(pos: TowersState, block_id: str) -> TowersState:
     if block_id not in pos.pile:
         if block_id in pos.blacks:
             raise BlockNotAvailableError(
-                f"black blocks stay out of the common pile; {block_id} only comes "
+                f"black blocks stay out of the common pile; {_name(pos, block_id)} only comes "
                 "into play when a tower is flat"
             )
         raise BlockNotAvailableError(

@@ -8,6 +8,8 @@ value and who controls it.
 
 from __future__ import annotations
 
+from engine.core import counted
+
 
 def draw(seen: dict) -> str:
     """Rows from the far edge down; then each player's pieces left."""
@@ -27,5 +29,5 @@ def draw(seen: dict) -> str:
     lines.append(f"High Rise {seen['rows']}x{seen['cols']}, {when}")
     for p, left in seen["pieces_left"].items():
         mark = "  <- to play" if p == seen["to_play"] else ""
-        lines.append(f"  player {p}: {left} pieces left{mark}")
+        lines.append(f"  player {p}: {counted(left, 'piece')} left{mark}")
     return "\n".join(lines)

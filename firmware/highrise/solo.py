@@ -3,16 +3,18 @@
 The computer searches without the hidden values (``engine.search`` samples
 them). Which size went where is hidden until the reveal, from the page and
 the club's broker too, so its asked move (and a hint) names only the
-square in events and words: the size is on the LEDs alone, the asking
-seat's ring lit a third for each size step, for the person who puts the
-pyramid down. The demo's hands read it there.
+square in events and words: the size is on the LEDs, the asking seat's
+ring lit a third for each size step, for the person who puts the pyramid
+down. The demo's hands read it there; the page, which shows the ring as
+the table lights it, says the size in words beside it (``ring_words``, in
+the ``lights`` event only, which nothing logs or publishes).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.core import square_name
+from engine.core import counted, square_name
 from engine.highrise.game import Place, Size
 from engine.players import Player
 from firmware.service import palette
@@ -31,13 +33,24 @@ from firmware.service.solo import (
 )
 from hardware.sim.table import PYRAMID_GRAMS
 
-__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
-           "searched", "shown", "together", "where", "words"]
+__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read",
+           "ring_words", "same", "searched", "shown", "together", "where", "words"]
 
 
 def words(pos: Any, actions: tuple) -> str:
     return "; ".join(f"put a pyramid on {square_name(p.square)}, of the size the ring shows"
                      for p in actions)
+
+
+def ring_words(pos: Any, actions: tuple, *, by: str) -> str:
+    """What the ring lit for a far seat's pyramid (``by``: who asks it, the computer or the
+    other table; "" for a hint) says: its size, in the words of the set's pieces, and its
+    square."""
+    place = actions[0]
+    size = place.size
+    who = f"{by} asks for" if by else "a hint: put"
+    return (f"{who} a {size.label} pyramid ({counted(size.value, 'pip')}) on "
+            f"{square_name(place.square)}")
 
 
 def notation(pos: Any, actions: tuple) -> str:

@@ -103,7 +103,7 @@ class HighriseTable(Table[View]):
             fields["observation"] = {k: v for k, v in seen.items() if k != "stacks"}
         return super().event(name, **fields)
 
-    def _words(self, action: Place) -> str:
+    def _words(self, action: Place, pos: HighriseState | None = None) -> str:
         """Where a pyramid went everyone saw; which size it was nobody did."""
         return f"placed a pyramid on {square_name(action.square)}"
 

@@ -15,6 +15,7 @@ GAME = GameType(
     table=".table:MazeTable", view=".view:view_of", demo=".demo:run_demo",
     screen=".screen:draw", tuning="engine.search.maze:TUNING", solo=".solo",
     hands=".hands:Hands", profile="sim-maze", page="maze", hands_page="hands_maze",
+    seats="engine.maze.game:ROLE_NAMES",
     flags=(Flag("--turns", ("turns",), "the turn limit (default: 20; 25 helps the "
                 "Architect, 15 the Maze Master)", type=int, choices=(15, 20, 25)),),
     # the choices are the engine's TURN_LIMITS (a test checks)

@@ -15,8 +15,10 @@ Each act reaches only the simulated switches.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from engine.core import square_name
-from engine.maze.game import SEGMENTS, WALLS
+from engine.maze.game import ROLE_NAMES, SEGMENTS, WALLS
 from firmware.sim.hands import HandsError, SquareHands
 
 
@@ -24,6 +26,7 @@ class MazeHands(SquareHands):
     """The Architect's (seat A) and the Maze Master's (seat B) hands on the maze board."""
 
     PIECES = ("obelisk", *(f"segment {n}" for n in range(2, SEGMENTS + 1)))
+    NAMES: ClassVar[dict[str, str]] = ROLE_NAMES
 
     def __init__(self, sim) -> None:
         super().__init__(sim)

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.core import square_name
+from engine.core import counted, square_name
 from engine.errors import ObeliskError
 from engine.maze import record
 from engine.maze.actions import Action, Move, Pass, PlaceSegment, PlaceWall
-from engine.maze.game import SEGMENTS, MazeGame, MazeState, Role
+from engine.maze.game import ROLE_NAMES, SEGMENTS, MazeGame, MazeState, Role
 from engine.maze.plan import Plan, plan
 from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight, takeback_of
 from engine.players import Player
@@ -48,8 +48,7 @@ class MazeTable(Table[MazeView]):
              "the obelisk, on any square")
     record = record
     draw_leds = leds.frame
-    SEATS: ClassVar[dict[str, str]] = {ARCHITECT.value: "the Architect",
-                                       MAZE_MASTER.value: "the Maze Master"}
+    SEATS: ClassVar[dict[str, str]] = ROLE_NAMES
 
     def __init__(self, game: MazeGame, journal: Journal, **kwargs) -> None:
         super().__init__(game, journal, **kwargs)
@@ -94,10 +93,10 @@ class MazeTable(Table[MazeView]):
                     f"{pos.options.turns})")
         return "the game is over"
 
-    def _words(self, action: Action) -> str:
+    def _words(self, action: Action, pos: MazeState | None = None) -> str:
         """An action as the set shows it: the segments after the first go down in any order,
         whatever number each one's label says, so they are counted, never numbered."""
-        pos = self.position
+        pos = self.position if pos is None else pos
         if isinstance(action, PlaceSegment):
             if pos.phase.value == "first_segment":
                 return f"the obelisk, segment 1, on {square_name(action.square)}"
@@ -182,6 +181,6 @@ class MazeTable(Table[MazeView]):
         now = self.plan
         if not now.enough and (was is None or was.enough):
             self.tell("notice", player=ARCHITECT.value,
-                      message=f"every segment now takes {now.moves} moves, more than the "
-                              f"{pos.turns_left} turns left")
+                      message=f"every segment now takes {counted(now.moves, 'move')}, more "
+                              f"than the {counted(pos.turns_left, 'turn')} left")
 

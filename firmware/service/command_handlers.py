@@ -240,13 +240,14 @@ class Controls:
         if not owners:
             raise CommandRefused("there is no takeback to confirm: lift the last piece off "
                                  "the table first")
+        seats = self.service.table.SEATS  # as the game names them (the maze's roles)
         if command.player is not None and command.player not in owners:
-            raise CommandRefused(f"only {' and '.join('player ' + p for p in owners)}, whose "
+            raise CommandRefused(f"only {' and '.join(seats.get(p, p) for p in owners)}, whose "
                                  "piece came off, may confirm this takeback")
         for player in [command.player] if command.player else owners:
             self._press(player, now)
         return "confirmed" if self.service.table.offer is None else "confirmed for " \
-            f"player {command.player}; the other owner confirms too"
+            f"{seats.get(command.player, command.player)}; the other owner confirms too"
 
     def _choose(self, table: Any, command: Command, now: float) -> str:
         if not table.choice_waiting():

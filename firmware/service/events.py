@@ -86,9 +86,9 @@ OPTIONAL: dict[str, set[str]] = {
     "notice": {"player"},
     "refused": {"player"},
     "offer": {"pick"},
-    "table": {"match"},
+    "table": {"match", "moves"},
 }
-_EXTRA_TYPES = {"player": str, "pick": int, "move": dict, "match": dict}
+_EXTRA_TYPES = {"player": str, "pick": int, "move": dict, "match": dict, "moves": list}
 WORDS = {
     "timer": {"started", "paused", "resumed", "expired", "stopped"},
     "offer": {"bonus", "takeback", "choose"},

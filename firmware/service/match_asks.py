@@ -132,12 +132,14 @@ class Asking:
         if ask == self.theirs:
             return "asked already"
         self.theirs = ask
-        table.tell("match", state="offered", ask=ask.to_dict(), message=self._offer_words(ask))
+        table.tell("match", state="offered", ask=ask.to_dict(),
+                   message=self._offer_words(ask, table))
         return "put to the person here"
 
-    def _offer_words(self, ask: Ask) -> str:
-        return (f"the other table (player {ask.by}) asks to {ask.words()}: press your "
-                "button or Agree to agree; the menu button or Decline to decline")
+    def _offer_words(self, ask: Ask, table: Any) -> str:
+        who = table.SEATS.get(ask.by, f"player {ask.by}")  # as the game names its seats
+        return (f"the other table ({who}) asks to {ask.words()}: press your button or Agree "
+                "to agree; the menu button or Decline to decline")
 
     def answer(self, table: Any, agree: bool) -> Ask:
         """The person here answers the other table's ask; the ask answered."""
@@ -222,5 +224,5 @@ class Asking:
                                    message=f"asked the other table to {self.mine.words()}"))
         if self.theirs is not None:
             out.append(table.event("match", state="offered", ask=self.theirs.to_dict(),
-                                   message=self._offer_words(self.theirs)))
+                                   message=self._offer_words(self.theirs, table)))
         return out

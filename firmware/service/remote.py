@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from engine.core import counted
 from engine.errors import ObeliskError
 from engine.players import Player
 from firmware.service.far_seat import FarSeat, movers
@@ -150,7 +151,7 @@ class Peer(Asking, FarSeat):
                                  f"{self._words_at(table, index, action)} where this one "
                                  f"recorded {self._words_at(table, index, table.actions[index])}")
         if index > have:
-            return f"waiting: this table has {have} actions, this is action {index + 1}"
+            return f"waiting: this table has {counted(have, 'action')}, this is action {index + 1}"
         if self.arrived.get(index) == action:
             return "lit already"
         pos = table.position

@@ -4,56 +4,78 @@ A demo prints it, and so does ``obelisk watch``: each event as a line in words,
 then the table as the last event that carried an observation left it, then
 what is wrong, if anything. Nothing here looks at a table object, so a
 reader at the other end of a socket draws the same screen. A game gives
-only ``draw(observation)``, its board in text (``firmware/<game>/screen.py``).
+only ``draw(observation)``, its board in text (``firmware/<game>/screen.py``),
+and its seats' names (``seat_names``: the maze's roles, the Architect and the
+Maze Master, where another game says player A and player B).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.core import counted
+from firmware.games import GAMES
 from firmware.service.events import QUIET
 from hardware.sensors import period_words
 
 _CLEARS = {"accepted", "repaired", "takeback", "start", "resumed", "game_over"}
 
 
-def headline(event: dict) -> str:
-    """One event in a line a person reads."""
+def seat_names(game: object) -> dict[str, str]:
+    """The seats as ``game`` (its id) declares their names ({"A": "the Architect", ...});
+    nothing for a game that names none, or is not known here (each seat is "player A")."""
+    spec = GAMES.get(game) if isinstance(game, str) else None
+    try:
+        return spec.seat_names() if spec is not None else {}
+    except (ImportError, AttributeError):
+        return {}
+
+
+def headline(event: dict, names: dict[str, str] | None = None) -> str:
+    """One event in a line a person reads; each seat by its name in ``names`` (the game's
+    ``seat_names``), else as player A or B."""
     kind = event["event"]
-    who = f"player {event['player']}" if "player" in event else ""
+    named = names or {}
+    who = (named.get(event["player"]) or f"player {event['player']}") if "player" in event \
+        else ""
     for line_of in (_course_line, _asking_line, _table_line):
-        line = line_of(kind, event, who)
+        line = line_of(kind, event, who, named)
         if line is not None:
             return line
     words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
     return f"{kind}: {words}"
 
 
-def _course_line(kind: str, event: dict, who: str) -> str | None:
+def _seat(names: dict[str, str], seat: str) -> str:
+    return names.get(seat) or f"player {seat}"
+
+
+def _course_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str | None:
     """The game's course: its start, its moves and takebacks, its end (None: another kind)."""
     match kind:
         case "start":
-            first = f", player {event['first']} begins" if event["first"] else ""
+            first = f", {_seat(names, event['first'])} begins" if event["first"] else ""
             return f"a new game of {event['game']}{first}"
         case "resumed":
-            return f"the unfinished {event['game']} game goes on after {event['actions']} actions"
+            return (f"the unfinished {event['game']} game goes on after "
+                    f"{counted(event['actions'], 'action')}")
         case "turn":
             return f"{who}'s turn: {event['doing']}"
         case "accepted":
             return f"{who}: {event['text']}"
         case "takeback":
             why = "taken back" if event["why"] == "confirmed" else "moved on"
-            return f"{event['undone']} action(s) {why}"
+            return f"{counted(event['undone'], 'action')} {why}"
         case "game_over":
             return f"the game is over: {event['outcome']['words']}"
         case "reveal":
             return (f"{event['square']} holds {event['value']}: "
-                    f"A {event['pips']['A']} pips, B {event['pips']['B']}, "
-                    f"{event['points']} points to {event['controller'] or 'nobody'}")
+                    f"A {counted(event['pips']['A'], 'pip')}, B {event['pips']['B']}, "
+                    f"{counted(event['points'], 'point')} to {event['controller'] or 'nobody'}")
     return None
 
 
-def _asking_line(kind: str, event: dict, who: str) -> str | None:
+def _asking_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str | None:
     """What the table asks of the players or tells them while they play (None: another
     kind)."""
     match kind:
@@ -64,10 +86,10 @@ def _asking_line(kind: str, event: dict, who: str) -> str | None:
         case "setup":
             return f"to begin: {event['problem']}"
         case "timer":
-            return (f"player {event['player']}'s hourglass {event['state']} "
+            return (f"{who}'s hourglass {event['state']} "
                     f"({event['left']:.0f} s left)")
         case "offer":
-            return _offer_line(event)
+            return _offer_line(event, names)
         case "pause":
             return f"the table is {event['state']}"
         case "asked":
@@ -77,9 +99,9 @@ def _asking_line(kind: str, event: dict, who: str) -> str | None:
     return None
 
 
-def _offer_line(event: dict) -> str:
+def _offer_line(event: dict, names: dict[str, str]) -> str:
     """A choice among candidate moves, or a bonus or takeback the players may take."""
-    players = " and ".join(f"player {p}" for p in event["players"])
+    players = " and ".join(_seat(names, p) for p in event["players"])
     if event["kind"] == "choose" and len(event["candidates"]) == 1:
         return f"{players}: hold your button if it was {event['candidates'][0]}"
     if event["kind"] == "choose":
@@ -89,13 +111,13 @@ def _offer_line(event: dict) -> str:
     return f"{players} may {' or '.join(event['candidates'])} ({event['kind']})"
 
 
-def _table_line(kind: str, event: dict, who: str) -> str | None:
+def _table_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str | None:
     """The table itself: what it holds, its notices, its devices (None: another kind)."""
     match kind:
         case "table":
-            turn = f", player {event['turn']}: {event['doing']}" if event["turn"] else ""
-            return (f"the {event['game']} table ({event['state']}, {event['actions']} actions "
-                    f"played){turn}")
+            turn = f", {_seat(names, event['turn'])}: {event['doing']}" if event["turn"] else ""
+            return (f"the {event['game']} table ({event['state']}, "
+                    f"{counted(event['actions'], 'action')} played){turn}")
         case "notice":
             return f"{who + ': ' if who else ''}{event['message']}"
         case "remote":
@@ -113,8 +135,9 @@ def _table_line(kind: str, event: dict, who: str) -> str | None:
 class Screen:
     """What a person watching the table sees, updated event by event."""
 
-    def __init__(self, draw: Callable[[dict], str]) -> None:
+    def __init__(self, draw: Callable[[dict], str], names: dict[str, str] | None = None) -> None:
         self.draw = draw
+        self.names = names or {}  # the seats' names, from the game each event names
         self.observation: dict | None = None
         self.problem = ""
 
@@ -123,6 +146,8 @@ class Screen:
         kind = event["event"]
         if kind in QUIET:
             return None
+        if isinstance(event.get("game"), str):
+            self.names = seat_names(event["game"])
         if "observation" in event:
             self.observation = event["observation"]
         if kind == "refused":
@@ -131,7 +156,7 @@ class Screen:
             self.problem = event["problem"]
         elif kind in _CLEARS:
             self.problem = ""
-        text = f"--- {headline(event)}"
+        text = f"--- {headline(event, self.names)}"
         if self.observation is not None:
             text += "\n" + self.draw(self.observation)
         if self.problem:

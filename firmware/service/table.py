@@ -51,9 +51,10 @@ from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
 from engine.reading import Takeback
 from engine.record import options_to_dict
-from firmware.service import events, palette, solo
+from firmware.service import events
 from firmware.service.settle import Settler
 from firmware.service.table_asks import Actions, Asking
+from firmware.service.table_lights import Lighting
 from firmware.service.table_start import Starting, fresh_seed
 from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
@@ -78,7 +79,7 @@ READING_STATES = ("play", "choose", "repair")
 """The states in which a settled reading is a move, a choice or a repair to read."""
 
 
-class Table(Starting, Asking, Generic[V]):
+class Table(Starting, Asking, Lighting, Generic[V]):
     """One game on a physical (or simulated) table; subclass it for a game.
 
     A subclass sets ``record`` (its engine record module) and ``SETUP`` (what
@@ -165,7 +166,15 @@ class Table(Starting, Asking, Generic[V]):
                           state=self.state, turn=player.value if player else None,
                           doing=self._doing() if player else "", problem=self.problem,
                           actions=len(self.actions), observation=self.position.observation(),
-                          **match)
+                          moves=self.moves(), **match)
+
+    def moves(self) -> list[dict]:
+        """Every action of the game so far, each as its ``accepted`` event told it (its number,
+        who, in words): a page that joins late, or follows a table started again on its
+        journal, lists the moves from the first."""
+        return [{"n": n + 1, "player": self.history[n].actor(action).value,
+                 "text": self._words(action, self.history[n])}
+                for n, action in enumerate(self.actions)]
 
     def opening(self, now: float) -> list[dict]:
         """What a new reader of the stream starts from: the whole public state, then what
@@ -231,13 +240,6 @@ class Table(Starting, Asking, Generic[V]):
         ``firmware.service.solo.Computer``, or None); a game whose table needs more of the profile
         (wall switches, load cells) checks it here first."""
         return cls(game, journal, emit=emit, seed=seed, solo=solo)
-
-    def led_frame(self, now: float, ring_pixels: int) -> dict:
-        """The LEDs now: the game's own picture (``draw_leds``), and over it the computer's
-        asked move or a hint when it plays a seat (drawn here once for every game)."""
-        leds = self.draw_leds(now, ring_pixels)
-        solo.overlay(self, leds)
-        return leds
 
     def led_change(self, now: float, ring_pixels: int) -> float | None:
         """When the LED frame next changes with only time passing (None: only input changes
@@ -408,9 +410,10 @@ class Table(Starting, Asking, Generic[V]):
         else:
             self._tell_turn(before)
 
-    def _words(self, action: Any) -> str:
-        """An action in a player's words (its notation unless the game says more)."""
-        return self.position.action_to_string(action)
+    def _words(self, action: Any, pos: Any = None) -> str:
+        """An action in a player's words, made in ``pos`` (by default the position now): its
+        notation unless the game says more."""
+        return (self.position if pos is None else pos).action_to_string(action)
 
     def _notation(self, action: Any) -> str:
         """An action as the ``accepted`` event names it (its notation, unless that is secret)."""
@@ -477,20 +480,6 @@ class Table(Starting, Asking, Generic[V]):
 
     def _ending(self, outcome: Any) -> None:
         """Just before the game_over event (High Rise reveals its stacks)."""
-
-    def tell_lights(self, frame: dict) -> None:
-        """Tell the page what the LEDs show, strip by strip, in the LEDs' own colours: what
-        the table says with light (a ring's count, a square to fix) is on the page too."""
-        self.lights = self.event("lights", strips=palette.strips(frame, self.light_cols))
-        self.emit(self.lights)
-
-    def light_cols(self, strip: str, count: int) -> int:
-        """How many LEDs a row of ``strip`` holds, to lay it out as the table does (a board
-        as wide as the game's; anything else in one row)."""
-        if strip == "board":
-            seen = self.position.observation()
-            return int(seen.get("cols") or seen.get("size") or count)
-        return count
 
     def result(self) -> dict:
         """The outcome as plain data (``Outcome.to_dict``)."""

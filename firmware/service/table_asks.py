@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import square_name
+from engine.core import counted, square_name
 from engine.errors import InferenceError, ObeliskError
 from engine.players import Player
 from engine.reading import Reading, Takeback
@@ -241,7 +241,8 @@ class Asking:
     def _takeback_event(self, offer: Takeback) -> dict:
         owners = sorted(offer.owners, key=lambda p: p.value)
         return self.event("offer", kind="takeback", players=[p.value for p in owners],
-                          candidates=[f"take back {len(self.actions) - offer.to} action(s)"])
+                          candidates=["take back "
+                                      + counted(len(self.actions) - offer.to, "action")])
 
     def _confirm_takeback(self, player: Player) -> None:
         """An owner of a lifted piece confirms; the other player's button does nothing."""

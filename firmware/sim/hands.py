@@ -14,7 +14,9 @@ The same ``restore`` sweeps the table for a person in one act (``Sweeps``):
 
 from __future__ import annotations
 
-from engine.core import parse_square, square_name
+from typing import ClassVar
+
+from engine.core import counted, parse_square, square_name
 from engine.errors import ObeliskError
 from hardware.sim.table import SimTable
 
@@ -92,6 +94,8 @@ class SquareHands(Sweeps):
     """
 
     PIECES: tuple[str, ...] = ()
+    NAMES: ClassVar[dict[str, str]] = {seat: f"player {seat}" for seat in SEATS}
+    """The seats as the game names them in what the hands say (the maze's roles)."""
 
     def __init__(self, sim: SimTable) -> None:
         self.sim = sim
@@ -193,15 +197,15 @@ class SquareHands(Sweeps):
         """The top pieces of a square into an empty hand."""
         seat = seat_of(request)
         if self.held[seat]:
-            raise HandsError(f"player {seat}'s hand is full: put down what it holds first")
+            raise HandsError(f"{self.NAMES[seat]}'s hand is full: put down what it holds first")
         square = self._square(request)
         stack = self.squares.get(square, ())
         if not stack:
             raise HandsError(f"nothing stands on {square_name(square)}")
         count = request.get("count", self.lifting(stack, seat))
         if type(count) is not int or not 1 <= count <= len(stack):
-            raise HandsError(f"{square_name(square)} holds {len(stack)} pieces: lift 1 to "
-                             f"{len(stack)} of them")
+            raise HandsError(f"{square_name(square)} holds {counted(len(stack), 'piece')}: lift "
+                             f"1 to {len(stack)} of them")
         self.held[seat] = stack[len(stack) - count:]
         self._set(square, stack[: len(stack) - count])
 
@@ -209,7 +213,7 @@ class SquareHands(Sweeps):
         """What the hand holds, set on a square (on top of what stands there)."""
         seat = seat_of(request)
         if not self.held[seat]:
-            raise HandsError(f"player {seat}'s hand is empty: lift or take a piece first")
+            raise HandsError(f"{self.NAMES[seat]}'s hand is empty: lift or take a piece first")
         square = self._square(request)
         self._set(square, (*self.squares.get(square, ()), *self.held[seat]))
         self.held[seat] = ()

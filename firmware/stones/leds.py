@@ -19,12 +19,13 @@ Frame = dict[tuple[str, str, int], palette.RGB]
 def frame(table, now: float, ring_pixels: int) -> Frame:
     """Every pixel of the board and the two rings for this moment."""
     pos = table.position
-    cols = pos.options.cols
+    cols = table.board_cols  # the physical board's width: its pixels run row by row
 
     def at(square) -> tuple[str, str, int]:
         return ("board", "", square[0] * cols + square[1])
 
-    leds: Frame = {("board", "", i): palette.OFF for i in range(pos.options.rows * cols)}
+    leds: Frame = {at((r, c)): palette.OFF for r in range(pos.options.rows)
+                   for c in range(pos.options.cols)}
     for p in PLAYERS:
         for i, rgb in enumerate(_ring(table, p, ring_pixels)):
             leds[("ring", p.value, i)] = rgb

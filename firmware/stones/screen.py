@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.core import counted
+
 
 def draw(seen: dict) -> str:
     """Rows from the far edge down; A's stones in capitals (C corner, K key, P cap)."""
@@ -19,5 +21,5 @@ def draw(seen: dict) -> str:
     lines.append("  A in capitals, B in small letters:")
     lines.append("  C cornerstone, K keystone, P capstone")
     if seen["to_play"]:
-        lines.append(f"player {seen['to_play']} to move, {seen['plies']} moves played")
+        lines.append(f"player {seen['to_play']} to move, {counted(seen['plies'], 'move')} played")
     return "\n".join(lines)

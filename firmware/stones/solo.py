@@ -52,16 +52,17 @@ def where(pos: Any, actions: tuple) -> list[Mark]:
 def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool) -> None:
     """The stone's square dim, its destination bright."""
     to, frm = shade(asked)
-    cols = table.position.options.cols
+    cols = table.board_cols
     for move in actions:
         leds[("board", "", move.frm[0] * cols + move.frm[1])] = frm
         leds[("board", "", move.to[0] * cols + move.to[1])] = to
 
 
-def read(pixel: Pixel, pos: Any) -> tuple:
+def read(pixel: Pixel, pos: Any, cols: int | None = None) -> tuple:
     """The computer's move as the board's lights show it: the square lit dim (where the
-    stone stands) and the one lit bright (where it goes), if the rules allow that move."""
-    rows, cols = pos.options.rows, pos.options.cols
+    stone stands) and the one lit bright (where it goes), if the rules allow that move
+    (``cols``: the physical board's width, by default the game's)."""
+    rows, cols = pos.options.rows, cols or pos.options.cols
     seen = lit(pixel, "board", "", rows * cols, ASKED)
     frm = [divmod(i, cols) for i, name in seen.items() if name == "from"]
     to = [divmod(i, cols) for i, name in seen.items() if name == "to"]
@@ -73,7 +74,7 @@ def read(pixel: Pixel, pos: Any) -> tuple:
 
 def shown(players: Any, table: Any) -> tuple:
     """The demo's hands read the computer's move off the simulated board's LEDs."""
-    return read(pixels_of(players.devices.leds), table.position)
+    return read(pixels_of(players.devices.leds), table.position, table.board_cols)
 
 
 def hand(players: Any, table: Any, actions: tuple) -> None:

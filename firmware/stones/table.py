@@ -22,10 +22,11 @@ from engine.errors import ObeliskError
 from engine.players import Player
 from engine.reading import Reading
 from engine.stones import record
-from engine.stones.game import Move, Square, StonesState
+from engine.stones.game import Move, Square, StonesGame, StonesState
 from engine.stones.sensing import BoardView, candidate_moves, read_view, sight
 from firmware.service.table import Table
 from firmware.stones import leds
+from firmware.store.journal import Journal
 
 View = BoardView
 
@@ -50,6 +51,28 @@ class StonesTable(Table[BoardView]):
     record = record
     draw_leds = leds.frame
 
+    def __init__(self, game: StonesGame, journal: Journal, *, board_cols: int | None = None,
+                 **kwargs) -> None:
+        """``board_cols``: how many squares wide the physical board is (its pixels run row by
+        row, as its switches do: a 6x4 game on an 8x8 board uses its corner)."""
+        super().__init__(game, journal, **kwargs)
+        self._board_cols = board_cols
+
+    @property
+    def board_cols(self) -> int:
+        """The physical board's width (with none given, the game's own)."""
+        return self._board_cols or self.game.options.cols
+
+    @classmethod
+    def for_service(cls, game: StonesGame, journal: Journal, profile, *, seed: int,
+                    emit, solo=None) -> StonesTable:
+        return cls(game, journal, seed=seed, emit=emit, solo=solo,
+                   board_cols=profile.scanner.cols or game.options.cols)
+
+    def light_cols(self, strip: str, count: int) -> int:
+        """The board's pixels run as wide as the physical board."""
+        return self.board_cols if strip == "board" else super().light_cols(strip, count)
+
     # ---------------------------------------------------------------- reading
 
     def sight(self, state: StonesState) -> View:
@@ -59,8 +82,8 @@ class StonesTable(Table[BoardView]):
     def ready(self, view: View) -> bool:
         return view == self.sight(self.position)
 
-    def _words(self, move: Move) -> str:
-        return self.position.move_to_string(move)
+    def _words(self, move: Move, pos: StonesState | None = None) -> str:
+        return (self.position if pos is None else pos).move_to_string(move)
 
     def _phase_words(self, state: StonesState | None = None) -> str:
         """Lift a stone, set it down; and, when a move changes nothing the switches see (a

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from engine.core import counted
 from engine.errors import ObeliskError
 from engine.record import RecordError, options_from_dict
 from firmware.games import DEFAULT_GAME, GAMES, GameType
@@ -100,7 +101,7 @@ def resolve(journal: Journal, wanted: str | None, chosen: Callable[[GameType], d
             f"other options ({', '.join(_named(game, k, kept.get(k)) for k in differ)})"
         actions = sum(1 for e in unfinished.entries if e.get("t") == "action")
         raise ResumeError(
-            f"{journal.dir} holds an unfinished {what}, {actions} actions in, and this "
+            f"{journal.dir} holds an unfinished {what}, {counted(actions, 'action')} in, and this "
             f"command asks for {other}. To continue it, run "
             f"{continue_with.format(game=game.id)}; to start the new "
             "game instead, add --new-game (the unfinished game is kept in an archived "

@@ -30,7 +30,8 @@ def draw(seen: dict) -> str:
 
 
 def _block(block: dict) -> str:
-    return f"{block['id']} ({block['colour']})"
+    """A block as the set labels it: its colour and its id (``green block G05``)."""
+    return f"{block['colour']} block {block['id']}"
 
 
 def _phase(seen: dict) -> str:
@@ -44,7 +45,7 @@ def _phase(seen: dict) -> str:
         case "take":
             return turn + f"player {passive} takes one of the two zone blocks"
         case "place":
-            return turn + " and ".join(f"player {p} places {seen['hands'][p]['id']}"
+            return turn + " and ".join(f"player {p} places the {_block(seen['hands'][p])}"
                                        for p in seen["to_move"])
         case "bonus":
             who = " and ".join(f"player {p}" for p in seen["bonus"])

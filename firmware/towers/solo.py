@@ -79,10 +79,10 @@ def words(pos: Any, actions: tuple) -> str:
         elif isinstance(a, Take):
             out.append(f"take the {_colour(pos, a.block)} block from the zone")
         elif isinstance(a, Place):
-            out.append(f"place the {_colour(pos, a.block)} block ({a.block}) on tower "
-                       f"{a.tower.value} at {cells_text(a.cells)}")
+            out.append(f"place the {pos.block(a.block)} on tower {a.tower.value} at "
+                       f"{cells_text(a.cells)}")
         else:
-            out.append(str(a))
+            out.append(pos.action_words(a))
     return "; ".join(out)
 
 
@@ -121,7 +121,8 @@ def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
                     "block: lift it off and place the lit one")
         return (f"{by} asked to {wanted}; this block is at {cells_text(made.cells)}: "
                 "lift it off and place it on the lit rods")
-    return f"{by} asked to {wanted}, not to {made}: put it back as it was"
+    return (f"{by} asked to {wanted}, not to {pos.action_words(made)}: put it back as "
+            "it was")
 
 
 def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool) -> None:

@@ -39,7 +39,7 @@ from engine.towers.sensing import (
     over_the_top_fits,
     read_view,
 )
-from engine.towers.tower import LEVELS, WIDTH, cell_name
+from engine.towers.tower import LEVELS, WIDTH, cell_name, rod_name
 from engine.towers.turns import Phase
 from firmware.service.events import Mark
 from firmware.service.hourglass import Hourglass
@@ -130,16 +130,16 @@ class TowersTable(Table[TowersView]):
         self.position = seeded_start(game, self.seed)[0]
         self.history, self.actions = [self.position], []
 
-    def _words(self, action: Action) -> str:
+    def _words(self, action: Action, pos: TowersState | None = None) -> str:
         """An action in words; the passive player's placement also says what the other gets."""
-        pos = self.position
+        pos = self.position if pos is None else pos
         if isinstance(action, Place) and pos.phase is Phase.TAKE:
             try:
                 left = pos.apply_action(action).hands[pos.active.index]
             except ObeliskError:
-                return str(action)
-            return f"{action}; {pos.active} gets the {pos.block(left)}"
-        return str(action)
+                return pos.action_words(action)
+            return f"{pos.action_words(action)}; {pos.active} gets the {pos.block(left)}"
+        return pos.action_words(action)
 
     def _phase_words(self, state: TowersState | None = None) -> str:
         """What the player to act is to do (the turn event names them)."""
@@ -152,8 +152,9 @@ class TowersTable(Table[TowersView]):
                     f"tower{over_the_top_hint(state, mover)}")
         others = state.to_move()[1:]
         if state.phase is Phase.PLACE:
-            also = "".join(f" ({p} places {state.hands[p.index]} too)" for p in others)
-            return (f"place {state.hands[mover.index]} on your tower{also}"
+            also = "".join(f" ({p} places the {state.block(state.hands[p.index])} too)"
+                           for p in others)
+            return (f"place the {state.block(state.hands[mover.index])} on your tower{also}"
                     f"{over_the_top_hint(state, mover)}")
         if state.phase is Phase.BONUS:
             also = "".join(f" ({p} too)" for p in others)
@@ -343,6 +344,12 @@ class TowersTable(Table[TowersView]):
     def light_cols(self, strip: str, count: int) -> int:
         """A tower's rods are lit as the 3 x 3 square they stand in."""
         return WIDTH if strip == "tower" else super().light_cols(strip, count)
+
+    def light_places(self, strip: str, count: int) -> list[str] | None:
+        """Each rod's light by the rod's name, a1 to c3 (``leds``: rod y * 3 + x)."""
+        if strip == "tower":
+            return [rod_name(i % WIDTH, i // WIDTH) for i in range(count)]
+        return super().light_places(strip, count)
 
     def decliners(self) -> tuple[Player, ...]:
         """Who may decline the flat bonus they earned."""

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.core import counted
 from firmware.readers.club.config import ClubConfig, ClubError
 from firmware.readers.club.publisher import BEAT_S, Publisher
 from firmware.readers.club.safe import CleanFormatter, clean
@@ -99,9 +100,9 @@ def run(state_dir: str | Path, config: ClubConfig,
         sd_notify("STOPPING=1")
         publisher.stop()
         os.close(lock)
-    log.info("stopped after %d event(s) this run (numbered 1 to %d); %d message(s) wait in "
-             "the outbox for next time", publisher.count, publisher.count,
-             len(publisher.outbox))
+    log.info("stopped after %s this run (numbered 1 to %d); %s in the outbox for next "
+             "time", counted(publisher.count, "event"), publisher.count,
+             counted(len(publisher.outbox), "message"))
     return status
 
 

@@ -45,6 +45,7 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
+from engine.core import counted
 from firmware.readers.club import state as table_state
 from firmware.readers.club.config import ClubConfig, ClubError
 from firmware.readers.club.connect import club_client, refusal_words, unreachable_words
@@ -137,8 +138,9 @@ class Publisher:
     def start(self) -> None:
         """Connect (in the background, retrying) and start sending what waits."""
         broker = self.config.broker
-        log.info("publishing table %r to %s as %s (%d message(s) waiting from before)",
-                 self.config.table, broker, self.config.user or "no user", len(self.outbox))
+        log.info("publishing table %r to %s as %s (%s waiting from before)",
+                 self.config.table, broker, self.config.user or "no user",
+                 counted(len(self.outbox), "message"))
         self.client.connect_async(broker.host, broker.port, keepalive=30)
         self.client.loop_start()
         for thread in self._threads:
@@ -186,9 +188,10 @@ class Publisher:
     def _say_dropped(self) -> None:
         dropped = self.outbox.take_dropped()
         if dropped:
-            log.warning("while the broker was away, the %d oldest event(s) were dropped to "
+            log.warning("while the broker was away, the oldest %s %s dropped to "
                         "keep the outbox within outbox_limit_mb = %g (%s); every result was "
-                        "kept and goes out now", dropped, self.config.outbox_limit_mb,
+                        "kept and goes out now", counted(dropped, "event"),
+                        "was" if dropped == 1 else "were", self.config.outbox_limit_mb,
                         self.config.source)
 
     def _on_connect_fail(self, client, userdata) -> None:

@@ -36,6 +36,7 @@ import tornado.iostream
 import tornado.web
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
+from engine.core import counted
 from firmware.readers.club.config import (
     PREFIX,
     TABLE_NAME,
@@ -257,10 +258,10 @@ class _Resync:
 
     def again(self) -> None:
         self.handle = None
-        log.warning("obelisk club: the broker dropped %d event(s) for this page (it fell "
+        log.warning("obelisk club: the broker dropped %s for this page (it fell "
                     "behind, as a slow or busy machine does): the tables' states and the "
                     "results are asked for again, so none is missing; a broker that drops "
-                    "often needs a larger max_queued_messages", self.club.gaps)
+                    "often needs a larger max_queued_messages", counted(self.club.gaps, "event"))
         for part in ("state", "results/+"):
             # MQTT 3.1.1: the same subscription again replaces it, and the broker sends
             # what it retains for it again (no gap, as unsubscribing first would leave)

@@ -33,7 +33,7 @@ from time import monotonic
 import tornado.iostream
 
 from firmware.games import GAMES
-from firmware.service.screen import headline
+from firmware.service.screen import headline, seat_names
 from firmware.service.stream import SOCKET
 
 log = logging.getLogger("obelisk.web")
@@ -49,11 +49,12 @@ RUNNING = {"started", "resumed"}
 STOPPED = "the table has stopped; this page follows it again as soon as it starts"
 
 
-def dressed(event: dict, draw) -> dict:
-    """The event with what the page shows of it: a line of words, the board as text, and
-    for an event naming its game the page module that draws it."""
+def dressed(event: dict, draw, names: dict[str, str] | None = None) -> dict:
+    """The event with what the page shows of it: a line of words (each seat by its name in
+    ``names``), the board as text, and for an event naming its game the page module that
+    draws it."""
     try:
-        words = headline(event)
+        words = headline(event, names)
     except (KeyError, TypeError, ValueError, AttributeError):
         words = event.get("event", "?")  # an event this headline does not know
     out = {**event, "words": words}
@@ -127,6 +128,7 @@ class Follower:
         self.absent: str | None = None  # the ``absent`` message while no table answers
         self.seen_table = False
         self._draw = None
+        self._names: dict[str, str] = {}  # the seats' names, of the game last named
         self._task: asyncio.Task | None = None
         self._known: asyncio.Event | None = None  # set once the table answered, or did not
         self.listeners: list[Callable[[dict], None]] = []
@@ -257,7 +259,9 @@ class Follower:
             spec = GAMES.get(str(event.get("game", "")))
             with contextlib.suppress(ImportError, AttributeError):
                 self._draw = spec.draw() if spec else None
-        shown = dressed(event, self._draw)
+        if kind in ("table", "start"):
+            self._names = seat_names(event.get("game"))
+        shown = dressed(event, self._draw, self._names)
         text = message(shown)
         kept = Kept(monotonic(), shown, text)
         if kind == "table":

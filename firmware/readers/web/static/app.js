@@ -4,7 +4,8 @@
 // so a page opened mid-game shows what one open from the start shows.
 import { openHistory } from "./history.js";
 import { followTable } from "./service.js";
-import { html, svg } from "./svg.js";
+import { drawLights, ringOf } from "./lights.js";
+import { counted, html, svg } from "./svg.js";
 import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./table.js";
 
 /**
@@ -103,8 +104,11 @@ function observe(obs, change = true, move) {
 const handlers = {
   table(e) {
     reset(e);
+    // the moves so far, as the table has them (a table started again on its journal too)
+    const moves = e.moves || [];
     Object.assign(page, { machine: e.state, turn: e.turn, doing: e.doing, problem: e.problem,
-      actions: e.actions, movesFrom: e.actions, over: e.state === "over", obs: null });
+      actions: e.actions, moves, movesFrom: e.actions - moves.length, over: e.state === "over",
+      obs: null });
     observe(e.observation, false);
     if (page.over) page.reveals = revealsOf(page.module, e.observation);
   },
@@ -174,10 +178,10 @@ const handlers = {
     page.reveals = { ...(page.reveals || {}), [e.square]: e };
   },
   notice(e) {
-    page.notice = e.player ? `player ${e.player}: ${e.message}` : e.message;
+    page.notice = e.player ? `${nameOf(e.player)}: ${e.message}` : e.message;
   },
   asked(e) { // the computer's move, or the other table's, for the person to make
-    page.notice = `${e.by} (player ${e.player}) asks: ${e.text}`; // where: drawn
+    page.notice = `${e.by} (${bare(nameOf(e.player))}) asks: ${e.text}`; // where: drawn
     page.asked = { kind: "ask", where: e.where };
   },
   remote(e) { // a match with another table: the link's state stays said until it changes
@@ -189,7 +193,7 @@ const handlers = {
     if (!waiting) page.notice = e.message;
   },
   hint(e) {
-    page.notice = `a hint for player ${e.player}: ${e.text}`;
+    page.notice = `a hint for ${bare(nameOf(e.player))}: ${e.text}`;
     page.asked = { kind: "hint", where: e.where };
   },
   absent(e) {
@@ -290,7 +294,7 @@ function paint() {
   drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,
     change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
     reveals: page.reveals, over: page.over, asked: page.asked, set: page.set });
-  renderLights();
+  drawLights($("lights"), page.lights);
   $("board-text").textContent = page.board || "";
   $("ending").replaceChildren(...ending(page.module, page.outcome, page.players));
   $("ending").hidden = !page.outcome;
@@ -312,13 +316,24 @@ function statusWords() {
   if (page.absent || !page.game) return page.status;
   if (page.over) return "the game is over";
   if (page.paused) return "paused: the menu button resumes";
-  return `${page.actions} actions played`;
+  return `${counted(page.actions, "action")} played`;
 }
 
 function turnWords() {
   if (!page.turn) return page.doing || "";
-  const name = page.players[page.turn] || `player ${page.turn}`;
-  return `${name}: ${page.doing}`;
+  return `${nameOf(page.turn)}: ${page.doing}`;
+}
+
+/** A seat as the game names it ("player A"; the maze's roles: "the Architect").
+ * @param {string} seat */
+function nameOf(seat) {
+  return page.players[seat] || `player ${seat}`;
+}
+
+/** A seat's name without the mark of a far seat ("the Maze Master (computer, level 2)").
+ * @param {string} name */
+function bare(name) {
+  return name.replace(/ \([^)]*\)$/, "");
 }
 
 /** @returns {Set<string>} the players to move now */
@@ -335,58 +350,17 @@ function renderPlayers() {
   $("players").replaceChildren(...["A", "B"].map((p) => {
     const card = html("div", { class: `card player-${p.toLowerCase()}${moving.has(p) ? " to-move" : ""}${winner === p ? " winner" : ""}`,
       "data-player": p },
-    html("div", { class: "name" }, page.players[p] || `player ${p}`),
+    html("div", { class: "name" }, nameOf(p)),
     html("div", { class: "score" }, scoreLine(page.module, page.obs, p)));
     const timer = page.timers[p];
     if (timer && !page.over) card.append(hourglass(timer));
     const ring = page.lights.find((s) => s.strip === "ring" && s.owner === p);
-    if (ring) card.append(ringOf(ring, `player ${p}'s ring`));
+    if (ring) card.append(ringOf(ring, `${nameOf(p)}'s ring`));
+    // what the ring tells that a person must read off it (High Rise: the size asked for)
+    if (ring?.says) card.append(html("p", { class: "ring-says" }, ring.says));
     return card;
   }));
   if (!page.game) $("players").replaceChildren();
-}
-
-/** A ring of the table's LEDs, each pixel in its colour (dark: off), clockwise from the top.
- * @param {Strip} ring @param {string} label */
-function ringOf(ring, label) {
-  const n = ring.colours.length;
-  const dots = ring.colours.map((colour, i) => {
-    const angle = (2 * Math.PI * i) / n - Math.PI / 2;
-    return svg("circle", { cx: 20 + 15 * Math.cos(angle), cy: 20 + 15 * Math.sin(angle), r: 2.6,
-      fill: lit(colour), class: colour === "#000000" ? "led off" : "led" });
-  });
-  return svg("svg", { viewBox: "0 0 40 40", class: "leds-ring", role: "img", "aria-label": label,
-    "data-ring": ring.owner }, ...dots);
-}
-
-/** An LED's colour as the page shows it: off is a dark grey, so it reads as a light that is out.
- * @param {string} colour */
-function lit(colour) {
-  return colour === "#000000" ? "#3a3a3a" : colour;
-}
-
-/** The table's other LEDs (under the board's squares, the rods, the zone pads), each strip laid
- * out as the table's: a row of ``cols`` lights, row 0 at the bottom. Drawn as SVG with each
- * light's ``fill``: the page's Content-Security-Policy allows no inline styles. */
-function renderLights() {
-  const strips = page.lights.filter((s) => s.strip !== "ring");
-  $("lights").hidden = !strips.length;
-  $("lights").replaceChildren(html("h2", {}, "The table's lights"), ...strips.map((s) => {
-    const rows = Math.ceil(s.colours.length / s.cols);
-    const step = 14;
-    const dots = s.colours.map((colour, i) => {
-      const row = Math.floor(i / s.cols);
-      return svg("circle", { cx: 7 + (i % s.cols) * step, cy: 7 + (rows - 1 - row) * step, r: 5.5,
-        fill: lit(colour), class: colour === "#000000" ? "led off" : "led",
-        "data-led": String(i), "data-colour": colour });
-    });
-    const name = { board: "the board", tower: `tower ${s.owner}`, zone: "the zone pads" }[s.strip]
-      || `${s.strip} ${s.owner}`;
-    return html("figure", { class: "leds-strip", "data-strip": `${s.strip}${s.owner}` },
-      svg("svg", { viewBox: `0 0 ${s.cols * step} ${rows * step}`, width: s.cols * step,
-        height: rows * step, role: "img", "aria-label": `${name}'s lights` }, ...dots),
-      html("figcaption", {}, name));
-  }));
 }
 
 /** Each hourglass on the page, and what brings it up to date.
@@ -424,7 +398,7 @@ function renderOffer() {
   const offer = page.offer;
   $("offer").hidden = !offer;
   if (!offer) return;
-  const who = offer.players.map((p) => page.players[p] || `player ${p}`).join(" and ");
+  const who = offer.players.map(nameOf).join(" and ");
   /** @type {Record<string, string>} */
   const words = { choose: "press to show the next, hold to pick", takeback: "press your button to take it back",
     bonus: "place a black block, or press your button to decline" };
@@ -436,7 +410,8 @@ function renderOffer() {
 
 function renderMoves() {
   const items = page.moves.map((m) => html("li", { value: m.n, "data-player": m.player },
-    html("span", { class: `who player-${m.player.toLowerCase()}` }, m.player), ` ${m.text}`));
+    html("span", { class: `who player-${m.player.toLowerCase()}`, title: nameOf(m.player) }, m.player),
+    ` ${m.text}`));
   $("moves").replaceChildren(...items);
   $("moves-count").textContent = page.movesFrom
     ? `${page.moves.length} (after the ${page.movesFrom} played before this page followed the table)`

@@ -16,13 +16,21 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const POLL_MS = 3000;
 /**
  * The panel's state: this phone's session and token, the table's status, what the panel
- * said last, the new-game form's choice, the drawn buttons (as JSON).
+ * said last, the new-game form's choice, the drawn buttons (as JSON), the seats' names as the
+ * game gives them (the maze's roles).
  * @type {{session: boolean, token: string, status: ControlStatus | null, said: string,
  *   wrong: boolean, ending: boolean, form: {game: string} | null, checking: number,
- *   drawn: string}}
+ *   drawn: string, names: Record<string, string>}}
  */
 const ctl = { session: false, token: "", status: null, said: "", wrong: false, ending: false,
-  form: null, checking: 0, drawn: "" };
+  form: null, checking: 0, drawn: "", names: {} };
+
+/** A seat as the game names it, at the start of a button's words ("The Architect").
+ * @param {string} seat */
+function seatName(seat) {
+  const name = (ctl.names[seat] || `player ${seat}`).replace(/ \([^)]*\)$/, "");
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
 
 /** @param {string | undefined} words @param {boolean} [wrong] */
 function say(words, wrong = false) {
@@ -127,18 +135,18 @@ function buttons() {
     shown.push(button("ctl-claim", "Claim the game", () => command("claim"), "danger"));
   }
   for (const p of can.decline) {
-    shown.push(button(`ctl-decline-${p}`, `Player ${p} declines the bonus`,
+    shown.push(button(`ctl-decline-${p}`, `${seatName(p)} declines the bonus`,
       () => command("decline", { player: p })));
   }
   for (const p of can.takeback) {
-    shown.push(button(`ctl-takeback-${p}`, `Player ${p} confirms the takeback`,
+    shown.push(button(`ctl-takeback-${p}`, `${seatName(p)} confirms the takeback`,
       () => command("takeback", { player: p })));
   }
   /** @type {HTMLElement[]} */
   const row = [html("div", { class: "ctl-row" }, ...shown)];
   const choose = can.choose;
   if (choose) {
-    const who = `Player ${choose.player} chooses:`;
+    const who = `${seatName(choose.player)} chooses:`;
     row.push(html("div", { class: "ctl-choose" }, html("p", {}, who),
       ...choose.candidates.map((words, i) => button(`ctl-choose-${i}`, words,
         () => command("choose", { index: i }), i === choose.pick ? "pick" : ""))));
@@ -247,7 +255,7 @@ function paint() {
   $("controls-buttons").hidden = !ctl.session;
   $("controls-leave").hidden = !ctl.session;
   // drawn again only when something changed, so that a half-filled form keeps its values
-  const drawn = JSON.stringify([ctl.session, ctl.status, ctl.ending, ctl.form]);
+  const drawn = JSON.stringify([ctl.session, ctl.status, ctl.ending, ctl.form, ctl.names]);
   if (drawn !== ctl.drawn) {
     ctl.drawn = drawn;
     $("controls-buttons").replaceChildren(...(ctl.session ? buttons() : []));
@@ -262,7 +270,10 @@ $("controls-leave").addEventListener("click", leave);
 /** Events after which the last answer no longer holds: the game has moved on. */
 const MOVED_ON = new Set(["accepted", "takeback", "game_over"]);
 window.addEventListener("obelisk:event", (e) => {
-  if (e instanceof CustomEvent && MOVED_ON.has(e.detail?.event)) Object.assign(ctl, { said: "", wrong: false });
+  if (!(e instanceof CustomEvent)) return;
+  if (MOVED_ON.has(e.detail?.event)) Object.assign(ctl, { said: "", wrong: false });
+  // the game's seats by their names, as the table's whole state and a start say them
+  if (e.detail?.event === "table" || e.detail?.event === "start") ctl.names = e.detail.players;
   soon();
 });
 setInterval(() => { if (ctl.session) refresh(); }, POLL_MS);

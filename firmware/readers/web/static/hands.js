@@ -8,6 +8,7 @@
 // it (stones on 6x4): the panel draws nothing until it has the game's observation, from the
 // look's answer or the table's events, so its first frame is already the game's own size.
 import { hands as ask, sessionToken, tableStatus } from "./service.js";
+import { capital } from "./hands_board.js";
 import { html } from "./svg.js";
 
 /**
@@ -20,9 +21,11 @@ import { html } from "./svg.js";
 
 /**
  * The contract of a game's hands module (hands_towers.js...): it draws its own table, for the
- * hands of the seat chosen, each act through `act`; `obs` is the game's last observation.
- * @typedef {{drawHands(table: HandsTable, seat: string, act: Act, obs: Observation | null):
- *   Element}} HandsModule
+ * hands of the seat chosen, each act through `act`; `obs` is the game's last observation, `name`
+ * the seat's name ("player A", "the Architect"). A game whose hands hold pieces says what a
+ * seat's hand holds (`holding`: "" for nothing), for the panel to say it of the other hand.
+ * @typedef {{drawHands(table: HandsTable, seat: string, act: Act, obs: Observation | null,
+ *   name: string): Element, holding?(table: HandsTable, seat: string): string}} HandsModule
  */
 /**
  * Each game's hands module against the contract: types only, since this file loads the one
@@ -39,13 +42,18 @@ import { html } from "./svg.js";
 const panel = /** @type {HTMLElement} */ (document.getElementById("hands"));
 /**
  * The panel's state: what is on the table, whose hands act (``follow``: the seat whose turn it
- * is, unless the person chose one), whose turn it is, the game's module.
+ * is, unless the person chose one), whose turn it is, the game's module, the seats' names.
  * @type {{table: HandsTable | null, seat: string, follow: boolean, turn: string | null,
  *   acts: number, busy: boolean, said: string | undefined, page: string | null,
- *   draw: HandsModule["drawHands"] | null, token: string, obs: Observation | null}}
+ *   draw: HandsModule["drawHands"] | null, holding: HandsModule["holding"] | null, token: string,
+ *   obs: Observation | null, names: Record<string, string>}}
  */
 const hands = { table: null, seat: "A", follow: true, turn: null, acts: 0, busy: false, said: "",
-  page: null, draw: null, token: "", obs: null };
+  page: null, draw: null, holding: null, token: "", obs: null, names: {} };
+
+/** A seat as the game names it ("player A"; the maze's roles: "the Architect").
+ * @param {string} seat */
+const nameOf = (seat) => hands.names[seat] || `player ${seat}`;
 
 /** Events after which the hands' last answer no longer holds: the game has moved on. */
 const MOVED_ON = new Set(["accepted", "takeback", "repaired", "start", "game_over"]);
@@ -140,7 +148,7 @@ function seats() {
     return button;
   };
   return html("div", { class: "hands-seats" }, "Acting as: ",
-    choose("turn", "whoever's turn it is"), choose("A", "player A"), choose("B", "player B"));
+    choose("turn", "whoever's turn it is"), choose("A", nameOf("A")), choose("B", nameOf("B")));
 }
 
 /** Whose hands these are, and a warning when they are not the mover's: the sensors cannot
@@ -149,12 +157,33 @@ function seats() {
 function whose() {
   const seat = seatNow();
   const moving = /** @type {string[]} */ (hands.obs?.to_move || (hands.turn ? [hands.turn] : []));
-  const head = html("h2", { "data-hands-of": seat }, `Player ${seat}'s hands on the wooden set`,
+  const head = html("h2", { "data-hands-of": seat },
+    `${capital(nameOf(seat))}'s hands on the wooden set`,
     hands.follow && hands.turn ? " (whose turn it is)" : "");
   if (!hands.turn || hands.follow || moving.includes(seat)) return [head, null];
   return [head, html("p", { class: "hands-warning", role: "alert" },
-    `It is player ${hands.turn}'s turn: what these hands do, the table counts as player `
-    + `${hands.turn}'s (its sensors cannot tell whose piece it is).`)];
+    `It is ${nameOf(hands.turn)}'s turn: what these hands do, the table counts as `
+    + `${nameOf(hands.turn)}'s (its sensors cannot tell whose piece it is).`)];
+}
+
+/** What the other hands hold, if anything, and a button to act with them: a piece lifted by one
+ * seat's hands stays in them when the turn (and the panel) goes to the other (a takeback).
+ * @param {HandsTable} table @param {string} seat  whose hands the panel shows */
+function otherHands(table, seat) {
+  const holding = hands.holding;
+  return ["A", "B"].filter((other) => other !== seat).flatMap((other) => {
+    const held = holding ? holding(table, other) : "";
+    if (!held) return [];
+    const use = html("button", { type: "button", "data-act-as": other },
+      `act with ${nameOf(other)}'s hands`);
+    use.addEventListener("click", () => {
+      hands.follow = false;
+      hands.seat = other;
+      draw();
+    });
+    return [html("p", { class: "hands-holder", "data-holder": other },
+      `${capital(nameOf(other))} holds ${held} (these are ${nameOf(seat)}'s hands): `, use)];
+  });
 }
 
 function buttons() {
@@ -205,11 +234,14 @@ async function draw() {
     // both together, once the module is in: a draw meanwhile loads it too
     hands.page = table.page;
     hands.draw = module.drawHands;
+    hands.holding = module.holding || null;
   }
   const said = html("p", { id: "hands-said", role: "status" }, hands.said);
   const [head, warning] = whose(); // the warning under the board the wrong hands act on
-  panel.replaceChildren(head, seats(), said, hands.draw(table, seatNow(), act, observed(table)),
-    ...(warning ? [warning] : []), buttons(), sweeps());
+  const seat = seatNow();
+  panel.replaceChildren(head, seats(), said, ...otherHands(table, seat),
+    hands.draw(table, seat, act, observed(table), nameOf(seat)), ...(warning ? [warning] : []),
+    buttons(), sweeps());
   panel.hidden = false;
 }
 
@@ -230,6 +262,12 @@ window.addEventListener("obelisk:event", (e) => { // the game's board size, whos
   if (!(e instanceof CustomEvent) || !e.detail) return;
   const turn = turnOf(e.detail);
   if (turn !== undefined) hands.turn = turn;
+  const players = e.detail.event === "table" || e.detail.event === "start" ? e.detail.players
+    : null;
+  if (players) { // the seats' names, without the mark of the computer's seat
+    hands.names = Object.fromEntries(Object.entries(players).map(([seat, name]) =>
+      [seat, String(name).replace(/ \([^)]*\)$/, "")]));
+  }
   if (MOVED_ON.has(e.detail.event)) hands.said = "";
   if (e.detail.observation) hands.obs = e.detail.observation;
   if (hands.busy) return;

@@ -8,15 +8,24 @@ import { html } from "./svg.js";
  * few letters the board's key explains) where it is not, as on a phone.
  * @typedef {{words: string, short: string, onClick: () => void, marked?: boolean}} Cell */
 
-/** A plain button.
+/** A plain button; one greyed out says why in its title (``why``).
  * @param {string} words
  * @param {import("./svg.js").Attrs} attrs
  * @param {() => void} onClick
- * @param {boolean} [enabled] */
-export function button(words, attrs, onClick, enabled = true) {
-  const node = html("button", { type: "button", ...attrs, disabled: enabled ? null : "" }, words);
+ * @param {boolean} [enabled]
+ * @param {string} [why]  why it is greyed out, when it is */
+export function button(words, attrs, onClick, enabled = true, why = "") {
+  const title = enabled ? attrs.title : why || attrs.title;
+  const node = html("button", { type: "button", ...attrs, title, disabled: enabled ? null : "" },
+    words);
   node.addEventListener("click", onClick);
   return node;
+}
+
+/** Words that begin a sentence ("the Architect" -> "The Architect").
+ * @param {string} words */
+export function capital(words) {
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** @param {number} row @param {number} col */

@@ -1,8 +1,8 @@
 // @ts-check
 // High Rise hands: the 3x3 board on its load cells, each square's cover and stack (nested
 // pyramids: only the top one shows), and your pyramids by size. Pick a size, then a square.
-import { html } from "./svg.js";
-import { board, button, key, modes } from "./hands_board.js";
+import { counted, html } from "./svg.js";
+import { board, button, capital, key, modes } from "./hands_board.js";
 
 /**
  * The High Rise board as its hands see it (firmware/highrise/hands.py look).
@@ -29,8 +29,10 @@ const chosen = { size: "small", lean: null };
 /** The High Rise board, for player ``seat``'s hands; ``act(request)`` does one act.
  * @param {HighriseHands} table
  * @param {string} seat
- * @param {import("./hands.js").Act} act */
-export function drawHands(table, seat, act) {
+ * @param {import("./hands.js").Act} act
+ * @param {unknown} _obs  (the board is the hands' own)
+ * @param {string} who  the seat's name ("player A") */
+export function drawHands(table, seat, act, _obs, who) {
   const squares = Object.fromEntries(table.squares.map((s) => [s.square, s]));
   const leaning = new Set(table.leaning ? table.leaning.squares : []);
   const grid = board(table.rows, table.cols, (name) => {
@@ -46,7 +48,7 @@ export function drawHands(table, seat, act) {
       } else act({ act: "set", seat, square: name, size: chosen.size });
     };
     const words = [s.cover ? "cover" : "no cover",
-      s.pyramids ? `${s.pyramids} pyramid${s.pyramids > 1 ? "s" : ""}, top ${s.top}` : "",
+      s.pyramids ? `${counted(s.pyramids, "pyramid")}, top ${s.top}` : "",
       table.leaning && leaning.has(name) ? `${table.leaning.pyramid} leaning` : ""].filter(Boolean).join(", ");
     const short = [s.cover ? "c" : "",
       s.pyramids && s.top ? `${s.pyramids}${shortPyramid(s.top)}` : "",
@@ -54,10 +56,11 @@ export function drawHands(table, seat, act) {
     return { words, short, onClick, marked: chosen.lean === name };
   });
   const left = table.supply[seat];
-  const sizes = html("div", { class: "hands-sizes" }, `Player ${seat}'s pyramids: `,
+  const sizes = html("div", { class: "hands-sizes" }, `${capital(who)}'s pyramids: `,
     ...["small", "medium", "large"].map((size) => button(`${size} (${left[size]} left)`,
       { "data-size": size, "aria-pressed": String(chosen.size === size) },
-      () => { chosen.size = size; act({ act: "look" }); }, left[size] > 0)));
+      () => { chosen.size = size; act({ act: "look" }); }, left[size] > 0,
+      `${who} has no ${size} pyramid left`)));
   // the board right under the pyramids to choose from, the modes below it
   return html("div", { class: "hands-highrise" }, sizes,
     html("section", {}, html("h3", {}, `The board (${table.rows}x${table.cols}, a load cell `

@@ -4,7 +4,7 @@
 // segments it claimed), another to put it down; stand a wall, then turn it with the Maze
 // Master's button (press: the next way, hold: this one).
 import { html } from "./svg.js";
-import { board, button, key, modes } from "./hands_board.js";
+import { board, button, capital, key, modes } from "./hands_board.js";
 
 /**
  * The maze board as its hands see it (firmware/maze/hands.py look).
@@ -33,12 +33,20 @@ function shortStack(stack) {
   return stack.map((piece) => piece === "obelisk" ? "ob" : piece.replace("segment ", "s"));
 }
 
+/** What a seat's hand holds, in words ("" for nothing): hands.js says it of the other hand.
+ * @param {MazeHands} table @param {string} seat */
+export function holding(table, seat) {
+  return table.held[seat].join(" / ");
+}
+
 /** The maze board, for ``seat``'s hands (A the Architect, B the Maze Master). */
 /**
  * @param {MazeHands} table
  * @param {string} seat
- * @param {import("./hands.js").Act} act */
-export function drawHands(table, seat, act) {
+ * @param {import("./hands.js").Act} act
+ * @param {unknown} _obs  (the board is always 8x8)
+ * @param {string} name  the seat's role ("the Architect") */
+export function drawHands(table, seat, act, _obs, name) {
   const held = table.held[seat];
   const walls = new Set(table.walls);
   const grid = board(table.rows, table.cols, (name) => {
@@ -59,7 +67,7 @@ export function drawHands(table, seat, act) {
   const beside = html("div", { class: "hands-pile" },
     ...table.beside.map((p) => button(p, { "data-piece": p },
       () => act({ act: "take", seat, piece: p }))));
-  const who = seat === "A" ? "The Architect" : "The Maze Master";
+  const who = capital(name);
   const hand = held.length
     ? html("div", { class: "hands-held", "data-held": held.join(",") },
       `${who} holds ${held.join(" / ")}: click a square to put it there. `,

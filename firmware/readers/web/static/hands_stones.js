@@ -3,7 +3,7 @@
 // columns), the stones in your hand. Click a stone beside the board or a square to pick
 // stones up (a stack on your own stone comes up whole), then a square to put them down.
 import { html } from "./svg.js";
-import { board, button, key, modes } from "./hands_board.js";
+import { board, button, capital, key, modes } from "./hands_board.js";
 
 /**
  * The stones board as its hands see it (firmware/sim/hands.py SquareHands look).
@@ -23,14 +23,21 @@ const mode = { value: "move" };
  * @param {string} stone */
 const shortStone = (stone) => stone.replace(/^(\S+) (\S{1,2})\S*$/, "$1$2");
 
+/** What a seat's hand holds, in words ("" for nothing): hands.js says it of the other hand.
+ * @param {StonesHands} table @param {string} seat */
+export function holding(table, seat) {
+  return table.held[seat].join(" / ");
+}
+
 /** The stones board, for player ``seat``'s hands; ``act(request)`` does one act. */
 /**
  * @param {StonesHands} table
  * @param {string} seat
  * @param {import("./hands.js").Act} act
  * @param {import("./service.js").Observation | null} obs  this game's (hands.js checks), for
- *   its board's size */
-export function drawHands(table, seat, act, obs) {
+ *   its board's size
+ * @param {string} who  the seat's name ("player A") */
+export function drawHands(table, seat, act, obs, who) {
   const held = table.held[seat];
   // the game's own board (a 6x4 game on the 8x8 switches); the hands' whole board for a
   // game whose observation has no size (the tests' toy)
@@ -51,9 +58,9 @@ export function drawHands(table, seat, act, obs) {
       () => act({ act: "take", seat, piece: p }))));
   const hand = held.length
     ? html("div", { class: "hands-held", "data-held": held.join(",") },
-      `Player ${seat} holds ${held.join(" / ")}: click a square to put it there. `,
+      `${capital(who)} holds ${held.join(" / ")}: click a square to put it there. `,
       button("lay it beside the board", { "data-act": "back" }, () => act({ act: "back", seat })))
-    : html("p", { class: "hands-held" }, `Player ${seat}'s hand is empty: click a stone.`);
+    : html("p", { class: "hands-held" }, `${capital(who)}'s hand is empty: click a stone.`);
   // the board first, right under the drawing; what is beside it and the modes below
   return html("div", { class: "hands-stones" }, hand,
     html("section", {}, html("h3", {}, `The board (${rows}x${cols}, bottom to top, a stack `

@@ -2,8 +2,9 @@
 // Towers hands: the pile, the two zone pads, the block in your hand (turn it), and both
 // towers seen from above, each rod with its height; with a block in hand, a rod is where its
 // corner goes (lower it there, or hover over it). Lift a block off, knock a tower.
-import { button } from "./hands_board.js";
+import { button, capital } from "./hands_board.js";
 import { html } from "./svg.js";
+import { blockName } from "./towers.js";
 
 /**
  * @typedef {import("./hands.js").Act} Act
@@ -32,9 +33,11 @@ import { html } from "./svg.js";
 
 const SIDE = 3;
 
-/** @param {Block} b */
-function blockName(b) {
-  return `${b.colour} ${b.id}`;
+/** What a seat's hand holds, in words ("" for nothing): hands.js says it of the other hand.
+ * @param {TowersHands} table @param {string} seat */
+export function holding(table, seat) {
+  const held = table.held[seat];
+  return held ? `the ${blockName(held)}` : "";
 }
 
 /** A block's shape seen from above: each rod it covers, with its cubes' levels.
@@ -61,12 +64,12 @@ function pile(table, seat, act, held) {
   for (const [colour, blocks] of colours) {
     const next = blocks[0];
     list.append(button(`${colour} ×${blocks.length}`, { "data-block": next.id,
-      class: `block ${colour}`, title: `take ${blockName(next)}` },
-    () => act({ act: "take", seat, block: next.id }), !held));
+      class: `block ${colour}`, title: `take the ${blockName(next)}` },
+    () => act({ act: "take", seat, block: next.id }), !held, full(held)));
   }
   for (const b of table.fallen) {
     list.append(button(blockName(b), { "data-block": b.id, class: `block ${b.colour}` },
-      () => act({ act: "take", seat, block: b.id }), !held));
+      () => act({ act: "take", seat, block: b.id }), !held, full(held)));
   }
   const fallen = table.fallen.length ? ` (${table.fallen.map(blockName).join(", ")} lying on `
     + "the table, knocked off)" : "";
@@ -81,21 +84,22 @@ function pads(table, seat, act, held) {
       html("strong", {}, `zone pad ${pad + 1}: `), b ? blockName(b) : "empty");
     if (b) {
       cell.append(button("take it", { "data-take-pad": pad },
-        () => act({ act: "take", seat, pad }), !held));
+        () => act({ act: "take", seat, pad }), !held, full(held)));
     } else {
       cell.append(button("set the block here", { "data-set-pad": pad },
-        () => act({ act: "set", seat, pad }), !!held));
+        () => act({ act: "set", seat, pad }), !!held, "the hand is empty: take a block first"));
     }
     row.append(cell);
   });
   return html("section", {}, html("h3", {}, "The building zone"), row);
 }
 
-/** @param {string} seat @param {Held | null} held @param {Act} act */
-function hand(seat, held, act) {
-  if (!held) return html("p", { class: "hands-held" }, `Player ${seat}'s hand is empty.`);
+/** @param {string} seat @param {string} name  the seat's name @param {Held | null} held
+ * @param {Act} act */
+function hand(seat, name, held, act) {
+  if (!held) return html("p", { class: "hands-held" }, `${capital(name)}'s hand is empty.`);
   return html("div", { class: "hands-held", "data-held": held.id, "data-turn": held.turn },
-    html("p", {}, `Player ${seat} holds the ${blockName(held)}, turned ${held.turn + 1} of `
+    html("p", {}, `${capital(name)} holds the ${blockName(held)}, turned ${held.turn + 1} of `
       + `${held.turns} ways (from above, each rod with its cubes' levels):`),
     shape(held.shape),
     button("turn it", { "data-act": "turn" }, () => act({ act: "turn", seat })),
@@ -124,22 +128,39 @@ function tower(table, index, seat, act, held, mode) {
       const can = spots.has(`${x},${y}`);
       grid.append(button(`${name}: ${heights[y * SIDE + x]}`, {
         "data-tower": index, "data-at": `${x},${y}`,
-        title: can ? `${mode.value} the block with its corner on rod ${name}` : null,
-      }, () => act({ act: mode.value, seat, tower: index, at: [x, y] }), can));
+        title: `${mode.value} the block with its corner on rod ${name}`,
+      }, () => act({ act: mode.value, seat, tower: index, at: [x, y] }), can,
+      `rod ${name}: ${greyRod(held)}`));
     }
   }
   const list = html("ul", { class: "hands-tower-blocks" });
   for (const b of [...blocks].reverse()) {
     list.append(html("li", {}, blockName(b), " ",
       button("lift it off", { "data-lift": b.id, "data-tower": index },
-        () => act({ act: "lift", seat, tower: index, block: b.id }), b.free && !held)));
+        () => act({ act: "lift", seat, tower: index, block: b.id }), b.free && !held,
+        b.free ? full(held) : "another block rests on it: lift that one first")));
   }
   const owner = "AB"[index];
   return html("section", { class: "hands-tower", "data-tower-of": owner },
     html("h3", {}, `Player ${owner}'s tower`, table.hovering === index ? " (a hand hovers)" : ""),
     grid, list,
     button("knock the tower", { "data-knock": index }, () => act({ act: "knock", tower: index }),
-      blocks.length > 0));
+      blocks.length > 0, "the tower is empty"));
+}
+
+/** Why a rod is greyed out for a corner: nothing in the hand, or the block as it is turned
+ * would stand off the tower with its corner there.
+ * @param {Held | null} held */
+function greyRod(held) {
+  return held ? `the ${blockName(held)}, turned as it is, would stick out of the tower with its `
+    + "corner here: turn it, or choose a rod that is not grey"
+    : "the hand is empty: take a block from the pile or a zone pad first";
+}
+
+/** Why a take is greyed out: the hand holds a block already.
+ * @param {Held | null} held */
+function full(held) {
+  return held ? `the hand holds the ${blockName(held)}: set it down first` : "";
 }
 
 const mode = { value: "lower" };
@@ -147,8 +168,10 @@ const mode = { value: "lower" };
 /** The towers table, for player ``seat``'s hands; ``act(request)`` does one act.
  * @param {TowersHands} table
  * @param {string} seat
- * @param {Act} act */
-export function drawHands(table, seat, act) {
+ * @param {Act} act
+ * @param {unknown} _obs  (the board is the hands' own)
+ * @param {string} who  the seat's name ("player A") */
+export function drawHands(table, seat, act, _obs, who) {
   const held = table.held[seat];
   const modes = html("div", { class: "hands-mode" }, "A rod below: ",
     ...["lower", "hover"].map((m) => {
@@ -157,9 +180,16 @@ export function drawHands(table, seat, act) {
         () => { mode.value = m; act({ act: "look" }); });
       return b;
     }));
+  // the rods greyed out say why, under the towers, as each one's title does
+  const grey = !held || held.spots.length < SIDE * SIDE;
+  const why = grey ? html("p", { class: "hands-why" }, held
+    ? `A grey rod: the ${blockName(held)}, turned as it is, would stick out of the tower with `
+      + "its corner there; turn it, or choose another rod."
+    : `The rods are grey while ${who}'s hand is empty: take a block from the pile or a zone `
+      + "pad first.") : null;
   // what acts on the towers first, beside the drawing; the zone and the pile below
   return html("div", { class: "hands-towers" },
-    hand(seat, held, act), modes, html("div", { class: "hands-both" },
-      tower(table, 0, seat, act, held, mode), tower(table, 1, seat, act, held, mode)),
+    hand(seat, who, held, act), modes, html("div", { class: "hands-both" },
+      tower(table, 0, seat, act, held, mode), tower(table, 1, seat, act, held, mode)), why,
     pads(table, seat, act, held), pile(table, seat, act, held));
 }

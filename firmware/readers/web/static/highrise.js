@@ -2,7 +2,7 @@
 // High Rise: the board grid, each stack's pyramids in their owners' colours, and the pieces
 // left. Nothing hidden is in the observation before the end (no pyramid's size); then each
 // stack is shown as its reveal event comes: value, pips, who controls it, points.
-import { board, html, outlineView, svg } from "./svg.js";
+import { board, counted, html, outlineView, svg } from "./svg.js";
 
 /** @typedef {import("./service.js").Reveal} Reveal */
 
@@ -85,7 +85,7 @@ export function info(view) {
 
 /** @param {HighriseObservation} seen @param {string} p */
 export function scoreLine(seen, p) {
-  return `${seen.pieces_left?.[p] ?? 0} pyramids left`;
+  return `${counted(seen.pieces_left?.[p] ?? 0, "pyramid")} left`;
 }
 
 /** @param {HighriseObservation | null} before @param {HighriseObservation} after

@@ -2,7 +2,7 @@
 // The finished games of this table: each downloadable as its record (JSON, text), and
 // replayable move by move with the same drawing as the live table.
 import { finishedGames, replayOf } from "./service.js";
-import { html } from "./svg.js";
+import { counted, html } from "./svg.js";
 import { changeOf, drawTable, ending, messageOf, revealsOf, trackOf } from "./table.js";
 
 /**
@@ -91,7 +91,7 @@ function show(at) {
   const last = shown.at === shown.steps.length - 1;
   drawTable($("replay-drawing"), $("replay-facts"), shown.page, shown.views[shown.at]);
   const who = step.player ? `${shown.players?.[step.player] || `player ${step.player}`}: ` : "";
-  $("replay-move").textContent = shown.at ? `${shown.at} of ${shown.steps.length - 1}. ${who}${step.text}` : `the start (${shown.steps.length - 1} moves)`;
+  $("replay-move").textContent = shown.at ? `${shown.at} of ${shown.steps.length - 1}. ${who}${step.text}` : `the start (${counted(shown.steps.length - 1, "move")})`;
   replayStep.value = String(shown.at);
   $("replay-ending").replaceChildren(...(last ? ending(shown.page, shown.outcome, shown.players) : []));
   $("replay-ending").hidden = !last;

@@ -1,7 +1,7 @@
 // @ts-check
 // The maze: the 8x8 board, its L-shaped walls, the obelisk, the segments still to claim, and
 // the route the obelisk took (gathered from the observations as they come).
-import { board, html, outlineView, svg } from "./svg.js";
+import { board, counted, html, outlineView, svg } from "./svg.js";
 
 /**
  * The maze's public observation (engine/maze/game.py).
@@ -127,13 +127,13 @@ export function info(view) {
     // the turn under way, counted as the turn line counts it ("turn 1 of 20")
     html("span", { class: "stat" }, seen.turns_left
       ? `turn ${seen.turn + 1} of ${seen.turn + seen.turns_left}` : "no turns left"),
-    html("span", { class: "stat" }, `${seen.walls_left} walls left`));
+    html("span", { class: "stat" }, `${counted(seen.walls_left, "wall")} left`));
 }
 
 /** @param {MazeObservation} seen @param {string} p */
 export function scoreLine(seen, p) {
-  if (p !== "A") return `${seen.walls_left} walls left`;
-  const turns = `${seen.turns_left} turns left`;
+  if (p !== "A") return `${counted(seen.walls_left, "wall")} left`;
+  const turns = `${counted(seen.turns_left, "turn")} left`;
   return settingOut(seen) ? turns : `${seen.claimed} of ${SEGMENTS} segments · ${turns}`;
 }
 

@@ -12,8 +12,10 @@
  * @typedef {{game?: string, to_move?: string[]} & Record<string, unknown>} Observation
  */
 
-/** @typedef {{strip: string, owner: string, cols: number, colours: string[]}} Strip one strip
- * of the table's LEDs ("ring" A, "board", "tower" B, "zone"), each LED's colour as #rrggbb */
+/** @typedef {{strip: string, owner: string, cols: number, colours: string[], places?: string[],
+ *   says?: string}} Strip one strip of the table's LEDs ("ring" A, "board", "tower" B, "zone"),
+ * each LED's colour as #rrggbb; `places`: the square (or rod) each LED lights, "" for one
+ * beyond the game's board; `says`: what a ring tells, in words (High Rise: the size asked) */
 /** @typedef {Record<string, unknown>} Move an action as its record's data ({a: "place", ...}) */
 /** @typedef {Record<string, string>} Players the seats' names: {A: "player A", ...} */
 /** @typedef {Record<string, string | number | boolean | null>} Options a game's options */
@@ -52,7 +54,7 @@
  * @typedef {{
  *   table: {game: string, options: Options, players: Players, state: string,
  *     turn: string | null, doing: string, problem: string, actions: number,
- *     observation: Observation},
+ *     observation: Observation, moves?: {n: number, player: string, text: string}[]},
  *   start: {game: string, options: Options, players: Players, first: string | null,
  *     observation: Observation},
  *   resumed: {game: string, options: Options, actions: number, observation: Observation},

@@ -1,6 +1,6 @@
 // @ts-check
 // Stones: the board with its stacks, each stone by kind (its shape) and owner (its colour).
-import { board, html, outlineView, svg } from "./svg.js";
+import { board, counted, html, outlineView, svg } from "./svg.js";
 
 /**
  * The stones game's public observation (engine/stones/game.py).
@@ -85,10 +85,10 @@ export function info(view) {
       return icon;
     }), ` ${name}`));
   const pillars = ["A", "B"].filter((p) => seen.pillar?.[p])
-    .map((p) => html("p", { class: "notice" }, `player ${p}'s capstone stands on ${seen.pillar[p]}: it must come off`));
+    .map((p) => html("p", { class: "notice" }, `${view.players?.[p] || `player ${p}`}'s capstone stands on ${seen.pillar[p]}: it must come off`));
   return html("div", { class: "stones-info" },
     html("div", { class: "legend" }, ...legend),
-    html("p", { class: "plies" }, `${seen.plies} ${seen.plies === 1 ? "move" : "moves"} played`),
+    html("p", { class: "plies" }, `${counted(seen.plies, "move")} played`),
     pillars);
 }
 

@@ -174,3 +174,10 @@ export function outline(b, names, kind) {
       "data-square": name }));
   }
 }
+
+/** A count and its noun as people write it: "1 action", "2 actions", "0 walls" (the words
+ * of engine/core.py counted).
+ * @param {number} n @param {string} noun @param {string} [many]  a plural where an s will not do */
+export function counted(n, noun, many = "") {
+  return `${n} ${Math.abs(n) === 1 ? noun : many || `${noun}s`}`;
+}

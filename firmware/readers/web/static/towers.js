@@ -1,7 +1,7 @@
 // @ts-check
 // Towers: the two towers as stacked cubes, seen from one corner (isometric), the building
 // zone's pads, the pile and the hands. Everything from the public observation.
-import { html, points, svg } from "./svg.js";
+import { counted, html, points, svg } from "./svg.js";
 
 /** @typedef {{id: string, colour: string}} Block a block off the towers */
 /**
@@ -232,6 +232,12 @@ export function chip(colour, label, extra = "") {
   return html("span", { class: `chip ${extra}`.trim(), "data-colour": colour }, icon, label);
 }
 
+/** A block as the set labels it: its colour and its id ("red block R01").
+ * @param {Block} block */
+export function blockName(block) {
+  return `${block.colour} block ${block.id}`;
+}
+
 /**
  * The wooden set as the page's hands panel saw it last (firmware/towers/hands.py look), what
  * the drawing compares with the game of it.
@@ -243,8 +249,9 @@ export function chip(colour, label, extra = "") {
  * passive player holds a zone block the game counts taken once it is placed. Null when they
  * agree, or with no hands on this page.
  * @param {TowersObservation} seen
- * @param {import("./service.js").HandsTable | null | undefined} set */
-function onTheSet(seen, set) {
+ * @param {import("./service.js").HandsTable | null | undefined} set
+ * @param {Record<string, string> | null | undefined} players  the seats' names */
+function onTheSet(seen, set, players) {
   if (!set || set.game !== "towers" || !Array.isArray(set.pads)) return null;
   const wooden = /** @type {TowersSet} */ (/** @type {unknown} */ (set));
   /** @param {(Block | null)[]} blocks */
@@ -253,10 +260,10 @@ function onTheSet(seen, set) {
   const colour = (block) => block?.colour || "";
   if (colours(wooden.pads) === colours(seen.zone)
     && ["A", "B"].every((p) => colour(wooden.held[p]) === colour(seen.hands[p]))) return null;
-  const pads = wooden.pads.map((b, i) => `zone pad ${i + 1}: ${b ? `${b.colour} ${b.id}` : "empty"}`);
+  const pads = wooden.pads.map((b, i) => `zone pad ${i + 1}: ${b ? blockName(b) : "empty"}`);
   const held = ["A", "B"].flatMap((p) => {
     const block = wooden.held[p];
-    return block ? [`player ${p} holds the ${block.colour} ${block.id}`] : [];
+    return block ? [`${players?.[p] || `player ${p}`} holds the ${blockName(block)}`] : [];
   });
   return html("p", { class: "on-the-set" },
     `On the wooden set now: ${[...held, ...pads].join("; ")}.`);
@@ -278,7 +285,7 @@ export function info(view) {
     const pad = html("div", { class: `pad${block && chosen.has(block.id) ? " newest" : ""}${
       taken || shape ? ` asked ${kind}` : ""}` },
     html("span", { class: "pad-name" }, `zone pad ${i + 1}`),
-    block ? chip(block.colour, block.id) : shape ? shapePicture(shape.colour, shape.cells, kind)
+    block ? chip(block.colour, blockName(block)) : shape ? shapePicture(shape.colour, shape.cells, kind)
       : html("span", { class: "empty" }, "empty"));
     if (taken) pad.setAttribute("data-ask", kind);
     return pad;
@@ -287,17 +294,17 @@ export function info(view) {
   const hands = ["A", "B"].flatMap((p) => {
     const held = seen.hands[p];
     return held ? [html("div", { class: "hand" }, `${view.players?.[p] || `player ${p}`} holds `,
-      chip(held.colour, held.id))] : [];
+      chip(held.colour, blockName(held)))] : [];
   });
   const bonus = seen.bonus?.length
-    ? html("p", { class: "bonus" }, `flat bonus: ${seen.bonus.map((p) => `player ${p}`).join(" and ")} may put a black block on the other tower`)
+    ? html("p", { class: "bonus" }, `flat bonus: ${seen.bonus.map((p) => view.players?.[p] || `player ${p}`).join(" and ")} may put a black block on the other tower`)
     : null;
   return html("div", { class: "towers-info" },
     html("div", { class: "pads" }, ...pads),
     hands,
     html("div", { class: "pile" }, html("span", { class: "label" }, "pile"), ...pile,
       chip("black", `× ${seen.blacks_left} left`, "blacks")),
-    bonus, onTheSet(seen, view.set));
+    bonus, onTheSet(seen, view.set, view.players));
 }
 
 /** @param {TowersObservation} seen @param {string} p */
@@ -368,11 +375,11 @@ export function breakdownRow(row) {
     return html("li", { class: "scored" }, html("span", { class: "cubes" }, ...cubes),
       html("span", { class: "row-text" }, `${n} ${blocks[2]}`), html("b", { class: "points" }, blocks[3]));
   }
-  const over = /^(\d+) cube\(s\) over the top: (-\d+)$/.exec(row);
+  const over = /^(\d+) cubes? over the top: (-\d+)$/.exec(row);
   if (over) {
     const cubes = Array.from({ length: Math.min(Number(over[1]), 15) }, () => chip(null, "", "over-top"));
     return html("li", { class: "penalty" }, html("span", { class: "cubes" }, ...cubes),
-      html("span", { class: "row-text" }, `${over[1]} cubes over the top`), html("b", { class: "points" }, over[2]));
+      html("span", { class: "row-text" }, `${counted(Number(over[1]), "cube")} over the top`), html("b", { class: "points" }, over[2]));
   }
   return html("li", {}, row);
 }
