@@ -4,11 +4,17 @@ A demo mostly waits on its simulated sensors' real time (five towers demos at on
 about as long as one on 2 cores), so a module that checks several whole games starts them
 together when its first test asks, and each test waits only for its own. Only the runs the
 selected tests use are started: a module's fixture of the run's name marks a test's use.
+
+A whole game played on a page by clicking mostly waits on the browser and the table
+(each click, each act's answer), so ``Browsing`` plays two such games at once, each of its
+threads with a chromium of its own.
 """
 
 from __future__ import annotations
 
+import queue
 import subprocess
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -54,3 +60,72 @@ def started(request, commands: Callable[[str], list[str]], names: list[str],
     """An ``Ahead`` of the runs the module's selected tests use (``commands(name)`` gives
     one's argument list)."""
     return Ahead({name: commands(name) for name in wanted(request, names)}, timeout)
+
+
+BROWSERS_AT_ONCE = 2
+"""Pages played side by side at most: each game keeps about one core busy (its page, its
+browser and its table)."""
+
+
+class Browsing:
+    """``calls`` (name: a function of a Playwright browser) run in the background in their
+    order, ``BROWSERS_AT_ONCE`` at a time, each thread with a browser of its own (Playwright's
+    sync API serves only the thread that started it); ``result(name)`` waits for one and
+    gives what it returned, or raises what it raised."""
+
+    def __init__(self, calls: dict[str, Callable], executable: str) -> None:
+        self._executable = executable
+        self._runs: dict[str, Future] = {name: Future() for name in calls}
+        self._left: queue.SimpleQueue = queue.SimpleQueue()
+        for name, call in calls.items():
+            self._left.put((self._runs[name], call))
+        self._threads = [threading.Thread(target=self._play, name=f"browsing-{n}", daemon=True)
+                         for n in range(min(BROWSERS_AT_ONCE, len(calls)))]
+        for thread in self._threads:
+            thread.start()
+
+    def _next(self) -> tuple[Future, Callable] | None:
+        """The next call no one has taken or cancelled (None: none left)."""
+        while True:
+            try:
+                run, call = self._left.get_nowait()
+            except queue.Empty:
+                return None
+            if run.set_running_or_notify_cancel():
+                return run, call
+
+    def _play(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=self._executable)
+                try:
+                    while (taken := self._next()) is not None:
+                        run, call = taken
+                        try:
+                            run.set_result(call(browser))
+                        except BaseException as exc:  # a failed assertion: the test's
+                            run.set_exception(exc)
+                finally:
+                    browser.close()
+        except BaseException as exc:  # no browser here: each call left says why
+            while (taken := self._next()) is not None:
+                taken[0].set_exception(exc)
+
+    def result(self, name: str) -> object:
+        return self._runs[name].result()
+
+    def close(self) -> None:
+        """Start nothing more; what runs finishes (each game has its own timeouts)."""
+        for run in self._runs.values():
+            run.cancel()
+        for thread in self._threads:
+            thread.join()
+
+
+def browsing(request, call: Callable[[str], Callable], names: list[str],
+             executable: str) -> Browsing:
+    """A ``Browsing`` of the calls the module's selected tests use (``call(name)`` gives one,
+    a function of a browser)."""
+    return Browsing({name: call(name) for name in wanted(request, names)}, executable)

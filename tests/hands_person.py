@@ -5,7 +5,7 @@ person sees (the observation, what is wrong, the end). ``plan`` gives the
 next acts of a person who plays legally and low, from the observation and
 the hands' ``look``: one short list of hand acts (or a button press) at a
 time. The socket test sends them to ``hands.sock``; the browser test clicks
-them on the page.
+them on the page, as ``Person`` does.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ import threading
 import time
 
 from engine.towers.tower import LEVELS, drop, heights_of
+from firmware.service.pin import read_pin
 from firmware.service.stream import StreamError, read_events
+from hardware.sim.line_socket import ask
 
 
 class Follow:
@@ -95,6 +97,72 @@ class Follow:
 
     def close(self) -> None:
         self._stop = True
+
+
+class Person:
+    """Clicks the hands panel as the plan says, waiting for each act's answer."""
+
+    def __init__(self, page, state_dir) -> None:
+        self.page, self.dir = page, state_dir
+
+    def look(self) -> dict:
+        return ask(self.dir / "hands.sock", {"act": "look"})["table"]
+
+    def _click(self, selector: str) -> None:
+        acts = int(self.page.get_attribute("#hands", "data-acts") or 0)
+        self.page.click(selector)
+        self.page.wait_for_function(
+            f"() => Number(document.getElementById('hands').dataset.acts || 0) > {acts}")
+
+    def click(self, selector: str) -> None:
+        """Click a hands panel button and wait for its act's answer."""
+        self._click(selector)
+
+    def enter_pin(self) -> None:
+        """The person types the table PIN (`obelisk play` printed it) into the controls."""
+        self.page.wait_for_selector("#pin")
+        self.page.fill("#pin", read_pin(self.dir))
+        self.page.click("#pin-enter")
+        self.page.wait_for_selector('#controls[data-session="yes"]', timeout=30_000)
+        self.page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
+
+    def control(self, name: str) -> None:
+        """Press one of the page's controls once the table offers it."""
+        self.page.click(f"#ctl-{name}", timeout=60_000)
+
+    def seat(self, seat: str) -> None:
+        """Act as ``seat``: its button pressed, unless the page shows it pressed already."""
+        button = f'[data-seat="{seat}"]'
+        if self.page.get_attribute(button, "aria-pressed") == "true":
+            return
+        self.page.click(button)
+        self.page.wait_for_selector(f'{button}[aria-pressed="true"]')
+
+    def press(self, button: str, hold: bool = False) -> None:
+        self._click(f'[data-press="{button}"]' + ("[data-hold]" if hold else
+                                                   ":not([data-hold])"))
+
+    def do(self, act: dict) -> None:
+        if "seat" in act:
+            self.seat(act["seat"])
+        kind = act["act"]
+        if kind == "take" and "pad" in act:
+            self._click(f'[data-take-pad="{act["pad"]}"]')
+        elif kind == "take":
+            self._click(f'[data-block="{act["block"]}"]')
+        elif kind == "set":
+            self._click(f'[data-set-pad="{act["pad"]}"]')
+        elif kind == "turn":
+            self._click('[data-act="turn"]')
+        elif kind == "lower":
+            x, y = act["at"]
+            self._click(f'[data-tower="{act["tower"]}"][data-at="{x},{y}"]')
+        elif kind == "press":
+            self.press(act["seat"])
+        elif kind == "lift":
+            self._click(f'[data-lift="{act["block"]}"]')
+        else:
+            raise AssertionError(f"no click for {act}")
 
 
 def best_spot(look: dict, block: str, tower: int) -> tuple[int, tuple[int, int], bool]:

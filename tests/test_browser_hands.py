@@ -11,85 +11,32 @@ resume and confirm a takeback with the page's controls. The table learns
 everything through its sensors, and the game ends with its outcome on the
 page. Then a whole game of stones, High Rise and the maze, each with one
 refused placement put right, and a guest's hands refused.
+
+The whole games are played ahead, two at a time, each on a browser of its own
+(``tests.ahead.Browsing``), from when the first test asks: a game mostly waits on its
+clicks' answers and the table, not on the CPU. Each test checks its own game's end.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import subprocess
+from functools import partial
+from pathlib import Path
 
-from firmware.service.pin import read_pin
-from hardware.sim.line_socket import ask
-from tests.browser_support import LAPTOP, OBELISK, PHONE
-from tests.hands_person import Follow, lower_plan, plan
+import pytest
+
+from tests.ahead import browsing
+from tests.browser_support import LAPTOP, OBELISK, PHONE, chromium
+from tests.hands_person import Follow, Person, lower_plan, plan
 
 GAME_S = 600  # a whole game on a busy 2-core machine; about 2 minutes alone
 
 
-class Person:
-    """Clicks the hands panel as the plan says, waiting for each act's answer."""
-
-    def __init__(self, page, state_dir) -> None:
-        self.page, self.dir = page, state_dir
-
-    def look(self) -> dict:
-        return ask(self.dir / "hands.sock", {"act": "look"})["table"]
-
-    def _click(self, selector: str) -> None:
-        acts = int(self.page.get_attribute("#hands", "data-acts") or 0)
-        self.page.click(selector)
-        self.page.wait_for_function(
-            f"() => Number(document.getElementById('hands').dataset.acts || 0) > {acts}")
-
-    def click(self, selector: str) -> None:
-        """Click a hands panel button and wait for its act's answer."""
-        self._click(selector)
-
-    def enter_pin(self) -> None:
-        """The person types the table PIN (`obelisk play` printed it) into the controls."""
-        self.page.wait_for_selector("#pin")
-        self.page.fill("#pin", read_pin(self.dir))
-        self.page.click("#pin-enter")
-        self.page.wait_for_selector('#controls[data-session="yes"]', timeout=30_000)
-        self.page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
-
-    def control(self, name: str) -> None:
-        """Press one of the page's controls once the table offers it."""
-        self.page.click(f"#ctl-{name}", timeout=60_000)
-
-    def seat(self, seat: str) -> None:
-        self.page.click(f'[data-seat="{seat}"]')
-        self.page.wait_for_selector(f'[data-seat="{seat}"][aria-pressed="true"]')
-
-    def press(self, button: str, hold: bool = False) -> None:
-        self._click(f'[data-press="{button}"]' + ("[data-hold]" if hold else
-                                                   ":not([data-hold])"))
-
-    def do(self, act: dict) -> None:
-        if "seat" in act:
-            self.seat(act["seat"])
-        kind = act["act"]
-        if kind == "take" and "pad" in act:
-            self._click(f'[data-take-pad="{act["pad"]}"]')
-        elif kind == "take":
-            self._click(f'[data-block="{act["block"]}"]')
-        elif kind == "set":
-            self._click(f'[data-set-pad="{act["pad"]}"]')
-        elif kind == "turn":
-            self._click('[data-act="turn"]')
-        elif kind == "lower":
-            x, y = act["at"]
-            self._click(f'[data-tower="{act["tower"]}"][data-at="{x},{y}"]')
-        elif kind == "press":
-            self.press(act["seat"])
-        elif kind == "lift":
-            self._click(f'[data-lift="{act["block"]}"]')
-        else:
-            raise AssertionError(f"no click for {act}")
-
-
-def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(browser, tmp_path):
+def _towers(browser, tmp_path: Path) -> dict:
+    """The whole towers game, clicked; what the page showed at its end."""
     play = subprocess.Popen([OBELISK, "play", "towers", "--port", "0", "--state-dir",
                              str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
@@ -172,10 +119,7 @@ def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(browser, tmp_pa
             follow.until(lambda b=before: follow.accepted() > b or follow.over
                          or follow.offer, GAME_S, "the table accepting")
         page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
-        assert refused and paused and taken_back
-        assert follow.over["outcome"]
         ended = page.text_content("#turn")  # the result, and what comes next: no dead end
-        assert follow.over["outcome"]["words"] in ended and "next game" in ended, ended
         page.screenshot(path=str(tmp_path / "hands-end.png"), full_page=True)
     finally:
         if follow is not None:
@@ -184,6 +128,8 @@ def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(browser, tmp_pa
         code = play.wait(30)
     errors = play.stderr.read()
     assert code == 130 and "Traceback" not in errors, errors
+    return {"refused": refused, "paused": paused, "taken_back": taken_back,
+            "over": follow.over, "ended": ended}
 
 
 # ---------------------------------------------------------------------- the other games
@@ -193,13 +139,13 @@ OTHER_GAME_S = 120  # each game is about a minute on a busy 2-core machine
 
 @contextlib.contextmanager
 def _playing(browser, tmp_path, game: str, *flags: str, size=LAPTOP, ends: bool = True,
-             init_script: str = ""):
+             init_script: str = "", env: dict[str, str] | None = None):
     """`obelisk play GAME` and a page on it; stopped with Ctrl-C, which must end it quietly.
     ``ends``: the game is played to its end on the page; ``init_script`` runs in the page
-    before its own scripts."""
+    before its own scripts; ``env``: the command's environment (None: this process's)."""
     play = subprocess.Popen([OBELISK, "play", game, "--port", "0", "--state-dir",
                              str(tmp_path), *flags], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, env=env)
     follow = context = None
     try:
         said = play.stdout.readline()
@@ -262,7 +208,8 @@ def _moved(person: Person, follow: Follow, frm: str, to: str, before: int) -> No
                  f"the table taking {frm}-{to}")
 
 
-def test_a_person_plays_a_whole_stones_game_with_the_pages_hands(browser, tmp_path):
+def _stones(browser, tmp_path: Path) -> dict:
+    """The whole stones game on 4x4, clicked, one move refused and put back."""
     from engine.core import square_name
     from engine.stones.game import StonesGame, StonesOptions
 
@@ -306,36 +253,12 @@ def test_a_person_plays_a_whole_stones_game_with_the_pages_hands(browser, tmp_pa
                         and all(s.owner is pos.to_play for s in pos.board[m.frm]))
             _moved(person, follow, square_name(move.frm), square_name(move.to),
                    follow.accepted())
-        assert refused and follow.over["outcome"]
+    return {"refused": refused, "over": follow.over}
 
 
-FIRST_PANEL = """
-window.firstPanel = null;
-new MutationObserver(() => {
-  const squares = document.querySelectorAll("#hands [data-hand-square]");
-  if (window.firstPanel === null && squares.length) {
-    window.firstPanel = { squares: squares.length,
-      heading: squares[0].closest("section").querySelector("h3").textContent };
-  }
-}).observe(document, { childList: true, subtree: true });
-"""
-"""Keeps what the hands panel showed the first time it drew a board, before any redraw."""
-
-
-def test_the_stones_panel_has_the_games_size_from_its_first_frame(browser, tmp_path):
-    """A 6x4 game on the simulated table's 8x8 switches: the panel's very first board has
-    24 squares, not the switches' 64, both on entering the PIN and on a reload."""
-    with _playing(browser, tmp_path, "stones", "--size", "6x4", ends=False,
-                  init_script=FIRST_PANEL) as (person, _follow):
-        person.enter_pin()
-        for _opening in ("after the PIN", "on a reload"):
-            person.page.wait_for_function("() => window.firstPanel !== null", timeout=30_000)
-            first = person.page.evaluate("() => window.firstPanel")
-            assert first["squares"] == 24 and "(6x4," in first["heading"], (_opening, first)
-            person.page.reload()
-
-
-def test_a_person_plays_a_whole_highrise_game_with_the_pages_hands(browser, tmp_path):
+def _highrise(browser, tmp_path: Path) -> dict:
+    """The whole High Rise game at a phone's size, clicked, after a guest's hands are
+    refused; one leaning pyramid refused and lifted."""
     with _playing(browser, tmp_path, "highrise", size=PHONE) as (person, follow):
         # A guest moves nothing: the hands need the PIN's session too
         status, words = person.page.evaluate("""async () => {
@@ -386,10 +309,12 @@ def test_a_person_plays_a_whole_highrise_game_with_the_pages_hands(browser, tmp_
             person.click(f'[data-hand-square="{square}"]')
             follow.until(lambda b=before: follow.accepted() > b or follow.over, OTHER_GAME_S,
                          "the placement weighed")
-        assert refused and follow.over["outcome"]
+    return {"refused": refused, "over": follow.over}
 
 
-def test_a_person_plays_a_whole_maze_game_with_the_pages_hands(browser, tmp_path):
+def _maze(browser, tmp_path: Path) -> dict:
+    """The whole maze game of 15 turns, clicked: a wall turned with the button, a claim
+    picked with it, a knight's jump refused and put back."""
     from engine.core import square_name
     from engine.maze.game import MazeGame, MazeOptions
     from engine.maze.plan import plan
@@ -465,23 +390,19 @@ def test_a_person_plays_a_whole_maze_game_with_the_pages_hands(browser, tmp_path
                              "the claim")
             else:
                 _moved(person, follow, frm, square_name(to), before)
-        assert refused and walled and follow.over["outcome"]
-        assert any("claiming" in e["text"] for e in follow.events if e["event"] == "accepted")
+    return {"refused": refused, "walled": walled, "over": follow.over,
+            "accepted": [e["text"] for e in follow.events if e["event"] == "accepted"]}
 
 
-def test_the_toy_game_plays_on_the_page_with_the_hands_panel_it_declares(browser, tmp_path,
-                                                                        monkeypatch):
+def _toy(browser, tmp_path: Path) -> dict:
     """The tests' fifth game, named by ``OBELISK_GAMES`` alone: ``obelisk play`` starts its
     board, service and page, the hands panel its declaration defaults to puts the stones,
     and the game ends on the page (the page has no drawing for it: its words say it all)."""
-    from pathlib import Path
-
     from tests.toy import GAME_ID
 
     root = Path(__file__).resolve().parent.parent
-    monkeypatch.setenv("OBELISK_GAMES", "tests.toy")
-    monkeypatch.setenv("PYTHONPATH", str(root))
-    with _playing(browser, tmp_path, GAME_ID) as (person, follow):
+    env = {**os.environ, "OBELISK_GAMES": "tests.toy", "PYTHONPATH": str(root)}
+    with _playing(browser, tmp_path, GAME_ID, env=env) as (person, follow):
         person.enter_pin()
         _start(person, follow)
         for n, (seat, square) in enumerate((("A", "a1"), ("B", "b1"), ("A", "a2"),
@@ -491,4 +412,98 @@ def test_the_toy_game_plays_on_the_page_with_the_hands_panel_it_declares(browser
             person.click(f'[data-hand-square="{square}"]')
             follow.until(lambda n=n: follow.accepted() > n, 60, f"the table taking {square}")
         follow.until(lambda: follow.over, 30, "the end")
-        assert follow.over["outcome"]["winner"] == "A"
+    return {"over": follow.over}
+
+
+# ---------------------------------------------------------------------- each game's end
+
+PLAYS = {"towers_played": _towers, "highrise_played": _highrise, "maze_played": _maze,
+         "stones_played": _stones, "toy_played": _toy}
+"""Each whole game, as a fixture of the same name gives it; the longest first."""
+
+
+@pytest.fixture(scope="module")
+def whole_games(request, tmp_path_factory):
+    """The whole games the module's selected tests check, played ahead (``Browsing``)."""
+    executable = chromium()
+    games = browsing(request, lambda name: partial(PLAYS[name], tmp_path=tmp_path_factory
+                                                   .mktemp(name)), list(PLAYS), executable)
+    yield games
+    games.close()
+
+
+@pytest.fixture
+def towers_played(whole_games) -> dict:
+    return whole_games.result("towers_played")
+
+
+@pytest.fixture
+def stones_played(whole_games) -> dict:
+    return whole_games.result("stones_played")
+
+
+@pytest.fixture
+def highrise_played(whole_games) -> dict:
+    return whole_games.result("highrise_played")
+
+
+@pytest.fixture
+def maze_played(whole_games) -> dict:
+    return whole_games.result("maze_played")
+
+
+@pytest.fixture
+def toy_played(whole_games) -> dict:
+    return whole_games.result("toy_played")
+
+
+def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(towers_played):
+    played = towers_played
+    assert played["refused"] and played["paused"] and played["taken_back"]
+    assert played["over"]["outcome"]
+    ended = played["ended"]  # the result, and what comes next: no dead end
+    assert played["over"]["outcome"]["words"] in ended and "next game" in ended, ended
+
+
+FIRST_PANEL = """
+window.firstPanel = null;
+new MutationObserver(() => {
+  const squares = document.querySelectorAll("#hands [data-hand-square]");
+  if (window.firstPanel === null && squares.length) {
+    window.firstPanel = { squares: squares.length,
+      heading: squares[0].closest("section").querySelector("h3").textContent };
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+"""Keeps what the hands panel showed the first time it drew a board, before any redraw."""
+
+
+def test_the_stones_panel_has_the_games_size_from_its_first_frame(browser, tmp_path):
+    """A 6x4 game on the simulated table's 8x8 switches: the panel's very first board has
+    24 squares, not the switches' 64, both on entering the PIN and on a reload."""
+    with _playing(browser, tmp_path, "stones", "--size", "6x4", ends=False,
+                  init_script=FIRST_PANEL) as (person, _follow):
+        person.enter_pin()
+        for _opening in ("after the PIN", "on a reload"):
+            person.page.wait_for_function("() => window.firstPanel !== null", timeout=30_000)
+            first = person.page.evaluate("() => window.firstPanel")
+            assert first["squares"] == 24 and "(6x4," in first["heading"], (_opening, first)
+            person.page.reload()
+
+
+def test_a_person_plays_a_whole_stones_game_with_the_pages_hands(stones_played):
+    assert stones_played["refused"] and stones_played["over"]["outcome"]
+
+
+def test_a_person_plays_a_whole_highrise_game_with_the_pages_hands(highrise_played):
+    assert highrise_played["refused"] and highrise_played["over"]["outcome"]
+
+
+def test_a_person_plays_a_whole_maze_game_with_the_pages_hands(maze_played):
+    assert maze_played["refused"] and maze_played["walled"] and maze_played["over"]["outcome"]
+    assert any("claiming" in text for text in maze_played["accepted"])
+
+
+def test_the_toy_game_plays_on_the_page_with_the_hands_panel_it_declares(toy_played):
+    """The tests' fifth game, named by ``OBELISK_GAMES`` alone (``_toy``)."""
+    assert toy_played["over"]["outcome"]["winner"] == "A"

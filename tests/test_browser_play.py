@@ -18,8 +18,7 @@ from firmware.games import GAMES
 from firmware.service.control import send
 from hardware.sim.line_socket import ask
 from tests.browser_support import LAPTOP, OBELISK, PHONE, interrupt, until
-from tests.hands_person import Follow, plan
-from tests.test_browser_hands import Person
+from tests.hands_person import Follow, Person, plan
 
 
 class Played:
