@@ -1,8 +1,9 @@
 """The page in a real browser (Debian's chromium, headless), following whole demo games.
 
 All four games are played at once, each by its demo on a state directory of
-its own with `obelisk web` beside it: one page is open from before the demo
-starts (a laptop's size), a second opens mid-game (a phone's) while the demo
+its own with `obelisk web` beside it (the four servers started side by side):
+one page is open from before the demo starts (a laptop's size), and the demo
+starts as soon as it is; a second opens mid-game (a phone's) while the demo
 is paused with its menu button (``tests.paused_demo``), so a slow page load
 cannot miss the game; the demo then plays on to its end. Their tests
 then check what the pages showed against the demo's own JSON events. The
@@ -16,6 +17,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -84,11 +86,15 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
     opened mid-game; every process is stopped at the end, whatever happened."""
     root = tmp_path_factory.mktemp("followed")
     runs: dict[str, Followed] = {}
+    webs: dict[str, Web] = {}
     try:
+        for game in GAMES:
+            (root / game).mkdir()
+            webs[game] = Web(root / game)
+        with ThreadPoolExecutor(len(webs)) as pool:  # their start-ups side by side
+            list(pool.map(Web.start, webs.values()))
         for game, (seed, extra, _) in GAMES.items():
-            state_dir = root / game
-            state_dir.mkdir()
-            web = Web(state_dir).start()
+            web = webs[game]
             early = browser.new_context(viewport=LAPTOP).new_page()
             early.add_init_script(SPEECH)
             early.goto(web.url + "/")
@@ -96,10 +102,9 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
             early.check("#speak")  # this page reads each refusal aloud
             early.wait_for_function("() => document.getElementById('status').textContent"
                                     ".includes('no table is running')")
-            demo = Demo(game, state_dir, seed, SPEED, extra, pause_at=GAMES[game][2])
-            runs[game] = Followed(game, state_dir, demo, web, early)
-        for run in runs.values():
-            run.demo.start()
+            demo = Demo(game, web.state_dir, seed, SPEED, extra, pause_at=GAMES[game][2])
+            runs[game] = Followed(game, web.state_dir, demo, web, early)
+            demo.start()  # once its page follows; the next pages open meanwhile
         waiting = dict(runs)
         deadline = time.monotonic() + DEMO_S
         while waiting:  # open each second page while its game is paused, then compare
@@ -145,7 +150,8 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
     finally:
         for run in runs.values():
             run.demo.stop()
-            run.web.stop()
+        for web in webs.values():
+            web.stop()
 
 
 @pytest.mark.parametrize("game", GAMES)
