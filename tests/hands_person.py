@@ -119,10 +119,18 @@ class Person:
         self._click(selector)
 
     def enter_pin(self) -> None:
-        """The person types the table PIN (`obelisk play` printed it) into the controls."""
+        """The person types the table PIN (`obelisk play` printed it) into the controls, and
+        the hands show."""
+        self.type_pin()
+        self.pin_taken()
+
+    def type_pin(self) -> None:
         self.page.wait_for_selector("#pin")
         self.page.fill("#pin", read_pin(self.dir))
         self.page.click("#pin-enter")
+
+    def pin_taken(self) -> None:
+        """Until the controls hold the session and the hands show (their next look)."""
         self.page.wait_for_selector('#controls[data-session="yes"]', timeout=30_000)
         self.page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
 

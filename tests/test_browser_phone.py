@@ -17,18 +17,21 @@ from tests.browser_support import LAPTOP, PHONE
 from tests.hands_person import lower_plan, plan
 from tests.test_browser_play import Played
 
+PLAYS = [("maze",), ("stones", "--size", "8x8"), ("highrise",), ("towers",)]
+"""The `obelisk play GAME ARGS...` the module's tests use."""
+
 
 @pytest.fixture(scope="module")
 def plays(browser, tmp_path_factory):
-    """One `obelisk play GAME ARGS...` of each kind for the whole module, started when first
-    asked for: each test goes on from where the one before left that game."""
+    """One `obelisk play GAME ARGS...` of each kind for the whole module, all started side by
+    side when first asked for: each test goes on from where the one before left that game."""
     started: dict[tuple[str, ...], Played] = {}
 
     def play(game: str, *args: str) -> Played:
-        key = (game, *args)
-        if key not in started:
-            started[key] = Played(browser, game, tmp_path_factory.mktemp(game), *args)
-        return started[key]
+        if not started:
+            each = [(key[0], tmp_path_factory.mktemp(key[0]), *key[1:]) for key in PLAYS]
+            started.update(zip(PLAYS, Played.side_by_side(browser, *each), strict=True))
+        return started[(game, *args)]
 
     yield play
     for played in started.values():

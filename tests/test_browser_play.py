@@ -22,21 +22,54 @@ from tests.hands_person import Follow, Person, plan
 
 
 class Played:
-    """One `obelisk play GAME` on a state directory, its page open at a phone's width."""
+    """One `obelisk play GAME` on a state directory, its page open at a phone's width, the
+    PIN entered; ``side_by_side`` starts several at once."""
 
-    def __init__(self, browser, game: str, state_dir: Path, *args: str) -> None:
-        self.dir = state_dir
+    def __init__(self, browser, game: str, state_dir: Path, *args: str,
+                 opened: bool = True) -> None:
+        """``opened``: False leaves the page to ``_open`` and ``_enter`` (only the command
+        is started)."""
+        self.dir, self.browser = state_dir, browser
+        self.page = self.person = self.follow = None
         self.process = subprocess.Popen(
             [OBELISK, "play", game, "--port", "0", "--state-dir", str(state_dir), *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if opened:
+            self._open()
+            self._enter()
+
+    def _open(self) -> None:
+        """Its page, once the command says where, the PIN typed."""
         said = self.process.stdout.readline()
         assert "open http://" in said, self.process.stderr.read()
         self.url = said[said.index("http://"):].split()[0]
-        self.page = browser.new_context(viewport=PHONE).new_page()
+        self.page = self.browser.new_context(viewport=PHONE).new_page()
         self.page.goto(self.url)
-        self.person = Person(self.page, state_dir)
-        self.person.enter_pin()
-        self.follow = Follow(state_dir)
+        self.person = Person(self.page, self.dir)
+        self.person.type_pin()
+
+    def _enter(self) -> None:
+        self.person.pin_taken()
+        self.follow = Follow(self.dir)
+
+    @staticmethod
+    def side_by_side(browser, *each: tuple) -> list[Played]:
+        """A ``Played`` of each ``(game, state_dir, *args)``: the commands started at once,
+        then the pages, every PIN typed before any is waited on (each page's hands show at
+        their next look, up to 2 s later); all stopped if one fails."""
+        started: list[Played] = []
+        try:
+            for game, state_dir, *args in each:
+                started.append(Played(browser, game, state_dir, *args, opened=False))
+            for played in started:
+                played._open()
+            for played in started:
+                played._enter()
+        except BaseException:
+            for played in started:
+                played.stop()
+            raise
+        return started
 
     def act(self, act: dict) -> dict:
         """One act of the hands, through their socket (what a click on the panel sends); a
@@ -49,20 +82,27 @@ class Played:
         return self.page.text_content("#turn") or ""
 
     def stop(self) -> None:
-        self.follow.close()
-        self.page.context.close()
+        if self.follow is not None:
+            self.follow.close()
+        if self.page is not None:
+            self.page.context.close()
         interrupt(self.process)
+
+
+PLAYED = ["towers", "stones", "highrise", "maze"]
+"""The games the module plays, each with `obelisk play`."""
 
 
 @pytest.fixture(scope="module")
 def plays(browser, tmp_path_factory):
-    """One `obelisk play` of each game for the whole module, started when first asked for:
-    each test goes on from where the one before left that game."""
+    """One `obelisk play` of each game for the whole module, all started side by side when
+    first asked for: each test goes on from where the one before left that game."""
     started: dict[str, Played] = {}
 
     def play(game: str) -> Played:
-        if game not in started:
-            started[game] = Played(browser, game, tmp_path_factory.mktemp(game))
+        if not started:
+            each = [(name, tmp_path_factory.mktemp(name)) for name in PLAYED]
+            started.update(zip(PLAYED, Played.side_by_side(browser, *each), strict=True))
         return started[game]
 
     yield play
@@ -234,7 +274,7 @@ FITS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("game", ["towers", "stones", "highrise", "maze"])
+@pytest.mark.parametrize("game", PLAYED)
 def test_every_games_page_fits_a_phone_with_its_board_and_hands_in_view(plays, game):
     """Point 4: at 360 to 414 px nothing scrolls sideways, and with the drawing at the top
     of the screen the hands that act on the board are in view below it. The pages are

@@ -1,13 +1,18 @@
 """A remote towers match between two pages (issue 33): two `obelisk play --remote`, one broker.
 
 Each page is a table's: its person acts through the hands (the acts the
-panel sends), and reads on the page what the other table asks of them.
+panel sends), and reads on the page what the other table asks of them. The
+tables of both tests start side by side when the first test asks, each pair
+with a broker of its own (``Played.side_by_side``).
 """
 
 from __future__ import annotations
 
 import json
 
+import pytest
+
+from tests.ahead import wanted
 from tests.browser_support import until
 from tests.club_support import Mosquitto
 from tests.test_browser_play import Played
@@ -19,81 +24,104 @@ def _actions(where) -> list[dict]:
             if '"t":"action"' in line.replace(" ", "")] if path.exists() else []
 
 
-def test_two_pages_play_the_first_moves_of_a_remote_towers_match(browser, tmp_path):
-    broker = Mosquitto(tmp_path / "broker").start()
-    link = ["--remote", "derby", "--broker", broker.url]
-    a = b = None
+PAIRS = {  # each pair's tables: (game, its flags, each seat's flags); broker and names
+    "derby": ("towers", ["--remote", "derby"], [["--seat", "A", "--table", "ta"],
+                                                ["--seat", "B", "--table", "tb"]]),
+    "club": ("stones", [], [["--table", "ta"], ["--table", "tb"]]),
+}
+"""The two tests' tables, as a fixture of the same name gives them: a towers match named
+on the command line, and two stones tables with no match yet."""
+
+
+@pytest.fixture(scope="module")
+def pairs(request, browser, tmp_path_factory):
+    """The pairs of tables the module's selected tests use, all started side by side, each
+    pair on a broker of its own; stopped at the module's end."""
+    names = wanted(request, list(PAIRS))
+    brokers, started = [], []
     try:
-        a = Played(browser, "towers", tmp_path / "a", *link, "--seat", "A", "--table", "ta")
-        b = Played(browser, "towers", tmp_path / "b", *link, "--seat", "B", "--table", "tb")
-        for played in (a, b):
-            played.follow.start_game(lambda p=played: p.act({"act": "press", "seat":
-                                                              p.dir.name.upper()}))
-        tables = {"A": a, "B": b}
-        here = tables[a.follow.obs["active"]]  # who chooses first: the same at both tables
-        there = b if here is a else a
-        assert there.follow.obs["active"] == here.follow.obs["active"]
-        seat = here.follow.obs["active"]
-        # the chooser's hourglass runs at their own table; the other shows it from its reports
-        there.follow.until(lambda: any(e["event"] == "timer" and e["player"] == seat and
-                                       e["state"] == "started" for e in there.follow.events),
-                           30, "the chooser's hourglass shown at the other table")
-        for n in (1, 2):  # the chooser puts two blocks on the pads at their own table
-            look = here.act({"act": "look"})["table"]
-            block = next(x for x in look["pile"] if x["colour"] != "black")
-            here.act({"act": "take", "seat": seat, "block": block["id"]})
-            here.act({"act": "set", "seat": seat, "pad": look["pads"].index(None)})
-            here.follow.until(lambda n=n: here.follow.accepted() >= n, 60, f"choice {n} here")
-            # the other page says who asks what, and the turn says to make that move
-            there.page.wait_for_function(
-                "() => /the other table \\(player [AB]\\) asks: put a \\w+ block from the pile/"
-                ".test(document.getElementById('notice').textContent)", timeout=30_000)
-            assert there.turn_words().startswith(f"player {seat}")
-            assert "make the other table's move" in there.turn_words()
-            colour = block["colour"]
-            assert colour in there.page.text_content("#notice")
-            # its person makes it with a block of that colour from their own pile
-            look = there.act({"act": "look"})["table"]
-            same = next(x for x in look["pile"] if x["colour"] == colour)
-            there.act({"act": "take", "seat": seat, "block": same["id"]})
-            there.act({"act": "set", "seat": seat, "pad": look["pads"].index(None)})
-            there.follow.until(lambda n=n: there.follow.accepted() >= n, 60,
-                               f"choice {n} there")
-        until(lambda: _actions(a.dir) == _actions(b.dir) and len(_actions(a.dir)) == 2, 30,
-              "both journals holding the same two choices")
-        link_words = there.page.text_content("#link") or ""
-        assert "playing the table" in link_words, link_words
+        each = []
+        for name in names:
+            home = tmp_path_factory.mktemp(name)
+            brokers.append(Mosquitto(home / "broker").start())
+            game, flags, seats = PAIRS[name]
+            each += [(game, home / seat, *flags, "--broker", brokers[-1].url, *more)
+                     for seat, more in zip("ab", seats, strict=True)]
+        started = Played.side_by_side(browser, *each)
+        yield {name: (started[2 * n], started[2 * n + 1]) for n, name in enumerate(names)}
     finally:
-        for played in (a, b):
-            if played is not None:
-                played.stop()
-        broker.stop()
+        for played in started:
+            played.stop()
+        for broker in brokers:
+            broker.stop()
 
 
-def test_a_match_is_set_up_from_each_tables_page_with_the_pin(browser, tmp_path):
+@pytest.fixture
+def derby(pairs) -> tuple[Played, Played]:
+    return pairs["derby"]
+
+
+@pytest.fixture
+def club(pairs) -> tuple[Played, Played]:
+    return pairs["club"]
+
+
+def test_two_pages_play_the_first_moves_of_a_remote_towers_match(derby):
+    a, b = derby
+    for played in (a, b):
+        played.follow.start_game(lambda p=played: p.act({"act": "press", "seat":
+                                                          p.dir.name.upper()}))
+    tables = {"A": a, "B": b}
+    here = tables[a.follow.obs["active"]]  # who chooses first: the same at both tables
+    there = b if here is a else a
+    assert there.follow.obs["active"] == here.follow.obs["active"]
+    seat = here.follow.obs["active"]
+    # the chooser's hourglass runs at their own table; the other shows it from its reports
+    there.follow.until(lambda: any(e["event"] == "timer" and e["player"] == seat and
+                                   e["state"] == "started" for e in there.follow.events),
+                       30, "the chooser's hourglass shown at the other table")
+    for n in (1, 2):  # the chooser puts two blocks on the pads at their own table
+        look = here.act({"act": "look"})["table"]
+        block = next(x for x in look["pile"] if x["colour"] != "black")
+        here.act({"act": "take", "seat": seat, "block": block["id"]})
+        here.act({"act": "set", "seat": seat, "pad": look["pads"].index(None)})
+        here.follow.until(lambda n=n: here.follow.accepted() >= n, 60, f"choice {n} here")
+        # the other page says who asks what, and the turn says to make that move
+        there.page.wait_for_function(
+            "() => /the other table \\(player [AB]\\) asks: put a \\w+ block from the pile/"
+            ".test(document.getElementById('notice').textContent)", timeout=30_000)
+        assert there.turn_words().startswith(f"player {seat}")
+        assert "make the other table's move" in there.turn_words()
+        colour = block["colour"]
+        assert colour in there.page.text_content("#notice")
+        # its person makes it with a block of that colour from their own pile
+        look = there.act({"act": "look"})["table"]
+        same = next(x for x in look["pile"] if x["colour"] == colour)
+        there.act({"act": "take", "seat": seat, "block": same["id"]})
+        there.act({"act": "set", "seat": seat, "pad": look["pads"].index(None)})
+        there.follow.until(lambda n=n: there.follow.accepted() >= n, 60,
+                           f"choice {n} there")
+    until(lambda: _actions(a.dir) == _actions(b.dir) and len(_actions(a.dir)) == 2, 30,
+          "both journals holding the same two choices")
+    link_words = there.page.text_content("#link") or ""
+    assert "playing the table" in link_words, link_words
+
+
+def test_a_match_is_set_up_from_each_tables_page_with_the_pin(club):
     """Point 1: two tables with a broker and no match; each page's person, with the PIN,
     sets up a match of the same name, one in each seat; the two tables find each other."""
-    broker = Mosquitto(tmp_path / "broker").start()
-    a = b = None
-    try:
-        a = Played(browser, "stones", tmp_path / "a", "--broker", broker.url, "--table", "ta")
-        b = Played(browser, "stones", tmp_path / "b", "--broker", broker.url, "--table", "tb")
-        for played, seat in ((a, "A"), (b, "B")):
-            page = played.page
-            page.select_option("#opt-solo", f"remote-{seat}")
-            page.fill("#opt-match", "club-night")
-            page.click("#ctl-new")
-        for played in (a, b):
-            played.page.wait_for_function(
-                "() => /playing the table/.test(document.getElementById('link').textContent)",
-                timeout=60_000)
-        assert "tb" in (a.page.text_content("#link") or "")
-        assert "ta" in (b.page.text_content("#link") or "")
-        for played, other in ((a, "B"), (b, "A")):
-            names = played.page.text_content("#players") or ""
-            assert f"player {other} (at the other table)" in names, names
-    finally:
-        for played in (a, b):
-            if played is not None:
-                played.stop()
-        broker.stop()
+    a, b = club
+    for played, seat in ((a, "A"), (b, "B")):
+        page = played.page
+        page.select_option("#opt-solo", f"remote-{seat}")
+        page.fill("#opt-match", "club-night")
+        page.click("#ctl-new")
+    for played in (a, b):
+        played.page.wait_for_function(
+            "() => /playing the table/.test(document.getElementById('link').textContent)",
+            timeout=60_000)
+    assert "tb" in (a.page.text_content("#link") or "")
+    assert "ta" in (b.page.text_content("#link") or "")
+    for played, other in ((a, "B"), (b, "A")):
+        names = played.page.text_content("#players") or ""
+        assert f"player {other} (at the other table)" in names, names
