@@ -18,22 +18,26 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
-AT_ONCE = 3
-"""Runs side by side at most: each takes about a quarter of one core."""
+AT_ONCE = 5
+"""Runs side by side at most: each takes about a quarter of one core, so five fit on 2 cores."""
 
 
 class Ahead:
-    """``commands`` (name: argument list) run in the background in their order, ``AT_ONCE``
-    at a time; ``result(name)`` waits for one and gives its ``CompletedProcess``."""
+    """``commands`` (name: argument list, or a function of no argument that runs its own
+    commands with their own timeouts) run in the background in their order, ``AT_ONCE`` at
+    a time; ``result(name)`` waits for one and gives its ``CompletedProcess`` (what the
+    function returned)."""
 
-    def __init__(self, commands: dict[str, list[str]], timeout: float) -> None:
+    def __init__(self, commands: dict[str, list[str] | Callable[[], object]],
+                 timeout: float) -> None:
         self._pool = ThreadPoolExecutor(max_workers=AT_ONCE, thread_name_prefix="ahead")
         self._runs: dict[str, Future] = {
-            name: self._pool.submit(subprocess.run, command, capture_output=True, text=True,
-                                    timeout=timeout)
+            name: self._pool.submit(command) if callable(command) else
+            self._pool.submit(subprocess.run, command, capture_output=True, text=True,
+                              timeout=timeout)
             for name, command in commands.items()}
 
-    def result(self, name: str) -> subprocess.CompletedProcess:
+    def result(self, name: str) -> object:
         return self._runs[name].result()
 
     def close(self) -> None:
@@ -55,8 +59,8 @@ def wanted(request, names: list[str]) -> list[str]:
     return [name for name in names if name in used]
 
 
-def started(request, commands: Callable[[str], list[str]], names: list[str],
-            timeout: float) -> Ahead:
+def started(request, commands: Callable[[str], list[str] | Callable[[], object]],
+            names: list[str], timeout: float) -> Ahead:
     """An ``Ahead`` of the runs the module's selected tests use (``commands(name)`` gives
     one's argument list)."""
     return Ahead({name: commands(name) for name in wanted(request, names)}, timeout)

@@ -40,12 +40,13 @@ def _towers(browser, tmp_path: Path) -> dict:
     play = subprocess.Popen([OBELISK, "play", "towers", "--port", "0", "--state-dir",
                              str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
-    follow = None
+    follow = context = None
     try:
         said = play.stdout.readline()
         assert "open http://" in said, play.stderr.read()
         url = said[said.index("http://"):].split()[0]
-        page = browser.new_context(viewport=LAPTOP).new_page()
+        context = browser.new_context(viewport=LAPTOP)  # closed: the browser plays on
+        page = context.new_page()
         page.goto(url)
         page.wait_for_selector("#pin")  # a guest sees no hands: the PIN first
         assert page.is_hidden("#hands")
@@ -124,6 +125,8 @@ def _towers(browser, tmp_path: Path) -> dict:
     finally:
         if follow is not None:
             follow.close()
+        if context is not None:
+            context.close()
         play.send_signal(signal.SIGINT)
         code = play.wait(30)
     errors = play.stderr.read()

@@ -1,7 +1,8 @@
 """obelisk demo towers, run as a person runs it: whole games, killed and resumed.
 
 The whole games the tests check are played side by side, started together when the first
-test asks (``tests.ahead``): a demo mostly waits on its simulated sensors' real time.
+test asks (``tests.ahead``): a demo mostly waits on its simulated sensors' real time. The
+demo killed and resumed is one of them, its two runs one after the other.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,7 @@ SEED = 5
 ARGS = ["demo", "towers", "--seed", str(SEED), "--json", "--speed", "50"]
 STONES = ["demo", "stones", "--json", "--speed", "50"]
 DEMOS = {  # each a fixture of the same name: the finished run, checked by the tests
+    "killed_and_resumed": ARGS,  # twice, on one state directory (``_killed_and_resumed``)
     "uninterrupted": ARGS,
     "stones_seed_2": [*STONES, "--seed", "2"],  # the open mode, on occupancy switches
     "stones_balanced": [*STONES, "--seed", "3", "--mode", "balanced"],
@@ -41,13 +44,38 @@ DEMOS = {  # each a fixture of the same name: the finished run, checked by the t
 def demos(request, tmp_path_factory):
     """The module's demos, started together ahead of the tests (``tests.ahead``)."""
 
-    def command(name: str) -> list[str]:
+    def command(name: str):
         where = str(tmp_path_factory.mktemp(name))
+        if name == "killed_and_resumed":
+            return partial(_killed_and_resumed, Path(where) / "state")
         return [OBELISK, *(where if word == "{dir}" else word for word in DEMOS[name])]
 
     ahead = started(request, command, list(DEMOS), timeout=300)
     yield ahead
     ahead.close()
+
+
+def _killed_and_resumed(state: Path) -> tuple[int, subprocess.CompletedProcess]:
+    """The towers demo on ``state``, killed once it has accepted 15 actions, then run again
+    there to its end: how many the first run had accepted, and the second run."""
+    first = subprocess.Popen([OBELISK, *ARGS, "--state-dir", str(state)],
+                             stdout=subprocess.PIPE, text=True)
+    accepted = 0
+    deadline = time.monotonic() + 120
+    for line in first.stdout:
+        accepted += json.loads(line)["event"] == "accepted"
+        if accepted >= 15 or time.monotonic() > deadline:
+            break
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    again = subprocess.run([OBELISK, *ARGS, "--state-dir", str(state)],
+                           capture_output=True, text=True, timeout=300)
+    return accepted, again
+
+
+@pytest.fixture(scope="module")
+def killed_and_resumed(demos) -> tuple[int, subprocess.CompletedProcess]:
+    return demos.result("killed_and_resumed")
 
 
 def _finished(demos, name: str) -> subprocess.CompletedProcess:
@@ -129,21 +157,9 @@ def test_each_game_has_a_timeout_and_a_corrected_illegal_placement(uninterrupted
     assert "repaired" in after and "accepted" in after
 
 
-def test_a_killed_demo_resumes_and_ends_the_same(uninterrupted, tmp_path):
-    state = tmp_path / "state"
-    first = subprocess.Popen([OBELISK, *ARGS, "--state-dir", str(state)],
-                             stdout=subprocess.PIPE, text=True)
-    accepted = 0
-    deadline = time.monotonic() + 120
-    for line in first.stdout:
-        accepted += json.loads(line)["event"] == "accepted"
-        if accepted >= 15 or time.monotonic() > deadline:
-            break
-    first.send_signal(signal.SIGKILL)
-    first.wait()
+def test_a_killed_demo_resumes_and_ends_the_same(uninterrupted, killed_and_resumed):
+    accepted, again = killed_and_resumed
     assert accepted >= 15
-    again = subprocess.run([OBELISK, *ARGS, "--state-dir", str(state)],
-                           capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     events = [json.loads(line) for line in again.stdout.splitlines()]
     assert events[0]["event"] == "resumed" and events[0]["actions"] >= 15
