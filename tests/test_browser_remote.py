@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from firmware.service.control import send
 from tests.ahead import wanted
 from tests.browser_support import until
 from tests.club_support import Mosquitto
@@ -105,6 +106,21 @@ def test_two_pages_play_the_first_moves_of_a_remote_towers_match(derby):
           "both journals holding the same two choices")
     link_words = there.page.text_content("#link") or ""
     assert "playing the table" in link_words, link_words
+    # a pause asked on one page happens at both tables only once the other page agrees
+    here.page.click("#ctl-pause")
+    there.page.wait_for_function(
+        "() => /the other table \\(player [AB]\\) asks to pause the game/"
+        ".test(document.getElementById('link').textContent)", timeout=30_000)
+    assert "asked the other table to pause" in (here.page.text_content("#link") or "")
+    for played in (here, there):  # asked, not agreed: both still play
+        assert send(played.dir, {"command": "status"})["state"] != "paused"
+    there.page.click("#ctl-agree")
+    for played in (here, there):
+        played.page.wait_for_function(
+            "() => /^paused/.test(document.getElementById('status').textContent)",
+            timeout=30_000)
+        assert send(played.dir, {"command": "status"})["state"] == "paused"
+    assert "agreed to pause the game" in (here.page.text_content("#notice") or "")
 
 
 def test_a_match_is_set_up_from_each_tables_page_with_the_pin(club):

@@ -315,7 +315,8 @@ function statusWords() {
   if (page.absent && page.over) return "the game is over and the table has stopped; this page follows the next one";
   if (page.absent || !page.game) return page.status;
   if (page.over) return "the game is over";
-  if (page.paused) return "paused: the menu button resumes";
+  if (page.paused) return page.link ? "paused: the menu button asks the other table to play on"
+    : "paused: the menu button resumes";
   return `${counted(page.actions, "action")} played`;
 }
 
