@@ -15,6 +15,7 @@ screenshots of each game's end are kept in pytest's temporary directory;
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -224,7 +225,8 @@ def test_the_page_never_lost_the_table_while_it_ran(followed, game):
     """The page once said "the table is not answering" mid-game: between the first move and
     the end, it only counts moves."""
     statuses = followed[game].seen["statuses"]
-    playing = [s for s in statuses if "actions played" in s or s.startswith("paused")]
+    playing = [s for s in statuses if re.fullmatch(r"\d+ actions? played", s)
+               or s.startswith("paused")]
     first, last = statuses.index(playing[0]), statuses.index(playing[-1])
     assert statuses[first:last + 1] == playing, statuses
 
