@@ -139,12 +139,8 @@ class Person:
         self.page.click(f"#ctl-{name}", timeout=60_000)
 
     def seat(self, seat: str) -> None:
-        """Act as ``seat``: its button pressed, unless the page shows it pressed already."""
-        button = f'[data-seat="{seat}"]'
-        if self.page.get_attribute(button, "aria-pressed") == "true":
-            return
-        self.page.click(button)
-        self.page.wait_for_selector(f'{button}[aria-pressed="true"]')
+        self.page.click(f'[data-seat="{seat}"]')
+        self.page.wait_for_selector(f'[data-seat="{seat}"][aria-pressed="true"]')
 
     def press(self, button: str, hold: bool = False) -> None:
         self._click(f'[data-press="{button}"]' + ("[data-hold]" if hold else

@@ -61,7 +61,11 @@ def _towers(browser, tmp_path: Path) -> dict:
             if obs["phase"] == "over":  # the table tells the outcome next
                 follow.until(lambda: follow.over, 30, "the end")
             elif follow.offer is not None and follow.offer["kind"] == "choose":
-                person.press(follow.offer["players"][0], hold=True)
+                offer = follow.offer
+                person.press(offer["players"][0], hold=True)
+                # the lit candidate played, or the choice offered again: never a hold unheard
+                follow.until(lambda o=offer, b=before: follow.accepted() > b or follow.over
+                             or follow.offer is not o, 60, "the hold on the offered choice")
             elif obs["phase"] == "take" and not refused:
                 # The passive player's block on the active player's tower: refused
                 passive = "B" if obs["active"] == "A" else "A"
