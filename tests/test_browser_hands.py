@@ -13,7 +13,7 @@ page. Then a whole game of stones, High Rise and the maze, each with one
 refused placement put right, and a guest's hands refused.
 
 The whole games are played ahead, two at a time, each on a browser of its own
-(``tests.ahead.Browsing``), from when the first test asks: a game mostly waits on its
+(``tests.ahead.Browsing``), from the module's first test on: a game mostly waits on its
 clicks' answers and the table, not on the CPU. Each test checks its own game's end.
 """
 
@@ -429,9 +429,10 @@ PLAYS = {"towers_played": _towers, "highrise_played": _highrise, "maze_played": 
 """Each whole game, as a fixture of the same name gives it; the longest first."""
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module", autouse=True)
 def whole_games(request, tmp_path_factory):
-    """The whole games the module's selected tests check, played ahead (``Browsing``)."""
+    """The whole games the module's selected tests check, played ahead (``Browsing``) from
+    the module's first test, whichever it is."""
     executable = chromium()
     games = browsing(request, lambda name: partial(PLAYS[name], tmp_path=tmp_path_factory
                                                    .mktemp(name)), list(PLAYS), executable)
@@ -464,14 +465,6 @@ def toy_played(whole_games) -> dict:
     return whole_games.result("toy_played")
 
 
-def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(towers_played):
-    played = towers_played
-    assert played["refused"] and played["paused"] and played["taken_back"]
-    assert played["over"]["outcome"]
-    ended = played["ended"]  # the result, and what comes next: no dead end
-    assert played["over"]["outcome"]["words"] in ended and "next game" in ended, ended
-
-
 FIRST_PANEL = """
 window.firstPanel = null;
 new MutationObserver(() => {
@@ -496,6 +489,14 @@ def test_the_stones_panel_has_the_games_size_from_its_first_frame(browser, tmp_p
             first = person.page.evaluate("() => window.firstPanel")
             assert first["squares"] == 24 and "(6x4," in first["heading"], (_opening, first)
             person.page.reload()
+
+
+def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(towers_played):
+    played = towers_played
+    assert played["refused"] and played["paused"] and played["taken_back"]
+    assert played["over"]["outcome"]
+    ended = played["ended"]  # the result, and what comes next: no dead end
+    assert played["over"]["outcome"]["words"] in ended and "next game" in ended, ended
 
 
 def test_a_person_plays_a_whole_stones_game_with_the_pages_hands(stones_played):
