@@ -221,8 +221,8 @@ def _stones(browser, tmp_path: Path) -> dict:
     from engine.stones.game import StonesGame, StonesOptions
 
     game = StonesGame(StonesOptions(rows=4, cols=4, ply_limit=8))
-    with _playing(browser, tmp_path, "stones", "--size", "4x4", "--ply-limit", "8") as (
-            person, follow):
+    with _playing(browser, tmp_path, "stones", "--size", "4x4", "--ply-limit", "8",
+                  ends=False) as (person, follow):  # it ends, then the next game is set up
         person.enter_pin()
         for square, stack in game.new_initial_state().stacks:  # set the stones out
             stone = stack[0]
@@ -260,6 +260,17 @@ def _stones(browser, tmp_path: Path) -> dict:
                         and all(s.owner is pos.to_play for s in pos.board[m.frm]))
             _moved(person, follow, square_name(move.frm), square_name(move.to),
                    follow.accepted())
+        # the turn line says a player's button sets up the next game: the page's press does
+        follow.until(lambda: follow.over, 30, "the end said")
+        person.page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
+        ended = len(follow.events)
+        person.press("A")
+        follow.until(lambda: any(e["event"] == "table" and e["state"] == "setup"
+                                 for e in follow.events[ended:]), 30,
+                     "the next game set up by a press of A on the page")
+        person.page.wait_for_function(  # and the page says what to do for it
+            "() => /set the stones out/.test(document.getElementById('turn').textContent)",
+            timeout=30_000)
     return {"refused": refused, "over": follow.over}
 
 

@@ -119,3 +119,4 @@ class Starting:
         self.lifted = None
         self.problem = self.SETUP
         self.settler.forget()
+        self.emit(self.public_state())  # every reader draws the new game's setup at once
