@@ -131,3 +131,17 @@ def test_a_move_other_than_the_one_the_other_table_made_is_refused_in_its_name(t
     refused = [e for e in t.events if e["event"] == "refused"][-1]["message"]
     assert refused.startswith("the other table asked for ") and "computer" not in refused
     assert len(t.table.actions) == 1
+
+
+def test_a_table_started_again_tells_its_whole_state_with_every_move_after_the_replay(
+        tmp_path):
+    """A page that followed the service while it was starting got a state of no moves: the
+    replay's end tells the whole state again, the moves so far and the turn in it (the
+    trial's maze alone lost its moves list and turn line so)."""
+    t = _match(tmp_path)
+    _person_moves(t)
+    again = StonesHarness(tmp_path)  # the same journal, a new service
+    told = [e for e in again.events if e["event"] in ("resumed", "table")]
+    assert [e["event"] for e in told][-2:] == ["resumed", "table"]
+    assert told[-1]["state"] == "play" and len(told[-1]["moves"]) == 1
+    assert told[-1]["moves"][0]["n"] == 1 and told[-1]["doing"]

@@ -59,6 +59,7 @@ class Starting:
         self.tell("resumed", game=self.game.id, options=options_to_dict(self.game.options),
                   actions=len(self.actions), observation=self.position.observation())
         self.resumed()
+        self.emit(self.public_state())  # a reader that came before the replay: all, at once
         if self.position.is_terminal():  # its end was not written before the stop
             try:
                 self._end()
