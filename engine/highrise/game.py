@@ -307,8 +307,9 @@ class HighriseState(Turns):
             if s.controller is not None:
                 scores[s.controller.index] += s.points
                 lines[s.controller.index].append(
-                    f"{square_name(s.square)}: {s.points} ({s.pips[s.controller.other.index]} "
-                    f"opposing pips + value {s.value})")
+                    f"{square_name(s.square)}: {s.points} ("
+                    f"{counted(s.pips[s.controller.other.index], 'opposing pip')} + value "
+                    f"{s.value})")
         winner = None if scores[0] == scores[1] else \
             (Player.A if scores[0] > scores[1] else Player.B)
         return Outcome("all_placed", winner, (scores[0], scores[1]),
