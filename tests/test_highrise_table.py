@@ -207,11 +207,14 @@ def test_a_restart_resumes_the_sealed_game(tmp_path):
         t.put(i, size)
     again = Table(tmp_path, seed=999)                   # the seed is taken from the journal
     assert again.table.state == "play"
-    assert again.events == [{"event": "resumed", "game": "highrise",
-                             "options": {"rows": 3, "cols": 3}, "actions": 4,
-                             "observation": t.table.position.observation()},
-                            {"event": "turn", "player": t.table.position.to_play.value,
-                             "doing": "put one of your pyramids on any stack"}]
+    resumed, whole, turn = again.events  # the replay, the whole state told again, the turn
+    assert resumed == {"event": "resumed", "game": "highrise",
+                       "options": {"rows": 3, "cols": 3}, "actions": 4,
+                       "observation": t.table.position.observation()}
+    assert whole["event"] == "table" and whole["actions"] == 4 and len(whole["moves"]) == 4
+    assert "size" not in str(whole["moves"]) and "pips" not in str(whole)  # nothing hidden
+    assert turn == {"event": "turn", "player": t.table.position.to_play.value,
+                    "doing": "put one of your pyramids on any stack"}
     assert again.table.position == t.table.position
     assert again.table.position.values == t.table.position.values
     again.pads = t.pads

@@ -59,13 +59,13 @@ class Starting:
         self.tell("resumed", game=self.game.id, options=options_to_dict(self.game.options),
                   actions=len(self.actions), observation=self.position.observation())
         self.resumed()
-        self.emit(self.public_state())  # a reader that came before the replay: all, at once
         if self.position.is_terminal():  # its end was not written before the stop
             try:
                 self._end()
             except JournalError as exc:  # the disk is still full: each tick tries again
                 self.cannot_record(str(exc))
         else:
+            self.emit(self.public_state())  # a reader that came before the replay: all of it
             self._tell_turn(None)
 
     def _initial(self, start: dict) -> Any:
