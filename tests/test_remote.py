@@ -168,20 +168,28 @@ def test_the_other_table_out_of_touch_is_said_as_such_and_its_return_too(tmp_pat
     assert "the match waits" in told[0][1] and "nothing times out" in told[0][1]
 
 
-def test_the_other_tables_hourglass_is_shown_here_and_ours_is_not_sent_back(tmp_path,
-                                                                          monkeypatch):
+def _linked(tmp_path, monkeypatch, game: str, **extra) -> tuple[remote_link.RemoteLink,
+                                                                  list[dict]]:
+    """A link of table "ta" (seat A of match "m", its journal started) whose peer is "tb",
+    and the commands it sends its table (none reaches a real one)."""
+    from firmware.readers.club.config import config_from
+
     sent: list[dict] = []
     monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: sent.append(c)
                         or {"ok": True})
-    from firmware.readers.club.config import config_from
-
     (tmp_path / "journal.jsonl").write_text(json.dumps(
-        {"t": "start", "game": "towers", "options": {}, "seed": 1,
+        {"t": "start", "game": game, "options": {}, "seed": 1,
          "remote": {"match": "m", "seat": "A"}}) + "\n")
     link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
-                                  tmp_path)
+                                  tmp_path, **extra)
     link._read_journal()
     link.peer = "tb"
+    return link, sent
+
+
+def test_the_other_tables_hourglass_is_shown_here_and_ours_is_not_sent_back(tmp_path,
+                                                                          monkeypatch):
+    link, sent = _linked(tmp_path, monkeypatch, "towers")
 
     class Timer:
         def __init__(self, table: str, player: str) -> None:
@@ -197,18 +205,8 @@ def test_the_other_tables_hourglass_is_shown_here_and_ours_is_not_sent_back(tmp_
 
 def test_asks_and_answers_cross_sealed_and_retained_and_only_the_peers_reach_the_table(
         tmp_path, monkeypatch):
-    sent: list[dict] = []
-    monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: sent.append(c)
-                        or {"ok": True})
-    from firmware.readers.club.config import config_from
-
-    (tmp_path / "journal.jsonl").write_text(json.dumps(
-        {"t": "start", "game": "stones", "options": {}, "seed": 1,
-         "remote": {"match": "m", "seat": "A"}}) + "\n")
-    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
-                                  tmp_path)
-    link._read_journal()
-    link.peer, link.connected = "tb", True
+    link, sent = _linked(tmp_path, monkeypatch, "stones")
+    link.connected = True
     published: list[tuple[str, bytes | str, bool]] = []
     monkeypatch.setattr(link.client, "publish", lambda topic, payload, qos=0, retain=False:
                         published.append((topic, payload, retain)))
@@ -363,19 +361,10 @@ def test_a_takeback_both_agreed_starts_a_new_line_and_the_old_ones_actions_are_n
 
 def test_a_table_out_of_touch_past_claim_after_may_be_claimed_and_its_claim_reaches_it(
         tmp_path, monkeypatch):
-    told: list[dict] = []
-    monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: told.append(c)
-                        or {"ok": True})
     monkeypatch.setattr(remote_link.time, "monotonic", lambda: 1000.0)
     from firmware.readers.club.config import config_from
 
-    (tmp_path / "journal.jsonl").write_text(json.dumps(
-        {"t": "start", "game": "stones", "options": {}, "seed": 1,
-         "remote": {"match": "m", "seat": "A"}}) + "\n")
-    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
-                                  tmp_path, claim_after_min=10)
-    link._read_journal()
-    link.peer = "tb"
+    link, told = _linked(tmp_path, monkeypatch, "stones", claim_after_min=10)
 
     class Message:
         def __init__(self, part: str, payload: bytes) -> None:
