@@ -155,12 +155,21 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
             web.stop()
 
 
+def _as_listed(game: str, accepted: dict) -> str:
+    """An accepted action as the page's moves list reads it: the seat by the game's name for
+    it, then what it did ("the Architect moved the obelisk to c5")."""
+    from firmware.service.screen import seat_names
+
+    seat = accepted["player"]
+    return f"{seat_names(game).get(seat, f'player {seat}')} {accepted['text']}"
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_page_follows_every_accepted_action(followed, game):
     run = followed[game]
     shown = run.ends["early"]["moves"]
-    played = [f"{e['player']} {e['text']}" for e in run.accepted()]
-    assert shown == played  # every move, in order, in the player's words
+    played = [_as_listed(game, e) for e in run.accepted()]
+    assert shown == played  # every move, in order: who by the seat's name, what they did
     count = run.early.locator("#moves-count").text_content()
     assert count == str(len(played))  # none was played before the page followed the table
 
@@ -260,8 +269,7 @@ def test_the_page_recovers_when_the_table_or_its_server_restarts(browser, tmp_pa
         over = [e for e in demo.events() if e["event"] == "game_over"][-1]
         assert over["outcome"]["words"] in page.locator("#ending").text_content()
         moves = page.evaluate(DIGEST)["moves"]
-        assert moves and moves[-1] == [f"{e['player']} {e['text']}"
-                                       for e in demo.accepted()][-1]
+        assert moves and moves[-1] == [_as_listed("stones", e) for e in demo.accepted()][-1]
     finally:
         demo.stop()
         web.stop()

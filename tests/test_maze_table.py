@@ -196,8 +196,8 @@ def test_a_claim_is_picked_with_the_architects_button(t):
     pos = t.table.position
     accepted = t.last("accepted")
     assert pos.obelisk == sq("h8") and pos.claimed == 2
-    assert accepted["text"] == ("obelisk to h8, claiming the segment there (the obelisk now 2 of 5 "
-                                "segments tall)")
+    assert accepted["text"] == ("moved the obelisk to h8, claiming the segment there (the "
+                                "obelisk now 2 of 5 segments tall)")
     assert accepted["observation"]["claimed"] == 2
 
 

@@ -72,7 +72,7 @@ def test_a_step_is_played_from_what_the_switches_see(t):
     t.see(t.after("-c1", "+b2"))
     assert t.table.actions == [mv("c1", "b2")] and t.table.position.to_play is B
     accepted = [e for e in t.events if e["event"] == "accepted"]
-    assert accepted[-1]["text"] == "cornerstone c1-b2 (step)"
+    assert accepted[-1]["text"] == "moved the cornerstone c1-b2 (step)"
     assert accepted[-1]["action"] == "c1-b2" and accepted[-1]["observation"]["to_play"] == "B"
     assert [e["t"] for e in t.journal.read().entries] == ["start", "action"]
 

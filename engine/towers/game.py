@@ -20,7 +20,7 @@ from engine.players import PLAYERS, Player
 from engine.towers import turns
 from engine.towers.actions import Action, Choose, Decline, Place, PutBack, Take, Timeout, Toss
 from engine.towers.blocks import WIDTH, Block, BlockSet, Cell, Colour, one_per_kind
-from engine.towers.tower import LEVELS, Tower, rod_name
+from engine.towers.tower import LEVELS, Tower, cells_text, rod_name
 from engine.towers.turns import EndReason, Phase
 
 
@@ -239,6 +239,25 @@ class TowersState(Turns):
         if block is None or block not in self.game.block_set:
             return text
         return text.replace(f" {block} ", f" the {self.block(block)} ", 1)
+
+    def done_words(self, action: Action) -> str:
+        """An action as something its player did, in the words that follow their name in the
+        moves list (``chose the green block G05 for the building zone``)."""
+        block = getattr(action, "block", None)
+        named = f"the {self.block(block)}" if block in self.game.block_set else str(block)
+        if isinstance(action, Choose):
+            return f"chose {named} for the building zone"
+        if isinstance(action, PutBack):
+            return f"put {named} back in the common pile"
+        if isinstance(action, Take):
+            return f"took {named} from the building zone"
+        if isinstance(action, Place):
+            return f"placed {named} on tower {action.tower.value} at {cells_text(action.cells)}"
+        if isinstance(action, Timeout):
+            return "ran out of time: the turn is lost"
+        if isinstance(action, Decline):
+            return "declined the black block"
+        return str(action)
 
     def where_is(self, block_id: str) -> str:
         """Where a block is now, in words, for error messages."""

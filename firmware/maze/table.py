@@ -107,6 +107,14 @@ class MazeTable(Table[MazeView]):
                     f"of {SEGMENTS} segments tall)")
         return str(action)
 
+    def _done(self, action: Action, pos: MazeState | None = None) -> str:
+        """What the Architect or the Maze Master did, in the words of the rules (puts a
+        segment, moves the obelisk, stands a wall, passes)."""
+        if isinstance(action, Pass):
+            return "passed"
+        verb = {PlaceSegment: "put", Move: "moved the", PlaceWall: "stood a"}[type(action)]
+        return f"{verb} {self._words(action, pos)}"
+
     # ---------------------------------------------------------------- reading
 
     def ready(self, view: MazeView) -> bool:

@@ -61,8 +61,8 @@ def _course_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str
                     f"{counted(event['actions'], 'action')}")
         case "turn":
             return f"{who}'s turn: {event['doing']}"
-        case "accepted":
-            return f"{who}: {event['text']}"
+        case "accepted":  # what the player did: "player B chose the green block G01 ..."
+            return f"{who} {event['text']}"
         case "takeback":
             why = "taken back" if event["why"] == "confirmed" else "moved on"
             return f"{counted(event['undone'], 'action')} {why}"

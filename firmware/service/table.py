@@ -173,7 +173,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         who, in words): a page that joins late, or follows a table started again on its
         journal, lists the moves from the first."""
         return [{"n": n + 1, "player": self.history[n].actor(action).value,
-                 "text": self._words(action, self.history[n])}
+                 "text": self._done(action, self.history[n])}
                 for n, action in enumerate(self.actions)]
 
     def opening(self, now: float) -> list[dict]:
@@ -397,7 +397,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                 return
             self.journal.append({"t": "action", "n": len(self.actions) + 1,
                                  **self._entry_of(action)})
-            told = {"action": self._notation(action), "text": self._words(action)}
+            told = {"action": self._notation(action), "text": self._done(action)}
             move = self._public_move(action)
             if move is not None:
                 told["move"] = move
@@ -414,6 +414,12 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         """An action in a player's words, made in ``pos`` (by default the position now): its
         notation unless the game says more."""
         return (self.position if pos is None else pos).action_to_string(action)
+
+    def _done(self, action: Any, pos: Any = None) -> str:
+        """An action made in ``pos`` as something its player did: the words after their name
+        in the moves list and the terminal (``moved the capstone d1-c2 (step)``). A game
+        whose ``_words`` already say it so keeps them."""
+        return self._words(action, pos)
 
     def _notation(self, action: Any) -> str:
         """An action as the ``accepted`` event names it (its notation, unless that is secret)."""

@@ -85,6 +85,10 @@ class StonesTable(Table[BoardView]):
     def _words(self, move: Move, pos: StonesState | None = None) -> str:
         return (self.position if pos is None else pos).move_to_string(move)
 
+    def _done(self, move: Move, pos: StonesState | None = None) -> str:
+        """What the player did: ``moved the cornerstone c1-b2 (step)``."""
+        return f"moved the {self._words(move, pos)}"
+
     def _phase_words(self, state: StonesState | None = None) -> str:
         """Lift a stone, set it down; and, when a move changes nothing the switches see (a
         capstone stacking again), that the button plays it."""

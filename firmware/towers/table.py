@@ -133,13 +133,16 @@ class TowersTable(Table[TowersView]):
     def _words(self, action: Action, pos: TowersState | None = None) -> str:
         """An action in words; the passive player's placement also says what the other gets."""
         pos = self.position if pos is None else pos
-        if isinstance(action, Place) and pos.phase is Phase.TAKE:
-            try:
-                left = pos.apply_action(action).hands[pos.active.index]
-            except ObeliskError:
-                return pos.action_words(action)
-            return f"{pos.action_words(action)}; {pos.active} gets the {pos.block(left)}"
-        return pos.action_words(action)
+        left = _left_over(action, pos)
+        also = f"; {pos.active} gets the {pos.block(left)}" if left else ""
+        return pos.action_words(action) + also
+
+    def _done(self, action: Action, pos: TowersState | None = None) -> str:
+        """What the player did (``chose the green block G01 ...``), and what the other got."""
+        pos = self.position if pos is None else pos
+        left = _left_over(action, pos)
+        also = f"; {pos.active} got the {pos.block(left)}" if left else ""
+        return pos.done_words(action) + also
 
     def _phase_words(self, state: TowersState | None = None) -> str:
         """What the player to act is to do (the turn event names them)."""
@@ -394,3 +397,14 @@ def state_diagram() -> str:
     lines = machine.get_graph().draw(None).splitlines()
     keep = [line for line in lines if "classDef" not in line and "Class " not in line]
     return "\n".join(line for line in keep if line.strip()) + "\n"
+
+
+def _left_over(action: Action, pos: TowersState) -> str | None:
+    """The block the active player is handed when the passive player's placement takes the
+    other zone block (None for any other action)."""
+    if not isinstance(action, Place) or pos.phase is not Phase.TAKE:
+        return None
+    try:
+        return pos.apply_action(action).hands[pos.active.index]
+    except ObeliskError:
+        return None

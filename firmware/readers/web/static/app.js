@@ -410,9 +410,10 @@ function renderOffer() {
 }
 
 function renderMoves() {
+  // what each player did, the seat by its name: "player A chose the green block G01 ..."
   const items = page.moves.map((m) => html("li", { value: m.n, "data-player": m.player },
-    html("span", { class: `who player-${m.player.toLowerCase()}`, title: nameOf(m.player) }, m.player),
-    ` ${m.text}`));
+    html("span", { class: `who player-${m.player.toLowerCase()}`, title: nameOf(m.player) },
+      bare(nameOf(m.player))), ` ${m.text}`));
   $("moves").replaceChildren(...items);
   $("moves-count").textContent = page.movesFrom
     ? `${page.moves.length} (after the ${page.movesFrom} played before this page followed the table)`

@@ -1,0 +1,109 @@
+"""The words a newcomer met in all four games (issue 32, point 8): each class of wrong word.
+
+The moves list says what happened, the seat by the game's name for it; a count
+says one thing as one; a game ends in its rules' words; High Rise alone names
+the size of the pyramid the computer asks for, beside its ring, while a wrong
+one is refused; the High Rise rules count each player's pieces plainly.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.core import play_chance, seeded_start
+from engine.highrise.sensing import Calibration
+from firmware.games import GAMES
+from firmware.service.screen import headline, seat_names
+from firmware.store.journal import Journal
+
+CAL = Calibration(zero=(1000,) * 9, sizes=(700, 1300, 1900), tolerance=190)
+
+PAST = {"chose", "put", "took", "placed", "ran", "declined", "moved", "stood", "passed"}
+"""The verbs a moves list entry begins with: each says what a player did."""
+
+
+def _table(game_id: str, state_dir):
+    """A table of ``game_id`` on its defaults, before its first game."""
+    spec = GAMES[game_id]
+    game = spec.make(spec.options())
+    extra = (CAL,) if game_id == "highrise" else ()
+    return spec.table_class()(game, Journal(state_dir), *extra, seed=3)
+
+
+def _played(table, n: int, seed: int = 1) -> None:
+    """``n`` legal actions (fewer if the game ends), played straight into the table's game
+    as the table keeps it: its history and its actions."""
+    rng = random.Random(seed)
+    pos = seeded_start(table.game, table.seed)[0]
+    table.position, table.history, table.actions = pos, [pos], []
+    for _ in range(n):
+        if pos.is_terminal():
+            break
+        action = rng.choice(pos.legal_actions())
+        pos = play_chance(pos.apply_action(action), _Stream())
+        table.actions.append(action)
+        table.history.append(pos)
+        table.position = pos
+
+
+class _Stream:
+    """Chance in the middle of a game (none of the four has any): the first outcome."""
+
+    def below(self, n: int) -> int:
+        return 0
+
+
+@pytest.mark.parametrize("game_id", ["towers", "stones", "highrise", "maze"])
+def test_every_entry_of_the_moves_list_says_what_a_player_did(game_id, tmp_path):
+    """'A choose the green block G01': the moves list (the page's, and the terminal's
+    lines) reads as what happened: the seat by its name, then what it did."""
+    table = _table(game_id, tmp_path)
+    _played(table, 40)
+    names = seat_names(game_id)
+    moves = table.public_state()["moves"]
+    assert len(moves) >= 10
+    for move in moves:
+        first = move["text"].split()[0]
+        assert first in PAST, move
+        said = headline({"event": "accepted", "player": move["player"], "action": "",
+                         "text": move["text"], "observation": {}}, names)
+        who = names.get(move["player"], f"player {move['player']}")
+        assert said == f"{who} {move['text']}", said
+
+
+def _made(table, *actions) -> list[str]:
+    """These actions played one after another into the table's game: its moves list read as
+    the terminal reads it."""
+    names = seat_names(table.game.id)
+    for action in actions:
+        table.actions.append(action)
+        table.position = table.position.apply_action(action)
+        table.history.append(table.position)
+    return [f"{names.get(m['player'], 'player ' + m['player'])} {m['text']}"
+            for m in table.public_state()["moves"]]
+
+
+def test_the_towers_moves_say_what_each_player_did_the_hourglass_and_a_bonus_too(tmp_path):
+    from engine.players import Player
+    from engine.towers.actions import Choose, Decline, Place, Take, Timeout
+
+    table = _table("towers", tmp_path)
+    active = table.position.active
+    green, blue = "G01", "B01"
+    said = _made(table, Choose(green), Choose(blue))
+    assert said == [f"{active} chose the green block G01 for the building zone",
+                    f"{active} chose the blue block B01 for the building zone"]
+    taken = table.position.apply_action(Take(green))  # the table reads a take as its place
+    take = next(a for a in taken.legal_actions(active.other) if isinstance(a, Place))
+    said = _made(table, take)
+    assert said[-1].startswith(f"{active.other} placed the green block G01 on tower "
+                               f"{active.other.value} at ")
+    assert said[-1].endswith(f"; {active} got the blue block B01"), said[-1]
+    place = table.position.legal_actions()[0]
+    said = _made(table, place)
+    assert said[-1].startswith(f"{active} placed the blue block B01 on tower {active.value} at ")
+    said = _made(table, Timeout())
+    assert said[-1] == f"{active.other} ran out of time: the turn is lost"
+    assert table.position.done_words(Decline(Player.B)) == "declined the black block"
