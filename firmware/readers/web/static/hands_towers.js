@@ -3,7 +3,7 @@
 // towers seen from above, each rod with its height; with a block in hand, a rod is where its
 // corner goes (lower it there, or hover over it). Lift a block off, knock a tower.
 import { button, capital } from "./hands_board.js";
-import { html } from "./svg.js";
+import { counted, html } from "./svg.js";
 import { blockName } from "./towers.js";
 
 /**
@@ -99,8 +99,9 @@ function pads(table, seat, act, held) {
 function hand(seat, name, held, act) {
   if (!held) return html("p", { class: "hands-held" }, `${capital(name)}'s hand is empty.`);
   return html("div", { class: "hands-held", "data-held": held.id, "data-turn": held.turn },
-    html("p", {}, `${capital(name)} holds the ${blockName(held)}, turned ${held.turn + 1} of `
-      + `${held.turns} ways (from above, each rod with its cubes' levels):`),
+    html("p", {}, `${capital(name)} holds the ${blockName(held)}, ${held.turns > 1
+      ? `turned ${held.turn + 1} of ${counted(held.turns, "way")}` : "the same whichever way it turns"}`
+      + " (from above, each rod with its cubes' levels):"),
     shape(held.shape),
     button("turn it", { "data-act": "turn" }, () => act({ act: "turn", seat })),
     button("back to the pile", { "data-act": "back" }, () => act({ act: "back", seat })),
