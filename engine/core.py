@@ -38,15 +38,18 @@ class Outcome:
     """How a finished game ended, the same shape for every game.
 
     ``termination`` says why in a word (``over_the_top``, ``obelisk``...),
-    ``winner`` is None for a draw, ``scores`` holds each player's points where
-    the game counts points (None where it only has a winner), and
-    ``breakdown`` a few lines per player that explain the result.
+    the records keep; ``winner`` is None for a draw, ``scores`` holds each
+    player's points where the game counts points (None where it only has a
+    winner), ``breakdown`` a few lines per player that explain the result, and
+    ``ended`` why it ended as the game's rules sheet says it (``move limit``
+    for ``ply_limit``; by default the termination's own words).
     """
 
     termination: str
     winner: Player | None
     scores: tuple[int, int] | None = None
     breakdown: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    ended: str = ""
 
     def returns(self) -> tuple[float, float]:
         """+1 for the winner, -1 for the loser, 0 each for a draw."""
@@ -63,7 +66,7 @@ class Outcome:
         if self.scores is not None:  # the winner's points first: "B wins, 24 to 15"
             first = self.winner.index if self.winner is not None else 0
             who += f", {self.scores[first]} to {self.scores[1 - first]}"
-        return f"{who} (the game ended: {self.termination.replace('_', ' ')})"
+        return f"{who} (the game ended: {self.ended or self.termination.replace('_', ' ')})"
 
     def to_dict(self, seats: Mapping[str, str] | None = None) -> dict:
         """Plain data for events, journals and pages (``seats``: as for ``words``)."""

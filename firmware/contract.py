@@ -64,7 +64,7 @@ def ply_limit(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of moves") from None
     if not 1 <= value <= PLY_LIMIT_MAX:
-        raise argparse.ArgumentTypeError(f"the ply limit is 1 to {PLY_LIMIT_MAX} moves, not "
+        raise argparse.ArgumentTypeError(f"the move limit is 1 to {PLY_LIMIT_MAX} moves, not "
                                          f"{text}")
     return value
 

@@ -359,10 +359,10 @@ def test_the_club_page_in_a_browser_shows_each_table_live(tmp_path, broker):
             # the retained state goes out at most every 0.25 s: the card follows the result
             for name in tables:
                 expect(page.locator(f"#table-{name}")).to_contain_text(
-                    "a draw (the game ended: ply limit)", timeout=30_000)
+                    "a draw (the game ended: move limit)", timeout=30_000)
             cards = page.locator("#tables article").all_inner_texts()
             assert len(cards) == 2 and all("stones" in c for c in cards)
-            assert all("a draw (the game ended: ply limit)" in c for c in cards), cards
+            assert all("a draw (the game ended: move limit)" in c for c in cards), cards
             link = page.locator("#results li a.text").first
             with page.expect_download() as got:
                 link.click()

@@ -545,9 +545,9 @@ def test_an_option_that_differs_is_named_by_its_flag(tmp_path):
 @pytest.mark.parametrize(("args", "words"), [
     (["demo", "towers", "--speed", "200"], "the speed is 0.1 to 100 times real time"),
     (["demo", "towers", "--speed", "inf"], "the speed is 0.1 to 100"),
-    (["demo", "stones", "--ply-limit", "0"], "the ply limit is 1 to"),
-    (["run", "--game", "stones", "--ply-limit", "-1"], "the ply limit is 1 to"),
-    (["rules", "stones", "--ply-limit", "0"], "the ply limit is 1 to"),
+    (["demo", "stones", "--ply-limit", "0"], "the move limit is 1 to"),
+    (["run", "--game", "stones", "--ply-limit", "-1"], "the move limit is 1 to"),
+    (["rules", "stones", "--ply-limit", "0"], "the move limit is 1 to"),
     (["diag", "--seconds", "-1"], "--seconds is 0.1 to 86400 seconds"),
     (["diag", "--seconds", "nan"], "--seconds is 0.1 to 86400 seconds"),
     (["demo", "towers", "--seed", "-5"], "a seed is 0 to"),

@@ -65,8 +65,8 @@ def test_the_flag_sets_the_limit(typed, limit):
 
 
 @pytest.mark.parametrize(("typed", "words"), [
-    ("0", "the ply limit is 1 to 10000 moves, not 0 (or none: no limit)"),
-    ("10001", "the ply limit is 1 to 10000 moves, not 10001"),
+    ("0", "the move limit is 1 to 10000 moves, not 0 (or none: no limit)"),
+    ("10001", "the move limit is 1 to 10000 moves, not 10001"),
     ("lots", "'lots' is not a whole number of moves (or none: no limit)"),
 ])
 def test_a_bad_limit_is_refused_in_words(typed, words):

@@ -107,3 +107,60 @@ def test_the_towers_moves_say_what_each_player_did_the_hourglass_and_a_bonus_too
     said = _made(table, Timeout())
     assert said[-1] == f"{active.other} ran out of time: the turn is lost"
     assert table.position.done_words(Decline(Player.B)) == "declined the black block"
+
+
+def _ends(game_id: str) -> list:
+    """A finished position for every way ``game_id`` can end."""
+    from dataclasses import replace
+
+    spec = GAMES[game_id]
+    start = seeded_start(spec.make(spec.options()), 3)[0]
+    if game_id == "towers":
+        from engine.towers.turns import EndReason, Phase
+        return [replace(start, phase=Phase.OVER, end=end) for end in EndReason]
+    if game_id == "stones":
+        from engine.players import Player
+        from engine.stones.game import EndReason
+        return [replace(start, end=end, winner=Player.A) for end in EndReason]
+    if game_id == "maze":
+        from engine.maze.game import Phase
+        return [replace(start, phase=Phase.OVER, claimed=n) for n in (5, 2)]
+    pos, rng = start, random.Random(1)
+    while not pos.is_terminal():
+        pos = pos.apply_action(rng.choice(pos.legal_actions()))
+    return [pos]
+
+
+@pytest.mark.parametrize("game_id", ["towers", "stones", "highrise", "maze"])
+def test_a_game_ends_in_the_words_of_its_rules(game_id):
+    """'(the game ended: ply limit)' where the rules say "move limit": how a game ended is
+    said as its rules sheet (``obelisk rules``) says it; the record keeps its own word."""
+    spec = GAMES[game_id]
+    sheet = " ".join(spec.rules_text(spec.make(spec.options())).split()).lower()
+    ends = _ends(game_id)
+    assert len({pos.outcome().termination for pos in ends}) == len(ends)
+    for pos in ends:
+        outcome = pos.outcome()
+        said = outcome.words()
+        how = said.partition("(the game ended: ")[2].removesuffix(")")
+        assert how and how.lower() in sheet, (outcome.termination, said)
+        assert outcome.to_dict()["termination"] == outcome.termination  # kept as it was
+
+
+@pytest.mark.parametrize("typed", ["0", "10001"])
+def test_a_move_limit_out_of_range_is_refused_in_the_rules_words(typed):
+    """The rules sheet calls it the move limit (``--ply-limit`` sets it): so does its
+    refusal, on the command line and the page's form."""
+    import argparse
+
+    flag = next(f for f in GAMES["stones"].flags if f.name == "--ply-limit")
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        flag.type(typed)
+    assert str(refused.value).startswith(f"the move limit is 1 to 10000 moves, not {typed}")
+
+
+def test_the_stones_options_refuse_a_move_limit_below_one_in_the_rules_words():
+    from engine.stones.game import StonesOptions
+
+    with pytest.raises(ValueError, match=r"^a move limit must be at least 1, not 0$"):
+        StonesOptions(ply_limit=0)

@@ -313,7 +313,8 @@ class HighriseState(Turns):
         winner = None if scores[0] == scores[1] else \
             (Player.A if scores[0] > scores[1] else Player.B)
         return Outcome("all_placed", winner, (scores[0], scores[1]),
-                       (tuple(lines[0]), tuple(lines[1])))
+                       (tuple(lines[0]), tuple(lines[1])),
+                       ended="both players have placed every piece")
 
     def returns(self) -> tuple[float, float]:
         return returns_of(self.outcome())

@@ -199,9 +199,10 @@ class MazeState(Turns, NoChance):
             return None
         gathered = f"claimed {self.claimed} of {SEGMENTS} segments in {counted(self.turn, 'turn')}"
         walls = f"stood {len(self.walls)} of {self.options.walls} walls"
-        why = "all_claimed" if win is Role.ARCHITECT else "turns_out"
+        why, said = ("all_claimed", "all five segments are together") \
+            if win is Role.ARCHITECT else ("turns_out", "the turn limit")
         return Outcome(why, win.player, None, ((f"Architect: {gathered}",),
-                                               (f"Maze Master: {walls}",)))
+                                               (f"Maze Master: {walls}",)), ended=said)
 
     def returns(self) -> tuple[float, float]:
         """(Architect, Maze Master): player A is the Architect."""

@@ -11,7 +11,7 @@ capstone may also step onto an opposing cornerstone, keystone or foundation
 After every move the mover must keep symmetry (see ``Mode``); a player with
 no legal move loses. Stones can be moved round in circles for ever, so every
 game ends: a position that comes a third time with the same player to move is
-a draw, and so is a game still going at its ply limit (200 moves by default).
+a draw, and so is a game still going at its move limit (200 moves by default).
 
 Squares are (row, col). Row 0 is player A's edge; A moves up the rows, B
 down. Player A has the black stones and moves first.
@@ -66,6 +66,12 @@ class EndReason(Enum):
     NO_LEGAL_MOVES = "no_legal_moves"
     PLY_LIMIT = "ply_limit"
     REPETITION = "repetition"
+
+    @property
+    def said(self) -> str:
+        """How the game ended, in the words of the rules sheet (``engine.stones.rules``)."""
+        return {"no_legal_moves": "no legal move", "ply_limit": "move limit"}.get(
+            self.value, self.value)
 
 
 class IllegalMoveError(IllegalActionError):
@@ -124,7 +130,7 @@ class StonesOptions:
             if not 4 <= value <= 8:
                 raise ValueError(f"a stones board has 4 to 8 {name}, not {value}")
         if self.ply_limit is not None and self.ply_limit < 1:
-            raise ValueError(f"a ply limit must be at least 1, not {self.ply_limit}")
+            raise ValueError(f"a move limit must be at least 1, not {self.ply_limit}")
 
 
 def _forward(player: Player) -> int:
@@ -236,7 +242,8 @@ class StonesState(Turns, NoChance):
         else:
             lines = {p: f"drawn at the limit of {self.options.ply_limit} moves" for p in PLAYERS}
         breakdown = tuple((lines[p],) if p in lines else () for p in PLAYERS)
-        return Outcome(self.end.value, self.winner, None, (breakdown[0], breakdown[1]))
+        return Outcome(self.end.value, self.winner, None, (breakdown[0], breakdown[1]),
+                       ended=self.end.said)
 
     def returns(self) -> tuple[float, float]:
         return returns_of(self.outcome())

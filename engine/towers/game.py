@@ -141,7 +141,8 @@ class TowersState(Turns):
         else:
             winner = Player.A if scores[0] > scores[1] else Player.B
         return Outcome(self.end.value, winner, scores, (self._breakdown(Player.A),
-                                                       self._breakdown(Player.B)))
+                                                       self._breakdown(Player.B)),
+                       ended=self.end.said)
 
     def _breakdown(self, player: Player) -> tuple[str, ...]:
         """A player's tower in points: each colour's count and value, then the penalty."""

@@ -65,10 +65,10 @@ def rules_text(game: TowersGame, width: int = 78) -> str:
             "same height, at least one cube) may put one black block anywhere on the "
             "opponent's tower, or decline, while black blocks last. Flats are checked "
             "once per completed turn; a lost turn earns none.",
-            f"- A black block that goes above level {LEVELS} ends the game at once; it is "
-            "removed and the tower's owner loses 1 point.",
-            "- The game also ends when the common pile holds fewer than two blocks at "
-            "the start of a turn.",
+            f"- A black block over the top: one that goes above level {LEVELS} ends the "
+            "game at once; it is removed and the tower's owner loses 1 point.",
+            "- Too few blocks in the pile: the game also ends when the common pile holds "
+            "fewer than two blocks at the start of a turn.",
         ]),
         ("Scoring", [
             "Each player adds up the values of the blocks on their tower and subtracts "

@@ -58,6 +58,13 @@ class EndReason(Enum):
     BLACK_OVER_THE_TOP = "black_over_the_top"
     PILE_EMPTY = "pile_empty"
 
+    @property
+    def said(self) -> str:
+        """How the game ended, in the words of the rules sheet (``engine.towers.rules``)."""
+        return {"over_the_top": "over the top",
+                "black_over_the_top": "a black block over the top",
+                "pile_empty": "too few blocks in the pile"}[self.value]
+
 
 def legal_actions(pos: TowersState, player: Player | None = None) -> list[Action]:
     """Every distinct action the rules allow now, optionally for one player.
