@@ -164,3 +164,19 @@ def test_the_stones_options_refuse_a_move_limit_below_one_in_the_rules_words():
 
     with pytest.raises(ValueError, match=r"^a move limit must be at least 1, not 0$"):
         StonesOptions(ply_limit=0)
+
+
+@pytest.mark.parametrize(("size", "small", "medium", "large"), [((3, 3), 5, 10, 10),
+                                                                 ((5, 5), 20, 25, 25)])
+def test_the_high_rise_rules_count_each_players_pieces_by_size(size, small, medium, large):
+    """"2 stashes of their own colours with five small pieces set aside: ...; 25 pieces in
+    all": the sheet says plainly how many pyramids of each size a player has (as
+    docs/playing.md and the set: a stash's small pyramids less one of each colour)."""
+    from engine.highrise.game import HighriseGame, HighriseOptions
+
+    game = HighriseGame(HighriseOptions(rows=size[0], cols=size[1]))
+    sheet = " ".join(GAMES["highrise"].rules_text(game).split())
+    total = small + medium + large
+    assert (f"Each player has {total} pyramids in their own colours: {small} small (1 pip), "
+            f"{medium} medium (2 pips) and {large} large (3 pips).") in sheet, sheet
+    assert "set aside:" not in sheet and "pieces in all" not in sheet

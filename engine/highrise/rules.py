@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core import counted
 from engine.highrise.game import HighriseGame, Size
 from engine.rules_sheet import layout_sheet
 
@@ -10,8 +11,7 @@ def rules_text(game: HighriseGame, width: int = 78) -> str:
     """The whole rules sheet for ``obelisk rules highrise``."""
     options = game.options
     pieces = options.pieces()
-    each = ", ".join(f"{pieces[s]} {s.label} ({s.value} pip{'s' if s.value > 1 else ''})"
-                     for s in Size)
+    small, medium, large = (f"{pieces[s]} {s.label} ({counted(s.value, 'pip')})" for s in Size)
     sections: list[tuple[str, list[str]]] = [
         ("HIGH RISE - control the tallest, most valuable stacks", [
             "Two players build stacks of pyramids over hidden values. At the end each "
@@ -24,9 +24,10 @@ def rules_text(game: HighriseGame, width: int = 78) -> str:
             "on it. Under each cover the table keeps a value from 1 to 6: it rolls the "
             "values itself, so there are no dice to hide, and nobody, not even the "
             "table's screen or logs, sees them before the end.",
-            f"Each player has {options.stashes} stash{'es' if options.stashes > 1 else ''} "
-            f"of their own colours with five small pieces set aside: {each}; "
-            f"{options.pieces_each} pieces in all.",
+            f"Each player has {options.pieces_each} pyramids in their own colours: "
+            f"{small}, {medium} and {large}. From a Looney Pyramids set that is "
+            f"{counted(options.stashes, 'stash', 'stashes')} each, less one small pyramid "
+            "of each colour, set aside to show whose colours are whose.",
         ]),
         ("Playing", [
             "The table picks who starts. Taking turns, each player puts one of their "
