@@ -180,3 +180,68 @@ def test_the_high_rise_rules_count_each_players_pieces_by_size(size, small, medi
     assert (f"Each player has {total} pyramids in their own colours: {small} small (1 pip), "
             f"{medium} medium (2 pips) and {large} large (3 pips).") in sheet, sheet
     assert "set aside:" not in sheet and "pieces in all" not in sheet
+
+
+def _high_rise_alone(tmp_path):
+    """High Rise against the computer (it plays B), the computer's first pyramid asked."""
+    from engine.players import Player
+    from firmware.service.solo import Computer, Solo
+    from tests.test_highrise_table import Table
+
+    t = Table(tmp_path)
+    t.table.solo = Computer(Solo(Player.B, 1), "highrise")
+    t.covers()
+    if t.table.position.to_play is Player.A:
+        t.put(4, t.table.position.legal_actions()[0].size)
+    assert t.table.solo.asked
+    return t
+
+
+def test_high_rise_alone_a_wrong_size_is_refused_and_the_asked_size_stays_said(tmp_path):
+    """A pyramid of another size on the square the computer asked for is refused; the ring
+    keeps showing the size asked for, and the page's line under the ring keeps saying it in
+    words ("the computer asks for a small pyramid (1 pip) on a3") while the refusal shows.
+    The refusal, which every reader of the table gets (the log, a club's broker), names the
+    square and how the ring shows the size, never the size: which went where stays hidden."""
+    from engine.core import counted, square_name
+    from engine.highrise.game import Size
+    from firmware.service import palette
+
+    t = _high_rise_alone(tmp_path)
+    wanted = t.table.solo.asked[0]
+    square = square_name(wanted.square)
+    wrong = next(s for s in Size if s is not wanted.size)
+    t.put(t.table.position.index(wanted.square), wrong)
+    assert t.table.state == "repair"
+    refusal = t.events[-1]
+    assert refusal["event"] == "refused", refusal
+    message = refusal["message"]
+    assert "the computer asked for" in message and square in message, message
+    legend = "(a third of the ring lit: small, two thirds: medium, all of it: large)"
+    assert legend in message, message
+    assert not any(s.label in message.replace(legend, "") for s in Size), message
+    frame = t.table.led_frame(t.now, 16)
+    lit = sum(frame[("ring", "B", i)] == palette.ASK for i in range(16))
+    assert lit == -(-16 * wanted.size.value // 3)  # the ring still shows the size asked
+    t.table.tell_lights(frame)
+    ring = next(s for s in t.events[-1]["strips"] if s["strip"] == "ring" and s["owner"] == "B")
+    size = wanted.size
+    assert ring.get("says") == (f"the computer asks for a {size.label} pyramid "
+                                f"({counted(size.value, 'pip')}) on {square}")
+
+
+@pytest.mark.parametrize("game_id", ["towers", "stones", "maze"])
+def test_a_move_made_for_the_computer_but_not_asked_is_refused_naming_the_asked_one(game_id):
+    """The refusal names the computer's asked move as its ask said it (the maze's "a wall on
+    c5 blocking its north and east sides", not its notation), and the move made."""
+    spec = GAMES[game_id]
+    rules = spec.solo_rules()
+    pos, rng = seeded_start(spec.make(spec.options()), 3)[0], random.Random(2)
+    wanted = "wall" if game_id == "maze" else ""
+    while wanted not in getattr(pos, "phase", type("", (), {"value": ""})).value \
+            or len(pos.legal_actions()) < 2:
+        pos = pos.apply_action(rng.choice(pos.legal_actions()))
+    hands = [a for a in pos.legal_actions() if not rules.hands_free(a)]  # (a pass: none)
+    asked, made = hands[0], hands[-1]
+    said = rules.differs(pos, (asked,), made)
+    assert rules.words(pos, (asked,)) in said, said

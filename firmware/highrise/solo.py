@@ -58,10 +58,17 @@ def notation(pos: Any, actions: tuple) -> str:
     return "; ".join(square_name(p.square) for p in actions)
 
 
+RING_SIZES = "a third of the ring lit: small, two thirds: medium, all of it: large"
+"""How a ring shows the size of the pyramid asked for (``lights``), in words."""
+
+
 def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
-    """No sizes in words: which went where is hidden until the reveal."""
-    return (f"this is not the pyramid {by} asked for: take it off, and put one of "
-            f"the size its ring shows on {square_name(asked[0].square)}")
+    """No sizes in words: which went where is hidden until the reveal, and a refusal goes to
+    every reader (the log, a club's broker). The asking seat's ring keeps showing the size
+    while it stands (``firmware.service.far_seat``), and the page says it beside the ring
+    (``ring_words``, for the page alone); this says how to read the ring."""
+    return (f"this is not the pyramid {by} asked for on {square_name(asked[0].square)}: "
+            f"take it off and put there the size {pos.to_play}'s ring shows ({RING_SIZES})")
 
 
 def read(pixel: Pixel, pos: Any, seat: str, ring: int, cols: int) -> tuple:

@@ -19,7 +19,6 @@ from firmware.service.events import Mark
 from firmware.service.solo import (
     ASKED,
     Pixel,
-    differs,
     lit,
     notation,
     pixels_of,
@@ -56,6 +55,12 @@ def words(pos: Any, actions: tuple) -> str:
         else:
             out.append(str(a))
     return "; ".join(out)
+
+
+def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
+    """The asked move and the one made, each in the ask's words."""
+    return (f"{by} asked for {words(pos, asked)}, but this is {words(pos, (made,))}: put it "
+            "back as it was and make the lit move")
 
 
 def where(pos: Any, actions: tuple) -> list[Mark]:

@@ -57,6 +57,7 @@ class FarSeat:
         self.asked: tuple = ()  # the far seat's move still to be made, in order
         self.hinted: tuple = ()  # the hint lit for the person, until the position changes
         self._told = False  # the asked move was told (``ask``)
+        self._refusal = ""  # the words of the last refusal of a move made for this seat
         self._for: Any = None  # the position ``asked`` and ``hinted`` were worked out in
         self._n = 0  # how many actions the table had played then
 
@@ -175,7 +176,16 @@ class FarSeat:
             return None
         if any(self.rules.same(pos, wanted, action) for wanted in self.asked):
             return None
-        return self.rules.differs(pos, self.asked, action, by=self.called), ()
+        self._refusal = self.rules.differs(pos, self.asked, action, by=self.called)
+        return self._refusal, ()
+
+    def showing(self, table: Any) -> bool:
+        """Whether the asked move is shown now (lit, and said beside a ring): in play, and
+        while the table refuses a move made in its place (the refusal points at it)."""
+        if table.state == "play":
+            return True
+        return (table.state == "repair" and bool(self.asked) and bool(self._refusal)
+                and table.problem == self._refusal)
 
     def chosen(self, pos: Any, reading: Any) -> tuple:
         """Of the moves a reading may be (a block resting above the rods), the one the far

@@ -229,7 +229,7 @@ class Computer(FarSeat):
 def overlay(table: Any, leds: dict) -> None:
     """Light the computer's asked move (or the person's hint) over a game's LED frame."""
     computer = table.solo
-    if computer is None or table.state != "play":
+    if computer is None or not computer.showing(table):
         return
     if computer.asked:
         computer.rules.lights(table, leds, computer.asked, computer.seat, asked=True)

@@ -82,7 +82,7 @@ class Lighting:
         lights them: the asked move, else a hint."""
         far = getattr(self, "solo", None)
         say = getattr(getattr(far, "rules", None), "ring_words", None)
-        if say is None or getattr(self, "state", "") != "play":
+        if say is None or not far.showing(self):
             return ""
         if far.asked:
             return say(self.position, far.asked, by=far.called) if owner == far.seat.value \
