@@ -34,3 +34,46 @@ def test_a_block_the_same_every_way_it_turns_is_not_turned_1_of_1_ways(browser, 
         assert "turned 1 of 2 ways" in said, said
     finally:
         table.stop()
+
+
+DRAWN = """() => Object.fromEntries([...document.querySelectorAll('#drawing [data-square]')]
+  .filter((g) => g.dataset.stack).map((g) => [g.dataset.square, g.dataset.stack.split('|')])
+  .sort())"""
+"""The stacks the page's drawing shows, by square: the game as the table has it."""
+
+IN_HANDS = """() => Object.fromEntries([...document.querySelectorAll('#hands [data-hand-square]')]
+  .map((b) => [b.dataset.handSquare, b.querySelector('.long').textContent.split(': ')[1]])
+  .filter(([, words]) => words !== 'empty').map(([square, words]) => [square,
+    words.split(' / ')]).sort())"""
+"""The stacks the hands panel shows on the wooden board, by square."""
+
+
+def _agree(page, table: Playing, want: dict, what: str) -> None:
+    """The drawing, the hands panel and the simulated switches all show ``want``."""
+    want = dict(sorted(want.items()))
+    page.wait_for_function(f"(want) => JSON.stringify(({DRAWN})()) === JSON.stringify(want)",
+                           arg=want, timeout=30_000)
+    page.wait_for_function(f"(want) => JSON.stringify(({IN_HANDS})()) === JSON.stringify(want)",
+                           arg=want, timeout=30_000)
+    assert table.look()["squares"] == want, what
+
+
+def test_before_the_first_stones_game_the_drawing_shows_the_board_as_the_hands_do(browser,
+                                                                                  tmp_path):
+    """Before the first game the drawing showed the stones on their start squares while
+    the board (the hands panel, the switches) was empty: the drawing shows the stones as
+    the table reads them while they are set out, and the start once they all are."""
+    table = Playing(browser, "stones", tmp_path)
+    page = table.page
+    try:
+        page.wait_for_selector("#drawing svg", timeout=30_000)
+        _agree(page, table, {}, "an empty board")
+        page.click('#hands button[data-piece="A corner"]')
+        page.click('#hands button[data-hand-square="c1"]')
+        _agree(page, table, {"c1": ["A corner"]}, "one stone set out")
+        page.click('#hands button[data-act="setup"]')  # the rest set out
+        start = {"c1": ["A corner"], "d1": ["A cap"], "d2": ["A key"], "a5": ["B key"],
+                 "a6": ["B cap"], "b6": ["B corner"]}
+        _agree(page, table, start, "the stones set out")
+    finally:
+        table.stop()

@@ -17,7 +17,8 @@ not understand; the tests check every event the demos of every game emit.
 | ``start`` | a game began: its options, who plays, who goes first, the board |
 | ``resumed`` | the service started again on an unfinished game, replayed |
 | ``turn`` | a player is to act, and what they are to do |
-| ``setup`` | before a game: what to set out next, or that a button starts it |
+| ``setup`` | before a game: what to set out next, or that a button starts it (and the \
+board as set out so far, where the game's start has pieces on it) |
 | ``accepted`` | an action was recorded: who, in words, notation and data, the board after |
 | ``refused`` | what the table saw breaks a rule: why, what to do, where (``Mark``\ s) |
 | ``repaired`` | the table is as the game says again |
@@ -85,10 +86,12 @@ OPTIONAL: dict[str, set[str]] = {
     "accepted": {"move"},
     "notice": {"player"},
     "refused": {"player"},
+    "setup": {"observation"},
     "offer": {"pick"},
     "table": {"match", "moves"},
 }
-_EXTRA_TYPES = {"player": str, "pick": int, "move": dict, "match": dict, "moves": list}
+_EXTRA_TYPES = {"player": str, "pick": int, "move": dict, "match": dict, "moves": list,
+                "observation": dict}
 WORDS = {
     "timer": {"started", "paused", "resumed", "expired", "stopped"},
     "offer": {"bonus", "takeback", "choose"},

@@ -165,8 +165,20 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                           options=options_to_dict(self.game.options), players=self.players(),
                           state=self.state, turn=player.value if player else None,
                           doing=self._doing() if player else "", problem=self.problem,
-                          actions=len(self.actions), observation=self.position.observation(),
+                          actions=len(self.actions), observation=self._observation(),
                           moves=self.moves(), **match)
+
+    def _observation(self) -> dict:
+        """The public observation a reader draws now: before a game, the table as it is being
+        set out where the game says so (``setup_seen``); else the game's."""
+        seen = self.setup_seen(self.decided) if self.state == "setup" else None
+        return self.position.observation() if seen is None else seen
+
+    def setup_seen(self, view: V | None) -> dict | None:
+        """Before a game: the game's start as far as the sensors (``view``; None: no reading
+        yet) see it set out, as an observation, for a game whose start has pieces on the
+        board (stones); None where the start's own observation shows the table as it is."""
+        return None
 
     def moves(self) -> list[dict]:
         """Every action of the game so far, each as its ``accepted`` event told it (its number,
@@ -336,10 +348,13 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         while one is played (or a choice or a repair is awaited), what it means; in any
         other state (paused, over) nothing."""
         if self.state == "setup":
-            was = self.problem
+            was, shown = self.problem, self.setup_seen(self.decided)
             self._setup_view(view)
-            if self.state == "setup" and self.problem != was:  # what to set out next
-                self.tell("setup", problem=self.problem)
+            seen = self.setup_seen(view)
+            if self.state == "setup" and (self.problem != was or seen != shown):
+                # what to set out next, and what of it stands already
+                self.tell("setup", problem=self.problem,
+                          **({} if seen is None else {"observation": seen}))
         elif self.state in READING_STATES:
             self._read_settled(view, now)
 

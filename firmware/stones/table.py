@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from engine.core import square_name
 from engine.errors import ObeliskError
 from engine.players import Player
 from engine.reading import Reading
@@ -81,6 +82,22 @@ class StonesTable(Table[BoardView]):
 
     def ready(self, view: View) -> bool:
         return view == self.sight(self.position)
+
+    def setup_seen(self, view: View | None) -> dict:
+        """Before a game: the start, each stone in it shown once the switches see it set out
+        on its square (none before they read anything), so that the page draws the board
+        as it stands, as the hands panel and the switches have it, while it is set out."""
+        seen = self.position.observation()
+        now = dict(view.heights) if view is not None else {}
+        shown = {}
+        for square, height in sight(self.position, view.levels if view else 1).heights:
+            name = square_name(square)
+            stack = seen["stacks"][name]
+            stones = len(stack) if now.get(square, 0) >= height else now.get(square, 0)
+            if stones:
+                shown[name] = stack[:stones]
+        seen["stacks"] = shown
+        return seen
 
     def _words(self, move: Move, pos: StonesState | None = None) -> str:
         return (self.position if pos is None else pos).move_to_string(move)

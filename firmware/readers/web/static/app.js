@@ -121,8 +121,9 @@ const handlers = {
     page.actions = e.actions;
     observe(e.observation, false);
   },
-  setup(e) { // before a game: what to set out next
+  setup(e) { // before a game: what to set out next (and, where the game says, what stands)
     Object.assign(page, { machine: "setup", problem: e.problem });
+    if (e.observation) observe(e.observation, false);
   },
   turn(e) {
     page.turn = e.player;

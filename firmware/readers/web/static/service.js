@@ -59,7 +59,7 @@
  *     observation: Observation},
  *   resumed: {game: string, options: Options, actions: number, observation: Observation},
  *   turn: {player: string, doing: string},
- *   setup: {problem: string},
+ *   setup: {problem: string, observation?: Observation},
  *   accepted: {player: string, action: string, text: string, move?: Move,
  *     observation: Observation},
  *   refused: {message: string, where: Place[], player?: string},
