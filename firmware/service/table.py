@@ -168,18 +168,6 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                           actions=len(self.actions), observation=self._observation(),
                           moves=self.moves(), **match)
 
-    def _observation(self) -> dict:
-        """The public observation a reader draws now: before a game, the table as it is being
-        set out where the game says so (``setup_seen``); else the game's."""
-        seen = self.setup_seen(self.decided) if self.state == "setup" else None
-        return self.position.observation() if seen is None else seen
-
-    def setup_seen(self, view: V | None) -> dict | None:
-        """Before a game: the game's start as far as the sensors (``view``; None: no reading
-        yet) see it set out, as an observation, for a game whose start has pieces on the
-        board (stones); None where the start's own observation shows the table as it is."""
-        return None
-
     def moves(self) -> list[dict]:
         """Every action of the game so far, each as its ``accepted`` event told it (its number,
         who, in words): a page that joins late, or follows a table started again on its

@@ -110,6 +110,18 @@ class Starting:
                   observation=self.position.observation())
         self._tell_turn(None)
 
+    def _observation(self) -> dict:
+        """The public observation a reader draws now: before a game, the table as it is being
+        set out where the game says so (``setup_seen``); else the game's."""
+        seen = self.setup_seen(self.decided) if self.state == "setup" else None
+        return self.position.observation() if seen is None else seen
+
+    def setup_seen(self, view: Any) -> dict | None:
+        """Before a game: the game's start as far as the sensors (``view``; None: no reading
+        yet) see it set out, as an observation, for a game whose start has pieces on the
+        board (stones); None where the start's own observation shows the table as it is."""
+        return None
+
     def _next_game(self) -> None:
         """After a game: a new seed, nothing on record, the players set up again."""
         kept = None if self.solo is None else self.solo.next_seed(self.seed)  # a match's own
