@@ -57,8 +57,7 @@ class Played:
     @staticmethod
     def side_by_side(browser, *each: tuple) -> list[Played]:
         """A ``Played`` of each ``(game, state_dir, *args)``: the commands started at once,
-        then the pages, every PIN typed before any is waited on (each page's hands show at
-        their next look, up to 2 s later); all stopped if one fails."""
+        then the pages, every PIN typed before any is waited on; all stopped if one fails."""
         started: list[Played] = []
         try:
             for game, state_dir, *args in each:
