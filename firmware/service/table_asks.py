@@ -100,7 +100,7 @@ class Asking:
             return
         if reading.amends is not None:
             self._takeback(reading.amends, why="slide")
-        self._settled_back()
+        self._settled_back(moving_on=bool(reading.actions))
         if reading.actions:
             self._accept(reading.actions)
 
@@ -156,12 +156,16 @@ class Asking:
         self.beep()
         self._tell_refused()
 
-    def _settled_back(self) -> None:
-        """The table is as the game says again: leave a repair, a stale choice or offer."""
+    def _settled_back(self, moving_on: bool = False) -> None:
+        """The table is as the game says again: leave a repair, a stale choice or offer.
+        A choice withdrawn is told (pages drop it), unless actions follow at once
+        (``moving_on``: their own events say it)."""
         self.candidates, self.chooser, self.wrong = (), None, ()
         self.offer, self.confirmed = None, set()
         if self.state == "choose":
             self.picked()
+            if not moving_on:
+                self.tell("repaired")
         elif self.state == "repair":
             self.fixed()
             self.tell("repaired")
