@@ -276,22 +276,6 @@ class Table(Starting, Asking, Lighting, Generic[V]):
             else:
                 self._view_button(player, event.kind)
 
-    def _view_button(self, player: Player, kind: str) -> None:
-        """A press about the pieces (set out, a block above the rods, a pass...): the
-        settled view is the table as it is."""
-        if self.state == "setup":
-            self._setup_button(player, kind)
-        elif self.solo is None or not self.solo.button(self, player, kind):
-            self._play_button(player, kind)
-
-    def _press_held_over(self) -> None:
-        """A press held while the table settled, now that it has (and if it still means the
-        same: the reading may have moved the table on to a choice or a repair)."""
-        held, self._held_press = self._held_press, None
-        if held is not None and held[2] == self.state and (
-                self.state == "setup" or self.in_plain_play()):
-            self._view_button(held[0], held[1])
-
     def _menu(self) -> None:
         if self.solo is not None and self.solo.menu(self):
             return  # a match: the other table is asked (or its ask declined)

@@ -66,6 +66,24 @@ class Asking:
         words = self._phase_words()
         return words if self.solo is None else self.solo.doing(self, words)
 
+    # ------------------------------------------------------------------ presses about the pieces
+
+    def _view_button(self, player: Player, kind: str) -> None:
+        """A press about the pieces (set out, a block above the rods, a pass...): the
+        settled view is the table as it is."""
+        if self.state == "setup":
+            self._setup_button(player, kind)
+        elif self.solo is None or not self.solo.button(self, player, kind):
+            self._play_button(player, kind)
+
+    def _press_held_over(self) -> None:
+        """A press held while the table settled, now that it has (and if it still means the
+        same: the reading may have moved the table on to a choice or a repair)."""
+        held, self._held_press = self._held_press, None
+        if held is not None and held[2] == self.state and (
+                self.state == "setup" or self.in_plain_play()):
+            self._view_button(held[0], held[1])
+
     # ------------------------------------------------------------------ a settled reading
 
     def _read_settled(self, view: Any, now: float) -> None:
