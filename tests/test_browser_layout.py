@@ -3,7 +3,7 @@
 At a phone's width (360 to 414 px, 640 to 844 tall) nothing scrolls sideways,
 and whichever of the hands' controls a move needs the person scrolls to, the
 board drawing is in view with it: they never scroll between the board and the
-hands for a move. The panel shows as soon as the table PIN is accepted, not at
+hands for a move (nor on a laptop). The panel shows as soon as the table PIN is accepted, not at
 the hands' next look, and goes when the phone only watches again.
 
 The four games run side by side, one page each, for the whole module.
@@ -101,9 +101,10 @@ def test_the_hands_show_as_soon_as_the_pin_is_accepted(plays):
             _let_polls_go(played)
 
 
-@pytest.mark.parametrize("viewport", [PHONE, {"width": 360, "height": 640}])
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 360, "height": 640},
+                                      {"width": 1280, "height": 800}])
 def test_the_board_is_in_view_with_each_control_of_the_hands(plays, viewport):
-    """At 390 x 844 and 360 x 640, for each game, with a block in the towers' hand (its
+    """At 390 x 844 and 360 x 640 (and on a laptop's 1280 x 800), for each game, with a block in the towers' hand (its
     "turn it" and both towers' rods then at work): each control a move needs, scrolled to,
     is there to touch with the whole width of the board and most of its height in view;
     nothing scrolls sideways."""
