@@ -130,7 +130,7 @@ class Person:
         self.page.click("#pin-enter")
 
     def pin_taken(self) -> None:
-        """Until the controls hold the session and the hands show (their next look)."""
+        """Until the controls hold the session and the hands show (as the PIN is accepted)."""
         self.page.wait_for_selector('#controls[data-session="yes"]', timeout=30_000)
         self.page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
 

@@ -122,6 +122,11 @@ def test_the_moves_so_far_come_back_when_obelisk_play_starts_again(browser, tmp_
         table.page.reload()
         _moves_shown(table, 3)
         assert table.moves()[:2] == before and "a1" in table.moves()[2], table.moves()
+        # "what happened" on the reloaded page goes back to the first move too, oldest last
+        told = table.page.eval_on_selector_all("#log li", "items => items.map(i => i.textContent)")
+        placed = [line for line in told if any(f" {sq}" in line for sq in ("b2", "c3", "a1"))]
+        assert [sq for line in placed for sq in ("a1", "c3", "b2") if f" {sq}" in line] \
+            == ["a1", "c3", "b2"], told
     finally:
         table.stop()
 

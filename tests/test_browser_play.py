@@ -26,10 +26,10 @@ class Played:
     PIN entered; ``side_by_side`` starts several at once."""
 
     def __init__(self, browser, game: str, state_dir: Path, *args: str,
-                 opened: bool = True) -> None:
+                 opened: bool = True, script: str = "") -> None:
         """``opened``: False leaves the page to ``_open`` and ``_enter`` (only the command
-        is started)."""
-        self.dir, self.browser = state_dir, browser
+        is started); ``script``: run in the page before its own (an init script)."""
+        self.dir, self.browser, self.script = state_dir, browser, script
         self.page = self.person = self.follow = None
         self.process = subprocess.Popen(
             [OBELISK, "play", game, "--port", "0", "--state-dir", str(state_dir), *args],
@@ -44,6 +44,8 @@ class Played:
         assert "open http://" in said, self.process.stderr.read()
         self.url = said[said.index("http://"):].split()[0]
         self.page = self.browser.new_context(viewport=PHONE).new_page()
+        if self.script:
+            self.page.add_init_script(self.script)
         self.page.goto(self.url)
         self.person = Person(self.page, self.dir)
         self.person.type_pin()
@@ -55,8 +57,7 @@ class Played:
     @staticmethod
     def side_by_side(browser, *each: tuple) -> list[Played]:
         """A ``Played`` of each ``(game, state_dir, *args)``: the commands started at once,
-        then the pages, every PIN typed before any is waited on (each page's hands show at
-        their next look, up to 2 s later); all stopped if one fails."""
+        then the pages, every PIN typed before any is waited on; all stopped if one fails."""
         started: list[Played] = []
         try:
             for game, state_dir, *args in each:

@@ -584,3 +584,40 @@ def test_the_button_for_a_block_above_the_rods_is_said_once_a_rod_is_full(t):
     assert "press your button" in over_the_top_hint(full, A)
     assert over_the_top_hint(full, B) == ""                     # B's tower is not full
     assert over_the_top_hint(game.new_initial_state(first=A), A) == ""  # nothing to say yet
+
+
+def _pair_above_the_rods(t):
+    """A's tower full to a1's top, the yellow and green pair dealt and both lifted off the
+    pads: the next block A places can only go wholly above the rods."""
+    full = [*COLUMN_A, ("K01", "a1:9")]
+    t.put_position(position(TowersGame(t.block_set).new_initial_state(first=A),
+                            tower_a=column(t.block_set, full)))
+    t.see(t.towers())
+    pads = _deal(t, "Y04", "G03")
+    t.see(t.towers(), (None, pads[1]))
+    return pads
+
+
+def test_a_press_while_the_table_still_settles_counts_for_what_it_settles_on(t):
+    """The block lowered above the rods and the button pressed at once: the press is about
+    the table as it is now, not as it last settled (then the pair was not yet taken)."""
+    _pair_above_the_rods(t)
+    t.table.on_view(TowersView(t.towers(), (None, None)), t.now)  # not settled yet
+    t.press(A)
+    t.wait(0.31)
+    assert not [e for e in t.of("notice") if "chooses first" in e["message"]], t.events
+    assert t.table.state == "choose" and t.table.chooser is A
+    assert len(t.table.candidates) == 2
+
+
+def test_a_choice_that_no_longer_holds_is_withdrawn_where_people_see_it(t):
+    """Asked which block went above the rods, the player puts it back on its pad: the
+    choice is gone, and the pages that showed it are told."""
+    pads = _pair_above_the_rods(t)
+    t.see(t.towers(), (None, None))
+    t.press(A)
+    assert t.table.state == "choose"
+    offered = len(t.events)
+    t.see(t.towers(), (pads[0], None))    # the yellow back on its pad
+    assert t.table.state == "play"
+    assert [e["event"] for e in t.events[offered:]] == ["repaired"], t.events[offered:]

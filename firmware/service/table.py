@@ -123,6 +123,8 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         self._prepared: dict = {}  # action -> (position before, position after)
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
+        # a player's press that came while a reading settled: (player, kind, state then)
+        self._held_press: tuple[Player, str, str] | None = None
         self.problem = ""
         self._turn_said = ""  # the words of the last turn told
         self._end_due = False  # the game is over, but its end is not written yet (a full disk)
@@ -228,6 +230,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                 self._decide(settled, now)
             finally:
                 self.decided = settled
+            self._press_held_over()
 
     def next_deadline(self) -> float | None:
         """When ``tick`` next has something to do (for the service's sleep)."""
@@ -267,11 +270,11 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                 self._choose(event.kind)
         elif self.takeback_waiting():
             self._confirm_takeback(player)
-        elif self.state == "setup":
-            self._setup_button(player, event.kind)
-        elif self.in_plain_play() and (self.solo is None
-                                       or not self.solo.button(self, player, event.kind)):
-            self._play_button(player, event.kind)
+        elif self.state == "setup" or self.in_plain_play():
+            if self.settler.deadline() is not None:  # about the table as it settles now
+                self._held_press = (player, event.kind, self.state)
+            else:
+                self._view_button(player, event.kind)
 
     def _menu(self) -> None:
         if self.solo is not None and self.solo.menu(self):

@@ -66,6 +66,24 @@ class Asking:
         words = self._phase_words()
         return words if self.solo is None else self.solo.doing(self, words)
 
+    # ------------------------------------------------------------------ presses about the pieces
+
+    def _view_button(self, player: Player, kind: str) -> None:
+        """A press about the pieces (set out, a block above the rods, a pass...): the
+        settled view is the table as it is."""
+        if self.state == "setup":
+            self._setup_button(player, kind)
+        elif self.solo is None or not self.solo.button(self, player, kind):
+            self._play_button(player, kind)
+
+    def _press_held_over(self) -> None:
+        """A press held while the table settled, now that it has (and if it still means the
+        same: the reading may have moved the table on to a choice or a repair)."""
+        held, self._held_press = self._held_press, None
+        if held is not None and held[2] == self.state and (
+                self.state == "setup" or self.in_plain_play()):
+            self._view_button(held[0], held[1])
+
     # ------------------------------------------------------------------ a settled reading
 
     def _read_settled(self, view: Any, now: float) -> None:
@@ -100,7 +118,7 @@ class Asking:
             return
         if reading.amends is not None:
             self._takeback(reading.amends, why="slide")
-        self._settled_back()
+        self._settled_back(moving_on=bool(reading.actions))
         if reading.actions:
             self._accept(reading.actions)
 
@@ -156,12 +174,16 @@ class Asking:
         self.beep()
         self._tell_refused()
 
-    def _settled_back(self) -> None:
-        """The table is as the game says again: leave a repair, a stale choice or offer."""
+    def _settled_back(self, moving_on: bool = False) -> None:
+        """The table is as the game says again: leave a repair, a stale choice or offer.
+        A choice withdrawn is told (pages drop it), unless actions follow at once
+        (``moving_on``: their own events say it)."""
         self.candidates, self.chooser, self.wrong = (), None, ()
         self.offer, self.confirmed = None, set()
         if self.state == "choose":
             self.picked()
+            if not moving_on:
+                self.tell("repaired")
         elif self.state == "repair":
             self.fixed()
             self.tell("repaired")

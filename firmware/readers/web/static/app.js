@@ -111,6 +111,12 @@ const handlers = {
       obs: null });
     observe(e.observation, false);
     if (page.over) page.reveals = revealsOf(page.module, e.observation);
+    // a page opened now (or reloaded after a restart) has no "what happened" of its own:
+    // the moves so far tell it, newest first, as the table said each one
+    if (!page.log.length) {
+      page.log = moves.slice(-KEEP).reverse().map((m) =>
+        ({ kind: "accepted", words: `${bare(nameOf(m.player))}: ${m.text}` }));
+    }
   },
   start(e) {
     reset(e);

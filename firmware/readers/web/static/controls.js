@@ -263,6 +263,19 @@ function paint() {
   $("controls-said").textContent = ctl.said;
   $("controls-said").className = ctl.wrong ? "wrong" : "";
   panel.dataset.session = ctl.session ? "yes" : "no";
+  tell();
+}
+
+/** Whether this phone had a session when the page was last told (hands.js listens). */
+let told = false;
+
+/** Tells the page when this phone's session begins or ends, with its token: the hands
+ * panel shows as soon as the PIN is accepted, and goes when the phone only watches. */
+function tell() {
+  if (ctl.session === told) return;
+  told = ctl.session;
+  window.dispatchEvent(new CustomEvent("obelisk:session",
+    { detail: { session: ctl.session, token: ctl.token } }));
 }
 
 $("pin-form").addEventListener("submit", enterPin);

@@ -109,8 +109,8 @@ export async function act(request) {
 }
 
 /** What is on the table now, kept for the panel and told to the rest of the page (the
- * drawing says where the wooden set differs from the game meanwhile).
- * @param {HandsTable} table */
+ * drawing says where the wooden set differs from the game meanwhile); null: nothing known.
+ * @param {HandsTable | null} table */
 function keep(table) {
   hands.table = table;
   window.dispatchEvent(new CustomEvent("obelisk:hands", { detail: table }));
@@ -120,12 +120,20 @@ async function look() {
   try {
     const { status, answer } = await call("GET");
     if (status === 404) return false;
+    if (status === 403) forget(); // a guest's page (no PIN's session, or no longer): no hands
     if (answer.table) keep(answer.table);
     if (answer.observation && !hands.obs) hands.obs = answer.observation; // the events' is newer
     return true;
   } catch {
     return false;
   }
+}
+
+/** No hands panel: this page watches only, and moves nothing. */
+function forget() {
+  keep(null);
+  panel.hidden = true;
+  panel.replaceChildren();
 }
 
 /** The seat whose hands act now: the one whose turn it is, unless the person chose. */
@@ -273,6 +281,15 @@ window.addEventListener("obelisk:event", (e) => { // the game's board size, whos
   if (hands.busy) return;
   if (hands.table && MOVED_ON.has(e.detail.event)) lookAgain(); // the set too, as it stands
   else if (turn !== undefined || e.detail.observation) draw();
+});
+
+// The controls tell when this phone's PIN session begins or ends: the panel comes at once
+// (not at the next look), with the session's token, and goes when the phone only watches.
+window.addEventListener("obelisk:session", async (e) => {
+  if (!(e instanceof CustomEvent) || !e.detail) return;
+  hands.token = e.detail.token || "";
+  if (!e.detail.session) forget();
+  if (await look()) draw();
 });
 
 async function start() {
