@@ -4,7 +4,8 @@ Each test opens the page of a running `obelisk play` in Debian's chromium, at a
 phone's width (``tests.test_browser_leftovers.Playing``), and checks what a
 person reads there: a towers block that looks the same every way it turns is
 not "turned 1 of 1 ways"; and before the first stones game the drawing and
-the hands panel show the board as the switches read it.
+the hands panel show the board as the switches read it, and the moves list says
+who did what.
 """
 
 from __future__ import annotations
@@ -58,11 +59,12 @@ def _agree(page, table: Playing, want: dict, what: str) -> None:
     assert table.look()["squares"] == want, what
 
 
-def test_before_the_first_stones_game_the_drawing_shows_the_board_as_the_hands_do(browser,
-                                                                                  tmp_path):
+def test_stones_the_drawing_agrees_with_the_board_set_out_and_the_moves_say_who_did_what(
+        browser, tmp_path):
     """Before the first game the drawing showed the stones on their start squares while
     the board (the hands panel, the switches) was empty: the drawing shows the stones as
-    the table reads them while they are set out, and the start once they all are."""
+    the table reads them while they are set out, and the start once they all are. Then
+    the first move is listed as the terminal says it, after a restart too."""
     table = Playing(browser, "stones", tmp_path)
     page = table.page
     try:
@@ -75,5 +77,28 @@ def test_before_the_first_stones_game_the_drawing_shows_the_board_as_the_hands_d
         start = {"c1": ["A corner"], "d1": ["A cap"], "d2": ["A key"], "a5": ["B key"],
                  "a6": ["B cap"], "b6": ["B corner"]}
         _agree(page, table, start, "the stones set out")
+        _one_move_listed(table)
     finally:
         table.stop()
+
+
+def _one_move_listed(table: Playing) -> None:
+    """The game begun and player A's first move made: the moves list, live and on the page
+    reloaded after `obelisk play` started again, and "what happened" there, say who did what
+    as the terminal does."""
+    follow, page = table.follow, table.page
+    follow.until(lambda: "press a player button" in follow.problem, 30, "the stones seen")
+    table.act({"act": "press", "seat": "A"})
+    follow.until(lambda: any(e["event"] == "start" for e in follow.events), 30, "the start")
+    table.act({"act": "lift", "seat": "A", "square": "c1"})
+    table.act({"act": "put", "seat": "A", "square": "b2"})
+    follow.until(lambda: follow.accepted() == 1, 30, "player A's first move")
+    said = "player A moved the cornerstone c1-b2 (step)"
+    page.wait_for_function("(said) => document.querySelector('#moves li')?.textContent === said",
+                           arg=said, timeout=30_000)
+    table.restart()  # Ctrl-C and the same command: "what happened" comes from the moves
+    page.reload()
+    page.wait_for_function("(said) => document.querySelector('#moves li')?.textContent === said",
+                           arg=said, timeout=30_000)
+    told = page.eval_on_selector_all("#log li", "items => items.map((i) => i.textContent)")
+    assert said in told, told

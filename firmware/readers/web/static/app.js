@@ -115,7 +115,7 @@ const handlers = {
     // the moves so far tell it, newest first, as the table said each one
     if (!page.log.length) {
       page.log = moves.slice(-KEEP).reverse().map((m) =>
-        ({ kind: "accepted", words: `${bare(nameOf(m.player))}: ${m.text}` }));
+        ({ kind: "accepted", words: `${bare(nameOf(m.player))} ${m.text}` }));
     }
   },
   start(e) {
