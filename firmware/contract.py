@@ -81,6 +81,12 @@ class Flag:
     metavar: str | None = None
     switch: bool = False  # a flag with no value that turns the option on
     enum: str = ""  # "module:Enum": the value is one of its members, typed as its word
+    words: str = ""  # what a person calls it (the form's label), if not the flag's own name
+
+    @property
+    def label(self) -> str:
+        """The option as the new-game form names it: the rules' words."""
+        return self.words or self.name.lstrip("-").replace("-", " ")
 
     @property
     def dest(self) -> str:

@@ -159,6 +159,21 @@ def test_a_move_limit_out_of_range_is_refused_in_the_rules_words(typed):
     assert str(refused.value).startswith(f"the move limit is 1 to 10000 moves, not {typed}")
 
 
+@pytest.mark.parametrize("game_id", ["towers", "stones", "highrise", "maze"])
+def test_the_new_game_form_names_each_option_in_the_rules_words(game_id):
+    """The page's form labels each option as a person reads it: the stones' "move limit"
+    (its rules' word), never the flag's "ply limit"; every label is in the game's rules
+    sheet or its own help."""
+    from firmware.service.commands import games
+
+    spec = GAMES[game_id]
+    sheet = " ".join(spec.rules_text(spec.make(spec.options())).split()).lower()
+    for option in games()[game_id]["options"]:
+        assert "ply" not in option["label"], option
+        assert option["label"] in sheet or option["label"] in option["help"].lower() \
+            or option["label"] in option["flag"].replace("-", " "), option
+
+
 def test_the_stones_options_refuse_a_move_limit_below_one_in_the_rules_words():
     from engine.stones.game import StonesOptions
 

@@ -40,7 +40,7 @@ GAME = GameType(
              enum="engine.stones.game:Edition"),
         Flag("--ply-limit", ("ply_limit",), "draw after N moves in all (default: 200), or "
              "none: no limit (a position a third time still draws)", type=_ply_limit,
-             metavar="N|none"),
+             metavar="N|none", words="move limit"),
     ),
     demo_flags=(Flag("--stack-sensors", ("stack_sensors",), "simulate stack-height "
                      "sensors: stacking needs no button", switch=True),),

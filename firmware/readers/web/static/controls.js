@@ -232,7 +232,7 @@ function soloFields(solo, remote) {
  * @param {GameOption} option */
 function optionField(option) {
   const name = `opt-${option.name}`;
-  const words = option.flag.replace(/^--/, "").replace(/-/g, " ");
+  const words = option.label;
   /** @type {HTMLInputElement | HTMLSelectElement} */
   let input;
   if (option.switch) {

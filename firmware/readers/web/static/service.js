@@ -157,6 +157,7 @@ export function followTable(kinds, take, lost) {
  * @typedef {object} GameOption
  * @property {string} name
  * @property {string} flag  "--ply-limit"
+ * @property {string} label  what a person calls it: "move limit"
  * @property {string} help
  * @property {boolean} switch  a checkbox rather than a value
  * @property {string[] | null} choices
