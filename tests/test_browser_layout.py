@@ -104,9 +104,10 @@ def test_the_hands_show_as_soon_as_the_pin_is_accepted(plays):
 @pytest.mark.parametrize("viewport", [PHONE, {"width": 360, "height": 640},
                                       {"width": 1280, "height": 800}])
 def test_the_board_is_in_view_with_each_control_of_the_hands(plays, viewport):
-    """At 390 x 844 and 360 x 640 (and on a laptop's 1280 x 800), for each game, with a block in the towers' hand (its
-    "turn it" and both towers' rods then at work): each control a move needs, scrolled to,
-    is there to touch with the whole width of the board and most of its height in view;
+    """At 390 x 844 and 360 x 640 (and on a laptop's 1280 x 800), for each game, with a
+    block in the towers' hand (its "turn it" and both towers' rods then at work): each
+    control a move needs, scrolled to, is there to touch with the whole width of the board
+    and most of its height in view;
     nothing scrolls sideways."""
     towers = plays["towers"]
     for played in plays.values():

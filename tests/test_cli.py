@@ -77,11 +77,13 @@ def test_rules_stones_speak_the_editions_words(capsys):
 
 def test_rules_highrise_follow_the_board_size(capsys):
     assert main(["rules", "highrise"]) == 0
-    three = capsys.readouterr().out
-    assert "5 small (1 pip), 10 medium (2 pips), 10 large (3 pips); 25 pieces" in three
+    three = " ".join(capsys.readouterr().out.split())
+    assert ("25 pyramids in their own colours: 5 small (1 pip), 10 medium (2 pips) and 10 "
+            "large (3 pips). From a Looney Pyramids set that is 2 stashes each") in three
     assert main(["rules", "highrise", "--size", "5x5"]) == 0
-    assert "20 small (1 pip), 25 medium (2 pips), 25 large (3 pips); 70 pieces" in \
-        capsys.readouterr().out
+    assert ("70 pyramids in their own colours: 20 small (1 pip), 25 medium (2 pips) and 25 "
+            "large (3 pips). From a Looney Pyramids set that is 5 stashes each") in \
+        " ".join(capsys.readouterr().out.split())
 
 
 def test_rules_maze_follow_the_turn_limit(capsys):
