@@ -3,7 +3,8 @@
 At a phone's width (360 to 414 px, 640 to 844 tall) nothing scrolls sideways,
 and whichever of the hands' controls a move needs the person scrolls to, the
 board drawing is in view with it: they never scroll between the board and the
-hands for a move (nor on a laptop). The panel shows as soon as the table PIN is accepted, not at
+hands for a move (nor on a laptop), and the line saying whose turn it is and what to do
+is in view with them. The panel shows as soon as the table PIN is accepted, not at
 the hands' next look, and goes when the phone only watches again.
 
 The four games run side by side, one page each, for the whole module.
@@ -47,8 +48,11 @@ IN_VIEW = """(selector) => {
     const board = document.querySelector("#drawing svg").getBoundingClientRect();
     const shown = Math.min(board.bottom, innerHeight) - Math.max(board.top, 0);
     const hit = document.elementFromPoint(c.left + c.width / 2, c.top + c.height / 2);
+    // and what the table asks now (whose turn, what to do) is read with it
+    const said = document.querySelector("#turn").getBoundingClientRect();
     seen.push({ control: control.title || control.textContent.trim(),
       touch: c.top >= -1 && c.bottom <= innerHeight + 1 && control.contains(hit),
+      turn: said.height > 0 && said.top >= -1 && said.bottom <= innerHeight + 1,
       board: Math.max(0, shown) / board.height,
       wide: board.left >= -1 && board.right <= innerWidth + 1 });
   }
@@ -124,7 +128,7 @@ def test_the_board_is_in_view_with_each_control_of_the_hands(plays, viewport):
         if wide[0] > wide[1]:
             wrong.append(f"{game} scrolls sideways: {wide}")
         for seen in page.evaluate(IN_VIEW, MOVE):
-            if not seen["touch"] or seen["board"] < 0.6 or not seen["wide"]:
+            if not seen["touch"] or seen["board"] < 0.6 or not seen["wide"] or not seen["turn"]:
                 wrong.append(f"{game}: {seen}")
         page.evaluate("() => window.scrollTo(0, 0)")
     assert not wrong, f"at {viewport}: {len(wrong)} out of view, first {wrong[:6]}"
@@ -139,3 +143,27 @@ def test_the_hands_go_when_the_phone_only_watches(plays):
     page.wait_for_selector('#controls[data-session="no"]', timeout=30_000)
     assert _within(page, "#hands", "hidden", 3), \
         "the hands panel stays 3 s after the phone only watches"
+
+
+def test_after_an_act_what_the_hands_hold_comes_into_view_below_the_board(plays):
+    """A block taken from the pile (at the panel's foot): the block now held, its "turn it"
+    and the rods it goes on come into view below the board, not hidden under it."""
+    towers = plays["towers"]
+    page = towers.page
+    _let_polls_go(towers)
+    page.set_viewport_size(PHONE)
+    page.wait_for_selector(SHOWN, timeout=30_000)
+    if page.query_selector("#hands [data-held]"):   # (a block in hand: set it on a pad first)
+        towers.person.click("#hands [data-set-pad]")
+        page.wait_for_selector("#hands:not([data-busy]) [data-block]")
+    acts = page.get_attribute("#hands", "data-acts")
+    towers.person.click("#hands [data-block]")
+    page.wait_for_function("(n) => document.querySelector('#hands').dataset.acts !== n",
+                           arg=acts)
+    page.wait_for_selector('#hands [data-act="turn"]')
+    seen = page.evaluate("""() => {
+      const band = document.querySelector("#board-view").getBoundingClientRect();
+      const turn = document.querySelector('#hands [data-act="turn"]').getBoundingClientRect();
+      return { band: band.bottom, turn: turn.top, bottom: turn.bottom, screen: innerHeight };
+    }""")
+    assert seen["turn"] >= seen["band"] - 1 and seen["bottom"] <= seen["screen"], seen

@@ -255,6 +255,10 @@ def test_after_a_takeback_the_hands_say_where_the_block_is_and_why_a_rod_is_grey
                    "block": block})
         follow.until(lambda: follow.offer and follow.offer["kind"] == "takeback", 60,
                      "the takeback offered")
+        # an offer to take it back, not a refusal: no red "Not allowed"
+        offered = page.wait_for_selector("#problem.offered:not([hidden])", timeout=30_000)
+        assert offered.text_content().split()[:4] == ["A", "piece", "came", "off"], \
+            offered.text_content()
         table.act({"act": "press", "seat": passive})
         follow.until(lambda: any(e["event"] == "takeback" for e in follow.events), 60,
                      "the takeback")

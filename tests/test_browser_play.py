@@ -247,7 +247,7 @@ def test_high_rise_draws_each_pyramid_in_its_owners_colour_and_says_where_it_wen
         played.act({"act": "set", "seat": seat, "square": square, "size": size})
         follow.until(lambda b=before: follow.accepted() > b, 60, f"{seat}'s pyramid on {square}")
         placed[square].append(seat)
-        said.append(f"{seat} placed a pyramid on {square}")
+        said.append(f"player {seat} placed a pyramid on {square}")
     assert set(placed["c3"]) == {"A", "B"}
     page.wait_for_selector('#drawing [data-square="c3"][data-height="3"]')
     page.wait_for_selector('#drawing [data-square="a2"][data-height="1"]')
@@ -283,6 +283,9 @@ def test_every_games_page_fits_a_phone_with_its_board_and_hands_in_view(plays, g
     played = plays(game)
     page = played.page
     page.wait_for_selector("#hands [data-tower], #hands .hands-board button")
+    if game == "stones":  # the drawing shows what the switches read: the stones set out
+        played.person.click('#hands [data-act="setup"]')
+        page.wait_for_selector("#drawing .stone.player-b", timeout=30_000)
     for width in (360, 414):
         page.set_viewport_size({"width": width, "height": PHONE["height"]})
         page.evaluate("() => window.scrollTo(0, document.getElementById('drawing')"

@@ -298,6 +298,10 @@ function paint() {
   $("link").hidden = !page.link && !page.ask;
   $("problem-text").textContent = page.problem;
   $("problem").hidden = !page.problem || setup;
+  // a piece lifted off again is an offer to take it back, not a refusal
+  const takeback = page.offer?.kind === "takeback";
+  $("problem-head").textContent = takeback ? "A piece came off" : "Not allowed";
+  $("problem").classList.toggle("offered", takeback);
   drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,
     change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
     reveals: page.reveals, over: page.over, asked: page.asked, set: page.set });
@@ -466,4 +470,13 @@ window.addEventListener("obelisk:hands", (e) => {
   soon();
 });
 $("history-open").addEventListener("click", () => openHistory());
+// the board's band, kept at the top of the screen while the hands are used: what is brought
+// into view lands below it (style.css: scroll-padding-top)
+const band = $("board-view");
+const bandHeight = new ResizeObserver(() => {
+  const kept = getComputedStyle(band).position === "sticky";
+  document.documentElement.style.setProperty("--board-h", kept ? `${band.offsetHeight}px` : "0px");
+});
+bandHeight.observe(band);
+bandHeight.observe($("hands")); // (the band is kept at the top only while the hands show)
 render();

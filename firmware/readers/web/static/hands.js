@@ -105,7 +105,17 @@ export async function act(request) {
     panel.dataset.acts = String(hands.acts);
     delete panel.dataset.busy;
     await draw();
+    if (!request.press) inView(); // (a button pressed again and again stays where it is)
   }
+}
+
+/** After an act, what the hands hold now and where it goes (the panel's top: a held block
+ * and the rods, a held stone and the squares) is brought into view below the board, unless
+ * the panel's top is in view already. */
+function inView() {
+  const top = panel.getBoundingClientRect().top;
+  const below = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+  if (top < below || top > innerHeight * 0.8) panel.scrollIntoView({ block: "start" });
 }
 
 /** What is on the table now, kept for the panel and told to the rest of the page (the
