@@ -53,6 +53,7 @@ IN_VIEW = """(selector) => {
     seen.push({ control: control.title || control.textContent.trim(),
       touch: c.top >= -1 && c.bottom <= innerHeight + 1 && control.contains(hit),
       turn: said.height > 0 && said.top >= -1 && said.bottom <= innerHeight + 1,
+      said: document.querySelector("#turn").textContent,
       board: Math.max(0, shown) / board.height,
       wide: board.left >= -1 && board.right <= innerWidth + 1 });
   }

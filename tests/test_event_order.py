@@ -102,3 +102,26 @@ def test_young_garbage_is_collected_after_the_led_frame_not_during_the_move(tabl
         gc.set_threshold(*before)
     assert order[0] == "show" and order[1].startswith("collect"), order
     assert gc.get_count()[0] < 1000
+
+
+def test_a_reader_that_came_before_the_table_started_hears_what_to_set_out(tmp_path,
+                                                                            block_set):
+    """The service opens its stream before it starts the table (so `obelisk play`'s page
+    may follow it at once): a reader that came in between was told a state with nothing
+    to do, and, the first reading asking for what start() already said, never heard it.
+    Once started, the table tells its readers its whole state again."""
+    from firmware.service.stream import read_events
+
+    devices = open_table(load_profile("sim"))
+    table = TowersTable(TowersGame(block_set), Journal(tmp_path))
+    stream = serve_table(table, tmp_path)
+    try:
+        reader = read_events(tmp_path, timeout=10)
+        first = next(reader)
+        assert first["event"] == "table" and first["state"] == "setup"
+        TableService(devices, table, view_of).start_table()
+        told = next(reader)
+        assert told["event"] == "table" and told["problem"] == table.SETUP, told
+    finally:
+        stream.close()
+        devices.close()

@@ -159,7 +159,10 @@ class TableService:
     def start_table(self) -> None:
         """Resume the journal's game or set up a new one; raises if the journal refuses."""
         with self.table.lock:
-            self.table.start(self.clock())
+            table = self.table
+            table.start(self.clock())
+            if not table.started:  # a new game's setup (a resumed game tells its own state):
+                table.emit(table.public_state())  # a reader that came before start hears it
         self._started = True
 
     def run(self) -> None:
