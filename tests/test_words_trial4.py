@@ -33,3 +33,33 @@ def test_the_maze_computer_names_each_segment_it_asks_for_as_the_set_labels_it(t
     words = t.table.solo.doing(t.table, "")
     assert words == ("make the computer's move: " + "; ".join(
         f"segment {n} on {square}" for n, square in zip(range(3, 6), names[1:], strict=True)))
+
+
+def _maze_at(turn: int, tmp_path):
+    """A maze table whose Architect has made ``turn`` moves (walls passed)."""
+    from engine.maze.game import Phase
+
+    t = MazeHarness(tmp_path).ready()
+    for _ in range(turn):
+        t.press("B")  # the Maze Master passes
+        to = next(a.to for a in t.table.position.legal_actions() if a.to not in
+                  t.table.position.segments)
+        t.lift("abcdefgh"[t.table.position.obelisk[1]] + str(t.table.position.obelisk[0] + 1))
+        t.put("abcdefgh"[to[1]] + str(to[0] + 1))
+    assert t.table.position.turn == turn and t.table.position.phase is Phase.WALL
+    return t
+
+
+def test_the_maze_board_as_text_counts_the_turn_under_way_as_the_turn_line_does(tmp_path):
+    """"turn 2 of 20" under a turn line that says "(turn 3 of 20)": after two Architect
+    moves the third turn is under way (the rules count the turns the Architect moves in),
+    and the board as text says so too; with none left, it says none is left."""
+    from firmware.maze.screen import draw
+
+    t = _maze_at(2, tmp_path)
+    seen = t.table.position.observation()
+    t.press("B")
+    assert "(turn 3 of 20)" in t.table.public_state()["doing"]
+    assert "turn 3 of 20," in draw(seen), draw(seen)
+    over = {**seen, "turn": 20, "turns_left": 0}
+    assert "no turns left," in draw(over) and "turn 20" not in draw(over), draw(over)
