@@ -10,6 +10,9 @@ who did what.
 
 from __future__ import annotations
 
+import pytest
+
+from tests.browser_support import PHONE, Web
 from tests.test_browser_leftovers import Playing
 
 HELD = ".hands-held[data-held] p"
@@ -102,3 +105,35 @@ def _one_move_listed(table: Playing) -> None:
                            arg=said, timeout=30_000)
     told = page.eval_on_selector_all("#log li", "items => items.map((i) => i.textContent)")
     assert said in told, told
+
+
+# ------------------------------------------------ a fourth trial: the page's own words
+
+@pytest.fixture(scope="module")
+def scripts(browser, tmp_path_factory):
+    """The page's scripts in chromium at a phone's width, served by `obelisk web` (no table
+    needed): each test hands them what the table and its hands give (from the Python that
+    makes it) and reads the words they make of it."""
+    web = Web(tmp_path_factory.mktemp("scripts") / "state").start()
+    page = browser.new_context(viewport=PHONE).new_page()
+    try:
+        page.goto(web.url)
+        yield page
+    finally:
+        page.context.close()
+        web.stop()
+
+
+def test_an_hourglass_card_and_what_happened_round_its_seconds_alike(scripts):
+    """A card showed "53 s stopped" beside "(52 s left)" in what happened: the card's
+    seconds (app.js, through svg.js) and the terminal's and what happened's (screen.py)
+    are the same whole seconds, rounded up."""
+    from firmware.service.screen import seconds_left
+
+    lefts = [52.4, 52.0, 59.999, 0.4, 0.001, 0.0]
+    card = scripts.evaluate("""async (lefts) => {
+      const { secondsLeft } = await import("/static/svg.js");
+      return lefts.map(secondsLeft);
+    }""", lefts)
+    assert card == [seconds_left(left) for left in lefts] == ["53 s", "52 s", "60 s", "1 s",
+                                                             "1 s", "0 s"]

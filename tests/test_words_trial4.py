@@ -10,6 +10,9 @@ game is under way. What the page's own scripts say is in
 
 from __future__ import annotations
 
+import pytest
+
+from firmware.service.screen import headline
 from tests.test_maze_table import Table as MazeHarness
 
 
@@ -63,3 +66,13 @@ def test_the_maze_board_as_text_counts_the_turn_under_way_as_the_turn_line_does(
     assert "turn 3 of 20," in draw(seen), draw(seen)
     over = {**seen, "turn": 20, "turns_left": 0}
     assert "no turns left," in draw(over) and "turn 20" not in draw(over), draw(over)
+
+
+@pytest.mark.parametrize(("left", "said"), [(52.4, "53 s"), (52.0, "52 s"), (59.999, "60 s"),
+                                            (0.4, "1 s"), (0.0, "0 s")])
+def test_an_hourglass_says_its_whole_seconds_rounded_up(left, said):
+    """A player's card showed "53 s stopped" while what happened said "(52 s left)": the
+    seconds left are whole ones rounded up, as a countdown shows them (0.4 s left is 1 s
+    until it is 0), in what happened as on the card (``tests/test_browser_words.py``)."""
+    event = {"event": "timer", "player": "A", "state": "stopped", "seconds": 60, "left": left}
+    assert headline(event) == f"player A's hourglass stopped ({said} left)"

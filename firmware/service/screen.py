@@ -11,6 +11,7 @@ Maze Master, where another game says player A and player B).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from engine.core import counted
@@ -44,6 +45,12 @@ def headline(event: dict, names: dict[str, str] | None = None) -> str:
             return line
     words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
     return f"{kind}: {words}"
+
+
+def seconds_left(left: float) -> str:
+    """An hourglass's time left as a countdown shows it, in whole seconds rounded up (0.4 s
+    left is "1 s" until it is 0), as the page's cards show it (``secondsLeft``, svg.js)."""
+    return f"{math.ceil(left)} s"
 
 
 def _seat(names: dict[str, str], seat: str) -> str:
@@ -86,8 +93,7 @@ def _asking_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str
         case "setup":
             return f"to begin: {event['problem']}"
         case "timer":
-            return (f"{who}'s hourglass {event['state']} "
-                    f"({event['left']:.0f} s left)")
+            return f"{who}'s hourglass {event['state']} ({seconds_left(event['left'])} left)"
         case "offer":
             return _offer_line(event, names)
         case "pause":
