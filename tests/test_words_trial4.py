@@ -76,3 +76,26 @@ def test_an_hourglass_says_its_whole_seconds_rounded_up(left, said):
     until it is 0), in what happened as on the card (``tests/test_browser_words.py``)."""
     event = {"event": "timer", "player": "A", "state": "stopped", "seconds": 60, "left": left}
     assert headline(event) == f"player A's hourglass stopped ({said} left)"
+
+
+def test_a_lost_turn_is_said_once(block_set, tmp_path):
+    """"player B ran out of time: the turn is lost", then "player B's hourglass expired
+    (0 s left)": the hourglass running out is said by the lost turn alone; its expiry has
+    no words (the page logs none, the terminal shows no line for it)."""
+    from firmware.readers.web.follow import dressed
+    from firmware.service.screen import Screen, seat_names
+    from firmware.towers.screen import draw
+    from tests.test_towers_table import Table as TowersHarness
+
+    t = TowersHarness(block_set, tmp_path).start_play()
+    t.wait(60.0)  # the hourglass runs out
+    told = [e for e in t.events if e["event"] in ("timer", "accepted")]
+    expired = next(e for e in told if e["event"] == "timer" and e["state"] == "expired")
+    lost = next(e for e in told if e["event"] == "accepted")
+    names = seat_names("towers")
+    assert headline(expired, names) == ""
+    assert dressed(expired, draw, names)["words"] == ""  # the page logs an event's words
+    assert headline(lost, names).endswith("ran out of time: the turn is lost")
+    screen = Screen(draw, names)
+    assert screen.show(expired) is None
+    assert "ran out of time" in screen.show(lost)
