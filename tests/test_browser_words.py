@@ -137,3 +137,23 @@ def test_an_hourglass_card_and_what_happened_round_its_seconds_alike(scripts):
     }""", lefts)
     assert card == [seconds_left(left) for left in lefts] == ["53 s", "52 s", "60 s", "1 s",
                                                              "1 s", "0 s"]
+
+
+def test_the_stones_cards_say_nothing_of_symmetry_while_the_stones_are_set_out(scripts,
+                                                                               tmp_path):
+    """"symmetry: colour ✓, ..." before any stone was on the board: a card says
+    nothing of symmetry while the stones are set out, and the start's once a game is
+    under way."""
+    from engine.stones.game import StonesGame
+    from firmware.stones.table import StonesTable
+    from firmware.store.journal import Journal
+
+    table = StonesTable(StonesGame(), Journal(tmp_path), seed=1)
+    table.start(0.0)
+    lines = """async (obs) => {
+      const stones = await import("/static/stones.js");
+      return ["A", "B"].map((p) => stones.scoreLine(obs, p));
+    }"""
+    assert scripts.evaluate(lines, table.setup_seen(None)) == ["", ""]
+    assert scripts.evaluate(lines, table.position.observation()) == [
+        "symmetry: colour ✓, shape \N{EN DASH}", "symmetry: colour ✓, shape \N{EN DASH}"]

@@ -99,3 +99,18 @@ def test_a_lost_turn_is_said_once(block_set, tmp_path):
     screen = Screen(draw, names)
     assert screen.show(expired) is None
     assert "ran out of time" in screen.show(lost)
+
+
+def test_the_stones_setup_claims_no_symmetry_before_a_game_is_under_way(tmp_path):
+    """Player A's card said "symmetry: colour ✓, ..." while the stones were still being
+    set out: the setup's board (what the page draws then) holds no symmetry yet, since the
+    rules check it after each move; the start of the game shows the start's."""
+    from engine.stones.game import StonesGame
+    from firmware.stones.table import StonesTable
+    from firmware.store.journal import Journal
+
+    table = StonesTable(StonesGame(), Journal(tmp_path), seed=1)
+    table.start(0.0)
+    assert table.state == "setup"
+    assert table.setup_seen(None)["symmetry"] == {}
+    assert table.position.observation()["symmetry"]["A"] == [True, False]
