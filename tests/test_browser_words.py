@@ -124,6 +124,78 @@ def scripts(browser, tmp_path_factory):
         web.stop()
 
 
+HELD_WORDS = """async ([module, table, seat, obs, name]) => {
+  const hands = await import(`/static/${module}`);
+  const drawn = hands.drawHands(table, seat, async () => {}, obs, name);
+  const held = drawn.querySelector(".hands-held");
+  return { said: held.firstChild.textContent, data: held.dataset.held,
+    other: hands.holding(table, seat === "A" ? "B" : "A", obs) };
+}"""
+"""A hands panel drawn for ``seat``: what its hand holds, in words, and what the other does."""
+
+
+def _sim(profile: str):
+    from hardware.profile import board_layout, load_profile
+    from hardware.sim.table import SimTable
+
+    return SimTable(board_layout(load_profile(profile)))  # never started: its physical truth
+
+
+def test_a_hand_names_what_it_holds_as_the_rules_name_the_pieces(scripts):
+    """"The Architect holds obelisk", "Player A holds A key": the hands panel names each
+    piece as the rules do, the obelisk with its article, a stone by its edition's name (a
+    player's own "the keystone", the other's "player B's capstone"), a stack top first on
+    what it stands on; the pieces' labels stay the panel's data."""
+    from engine.stones.game import Edition, StonesGame, StonesOptions
+    from firmware.maze.hands import MazeHands
+    from firmware.stones.hands import StonesHands
+
+    maze = MazeHands(_sim("sim-maze"))
+    for act in ({"act": "take", "seat": "A", "piece": "obelisk"},
+                {"act": "put", "seat": "A", "square": "a1"},
+                {"act": "take", "seat": "B", "piece": "segment 2"},
+                {"act": "put", "seat": "B", "square": "a3"},
+                {"act": "take", "seat": "B", "piece": "segment 3"}):
+        maze.act(act)
+    table = {"game": "maze", "page": "hands_maze.js", **maze.look()}
+    got = scripts.evaluate(HELD_WORDS, ["hands_maze.js", table, "B", None, "the Maze Master"])
+    assert got["said"].startswith("The Maze Master holds segment 3: click a square"), got
+    maze.act({"act": "back", "seat": "B"})
+    maze.act({"act": "lift", "seat": "A", "square": "a1"})
+    table = {"game": "maze", "page": "hands_maze.js", **maze.look()}
+    got = scripts.evaluate(HELD_WORDS, ["hands_maze.js", table, "A", None, "the Architect"])
+    assert got["said"].startswith("The Architect holds the obelisk: click a square"), got
+    maze.act({"act": "put", "seat": "A", "square": "a3"})  # onto segment 2: a claim
+    maze.act({"act": "lift", "seat": "A", "square": "a3"})
+    table = {"game": "maze", "page": "hands_maze.js", **maze.look()}
+    got = scripts.evaluate(HELD_WORDS, ["hands_maze.js", table, "B", None, "the Maze Master"])
+    assert got["other"] == "the obelisk on segment 2", got
+
+    stones = StonesHands(_sim("sim"))
+    for act in ({"act": "take", "seat": "A", "piece": "A key"},
+                {"act": "take", "seat": "B", "piece": "B cap"}):
+        stones.act(act)
+    for edition, key, cap in ((Edition.CLASSIC, "keystone", "capstone"),
+                              (Edition.SECOND, "pedestal", "capstone")):
+        obs = StonesGame(StonesOptions(edition=edition)).new_initial_state().observation()
+        table = {"game": "stones", "page": "hands_stones.js", **stones.look()}
+        got = scripts.evaluate(HELD_WORDS, ["hands_stones.js", table, "A", obs, "player A"])
+        assert got["said"].startswith(f"Player A holds the {key}: click a square"), got
+        assert got["data"] == "A key" and got["other"] == f"the {cap}", got
+    stones.act({"act": "back", "seat": "A"})
+    for act in ({"act": "take", "seat": "A", "piece": "A corner"},
+                {"act": "put", "seat": "A", "square": "b2"},
+                {"act": "take", "seat": "A", "piece": "A key"},
+                {"act": "put", "seat": "A", "square": "b2"},
+                {"act": "put", "seat": "B", "square": "b2"},  # B's capstone on A's foundation
+                {"act": "lift", "seat": "A", "square": "b2"}):  # the foundation comes up whole
+        stones.act(act)
+    table = {"game": "stones", "page": "hands_stones.js", **stones.look()}
+    got = scripts.evaluate(HELD_WORDS, ["hands_stones.js", table, "A", obs, "player A"])
+    assert got["said"].startswith("Player A holds player B's capstone on the pedestal on the "
+                                  "base: click"), got
+
+
 def test_an_hourglass_card_and_what_happened_round_its_seconds_alike(scripts):
     """A card showed "53 s stopped" beside "(52 s left)" in what happened: the card's
     seconds (app.js, through svg.js) and the terminal's and what happened's (screen.py)
