@@ -196,6 +196,34 @@ def test_a_hand_names_what_it_holds_as_the_rules_name_the_pieces(scripts):
                                   "base: click"), got
 
 
+def test_a_towers_block_the_same_every_way_offers_no_turn(scripts):
+    """The "turn it" button of a block that looks the same whichever way it turns (G01)
+    did nothing a person could see: it is greyed out, its title saying why, and a grey rod
+    does not say to turn it; a block that turns (Y01) can still be turned."""
+    from firmware.towers.hands import TowersHands
+
+    hands = TowersHands(_sim("sim"))
+    hands.act({"act": "take", "seat": "A", "block": "G01"})
+    hands.act({"act": "take", "seat": "B", "block": "Y01"})
+    table = {"game": "towers", "page": "hands_towers.js", **hands.look()}
+    turn = scripts.evaluate("""async ([table, seat]) => {
+      const hands = await import("/static/hands_towers.js");
+      const drawn = hands.drawHands(table, seat, async () => {}, null, `player ${seat}`);
+      const turn = drawn.querySelector('button[data-act="turn"]');
+      const rods = [...drawn.querySelectorAll("button[data-tower]")].filter((b) => b.disabled);
+      return { disabled: turn.disabled, title: turn.title, rods: rods.map((b) => b.title) };
+    }""", [table, "A"])
+    assert turn["disabled"], turn
+    assert turn["title"] == "the green block G01 looks the same whichever way it turns", turn
+    assert not any("turn it" in rod or "turned as it is" in rod for rod in turn["rods"]), turn
+    turn = scripts.evaluate("""async ([table, seat]) => {
+      const hands = await import("/static/hands_towers.js");
+      const drawn = hands.drawHands(table, seat, async () => {}, null, `player ${seat}`);
+      return { disabled: drawn.querySelector('button[data-act="turn"]').disabled };
+    }""", [table, "B"])
+    assert not turn["disabled"], turn
+
+
 def test_an_hourglass_card_and_what_happened_round_its_seconds_alike(scripts):
     """A card showed "53 s stopped" beside "(52 s left)" in what happened: the card's
     seconds (app.js, through svg.js) and the terminal's and what happened's (screen.py)
