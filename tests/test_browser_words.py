@@ -239,6 +239,39 @@ def test_an_hourglass_card_and_what_happened_round_its_seconds_alike(scripts):
                                                              "1 s", "0 s"]
 
 
+def test_the_maze_drawing_shows_no_segment_where_the_obelisk_claimed_one_and_moved_on(scripts):
+    """A gold tile marked "3" stayed on g7 after the obelisk claimed the segment there and
+    moved on, while the board as text showed g7 empty: where the obelisk claimed is drawn
+    as a stop of its route, no piece; the segments drawn are those the position has."""
+    from engine.core import parse_square
+    from engine.maze.actions import Move, Pass, PlaceSegment
+    from engine.maze.game import MazeGame
+
+    pos = MazeGame().new_initial_state()
+    seen = [pos.observation()]
+    for action in (PlaceSegment(parse_square("b7")), PlaceSegment(parse_square("g7")),
+                   PlaceSegment(parse_square("a1")), PlaceSegment(parse_square("h1")),
+                   PlaceSegment(parse_square("h8")), Pass(), Move(parse_square("g7")), Pass(),
+                   Move(parse_square("g2"))):
+        pos = pos.apply_action(action)
+        seen.append(pos.observation())
+    assert "g7" not in seen[-1]["segments"] and seen[-1]["claimed"] == 2
+    drawn = scripts.evaluate("""async (seen) => {
+      const maze = await import("/static/maze.js");
+      let trail = null;
+      seen.forEach((obs, n) => { trail = maze.track(trail, n ? seen[n - 1] : null, obs, n); });
+      const svg = maze.draw({ obs: seen[seen.length - 1], trail });
+      const on = (square) => [...svg.querySelectorAll(`[data-square="${square}"]:not(.square)`)];
+      return { g7: on("g7").map((el) => el.outerHTML).join(""),
+        segments: [...svg.querySelectorAll(".segment")].map((el) => el.dataset.square).sort(),
+        claims: [...svg.querySelectorAll(".claimed")].map((el) => el.dataset.square) };
+    }""", seen)
+    assert drawn["segments"] == sorted(seen[-1]["segments"]), drawn
+    assert drawn["claims"] == ["b7", "g7"], drawn
+    assert "<rect" not in drawn["g7"] and "<text" not in drawn["g7"], drawn["g7"]
+    assert "route-dot" in drawn["g7"], drawn["g7"]
+
+
 def test_the_stones_cards_say_nothing_of_symmetry_while_the_stones_are_set_out(scripts,
                                                                                tmp_path):
     """"symmetry: colour ✓, ..." before any stone was on the board: a card says
