@@ -30,8 +30,9 @@ def report(event: dict, names: dict[str, str] | None = None) -> None:
     """Game events go to the log (journald under systemd), each in a line a person reads,
     each seat by the game's name for it (not the LEDs' every change: those are for the page
     to draw)."""
-    if event["event"] not in events.QUIET:
-        log.info("%s", headline(event, names))
+    said = "" if event["event"] in events.QUIET else headline(event, names)
+    if said:
+        log.info("%s", said)
 
 
 def run_service(profile_name: str, state_dir: str | None = None, game: str | None = None,

@@ -10,6 +10,9 @@ who did what.
 
 from __future__ import annotations
 
+import pytest
+
+from tests.browser_support import PHONE, Web
 from tests.test_browser_leftovers import Playing
 
 HELD = ".hands-held[data-held] p"
@@ -102,3 +105,188 @@ def _one_move_listed(table: Playing) -> None:
                            arg=said, timeout=30_000)
     told = page.eval_on_selector_all("#log li", "items => items.map((i) => i.textContent)")
     assert said in told, told
+
+
+# ------------------------------------------------ a fourth trial: the page's own words
+
+@pytest.fixture(scope="module")
+def scripts(browser, tmp_path_factory):
+    """The page's scripts in chromium at a phone's width, served by `obelisk web` (no table
+    needed): each test hands them what the table and its hands give (from the Python that
+    makes it) and reads the words they make of it."""
+    web = Web(tmp_path_factory.mktemp("scripts") / "state").start()
+    page = browser.new_context(viewport=PHONE).new_page()
+    try:
+        page.goto(web.url)
+        yield page
+    finally:
+        page.context.close()
+        web.stop()
+
+
+HELD_WORDS = """async ([module, table, seat, obs, name]) => {
+  const hands = await import(`/static/${module}`);
+  const drawn = hands.drawHands(table, seat, async () => {}, obs, name);
+  const held = drawn.querySelector(".hands-held");
+  return { said: held.firstChild.textContent, data: held.dataset.held,
+    other: hands.holding(table, seat === "A" ? "B" : "A", obs) };
+}"""
+"""A hands panel drawn for ``seat``: what its hand holds, in words, and what the other does."""
+
+
+def _sim(profile: str):
+    from hardware.profile import board_layout, load_profile
+    from hardware.sim.table import SimTable
+
+    return SimTable(board_layout(load_profile(profile)))  # never started: its physical truth
+
+
+def test_a_hand_names_what_it_holds_as_the_rules_name_the_pieces(scripts):
+    """"The Architect holds obelisk", "Player A holds A key": the hands panel names each
+    piece as the rules do, the obelisk with its article, a stone by its edition's name (a
+    player's own "the keystone", the other's "player B's capstone"), a stack top first on
+    what it stands on; the pieces' labels stay the panel's data."""
+    from engine.stones.game import Edition, StonesGame, StonesOptions
+    from firmware.maze.hands import MazeHands
+    from firmware.stones.hands import StonesHands
+
+    maze = MazeHands(_sim("sim-maze"))
+    for act in ({"act": "take", "seat": "A", "piece": "obelisk"},
+                {"act": "put", "seat": "A", "square": "a1"},
+                {"act": "take", "seat": "B", "piece": "segment 2"},
+                {"act": "put", "seat": "B", "square": "a3"},
+                {"act": "take", "seat": "B", "piece": "segment 3"}):
+        maze.act(act)
+    table = {"game": "maze", "page": "hands_maze.js", **maze.look()}
+    got = scripts.evaluate(HELD_WORDS, ["hands_maze.js", table, "B", None, "the Maze Master"])
+    assert got["said"].startswith("The Maze Master holds segment 3: click a square"), got
+    maze.act({"act": "back", "seat": "B"})
+    maze.act({"act": "lift", "seat": "A", "square": "a1"})
+    table = {"game": "maze", "page": "hands_maze.js", **maze.look()}
+    got = scripts.evaluate(HELD_WORDS, ["hands_maze.js", table, "A", None, "the Architect"])
+    assert got["said"].startswith("The Architect holds the obelisk: click a square"), got
+    maze.act({"act": "put", "seat": "A", "square": "a3"})  # onto segment 2: a claim
+    maze.act({"act": "lift", "seat": "A", "square": "a3"})
+    table = {"game": "maze", "page": "hands_maze.js", **maze.look()}
+    got = scripts.evaluate(HELD_WORDS, ["hands_maze.js", table, "B", None, "the Maze Master"])
+    assert got["other"] == "the obelisk on segment 2", got
+
+    stones = StonesHands(_sim("sim"))
+    for act in ({"act": "take", "seat": "A", "piece": "A key"},
+                {"act": "take", "seat": "B", "piece": "B cap"}):
+        stones.act(act)
+    for edition, key, cap in ((Edition.CLASSIC, "keystone", "capstone"),
+                              (Edition.SECOND, "pedestal", "capstone")):
+        obs = StonesGame(StonesOptions(edition=edition)).new_initial_state().observation()
+        table = {"game": "stones", "page": "hands_stones.js", **stones.look()}
+        got = scripts.evaluate(HELD_WORDS, ["hands_stones.js", table, "A", obs, "player A"])
+        assert got["said"].startswith(f"Player A holds the {key}: click a square"), got
+        assert got["data"] == "A key" and got["other"] == f"the {cap}", got
+    stones.act({"act": "back", "seat": "A"})
+    for act in ({"act": "take", "seat": "A", "piece": "A corner"},
+                {"act": "put", "seat": "A", "square": "b2"},
+                {"act": "take", "seat": "A", "piece": "A key"},
+                {"act": "put", "seat": "A", "square": "b2"},
+                {"act": "put", "seat": "B", "square": "b2"},  # B's capstone on A's foundation
+                {"act": "lift", "seat": "A", "square": "b2"}):  # the foundation comes up whole
+        stones.act(act)
+    table = {"game": "stones", "page": "hands_stones.js", **stones.look()}
+    got = scripts.evaluate(HELD_WORDS, ["hands_stones.js", table, "A", obs, "player A"])
+    assert got["said"].startswith("Player A holds player B's capstone on the pedestal on the "
+                                  "base: click"), got
+
+
+def test_a_towers_block_the_same_every_way_offers_no_turn(scripts):
+    """The "turn it" button of a block that looks the same whichever way it turns (G01)
+    did nothing a person could see: it is greyed out, its title saying why, and a grey rod
+    does not say to turn it; a block that turns (Y01) can still be turned."""
+    from firmware.towers.hands import TowersHands
+
+    hands = TowersHands(_sim("sim"))
+    hands.act({"act": "take", "seat": "A", "block": "G01"})
+    hands.act({"act": "take", "seat": "B", "block": "Y01"})
+    table = {"game": "towers", "page": "hands_towers.js", **hands.look()}
+    turn = scripts.evaluate("""async ([table, seat]) => {
+      const hands = await import("/static/hands_towers.js");
+      const drawn = hands.drawHands(table, seat, async () => {}, null, `player ${seat}`);
+      const turn = drawn.querySelector('button[data-act="turn"]');
+      const rods = [...drawn.querySelectorAll("button[data-tower]")].filter((b) => b.disabled);
+      return { disabled: turn.disabled, title: turn.title, rods: rods.map((b) => b.title) };
+    }""", [table, "A"])
+    assert turn["disabled"], turn
+    assert turn["title"] == "the green block G01 looks the same whichever way it turns", turn
+    assert not any("turn it" in rod or "turned as it is" in rod for rod in turn["rods"]), turn
+    turn = scripts.evaluate("""async ([table, seat]) => {
+      const hands = await import("/static/hands_towers.js");
+      const drawn = hands.drawHands(table, seat, async () => {}, null, `player ${seat}`);
+      return { disabled: drawn.querySelector('button[data-act="turn"]').disabled };
+    }""", [table, "B"])
+    assert not turn["disabled"], turn
+
+
+def test_an_hourglass_card_and_what_happened_round_its_seconds_alike(scripts):
+    """A card showed "53 s stopped" beside "(52 s left)" in what happened: the card's
+    seconds (app.js, through svg.js) and the terminal's and what happened's (screen.py)
+    are the same whole seconds, rounded up."""
+    from firmware.service.screen import seconds_left
+
+    lefts = [52.4, 52.0, 59.999, 0.4, 0.001, 0.0]
+    card = scripts.evaluate("""async (lefts) => {
+      const { secondsLeft } = await import("/static/svg.js");
+      return lefts.map(secondsLeft);
+    }""", lefts)
+    assert card == [seconds_left(left) for left in lefts] == ["53 s", "52 s", "60 s", "1 s",
+                                                             "1 s", "0 s"]
+
+
+def test_the_maze_drawing_shows_no_segment_where_the_obelisk_claimed_one_and_moved_on(scripts):
+    """A gold tile marked "3" stayed on g7 after the obelisk claimed the segment there and
+    moved on, while the board as text showed g7 empty: where the obelisk claimed is drawn
+    as a stop of its route, no piece; the segments drawn are those the position has."""
+    from engine.core import parse_square
+    from engine.maze.actions import Move, Pass, PlaceSegment
+    from engine.maze.game import MazeGame
+
+    pos = MazeGame().new_initial_state()
+    seen = [pos.observation()]
+    for action in (PlaceSegment(parse_square("b7")), PlaceSegment(parse_square("g7")),
+                   PlaceSegment(parse_square("a1")), PlaceSegment(parse_square("h1")),
+                   PlaceSegment(parse_square("h8")), Pass(), Move(parse_square("g7")), Pass(),
+                   Move(parse_square("g2"))):
+        pos = pos.apply_action(action)
+        seen.append(pos.observation())
+    assert "g7" not in seen[-1]["segments"] and seen[-1]["claimed"] == 2
+    drawn = scripts.evaluate("""async (seen) => {
+      const maze = await import("/static/maze.js");
+      let trail = null;
+      seen.forEach((obs, n) => { trail = maze.track(trail, n ? seen[n - 1] : null, obs, n); });
+      const svg = maze.draw({ obs: seen[seen.length - 1], trail });
+      const on = (square) => [...svg.querySelectorAll(`[data-square="${square}"]:not(.square)`)];
+      return { g7: on("g7").map((el) => el.outerHTML).join(""),
+        segments: [...svg.querySelectorAll(".segment")].map((el) => el.dataset.square).sort(),
+        claims: [...svg.querySelectorAll(".claimed")].map((el) => el.dataset.square) };
+    }""", seen)
+    assert drawn["segments"] == sorted(seen[-1]["segments"]), drawn
+    assert drawn["claims"] == ["b7", "g7"], drawn
+    assert "<rect" not in drawn["g7"] and "<text" not in drawn["g7"], drawn["g7"]
+    assert "route-dot" in drawn["g7"], drawn["g7"]
+
+
+def test_the_stones_cards_say_nothing_of_symmetry_while_the_stones_are_set_out(scripts,
+                                                                               tmp_path):
+    """"symmetry: colour ✓, ..." before any stone was on the board: a card says
+    nothing of symmetry while the stones are set out, and the start's once a game is
+    under way."""
+    from engine.stones.game import StonesGame
+    from firmware.stones.table import StonesTable
+    from firmware.store.journal import Journal
+
+    table = StonesTable(StonesGame(), Journal(tmp_path), seed=1)
+    table.start(0.0)
+    lines = """async (obs) => {
+      const stones = await import("/static/stones.js");
+      return ["A", "B"].map((p) => stones.scoreLine(obs, p));
+    }"""
+    assert scripts.evaluate(lines, table.setup_seen(None)) == ["", ""]
+    assert scripts.evaluate(lines, table.position.observation()) == [
+        "symmetry: colour ✓, shape \N{EN DASH}", "symmetry: colour ✓, shape \N{EN DASH}"]

@@ -21,6 +21,15 @@ def _state(seen: dict) -> MazeState:
                      claimed=seen["claimed"], walls=walls, turn=seen["turn"])
 
 
+def turn_words(seen: dict) -> str:
+    """The turn under way, as the turn line and the page count it: "turn 3 of 20" once the
+    Architect has moved twice (``turn`` counts the moves made); "no turns left" after the
+    last."""
+    if not seen["turns_left"]:
+        return "no turns left"
+    return f"turn {seen['turn'] + 1} of {seen['turn'] + seen['turns_left']}"
+
+
 def draw(seen: dict) -> str:
     """Rows from the far edge down: O the obelisk, s a segment, a wall's orientation after
     its square; then the turns, walls and claims, and the Architect's shortest way."""
@@ -34,8 +43,7 @@ def draw(seen: dict) -> str:
             row.append(mark + walls.get(name, "  "))
         lines.append(f"{r + 1} " + " ".join(row))
     lines.append("  " + " ".join(f"{c}  " for c in "abcdefgh"))
-    turns = seen["turn"] + seen["turns_left"]
-    line = (f"turn {seen['turn']} of {turns}, walls left {seen['walls_left']}, "
+    line = (f"{turn_words(seen)}, walls left {seen['walls_left']}, "
             f"segments claimed {seen['claimed']}")
     if seen["phase"] in ("wall", "move"):
         way = plan(_state(seen))

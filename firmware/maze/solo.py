@@ -46,12 +46,19 @@ def hands_free(action: Any) -> bool:
 
 
 def words(pos: Any, actions: tuple) -> str:
+    """The asked actions as a person makes them: each segment by the number its wooden
+    piece is labelled with (the obelisk is 1; the others go down 2, 3, 4, 5 in turn)."""
     out = []
+    label = 1 if pos.phase is Phase.FIRST_SEGMENT else 2 + len(pos.segments)
     for a in actions:
         if isinstance(a, PlaceWall):
             out.append(f"a wall on {square_name(a.square)} blocking its {a.orientation.words}")
         elif isinstance(a, Move):
             out.append(f"the obelisk from {square_name(pos.obelisk)} to {square_name(a.to)}")
+        elif isinstance(a, PlaceSegment):
+            piece = "the obelisk, segment 1," if label == 1 else f"segment {label}"
+            out.append(f"{piece} on {square_name(a.square)}")
+            label += 1
         else:
             out.append(str(a))
     return "; ".join(out)

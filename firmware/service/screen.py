@@ -11,6 +11,7 @@ Maze Master, where another game says player A and player B).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from engine.core import counted
@@ -33,7 +34,8 @@ def seat_names(game: object) -> dict[str, str]:
 
 def headline(event: dict, names: dict[str, str] | None = None) -> str:
     """One event in a line a person reads; each seat by its name in ``names`` (the game's
-    ``seat_names``), else as player A or B."""
+    ``seat_names``), else as player A or B. "" for an event that has nothing to say of its
+    own (an hourglass run out: the lost turn after it says so), which nobody logs."""
     kind = event["event"]
     named = names or {}
     who = (named.get(event["player"]) or f"player {event['player']}") if "player" in event \
@@ -44,6 +46,12 @@ def headline(event: dict, names: dict[str, str] | None = None) -> str:
             return line
     words = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
     return f"{kind}: {words}"
+
+
+def seconds_left(left: float) -> str:
+    """An hourglass's time left as a countdown shows it, in whole seconds rounded up (0.4 s
+    left is "1 s" until it is 0), as the page's cards show it (``secondsLeft``, svg.js)."""
+    return f"{math.ceil(left)} s"
 
 
 def _seat(names: dict[str, str], seat: str) -> str:
@@ -85,9 +93,10 @@ def _asking_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str
             return "the table is right again"
         case "setup":
             return f"to begin: {event['problem']}"
+        case "timer" if event["state"] == "expired":
+            return ""  # the lost turn that follows says it (towers: "ran out of time")
         case "timer":
-            return (f"{who}'s hourglass {event['state']} "
-                    f"({event['left']:.0f} s left)")
+            return f"{who}'s hourglass {event['state']} ({seconds_left(event['left'])} left)"
         case "offer":
             return _offer_line(event, names)
         case "pause":
@@ -142,10 +151,27 @@ class Screen:
         self.problem = ""
 
     def show(self, event: dict) -> str | None:
-        """The screen after ``event`` (None: nothing to show again, the LEDs' changes)."""
+        """The screen after ``event`` (None: nothing to show again, the LEDs' changes and
+        an event with no words)."""
         kind = event["event"]
         if kind in QUIET:
             return None
+        self._keep(event)
+        said = headline(event, self.names)
+        if not said:
+            return None
+        text = f"--- {said}"
+        if self.observation is not None:
+            text += "\n" + self.draw(self.observation)
+        if self.problem:
+            text += f"\n!! {self.problem}"
+        if kind == "game_over":
+            text += "\n\n" + ending(event["outcome"])
+        return text
+
+    def _keep(self, event: dict) -> None:
+        """What ``event`` changes of the screen: the seats' names, the board, what is wrong."""
+        kind = event["event"]
         if isinstance(event.get("game"), str):
             self.names = seat_names(event["game"])
         if "observation" in event:
@@ -156,14 +182,6 @@ class Screen:
             self.problem = event["problem"]
         elif kind in _CLEARS:
             self.problem = ""
-        text = f"--- {headline(event, self.names)}"
-        if self.observation is not None:
-            text += "\n" + self.draw(self.observation)
-        if self.problem:
-            text += f"\n!! {self.problem}"
-        if kind == "game_over":
-            text += "\n\n" + ending(event["outcome"])
-        return text
 
 
 def ending(outcome: dict) -> str:

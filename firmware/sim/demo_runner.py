@@ -234,10 +234,10 @@ def _emitter(settings: DemoSettings, resolved: Resolved, out: Any,
             try:
                 if settings.as_json:
                     print(json.dumps(event), file=out, flush=True)
-                else:
+                elif (shown := screen.show(event)) is not None:  # (an event with no words)
                     keep = event["event"] in ("game_over", "reveal")  # the end stays readable
                     clear = "\x1b[H\x1b[2J" if live and not keep else ""
-                    print(clear + str(screen.show(event)), file=out, flush=True)
+                    print(clear + shown, file=out, flush=True)
             except (BrokenPipeError, ValueError):  # whoever read our output has gone
                 reader_gone.set()
 

@@ -86,7 +86,8 @@ class StonesTable(Table[BoardView]):
     def setup_seen(self, view: View | None) -> dict:
         """Before a game: the start, each stone in it shown once the switches see it set out
         on its square (none before they read anything), so that the page draws the board
-        as it stands, as the hands panel and the switches have it, while it is set out."""
+        as it stands, as the hands panel and the switches have it, while it is set out. No
+        symmetry yet: the rules check it after each move, and there is none before the game."""
         seen = self.position.observation()
         now = dict(view.heights) if view is not None else {}
         shown = {}
@@ -96,7 +97,7 @@ class StonesTable(Table[BoardView]):
             stones = len(stack) if now.get(square, 0) >= height else now.get(square, 0)
             if stones:
                 shown[name] = stack[:stones]
-        seen["stacks"] = shown
+        seen["stacks"], seen["symmetry"] = shown, {}
         return seen
 
     def _words(self, move: Move, pos: StonesState | None = None) -> str:

@@ -5,7 +5,7 @@
 import { openHistory } from "./history.js";
 import { followTable } from "./service.js";
 import { drawLights, ringOf } from "./lights.js";
-import { counted, html, svg } from "./svg.js";
+import { counted, html, secondsLeft, svg } from "./svg.js";
 import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./table.js";
 
 /**
@@ -393,7 +393,7 @@ function hourglass(timer) {
     ring.setAttribute("stroke-dashoffset", String(RING * (1 - share)));
     ring.classList.toggle("low", left <= 10);
     const running = timer.state === "started" || timer.state === "resumed";
-    words.textContent = `${Math.ceil(left)} s${running ? "" : ` ${timer.state}`}`;
+    words.textContent = `${secondsLeft(left)}${running ? "" : ` ${timer.state}`}`;
     box.classList.toggle("running", running);
   };
   hourglasses.set(box, update);

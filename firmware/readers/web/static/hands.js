@@ -23,9 +23,11 @@ import { html } from "./svg.js";
  * The contract of a game's hands module (hands_towers.js...): it draws its own table, for the
  * hands of the seat chosen, each act through `act`; `obs` is the game's last observation, `name`
  * the seat's name ("player A", "the Architect"). A game whose hands hold pieces says what a
- * seat's hand holds (`holding`: "" for nothing), for the panel to say it of the other hand.
+ * seat's hand holds (`holding`: "" for nothing; `obs` for the pieces' names), for the panel
+ * to say it of the other hand.
  * @typedef {{drawHands(table: HandsTable, seat: string, act: Act, obs: Observation | null,
- *   name: string): Element, holding?(table: HandsTable, seat: string): string}} HandsModule
+ *   name: string): Element, holding?(table: HandsTable, seat: string,
+ *   obs: Observation | null): string}} HandsModule
  */
 /**
  * Each game's hands module against the contract: types only, since this file loads the one
@@ -190,7 +192,7 @@ function whose() {
 function otherHands(table, seat) {
   const holding = hands.holding;
   return ["A", "B"].filter((other) => other !== seat).flatMap((other) => {
-    const held = holding ? holding(table, other) : "";
+    const held = holding ? holding(table, other, hands.obs) : "";
     if (!held) return [];
     const use = html("button", { type: "button", "data-act-as": other },
       `act with ${nameOf(other)}'s hands`);

@@ -28,6 +28,14 @@ export function capital(words) {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** What a hand holds, in words: its pieces top first, each on the one below ("the obelisk on
+ * segment 2").
+ * @param {string[]} pieces  bottom first, as the hands' table lists them
+ * @param {(piece: string) => string} words  a piece in words ("the obelisk") */
+export function heldWords(pieces, words) {
+  return [...pieces].reverse().map(words).join(" on ");
+}
+
 /** @param {number} row @param {number} col */
 export function squareName(row, col) {
   return `${"abcdefgh"[col]}${row + 1}`;

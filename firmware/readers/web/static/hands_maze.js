@@ -4,7 +4,7 @@
 // segments it claimed), another to put it down; stand a wall, then turn it with the Maze
 // Master's button (press: the next way, hold: this one).
 import { html } from "./svg.js";
-import { board, button, capital, key, modes } from "./hands_board.js";
+import { board, button, capital, heldWords, key, modes } from "./hands_board.js";
 
 /**
  * The maze board as its hands see it (firmware/maze/hands.py look).
@@ -33,10 +33,14 @@ function shortStack(stack) {
   return stack.map((piece) => piece === "obelisk" ? "ob" : piece.replace("segment ", "s"));
 }
 
+/** A piece as the rules name it: "the obelisk", "segment 2" (as its label says).
+ * @param {string} piece */
+const pieceWords = (piece) => piece === "obelisk" ? "the obelisk" : piece;
+
 /** What a seat's hand holds, in words ("" for nothing): hands.js says it of the other hand.
  * @param {MazeHands} table @param {string} seat */
 export function holding(table, seat) {
-  return table.held[seat].join(" / ");
+  return heldWords(table.held[seat], pieceWords);
 }
 
 /** The maze board, for ``seat``'s hands (A the Architect, B the Maze Master). */
@@ -70,7 +74,7 @@ export function drawHands(table, seat, act, _obs, name) {
   const who = capital(name);
   const hand = held.length
     ? html("div", { class: "hands-held", "data-held": held.join(",") },
-      `${who} holds ${held.join(" / ")}: click a square to put it there. `,
+      `${who} holds ${holding(table, seat)}: click a square to put it there. `,
       button("lay it beside the board", { "data-act": "back" }, () => act({ act: "back", seat })))
     : html("p", { class: "hands-held" }, `${who}'s hand is empty.`);
   // the board first, right under the drawing; what is beside it and the modes below

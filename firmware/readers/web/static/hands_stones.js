@@ -3,7 +3,7 @@
 // columns), the stones in your hand. Click a stone beside the board or a square to pick
 // stones up (a stack on your own stone comes up whole), then a square to put them down.
 import { html } from "./svg.js";
-import { board, button, capital, key, modes } from "./hands_board.js";
+import { board, button, capital, heldWords, key, modes } from "./hands_board.js";
 
 /**
  * The stones board as its hands see it (firmware/sim/hands.py SquareHands look).
@@ -23,10 +23,23 @@ const mode = { value: "move" };
  * @param {string} stone */
 const shortStone = (stone) => stone.replace(/^(\S+) (\S{1,2})\S*$/, "$1$2");
 
+/** A stone as the rules name it, in the game's edition (the observation's `names`): a seat's
+ * own "the keystone", the other's "player B's capstone".
+ * @param {string} stone  "A key"
+ * @param {string} seat  whose hand holds it
+ * @param {import("./service.js").Observation | null} [obs] */
+function stoneWords(stone, seat, obs) {
+  const [owner, kind] = stone.split(" ");
+  const names = obs && typeof obs.names === "object" && obs.names ? obs.names : {};
+  const name = /** @type {Record<string, string>} */ (names)[kind] || kind;
+  return owner === seat ? `the ${name}` : `player ${owner}'s ${name}`;
+}
+
 /** What a seat's hand holds, in words ("" for nothing): hands.js says it of the other hand.
- * @param {StonesHands} table @param {string} seat */
-export function holding(table, seat) {
-  return table.held[seat].join(" / ");
+ * @param {StonesHands} table @param {string} seat
+ * @param {import("./service.js").Observation | null} [obs]  the game's, for its stones' names */
+export function holding(table, seat, obs) {
+  return heldWords(table.held[seat], (stone) => stoneWords(stone, seat, obs));
 }
 
 /** The stones board, for player ``seat``'s hands; ``act(request)`` does one act. */
@@ -58,7 +71,7 @@ export function drawHands(table, seat, act, obs, who) {
       () => act({ act: "take", seat, piece: p }))));
   const hand = held.length
     ? html("div", { class: "hands-held", "data-held": held.join(",") },
-      `${capital(who)} holds ${held.join(" / ")}: click a square to put it there. `,
+      `${capital(who)} holds ${holding(table, seat, obs)}: click a square to put it there. `,
       button("lay it beside the board", { "data-act": "back" }, () => act({ act: "back", seat })))
     : html("p", { class: "hands-held" }, `${capital(who)}'s hand is empty: click a stone.`);
   // the board first, right under the drawing; what is beside it and the modes below

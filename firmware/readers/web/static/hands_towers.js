@@ -103,7 +103,8 @@ function hand(seat, name, held, act) {
       ? `turned ${held.turn + 1} of ${counted(held.turns, "way")}` : "the same whichever way it turns"}`
       + " (from above, each rod with its cubes' levels):"),
     shape(held.shape),
-    button("turn it", { "data-act": "turn" }, () => act({ act: "turn", seat })),
+    button("turn it", { "data-act": "turn" }, () => act({ act: "turn", seat }), held.turns > 1,
+      `the ${blockName(held)} looks the same whichever way it turns`),
     button("back to the pile", { "data-act": "back" }, () => act({ act: "back", seat })),
     button("take the hand away", { "data-act": "away" }, () => act({ act: "away", seat })));
 }
@@ -153,9 +154,16 @@ function tower(table, index, seat, act, held, mode) {
  * would stand off the tower with its corner there.
  * @param {Held | null} held */
 function greyRod(held) {
-  return held ? `the ${blockName(held)}, turned as it is, would stick out of the tower with its `
-    + "corner here: turn it, or choose a rod that is not grey"
+  return held ? `the ${blockName(held)}${turned(held)} would stick out of the tower with its `
+    + `corner here: ${held.turns > 1 ? "turn it, or " : ""}choose a rod that is not grey`
     : "the hand is empty: take a block from the pile or a zone pad first";
+}
+
+/** ", turned as it is" of a block that turns more than one way (one that looks the same
+ * whichever way it turns: nothing).
+ * @param {Held} held */
+function turned(held) {
+  return held.turns > 1 ? ", turned as it is," : "";
 }
 
 /** Why a take is greyed out: the hand holds a block already.
@@ -184,8 +192,8 @@ export function drawHands(table, seat, act, _obs, who) {
   // the rods greyed out say why, under the towers, as each one's title does
   const grey = !held || held.spots.length < SIDE * SIDE;
   const why = grey ? html("p", { class: "hands-why" }, held
-    ? `A grey rod: the ${blockName(held)}, turned as it is, would stick out of the tower with `
-      + "its corner there; turn it, or choose another rod."
+    ? `A grey rod: the ${blockName(held)}${turned(held)} would stick out of the tower with `
+      + `its corner there; ${held.turns > 1 ? "turn it, or " : ""}choose another rod.`
     : `The rods are grey while ${who}'s hand is empty: take a block from the pile or a zone `
       + "pad first.") : null;
   // what acts on the towers first, beside the drawing; the zone and the pile below

@@ -21,8 +21,8 @@ import { board, counted, html, outlineView, svg } from "./svg.js";
 
 /** @typedef {{from: string[], to: string[]}} MazeChange the squares left and reached */
 /**
- * The obelisk's route so far and the segments it claimed, each with the actions played
- * when it came (a takeback drops what came after).
+ * The obelisk's route so far and where on it it claimed a segment (``number``: how many it
+ * had then), each with the actions played when it came (a takeback drops what came after).
  * @typedef {{route: {square: string, n: number}[],
  *   claims: {square: string, number: number, n: number}[]}} MazeTrail
  */
@@ -50,12 +50,16 @@ export function draw(view) {
     b.layer.append(svg("polyline", { points: route.map(([x, y]) => `${x},${y}`).join(" "), class: "route" }));
     route.slice(0, -1).forEach(([x, y]) => b.layer.append(svg("circle", { cx: x, cy: y, r: 3, class: "route-dot" })));
   }
+  // where on its route the obelisk claimed each segment: a stop of the route, not a piece
+  // (the obelisk carries what it claimed; the square stands empty once it moves on)
   for (const claim of trail.claims) {
-    const spot = b.place(claim.square);
-    if (spot) {
-      b.layer.append(svg("g", { class: "claimed", "data-square": claim.square },
-        svg("rect", { x: spot.x + 4, y: spot.y + 4, width: s - 8, height: s - 8, rx: 4 }),
-        svg("text", { x: spot.x + s - 9, y: spot.y + 14, class: "claim-number" }, claim.number)));
+    const point = centre(claim.square);
+    if (point) {
+      b.layer.append(svg("g", { class: "claimed", "data-square": claim.square,
+        "data-claim": claim.number },
+      svg("title", {}, `the obelisk claimed a segment on ${claim.square} (then ${claim.number} `
+        + `of ${SEGMENTS} segments)`),
+      svg("circle", { cx: point[0], cy: point[1], r: 6, class: "route-dot" })));
     }
   }
   for (const name of seen.segments) {

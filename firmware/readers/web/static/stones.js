@@ -12,7 +12,8 @@ import { board, counted, html, outlineView, svg } from "./svg.js";
  * @property {Record<string, string>} names  each kind's name in this game
  * @property {string | null} to_play
  * @property {number} plies
- * @property {Record<string, boolean[]>} symmetry  each player's [colour, shape]
+ * @property {Record<string, boolean[]>} symmetry  each player's [colour, shape]; none while
+ *   the stones are set out
  * @property {Record<string, string | null>} pillar  where each player's capstone stands on
  *   the other's stack
  */
@@ -92,9 +93,13 @@ export function info(view) {
     pillars);
 }
 
-/** @param {StonesObservation} seen @param {string} p */
+/** The symmetries a player holds; nothing while the stones are set out (the setup's board
+ * holds none: the rules check symmetry after each move).
+ * @param {StonesObservation} seen @param {string} p */
 export function scoreLine(seen, p) {
-  const [colour, shape] = seen.symmetry?.[p] || [false, false];
+  const held = seen.symmetry?.[p];
+  if (!held) return "";
+  const [colour, shape] = held;
   return `symmetry: colour ${colour ? "✓" : "–"}, shape ${shape ? "✓" : "–"}`;
 }
 
