@@ -119,7 +119,7 @@ def test_a_reader_that_came_before_the_table_started_hears_what_to_set_out(tmp_p
         reader = read_events(tmp_path, timeout=10)
         first = next(reader)
         assert first["event"] == "table" and first["state"] == "setup"
-        TableService(devices, table, view_of).start_table()
+        TableService(devices, table, view_of, stream=stream).start_table()
         told = next(reader)
         assert told["event"] == "table" and told["problem"] == table.SETUP, told
     finally:

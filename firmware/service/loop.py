@@ -161,8 +161,8 @@ class TableService:
         with self.table.lock:
             table = self.table
             table.start(self.clock())
-            if not table.started:  # a new game's setup (a resumed game tells its own state):
-                table.emit(table.public_state())  # a reader that came before start hears it
+            if not table.started and self.stream is not None:  # a new game's setup: a
+                self.stream.publish(table.public_state())  # reader that came first hears it
         self._started = True
 
     def run(self) -> None:
