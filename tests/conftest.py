@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 
 import pytest
@@ -111,18 +112,59 @@ def position(state: TowersState, tower_a: Tower | None = None,
     return replace(built, **changes)
 
 
+class _Chromium:
+    """Debian's chromium through Playwright, launched when a test first asks for it and
+    shared by the browser tests that run one after another; ``close`` after the last of them.
+
+    While it runs, Playwright keeps an event loop on this thread (``asyncio.run`` would refuse
+    to start here), so it never outlives the run of tests that use it.
+    """
+
+    def __init__(self) -> None:
+        self._playwright = self._browser = None
+
+    def get(self):
+        if self._browser is None or not self._browser.is_connected():
+            self.close()
+            from playwright.sync_api import sync_playwright
+
+            from tests.browser_support import chromium
+
+            executable = chromium()
+            self._playwright = sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(executable_path=executable)
+        return self._browser
+
+    def close(self) -> None:
+        if self._playwright is None:
+            return
+        with contextlib.suppress(Exception):  # gone already: nothing to close
+            self._browser.close()
+        self._playwright.stop()
+        self._playwright = self._browser = None
+
+
+_CHROMIUM = _Chromium()
+
+
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's chromium through Playwright, one for each browser test module."""
-    from playwright.sync_api import sync_playwright
+    """The shared chromium (``_Chromium``); the pages a module leaves open close with it."""
+    shared = _CHROMIUM.get()
+    yield shared
+    for context in shared.contexts:
+        with contextlib.suppress(Exception):  # its browser already gone
+            context.close()
 
-    from tests.browser_support import chromium
 
-    executable = chromium()
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable)
-        yield launched
-        launched.close()
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After the last of a run of tests that use the browser, it closes."""
+    try:
+        return (yield)
+    finally:
+        if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+            _CHROMIUM.close()
 
 
 WHOLE_MATCHES = {"towers": ("tw1", ["towers", "--speed", "50"], "cut"),
