@@ -1,4 +1,11 @@
-"""`obelisk play` on a phone, as a new person meets it (issue 32, more snags).
+"""`obelisk play` on a phone, as a new person meets it (issue 32: point 4, more snags).
+
+While a person plays with the hands at a phone's width (360 to 414 px, 640 to 844 tall)
+nothing scrolls sideways, and whichever of the hands' controls a move needs the person
+scrolls to, the board drawing is in view with it: they never scroll between the board and
+the hands for a move (nor on a laptop), and the line saying whose turn it is and what to do
+is in view with them. The panel shows as soon as the table PIN is accepted, not at the
+hands' next look, and goes when the phone only watches again.
 
 The maze's counter during its setup says what it counts (the segments set out
 of the five, then those the obelisk has claimed) and what is left to do; no
@@ -7,6 +14,9 @@ boards least of all), its full words still there for a screen reader; and the
 towers' two views say what each is: the drawing the game as the table
 accepted it, the panel the wooden set, and the drawing tells what the set
 holds meanwhile when the two differ about the building zone or a hand.
+
+The four games run side by side, one page each, for the whole module: the layout's tests
+first, on the tables as they start.
 """
 
 from __future__ import annotations
@@ -18,24 +28,163 @@ from tests.hands_person import lower_plan, plan
 from tests.test_browser_play import Played
 
 PLAYS = [("maze",), ("stones", "--size", "8x8"), ("highrise",), ("towers",)]
-"""The `obelisk play GAME ARGS...` the module's tests use."""
+"""The `obelisk play GAME ARGS...` the module runs (the stones on the whole 8x8 board)."""
+
+HELD = """
+// The page's polls (every second or more) held until the test lets them go: until then
+// only an answer of the page itself can show the hands panel.
+window.pollsHeld = true;
+const every = window.setInterval;
+window.setInterval = (tick, ms, ...rest) => ms < 1000 ? every(tick, ms, ...rest)
+  : every(() => { if (!window.pollsHeld) tick(); }, ms, ...rest);
+"""
+
+SHOWN = "#hands:not([hidden]) [data-press]"
+"""The hands panel, drawn."""
+
+
+class Plays(dict):
+    """The module's `obelisk play`, by game; ``shown``: for each game, whether its page drew
+    the hands within 3 s of its PIN's acceptance, the hands' polls held."""
+
+    shown: dict[str, bool]
 
 
 @pytest.fixture(scope="module")
 def plays(browser, tmp_path_factory):
-    """One `obelisk play GAME ARGS...` of each kind for the whole module, all started side by
-    side when first asked for: each test goes on from where the one before left that game."""
-    started: dict[tuple[str, ...], Played] = {}
+    """The four games, their commands started at once, then their pages (the hands' polls
+    held), every PIN typed before any is waited on; once each page has said whether its
+    hands came with the PIN's answer, the polls go and each test goes on from where the one
+    before left that game."""
+    started: list[Played] = []
+    try:
+        for game, *args in PLAYS:
+            started.append(Played(browser, game, tmp_path_factory.mktemp(game), *args,
+                                  opened=False, script=HELD))
+        for played in started:
+            played._open()
+        for played in started:
+            played.page.wait_for_selector('#controls[data-session="yes"]', timeout=30_000)
+        games = Plays((key[0], played) for key, played in zip(PLAYS, started, strict=True))
+        games.shown = {game: _within(played.page, SHOWN, "visible", 3)
+                       for game, played in games.items()}
+        for played in started:
+            played.page.evaluate("() => { window.pollsHeld = false; }")
+            played._enter()
+        yield games
+    finally:
+        for played in started:
+            played.stop()
 
-    def play(game: str, *args: str) -> Played:
-        if not started:
-            each = [(key[0], tmp_path_factory.mktemp(key[0]), *key[1:]) for key in PLAYS]
-            started.update(zip(PLAYS, Played.side_by_side(browser, *each), strict=True))
-        return started[(game, *args)]
 
-    yield play
-    for played in started.values():
-        played.stop()
+def _within(page, selector: str, state: str, seconds: float) -> bool:
+    """Whether ``selector`` comes to ``state`` ("visible", "hidden") within ``seconds``."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_selector(selector, state=state, timeout=seconds * 1000)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------- the hands' layout
+
+MOVE = ('[data-block], [data-take-pad], [data-set-pad], [data-act="turn"], '
+        "[data-tower][data-at], .hands-board button, [data-piece], [data-size], [data-press]")
+"""The hands' controls a move needs: the towers' pile, zone pads, the block in hand and
+both towers' rods; the square boards' squares and what is beside them; the table's
+buttons."""
+
+IN_VIEW = """(selector) => {
+  // each control scrolled into view as a person scrolls down to it (it comes up from the
+  // bottom of the screen): is it there to touch, and how much of the board is in view with it
+  const seen = [];
+  for (const control of document.querySelectorAll(selector)) {
+    control.scrollIntoView({ block: "end" });
+    const c = control.getBoundingClientRect();
+    const board = document.querySelector("#drawing svg").getBoundingClientRect();
+    const shown = Math.min(board.bottom, innerHeight) - Math.max(board.top, 0);
+    const hit = document.elementFromPoint(c.left + c.width / 2, c.top + c.height / 2);
+    // and what the table asks now (whose turn, what to do) is read with it
+    const said = document.querySelector("#turn").getBoundingClientRect();
+    seen.push({ control: control.title || control.textContent.trim(),
+      touch: c.top >= -1 && c.bottom <= innerHeight + 1 && control.contains(hit),
+      turn: said.height > 0 && said.top >= -1 && said.bottom <= innerHeight + 1,
+      said: document.querySelector("#turn").textContent,
+      board: Math.max(0, shown) / board.height,
+      wide: board.left >= -1 && board.right <= innerWidth + 1 });
+  }
+  return seen;
+}"""
+
+
+def test_the_hands_show_as_soon_as_the_pin_is_accepted(plays):
+    """Not at the hands' next look (every 2 s, held here): the PIN's answer shows them."""
+    for game, shown in plays.shown.items():
+        assert shown, f"{game}: no hands panel 3 s after the PIN was accepted"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 360, "height": 640},
+                                      {"width": 1280, "height": 800}])
+def test_the_board_is_in_view_with_each_control_of_the_hands(plays, viewport):
+    """At 390 x 844 and 360 x 640 (and on a laptop's 1280 x 800), for each game, with a block
+    in the towers' hand (its "turn it" and both towers' rods then at work): each control a
+    move needs, scrolled to, is there to touch with the whole width of the board and most of
+    its height in view, and the turn line with them; nothing scrolls sideways. (The block
+    goes back to the pile after.)"""
+    towers = plays["towers"]
+    for played in plays.values():
+        played.page.wait_for_selector(SHOWN, timeout=30_000)
+    towers.person.click("#hands [data-block]")
+    towers.page.wait_for_selector('#hands [data-act="turn"]')
+    wrong = []
+    try:
+        for game, played in plays.items():
+            page = played.page
+            page.set_viewport_size(viewport)
+            wide = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+            if wide[0] > wide[1]:
+                wrong.append(f"{game} scrolls sideways: {wide}")
+            for seen in page.evaluate(IN_VIEW, MOVE):
+                if not seen["touch"] or seen["board"] < 0.6 or not seen["wide"] \
+                        or not seen["turn"]:
+                    wrong.append(f"{game}: {seen}")
+            page.evaluate("() => window.scrollTo(0, 0)")
+    finally:
+        for played in plays.values():
+            played.page.set_viewport_size(PHONE)
+        towers.person.click('#hands [data-act="back"]')
+    assert not wrong, f"at {viewport}: {len(wrong)} out of view, first {wrong[:6]}"
+
+
+def test_after_an_act_what_the_hands_hold_comes_into_view_below_the_board(plays):
+    """A block taken from the pile (at the panel's foot): the block now held, its "turn it"
+    and the rods it goes on come into view below the board, not hidden under it. (The block
+    goes back to the pile after.)"""
+    towers = plays["towers"]
+    page = towers.page
+    page.set_viewport_size(PHONE)
+    page.wait_for_selector(SHOWN, timeout=30_000)
+    if page.query_selector("#hands [data-held]"):   # (a block in hand: set it on a pad first)
+        towers.person.click("#hands [data-set-pad]")
+        page.wait_for_selector("#hands:not([data-busy]) [data-block]")
+    acts = page.get_attribute("#hands", "data-acts")
+    towers.person.click("#hands [data-block]")
+    try:
+        page.wait_for_function("(n) => document.querySelector('#hands').dataset.acts !== n",
+                               arg=acts)
+        page.wait_for_selector('#hands [data-act="turn"]')
+        seen = page.evaluate("""() => {
+          const band = document.querySelector("#board-view").getBoundingClientRect();
+          const turn = document.querySelector('#hands [data-act="turn"]')
+            .getBoundingClientRect();
+          return { band: band.bottom, turn: turn.top, bottom: turn.bottom,
+                   screen: innerHeight };
+        }""")
+    finally:
+        towers.person.click('#hands [data-act="back"]')
+    assert seen["turn"] >= seen["band"] - 1 and seen["bottom"] <= seen["screen"], seen
 
 
 def _put(played: Played, seat: str, piece: str, square: str) -> None:
@@ -55,7 +204,7 @@ def test_the_maze_counts_segments_set_out_in_its_setup_then_those_claimed(plays)
     """Not "claimed 1 of 2": during the setup, how many of the five segments are on the
     board and how many the Maze Master has still to place; in play, how many the obelisk
     has of the five and how many it has still to claim."""
-    played = plays("maze")
+    played = plays["maze"]
     page, follow = played.page, played.follow
     follow.until(lambda: follow.state in ("setup", "play"), 30, "the maze table")
     _put(played, "A", "obelisk", "b2")
@@ -132,13 +281,12 @@ def _highrise_pieces(played: Played) -> tuple[str, str]:
 PIECES = {"maze": _maze_pieces, "stones": _stones_pieces, "highrise": _highrise_pieces}
 
 
-@pytest.mark.parametrize(("game", "args"), [("maze", ()), ("stones", ("--size", "8x8")),
-                                            ("highrise", ()), ("towers", ())])
-def test_no_hands_label_breaks_inside_a_word_at_a_phones_width(plays, game, args):
+@pytest.mark.parametrize("game", ["maze", "stones", "highrise", "towers"])
+def test_no_hands_label_breaks_inside_a_word_at_a_phones_width(plays, game):
     """Each label of the hands panel fits its button word by word (no "segm / ent 2") at
     360 to 414 px and on a laptop, with no sideways scroll; a square's full words stay in
     its title and what a screen reader says."""
-    played = plays(game, *args)
+    played = plays[game]
     page = played.page
     square, words = PIECES[game](played) if game in PIECES else (None, "")
     if square:  # the panel shows them (it looks again every 2 s)
@@ -185,7 +333,7 @@ def test_the_towers_drawing_is_the_game_the_panel_the_wooden_set_and_it_tells_be
     not yet counted taken, the drawing says so, and then that the other block still lies
     on its pad (the game gives it to the active player at once); once the active player
     holds it too, the two views agree and the line goes."""
-    played = plays("towers")
+    played = plays["towers"]
     page, follow = played.page, played.follow
     follow.start_game(lambda: played.act({"act": "press", "seat": "A"}))
     names = page.evaluate("""() => [document.getElementById('drawing-name')?.textContent ?? '',
@@ -219,3 +367,16 @@ def test_the_towers_drawing_is_the_game_the_panel_the_wooden_set_and_it_tells_be
     assert _until_set_now(page, "said === null") is None
     page.evaluate("() => document.getElementById('drawing').scrollIntoView()")
     page.screenshot(path=played.dir.parent / "towers-two-views.png")
+
+
+# ---------------------------------------------------------------------- only watching
+
+def test_the_hands_go_when_the_phone_only_watches(plays):
+    """"Only watch on this phone" ends its session: the hands panel goes with it (a guest
+    moves nothing and sees no hands)."""
+    page = plays["maze"].page
+    page.wait_for_selector(SHOWN, timeout=30_000)
+    page.click("#controls-leave")
+    page.wait_for_selector('#controls[data-session="no"]', timeout=30_000)
+    assert _within(page, "#hands", "hidden", 3), \
+        "the hands panel stays 3 s after the phone only watches"
