@@ -159,12 +159,19 @@ def browser():
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item, nextitem):
-    """After the last of a run of tests that use the browser, it closes."""
+    """After the last module of a run of modules that use the browser, it closes."""
     try:
         return (yield)
     finally:
-        if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+        if nextitem is None or (nextitem.module is not item.module
+                                and not _uses_browser(item.session, nextitem.module)):
             _CHROMIUM.close()
+
+
+def _uses_browser(session, module) -> bool:
+    """Whether a selected test of ``module`` uses the browser."""
+    return any("browser" in getattr(test, "fixturenames", ()) for test in session.items
+               if getattr(test, "module", None) is module)
 
 
 WHOLE_MATCHES = {"towers": ("tw1", ["towers", "--speed", "50"], "cut"),
