@@ -5,22 +5,50 @@ the seat here; the other table's moves are made as the LEDs show them, as a
 person would) beside its ``obelisk remote`` link. Both journals must end
 holding the same actions in the same order, none lost or doubled, whatever
 happens to the links and the broker meanwhile.
+
+The two whole matches are played ahead, side by side, from the module's first test
+(``tests.ahead``): each mostly waits on its tables' real time. Each test checks its own.
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
+from functools import partial
+from pathlib import Path
 
 import pytest
 
 from firmware.readers.club import remote_link
+from tests.ahead import started
 from tests.club_support import Heard, Mosquitto, wait_for
 from tests.remote_support import OBELISK, Table, actions_of, is_over, journal_of
 
 
-def test_a_match_ends_with_both_journals_equal_across_a_killed_link_a_restarted_broker_and_strays(
-        tmp_path):
+@pytest.fixture(scope="module", autouse=True)
+def matches(request, tmp_path_factory):
+    """The whole matches the module's selected tests check (``friday``, ``tower``), played
+    ahead from its first test."""
+    plays = {"friday": _friday, "tower": _tower}
+    ahead = started(request, lambda name: partial(plays[name], tmp_path_factory.mktemp(name)),
+                    list(plays), timeout=300)
+    yield ahead
+    ahead.close()
+
+
+@pytest.fixture
+def friday(matches) -> tuple[list[dict], list[dict], Path]:
+    return matches.result("friday")
+
+
+@pytest.fixture
+def tower(matches) -> tuple:
+    return matches.result("tower")
+
+
+def _friday(tmp_path: Path) -> tuple[list[dict], list[dict], Path]:
+    """A stones match across a killed link, a restarted broker and strays: both journals at
+    its end, and the directory of the tables' logs."""
     broker = Mosquitto(tmp_path / "broker").start()
     game = ["stones", "--size", "4x4", "--ply-limit", "60"]
     a = Table(tmp_path, broker, game, "friday", "A")
@@ -55,7 +83,12 @@ def test_a_match_ends_with_both_journals_equal_across_a_killed_link_a_restarted_
         b.stop()
         heard.close()
         broker.stop()
-    ours, theirs = journal_of(a.dir), journal_of(b.dir)
+    return journal_of(a.dir), journal_of(b.dir), tmp_path
+
+
+def test_a_match_ends_with_both_journals_equal_across_a_killed_link_a_restarted_broker_and_strays(
+        friday):
+    ours, theirs, tmp_path = friday
     assert [e for e in ours if e["t"] != "start"] == [e for e in theirs if e["t"] != "start"]
     numbers = [e["n"] for e in ours if e["t"] == "action"]
     assert numbers == list(range(1, len(numbers) + 1))  # none lost, none twice
@@ -284,11 +317,10 @@ def test_each_tables_result_names_the_match_game_both_share():
     assert match_of({"seed": 77}) is None
 
 
-def test_a_high_rise_match_tells_the_broker_nothing_hidden_before_the_end(tmp_path):
-    """Point 5: both tables draw the hidden values from the match and a secret word no one
-    on the broker hears; what crosses is sealed with a key from that seed; the hello commits
-    to the seed and reveals it only once the game is over."""
-    from firmware.readers.club.match_game import commitment, read_game
+def _tower(tmp_path: Path) -> tuple:
+    """A High Rise match with a secret word: both tables' games read from their journals,
+    and all the broker carried, in order (topic, payload)."""
+    from firmware.readers.club.match_game import read_game
     from firmware.store.journal import Journal
 
     broker = Mosquitto(tmp_path / "broker").start()
@@ -308,9 +340,19 @@ def test_a_high_rise_match_tells_the_broker_nothing_hidden_before_the_end(tmp_pa
         b.stop()
         heard.close()
         broker.stop()
-    assert ours.actions == theirs.actions and ours.seed == theirs.seed and len(ours.actions) > 20
     with heard._lock:
         said = [(topic, payload) for topic, payload, _ in heard.messages]
+    return ours, theirs, said
+
+
+def test_a_high_rise_match_tells_the_broker_nothing_hidden_before_the_end(tower):
+    """Point 5: both tables draw the hidden values from the match and a secret word no one
+    on the broker hears; what crosses is sealed with a key from that seed; the hello commits
+    to the seed and reveals it only once the game is over."""
+    from firmware.readers.club.match_game import commitment
+
+    ours, theirs, said = tower
+    assert ours.actions == theirs.actions and ours.seed == theirs.seed and len(ours.actions) > 20
     revealed = next(i for i, (t, p) in enumerate(said) if t.endswith("/hello") and
                     json.loads(p).get("seed") is not None)
     early = " ".join(p for _, p in said[:revealed])
