@@ -25,6 +25,7 @@ def plain_plan(state) -> tuple[int | None, tuple]:
     start = (state.obelisk, frozenset(state.segments))
     came = {start: None}
     todo = deque([start])
+    moves: dict = {}  # each square's queen moves on this board (its walls do not change)
     while todo:
         node = todo.popleft()
         if not node[1]:
@@ -33,7 +34,9 @@ def plain_plan(state) -> tuple[int | None, tuple]:
                 route.append(node[0])
                 node = came[node]
             return len(route), tuple(reversed(route))
-        for to in queen_moves(state.cut, node[0]):
+        if node[0] not in moves:
+            moves[node[0]] = queen_moves(state.cut, node[0])
+        for to in moves[node[0]]:
             nxt = (to, node[1] - {to})
             if nxt not in came:
                 came[nxt] = node
