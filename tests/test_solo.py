@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import gc
-import io
 import json
+import subprocess
+import sys
 import types
+from functools import partial
+from pathlib import Path
 
 import pytest
 
@@ -16,54 +19,42 @@ from engine.towers.turns import Phase
 from firmware.games import GAMES
 from firmware.service import events, palette
 from firmware.service.solo import Computer, Solo, SoloError
-from firmware.sim.demo_runner import DemoSettings
 from firmware.store.history import export_text, finished_games
+from tests.ahead import started
+from tests.browser_support import ROOT
 from tests.test_stones_table import Table as StonesHarness
 from tests.test_towers_table import Table as TowersHarness
 
 A, B = Player.A, Player.B
 
 
-def _demo(game_id: str, seat: Player, tmp_path, seed: int = 2) -> tuple[list[dict], list]:
-    """A solo demo in this process; its events and the hands' record of asked moves made."""
-    out = io.StringIO()
-    seen: list = []
-    settings = DemoSettings(seed=seed, as_json=True, speed=50.0, state_dir=str(tmp_path),
-                            out=out, solo=Solo(seat, 1), max_real_s=240.0,
-                            chosen=GAMES[game_id].demo_defaults,
-                            hook=lambda table, devices: seen.append(table))
-    assert GAMES[game_id].run_demo()(settings) == 0
-    return [json.loads(line) for line in out.getvalue().splitlines()], seen
+SOLO_GAMES = {"towers": A, "stones": B, "highrise": A, "maze": B}
+"""A whole game of each game alone, the computer in that seat at level 1."""
 
 
-@pytest.mark.parametrize(("game_id", "seat"), [("towers", A), ("stones", B),
-                                               ("highrise", A), ("maze", B)])
-def test_a_solo_game_of_each_game_through_the_table(game_id, seat, tmp_path):
-    played, tables = _demo(game_id, seat, tmp_path)
-    for event in played:
-        events.check(event)
-    assert played[-1]["event"] == "game_over"
-    asked = [e for e in played if e["event"] == "asked"]
-    assert asked and all(e["player"] == seat.value for e in asked)
-    _turns_say_the_ask(played, seat)
-    # Every asked move was made as asked: no refusal ever names the computer's move.
-    assert not [e for e in played if e["event"] == "refused" and "computer" in e["message"]]
-    mine = [e for e in played if e["event"] == "accepted" and e["player"] == seat.value]
-    assert mine  # the computer's moves went through the sensors like any other
-    table = tables[0]
-    assert table.solo.thinks and max(table.solo.thinks) < 1.0
-    if game_id == "highrise":  # which size went where stays hidden until the reveal, from
-        end = next(i for i, e in enumerate(played) if e["event"] == "reveal")  # every reader
-        # (before the game, the covers are neutral large pyramids for all to see)
-        told = json.dumps([e for e in played[:end] if e["event"] != "setup"])
-        assert not any(size in told for size in ("small", "medium", "large")), told
-    # The players are named with the computer's seat marked (the page shows these names).
-    start = next(e for e in played if e["event"] == "start")
-    seats = GAMES[game_id].table_class().SEATS
-    assert start["players"] == {**seats, seat.value: f"{seats[seat.value]} (computer, level 1)"}
-    # Its record says who the computer was, as the game names the seat, and at which level.
-    (finished,), _ = finished_games(tmp_path)
-    assert f'[Computer "{seats[seat.value]}, level 1"]' in export_text(finished, tmp_path)
+@pytest.fixture(scope="module", autouse=True)
+def solo_games(request, tmp_path_factory):
+    """The whole solo games the selected tests check, played ahead side by side from the
+    module's first test (``tests.ahead``; they are checked last): each mostly waits on its
+    simulated table's real time."""
+    ahead = started(request, lambda game_id: partial(
+        _solo_demo, game_id, SOLO_GAMES[game_id], tmp_path_factory.mktemp(game_id)),
+        list(SOLO_GAMES), timeout=300)
+    yield ahead
+    ahead.close()
+
+
+def _solo_demo(game_id: str, seat: Player, home: Path) -> tuple[list[dict], list[float], Path]:
+    """``obelisk demo GAME --solo SEAT --level 1`` to its end (``tests.solo_demo``): its events,
+    the computer's thinking time for each move, and its state directory."""
+    state, thinks = home / "state", home / "thinks.json"
+    run = subprocess.run([sys.executable, "-m", "tests.solo_demo", str(thinks), "demo", game_id,
+                          "--seed", "2", "--json", "--speed", "50", "--state-dir", str(state),
+                          "--solo", seat.value, "--level", "1"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    return ([json.loads(line) for line in run.stdout.splitlines()],
+            json.loads(thinks.read_text()), state)
 
 
 ASKS = "make the computer's move: "
@@ -383,3 +374,34 @@ def test_the_computers_asked_move_outlives_a_restart(tmp_path, monkeypatch):
                                            if e["event"] == "asked"][-1]["action"]
     again.see(sight(again.table.position.apply_action(asked)))  # made: the next is worked out
     assert again.table.actions[-1] == asked
+
+
+# ------------------------------------------------------------------ whole games alone
+
+
+@pytest.mark.parametrize(("game_id", "seat"), list(SOLO_GAMES.items()))
+def test_a_solo_game_of_each_game_through_the_table(game_id, seat, solo_games):
+    played, thinks, state = solo_games.result(game_id)
+    for event in played:
+        events.check(event)
+    assert played[-1]["event"] == "game_over"
+    asked = [e for e in played if e["event"] == "asked"]
+    assert asked and all(e["player"] == seat.value for e in asked)
+    _turns_say_the_ask(played, seat)
+    # Every asked move was made as asked: no refusal ever names the computer's move.
+    assert not [e for e in played if e["event"] == "refused" and "computer" in e["message"]]
+    mine = [e for e in played if e["event"] == "accepted" and e["player"] == seat.value]
+    assert mine  # the computer's moves went through the sensors like any other
+    assert thinks and max(thinks) < 1.0
+    if game_id == "highrise":  # which size went where stays hidden until the reveal, from
+        end = next(i for i, e in enumerate(played) if e["event"] == "reveal")  # every reader
+        # (before the game, the covers are neutral large pyramids for all to see)
+        told = json.dumps([e for e in played[:end] if e["event"] != "setup"])
+        assert not any(size in told for size in ("small", "medium", "large")), told
+    # The players are named with the computer's seat marked (the page shows these names).
+    start = next(e for e in played if e["event"] == "start")
+    seats = GAMES[game_id].table_class().SEATS
+    assert start["players"] == {**seats, seat.value: f"{seats[seat.value]} (computer, level 1)"}
+    # Its record says who the computer was, as the game names the seat, and at which level.
+    (finished,), _ = finished_games(state)
+    assert f'[Computer "{seats[seat.value]}, level 1"]' in export_text(finished, state)
