@@ -328,11 +328,8 @@ def test_the_club_page_lists_the_results_and_serves_each_record(tmp_path, broker
         _stop(club)
 
 
-def test_the_club_page_in_a_browser_shows_each_table_live(tmp_path, broker):
-    from tests.browser_support import chromium
-
-    executable = chromium()
-    from playwright.sync_api import expect, sync_playwright
+def test_the_club_page_in_a_browser_shows_each_table_live(tmp_path, broker, browser):
+    from playwright.sync_api import expect
 
     port = free_port()
     club = subprocess.Popen([OBELISK, "club", "--broker", broker.url, "--address",
@@ -345,46 +342,41 @@ def test_the_club_page_in_a_browser_shows_each_table_live(tmp_path, broker):
         publishers.append(_publisher(state, broker, name))
     try:
         club.stdout.readline()
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=executable)
-            page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.wait_for_selector("#table-east .status", timeout=30_000)
-            demos = [_demo(state, "stones", "--speed", "20", "--ply-limit", "16", wait=False)
-                     for state in tables.values()]
-            page.locator("#table-west .turn", has_text="to play").wait_for(timeout=60_000)
-            for demo in demos:
-                demo.communicate(timeout=120)
-            expect(page.locator("#results li")).to_have_count(2, timeout=60_000)
-            # the retained state goes out at most every 0.25 s: the card follows the result
-            for name in tables:
-                expect(page.locator(f"#table-{name}")).to_contain_text(
-                    "a draw (the game ended: move limit)", timeout=30_000)
-            cards = page.locator("#tables article").all_inner_texts()
-            assert len(cards) == 2 and all("stones" in c for c in cards)
-            assert all("a draw (the game ended: move limit)" in c for c in cards), cards
-            link = page.locator("#results li a.text").first
-            with page.expect_download() as got:
-                link.click()
-            assert Path(got.value.path()).read_text().startswith('[Game "stones"]')
-            page.screenshot(path=str(tmp_path / "club.png"))
-            _stop(publishers[0], signal.SIGKILL)
-            page.wait_for_selector("#tables article.offline", timeout=30_000)
-            browser.close()
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_selector("#table-east .status", timeout=30_000)
+        demos = [_demo(state, "stones", "--speed", "20", "--ply-limit", "16", wait=False)
+                 for state in tables.values()]
+        page.locator("#table-west .turn", has_text="to play").wait_for(timeout=60_000)
+        for demo in demos:
+            demo.communicate(timeout=120)
+        expect(page.locator("#results li")).to_have_count(2, timeout=60_000)
+        # the retained state goes out at most every 0.25 s: the card follows the result
+        for name in tables:
+            expect(page.locator(f"#table-{name}")).to_contain_text(
+                "a draw (the game ended: move limit)", timeout=30_000)
+        cards = page.locator("#tables article").all_inner_texts()
+        assert len(cards) == 2 and all("stones" in c for c in cards)
+        assert all("a draw (the game ended: move limit)" in c for c in cards), cards
+        link = page.locator("#results li a.text").first
+        with page.expect_download() as got:
+            link.click()
+        assert Path(got.value.path()).read_text().startswith('[Game "stones"]')
+        page.screenshot(path=str(tmp_path / "club.png"))
+        _stop(publishers[0], signal.SIGKILL)
+        page.wait_for_selector("#tables article.offline", timeout=30_000)
+        page.context.close()
     finally:
         for publisher in publishers:
             _stop(publisher)
         _stop(club)
 
 
-def test_the_club_page_shows_a_matchs_two_tables_as_one_live_card(tmp_path, broker):
+def test_the_club_page_shows_a_matchs_two_tables_as_one_live_card(tmp_path, broker, browser):
     """Two tables that play one match (their states say so) are one card: the match's name,
     each table with its seat and whether it is there, the game and whose turn at which
     table; a table playing alone keeps its own card."""
-    from tests.browser_support import chromium
-
-    executable = chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from firmware.readers.club.state import empty
 
@@ -405,23 +397,21 @@ def test_the_club_page_shows_a_matchs_two_tables_as_one_live_card(tmp_path, brok
         tell("east", "online", turn="B", match={"match": "friday", "seat": "A"})
         tell("west", "online", turn="B", match={"match": "friday", "seat": "B"})
         tell("north", "online", turn="A")
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=executable)
-            page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{port}/")
-            card = page.locator("#match-friday")
-            expect(card).to_contain_text("west: player B, online", timeout=30_000)
-            expect(card).to_contain_text("east: player A, online")
-            expect(card.locator(".turn")).to_have_text("player B (at west) to play")
-            expect(page.locator("#tables article")).to_have_count(2)  # the match, and north
-            expect(page.locator("#table-north")).to_contain_text("player A to play")
-            tell("west", "offline", turn="B", match={"match": "friday", "seat": "B"})
-            expect(card).to_contain_text("west: player B, offline")
-            expect(page.locator("#match-friday.offline")).to_have_count(1)
-            tell("east", "online", turn="B")  # east plays on its own now: its own card again
-            expect(page.locator("#table-east")).to_have_count(1)
-            expect(card).not_to_contain_text("east")
-            browser.close()
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        card = page.locator("#match-friday")
+        expect(card).to_contain_text("west: player B, online", timeout=30_000)
+        expect(card).to_contain_text("east: player A, online")
+        expect(card.locator(".turn")).to_have_text("player B (at west) to play")
+        expect(page.locator("#tables article")).to_have_count(2)  # the match, and north
+        expect(page.locator("#table-north")).to_contain_text("player A to play")
+        tell("west", "offline", turn="B", match={"match": "friday", "seat": "B"})
+        expect(card).to_contain_text("west: player B, offline")
+        expect(page.locator("#match-friday.offline")).to_have_count(1)
+        tell("east", "online", turn="B")  # east plays on its own now: its own card again
+        expect(page.locator("#table-east")).to_have_count(1)
+        expect(card).not_to_contain_text("east")
+        page.context.close()
     finally:
         heard.close()
         _stop(club)
