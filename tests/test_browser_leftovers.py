@@ -80,6 +80,10 @@ class Playing:
         """The page's list of moves, each as it reads."""
         return [li.text_content() for li in self.page.query_selector_all("#moves li")]
 
+    def stop(self) -> None:
+        self.let_go()
+        ended(self.process)
+
     def let_go(self) -> None:
         """The page closed and Ctrl-C pressed on the command, which ends meanwhile."""
         self.follow.close()
