@@ -5,6 +5,9 @@ after every act and put back when a board starts there again: a restarted
 ``obelisk play`` finds the table as it was and plays on, with no repair asked.
 A file that is damaged or from another game leaves the board empty, says why
 in one line, and is kept aside, never deleted.
+
+The two restarted games are played ahead, side by side, from the module's first test
+(``tests.ahead``): each mostly waits on its table. Each test checks its own.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import json
 import os
 import signal
 import subprocess
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -22,6 +26,7 @@ from firmware.service.control import send
 from firmware.sim.hands_board import TABLE_FILE, hands_for
 from hardware.sim.board import SimBoard
 from hardware.sim.line_socket import ask
+from tests.ahead import started
 from tests.browser_support import OBELISK, until
 from tests.hands_person import Follow, plan
 
@@ -269,7 +274,33 @@ def _picks_up_where_it_was(play: Play, actions: int, look: dict, next_acts: list
     assert status["state"] == "play" and status["problem"] == "", status
 
 
-def test_towers_after_ctrl_c_picks_up_where_it_was(tmp_path):
+@pytest.fixture(scope="module", autouse=True)
+def restarts(request, tmp_path_factory):
+    """The restarted games the module's selected tests check, played ahead."""
+    plays = {"towers_restarted": _towers_restarted, "maze_restarted": _maze_restarted}
+    ahead = started(request, lambda name: partial(plays[name], tmp_path_factory.mktemp(name)),
+                    list(plays), timeout=300)
+    yield ahead
+    ahead.close()
+
+
+@pytest.fixture
+def towers_restarted(restarts) -> None:
+    return restarts.result("towers_restarted")
+
+
+@pytest.fixture
+def maze_restarted(restarts) -> None:
+    return restarts.result("maze_restarted")
+
+
+def test_towers_after_ctrl_c_picks_up_where_it_was(towers_restarted):
+    """Towers started on another game's kept board (it starts empty), three actions played,
+    Ctrl-C, the same command again: the same position and board, and the placement taken
+    (``_towers_restarted``)."""
+
+
+def _towers_restarted(tmp_path: Path) -> None:
     (tmp_path / "table").mkdir()
     (tmp_path / "table" / TABLE_FILE).write_bytes(_maze_file(tmp_path))  # another game's
     with _playing(tmp_path, "towers", 1) as play:
@@ -310,9 +341,12 @@ def _started(play: Play) -> None:
     raise AssertionError(f"the maze did not start: {follow.problem!r}")
 
 
-def test_the_maze_after_any_of_its_processes_is_killed_picks_up_where_it_was(tmp_path):
+def test_the_maze_after_any_of_its_processes_is_killed_picks_up_where_it_was(maze_restarted):
     """The board killed (SIGKILL), then the service, then Ctrl-C: each time play stops the
-    rest, and the same command again plays on from the same position."""
+    rest, and the same command again plays on from the same position (``_maze_restarted``)."""
+
+
+def _maze_restarted(tmp_path: Path) -> None:
     with _playing(tmp_path, "maze", 1) as play:
         _started(play)
         for n, acts in enumerate(MAZE[:2]):
