@@ -24,13 +24,13 @@ AT_ONCE = 5
 
 class Ahead:
     """``commands`` (name: argument list, or a function of no argument that runs its own
-    commands with their own timeouts) run in the background in their order, ``AT_ONCE`` at
+    commands with their own timeouts) run in the background in their order, ``at_once`` at
     a time; ``result(name)`` waits for one and gives its ``CompletedProcess`` (what the
     function returned)."""
 
     def __init__(self, commands: dict[str, list[str] | Callable[[], object]],
-                 timeout: float) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=AT_ONCE, thread_name_prefix="ahead")
+                 timeout: float, at_once: int = AT_ONCE) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="ahead")
         self._runs: dict[str, Future] = {
             name: self._pool.submit(command) if callable(command) else
             self._pool.submit(subprocess.run, command, capture_output=True, text=True,
@@ -60,10 +60,10 @@ def wanted(request, names: list[str]) -> list[str]:
 
 
 def started(request, commands: Callable[[str], list[str] | Callable[[], object]],
-            names: list[str], timeout: float) -> Ahead:
+            names: list[str], timeout: float, at_once: int = AT_ONCE) -> Ahead:
     """An ``Ahead`` of the runs the module's selected tests use (``commands(name)`` gives
     one's argument list)."""
-    return Ahead({name: commands(name) for name in wanted(request, names)}, timeout)
+    return Ahead({name: commands(name) for name in wanted(request, names)}, timeout, at_once)
 
 
 BROWSERS_AT_ONCE = 2

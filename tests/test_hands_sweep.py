@@ -6,14 +6,18 @@ as the game's table expects before a new game. Both are acts of the hands like
 any other: they change only the simulated sensors, and the table learns of
 them through its sensors. Each game's ``clear`` is checked on the board's own
 sensors, through the hands' socket; each game's ``setup`` on the table itself,
-through ``obelisk play``: the table says it is ready, and one press starts.
+through ``obelisk play``: the table says it is ready, and one press starts. Those tables
+are played ahead, two at a time, from the module's first test (``tests.ahead``): each
+mostly waits on its table.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import subprocess
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -25,6 +29,7 @@ from firmware.service.control import send
 from firmware.sim.hands_board import hands_for
 from hardware.sim.board import SimBoard
 from hardware.sim.line_socket import ask
+from tests.ahead import started, wanted
 from tests.browser_support import OBELISK, interrupt, until
 from tests.toy import registered
 
@@ -141,13 +146,15 @@ def test_the_page_server_lets_both_acts_through_and_refuses_options_of_no_shape(
 class Play:
     """``obelisk play GAME`` on ``tmp_path/table``, as a person starts it."""
 
-    def __init__(self, tmp_path: Path, game: str, *flags: str) -> None:
+    def __init__(self, tmp_path: Path, game: str, *flags: str,
+                 env: dict[str, str] | None = None) -> None:
+        """``env``: the command's environment (None: this process's)."""
         self.dir = tmp_path / "table"
         self.out, self.err = tmp_path / "play.out", tmp_path / "play.err"
         with open(self.out, "w") as out, open(self.err, "w") as err:
             self.process = subprocess.Popen(
                 [OBELISK, "play", game, "--port", "0", "--state-dir", str(self.dir), *flags],
-                stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+                stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env)
         until(self._started, START_S, f"obelisk play {game} to print its address")
 
     def _started(self) -> bool:
@@ -179,8 +186,8 @@ class Play:
 
 
 @contextlib.contextmanager
-def _playing(tmp_path: Path, game: str, *flags: str):
-    play = Play(tmp_path, game, *flags)
+def _playing(tmp_path: Path, game: str, *flags: str, env: dict[str, str] | None = None):
+    play = Play(tmp_path, game, *flags, env=env)
     try:
         yield play
     finally:
@@ -192,15 +199,36 @@ def _table_class(game: str):
     return GAMES[game].table_class()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def tables(request, tmp_path_factory):
+    """The tables the module's selected tests set up, played ahead two at a time."""
+    if "noughts" in wanted(request, list(MESS)):
+        registered()  # the toy game, in this process too (before any thread looks it up)
+
+    def run(name: str):
+        home = tmp_path_factory.mktemp(name)
+        return partial(_mid_game_setup, home) if name == "mid_game" else \
+            partial(_setup_starts, home, name)
+
+    ahead = started(request, run, [*MESS, "mid_game"], timeout=300, at_once=2)
+    yield ahead
+    ahead.close()
+
+
 @pytest.mark.parametrize("game", list(MESS))
-def test_setup_leaves_what_the_table_waits_for_and_one_press_starts(tmp_path, monkeypatch,
-                                                                   game):
-    if game == "noughts":
-        monkeypatch.setenv("OBELISK_GAMES", "tests.toy")  # the processes play inherits
-        monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parent.parent))
-        registered()
+def test_setup_leaves_what_the_table_waits_for_and_one_press_starts(tables, game):
+    """The mess of ``MESS`` made on a table in setup, then ``setup``: the table says it is
+    ready, and one press starts (``_setup_starts``)."""
+    tables.result(game)
+
+
+def _setup_starts(tmp_path: Path, game: str) -> None:
+    env = None
+    if game == "noughts":  # the processes play starts know the toy game too
+        env = {**os.environ, "OBELISK_GAMES": "tests.toy",
+               "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     table = _table_class(game)
-    with _playing(tmp_path, game) as play:
+    with _playing(tmp_path, game, env=env) as play:
         play.until_status(lambda s: s["state"] == "setup", "the table in setup")
         for act in MESS[game]:
             play.act(act)
@@ -216,9 +244,17 @@ def test_setup_leaves_what_the_table_waits_for_and_one_press_starts(tmp_path, mo
         play.until_status(lambda s: s["state"] == "play", "the game started")
 
 
-def test_a_setup_in_the_middle_of_a_game_asks_for_a_repair_and_records_nothing(tmp_path):
+@pytest.fixture
+def mid_game(tables) -> None:
+    return tables.result("mid_game")
+
+
+def test_a_setup_in_the_middle_of_a_game_asks_for_a_repair_and_records_nothing(mid_game):
     """A person sweeping the board mid-game: the table sees a board no move makes, asks for
-    it as the game has it, and the journal holds only the moves played."""
+    it as the game has it, and the journal holds only the moves played (``_mid_game_setup``)."""
+
+
+def _mid_game_setup(tmp_path: Path) -> None:
     with _playing(tmp_path, "stones", "--size", "5x5") as play:
         play.until_status(lambda s: s["state"] == "setup", "the table in setup")
         play.act({"act": "setup", "options": play.status()["options"]})
