@@ -17,6 +17,7 @@ import subprocess
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 
 AT_ONCE = 5
 """Runs side by side at most: each takes about a quarter of one core, so five fit on 2 cores."""
@@ -64,6 +65,12 @@ def started(request, commands: Callable[[str], list[str] | Callable[[], object]]
     """An ``Ahead`` of the runs the module's selected tests use (``commands(name)`` gives
     one's argument list)."""
     return Ahead({name: commands(name) for name in wanted(request, names)}, timeout, at_once)
+
+
+def played_ahead(request, tmp_path_factory, plays: dict[str, Callable], timeout: float) -> Ahead:
+    """``started`` for plays that each take a directory of their own (``plays[name](dir)``)."""
+    return started(request, lambda name: partial(plays[name], tmp_path_factory.mktemp(name)),
+                   list(plays), timeout)
 
 
 BROWSERS_AT_ONCE = 2

@@ -17,7 +17,6 @@ import json
 import os
 import signal
 import subprocess
-from functools import partial
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,7 @@ from firmware.service.control import send
 from firmware.sim.hands_board import TABLE_FILE, hands_for
 from hardware.sim.board import SimBoard
 from hardware.sim.line_socket import ask
-from tests.ahead import started
+from tests.ahead import played_ahead
 from tests.browser_support import OBELISK, until
 from tests.hands_person import Follow, plan
 
@@ -278,8 +277,7 @@ def _picks_up_where_it_was(play: Play, actions: int, look: dict, next_acts: list
 def restarts(request, tmp_path_factory):
     """The restarted games the module's selected tests check, played ahead."""
     plays = {"towers_restarted": _towers_restarted, "maze_restarted": _maze_restarted}
-    ahead = started(request, lambda name: partial(plays[name], tmp_path_factory.mktemp(name)),
-                    list(plays), timeout=300)
+    ahead = played_ahead(request, tmp_path_factory, plays, timeout=300)
     yield ahead
     ahead.close()
 

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-from functools import partial
 from pathlib import Path
 
 import pytest
 
 from firmware.readers.club import remote_link
-from tests.ahead import started
+from tests.ahead import played_ahead
 from tests.club_support import Heard, Mosquitto, wait_for
 from tests.remote_support import OBELISK, Table, actions_of, is_over, journal_of
 
@@ -30,8 +29,7 @@ def matches(request, tmp_path_factory):
     """The whole matches the module's selected tests check (``friday``, ``tower``), played
     ahead from its first test."""
     plays = {"friday": _friday, "tower": _tower}
-    ahead = started(request, lambda name: partial(plays[name], tmp_path_factory.mktemp(name)),
-                    list(plays), timeout=300)
+    ahead = played_ahead(request, tmp_path_factory, plays, timeout=300)
     yield ahead
     ahead.close()
 
