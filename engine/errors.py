@@ -60,6 +60,11 @@ class InferenceError(ObeliskError):
         self.squares = squares
 
 
+class PutBackFirst(InferenceError):
+    """Pieces are to go back where the game has them before play goes on (a lost turn's
+    blocks to the pile): something to do, not a rule broken."""
+
+
 class NothingPlacedError(InferenceError):
     """The sensors report no new cube."""
 

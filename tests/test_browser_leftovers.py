@@ -398,6 +398,10 @@ def test_after_a_takeback_the_hands_say_where_the_block_is_and_why_a_rod_is_grey
     offered = page.wait_for_selector("#problem.offered:not([hidden])", timeout=30_000)
     assert offered.text_content().split()[:4] == ["A", "piece", "came", "off"], \
         offered.text_content()
+    # ...and "what happened" says it as the offer it is, not in red as a broken rule
+    line = page.wait_for_selector("#log li:has-text('came off')", timeout=30_000)
+    assert line.text_content().startswith("a piece came off: "), line.text_content()
+    assert line.get_attribute("class") != "refused"
     table.act({"act": "press", "seat": passive})
     follow.until(lambda: any(e["event"] == "takeback" for e in follow.events), 60,
                  "the takeback")

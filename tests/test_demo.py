@@ -213,7 +213,7 @@ def test_stack_height_sensors_play_the_same_game_without_the_button(stones_seed_
 
 HIGHRISE_QUIET_KEYS = {"event", "game", "options", "players", "first", "observation", "player",
                        "doing", "action", "text", "message", "where", "sizes", "tolerance",
-                       "actions", "state", "problem"}
+                       "actions", "state", "problem", "kind"}
 HIGHRISE_QUIET_OBSERVATION = {"game", "rows", "cols", "to_play", "plies", "pieces_left",
                               "owners"}
 

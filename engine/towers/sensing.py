@@ -20,6 +20,7 @@ from engine.errors import (
     BlockNotAvailableError,
     InferenceError,
     ObeliskError,
+    PutBackFirst,
     WrongPhaseError,
 )
 from engine.players import PLAYERS, Player
@@ -38,6 +39,8 @@ from engine.towers.turns import Phase
 
 UNKNOWN = "unknown"
 """A zone pad that weighs something no block of the set weighs."""
+LOST_TURN = "the hourglass ran out: put the zone blocks back in the pile"
+"""What the table asks after a lost turn, until the zone pads are empty."""
 
 TAKEBACK_WINDOW = 2
 """How many of the last actions lifting blocks off may take back (placements only)."""
@@ -181,7 +184,7 @@ def _zone_on_pads(view: TowersView, clear_zone: bool) -> Counter:
             f"zone pad {pads[0]} weighs something that is not a block: take it off")
     zone = view.zone_colours()
     if clear_zone and zone:
-        raise InferenceError("the hourglass ran out: put the zone blocks back in the pile")
+        raise PutBackFirst(LOST_TURN)
     return zone
 
 

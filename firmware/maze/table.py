@@ -160,7 +160,7 @@ class MazeTable(Table[MazeView]):
             return
         self._wrong("clear the board first: take the lit pieces and walls off, then the "
                     "Architect puts the obelisk on any square",
-                    tuple(sorted(view.pieces | view.walls)))
+                    tuple(sorted(view.pieces | view.walls)), kind="task")
 
     def _play_button(self, player: Player, kind: str) -> None:
         """The Maze Master presses to pass, while the board is as the position has it."""

@@ -20,7 +20,8 @@ not understand; the tests check every event the demos of every game emit.
 | ``setup`` | before a game: what to set out next, or that a button starts it (and the \
 board as set out so far, where the game's start has pieces on it) |
 | ``accepted`` | an action was recorded: who, in words, notation and data, the board after |
-| ``refused`` | what the table saw breaks a rule: why, what to do, where (``Mark``\ s) |
+| ``refused`` | what stops play: why, what to do, where (``Mark``\ s), and its ``kind``: a \
+rule broken, a piece off that may be taken back, a thing to put right, the table's own fault |
 | ``repaired`` | the table is as the game says again |
 | ``takeback`` | actions were undone (a takeback confirmed, a stone slid on) |
 | ``timer`` | an hourglass started, was paused or resumed, or ran out |
@@ -57,7 +58,7 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "turn": {"player": str, "doing": str},
     "setup": {"problem": str},
     "accepted": {"player": str, "action": str, "text": str, "observation": dict},
-    "refused": {"message": str, "where": list},
+    "refused": {"message": str, "where": list, "kind": str},
     "repaired": {},
     "takeback": {"undone": int, "actions": int, "why": str, "observation": dict},
     "timer": {"player": str, "state": str, "seconds": _NUMBER, "left": _NUMBER},
@@ -97,6 +98,7 @@ WORDS = {
     "offer": {"bonus", "takeback", "choose"},
     "pause": {"paused", "resumed"},
     "takeback": {"confirmed", "slide", "agreed"},
+    "refused": {"rule", "takeback", "task", "fault"},
     "asked": {"the computer", "the other table"},
     "remote": {"waiting", "linked", "apart", "stopped", "claimable", "claimed"},
     "match": {"asked", "offered", "agreed", "declined"},

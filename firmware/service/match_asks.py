@@ -202,7 +202,7 @@ class Asking:
         if self.agreed_to is None:
             return False
         if to != self.agreed_to:
-            table._wrong(self.takeback_words(table))
+            table._wrong(self.takeback_words(table), kind="task")
             return True
         self.agreed_to = None
         self.agreed += 1

@@ -20,6 +20,9 @@ from firmware.service.events import QUIET
 from hardware.sensors import period_words
 
 _CLEARS = {"accepted", "repaired", "takeback", "start", "resumed", "game_over"}
+_REFUSED_HEAD = {"rule": "not allowed: {}", "takeback": "{}", "task": "to do: {}",
+                 "fault": "the table cannot record: {}"}
+"""A ``refused`` event's line by its kind (the takeback's message says "a piece came off")."""
 
 
 def seat_names(game: object) -> dict[str, str]:
@@ -88,7 +91,7 @@ def _asking_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str
     kind)."""
     match kind:
         case "refused":
-            return f"not allowed: {event['message']}"
+            return _REFUSED_HEAD[event["kind"]].format(event["message"])
         case "repaired":
             return "the table is right again"
         case "setup":

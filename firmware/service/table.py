@@ -126,6 +126,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         # a player's press that came while a reading settled: (player, kind, state then)
         self._held_press: tuple[Player, str, str] | None = None
         self.problem = ""
+        self.problem_kind = "rule"  # what ``problem`` is, when play stops on it (``_wrong``)
         self._turn_said = ""  # the words of the last turn told
         self._end_due = False  # the game is over, but its end is not written yet (a full disk)
         self.wrong: tuple = ()  # where the game lights what is wrong
@@ -463,7 +464,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         The table shows why and waits; the service tries the same reading
         again a little later, so the action is recorded once the disk allows.
         """
-        self._wrong(message)
+        self._wrong(message, kind="fault")
 
     # ------------------------------------------------------------------ pause, the end
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import counted, square_name
-from engine.errors import InferenceError, ObeliskError
+from engine.errors import InferenceError, ObeliskError, PutBackFirst
 from engine.players import Player
 from engine.reading import Reading, Takeback
 from firmware.service.events import Mark
@@ -95,7 +95,8 @@ class Asking:
             reading = self._reading(view)
         except ObeliskError as exc:
             self.offer, self.confirmed = None, set()
-            self._wrong(str(exc), self._to_fix(view, exc))
+            task = isinstance(exc, PutBackFirst)  # pieces to put back, no rule broken
+            self._wrong(str(exc), self._to_fix(view, exc), kind="task" if task else "rule")
             return
         if reading.takeback is not None:
             if self.solo is None or not self.solo.on_takeback(self, reading.takeback.to):
@@ -146,10 +147,12 @@ class Asking:
 
     # ------------------------------------------------------------------ repair
 
-    def _wrong(self, message: str, where: tuple = ()) -> None:
-        """Show what is wrong and record nothing: go to repair, or say a new problem there."""
-        changed = message != self.problem
-        self.problem = message
+    def _wrong(self, message: str, where: tuple = (), kind: str = "rule") -> None:
+        """Show what stops play and record nothing: go to repair, or say a new problem there.
+        ``kind`` says what it is (events.WORDS["refused"]): a rule broken, or a ``task`` to
+        put right, or the table's own ``fault``; pages word and colour it by that."""
+        changed = (message, kind) != (self.problem, self.problem_kind)
+        self.problem, self.problem_kind = message, kind
         self.wrong = where
         self.candidates, self.chooser = (), None
         if self.state != "repair" and self.may_go_wrong():
@@ -162,7 +165,7 @@ class Asking:
         self.emit(self._refused_event())
 
     def _refused_event(self) -> dict:
-        return self.event("refused", message=self.problem,
+        return self.event("refused", message=self.problem, kind=self.problem_kind,
                           where=[self._mark(w).to_dict() for w in self.wrong])
 
     def _mark(self, place: Any) -> Mark:
@@ -254,6 +257,7 @@ class Asking:
         names = " and ".join(str(p) for p in sorted(offer.owners, key=lambda p: p.value))
         self.problem = (f"a piece came off: {names} may press their button to take it back, "
                         "or put it back")
+        self.problem_kind = "takeback"
         self.candidates, self.chooser = (), None
         if self.state == "choose":
             self.picked()

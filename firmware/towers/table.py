@@ -34,6 +34,7 @@ from engine.towers.actions import Action, Decline, Place, Timeout
 from engine.towers.blocks import Cell, block_set_to_dict
 from engine.towers.game import TowersGame, TowersOptions, TowersState
 from engine.towers.sensing import (
+    LOST_TURN,
     TowersView,
     next_fix,
     over_the_top_fits,
@@ -55,7 +56,6 @@ PRESETS = (
 )
 """What the menu button cycles through before a game starts."""
 
-LOST_TURN = "the hourglass ran out: put the zone blocks back in the pile"
 OVER_THE_TOP = ("; a block resting wholly above the rods touches no switch: press your "
                 "button once it is down")
 """Said with a placement once it can happen: the one reading the rods cannot make."""
@@ -227,7 +227,7 @@ class TowersTable(Table[TowersView]):
         if self.state != "play":
             return
         if self.clear_zone:
-            self._wrong(LOST_TURN)  # the next hourglass waits for an empty zone
+            self._wrong(LOST_TURN, kind="task")  # the next hourglass waits for an empty zone
         else:
             self.settler.forget()
 

@@ -34,6 +34,7 @@ import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./ta
  * @property {string | null} turn
  * @property {string} doing
  * @property {string} problem
+ * @property {string} problemKind  what the problem is (a refusal's kind: rule, task...)
  * @property {import("./service.js").Place[]} where  the places a refusal marks
  * @property {number} actions
  * @property {Observation | null} obs
@@ -66,12 +67,16 @@ import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./ta
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const KEEP = 30; // lines of "what happened" kept on screen
+/** The head of the page's "what stops play", by the refusal's kind (events.py WORDS).
+ * @type {Record<string, string>} */
+const PROBLEM_HEADS = { rule: "Not allowed", takeback: "A piece came off", task: "To do",
+  fault: "The table cannot record" };
 const RING = 2 * Math.PI * 15; // the hourglass ring's length (r = 15)
 
 /** @type {PageState} */
 const page = {
   game: null, module: "", players: { A: "player A", B: "player B" }, machine: "", turn: null, doing: "",
-  problem: "", where: [], actions: 0, obs: null, change: null, trail: null, reveals: null,
+  problem: "", problemKind: "rule", where: [], actions: 0, obs: null, change: null, trail: null, reveals: null,
   outcome: null, over: false, timers: {}, paused: false, offer: null, notice: "",
   moves: [], movesFrom: 0, log: [], lights: [], status: "connecting to the table…", live: false,
   absent: false, missing: [], scanner: null, asked: null, board: "", set: null, link: null, ask: null,
@@ -144,6 +149,7 @@ const handlers = {
   },
   refused(e) {
     page.problem = e.message;
+    page.problemKind = e.kind;
     page.where = e.where;
     // the table drops its candidates when something is wrong; a takeback offer stands
     if (page.offer && page.offer.kind === "choose") page.offer = null;
@@ -250,7 +256,9 @@ function take(event) {
   if (event.event !== "absent" && event.event !== "live") page.absent = false;
   handle(event.event, event);
   if (event.words && !["table", "scanner", "lights"].includes(event.event)) {
-    page.log.unshift({ kind: event.event, words: event.words });
+    // a refusal's line is red when a rule was broken, not for an offer or a thing to do
+    const asks = event.event === "refused" && (event.kind === "takeback" || event.kind === "task");
+    page.log.unshift({ kind: asks ? "asks" : event.event, words: event.words });
     page.log.length = Math.min(page.log.length, KEEP);
   }
   if (event.board) page.board = event.board;
@@ -298,10 +306,11 @@ function paint() {
   $("link").hidden = !page.link && !page.ask;
   $("problem-text").textContent = page.problem;
   $("problem").hidden = !page.problem || setup;
-  // a piece lifted off again is an offer to take it back, not a refusal
-  const takeback = page.offer?.kind === "takeback";
-  $("problem-head").textContent = takeback ? "A piece came off" : "Not allowed";
-  $("problem").classList.toggle("offered", takeback);
+  // what stops play, headed by its kind: a piece lifted off again is an offer to take it
+  // back, a lost turn's blocks a thing to put back; only a broken rule is "not allowed"
+  const kind = page.offer?.kind === "takeback" ? "takeback" : page.problemKind;
+  $("problem-head").textContent = PROBLEM_HEADS[kind] || PROBLEM_HEADS.rule;
+  $("problem").classList.toggle("offered", kind === "takeback" || kind === "task");
   drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,
     change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
     reveals: page.reveals, over: page.over, asked: page.asked, set: page.set });
