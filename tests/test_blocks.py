@@ -25,12 +25,13 @@ def test_default_set_has_the_seed_counts(block_set):
     assert len({b.id for b in block_set.blocks}) == 39
 
 
-def test_default_blocks_are_labelled_in_one_form_their_colours_letter_and_two_digits(block_set):
-    """The labels a person writes on the wooden blocks: K01 as G01, never K1 beside G01."""
+def test_default_blocks_have_ids_in_one_form_and_are_said_by_their_colour(block_set):
+    """The set file's ids, the record's (K01 as G01, never K1 beside G01); in words a block
+    is its colour, all the table can tell of it (the wooden blocks carry no labels)."""
     for block in block_set.blocks:
         assert block.id == f"{block.colour.letter}{block.id[1:]}" and len(block.id) == 3 \
             and block.id[1:].isdigit(), block.id
-        assert str(block) == f"{block.colour} block {block.id}"
+        assert str(block) == f"{block.colour} block"
 
 
 def test_default_blocks_are_connected_fit_the_footprint_and_match_volume(block_set):

@@ -10,6 +10,8 @@ who did what.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser_support import PHONE, Web
@@ -214,7 +216,7 @@ def test_a_towers_block_the_same_every_way_offers_no_turn(scripts):
       return { disabled: turn.disabled, title: turn.title, rods: rods.map((b) => b.title) };
     }""", [table, "A"])
     assert turn["disabled"], turn
-    assert turn["title"] == "the green block G01 looks the same whichever way it turns", turn
+    assert turn["title"] == "the green block looks the same whichever way it turns", turn
     assert not any("turn it" in rod or "turned as it is" in rod for rod in turn["rods"]), turn
     turn = scripts.evaluate("""async ([table, seat]) => {
       const hands = await import("/static/hands_towers.js");
@@ -222,6 +224,67 @@ def test_a_towers_block_the_same_every_way_offers_no_turn(scripts):
       return { disabled: drawn.querySelector('button[data-act="turn"]').disabled };
     }""", [table, "B"])
     assert not turn["disabled"], turn
+
+
+BLOCK_ID = re.compile(r"\b[KYRGB]\d\d\b")
+"""A block's id in the set file (G05): no words a person reads name one."""
+
+TOWERS_WORDS = """async ([table, seat, view]) => {
+  const hands = await import("/static/hands_towers.js");
+  const towers = await import("/static/towers.js");
+  const drawn = hands.drawHands(table, seat, async () => {}, null, `player ${seat}`);
+  const info = towers.info(view);
+  const titles = [...drawn.querySelectorAll("[title]"), ...info.querySelectorAll("[title]")]
+    .map((e) => e.title);
+  const texts = (selector) => [...drawn.querySelectorAll(selector)].map((e) => e.textContent);
+  return { hands: drawn.textContent, info: info.textContent, titles,
+    tower: texts('[data-tower-of="A"] li'), fallen: texts("button[data-block]") };
+}"""
+"""The towers hands panel drawn for a seat and the game's facts beside the drawing: their
+words, every title, each block listed on tower A and each button that takes a block."""
+
+
+def test_the_towers_hands_and_facts_tell_blocks_by_colour_and_place_not_by_id(scripts):
+    """The hands panel said "Player A holds the blue block B01" while the moves list had the
+    block placed as B02: the wooden blocks carry no labels, and the table tells a block by
+    its colour (the pads weigh it) and its shape. The panel and the facts name a block by
+    its colour, and tell two of a colour apart by where they are: a block on a tower by its
+    rods and level, one knocked off by its count, the pile by colour."""
+    from engine.towers.actions import Choose, Take
+    from engine.towers.game import TowersGame
+    from firmware.towers.hands import TowersHands
+    from firmware.towers.sets import load_block_set
+
+    hands = TowersHands(_sim("sim"))
+    for act in ({"act": "take", "seat": "A", "block": "G01"},
+                {"act": "lower", "seat": "A", "tower": 0, "at": [0, 0]},
+                {"act": "take", "seat": "A", "block": "G02"},  # the same shape, one level up
+                {"act": "lower", "seat": "A", "tower": 0, "at": [0, 0]},
+                {"act": "take", "seat": "B", "block": "B01"},
+                {"act": "lower", "seat": "B", "tower": 1, "at": [0, 0]},
+                {"act": "knock", "tower": 1},
+                {"act": "take", "seat": "B", "block": "B03"},
+                {"act": "lower", "seat": "B", "tower": 1, "at": [0, 0]},
+                {"act": "knock", "tower": 1},  # two blue blocks lie on the table
+                {"act": "take", "seat": "A", "block": "R01"},
+                {"act": "set", "seat": "A", "pad": 0},
+                {"act": "take", "seat": "B", "block": "Y01"}):
+        hands.act(act)
+    table = {"game": "towers", "page": "hands_towers.js", **hands.look()}
+    pos = TowersGame(load_block_set()).new_initial_state()
+    pos = pos.apply_action(pos.legal_actions()[0])  # the toss
+    pos = pos.apply_action(Choose("B01")).apply_action(Choose("G01"))
+    view = {"obs": pos.apply_action(Take("G01")).observation(), "players": None}
+    got = scripts.evaluate(TOWERS_WORDS, [table, "B", view])
+    said = [got["hands"], got["info"], *got["titles"]]
+    assert not [w for w in said if BLOCK_ID.search(w)], said
+    assert "Player B holds the yellow block" in got["hands"], got["hands"]
+    assert "zone pad 1: red block" in got["hands"], got["hands"]
+    assert got["tower"] == ["green block at a1, b1, a2, b2 (level 2) lift it off",
+                            "green block at a1, b1, a2, b2 (level 1) lift it off"], got["tower"]
+    knocked = [b for b in got["fallen"] if b.startswith("blue block")]
+    assert len(knocked) == 2 and len(set(knocked)) == 2, got["fallen"]
+    assert "green block" in got["info"] and "blue block" in got["info"], got["info"]
 
 
 def test_an_hourglass_card_and_what_happened_round_its_seconds_alike(scripts):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -80,6 +81,36 @@ def test_turns_knocks_and_hovers_change_only_the_sensors(hands):
         hands.act({"act": "lower", "seat": "B", "tower": 0, "at": [2, 2]})
     with pytest.raises(HandsError, match="cannot 'fly'"):
         hands.act({"act": "fly"})
+
+
+BLOCK_ID = re.compile(r"\b[KYRGB]\d\d\b")
+
+
+def test_the_hands_refusals_name_a_block_by_its_colour(hands):
+    """A person tells the wooden blocks by their colour and where they are (they carry no
+    labels): no refusal of the hands names a block by its id in the set file."""
+    said = []
+
+    def refused(act: dict) -> None:
+        with pytest.raises(HandsError) as err:
+            hands.act(act)
+        said.append(str(err.value))
+
+    hands.act({"act": "take", "seat": "A", "block": "G01"})
+    hands.act({"act": "lower", "seat": "A", "tower": 0, "at": [0, 0]})
+    hands.act({"act": "take", "seat": "A", "block": "B01"})
+    refused({"act": "take", "seat": "B", "block": "B01"})  # in A's hand
+    refused({"act": "take", "seat": "A", "block": "R01"})  # A's hand is full
+    refused({"act": "lift", "seat": "B", "tower": 1, "block": "G01"})  # on the other tower
+    hands.act({"act": "lower", "seat": "A", "tower": 0, "at": [0, 0]})
+    refused({"act": "lift", "seat": "B", "tower": 0, "block": "G01"})  # under the blue one
+    hands.act({"act": "take", "seat": "B", "block": "R01"})
+    hands.act({"act": "set", "seat": "B", "pad": 0})
+    hands.act({"act": "take", "seat": "B", "block": "Y01"})
+    refused({"act": "set", "seat": "B", "pad": 0})  # the red block is there
+    assert len(said) == 5
+    assert not [m for m in said if BLOCK_ID.search(m)], said
+    assert "the blue block is not in the pile" in said[0], said
 
 
 def _free_port() -> int:

@@ -70,12 +70,12 @@ def test_floating_blocks_are_refused(block_set):
 def test_overhang_names_the_block_and_the_side(block_set, block_id, where, side):
     colour = block_set[block_id].colour
     with pytest.raises(OverhangError,
-                       match=f"the {colour} block {block_id} overhangs the tower {side}"):
+                       match=f"the {colour} block overhangs the tower {side}"):
         check_placement(Tower(), block_set[block_id], frozenset(where))
 
 
 def test_wrong_shape_and_taken_cells(block_set):
-    with pytest.raises(ShapeMismatchError, match="shape of the green block G01"):
+    with pytest.raises(ShapeMismatchError, match="shape of the green block"):
         check_placement(Tower(), block_set["G01"], cells("a1:1", "b1:1", "c1:1", "c2:1"))
     tower = build_tower(block_set, ("K01", cells("a1:1")))
     with pytest.raises(CellsTakenError, match="a1 level 1 already holds a cube"):

@@ -85,17 +85,17 @@ def test_a_real_block_that_is_not_this_players_now(dealt):
     with pytest.raises(BlockNotAvailableError) as err:
         find_placement(dealt, A, square)
     assert str(err.value) == (
-        "that is the shape of the green block G01, which is in the common pile; "
-        "player A's tower takes the blue block B01 now"
+        "that is the shape of a green block in the common pile; "
+        "player A's tower takes the blue block now"
     )
     # The red bar is B's block: on A's tower it is refused the same way.
-    with pytest.raises(BlockNotAvailableError, match="red block R01, which is in player B's hand"):
+    with pytest.raises(BlockNotAvailableError, match="a red block in player B's hand"):
         find_placement(dealt, A, cells("a1:1", "b1:1", "c1:1"))
 
 
 def test_a_floating_block_is_not_resting(dealt):
     high_p = cells("a1:3", "b1:3", "a2:3", "b2:3", "a3:3")
-    with pytest.raises(NotRestingError, match="blue block B01 would not stay there"):
+    with pytest.raises(NotRestingError, match="the blue block would not stay there"):
         find_placement(dealt, A, high_p)
 
 
@@ -163,7 +163,7 @@ def test_a_hand_block_is_corrected_the_same_way(dealt):
 def test_a_floating_block_of_the_zone_colour_is_told_it_floats(dealt):
     # The table assumed B01 for A's blue; the real block is B03, left floating.
     plus_high = cells("b1:2", "a2:2", "b2:2", "c2:2", "b3:2")
-    with pytest.raises(NotRestingError, match="blue block B03 would not stay there"):
+    with pytest.raises(NotRestingError, match="the blue block would not stay there"):
         find_placement(dealt, A, plus_high)
 
 

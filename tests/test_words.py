@@ -9,6 +9,7 @@ one is refused; the High Rise rules count each player's pieces plainly.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -93,20 +94,96 @@ def test_the_towers_moves_say_what_each_player_did_the_hourglass_and_a_bonus_too
     active = table.position.active
     green, blue = "G01", "B01"
     said = _made(table, Choose(green), Choose(blue))
-    assert said == [f"{active} chose the green block G01 for the building zone",
-                    f"{active} chose the blue block B01 for the building zone"]
+    assert said == [f"{active} chose a green block for the building zone",
+                    f"{active} chose a blue block for the building zone"]
     taken = table.position.apply_action(Take(green))  # the table reads a take as its place
     take = next(a for a in taken.legal_actions(active.other) if isinstance(a, Place))
     said = _made(table, take)
-    assert said[-1].startswith(f"{active.other} placed the green block G01 on tower "
+    assert said[-1].startswith(f"{active.other} placed the green block on tower "
                                f"{active.other.value} at ")
-    assert said[-1].endswith(f"; {active} got the blue block B01"), said[-1]
+    assert said[-1].endswith(f"; {active} got the blue block"), said[-1]
     place = table.position.legal_actions()[0]
     said = _made(table, place)
-    assert said[-1].startswith(f"{active} placed the blue block B01 on tower {active.value} at ")
+    assert said[-1].startswith(f"{active} placed the blue block on tower {active.value} at ")
     said = _made(table, Timeout())
     assert said[-1] == f"{active.other} ran out of time: the turn is lost"
     assert table.position.done_words(Decline(Player.B)) == "declined the black block"
+
+
+BLOCK_ID = re.compile(r"\b[KYRGB]\d\d\b")
+"""A block's id in the set file (G05): the table cannot tell which of a colour's blocks it
+sees, so no words a person reads name one."""
+
+
+def test_the_towers_moves_name_a_block_by_its_colour_when_it_was_another_of_that_colour(
+        tmp_path):
+    """A newcomer read "chose the blue block B01 for the building zone", then "placed the
+    blue block B02": the zone pads weigh a block's colour only, so the table guesses which
+    block it is and corrects the record once the rods see its shape. No entry of the moves
+    list, no headline and no turn's words name a block by its id, and each block placed is
+    the colour that was chosen."""
+    from engine.towers.actions import Choose, Place
+    from engine.towers.tower import cells_text, resting_placements
+
+    table = _table("towers", tmp_path)
+    active = table.position.active
+    passive = active.other
+    _made(table, Choose("B01"), Choose("G01"))
+
+    def placed(player, block_id):  # the rods see this block's shape, not the one guessed
+        pos = table.position
+        cells = resting_placements(pos.tower(player), pos.block(block_id))[0]
+        return Place(player, block_id, cells)
+
+    blue = placed(passive, "B03")  # another shape than B01's
+    _made(table, blue)
+    doing = table._doing()  # the turn's words: the active player is to place
+    green = placed(active, "G05")  # another shape than G01's
+    said = _made(table, green)
+    assert said == [f"{active} chose a blue block for the building zone",
+                    f"{active} chose a green block for the building zone",
+                    f"{passive} placed the blue block on tower {passive.value} at "
+                    f"{cells_text(blue.cells)}; {active} got the green block",
+                    f"{active} placed the green block on tower {active.value} at "
+                    f"{cells_text(green.cells)}"]
+    names = seat_names("towers")
+    for move in table.public_state()["moves"]:
+        line = headline({"event": "accepted", "player": move["player"], "action": "",
+                         "text": move["text"], "observation": {}}, names)
+        assert not BLOCK_ID.search(line), line
+    assert not BLOCK_ID.search(doing) and "green block" in doing, doing
+
+
+def test_both_zone_blocks_of_one_colour_are_a_block_and_the_other(tmp_path):
+    """Two blue blocks in the building zone: the passive player placed "a blue block", and
+    the active player got "the other blue block", not the same words for both."""
+    from engine.towers.actions import Choose, Place
+    from engine.towers.tower import resting_placements
+
+    table = _table("towers", tmp_path)
+    active = table.position.active
+    pos = table.position.apply_action(Choose("B01")).apply_action(Choose("B03"))
+    cells = resting_placements(pos.tower(active.other), pos.block("B03"))[0]
+    said = _made(table, Choose("B01"), Choose("B03"), Place(active.other, "B03", cells))
+    assert said[-1].startswith(f"{active.other} placed a blue block on tower "), said
+    assert said[-1].endswith(f"; {active} got the other blue block"), said
+
+
+def test_the_towers_terminal_names_each_block_by_its_colour(tmp_path):
+    """`obelisk watch` drew "zone: blue block B01, green block G01" and "player A places the
+    blue block B01": the terminal says what the table can tell, the blocks' colours."""
+    from engine.towers.actions import Choose, Take
+    from firmware.towers.screen import draw
+
+    table = _table("towers", tmp_path)
+    pos = table.position.apply_action(Choose("B01")).apply_action(Choose("G01"))
+    drawn = draw(pos.observation())
+    assert "zone: blue block, green block" in drawn, drawn
+    dealt = pos.apply_action(Take("G01"))
+    drawn += draw(dealt.observation())
+    assert f"player {dealt.active.value} places the blue block" in drawn, drawn
+    assert f"{dealt.passive.value} holds the green block" in drawn, drawn
+    assert not BLOCK_ID.search(drawn), drawn
 
 
 def _ends(game_id: str) -> list:

@@ -136,7 +136,9 @@ class Block:
         return (self.colour, shape_key(self.cells))
 
     def __str__(self) -> str:
-        return f"{self.colour} block {self.id}"
+        """A block in words is its colour: the wooden blocks carry no labels, and the table
+        tells a block by its weight (its colour) and its shape, never which of them it is."""
+        return f"{self.colour} block"
 
 
 @dataclass(frozen=True)

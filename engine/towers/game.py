@@ -233,19 +233,23 @@ class TowersState(Turns):
         }
 
     def action_words(self, action: Action) -> str:
-        """An action in a player's words, its block named as the set labels it (``choose the
-        green block G05 for the building zone``; its notation names the id alone)."""
-        block = getattr(action, "block", None)
-        text = str(action)
-        if block is None or block not in self.game.block_set:
-            return text
-        return text.replace(f" {block} ", f" the {self.block(block)} ", 1)
+        """An action in a player's words, its block named as the table can tell it (``choose
+        a green block for the building zone``; its notation names the block's id)."""
+        named = self.named(action)
+        if isinstance(action, Choose):
+            return f"choose {named} for the building zone"
+        if isinstance(action, PutBack):
+            return f"put {named} back in the common pile"
+        if isinstance(action, Take):
+            return f"take {named} from the building zone"
+        if isinstance(action, Place):
+            return f"place {named} on tower {action.tower.value} at {cells_text(action.cells)}"
+        return str(action)
 
     def done_words(self, action: Action) -> str:
         """An action as something its player did, in the words that follow their name in the
-        moves list (``chose the green block G05 for the building zone``)."""
-        block = getattr(action, "block", None)
-        named = f"the {self.block(block)}" if block in self.game.block_set else str(block)
+        moves list (``chose a green block for the building zone``)."""
+        named = self.named(action)
         if isinstance(action, Choose):
             return f"chose {named} for the building zone"
         if isinstance(action, PutBack):
@@ -259,6 +263,26 @@ class TowersState(Turns):
         if isinstance(action, Decline):
             return "declined the black block"
         return str(action)
+
+    def named(self, action: Action) -> str:
+        """The block of ``action`` as the table and the players can tell it: by its colour.
+
+        The zone pads weigh a block's colour and the rods see its shape; neither says which
+        of the blocks of a colour it is, and the wooden blocks carry no labels. So it is "a
+        green block" from the pile, "the green block" a player holds, or the only one of its
+        colour in the building zone ("a green block" when both there are green).
+        """
+        block = getattr(action, "block", None)
+        if block not in self.game.block_set:
+            return f"block {block!r}"
+        colour = self.block(block).colour
+        if isinstance(action, Choose) or colour is Colour.BLACK:
+            return f"a {colour} block"
+        from_zone = isinstance(action, PutBack | Take) or (
+            isinstance(action, Place) and self.phase is Phase.TAKE)
+        if from_zone and sum(self.block(b).colour is colour for b in self.zone) > 1:
+            return f"a {colour} block"
+        return f"the {colour} block"
 
     def where_is(self, block_id: str) -> str:
         """Where a block is now, in words, for error messages."""
@@ -329,7 +353,7 @@ class TowersState(Turns):
         return "\n".join([
             f"turn {self.turn}: {self.describe_phase()}",
             f"pile: {pile}; black blocks left: {len(self.blacks)}",
-            f"zone: {', '.join(self.zone) or 'empty'}",
+            f"zone: {', '.join(str(block_set[b].colour) for b in self.zone) or 'empty'}",
             f"{'tower A':<{width}}   tower B",
             towers,
             f"score A {scores[0]}, B {scores[1]}",

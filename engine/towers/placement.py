@@ -185,12 +185,14 @@ def _why_not(state: TowersState, tower: Player, appeared: frozenset[Cell]) -> Ex
                 check_placement(state.tower(tower), block, appeared)
             except PlacementError as exc:
                 return exc
-    allowed = " or ".join(f"the {state.block(b)}" for b in available)
-    for block in state.game.block_set.blocks:
-        if shape in block.orientations:
+    allowed = " or ".join(dict.fromkeys(f"the {state.block(b)}" for b in available))
+    blocks = state.game.block_set.blocks
+    for block in blocks:
+        if shape in block.orientations:  # the blocks of its kind: where they are
+            places = dict.fromkeys(state.where_is(b.id) for b in blocks if b.kind == block.kind)
             return BlockNotAvailableError(
-                f"that is the shape of the {block.colour} block {block.id}, which is "
-                f"{state.where_is(block.id)}; {tower}'s tower takes {allowed} now"
+                f"that is the shape of a {block} {' or '.join(places)}; {tower}'s tower "
+                f"takes {allowed} now"
             )
     return UnknownShapeError(
         f"no block of the set has the shape that appeared on {tower}'s tower "

@@ -248,10 +248,10 @@ def _place_own(pos: TowersState, action: Place) -> TowersState:
     if old is not None:
         return _place_own(state, action)
     if action.block != hand:
-        raise BlockNotAvailableError(
-            f"{p} must place the {pos.block(hand)} now, not "
-            f"{_name(pos, action.block)}"
-        )
+        other = _name(pos, action.block)
+        if other == f"the {pos.block(hand)}":  # a block of its colour, of another shape
+            other = f"a {pos.block(hand)} of another shape"
+        raise BlockNotAvailableError(f"{p} must place the {pos.block(hand)} now, not {other}")
     block = pos.block(hand)
     check_placement(pos.tower(p), block, action.cells)
     tower = pos.tower(p).add(PlacedBlock(block, action.cells, p))

@@ -249,7 +249,7 @@ class TowersHands(Sweeps):
         if "pad" in request:
             pad = request["pad"]
             if pad not in range(len(self.pads)) or self.pads[pad] is None:
-                raise HandsError(f"zone pad {pad} holds no block")
+                raise HandsError(f"zone pad {_pad_name(pad)} holds no block")
             self.held[seat] = Held(self.pads[pad])
             self._weigh(pad, None)
             return
@@ -257,7 +257,7 @@ class TowersHands(Sweeps):
         if block in self.fallen:
             self.fallen = tuple(b for b in self.fallen if b != block)
         elif block not in self.pile():
-            raise HandsError(f"block {block!r} is not in the pile or lying on the table")
+            raise HandsError(f"{self._named(block)} is not in the pile or lying on the table")
         self.held[seat] = Held(block)
 
     def _set(self, request: dict) -> None:
@@ -267,7 +267,8 @@ class TowersHands(Sweeps):
         if pad not in range(len(self.pads)):
             raise HandsError(f"there is no zone pad {pad!r}: the pads are 0 and 1")
         if self.pads[pad] is not None:
-            raise HandsError(f"zone pad {pad} already holds the {self.set[self.pads[pad]]}")
+            raise HandsError(f"zone pad {_pad_name(pad)} already holds the "
+                             f"{self.set[self.pads[pad]]}")
         self.held[seat] = None
         self._weigh(pad, held.block)
 
@@ -327,7 +328,7 @@ class TowersHands(Sweeps):
         block = request.get("block")
         placed = next((p for p in self.towers[tower] if p.block == block), None)
         if placed is None:
-            raise HandsError(f"tower {tower} has no block {block!r}")
+            raise HandsError(f"{self._named(block)} is not on player {SEATS[tower]}'s tower")
         if not self._free(tower, placed):
             raise HandsError(f"the {self.set[block]} is under another block: lift that first")
         self.towers[tower] = tuple(p for p in self.towers[tower] if p is not placed)
@@ -352,10 +353,22 @@ class TowersHands(Sweeps):
         self.fallen = (*self.fallen, top.block)
         self.sim.lift(tower, top.cells)
 
+    def _named(self, block: object) -> str:
+        """A block a request names, as a person tells it: by its colour (the wooden blocks
+        carry no labels)."""
+        return f"the {self.set[block]}" if isinstance(block, str) and block in self.set \
+            else "that block"
+
     def _weigh(self, pad: int, block: str | None) -> None:
         self.pads[pad] = block
         colour: Colour | None = self.set[block].colour if block else None
         self.sim.weigh(ZONE_PADS[pad], self.scale.grams(colour))
+
+
+def _pad_name(pad: object) -> str:
+    """A zone pad as the page and the table name it, counted from 1 (anything else as the
+    request gave it)."""
+    return str(pad + 1) if isinstance(pad, int) and pad in range(len(ZONE_PADS)) else repr(pad)
 
 
 Hands = TowersHands

@@ -16,7 +16,7 @@ def draw(seen: dict) -> str:
     width = max(len(line) for line in left)
     pile = ", ".join(f"{n} {colour}" for colour, n in seen["pile"].items()) or "empty"
     zone = ", ".join(_block(b) for b in seen["zone"]) or "empty"
-    hands = "; ".join(f"{p} holds {_block(b)}" for p, b in seen["hands"].items() if b)
+    hands = "; ".join(f"{p} holds the {_block(b)}" for p, b in seen["hands"].items() if b)
     scores, penalties = seen["scores"], seen["penalties"]
     over = "".join(f", {p} -{n} over the top" for p, n in penalties.items() if n)
     return "\n".join([
@@ -30,8 +30,9 @@ def draw(seen: dict) -> str:
 
 
 def _block(block: dict) -> str:
-    """A block as the set labels it: its colour and its id (``green block G05``)."""
-    return f"{block['colour']} block {block['id']}"
+    """A block as the table can tell it: its colour (``green block``); the wooden blocks
+    carry no labels, and the pads weigh only a block's colour."""
+    return f"{block['colour']} block"
 
 
 def _phase(seen: dict) -> str:

@@ -134,14 +134,14 @@ class TowersTable(Table[TowersView]):
         """An action in words; the passive player's placement also says what the other gets."""
         pos = self.position if pos is None else pos
         left = _left_over(action, pos)
-        also = f"; {pos.active} gets the {pos.block(left)}" if left else ""
+        also = f"; {pos.active} gets {_handed(pos, action, left)}" if left else ""
         return pos.action_words(action) + also
 
     def _done(self, action: Action, pos: TowersState | None = None) -> str:
-        """What the player did (``chose the green block G01 ...``), and what the other got."""
+        """What the player did (``chose a green block ...``), and what the other got."""
         pos = self.position if pos is None else pos
         left = _left_over(action, pos)
-        also = f"; {pos.active} got the {pos.block(left)}" if left else ""
+        also = f"; {pos.active} got {_handed(pos, action, left)}" if left else ""
         return pos.done_words(action) + also
 
     def _phase_words(self, state: TowersState | None = None) -> str:
@@ -408,3 +408,12 @@ def _left_over(action: Action, pos: TowersState) -> str | None:
         return pos.apply_action(action).hands[pos.active.index]
     except ObeliskError:
         return None
+
+
+def _handed(pos: TowersState, action: Action, left: str) -> str:
+    """The block the active player is handed, by its colour: "the other" when the passive
+    player placed one of the same colour (the table cannot tell the two apart)."""
+    block = pos.block(left)
+    placed = getattr(action, "block", None)
+    same = placed in pos.game.block_set and pos.block(placed).colour is block.colour
+    return f"the other {block}" if same else f"the {block}"

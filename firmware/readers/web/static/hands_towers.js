@@ -4,7 +4,7 @@
 // corner goes (lower it there, or hover over it). Lift a block off, knock a tower.
 import { button, capital } from "./hands_board.js";
 import { counted, html } from "./svg.js";
-import { blockName } from "./towers.js";
+import { blockName, cellsWords } from "./towers.js";
 
 /**
  * @typedef {import("./hands.js").Act} Act
@@ -54,7 +54,7 @@ function shape(cells) {
 }
 
 /** The pile by colour, as a person sees it (one button a colour takes its next block), then
- * each block lying knocked off the table.
+ * each block lying knocked off the table (two of a colour told apart by their count).
  * @param {TowersHands} table @param {string} seat @param {Act} act @param {Held | null} held */
 function pile(table, seat, act, held) {
   const list = html("div", { class: "hands-pile" });
@@ -64,14 +64,17 @@ function pile(table, seat, act, held) {
   for (const [colour, blocks] of colours) {
     const next = blocks[0];
     list.append(button(`${colour} ×${blocks.length}`, { "data-block": next.id,
-      class: `block ${colour}`, title: `take the ${blockName(next)}` },
+      class: `block ${colour}`, title: `take a ${blockName(next)} from the pile` },
     () => act({ act: "take", seat, block: next.id }), !held, full(held)));
   }
   for (const b of table.fallen) {
-    list.append(button(blockName(b), { "data-block": b.id, class: `block ${b.colour}` },
-      () => act({ act: "take", seat, block: b.id }), !held, full(held)));
+    const alike = table.fallen.filter((f) => f.colour === b.colour);
+    const which = alike.length > 1 ? `, ${alike.indexOf(b) + 1} of ${alike.length}` : "";
+    list.append(button(`${blockName(b)} (knocked off${which})`, { "data-block": b.id,
+      class: `block ${b.colour}` }, () => act({ act: "take", seat, block: b.id }), !held,
+    full(held)));
   }
-  const fallen = table.fallen.length ? ` (${table.fallen.map(blockName).join(", ")} lying on `
+  const fallen = table.fallen.length ? ` (${counted(table.fallen.length, "block")} lying on `
     + "the table, knocked off)" : "";
   return html("section", {}, html("h3", {}, `The pile: take a block${fallen}`), list);
 }
@@ -137,7 +140,7 @@ function tower(table, index, seat, act, held, mode) {
   }
   const list = html("ul", { class: "hands-tower-blocks" });
   for (const b of [...blocks].reverse()) {
-    list.append(html("li", {}, blockName(b), " ",
+    list.append(html("li", {}, `${blockName(b)} at ${cellsWords(b.at)}`, " ",
       button("lift it off", { "data-lift": b.id, "data-tower": index },
         () => act({ act: "lift", seat, tower: index, block: b.id }), b.free && !held,
         b.free ? full(held) : "another block rests on it: lift that one first")));

@@ -232,10 +232,23 @@ export function chip(colour, label, extra = "") {
   return html("span", { class: `chip ${extra}`.trim(), "data-colour": colour }, icon, label);
 }
 
-/** A block as the set labels it: its colour and its id ("red block R01").
- * @param {Block} block */
+/** A block as the table and the players can tell it: its colour ("red block"). The wooden
+ * blocks carry no labels, and the zone pads weigh only a colour: the id stays the page's
+ * data, never its words.
+ * @param {{colour: string}} block */
 export function blockName(block) {
-  return `${block.colour} block ${block.id}`;
+  return `${block.colour} block`;
+}
+
+/** Where a block's cubes are on a tower, in words: its rods, bottom level first, then its
+ * levels ("a1, b1, a2 (level 3)", "a1 (levels 1-2)"), counted from 1 as the rules do.
+ * @param {number[][]} cells  [col, row, level], from 0 */
+export function cellsWords(cells) {
+  const sorted = [...cells].sort((a, b) => a[2] - b[2] || a[1] - b[1] || a[0] - b[0]);
+  const rods = [...new Set(sorted.map(([x, y]) => `${"abc"[x]}${y + 1}`))];
+  const low = sorted[0][2] + 1;
+  const high = sorted[sorted.length - 1][2] + 1;
+  return `${rods.join(", ")} (${low === high ? `level ${low}` : `levels ${low}-${high}`})`;
 }
 
 /**
@@ -293,7 +306,8 @@ export function info(view) {
   const pile = Object.entries(seen.pile).map(([colour, n]) => chip(colour, `× ${n}`));
   const hands = ["A", "B"].flatMap((p) => {
     const held = seen.hands[p];
-    return held ? [html("div", { class: "hand" }, `${view.players?.[p] || `player ${p}`} holds `,
+    const who = view.players?.[p] || `player ${p}`;
+    return held ? [html("div", { class: "hand" }, `${who} holds the `,
       chip(held.colour, blockName(held)))] : [];
   });
   const bonus = seen.bonus?.length
