@@ -65,7 +65,10 @@ class Starting:
             except JournalError as exc:  # the disk is still full: each tick tries again
                 self.cannot_record(str(exc))
         else:
-            self.emit(self.public_state())  # a reader that came before the replay: all of it
+            # a reader that came before the replay: all of it, then what stands beyond it (the
+            # turn's hourglass started as play resumed: told before, a page's reset drops it)
+            for event in self.opening(self._now):
+                self.emit(event)
             self._tell_turn(None)
 
     def _initial(self, start: dict) -> Any:

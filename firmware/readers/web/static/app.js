@@ -87,7 +87,8 @@ const page = {
 /** A new game (or the table's whole state): what the last one left is gone.
  * @param {{game: string, page?: string, players?: Record<string, string>}} event */
 function reset(event) {
-  Object.assign(page, { game: event.game, module: event.page || "", turn: null, doing: "", problem: "", where: [],
+  Object.assign(page, { game: event.game, module: event.page || "", turn: null, doing: "", problem: "",
+    problemKind: "rule", where: [],
     change: null, trail: null, reveals: null, outcome: null, over: false, timers: {},
     paused: false, offer: null, notice: "", moves: [], movesFrom: 0, asked: null, missing: [] });
   if (event.players) page.players = event.players;
