@@ -4,8 +4,10 @@ While a person plays with the hands at a phone's width (360 to 414 px, 640 to 84
 nothing scrolls sideways, and whichever of the hands' controls a move needs the person
 scrolls to, the board drawing is in view with it: they never scroll between the board and
 the hands for a move (nor on a laptop), and the line saying whose turn it is and what to do
-is in view with them. The panel shows as soon as the table PIN is accepted, not at the
-hands' next look, and goes when the phone only watches again.
+is in view with them. On a small phone (360 x 640) that band, a refusal shown in it, keeps
+to 40 % of the screen's height, the refusal cut to a few lines a tap shows whole. The panel
+shows as soon as the table PIN is accepted, not at the hands' next look, and goes when the
+phone only watches again.
 
 The maze's counter during its setup says what it counts (the segments set out
 of the five, then those the obelisk has claimed) and what is left to do; no
@@ -38,6 +40,9 @@ const every = window.setInterval;
 window.setInterval = (tick, ms, ...rest) => ms < 1000 ? every(tick, ms, ...rest)
   : every(() => { if (!window.pollsHeld) tick(); }, ms, ...rest);
 """
+
+SMALL = {"width": 360, "height": 640}
+"""A small phone's screen."""
 
 SHOWN = "#hands:not([hidden]) [data-press]"
 """The hands panel, drawn."""
@@ -125,7 +130,7 @@ def test_the_hands_show_as_soon_as_the_pin_is_accepted(plays):
         assert shown, f"{game}: no hands panel 3 s after the PIN was accepted"
 
 
-@pytest.mark.parametrize("viewport", [PHONE, {"width": 360, "height": 640},
+@pytest.mark.parametrize("viewport", [PHONE, SMALL,
                                       {"width": 1280, "height": 800}])
 def test_the_board_is_in_view_with_each_control_of_the_hands(plays, viewport):
     """At 390 x 844 and 360 x 640 (and on a laptop's 1280 x 800), for each game, with a block
@@ -185,6 +190,71 @@ def test_after_an_act_what_the_hands_hold_comes_into_view_below_the_board(plays)
     finally:
         towers.person.click('#hands [data-act="back"]')
     assert seen["turn"] >= seen["band"] - 1 and seen["bottom"] <= seen["screen"], seen
+
+
+BAND = """() => {
+  // the hands brought into view as the page brings them (below the band, scroll-padding-top):
+  // how tall the band is, and whether the first of the hands' controls is there to touch
+  // below it, with the refusal and the whole board drawing in the band
+  document.getElementById("hands").scrollIntoView();
+  const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+  const band = box("#board-view"), problem = box("#problem"), board = box("#drawing svg");
+  const control = document.querySelector("#hands button");
+  const c = control.getBoundingClientRect();
+  const hit = document.elementFromPoint(c.left + c.width / 2, c.top + c.height / 2);
+  const inside = (r) => r.height > 0 && r.top >= band.top - 1 && r.bottom <= band.bottom + 1;
+  return { band: Math.round(band.height), screen: innerHeight, board: Math.round(board.height),
+    problem: inside(problem), drawing: inside(board),
+    control: c.top >= band.bottom - 1 && c.bottom <= innerHeight + 1 && control.contains(hit) };
+}"""
+"""The band and the hands' first control as a person sees them once scrolled to the hands."""
+
+
+def _refused_highrise(played: Played) -> str:
+    """The High Rise game started (covers on, a press on A) and a pyramid of the mover set
+    across two squares, by mistake: the table refuses it; the refusal as the page shows it."""
+    follow, page = played.follow, played.page
+    if follow.state != "play":
+        for square in played.act({"act": "look"})["table"]["squares"]:
+            for _ in range(square["pyramids"]):
+                played.act({"act": "lift", "square": square["square"]})
+            if not square["cover"]:
+                played.act({"act": "cover", "square": square["square"]})
+        follow.until(lambda: "press a player button" in follow.problem, 30, "the covers on")
+        played.act({"act": "press", "seat": "A"})
+        follow.until(lambda: follow.state == "play", 30, "the start")
+    mover = follow.obs["to_play"]
+    played.act({"act": "lean", "seat": mover, "square": "a1", "other": "a2", "size": "small"})
+    page.wait_for_selector("#problem:not([hidden])", timeout=30_000)
+    return page.text_content("#problem-text")
+
+
+def test_on_a_small_phone_the_band_with_a_refusal_leaves_the_hands_most_of_the_screen(plays):
+    """At 360 x 640, the hands panel shown and a refusal on the page: the band kept at the
+    top (turn line, refusal, board drawing) takes at most 40 % of the screen's height, with
+    the refusal and the whole drawing in it, and the hands' first control, brought into
+    view, is there to touch below it. The refusal's full words stay on the page: in the
+    band (a tap shows them all where they are cut short) and in what happened."""
+    played = plays["highrise"]
+    page = played.page
+    page.set_viewport_size(SMALL)
+    try:
+        said = _refused_highrise(played)
+        seen = page.evaluate(BAND)
+        page.click("#problem-text")  # cut short to a few lines: a tap shows it whole
+        whole = page.evaluate("() => { const e = document.getElementById('problem');"
+                              " return e.scrollHeight <= e.clientHeight + 1; }")
+        logged = page.text_content("#log")
+    finally:
+        played.act({"act": "lift", "square": "a1"})  # the leaning pyramid off: play goes on
+        gone = _within(page, "#problem", "hidden", 30)  # and the refusal with it, at this size
+        page.set_viewport_size(PHONE)
+        page.evaluate("() => window.scrollTo(0, 0)")
+    assert "changed at once" in said, said
+    assert seen["band"] <= 0.4 * seen["screen"] and seen["problem"] and seen["drawing"] \
+        and seen["control"], f"at 360 x 640 with a refusal: {seen}"
+    assert whole and said in logged, (whole, said, logged[:300])
+    assert gone, "at 360 x 640 the refusal's box stays once what it refused is put right"
 
 
 def _put(played: Played, seat: str, piece: str, square: str) -> None:
