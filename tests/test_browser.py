@@ -307,11 +307,16 @@ def test_history_downloads_and_replays_a_finished_game(browser, followed, tmp_pa
         # up to the first block set on a tower (move 3 in a quiet run; on a loaded machine
         # an hourglass may run out first, and a lost turn changes no tower)
         steps = max(3, next(n for n, line in enumerate(numbered, 1) if " place " in line))
-        for number, line in enumerate(numbered[:steps], 1):
-            forward.click()
-            player, text = line.split(" ", 2)[1:]
-            assert move.text_content() == (f"{number} of {len(numbered)}. player {player}: "
-                                           f"{text}")
+        said: list[tuple[str, str]] = []  # the moves as the live page listed them
+        for event in run.events:
+            if event["event"] == "accepted":
+                said.append((event["player"], event["text"]))
+            elif event["event"] == "takeback":
+                del said[event["actions"]:]
+        assert len(said) == len(numbered)
+        for number, (player, text) in enumerate(said[:steps], 1):
+            forward.click()  # each as the live moves list said it, not the sheet's notation
+            assert move.text_content() == f"{number} of {len(numbered)}. player {player} {text}"
         assert page.locator("#replay-drawing").inner_html() != before
         page.click("#replay-back")
         assert move.text_content().startswith(f"{steps - 1} of {len(numbered)}.")

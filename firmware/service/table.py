@@ -428,6 +428,13 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         whose ``_words`` already say it so keeps them."""
         return self._words(action, pos)
 
+    @classmethod
+    def done_in(cls, action: Any, pos: Any) -> str:
+        """``_done`` without a table: a finished game's replay says each move as the moves
+        list said it live. Given ``pos``, a game's ``_done`` and ``_words`` look at nothing
+        else, so a bare instance (no devices, no journal) is enough to ask them."""
+        return cls.__new__(cls)._done(action, pos)
+
     def _notation(self, action: Any) -> str:
         """An action as the ``accepted`` event names it (its notation, unless that is secret)."""
         return self.position.action_to_string(action)

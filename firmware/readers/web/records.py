@@ -102,13 +102,18 @@ def replay_steps(state_dir: Path, game_id: str) -> dict:
         record, states = replayed(game, state_dir)
     except HistoryError as exc:
         raise NotServed(409, str(exc)) from None
+    declared = GAMES.get(game.game)
     played = moves(record, states)
+    if declared is not None:  # each move as the table said it live, not its notation
+        said = declared.table_class().done_in
+        from_dict = declared.codec()[1]
+        played = [(player, said(from_dict(data), state)) for (player, _), data, state
+                  in zip(played, record.actions, states, strict=False)]
     steps = [{"player": None, "text": "the start", "observation": states[0].observation()}]
     steps += [{"player": player, "text": text, "move": data, "observation": state.observation()}
               for (player, text), data, state in zip(played, record.actions, states[1:],
                                                      strict=True)]
     outcome = states[-1].outcome()
-    declared = GAMES.get(game.game)
     seats = dict(declared.table_class().SEATS) if declared else {"A": "player A", "B": "player B"}
     players, computer = seats, computer_of(game.start)
     if computer is not None:  # played alone: the page names the computer's seat as it did live

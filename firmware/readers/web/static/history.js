@@ -90,7 +90,7 @@ function show(at) {
   const step = shown.steps[shown.at];
   const last = shown.at === shown.steps.length - 1;
   drawTable($("replay-drawing"), $("replay-facts"), shown.page, shown.views[shown.at]);
-  const who = step.player ? `${shown.players?.[step.player] || `player ${step.player}`}: ` : "";
+  const who = step.player ? `${shown.players?.[step.player] || `player ${step.player}`} ` : "";
   $("replay-move").textContent = shown.at ? `${shown.at} of ${shown.steps.length - 1}. ${who}${step.text}` : `the start (${counted(shown.steps.length - 1, "move")})`;
   replayStep.value = String(shown.at);
   $("replay-ending").replaceChildren(...(last ? ending(shown.page, shown.outcome, shown.players) : []));
