@@ -186,7 +186,13 @@ def test_the_replay_gives_each_position_with_its_words(finished):
              if line[:1].isdigit()]
     first, *steps = replay["steps"]
     assert first["player"] is None and first["observation"]["plies"] == 0
-    assert [f"{s['player']} {s['text']}" for s in steps] == sheet
+    # the sheet's notation ("A d1-c2"), each said as the moves list says it ("A moved the
+    # capstone d1-c2 (step)")
+    assert len(steps) == len(sheet)
+    for step, line in zip(steps, sheet, strict=True):
+        player, notation = line.split(" ", 1)
+        assert step["player"] == player and step["text"].startswith("moved the ")
+        assert step["text"].split()[3] == notation, (step, line)
     assert [s["observation"]["plies"] for s in steps] == list(range(1, len(sheet) + 1))
     assert replay["outcome"]["words"].startswith("a draw")
     assert replay["players"] == {"A": "player A", "B": "player B"}

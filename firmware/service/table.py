@@ -425,15 +425,9 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     def _done(self, action: Any, pos: Any = None) -> str:
         """An action made in ``pos`` as something its player did: the words after their name
         in the moves list and the terminal (``moved the capstone d1-c2 (step)``). A game
-        whose ``_words`` already say it so keeps them."""
+        whose ``_words`` already say it so keeps them. Given ``pos``, neither looks at
+        anything else of the table: a finished game's replay asks a bare one (records.py)."""
         return self._words(action, pos)
-
-    @classmethod
-    def done_in(cls, action: Any, pos: Any) -> str:
-        """``_done`` without a table: a finished game's replay says each move as the moves
-        list said it live. Given ``pos``, a game's ``_done`` and ``_words`` look at nothing
-        else, so a bare instance (no devices, no journal) is enough to ask them."""
-        return cls.__new__(cls)._done(action, pos)
 
     def _notation(self, action: Any) -> str:
         """An action as the ``accepted`` event names it (its notation, unless that is secret)."""

@@ -105,7 +105,8 @@ def replay_steps(state_dir: Path, game_id: str) -> dict:
     declared = GAMES.get(game.game)
     played = moves(record, states)
     if declared is not None:  # each move as the table said it live, not its notation
-        said = declared.table_class().done_in
+        table = declared.table_class()
+        said = table.__new__(table)._done  # given the position, it needs no devices
         from_dict = declared.codec()[1]
         played = [(player, said(from_dict(data), state)) for (player, _), data, state
                   in zip(played, record.actions, states, strict=False)]
