@@ -98,7 +98,7 @@ def test_turns_walls_and_phases():
     state = setup()
     with pytest.raises(WrongPhaseError):
         state.apply_action(Move(sq("d5")))
-    with pytest.raises(MazeError, match="already holds a segment"):
+    with pytest.raises(MazeError, match="d4 already holds the obelisk"):
         MazeGame().new_initial_state().apply_action(PlaceSegment(sq("d4"))).apply_action(
             PlaceSegment(sq("d4")))
     with pytest.raises(ValueError, match="15, 20 or 25"):

@@ -80,7 +80,7 @@ def test_setup_takes_the_obelisk_then_four_segments(tmp_path):
     assert start["players"] == {"A": "the Architect", "B": "the Maze Master"}
     assert t.last("accepted")["action"] == "segment d4"
     assert t.last("turn") == {"event": "turn", "player": "B", "doing": (
-        "put the other segments on squares of your choice (4 to go)")}
+        "put segment 2 on a square of your choice (then 3, 4 and 5)")}
     assert [e["t"] for e in t.journal.read().entries] == ["start", "action"]
     t.wall("c3")                                   # no walls before the first turn
     assert t.table.state == "repair" and "no walls before the first turn" in t.table.problem
@@ -191,13 +191,13 @@ def test_a_claim_is_picked_with_the_architects_button(t):
     assert t.table.candidates == ((Move(sq("h8")),),)  # the one segment in line with d4
     # one claim is no choice among several: hold if it stands there, else set it down
     assert t.table.problem == ("the Architect: put the obelisk down on a lit square; if it "
-                               "stands on the segment on h8, hold your button")
+                               "stands on segment 3 on h8, hold your button")
     t.pick("A", Move(sq("h8")))
     pos = t.table.position
     accepted = t.last("accepted")
     assert pos.obelisk == sq("h8") and pos.claimed == 2
-    assert accepted["text"] == ("moved the obelisk to h8, claiming the segment there (the "
-                                "obelisk now 2 of 5 segments tall)")
+    assert accepted["text"] == ("moved the obelisk to h8, claiming segment 3 (the obelisk now "
+                                "2 of 5 segments tall)")
     assert accepted["observation"]["claimed"] == 2
 
 

@@ -1,7 +1,9 @@
 """The maze: the Architect gathers an obelisk, the Maze Master walls it in.
 
 On an 8x8 board the Architect places the first obelisk segment (the obelisk
-itself) and the Maze Master the other four, each on its own square. Then,
+itself) and the Maze Master the other four, each on its own square; the
+segments are numbered as the wooden ones are, 2 to 5 in the order they go
+down (``MazeState.laid``). Then,
 each turn, the Maze Master may stand one wall (ten in all) or pass, and the
 Architect moves the obelisk like a chess queen. Ending a move on a segment
 claims it. The Architect wins the moment all five are together within the
@@ -131,6 +133,25 @@ class MazeState(Turns, NoChance):
     claimed: int = 0  # segments in the obelisk, the first included
     walls: tuple[PlaceWall, ...] = ()
     turn: int = 0  # Architect moves made
+    laid: tuple[Square, ...] = ()  # where segments 2, 3, ... went down, in that order
+
+    def __post_init__(self) -> None:
+        if self.segments and not self.laid:  # a position set up by hand: row by row from a1
+            object.__setattr__(self, "laid", tuple(sorted(self.segments)))
+
+    def number_on(self, square: Square) -> int:
+        """The number of the segment the Maze Master put on ``square``: the label its wooden
+        piece carries (the obelisk is 1; the table asks for 2 to 5 in turn)."""
+        return self.laid.index(square) + 2
+
+    @property
+    def next_number(self) -> int:
+        """The number of the segment to put down next (1: the obelisk)."""
+        return 1 if self.obelisk is None else len(self.laid) + 2
+
+    def piece_on(self, square: Square) -> str:
+        """What stands on ``square``, as the set names it: "the obelisk", "segment 3"."""
+        return "the obelisk" if square == self.obelisk else f"segment {self.number_on(square)}"
 
     @property
     def options(self) -> MazeOptions:
@@ -239,6 +260,7 @@ class MazeState(Turns, NoChance):
             "to_play": None if self.to_play is None else self.to_play.player.value,
             "obelisk": None if self.obelisk is None else square_name(self.obelisk),
             "segments": sorted(square_name(s) for s in self.segments),
+            "numbers": {square_name(s): self.number_on(s) for s in sorted(self.segments)},
             "claimed": self.claimed,
             "walls": [[square_name(w.square), w.orientation.value] for w in self.walls],
             "turn": self.turn, "turns_left": self.turns_left, "walls_left": self.walls_left,
@@ -333,11 +355,12 @@ class MazeState(Turns, NoChance):
         if self.phase is Phase.FIRST_SEGMENT:
             return replace(self, phase=Phase.SEGMENTS, obelisk=square, claimed=1)
         if square == self.obelisk or square in self.segments:
-            raise MazeError(f"{square_name(square)} already holds a segment: each goes on "
-                            "its own square")
+            raise MazeError(f"{square_name(square)} already holds {self.piece_on(square)}: "
+                            "each segment goes on a square of its own")
         segments = self.segments | {square}
         done = len(segments) == SEGMENTS - 1
-        return replace(self, segments=segments, phase=Phase.WALL if done else Phase.SEGMENTS)
+        return replace(self, segments=segments, laid=(*self.laid, square),
+                       phase=Phase.WALL if done else Phase.SEGMENTS)
 
     def _move(self, to: Square) -> MazeState:
         if self.phase is not Phase.MOVE:
@@ -372,7 +395,8 @@ class MazeState(Turns, NoChance):
             for c in range(SIZE):
                 sq = (r, c)
                 wall = self.wall_at(sq)
-                mark = "O" if sq == self.obelisk else "s" if sq in self.segments else "."
+                mark = "O" if sq == self.obelisk \
+                    else str(self.number_on(sq)) if sq in self.segments else "."
                 line.append(mark + (wall.orientation.value if wall else "  "))
             rows.append(f"{r + 1} " + " ".join(line))
         rows.append("  " + " ".join(f"{c}  " for c in "abcdefgh"))

@@ -16,8 +16,9 @@ def rules_text(game: MazeGame, width: int = 78) -> str:
         ]),
         ("Setting up", [
             "On an 8 x 8 board the Architect (button A) puts segment 1, the obelisk, on "
-            "any square; the Maze Master (button B) puts segments 2 to 5 each on a square "
-            f"of their own. The table counts the turns ({options.turns}; 15 and 25 are the "
+            "any square; the Maze Master (button B) puts segments 2 to 5, in turn, each on "
+            "a square of its own (the table asks for each by the number on it). The table "
+            f"counts the turns ({options.turns}; 15 and 25 are the "
             "variants) and the walls (10).",
         ]),
         ("A turn", [

@@ -47,6 +47,11 @@ def _names(squares) -> str:
     return ", ".join(square_name(s) for s in sorted(squares))
 
 
+def _back(state: MazeState, squares) -> str:
+    """The pieces that stood on ``squares``, each to put back: "segment 2 back on b5"."""
+    return " and ".join(f"{state.piece_on(s)} back on {square_name(s)}" for s in sorted(squares))
+
+
 def read_view(state: MazeState, view: MazeView) -> Reading:
     """The meaning of ``view`` in ``state``; MazeSensingError when it has none."""
     seen = sight(state)
@@ -74,8 +79,8 @@ def _segments_placed(state: MazeState, gone: frozenset[Square], new: frozenset[S
         raise MazeSensingError(f"no walls before the first turn: take the wall off "
                                f"{_names(walls_new)}", tuple(sorted(walls_new)))
     if gone:
-        raise MazeSensingError(f"segments stay where they were put: put back the one on "
-                               f"{_names(gone)}", tuple(sorted(gone)))
+        raise MazeSensingError(f"segments stay where they were put: put {_back(state, gone)}",
+                               tuple(sorted(gone)))
     wanted = 1 if state.phase is Phase.FIRST_SEGMENT else SEGMENTS - 1 - len(state.segments)
     if len(new) > wanted:
         raise MazeSensingError(f"{len(new)} new pieces but only {wanted} to place: take "
@@ -108,8 +113,10 @@ def _obelisk_moved(state: MazeState, gone: frozenset[Square], new: frozenset[Squ
                                f"{_names(walls_new)}", tuple(sorted(walls_new)))
     frm = state.obelisk
     if gone != {frm} or len(new) > 1:
-        raise MazeSensingError("only the obelisk moves, one square to another: put the "
-                               "segments back", tuple(sorted(gone | new)))
+        moved = gone - {frm}
+        back = _back(state, moved) if moved else "the segments back"
+        raise MazeSensingError(f"only the obelisk moves, one square to another: put {back}",
+                               tuple(sorted(gone | new)))
     moves = queen_moves(state.cut, frm)
     if new:
         to = next(iter(new))

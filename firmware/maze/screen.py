@@ -10,7 +10,8 @@ from engine.maze.plan import plan
 
 
 def _state(seen: dict) -> MazeState:
-    """The position an observation shows (the whole maze is in plain view)."""
+    """The position an observation shows, for the plan (the whole maze is in plain view;
+    the segments' numbers the plan does not need)."""
     walls = tuple(PlaceWall(parse_square(square), Orientation(way))
                   for square, way in seen["walls"])
     options = MazeOptions(turns=seen["turn"] + seen["turns_left"],
@@ -31,15 +32,17 @@ def turn_words(seen: dict) -> str:
 
 
 def draw(seen: dict) -> str:
-    """Rows from the far edge down: O the obelisk, s a segment, a wall's orientation after
-    its square; then the turns, walls and claims, and the Architect's shortest way."""
+    """Rows from the far edge down: O the obelisk, a segment by its number, a wall's
+    orientation after its square; then the turns, walls and claims, and the Architect's
+    shortest way."""
     walls = {square: way for square, way in seen["walls"]}
+    numbers = seen["numbers"]
     lines = []
     for r in reversed(range(SIZE)):
         row = []
         for c in range(SIZE):
             name = f"{'abcdefgh'[c]}{r + 1}"
-            mark = "O" if name == seen["obelisk"] else "s" if name in seen["segments"] else "."
+            mark = "O" if name == seen["obelisk"] else str(numbers.get(name, "."))
             row.append(mark + walls.get(name, "  "))
         lines.append(f"{r + 1} " + " ".join(row))
     lines.append("  " + " ".join(f"{c}  " for c in "abcdefgh"))

@@ -47,14 +47,17 @@ def hands_free(action: Any) -> bool:
 
 def words(pos: Any, actions: tuple) -> str:
     """The asked actions as a person makes them: each segment by the number its wooden
-    piece is labelled with (the obelisk is 1; the others go down 2, 3, 4, 5 in turn)."""
+    piece is labelled with (the obelisk is 1; the others go down 2, 3, 4, 5 in turn), a
+    claim by the segment it claims."""
     out = []
-    label = 1 if pos.phase is Phase.FIRST_SEGMENT else 2 + len(pos.segments)
+    label = pos.next_number
     for a in actions:
         if isinstance(a, PlaceWall):
             out.append(f"a wall on {square_name(a.square)} blocking its {a.orientation.words}")
         elif isinstance(a, Move):
-            out.append(f"the obelisk from {square_name(pos.obelisk)} to {square_name(a.to)}")
+            claim = f", claiming {pos.piece_on(a.to)}" if a.to in pos.segments else ""
+            out.append(f"the obelisk from {square_name(pos.obelisk)} to {square_name(a.to)}"
+                       + claim)
         elif isinstance(a, PlaceSegment):
             piece = "the obelisk, segment 1," if label == 1 else f"segment {label}"
             out.append(f"{piece} on {square_name(a.square)}")

@@ -43,6 +43,14 @@ from firmware.store.journal import Journal
 ARCHITECT, MAZE_MASTER = Role.ARCHITECT.player, Role.MAZE_MASTER.player
 
 
+def _then(n: int) -> str:
+    """The segments that go down after segment ``n``, in turn: " (then 4 and 5)"; none after 5."""
+    rest = [str(k) for k in range(n + 1, SEGMENTS + 1)]
+    if len(rest) > 1:
+        rest = [f"{', '.join(rest[:-1])} and {rest[-1]}"]
+    return f" (then {rest[0]})" if rest else ""
+
+
 class MazeTable(Table[MazeView]):
     SETUP = ("clear the board of pieces and walls; then the Architect puts segment 1, "
              "the obelisk, on any square")
@@ -82,8 +90,8 @@ class MazeTable(Table[MazeView]):
         if phase == "first_segment":
             return "put segment 1, the obelisk, on any square"
         if phase == "segments":
-            left = SEGMENTS - 1 - len(pos.segments)
-            return f"put the other segments on squares of your choice ({left} to go)"
+            return f"put segment {pos.next_number} on a square of your choice" \
+                + _then(pos.next_number)
         if phase == "wall":
             if not pos.walls_left:
                 return "every wall stands: press your button to pass"
@@ -94,17 +102,17 @@ class MazeTable(Table[MazeView]):
         return "the game is over"
 
     def _words(self, action: Action, pos: MazeState | None = None) -> str:
-        """An action as the set shows it: the segments after the first go down in any order,
-        whatever number each one's label says, so they are counted, never numbered."""
+        """An action as the set shows it: each segment by the number its wooden piece
+        carries (the table asks for them in turn, 2 to 5; the switches cannot read a label,
+        so segments put down together are numbered in the order they are recorded)."""
         pos = self.position if pos is None else pos
         if isinstance(action, PlaceSegment):
             if pos.phase.value == "first_segment":
                 return f"the obelisk, segment 1, on {square_name(action.square)}"
-            return (f"a segment on {square_name(action.square)} ({len(pos.segments) + 2} of "
-                    f"{SEGMENTS} on the board)")
+            return f"segment {pos.next_number} on {square_name(action.square)}"
         if isinstance(action, Move) and action.to in pos.segments:
-            return (f"{action}, claiming the segment there (the obelisk now {pos.claimed + 1} "
-                    f"of {SEGMENTS} segments tall)")
+            return (f"{action}, claiming {pos.piece_on(action.to)} (the obelisk now "
+                    f"{pos.claimed + 1} of {SEGMENTS} segments tall)")
         return str(action)
 
     def _done(self, action: Action, pos: MazeState | None = None) -> str:
@@ -137,7 +145,8 @@ class MazeTable(Table[MazeView]):
         if reading.lifted is not None and len(reading.choices) == 1:
             (claim,) = reading.choices[0]
             return (f"{names[ARCHITECT.value]}: put the obelisk down on a lit square; if it "
-                    f"stands on the segment on {square_name(claim.to)}, hold your button")
+                    f"stands on {self.position.piece_on(claim.to)} on {square_name(claim.to)}, "
+                    "hold your button")
         if reading.lifted is not None:
             return (f"{names[ARCHITECT.value]}: put the obelisk down on a lit square, or, if "
                     "it stands on a segment, press your button to light that one and hold it")

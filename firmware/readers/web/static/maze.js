@@ -12,6 +12,8 @@ import { board, counted, html, outlineView, svg } from "./svg.js";
  * @property {string | null} to_play
  * @property {string | null} obelisk  its square; null before it stands
  * @property {string[]} segments  the squares of the segments still to claim
+ * @property {Record<string, number>} numbers  each of those squares' segment number (2 to 5:
+ *   the label its wooden piece carries; the obelisk is segment 1)
  * @property {number} claimed
  * @property {[string, string][]} walls  [square, orientation: "NE"...]
  * @property {number} turn
@@ -22,9 +24,10 @@ import { board, counted, html, outlineView, svg } from "./svg.js";
 /** @typedef {{from: string[], to: string[]}} MazeChange the squares left and reached */
 /**
  * The obelisk's route so far and where on it it claimed a segment (``number``: how many it
- * had then), each with the actions played when it came (a takeback drops what came after).
+ * had then; ``segment``: the number of the segment it claimed there, when known), each with
+ * the actions played when it came (a takeback drops what came after).
  * @typedef {{route: {square: string, n: number}[],
- *   claims: {square: string, number: number, n: number}[]}} MazeTrail
+ *   claims: {square: string, number: number, segment?: number, n: number}[]}} MazeTrail
  */
 /** @typedef {import("./table.js").View<MazeObservation, MazeChange, MazeTrail>} MazeView */
 
@@ -57,16 +60,21 @@ export function draw(view) {
     if (point) {
       b.layer.append(svg("g", { class: "claimed", "data-square": claim.square,
         "data-claim": claim.number },
-      svg("title", {}, `the obelisk claimed a segment on ${claim.square} (then ${claim.number} `
-        + `of ${SEGMENTS} segments)`),
+      svg("title", {}, claimWords(claim)),
       svg("circle", { cx: point[0], cy: point[1], r: 6, class: "route-dot" })));
     }
   }
+  // each segment still out, with the number its wooden piece carries
   for (const name of seen.segments) {
     const spot = b.place(name);
+    const number = seen.numbers?.[name];
     if (spot) {
-      b.layer.append(svg("rect", { x: spot.x + s * 0.3, y: spot.y + s * 0.3, width: s * 0.4,
-        height: s * 0.4, rx: 3, class: "segment", "data-square": name }));
+      b.layer.append(svg("rect", { x: spot.x + s * 0.27, y: spot.y + s * 0.27, width: s * 0.46,
+        height: s * 0.46, rx: 3, class: "segment", "data-square": name }));
+      if (number) {
+        b.layer.append(svg("text", { x: spot.x + s / 2, y: spot.y + s / 2, class: "segment-number",
+          "data-square": name, "font-size": 14, "font-weight": 700 }, number));
+      }
     }
   }
   for (const [name, orientation] of seen.walls) {
@@ -88,6 +96,16 @@ export function draw(view) {
   }
   outlineView(b, view);
   return b.root;
+}
+
+/** Where the obelisk went down or claimed a segment, in words ("the obelisk claimed segment 4
+ * on g7 (then 2 of 5 segments)").
+ * @param {MazeTrail["claims"][number]} claim */
+function claimWords(claim) {
+  if (claim.number === 1) return `the obelisk, segment 1, went down on ${claim.square}`;
+  const which = claim.segment ? `segment ${claim.segment}` : "a segment";
+  return `the obelisk claimed ${which} on ${claim.square} (then ${claim.number} of ${SEGMENTS} `
+    + "segments)";
 }
 
 /** A wall's L along the two sides it blocks ("NE": north and east), as three corners of its
@@ -174,8 +192,11 @@ export function track(trail, before, after, n) {
   const last = out.route[out.route.length - 1];
   if (!last || last.square !== after.obelisk) out.route.push({ square: after.obelisk, n });
   if (before && after.claimed > before.claimed) {
+    // which segment, when the obelisk claimed just the one on the square it came to
+    const segment = after.claimed === before.claimed + 1 ? before.numbers?.[after.obelisk]
+      : undefined;
     for (let number = before.claimed + 1; number <= after.claimed; number += 1) {
-      out.claims.push({ square: after.obelisk, number, n });
+      out.claims.push({ square: after.obelisk, number, segment, n });
     }
   }
   return out;
