@@ -77,3 +77,17 @@ def test_the_maze_setup_asks_the_board_cleared_as_a_task(tmp_path):
 
 def test_every_kind_is_in_the_vocabulary():
     assert events.WORDS["refused"] == {"rule", "takeback", "task", "fault"}
+
+
+def test_the_maze_offers_a_takeback_to_the_role_by_its_name(tmp_path):
+    """'a piece came off: player B may press ...' in a game whose seats are the Architect
+    and the Maze Master: the offer names the role, as every other line of the maze does."""
+    t = MazeHarness(tmp_path).ready()
+    t.wall("c3")  # the Maze Master stands a wall...
+    if t.table.state == "choose":
+        t.press("B", "hold")
+    t.walls.discard((2, 2))
+    t.settle()  # ...and lifts it off again
+    offered = _refusals(t)[-1]
+    assert offered["kind"] == "takeback", t.events[-3:]
+    assert "the Maze Master may press" in offered["message"], offered["message"]

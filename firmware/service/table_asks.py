@@ -218,7 +218,8 @@ class Asking:
         if candidates != self.candidates:
             self.pick = 0
         self.chooser, self.candidates = chooser, candidates
-        self.problem = problem or (f"{chooser}: more than one move fits what the table sees; "
+        self.problem = problem or (f"{self.SEATS[chooser.value]}: more than one move fits "
+                                   "what the table sees; "
                                    "press your button to light the next, hold it on the "
                                    "right one")
         if self.state != "choose":
@@ -254,7 +255,8 @@ class Asking:
             self.confirmed = set()
             self.emit(self._takeback_event(offer))
         self.offer = offer
-        names = " and ".join(str(p) for p in sorted(offer.owners, key=lambda p: p.value))
+        names = " and ".join(self.SEATS[p.value] for p in sorted(offer.owners,
+                                                                 key=lambda p: p.value))
         self.problem = (f"a piece came off: {names} may press their button to take it back, "
                         "or put it back")
         self.problem_kind = "takeback"
