@@ -49,7 +49,8 @@ def _names(squares) -> str:
 
 def _back(state: MazeState, squares) -> str:
     """The pieces that stood on ``squares``, each to put back: "segment 2 back on b5"."""
-    return " and ".join(f"{state.piece_on(s)} back on {square_name(s)}" for s in sorted(squares))
+    return " and ".join(f"{state.piece_on(square)} back on {square_name(square)}"
+                        for square in sorted(squares))
 
 
 def read_view(state: MazeState, view: MazeView) -> Reading:
