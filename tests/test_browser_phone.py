@@ -441,6 +441,27 @@ def test_the_towers_drawing_is_the_game_the_panel_the_wooden_set_and_it_tells_be
 
 # ---------------------------------------------------------------------- only watching
 
+def test_a_tap_on_the_hands_lands_though_the_table_moved_on_meanwhile(plays):
+    """A finger down on a hands button while the table tells something that redraws the
+    panel (another page's act, the table's look): the button was taken from under the
+    finger and the tap did nothing. The panel waits for the finger to lift."""
+    page = plays["stones"].page
+    page.set_viewport_size(PHONE)
+    seat = page.locator('#hands [data-seat="B"]')
+    seat.scroll_into_view_if_needed()
+    box = seat.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    with page.expect_response(lambda r: r.url.endswith("/hands") and r.request.method == "GET"):
+        page.evaluate("""() => window.dispatchEvent(new CustomEvent("obelisk:event",
+            { detail: { event: "repaired" } }))""")  # the hands look at the table again
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+    page.mouse.up()
+    page.wait_for_selector('#hands [data-hands-of="B"]', timeout=10_000)  # the tap landed
+    page.click('#hands [data-seat="turn"]')  # back to whoever's turn it is
+    page.wait_for_selector('#hands [data-seat="turn"][aria-pressed="true"]')
+
+
 def test_the_hands_go_when_the_phone_only_watches(plays):
     """"Only watch on this phone" ends its session: the hands panel goes with it (a guest
     moves nothing and sees no hands)."""
@@ -450,3 +471,4 @@ def test_the_hands_go_when_the_phone_only_watches(plays):
     page.wait_for_selector('#controls[data-session="no"]', timeout=30_000)
     assert _within(page, "#hands", "hidden", 3), \
         "the hands panel stays 3 s after the phone only watches"
+

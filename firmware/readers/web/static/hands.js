@@ -246,6 +246,10 @@ function sweeps() {
 }
 
 async function draw() {
+  if (pressing) { // a finger is down on the panel: drawn once it lifts, its tap landed
+    drawLater = true;
+    return;
+  }
   const table = hands.table;
   if (!table || !observed(table)) return; // the game's size comes with its observation
   if (hands.page !== table.page || !hands.draw) {
@@ -263,6 +267,20 @@ async function draw() {
     hands.draw(table, seat, act, observed(table), nameOf(seat)), ...(warning ? [warning] : []),
     buttons(), sweeps());
   panel.hidden = false;
+}
+
+// A finger (or the mouse) down on the panel: drawing it again now would take the button
+// from under it, and the tap would do nothing. The panel waits until it lifts, and after
+// the tap's click (which follows the lift in the same turn of the page's loop).
+let pressing = false;
+let drawLater = false;
+panel.addEventListener("pointerdown", () => { pressing = true; });
+for (const kind of ["pointerup", "pointercancel"]) {
+  window.addEventListener(kind, () => {
+    if (!pressing) return;
+    pressing = false;
+    if (drawLater) setTimeout(() => { drawLater = false; draw(); });
+  });
 }
 
 /** @type {Promise<void> | null} a look on its way, asked for as the game moved on */
