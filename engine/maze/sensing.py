@@ -92,9 +92,11 @@ def _segments_placed(state: MazeState, gone: frozenset[Square], new: frozenset[S
 def _wall_placed(state: MazeState, gone: frozenset[Square], new: frozenset[Square],
                  walls_new: frozenset[Square]) -> Reading:
     """At the start of a turn: one new wall, its orientation still to be picked."""
-    if gone or new:
-        raise MazeSensingError("the Maze Master walls or passes first: put the obelisk "
-                               "back", tuple(sorted(gone | new)))
+    if gone or new:  # each piece named, and where it goes: "put the obelisk back on g7"
+        fixes = [f"put {_back(state, gone)}"] if gone else []
+        fixes += [f"take the piece off {_names(new)}"] if new else []
+        raise MazeSensingError("the Maze Master walls or passes first: " + " and ".join(fixes),
+                               tuple(sorted(gone | new)))
     if len(walls_new) > 1:
         raise MazeSensingError(f"one wall a turn: take one off {_names(walls_new)}",
                                tuple(sorted(walls_new)))

@@ -144,9 +144,14 @@ def zone_actions(state: TowersState, zone: Counter) -> tuple[Action, ...]:
         for _ in range(n - len(want.get(colour, []))):
             spare = [b for b in state.pile if state.block(b).colour is colour
                      and all(getattr(a, "block", None) != b for a in actions)]
+            if not spare and colour is Colour.BLACK:
+                raise BlockNotAvailableError(
+                    "a black block is never chosen: a flat tower earns the other player "
+                    "one; put it back with the black blocks")
             if not spare:
                 raise BlockNotAvailableError(
-                    f"there is no {colour} block left in the pile to choose")
+                    f"there is no {colour} block left in the pile: put it back and choose "
+                    "another colour")
             actions.append(Choose(spare[0]))
     return tuple(actions)
 
@@ -170,8 +175,10 @@ def read_view(history: Sequence[TowersState], actions: Sequence[Action], view: T
     if not any(added):
         return Reading(actions=_zone_changed(pos, zone))
     if pos.phase is Phase.CHOOSE:
+        on = " and ".join(f"tower {p.value}" for p in PLAYERS if added[p.index])
         raise WrongPhaseError(
-            "wait: the passive player takes a block from the zone before anyone places")
+            f"nothing goes on a tower yet: {pos.active} first puts two blocks from the pile "
+            f"in the building zone; take the new block off {on}")
     return _placed(pos, view, added, zone)
 
 

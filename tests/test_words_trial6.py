@@ -1,0 +1,47 @@
+"""Words a newcomer met in the sixth trial (issue 32, point 8): each refusal says what to
+do, in the words of the rules and of the set, never a word the rules do not use."""
+
+from __future__ import annotations
+
+from engine.towers.blocks import Colour
+from engine.towers.tower import resting_placements
+from tests.test_maze_table import Table as MazeHarness
+from tests.test_towers_table import Table as TowersHarness
+from tests.test_towers_table import _place_view
+
+
+def test_a_block_on_a_tower_while_choosing_says_who_chooses_and_what_to_take_off(block_set,
+                                                                                 tmp_path):
+    """'wait: the passive player takes a block from the zone before anyone places', while
+    nobody had put a block in the zone: the rules' word is the choice, and its player."""
+    t = TowersHarness(block_set, tmp_path).start_play()
+    active = t.pos.active
+    bar = resting_placements(t.pos.tower(active), t.block_set["R01"])[0]
+    t.see(_place_view(t, active, bar))
+    assert t.table.state == "repair"
+    said = t.table.problem
+    assert "passive" not in said and "wait" not in said, said
+    assert f"{active} first puts two blocks from the pile in the building zone" in said
+    assert said.endswith(f"take the new block off tower {active.value}"), said
+
+
+def test_a_black_block_on_a_zone_pad_says_black_blocks_are_earned_not_chosen(block_set,
+                                                                              tmp_path):
+    """'there is no black block left in the pile to choose' while the page showed four: a
+    black block is never chosen from the pile; it goes back with the black blocks."""
+    t = TowersHarness(block_set, tmp_path).start_play()
+    t.see(t.towers(), (Colour.BLACK, None))
+    said = t.table.problem
+    assert "left in the pile" not in said, said
+    assert "never chosen" in said and "put it back with the black blocks" in said
+
+
+def test_lifting_a_piece_before_the_maze_master_walls_says_where_it_goes_back(tmp_path):
+    """'the Maze Master walls or passes first: put the obelisk back': back where? The
+    person read it as the square it had come from."""
+    t = MazeHarness(tmp_path).ready()
+    t.lift("d4")
+    assert t.table.problem == "the Maze Master walls or passes first: put the obelisk back on d4"
+    t.put("d5")
+    assert t.table.problem == ("the Maze Master walls or passes first: put the obelisk back on "
+                               "d4 and take the piece off d5")
