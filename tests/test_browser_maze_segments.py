@@ -78,3 +78,48 @@ def test_what_happened_and_the_drawing_number_each_segment(browser, tmp_path):
             claims
     finally:
         table.stop()
+
+
+HANDS_OF = "() => document.querySelector('#hands [data-hands-of]')?.textContent || ''"
+
+
+def test_the_hand_that_lifted_the_obelisk_for_a_claim_keeps_the_panel_until_it_is_down(
+        browser, tmp_path):
+    """The obelisk lifted off d4 with the Architect's hands is read as the claim on g7 (it
+    may already stand on segment 4: the switches cannot tell), and the button takes it: the
+    turn goes to the Maze Master while the obelisk is still in the Architect's hand. The
+    panel following the turn went to the Maze Master's hands, and the next tap on g7
+    lifted segment 4 off ("put the obelisk back"). The hands that hold it stay, saying why,
+    until it is down; then the Maze Master's."""
+    table = Playing(browser, "maze", tmp_path)
+    page, follow = table.page, table.follow
+    try:
+        follow.until(lambda: follow.state in ("setup", "play"), 60, "the maze table")
+        table.act({"act": "take", "seat": "A", "piece": "obelisk"})
+        table.act({"act": "put", "seat": "A", "square": "d4"})
+        follow.until(lambda: follow.accepted() == 1, 60, "the obelisk placed")
+        for n, (square, number) in enumerate(LAID.items(), start=2):
+            table.act({"act": "take", "seat": "B", "piece": f"segment {number}"})
+            table.act({"act": "put", "seat": "B", "square": square})
+            follow.until(lambda n=n: follow.accepted() == n, 60, f"segment {number}")
+        table.act({"act": "press", "seat": "B"})   # the Maze Master passes
+        follow.until(lambda: follow.accepted() == 6, 60, "the pass")
+        table.act({"act": "lift", "seat": "A", "square": "d4"})  # in the hand, over g7
+        follow.until(lambda: follow.offer and follow.offer["kind"] == "choose", 60,
+                     "the claim offered")
+        table.act({"act": "press", "seat": "A", "hold": True})
+        follow.until(lambda: follow.accepted() == 7, 60, "the claim")
+        page.wait_for_function(f"() => ({HANDS_OF})().includes('still in them')",
+                               timeout=30_000)
+        head = page.evaluate(HANDS_OF)
+        assert head.startswith("The Architect's hands") and "the obelisk" in head, head
+        assert "the Maze Master's turn" in head, head
+        page.click('#hands [data-hand-square="g7"]')  # the tap a person makes: it goes down
+        page.wait_for_function(f"() => ({HANDS_OF})().includes('(whose turn it is)')",
+                               timeout=30_000)
+        assert page.evaluate(HANDS_OF).startswith("The Maze Master's hands")
+        look = table.look()
+        assert not look["held"]["A"] and not look["held"]["B"], look["held"]
+        assert follow.state == "play", follow.problem  # nothing to put right
+    finally:
+        table.stop()

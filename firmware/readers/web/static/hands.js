@@ -48,10 +48,10 @@ const panel = /** @type {HTMLElement} */ (document.getElementById("hands"));
  * @type {{table: HandsTable | null, seat: string, follow: boolean, turn: string | null,
  *   acts: number, busy: boolean, said: string | undefined, page: string | null,
  *   draw: HandsModule["drawHands"] | null, holding: HandsModule["holding"] | null, token: string,
- *   obs: Observation | null, names: Record<string, string>}}
+ *   obs: Observation | null, names: Record<string, string>, moved: string | null}}
  */
 const hands = { table: null, seat: "A", follow: true, turn: null, acts: 0, busy: false, said: "",
-  page: null, draw: null, holding: null, token: "", obs: null, names: {} };
+  page: null, draw: null, holding: null, token: "", obs: null, names: {}, moved: null };
 
 /** A seat as the game names it ("player A"; the maze's roles: "the Architect").
  * @param {string} seat */
@@ -148,10 +148,21 @@ function forget() {
   panel.replaceChildren();
 }
 
-/** The seat whose hands act now: the one whose turn it is, unless the person chose. */
+/** The seat whose hands act now: the one whose turn it is, unless the person chose; but
+ * while the hand of the seat that just moved still holds a piece (the maze's obelisk lifted
+ * for a claim the table took as made), that hand, to put it down where the game has it. */
 function seatNow() {
-  if (hands.follow && hands.turn) hands.seat = hands.turn;
+  if (hands.follow && hands.turn) {
+    const mover = hands.moved;
+    hands.seat = mover && mover !== hands.turn && holds(mover) ? mover : hands.turn;
+  }
   return hands.seat;
+}
+
+/** What a seat's hand holds, in words ("" for nothing): the game's module says it.
+ * @param {string} seat */
+function holds(seat) {
+  return hands.table && hands.holding ? hands.holding(hands.table, seat, hands.obs) : "";
 }
 
 function seats() {
@@ -177,9 +188,12 @@ function seats() {
 function whose() {
   const seat = seatNow();
   const moving = /** @type {string[]} */ (hands.obs?.to_move || (hands.turn ? [hands.turn] : []));
+  const turn = hands.follow ? hands.turn : null;
+  const still = turn && seat !== turn ? ` (${holds(seat)} still in them: put it down where the `
+    + `game has it; then ${nameOf(turn)}'s turn)` : ""; // the mover's piece to put down
   const head = html("h2", { "data-hands-of": seat },
     `${capital(nameOf(seat))}'s hands on the wooden set`,
-    hands.follow && hands.turn ? " (whose turn it is)" : "");
+    still || (turn ? " (whose turn it is)" : ""));
   if (!hands.turn || hands.follow || moving.includes(seat)) return [head, null];
   return [head, html("p", { class: "hands-warning", role: "alert" },
     `It is ${nameOf(hands.turn)}'s turn: what these hands do, the table counts as `
@@ -307,6 +321,9 @@ window.addEventListener("obelisk:event", (e) => { // the game's board size, whos
       [seat, String(name).replace(/ \([^)]*\)$/, "")]));
   }
   if (MOVED_ON.has(e.detail.event)) hands.said = "";
+  // who moved last: their hand may still hold the piece it moved (seatNow)
+  if (e.detail.event === "accepted") hands.moved = e.detail.player;
+  else if (["takeback", "start", "game_over"].includes(e.detail.event)) hands.moved = null;
   if (e.detail.observation) hands.obs = e.detail.observation;
   if (hands.busy) return;
   if (hands.table && MOVED_ON.has(e.detail.event)) lookAgain(); // the set too, as it stands
