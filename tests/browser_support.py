@@ -203,7 +203,7 @@ DIGEST = """() => {
 
 WATCH = """() => {
   // what the page showed at each refusal, and every status line, kept as it happens
-  window.seen = { refusals: [], statuses: [] };
+  window.seen = { refusals: [], statuses: [], logged: [] };
   const problem = document.getElementById("problem");
   const status = document.getElementById("status");
   const look = () => {
@@ -219,12 +219,16 @@ WATCH = """() => {
     const said = status.textContent;
     const statuses = window.seen.statuses;
     if (statuses[statuses.length - 1] !== said) statuses.push(said);
+    // each line of "what happened" as it first showed, oldest first
+    const lines = [...document.querySelectorAll("#log li")].map((li) => li.textContent).reverse();
+    for (const line of lines) if (!window.seen.logged.includes(line)) window.seen.logged.push(line);
   };
   new MutationObserver(look).observe(document.body, { subtree: true, childList: true,
     attributes: true, characterData: true });
   look();
 }"""
-"""Installed in a page: records each refusal as shown (with its marks) and each status line."""
+"""Installed in a page: records each refusal as shown (with its marks), each status line and
+each line of "what happened"."""
 
 SPEECH = """
 // The browser's speech, replaced by a list of what would have been said.

@@ -332,6 +332,16 @@ def test_history_downloads_and_replays_a_finished_game(browser, followed, tmp_pa
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_a_page_open_before_its_table_says_when_the_table_came(followed, game):
+    """"no table is running ... this page waits for it" stayed the newest line of what
+    happened after the table had come (a stopped `obelisk play` started again): the page
+    says the table is back, before anything the table then tells."""
+    logged = followed[game].seen["logged"]
+    waiting = next(n for n, line in enumerate(logged) if line.startswith("no table is running"))
+    assert logged[waiting + 1] == "the table is running again", logged[:4]
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_every_game_replays_to_where_its_live_page_ended(browser, followed, game):
     """The replay draws each game with the live page's code: its last step is the drawing
     the page open from the start ended on (stones' replay once broke on its stacks, which

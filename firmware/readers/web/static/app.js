@@ -254,8 +254,11 @@ function handle(kind, event) {
 
 /** @param {PageEvent} event */
 function take(event) {
+  // the table back after a line said none was running: said too, so that line is not the last
+  const back = page.absent && event.event === "table";
   if (event.event !== "absent" && event.event !== "live") page.absent = false;
   handle(event.event, event);
+  if (back) page.log.unshift({ kind: "notice", words: "the table is running again" });
   if (event.words && !["table", "scanner", "lights"].includes(event.event)) {
     // a refusal's line is red when a rule was broken, not for an offer or a thing to do
     const asks = event.event === "refused" && (event.kind === "takeback" || event.kind === "task");
