@@ -405,3 +405,33 @@ def test_a_solo_game_of_each_game_through_the_table(game_id, seat, solo_games):
     # Its record says who the computer was, as the game names the seat, and at which level.
     (finished,), _ = finished_games(state)
     assert f'[Computer "{seats[seat.value]}, level 1"]' in export_text(finished, state)
+
+
+def test_a_towers_move_asked_above_the_rods_is_any_with_the_same_future(block_set):
+    """The computer asked a green block wholly above the rods at c1, b2, c2; the person's
+    hold picked the same block above the rods at a1, b1, b2 (no switch tells them apart,
+    and the game goes on the same: the same cubes over the top). The table refused it as
+    not the move asked, the demo pressed again, and so on for ever (found as a solo demo
+    that hung under load)."""
+    from engine.towers.actions import Place
+    from engine.towers.game import TowersGame
+    from engine.towers.placement import future, visible
+    from engine.towers.tower import LEVELS, resting_placements
+    from firmware.towers.solo import same
+    from tests.conftest import COLUMN_B, column, position
+
+    start = TowersGame(block_set).new_initial_state(first=Player.A)
+    pos = position(start, tower_b=column(block_set, COLUMN_B, owner=Player.B))
+    groups: dict = {}
+    for block in block_set.blocks:
+        for cells in resting_placements(pos.tower(Player.B), block):
+            if max(c[2] for c in cells) >= LEVELS:  # some of it over the top
+                place = Place(Player.B, block.id, cells)
+                groups.setdefault((visible(cells), future(pos, place)), []).append(place)
+    alike = [g for g in groups.values() if len({p.cells for p in g}) > 1]
+    assert alike, "no two placements over the top the switches cannot tell apart"
+    for wanted, *others in alike:
+        assert all(same(pos, wanted, made) for made in others)
+    different = [(a[0], b[0]) for a, b in zip(groups.values(), list(groups.values())[1:],
+                                               strict=False)]
+    assert different and not any(same(pos, a, b) for a, b in different)

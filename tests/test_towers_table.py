@@ -621,3 +621,20 @@ def test_a_choice_that_no_longer_holds_is_withdrawn_where_people_see_it(t):
     t.see(t.towers(), (pads[0], None))    # the yellow back on its pad
     assert t.table.state == "play"
     assert [e["event"] for e in t.events[offered:]] == ["repaired"], t.events[offered:]
+
+
+def test_the_hourglass_runs_out_while_something_is_wrong_and_the_turn_is_lost(t):
+    """A black block set on a zone pad is refused, and the hourglass ran on to 0 s with
+    nothing happening until it came off: a refusal does not stop the hourglass, and when
+    it runs out the turn is lost as always, its blocks to go back."""
+    active = t.pos.active
+    t.see(t.towers(), (Colour.BLACK, None))
+    assert t.table.state == "repair"
+    t.wait(60.0)
+    assert t.journalled_actions()[-1]["action"] == {"a": "timeout"}
+    assert t.pos.active is active.other
+    assert t.table.state == "repair" and "back in the pile" in t.table.problem
+    assert t.of("refused")[-1]["kind"] == "task"
+    assert not t.table.hourglass.started  # the next waits for an empty zone
+    t.see(t.towers(), (None, None))
+    assert t.table.state == "play" and t.table.hourglass.running

@@ -86,7 +86,7 @@ def _candidates(state: TowersState, tower: Player,
     ]
 
 
-def _future(state: TowersState, place: Place) -> tuple:
+def future(state: TowersState, place: Place) -> tuple:
     """What a placement means for the rest of the game.
 
     Two placements with the same future need no question to the players:
@@ -132,7 +132,7 @@ def find_placement(state: TowersState, tower: Player, appeared: frozenset[Cell],
     fits: dict[tuple, Place] = {}
     for place in _candidates(state, tower, colour):
         if visible(place.cells) == appeared:
-            fits.setdefault(_future(state, place), place)
+            fits.setdefault(future(state, place), place)
     if len(fits) == 1:
         return next(iter(fits.values()))
     if fits:
@@ -213,7 +213,7 @@ def over_the_top_placements(state: TowersState, tower: Player,
     fits: dict[tuple, Place] = {}
     for place in _candidates(state, tower, colour):
         if not visible(place.cells):
-            fits.setdefault(_future(state, place), place)
+            fits.setdefault(future(state, place), place)
     if not fits:
         raise NothingPlacedError(
             f"no block {tower} may place now would land wholly above the rods; "

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.players import Player
 from engine.towers.actions import Choose, Decline, Place, Take
+from engine.towers.placement import future, visible
 from engine.towers.tower import LEVELS, WIDTH, cells_text, drop, heights_of
 from engine.towers.turns import Phase
 from firmware.service import palette
@@ -55,8 +56,14 @@ def same(pos: Any, wanted: Any, made: Any) -> bool:
     if isinstance(wanted, Choose | Take):
         return pos.block(wanted.block).colour is pos.block(made.block).colour
     if isinstance(wanted, Place):
-        return (wanted.tower is made.tower and wanted.cells == made.cells
-                and pos.block(wanted.block).kind == pos.block(made.block).kind)
+        if wanted.tower is not made.tower:
+            return False
+        if wanted.cells == made.cells:
+            return pos.block(wanted.block).kind == pos.block(made.block).kind
+        # over the top the switches see only the part below: where they see the same and the
+        # game goes on the same (the engine's ``future``), it is the move asked
+        return (visible(wanted.cells) == visible(made.cells)
+                and future(pos, wanted) == future(pos, made))
     return wanted == made
 
 

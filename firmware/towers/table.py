@@ -205,7 +205,9 @@ class TowersTable(Table[TowersView]):
             self.tossed()
         super().tick(now)
         pos = self.position
-        if self.state == "play" and pos.phase is Phase.CHOOSE and self.hourglass.expired(now):
+        # a refusal does not stop the hourglass: out while something is wrong, the turn is lost
+        if (self.state in ("play", "repair") and pos.phase is Phase.CHOOSE
+                and self.hourglass.expired(now)):
             self._lose_turn()
 
     def next_deadline(self) -> float | None:
@@ -213,7 +215,7 @@ class TowersTable(Table[TowersView]):
         times = [super().next_deadline()]
         if self.state == "toss":
             times.append(self._toss_until)
-        if self.state == "play":
+        if self.state in ("play", "repair"):
             times.append(self.hourglass.expires_at())
         known = [t for t in times if t is not None]
         return min(known) if known else None
@@ -223,6 +225,8 @@ class TowersTable(Table[TowersView]):
         self._glass_told("expired", 0.0)
         self.hourglass.stop()
         self.clear_zone = self.view is not None and bool(self.view.zone_colours())
+        if self.state == "repair":  # what was wrong is read again after the lost turn
+            self._settled_back(moving_on=True)
         self._accept([Timeout()])
         if self.state != "play":
             return
