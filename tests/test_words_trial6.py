@@ -45,3 +45,21 @@ def test_lifting_a_piece_before_the_maze_master_walls_says_where_it_goes_back(tm
     t.put("d5")
     assert t.table.problem == ("the Maze Master walls or passes first: put the obelisk back on "
                                "d4 and take the piece off d5")
+
+
+def test_the_computers_architect_leaves_the_obelisks_square_to_the_person_and_says_so(tmp_path):
+    """"the Architect (computer, level 1): put segment 1, the obelisk, on any square", and
+    the computer named no square: it leaves this one to the person, and the turn says so."""
+    from engine.maze.game import Phase
+    from engine.players import Player
+    from firmware.service.solo import Computer, Solo
+
+    t = MazeHarness(tmp_path)
+    t.table.solo = Computer(Solo(Player.A, 1), "maze")
+    pos = t.table.position
+    assert pos.phase is Phase.FIRST_SEGMENT and pos.current_player() is Player.A
+    said = t.table.solo.doing(t.table, "put segment 1, the obelisk, on any square")
+    assert said == ("put segment 1, the obelisk, on any square (the computer leaves this one "
+                    "to you)")
+    t.table.solo = Computer(Solo(Player.B, 1), "maze")  # the person's own turn: as it is
+    assert t.table.solo.doing(t.table, "put it down") == "put it down"

@@ -118,6 +118,8 @@ class FarSeat:
         act and a move is asked, that move for the person to make, in the ask's words: the
         table takes no other for it."""
         pos = table.position
+        if pos.current_player() is self.seat and not self.asks(pos):
+            return f"{words} ({self.called} leaves this one to you)"  # the maze's obelisk
         if not self.asked or pos is not self._for or pos.current_player() is not self.seat:
             return words
         also = "; and your own move too" if self.person in movers(pos) else ""

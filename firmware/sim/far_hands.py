@@ -3,7 +3,12 @@ bots play the seat here, and the far seat's moves are made as the table lights t
 
 from __future__ import annotations
 
+import time
 from typing import Any
+
+AGAIN_S = 1.0
+"""How long (real seconds) the demo's hand waits for the table to take a move it made
+before it presses again (where a press is part of the move)."""
 
 
 class SoloPlayers:
@@ -21,6 +26,8 @@ class SoloPlayers:
         self.table = table
         self.seen: tuple = ()  # the last move read off the LEDs, kept while the table asks
         self.made: list[str] = []  # which placement it was; every move made, for tests
+        self.made_in: Any = None  # the position the last move was made in
+        self.made_at = 0.0  # and when (real time), to press again if the table took no note
 
     def physical(self) -> dict:
         return self.players.physical()
@@ -49,7 +56,17 @@ class SoloPlayers:
         if table.state == "play":
             pos = table.position
             shown = self.shown()
+            if shown and shown == self.seen and pos is self.made_in:
+                # made already, and the table has not taken it yet (its button still on its
+                # way, the reading still settling): a person waits, and then presses again
+                # where a press says it (a block above the rods), never makes it twice
+                again = getattr(rules, "again", None)
+                if again is not None and time.monotonic() - self.made_at > AGAIN_S:
+                    self.made_at = time.monotonic()
+                    again(self.players, table, shown)
+                return
             if shown:
+                self.made_in, self.made_at = pos, time.monotonic()
                 self.seen = shown
                 self.made.append(rules.notation(pos, shown))
                 rules.hand(self.players, table, shown)

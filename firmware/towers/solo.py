@@ -25,7 +25,7 @@ from firmware.service.events import Mark
 from firmware.service.solo import Pixel, asks, lit, notation, pixels_of, shade
 from firmware.service.solo import searched as _same_position
 
-__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
+__all__ = ["again", "asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
            "searched", "shown", "together", "where", "words"]
 
 
@@ -273,6 +273,14 @@ def hand(players: Any, table: Any, actions: tuple) -> None:
         players.set_pad((lit_pads or pads)[0], None)
     players.sim.place(place.tower.index, place.cells)
     if all(z >= LEVELS for *_, z in place.cells):  # above the rods: say so with the button
+        players.devices.buttons.press(table.solo.seat.value)
+
+
+def again(players: Any, table: Any, actions: tuple) -> None:
+    """The demo's hand, its move made and not taken yet: a block above the rods is said
+    again with the button (its press may have come while the table still read the pads)."""
+    place = next((a for a in actions if isinstance(a, Place)), None)
+    if place is not None and all(z >= LEVELS for *_, z in place.cells):
         players.devices.buttons.press(table.solo.seat.value)
 
 
