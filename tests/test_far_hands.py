@@ -35,7 +35,7 @@ class Rules:
 def _playing(rules: Rules):
     table = SimpleNamespace(state="play", position=object(), chooser=None,
                             solo=SimpleNamespace(rules=rules, seat="A"))
-    return table, SoloPlayers(SimpleNamespace(), table)
+    return table, SoloPlayers(SimpleNamespace(act=lambda: None), table)  # the bots: idle
 
 
 def test_a_move_made_is_not_made_again_while_the_table_has_not_taken_it(monkeypatch):
@@ -44,13 +44,20 @@ def test_a_move_made_is_not_made_again_while_the_table_has_not_taken_it(monkeypa
     now = [100.0]
     monkeypatch.setattr(far_hands.time, "monotonic", lambda: now[0])
     hand.act()
+    made = rules.move
+    rules.move = ("the same, one level up",)  # the LEDs read against the tower as it stands
     hand.act()  # 10 ms on: the table has not taken it yet
-    assert rules.hands == [rules.move] and rules.agains == []
+    assert rules.hands == [made] and rules.agains == []
     now[0] += far_hands.AGAIN_S + 0.1  # a while on, still not taken: press again, once
     hand.act()
     hand.act()
-    assert rules.hands == [rules.move] and rules.agains == [rules.move]
+    assert rules.hands == [made] and rules.agains == [made]
     table.position = object()  # taken: the next move shown is made
     rules.move = ("the next",)
     hand.act()
-    assert rules.hands == [("place it above the rods",), ("the next",)]
+    assert rules.hands == [made, ("the next",)]
+    table.state = "repair"  # refused: once put right, it is made again
+    hand.act()
+    table.state = "play"
+    hand.act()
+    assert rules.hands == [made, ("the next",), ("the next",)]

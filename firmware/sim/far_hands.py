@@ -53,18 +53,21 @@ class SoloPlayers:
                 self.players.devices.buttons.press(computer.seat.value,
                                                    hold=table.pick == mine[0])
                 return
+        if table.state == "repair":
+            self.made_in = None  # what was made is refused: once put right, made again
         if table.state == "play":
             pos = table.position
-            shown = self.shown()
-            if shown and shown == self.seen and pos is self.made_in:
+            if self.seen and pos is self.made_in:
                 # made already, and the table has not taken it yet (its button still on its
                 # way, the reading still settling): a person waits, and then presses again
-                # where a press says it (a block above the rods), never makes it twice
+                # where a press says it (a block above the rods), never makes it twice (the
+                # LEDs read against the tower as it now stands would show it one level up)
                 again = getattr(rules, "again", None)
                 if again is not None and time.monotonic() - self.made_at > AGAIN_S:
                     self.made_at = time.monotonic()
-                    again(self.players, table, shown)
+                    again(self.players, table, self.seen)
                 return
+            shown = self.shown()
             if shown:
                 self.made_in, self.made_at = pos, time.monotonic()
                 self.seen = shown

@@ -28,7 +28,7 @@ from firmware.service.solo import (
     together,
 )
 
-__all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
+__all__ = ["again", "asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
            "searched", "shown", "together", "where", "words"]
 
 
@@ -86,3 +86,11 @@ def hand(players: Any, table: Any, actions: tuple) -> None:
         players.devices.buttons.press(pos.to_play.value)
     else:
         players.show(stack_heights(pos.apply_action(move)))
+
+
+def again(players: Any, table: Any, actions: tuple) -> None:
+    """The demo's hand, its move made and not taken yet: one no switch sees is said again
+    with the button."""
+    pos = table.position
+    if sight_after(pos, actions[0], players.levels) == sight(pos, players.levels):
+        players.devices.buttons.press(pos.to_play.value)
