@@ -45,20 +45,27 @@ def _said(page, words: list[str]) -> None:
         raise AssertionError(f"wanted {words} in {page.evaluate(LOG)}") from error
 
 
+def _set_out(table: Playing) -> None:
+    """The obelisk on d4 by the Architect's hands, then segments 2 to 5 where ``LAID`` says by
+    the Maze Master's, each waited for until the table has it."""
+    follow = table.follow
+    follow.until(lambda: follow.state in ("setup", "play"), 60, "the maze table")
+    table.act({"act": "take", "seat": "A", "piece": "obelisk"})
+    table.act({"act": "put", "seat": "A", "square": "d4"})
+    follow.until(lambda: follow.accepted() == 1, 60, "the obelisk placed")
+    for n, (square, number) in enumerate(LAID.items(), start=2):
+        table.act({"act": "take", "seat": "B", "piece": f"segment {number}"})
+        table.act({"act": "put", "seat": "B", "square": square})
+        follow.until(lambda n=n: follow.accepted() == n, 60, f"segment {number}")
+
+
 def test_what_happened_and_the_drawing_number_each_segment(browser, tmp_path):
     """Each segment put down is said and drawn with its number; the claim names the
     segment claimed, and the drawing keeps the others' numbers."""
     table = Playing(browser, "maze", tmp_path)
     page, follow = table.page, table.follow
     try:
-        follow.until(lambda: follow.state in ("setup", "play"), 60, "the maze table")
-        table.act({"act": "take", "seat": "A", "piece": "obelisk"})
-        table.act({"act": "put", "seat": "A", "square": "d4"})
-        follow.until(lambda: follow.accepted() == 1, 60, "the obelisk placed")
-        for n, (square, number) in enumerate(LAID.items(), start=2):
-            table.act({"act": "take", "seat": "B", "piece": f"segment {number}"})
-            table.act({"act": "put", "seat": "B", "square": square})
-            follow.until(lambda n=n: follow.accepted() == n, 60, f"segment {number}")
+        _set_out(table)
         _said(page, [f"put segment {n} on {square}" for square, n in LAID.items()])
         _shown(page, NUMBERS, {square: str(n) for square, n in sorted(LAID.items())})
 
@@ -94,14 +101,7 @@ def test_the_hand_that_lifted_the_obelisk_for_a_claim_keeps_the_panel_until_it_i
     table = Playing(browser, "maze", tmp_path)
     page, follow = table.page, table.follow
     try:
-        follow.until(lambda: follow.state in ("setup", "play"), 60, "the maze table")
-        table.act({"act": "take", "seat": "A", "piece": "obelisk"})
-        table.act({"act": "put", "seat": "A", "square": "d4"})
-        follow.until(lambda: follow.accepted() == 1, 60, "the obelisk placed")
-        for n, (square, number) in enumerate(LAID.items(), start=2):
-            table.act({"act": "take", "seat": "B", "piece": f"segment {number}"})
-            table.act({"act": "put", "seat": "B", "square": square})
-            follow.until(lambda n=n: follow.accepted() == n, 60, f"segment {number}")
+        _set_out(table)
         table.act({"act": "press", "seat": "B"})   # the Maze Master passes
         follow.until(lambda: follow.accepted() == 6, 60, "the pass")
         table.act({"act": "lift", "seat": "A", "square": "d4"})  # in the hand, over g7
