@@ -37,6 +37,7 @@ from firmware.highrise.calibrate import load_calibration
 from firmware.service.table import Table
 from firmware.store.journal import GameEntries, Journal
 from firmware.store.seal import Sealer, SealError
+from firmware.store.standing import Kept
 
 View = tuple[int, ...]
 PLACED = "placed"
@@ -163,7 +164,7 @@ class HighriseTable(Table[View]):
         self._readings[entry["n"]] = _reading(move.get("reading"))
         return record.action_from_dict(move)
 
-    def _resumed_from(self, entries: GameEntries) -> None:
+    def _resumed_from(self, entries: GameEntries, kept: Kept) -> None:
         self.accepted = self.reading = self._readings[len(self.actions)]  # by number: takebacks
 
     # ---------------------------------------------------------------- reading the pads

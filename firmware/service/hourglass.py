@@ -39,8 +39,10 @@ class Hourglass:
     def running(self) -> bool:
         return self._started is not None and self._paused_at is None
 
-    def start(self, now: float) -> None:
-        self._started = now
+    def start(self, now: float, left: float | None = None) -> None:
+        """Turn it over: full, or with ``left`` seconds of sand (a turn resumed after a
+        stop)."""
+        self._started = now if left is None else now - (self.length_s - left)
         self._paused_at = None
         self._paused_total = 0.0
 

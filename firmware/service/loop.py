@@ -190,6 +190,14 @@ class TableService:
                     next_pat = time.monotonic() + watchdog
         finally:
             sd_notify("STOPPING=1")
+            self._keep_standing()
+
+    def _keep_standing(self) -> None:
+        """At the stop: what the journal does not keep (a turn's hourglass), for the resume."""
+        with self.table.lock:
+            lost = self.table.stopping(self.clock())
+        if lost:
+            log.warning("%s", lost)
 
     def _step(self, kind: str | None, item: object) -> None:
         """One wake-up: hand the table what came (a reading, a press), then its timers."""

@@ -17,8 +17,10 @@ from typing import Any
 from engine.core import seeded_start
 from engine.record import options_from_dict, options_to_dict
 from firmware.games import GAMES
+from firmware.store import standing
 from firmware.store.journal import GameEntries, JournalError
 from firmware.store.resume import read_start, replay_journal, start_extras
+from firmware.store.state_dir import StateDirError
 
 
 def fresh_seed() -> int:
@@ -55,10 +57,15 @@ class Starting:
 
         resume_solo(self, entries)
         resume_remote(self, entries)
-        self._resumed_from(entries)
+        self._resumed_from(entries, standing.take(self.journal.dir, self.seed,
+                                                  len(self.actions)))
         self.tell("resumed", game=self.game.id, options=options_to_dict(self.game.options),
                   actions=len(self.actions), observation=self.position.observation())
-        self.resumed()
+        emit, self.emit = self.emit, lambda event: None  # what play's start says (the
+        try:  # turn's hourglass), the opening below says again after the whole state: once
+            self.resumed()
+        finally:
+            self.emit = emit
         if self.position.is_terminal():  # its end was not written before the stop
             try:
                 self._end()
@@ -79,8 +86,28 @@ class Starting:
         self.seed = seed
         return seeded_start(self.game, self.seed)[0]
 
-    def _resumed_from(self, entries: GameEntries) -> None:
-        """After a resume: what a game must restore beyond its position."""
+    def _resumed_from(self, entries: GameEntries, kept: standing.Kept) -> None:
+        """After a resume: what a game must restore beyond its position (``kept``: what
+        ``standing`` said at the last stop)."""
+
+    def stopping(self, now: float) -> str:
+        """The table stops: keep what the journal does not (``standing``), for the resume.
+        Returns what could not be kept, in words ("" when all was)."""
+        values = self.standing(now) if self.started and not self.position.is_terminal() else {}
+        if not values:
+            return ""
+        try:
+            standing.keep(self.journal.dir, self.seed, len(self.actions), values)
+        except StateDirError as exc:
+            return f"{exc}; {self.LOST_AT_STOP}"
+        return ""
+
+    LOST_AT_STOP = "what stood beyond the moves is not kept"
+    """Said when ``stopping`` could not keep it: what the resume will lack."""
+
+    def standing(self, now: float) -> dict:
+        """What stands now beyond the moves, as plain values (a turn's hourglass); {}: none."""
+        return {}
 
     def _begin_game(self) -> None:
         """Journal the start of a new game from the start position the table shows."""

@@ -46,6 +46,7 @@ from firmware.service.events import Mark
 from firmware.service.hourglass import Hourglass
 from firmware.service.table import Table
 from firmware.store.journal import GameEntries, Journal
+from firmware.store.standing import Kept
 from firmware.towers import leds
 
 PRESETS = (
@@ -94,6 +95,7 @@ class TowersTable(Table[TowersView]):
         self.hourglass = Hourglass(game.options.hourglass_s)
         self.glass_of: Player | None = None  # whose hourglass runs
         self.clear_zone = False  # blocks of a lost turn must go back to the pile
+        self._sand_kept: float | None = None  # a resumed turn's sand, kept at the stop
         self._toss_until = 0.0
         self._last_read: tuple | None = None  # (position, (view, clear_zone), what it meant)
 
@@ -117,11 +119,37 @@ class TowersTable(Table[TowersView]):
             state = self.game.new_initial_state(first=Player(start["first"]))
         return state
 
-    def _resumed_from(self, entries: GameEntries) -> None:
+    def _resumed_from(self, entries: GameEntries, kept: Kept) -> None:
         self.hourglass = Hourglass(self.game.options.hourglass_s)
         # The lost turn's blocks may still be on the pads: they go back to the pile,
         # never count as the next player's choice.
         self.clear_zone = bool(self.actions) and isinstance(self.actions[-1], Timeout)
+        self._sand_kept = self._sand_of(kept)
+
+    def standing(self, now: float) -> dict:
+        """The sand left in the turn's hourglass, kept at a stop for the resumed turn."""
+        glass = self.hourglass
+        if self.glass_of is None or not glass.started or glass.expired(now):
+            return {}
+        return {"glass": {"player": self.glass_of.value, "left": round(glass.remaining(now), 3)}}
+
+    LOST_AT_STOP = "the turn's hourglass will start full when the table starts again"
+
+    def _sand_of(self, kept: Kept) -> float | None:
+        """The sand the stop kept for the turn now to choose (None: a full hourglass), and
+        a word on the page when what was kept could not be read."""
+        glass = kept.values.get("glass")
+        said = kept.said
+        if glass is not None and not said:
+            left = glass.get("left") if isinstance(glass, dict) else None
+            if type(left) not in (int, float) or not isinstance(glass.get("player"), str):
+                said = f"the hourglass kept at the stop ({glass!r}) makes no sense"
+            elif (self.position.phase is Phase.CHOOSE and glass["player"]
+                    == self.position.active.value and 0 < left <= self.hourglass.length_s):
+                return float(left)
+        if said:
+            self.tell("notice", message=f"{said}: the turn's hourglass starts full")
+        return None
 
     def _use(self, game: TowersGame) -> None:
         """Before a game: play ``game`` (other options), from this seed's toss."""
@@ -244,8 +272,10 @@ class TowersTable(Table[TowersView]):
                 and not self.hourglass.started and not self.clear_zone
                 and not self._computer_chooses()):
             self.glass_of = self.position.active
-            self.hourglass.start(self._now)
-            self._glass_told("started", self.hourglass.length_s)
+            left, self._sand_kept = self._sand_kept, None
+            self.hourglass.start(self._now, left)
+            self._glass_told("started" if left is None else "resumed",
+                             self.hourglass.remaining(self._now))
 
     def _computer_chooses(self) -> bool:
         """Playing alone, the computer chooses at once: the person fetching its blocks is
