@@ -4,10 +4,13 @@ do, in the words of the rules and of the set, never a word the rules do not use.
 from __future__ import annotations
 
 from engine.towers.blocks import Colour
+from engine.towers.sensing import expected_towers
 from engine.towers.tower import resting_placements
+from firmware.service.screen import headline, seat_names
+from firmware.service.solo import Computer, Solo
 from tests.test_maze_table import Table as MazeHarness
 from tests.test_towers_table import Table as TowersHarness
-from tests.test_towers_table import _place_view
+from tests.test_towers_table import _deal, _place_view
 
 
 def test_a_block_on_a_tower_while_choosing_says_who_chooses_and_what_to_take_off(block_set,
@@ -52,7 +55,6 @@ def test_the_computers_architect_leaves_the_obelisks_square_to_the_person_and_sa
     the computer named no square: it leaves this one to the person, and the turn says so."""
     from engine.maze.game import Phase
     from engine.players import Player
-    from firmware.service.solo import Computer, Solo
 
     t = MazeHarness(tmp_path)
     t.table.solo = Computer(Solo(Player.A, 1), "maze")
@@ -63,3 +65,26 @@ def test_the_computers_architect_leaves_the_obelisks_square_to_the_person_and_sa
                     "to you)")
     t.table.solo = Computer(Solo(Player.B, 1), "maze")  # the person's own turn: as it is
     assert t.table.solo.doing(t.table, "put it down") == "put it down"
+
+
+def test_a_computers_piece_lifted_says_its_button_is_pressed_for_the_computer(block_set,
+                                                                             tmp_path):
+    """'the Architect (computer, level 1): press your button to take it back': the computer
+    presses no button. The person presses the computer's seat's button for it, and the
+    offer says whose seat is the computer's as a value, for the page."""
+    t = TowersHarness(block_set, tmp_path).start_play()
+    active = t.pos.active
+    pads = _deal(t, "B01", "R01")
+    bar = resting_placements(t.pos.tower(active.other), t.block_set["R01"])[0]
+    t.see(_place_view(t, active.other, bar), (pads[0], None))  # the passive player's bar
+    t.table.solo = Computer(Solo(active.other, 1), "towers")  # ... that seat the computer's
+    t.see(expected_towers(t.table.history[-2]), (pads[0], None))  # the bar lifted off
+    assert t.table.offer is not None and t.table.offer.owners == {active.other}
+    said = t.table.problem
+    name = t.table.SEATS[active.other.value]
+    assert "may press their button" not in said, said
+    assert f"press {name}'s button for the computer" in said, said
+    offer = t.of("offer", kind="takeback")[-1]
+    assert offer["computer"] == active.other.value
+    line = headline(offer, seat_names("towers"))  # the terminal says it too
+    assert f"press {name}'s button for the computer" in line, line

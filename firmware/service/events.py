@@ -25,7 +25,8 @@ rule broken, a piece off that may be taken back, a thing to put right, the table
 | ``repaired`` | the table is as the game says again |
 | ``takeback`` | actions were undone (a takeback confirmed, a stone slid on) |
 | ``timer`` | an hourglass started, was paused or resumed, or ran out |
-| ``offer`` | a choice for a player: a bonus, a takeback, candidates to pick from |
+| ``offer`` | a choice for a player: a bonus, a takeback (``computer``: the seat whose \
+button the person presses for the computer), candidates to pick from |
 | ``pause`` | the table was paused or resumed with the menu button |
 | ``game_over`` | the outcome, and the board as it ended |
 | ``reveal`` | one High Rise stack shown at the end: value, pips, who controls it |
@@ -88,11 +89,11 @@ OPTIONAL: dict[str, set[str]] = {
     "notice": {"player"},
     "refused": {"player"},
     "setup": {"observation"},
-    "offer": {"pick"},
+    "offer": {"pick", "computer"},
     "table": {"match", "moves"},
 }
-_EXTRA_TYPES = {"player": str, "pick": int, "move": dict, "match": dict, "moves": list,
-                "observation": dict}
+_EXTRA_TYPES = {"player": str, "pick": int, "computer": str, "move": dict, "match": dict,
+                "moves": list, "observation": dict}
 WORDS = {
     "timer": {"started", "paused", "resumed", "expired", "stopped"},
     "offer": {"bonus", "takeback", "choose"},

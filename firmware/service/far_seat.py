@@ -48,6 +48,7 @@ class FarSeat:
 
     hints: ClassVar[bool] = False  # whether the person may ask it for a hint
     called: ClassVar[str] = "the computer"  # who asks its moves, on the page (``asked``)
+    pressed_here: ClassVar[bool] = True  # its seat's buttons are pressed by the person here
 
     def __init__(self, setting: Any, seat: Player, game_id: str) -> None:
         self.solo = setting

@@ -116,6 +116,7 @@ class Peer(Asking, FarSeat):
     a pause, the end or a takeback is asked of it (``Asking``)."""
 
     called = "the other table"
+    pressed_here = False  # the other table's players press its buttons
 
     def __init__(self, remote: Remote, game_id: str) -> None:
         super().__init__(remote, remote.peer, game_id)

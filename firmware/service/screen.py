@@ -120,6 +120,9 @@ def _offer_line(event: dict, names: dict[str, str]) -> str:
         options = "; or ".join(f"({n}) {words}"
                                for n, words in enumerate(event["candidates"], 1))
         return f"{players}, more than one move fits; which was it? {options}"
+    if event.get("computer"):  # the computer presses no button: the person, for it
+        return (f"{players} may {' or '.join(event['candidates'])} (takeback: press "
+                f"{_seat(names, event['computer'])}'s button for the computer)")
     return f"{players} may {' or '.join(event['candidates'])} ({event['kind']})"
 
 

@@ -255,10 +255,7 @@ class Asking:
             self.confirmed = set()
             self.emit(self._takeback_event(offer))
         self.offer = offer
-        names = " and ".join(self.SEATS[p.value] for p in sorted(offer.owners,
-                                                                 key=lambda p: p.value))
-        self.problem = (f"a piece came off: {names} may press their button to take it back, "
-                        "or put it back")
+        self.problem = self._takeback_words(offer.owners)
         self.problem_kind = "takeback"
         self.candidates, self.chooser = (), None
         if self.state == "choose":
@@ -266,11 +263,33 @@ class Asking:
         if self.state == "play":
             self.go_wrong()
 
+    def _takeback_words(self, owners: frozenset) -> str:
+        """Who may take it back: the computer presses no button, so the person presses its
+        seat's button for it."""
+        far = self._pressed_for_computer(owners)
+        if far is None:
+            names = " and ".join(self.SEATS[p.value] for p in sorted(owners,
+                                                                     key=lambda p: p.value))
+            return (f"a piece came off: {names} may press their button to take it back, or "
+                    "put it back")
+        mine = "your button and " if len(owners) > 1 else ""
+        return (f"a piece came off: to take it back, press {mine}{self.SEATS[far.value]}'s "
+                "button for the computer; or put it back")
+
+    def _pressed_for_computer(self, owners: frozenset) -> Any:
+        """The computer's seat among ``owners`` (its button the person presses), or None."""
+        solo = self.solo
+        return solo.seat if solo is not None and solo.pressed_here and \
+            solo.seat in owners else None
+
     def _takeback_event(self, offer: Takeback) -> dict:
         owners = sorted(offer.owners, key=lambda p: p.value)
+        far = self._pressed_for_computer(offer.owners)
+        extra = {} if far is None else {"computer": far.value}
         return self.event("offer", kind="takeback", players=[p.value for p in owners],
                           candidates=["take back "
-                                      + counted(len(self.actions) - offer.to, "action")])
+                                      + counted(len(self.actions) - offer.to, "action")],
+                          **extra)
 
     def _confirm_takeback(self, player: Player) -> None:
         """An owner of a lifted piece confirms; the other player's button does nothing."""

@@ -429,7 +429,12 @@ function renderOffer() {
     bonus: "place a black block, or press your button to decline" };
   const only = offer.kind === "choose" && offer.candidates.length === 1;
   const what = only ? "hold your button if it was this" : words[offer.kind] || offer.kind;
-  $("offer").replaceChildren(html("p", {}, `${who}: ${what}`),
+  // the computer presses no button: the person presses its seat's for it
+  const mine = offer.players.length > 1 ? "your button and " : "";
+  const said = offer.computer
+    ? `to take it back, press ${mine}${bare(nameOf(offer.computer))}'s button for the computer`
+    : `${who}: ${what}`;
+  $("offer").replaceChildren(html("p", {}, said),
     html("ol", {}, ...offer.candidates.map((c, i) => html("li", { class: i === offer.pick ? "pick" : "" }, c))));
 }
 

@@ -67,7 +67,7 @@
  *   repaired: {},
  *   takeback: {undone: number, actions: number, why: string, observation: Observation},
  *   timer: {player: string, state: string, seconds: number, left: number},
- *   offer: {kind: string, players: string[], candidates: string[], pick?: number},
+ *   offer: {kind: string, players: string[], candidates: string[], pick?: number, computer?: string},
  *   pause: {state: string},
  *   remote: {state: string, message: string},
  *   match: {state: string, ask: {kind: string, by: string, n: number, agreed: number, to: number},
