@@ -158,3 +158,43 @@ def test_the_service_keeps_the_sand_when_it_stops(block_set, tmp_path):
         devices.close()
     glass = _glass_after_resume(Table(block_set, tmp_path))
     assert glass["left"] == pytest.approx(left, abs=0.01) and left < 40.0
+
+
+def test_a_table_paused_at_the_stop_comes_back_paused(block_set, tmp_path):
+    """Paused, then stopped: the players left the table paused, and it waits for them paused
+    (before, it came back playing, the turn's sand running with nobody there)."""
+    t = _chosen_and_waited(block_set, tmp_path, 12.0)
+    t.table.on_button(ButtonEvent("menu", "press"), t.now)
+    t.table.stopping(t.now)
+    again = Table(block_set, tmp_path)
+    assert again.table.state == "paused"
+    opened = [e["event"] for e in again.table.opening(again.now)]
+    assert "pause" in opened
+    again.wait(300.0)
+    assert not again.table.hourglass.running
+    assert again.table.hourglass.remaining(again.now) == pytest.approx(48.0, abs=0.4)
+    again.table.on_button(ButtonEvent("menu", "press"), again.now)
+    assert again.table.state == "play" and again.table.hourglass.running
+
+
+def test_a_table_in_play_at_the_stop_comes_back_in_play(block_set, tmp_path):
+    t = _chosen_and_waited(block_set, tmp_path, 12.0)
+    t.table.stopping(t.now)
+    again = Table(block_set, tmp_path)
+    assert again.table.state == "play" and again.table.hourglass.running
+
+
+def test_a_stones_table_paused_at_the_stop_comes_back_paused(tmp_path):
+    """The pause is the table core's: every game keeps it."""
+    from engine.stones.sensing import sight
+    from tests.test_stones_table import Table as Stones
+
+    t = Stones(tmp_path).started()
+    move = t.table.position.legal_actions()[0]
+    t.see(sight(t.table.position.apply_action(move)))
+    t.table.on_button(ButtonEvent("menu", "press"), t.now)
+    assert t.table.state == "paused"
+    t.table.stopping(t.now)
+    again = Stones(tmp_path)
+    assert again.table.state == "paused" and again.table.actions == [move]
+    assert {"event": "pause", "state": "paused"} in again.table.opening(again.now)

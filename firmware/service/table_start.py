@@ -57,13 +57,15 @@ class Starting:
 
         resume_solo(self, entries)
         resume_remote(self, entries)
-        self._resumed_from(entries, standing.take(self.journal.dir, self.seed,
-                                                  len(self.actions)))
+        kept = standing.take(self.journal.dir, self.seed, len(self.actions))
+        self._resumed_from(entries, kept)
         self.tell("resumed", game=self.game.id, options=options_to_dict(self.game.options),
                   actions=len(self.actions), observation=self.position.observation())
         emit, self.emit = self.emit, lambda event: None  # what play's start says (the
         try:  # turn's hourglass), the opening below says again after the whole state: once
             self.resumed()
+            if kept.values.get("paused") is True and self.may_pause():  # as it was left
+                self.pause()
         finally:
             self.emit = emit
         if self.position.is_terminal():  # its end was not written before the stop
@@ -106,8 +108,9 @@ class Starting:
     """Said when ``stopping`` could not keep it: what the resume will lack."""
 
     def standing(self, now: float) -> dict:
-        """What stands now beyond the moves, as plain values (a turn's hourglass); {}: none."""
-        return {}
+        """What stands now beyond the moves, as plain values: a pause (and a game's own, as
+        a turn's hourglass); {}: nothing."""
+        return {"paused": True} if self.state == "paused" else {}
 
     def _begin_game(self) -> None:
         """Journal the start of a new game from the start position the table shows."""

@@ -1,8 +1,8 @@
-"""What stood at a stop that the journal does not keep: a turn's hourglass.
+"""What stood at a stop that the journal does not keep: a pause, a turn's hourglass.
 
 The journal keeps a game's moves, so a table started again rebuilds its
-position from them; but the sand left in a towers turn's hourglass is time,
-not a move. When the table stops (systemd's stop, Ctrl-C) it writes what
+position from them; but a pause, or the sand left in a towers turn's
+hourglass, is no move. When the table stops (systemd's stop, Ctrl-C) it writes what
 stands beyond its moves to ``standing.json`` in its state directory, whole,
 with the game's seed and how many actions it had played. The next start reads
 it once and removes it, so it is never used for a later turn.

@@ -127,11 +127,13 @@ class TowersTable(Table[TowersView]):
         self._sand_kept = self._sand_of(kept)
 
     def standing(self, now: float) -> dict:
-        """The sand left in the turn's hourglass, kept at a stop for the resumed turn."""
-        glass = self.hourglass
+        """The sand left in the turn's hourglass (and a pause), kept at a stop for the
+        resumed turn."""
+        glass, kept = self.hourglass, super().standing(now)
         if self.glass_of is None or not glass.started or glass.expired(now):
-            return {}
-        return {"glass": {"player": self.glass_of.value, "left": round(glass.remaining(now), 3)}}
+            return kept
+        return {**kept, "glass": {"player": self.glass_of.value,
+                                  "left": round(glass.remaining(now), 3)}}
 
     LOST_AT_STOP = "the turn's hourglass will start full when the table starts again"
 
