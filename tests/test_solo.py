@@ -103,6 +103,34 @@ def test_the_computer_chooses_at_once_and_its_fetching_is_not_timed(block_set, t
     assert sorted(map(tuple, left["cells"])) == sorted(other.cells)
 
 
+def test_a_restart_midway_through_the_computers_move_asks_the_rest_of_the_same_move(
+        block_set, tmp_path, monkeypatch):
+    """The computer chose a blue and a green block; the person fetched the blue, then
+    `obelisk play` was stopped and started again. The computer asked for a blue block
+    again: its move, kept beside the journal with the actions played when it was asked,
+    was dropped once one of its blocks had been played, and a new search chose otherwise."""
+    t = TowersHarness(block_set, tmp_path)
+    seat = t.pos.active
+    t.table.solo = Computer(Solo(seat, 1), "towers")
+    t.start_play()
+    t.wait(2.5)
+    wanted = [a for a in t.table.solo.asked if isinstance(a, Choose)]
+    assert len(wanted) == 2
+    t.see(pads=(t.pos.block(wanted[0].block).colour, None))  # the first block fetched
+    assert len(t.table.actions) == 1
+    rest = t.pos.block(wanted[1].block).colour
+
+    def searched_otherwise(self, table, seat):  # a search capped in time, this time
+        other = next(a for a in table.position.legal_actions()  # another colour
+                     if isinstance(a, Choose) and table.position.block(a.block).colour != rest)
+        return (other,)
+
+    monkeypatch.setattr(Computer, "_search_move", searched_otherwise)
+    again = TowersHarness(block_set, tmp_path)  # stopped and started again
+    asked = again.table.solo.asked
+    assert len(asked) == 1 and again.pos.block(asked[0].block).colour == rest, asked
+
+
 def test_a_move_of_several_actions_is_thought_within_one_cap(block_set, tmp_path,
                                                             monkeypatch):
     """The towers' two zone blocks are two searches: each was given the whole cap, so the

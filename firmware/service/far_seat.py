@@ -129,9 +129,14 @@ class FarSeat:
     def _left(self, table: Any) -> tuple:
         """What the asked move still lacks after the actions played since it was asked (none
         if those went elsewhere: a takeback)."""
-        n, left = self._n, list(self.asked)
-        if not left or len(table.history) <= n or table.history[n] is not self._for:
+        n = self._n
+        if not self.asked or len(table.history) <= n or table.history[n] is not self._for:
             return ()
+        return self._unmade(self.asked, table, n)
+
+    def _unmade(self, asked: tuple, table: Any, n: int) -> tuple:
+        """What of ``asked``, worked out after ``n`` actions, the actions since have not made."""
+        left = list(asked)
         for k in range(n, len(table.actions)):
             made, before = table.actions[k], table.history[k]
             for i, wanted in enumerate(left):

@@ -181,15 +181,19 @@ class Computer(FarSeat):
         return actions
 
     def _kept(self, table: Any) -> tuple:
-        """The move asked before a restart at this very point, if still legal (else ())."""
+        """What is left of the move asked before a restart, if still legal (else ()): asked
+        at this very point, or earlier with part of it made since (a towers choice of two
+        blocks, one of them fetched)."""
         try:
             kept = json.loads(read_limited(table.journal.dir / ASKED_FILE, 64 * 1024))
-            if kept.get("n") != len(table.actions) or kept.get("seed") != table.seed:
+            n = kept.get("n")
+            if type(n) is not int or not 0 <= n <= len(table.actions) \
+                    or kept.get("seed") != table.seed:
                 return ()
             actions = tuple(table.record.action_from_dict(a) for a in kept["actions"])
         except (OSError, ValueError, KeyError, TypeError, AttributeError, ObeliskError):
             return ()
-        return self._still_legal(table.position, actions)
+        return self._still_legal(table.position, self._unmade(actions, table, n))
 
     def _keep(self, table: Any, actions: tuple) -> None:
         kept = {"n": len(table.actions), "seed": table.seed,
