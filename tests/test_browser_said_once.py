@@ -16,11 +16,14 @@ import re
 import pytest
 
 from engine.core import square_name
+from tests.browser_support import interrupt
+from tests.hands_person import plan
 from tests.test_browser_leftovers import (
     Playing,
     _asked,
     _high_rise_places,
     _high_rise_started,
+    started,
 )
 
 SHOWN = """() => [...document.querySelectorAll(
@@ -120,3 +123,71 @@ def test_high_rise_alone_says_the_computers_move_and_a_hint_once(high_rise_alone
                for line in lines), lines
     assert SIZE.search(_ring_says(page, "B"))[1] == size.label
     assert page.query_selector(f"#drawing [data-ask='ask'][data-square='{square}']")
+
+
+# ---------------------------------------------------------------- the towers hourglass
+
+GLASSES = """() => Object.fromEntries([...document.querySelectorAll('#players .card')].map(
+  (card) => [card.dataset.player, card.querySelector('.hourglass .seconds')?.textContent
+    ?? null]))"""
+"""Each card's hourglass words ("56 s", "29 s stopped"), null for a card without one."""
+
+
+def _glasses(page) -> dict:
+    return page.evaluate(GLASSES)
+
+
+def _shown_running_only(page, what: str) -> dict:
+    """The cards show only running glasses ("56 s"), no stopped or expired one."""
+    page.wait_for_function(f"""() => {{
+        const shown = ({GLASSES})();
+        return Object.values(shown).every((w) => w === null || /^\\d+ s$/.test(w));
+      }}""", timeout=10_000)
+    return _glasses(page)
+
+
+def test_a_towers_card_keeps_no_finished_hourglass_live_or_reloaded(browser, tmp_path):
+    """After a timeout A's card read "0 s expired" all through B's turn, and after B's
+    choosing "29 s stopped"; a reload showed neither (a joining page is told only a glass
+    running or paused). Now a glass shows while it runs (or is paused) and goes when its
+    turn ends, on a page there all along as on one reloaded; a glass frozen by the page
+    when the table stops still shows its seconds, "stopped"."""
+    state = tmp_path / "towers"
+    state.mkdir()
+    table = Playing(browser, "towers", state, "--hourglass", "10")
+    page, follow = table.page, table.follow
+    try:
+        follow.start_game(lambda: table.act({"act": "press", "seat": "A"}))
+        first = follow.obs["active"]
+        other = "B" if first == "A" else "A"
+        # the table stopped while the glass runs: the page freezes it, its seconds said
+        page.wait_for_function(f"(p) => /^\\d+ s$/.test(({GLASSES})()[p])", arg=first,
+                               timeout=10_000)
+        interrupt(table.process)
+        page.wait_for_function(f"(p) => / stopped$/.test(({GLASSES})()[p])", arg=first,
+                               timeout=30_000)
+        table.process = started(table.command)
+        assert table._said() == table.url
+        follow.until(lambda: any(e["event"] == "timer" and e["state"] == "expired"
+                                 for e in follow.events), 30, "the first hourglass run out")
+        follow.until(lambda: any(e["event"] == "timer" and e["state"] == "started"
+                                 and e["player"] == other for e in follow.events), 30,
+                     "the next turn's hourglass")
+        shown = _shown_running_only(page, "after the lost turn")
+        assert shown[first] is None and shown[other], shown
+        # the next chooser chooses two blocks: their glass stops, and goes
+        for _ in range(2):
+            before = follow.accepted()
+            for act in plan(follow.obs, table.look()):
+                table.act(act)
+            follow.until(lambda b=before: follow.accepted() > b, 30, "a block chosen")
+        follow.until(lambda: any(e["event"] == "timer" and e["state"] == "stopped"
+                                 for e in follow.events), 30, "the chooser's glass stopped")
+        page.wait_for_function(f"() => Object.values(({GLASSES})()).every((w) => w === null)",
+                               timeout=10_000)
+        page.reload()
+        page.wait_for_selector("#players .card", timeout=30_000)
+        assert all(w is None for w in _glasses(page).values()), _glasses(page)
+    finally:
+        table.stop()
+

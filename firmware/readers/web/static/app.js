@@ -166,8 +166,10 @@ const handlers = {
     Object.assign(page, { problem: "", where: [], offer: null, asked: null, notice: "" });
     observe(e.observation, false);
   },
-  timer(e) {
-    page.timers[e.player] = { state: e.state, seconds: e.seconds, left: e.left, at: performance.now() };
+  timer(e) { // a card shows a glass while it runs or is paused: one stopped or run out goes
+    // with its turn, as a page that joins later is never told of it (the lost turn says so)
+    if (e.state === "stopped" || e.state === "expired") delete page.timers[e.player];
+    else page.timers[e.player] = { state: e.state, seconds: e.seconds, left: e.left, at: performance.now() };
   },
   offer(e) {
     page.offer = e;
