@@ -137,7 +137,7 @@ def _glasses(page) -> dict:
     return page.evaluate(GLASSES)
 
 
-def _shown_running_only(page, what: str) -> dict:
+def _shown_running_only(page) -> dict:
     """The cards show only running glasses ("56 s"), no stopped or expired one."""
     page.wait_for_function(f"""() => {{
         const shown = ({GLASSES})();
@@ -173,7 +173,7 @@ def test_a_towers_card_keeps_no_finished_hourglass_live_or_reloaded(browser, tmp
         follow.until(lambda: any(e["event"] == "timer" and e["state"] == "started"
                                  and e["player"] == other for e in follow.events), 30,
                      "the next turn's hourglass")
-        shown = _shown_running_only(page, "after the lost turn")
+        shown = _shown_running_only(page)
         assert shown[first] is None and shown[other], shown
         # the next chooser chooses two blocks: their glass stops, and goes
         for _ in range(2):
