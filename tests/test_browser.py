@@ -383,16 +383,17 @@ def test_playing_alone_the_page_outlines_the_computers_asked_move(browser, tmp_p
             const marks = [...document.querySelectorAll("#drawing [data-ask='ask']")];
             const notice = document.getElementById("notice").textContent;
             const turn = document.getElementById("turn").textContent;
-            return marks.length && notice.includes("asks")
+            return marks.length && turn.includes("make the computer's move")
               ? { squares: marks.map((m) => m.dataset.square), notice, turn } : null;
         }""", timeout=60_000).json_value()
         asked = [e for e in demo.events() if e.get("event") == "asked"]
         assert asked and all(e["player"] == "B" for e in asked)
         assert set(shown["squares"]) <= {m["square"] for e in asked for m in e["where"]}
-        assert "the computer (player B) asks" in shown["notice"]
-        # the turn line says the same move, not "lift one of your stones" (any move)
-        words = shown["notice"].split("asks: ", 1)[1]
-        assert shown["turn"].endswith(f": make the computer's move: {words}"), shown
+        # the turn line says the move asked, not "lift one of your stones" (any move), and
+        # no notice says it again (issue 32: each thing said once)
+        assert any(shown["turn"] == f"player B (computer, level 1): make the computer's move: "
+                   f"{e['text']}" for e in asked), shown
+        assert "asks" not in shown["notice"], shown
     finally:
         demo.stop()
         web.stop()

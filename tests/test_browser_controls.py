@@ -216,8 +216,8 @@ def test_a_solo_game_set_up_from_the_page_lights_a_hint(browser, lone_table):
         def whose_turn() -> str:
             if page.locator("#ctl-hint").count():
                 return "mine"
-            return "computer" if "the computer (player A) asks" in \
-                page.locator("#notice").inner_text() else ""
+            return "computer" if "make the computer's move" in \
+                page.locator("#turn").inner_text() else ""
 
         for _ in range(20):  # the toss decides who begins: the person's turn is wanted
             until(start, WAIT_S, "the game to start", every=0.5)
@@ -256,11 +256,14 @@ def test_playing_towers_alone_the_page_draws_the_computers_blocks(browser, tmp_p
         while not ("shape" in seen and "cubes" in seen):
             got = page.wait_for_function("""() => {
                 // read at once: the demo's hand makes the asked move soon after it is asked
+                const turn = document.getElementById("turn").textContent;
                 const notice = document.getElementById("notice").textContent;
                 const shapes = [...document.querySelectorAll("#facts svg[data-ask='ask']")];
                 const cubes = [...document.querySelectorAll("#drawing [data-ask='ask']")];
-                if (!notice.includes("asks") || !(shapes.length || cubes.length)) return null;
-                return { notice, shapes: shapes.map((s) => [s.dataset.colour, s.dataset.cells]),
+                if (!turn.includes("make the computer's move: ")
+                    || !(shapes.length || cubes.length)) return null;
+                return { turn, notice,
+                  shapes: shapes.map((s) => [s.dataset.colour, s.dataset.cells]),
                   cubes: cubes.map((c) => [c.closest("[data-player]").dataset.player,
                     c.dataset.cell]) };
             }""", timeout=90_000).json_value()
@@ -279,11 +282,14 @@ def test_playing_towers_alone_the_page_draws_the_computers_blocks(browser, tmp_p
                 drawn = _cells([c for _, c in got["cubes"]])
                 assert (player.pop(), drawn) in placed, (got, marks)
                 seen["cubes"] = got
-            page.wait_for_function("(n) => !document.getElementById('notice').textContent"
-                                   ".includes(n)", arg=got["notice"], timeout=90_000)
+            # said once: the turn line says the move, no notice says it again
+            assert "asks" not in got["notice"], got
+            page.wait_for_function("(n) => document.getElementById('turn').textContent !== n",
+                                   arg=got["turn"], timeout=90_000)
         # the words once: where the block goes is drawn, not said again in brackets
-        said = {f"the computer (player A) asks: {e['text']}" for e in asked}
-        assert seen["cubes"]["notice"] in said, (seen["cubes"]["notice"], said)
+        said = {f"player A (computer, level 1): make the computer's move: {e['text']}"
+                for e in asked}
+        assert seen["cubes"]["turn"] in said, (seen["cubes"]["turn"], said)
     finally:
         demo.stop()
         web.stop()

@@ -87,14 +87,14 @@ def test_two_pages_play_the_first_moves_of_a_remote_towers_match(derby):
         here.act({"act": "take", "seat": seat, "block": block["id"]})
         here.act({"act": "set", "seat": seat, "pad": look["pads"].index(None)})
         here.follow.until(lambda n=n: here.follow.accepted() >= n, 60, f"choice {n} here")
-        # the other page says who asks what, and the turn says to make that move
+        # the other page's turn line says to make that move, once (no notice says it again)
         there.page.wait_for_function(
-            "() => /the other table \\(player [AB]\\) asks: put a \\w+ block from the pile/"
-            ".test(document.getElementById('notice').textContent)", timeout=30_000)
+            "() => /make the other table's move: put a \\w+ block from the pile/"
+            ".test(document.getElementById('turn').textContent)", timeout=30_000)
         assert there.turn_words().startswith(f"player {seat}")
-        assert "make the other table's move" in there.turn_words()
         colour = block["colour"]
-        assert colour in there.page.text_content("#notice")
+        assert colour in there.turn_words()
+        assert "asks" not in (there.page.text_content("#notice") or "")
         # its person makes it with a block of that colour from their own pile
         look = there.act({"act": "look"})["table"]
         same = next(x for x in look["pile"] if x["colour"] == colour)

@@ -292,7 +292,7 @@ def _high_rise_alone(tmp_path):
 def test_high_rise_alone_a_wrong_size_is_refused_and_the_asked_size_stays_said(tmp_path):
     """A pyramid of another size on the square the computer asked for is refused; the ring
     keeps showing the size asked for, and the page's line under the ring keeps saying it in
-    words ("the computer asks for a small pyramid (1 pip) on a3") while the refusal shows.
+    words ("the ring shows a small pyramid (1 pip)") while the refusal shows.
     The refusal, which every reader of the table gets (the log, a club's broker), names the
     square and how the ring shows the size, never the size: which went where stays hidden."""
     from engine.core import counted, square_name
@@ -318,8 +318,8 @@ def test_high_rise_alone_a_wrong_size_is_refused_and_the_asked_size_stays_said(t
     t.table.tell_lights(frame)
     ring = next(s for s in t.events[-1]["strips"] if s["strip"] == "ring" and s["owner"] == "B")
     size = wanted.size
-    assert ring.get("says") == (f"the computer asks for a {size.label} pyramid "
-                                f"({counted(size.value, 'pip')}) on {square}")
+    assert ring.get("says") == (f"the ring shows a {size.label} pyramid "
+                                f"({counted(size.value, 'pip')})")
 
 
 @pytest.mark.parametrize("game_id", ["towers", "stones", "maze"])

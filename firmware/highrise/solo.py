@@ -44,13 +44,11 @@ def words(pos: Any, actions: tuple) -> str:
 
 def ring_words(pos: Any, actions: tuple, *, by: str) -> str:
     """What the ring lit for a far seat's pyramid (``by``: who asks it, the computer or the
-    other table; "" for a hint) says: its size, in the words of the set's pieces, and its
-    square."""
-    place = actions[0]
-    size = place.size
-    who = f"{by} asks for" if by else "a hint: put"
-    return (f"{who} a {size.label} pyramid ({counted(size.value, 'pip')}) on "
-            f"{square_name(place.square)}")
+    other table; "" for a hint) says: its size, in the words of the set's pieces. Only the
+    size: the page shows these beside the ring, and the turn line (the move asked) or the
+    hint's line already says the square and who asks."""
+    size = actions[0].size
+    return f"the ring shows a {size.label} pyramid ({counted(size.value, 'pip')})"
 
 
 def notation(pos: Any, actions: tuple) -> str:

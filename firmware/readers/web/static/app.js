@@ -166,8 +166,10 @@ const handlers = {
     Object.assign(page, { problem: "", where: [], offer: null, asked: null, notice: "" });
     observe(e.observation, false);
   },
-  timer(e) {
-    page.timers[e.player] = { state: e.state, seconds: e.seconds, left: e.left, at: performance.now() };
+  timer(e) { // a card shows a glass while it runs or is paused: one stopped or run out goes
+    // with its turn, as a page that joins later is never told of it (the lost turn says so)
+    if (e.state === "stopped" || e.state === "expired") delete page.timers[e.player];
+    else page.timers[e.player] = { state: e.state, seconds: e.seconds, left: e.left, at: performance.now() };
   },
   offer(e) {
     page.offer = e;
@@ -196,7 +198,7 @@ const handlers = {
   },
   asked(e) { // the computer's move, or the other table's, for the person to make
     page.notice = `${e.by} (${bare(nameOf(e.player))}) asks: ${e.text}`; // where: drawn
-    page.asked = { kind: "ask", where: e.where };
+    page.asked = { kind: "ask", where: e.where, text: e.text, said: page.notice };
   },
   remote(e) { // a match with another table: the link's state stays said until it changes
     page.link = e;
@@ -303,8 +305,8 @@ function paint() {
     + "button sets up the next game" : setup ? page.problem : turnWords();
   $("turn").hidden = !$("turn").textContent;
   renderOffer();
-  $("notice").textContent = page.notice;
-  $("notice").hidden = !page.notice;
+  $("notice").textContent = noticeWords($("turn").textContent);
+  $("notice").hidden = !$("notice").textContent;
   $("link").textContent = [page.link?.message, page.ask?.message].filter(Boolean).join(" · ");
   $("link").className = page.ask ? "ask" : page.link ? page.link.state : "";
   $("link").hidden = !page.link && !page.ask;
@@ -342,6 +344,16 @@ function statusWords() {
   if (page.paused) return page.link ? "paused: the menu button asks the other table to play on"
     : "paused: the menu button resumes";
   return `${counted(page.actions, "action")} played`;
+}
+
+/** The notice, unless it only says again the move asked that the turn line says ("make the
+ * computer's move: ..."): each thing said once. Where the turn line does not say it, the
+ * notice does.
+ * @param {string} turn the turn line shown */
+function noticeWords(turn) {
+  const ask = page.asked;
+  const repeats = ask?.said === page.notice && Boolean(ask?.text) && turn.includes(ask?.text || "");
+  return repeats ? "" : page.notice;
 }
 
 function turnWords() {

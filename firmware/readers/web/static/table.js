@@ -17,7 +17,9 @@ import * as towers from "./towers.js";
 /**
  * Playing alone: the computer's move for the person to make ("ask"), or a hint; `where`
  * names the places as its event does.
- * @typedef {{kind: string, where: import("./service.js").Place[]}} Asked
+ * The computer's asked move (kind "ask") or a hint, drawn where it goes; `text`: the move in
+ * words, `said`: the line that says it ("the computer (player B) asks: ...").
+ * @typedef {{kind: string, where: import("./service.js").Place[], text?: string, said?: string}} Asked
  */
 
 /**
