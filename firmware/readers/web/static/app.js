@@ -304,6 +304,7 @@ function paint() {
   $("turn").textContent = page.over ? `${page.outcome?.words || "the game is over"}; a player `
     + "button sets up the next game" : setup ? page.problem : turnWords();
   $("turn").hidden = !$("turn").textContent;
+  renderBandGlass();
   renderOffer();
   $("notice").textContent = noticeWords($("turn").textContent);
   $("notice").hidden = !$("notice").textContent;
@@ -398,6 +399,18 @@ function renderPlayers() {
     return card;
   }));
   if (!page.game) $("players").replaceChildren();
+}
+
+/** The glass a card shows (it runs, or is paused), with whose it is, beside the turn
+ * line: the pinned band keeps it in view on a phone while the cards scroll away (style.css
+ * shows it only there). */
+function renderBandGlass() {
+  const [seat, timer] = Object.entries(page.timers)[0] || [null, null];
+  const shown = Boolean(seat && timer && !page.over);
+  $("band-glass").hidden = !shown;
+  $("band-glass").replaceChildren(...(shown && seat && timer
+    ? [html("span", { class: "whose" }, `${bare(nameOf(seat))}'s hourglass`), hourglass(timer)]
+    : []));
 }
 
 /** Each hourglass on the page, and what brings it up to date.
