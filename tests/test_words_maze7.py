@@ -1,0 +1,37 @@
+"""Maze words a newcomer's trial of `obelisk play maze` tripped on (issue 32): what starts
+the game once the board is clear, alone or two-handed, and a piece named once."""
+
+from __future__ import annotations
+
+from engine.players import Player
+from firmware.service.solo import Computer, Solo
+from tests.test_maze_table import Table as MazeHarness
+
+
+def test_a_clear_board_says_who_puts_the_obelisk_down_to_start(tmp_path):
+    """The board cleared, the words still said "clear the board of pieces and walls; then
+    ...": once it is clear they say what starts the game, and who does it."""
+    t = MazeHarness(tmp_path)
+    t.settle()  # nothing on the board
+    said = t.table.problem
+    assert said == ("the board is clear: the Architect puts segment 1, the obelisk, on any "
+                    "square to start the game"), said
+    assert t.last("setup")["problem"] == said
+
+
+def test_a_clear_board_alone_says_the_person_puts_the_computers_obelisk_down(tmp_path):
+    """Alone against the computer as the Architect, the person puts the obelisk down for it
+    (the computer leaves that square to them): the words say so before the game starts."""
+    t = MazeHarness(tmp_path)
+    t.table.solo = Computer(Solo(Player.A, 1), "maze")
+    t.settle()
+    said = t.table.problem
+    assert said == ("the board is clear: put segment 1, the obelisk, on any square for the "
+                    "Architect (computer, level 1) to start the game (the computer leaves "
+                    "this one to you)"), said
+    t = MazeHarness(tmp_path / "person")  # the person is the Architect
+    t.table.solo = Computer(Solo(Player.B, 1), "maze")
+    t.settle()
+    assert t.table.problem.startswith("the board is clear: the Architect puts segment 1"), \
+        t.table.problem
+
