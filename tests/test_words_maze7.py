@@ -35,3 +35,27 @@ def test_a_clear_board_alone_says_the_person_puts_the_computers_obelisk_down(tmp
     assert t.table.problem.startswith("the board is clear: the Architect puts segment 1"), \
         t.table.problem
 
+
+def test_the_obelisk_moved_before_the_maze_master_walls_is_named_once(tmp_path):
+    """"put the obelisk back on d4 and take the piece off d5": the piece on d5 IS the
+    obelisk. Moved whole from one square to another, a piece is named once, where it is
+    and where it goes back."""
+    t = MazeHarness(tmp_path).ready()
+    t.lift("d4")
+    t.put("d5")
+    assert t.table.problem == ("the Maze Master walls or passes first: put the obelisk on d5 "
+                               "back on d4"), t.table.problem
+    t.put("e5")  # a second piece more: which one is where, the table cannot say
+    assert "take the piece off" in t.table.problem, t.table.problem
+
+
+def test_a_segment_moved_while_setting_out_is_named_once(tmp_path):
+    """The same class while the segments go down: segment 2 moved from b5 to c5."""
+    t = MazeHarness(tmp_path)
+    t.put("d4")
+    t.put("b5")
+    t.put("e5")
+    t.lift("b5")
+    t.put("c5")
+    assert t.table.problem == ("segments stay where they were put: put segment 2 on c5 back "
+                               "on b5"), t.table.problem
