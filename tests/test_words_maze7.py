@@ -59,3 +59,27 @@ def test_a_segment_moved_while_setting_out_is_named_once(tmp_path):
     t.put("c5")
     assert t.table.problem == ("segments stay where they were put: put segment 2 on c5 back "
                                "on b5"), t.table.problem
+
+
+def test_the_maze_as_text_counts_the_turns_played_once_it_is_over():
+    """"turn 6 of 15" beside "10 turns left" after the end: no turn is under way once the
+    game is over; the turns played are counted."""
+    from firmware.maze.screen import turn_words
+
+    seen = {"phase": "over", "turn": 5, "turns_left": 10}
+    assert turn_words(seen) == "5 of 15 turns played"
+    assert turn_words({**seen, "phase": "move"}) == "turn 6 of 15"
+
+
+def test_a_segment_on_top_of_another_comes_off_alone():
+    """The wooden set: a hand lifts the segment on top of a square, not the one under it."""
+    from firmware.maze.hands import MazeHands
+    from tests.test_hands_games import _sim
+
+    hands = MazeHands(_sim("sim-maze"))
+    for piece in ("segment 2", "segment 3"):
+        hands.act({"act": "take", "seat": "B", "piece": piece})
+        hands.act({"act": "put", "seat": "B", "square": "c3"})
+    hands.act({"act": "lift", "seat": "B", "square": "c3"})
+    assert hands.look()["held"]["B"] == ["segment 3"]
+    assert hands.look()["squares"]["c3"] == ["segment 2"]
