@@ -235,7 +235,7 @@ def _setup_starts(tmp_path: Path, game: str) -> None:
         play.until_status(lambda s: s["problem"] not in (table.READY, ""), "the mess seen")
         play.act({"act": "setup", "options": play.status()["options"]})  # as the page does
         if game == "maze":  # the board clear: the Architect's obelisk begins the game
-            play.until_status(lambda s: s["problem"] == table.SETUP, "the board ready")
+            play.until_status(lambda s: s["problem"] == table.READY, "the board ready")
             play.act({"act": "take", "seat": "A", "piece": "obelisk"})
             play.act({"act": "put", "seat": "A", "square": "d4"})
         else:

@@ -107,9 +107,10 @@ def test_setup_waits_for_a_clear_board(tmp_path):
 
 def test_a_button_on_the_clear_board_begins_too(tmp_path):
     t = Table(tmp_path)
-    t.settle()
+    t.settle()  # the clear board is said (a setup event), then the press begins
+    assert [e["event"] for e in t.events] == ["setup"]
     t.press("B")
-    assert t.table.state == "play" and t.events[0]["event"] == "start"
+    assert t.table.state == "play" and t.events[1]["event"] == "start"
     assert t.events[-1]["doing"] == "put segment 1, the obelisk, on any square"
     t.put("d4")
     assert t.table.position.obelisk == sq("d4")

@@ -46,8 +46,8 @@ def test_lifting_a_piece_before_the_maze_master_walls_says_where_it_goes_back(tm
     t.lift("d4")
     assert t.table.problem == "the Maze Master walls or passes first: put the obelisk back on d4"
     t.put("d5")
-    assert t.table.problem == ("the Maze Master walls or passes first: put the obelisk back on "
-                               "d4 and take the piece off d5")
+    assert t.table.problem == ("the Maze Master walls or passes first: put the obelisk on d5 "
+                               "back on d4")  # the same piece, named once (tests/test_words_maze7)
 
 
 def test_the_computers_architect_leaves_the_obelisks_square_to_the_person_and_says_so(tmp_path):

@@ -53,6 +53,18 @@ def _back(state: MazeState, squares) -> str:
                         for square in sorted(squares))
 
 
+def _put_back(state: MazeState, gone: frozenset[Square], new: frozenset[Square]) -> str:
+    """What puts the board back: each piece that left its square back on it, and a piece
+    more taken off. One piece moved from one square to another is that same piece, named
+    once: "put the obelisk on c7 back on a7"."""
+    if len(gone) == 1 and len(new) == 1:
+        (frm,), (to,) = gone, new
+        return f"put {state.piece_on(frm)} on {square_name(to)} back on {square_name(frm)}"
+    fixes = [f"put {_back(state, gone)}"] if gone else []
+    fixes += [f"take the piece off {_names(new)}"] if new else []
+    return " and ".join(fixes)
+
+
 def read_view(state: MazeState, view: MazeView) -> Reading:
     """The meaning of ``view`` in ``state``; MazeSensingError when it has none."""
     seen = sight(state)
@@ -80,8 +92,8 @@ def _segments_placed(state: MazeState, gone: frozenset[Square], new: frozenset[S
         raise MazeSensingError(f"no walls before the first turn: take the wall off "
                                f"{_names(walls_new)}", tuple(sorted(walls_new)))
     if gone:
-        raise MazeSensingError(f"segments stay where they were put: put {_back(state, gone)}",
-                               tuple(sorted(gone)))
+        raise MazeSensingError("segments stay where they were put: "
+                               + _put_back(state, gone, new), tuple(sorted(gone | new)))
     wanted = 1 if state.phase is Phase.FIRST_SEGMENT else SEGMENTS - 1 - len(state.segments)
     if len(new) > wanted:
         raise MazeSensingError(f"{len(new)} new pieces but only {wanted} to place: take "
@@ -92,11 +104,9 @@ def _segments_placed(state: MazeState, gone: frozenset[Square], new: frozenset[S
 def _wall_placed(state: MazeState, gone: frozenset[Square], new: frozenset[Square],
                  walls_new: frozenset[Square]) -> Reading:
     """At the start of a turn: one new wall, its orientation still to be picked."""
-    if gone or new:  # each piece named, and where it goes: "put the obelisk back on g7"
-        fixes = [f"put {_back(state, gone)}"] if gone else []
-        fixes += [f"take the piece off {_names(new)}"] if new else []
-        raise MazeSensingError("the Maze Master walls or passes first: " + " and ".join(fixes),
-                               tuple(sorted(gone | new)))
+    if gone or new:  # each piece named once, and where it goes: "put the obelisk back on g7"
+        raise MazeSensingError("the Maze Master walls or passes first: "
+                               + _put_back(state, gone, new), tuple(sorted(gone | new)))
     if len(walls_new) > 1:
         raise MazeSensingError(f"one wall a turn: take one off {_names(walls_new)}",
                                tuple(sorted(walls_new)))

@@ -1,8 +1,9 @@
 """A person's hands on the simulated maze board: segments, the obelisk, walls.
 
 The obelisk (segment 1) and four segments lie beside the board until a hand
-puts them on squares. A hand lifts everything standing on a square (the
-obelisk carries the segments it claimed) and puts it on another; set on a
+puts them on squares. A hand lifts the top of a square (a segment alone; the
+obelisk with the segments under it, or, as the page asks, with only those it
+claimed: an unclaimed one it stands on stays) and puts it on another; set on a
 segment, the obelisk stands on it, and the square's switch does not change,
 so the Architect's button says it is a claim. The Maze Master stands walls
 from a box of ten on squares and takes them off again; which way a wall
@@ -31,6 +32,11 @@ class MazeHands(SquareHands):
     def __init__(self, sim) -> None:
         super().__init__(sim)
         self.walls: frozenset[tuple[int, int]] = frozenset()
+
+    def lifting(self, stack: tuple[str, ...], seat: str) -> int:
+        """A segment on top comes off alone; the obelisk on top comes with everything under
+        it, unless the act counts only what it claimed (the page does: the game says which)."""
+        return len(stack) if stack[-1] == "obelisk" else 1
 
     def look(self) -> dict:
         return {**super().look(), "walls": sorted(square_name(w) for w in self.walls),

@@ -25,7 +25,10 @@ def _state(seen: dict) -> MazeState:
 def turn_words(seen: dict) -> str:
     """The turn under way, as the turn line and the page count it: "turn 3 of 20" once the
     Architect has moved twice (``turn`` counts the moves made); "no turns left" after the
-    last."""
+    last; once the game is over, the turns played ("5 of 15 turns played": none is under
+    way)."""
+    if seen["phase"] == "over":
+        return f"{seen['turn']} of {seen['turn'] + seen['turns_left']} turns played"
     if not seen["turns_left"]:
         return "no turns left"
     return f"turn {seen['turn'] + 1} of {seen['turn'] + seen['turns_left']}"

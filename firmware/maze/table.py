@@ -54,6 +54,8 @@ def _then(n: int) -> str:
 class MazeTable(Table[MazeView]):
     SETUP = ("clear the board of pieces and walls; then the Architect puts segment 1, "
              "the obelisk, on any square")
+    READY = ("the board is clear: the Architect puts segment 1, the obelisk, on any square "
+             "to start the game")
     record = record
     draw_leds = leds.frame
     SEATS: ClassVar[dict[str, str]] = ROLE_NAMES
@@ -159,7 +161,7 @@ class MazeTable(Table[MazeView]):
         """Before a game: the first piece on the cleared board is the obelisk; it begins."""
         self.wrong = ()
         if self.ready(view):
-            self.problem = self.SETUP
+            self.problem = self._ready_words()
             return
         if not view.walls and len(view.pieces) == 1:
             self._begin_game()
@@ -170,6 +172,15 @@ class MazeTable(Table[MazeView]):
         self._wrong("clear the board first: take the lit pieces and walls off, then the "
                     "Architect puts the obelisk on any square",
                     tuple(sorted(view.pieces | view.walls)), kind="task")
+
+    def _ready_words(self) -> str:
+        """What starts the game on the clear board, and who does it: the Architect, or,
+        when the Architect's seat is played from afar, the person here for it."""
+        if self.solo is None or self.solo.seat is not ARCHITECT:
+            return self.READY
+        architect = self.players()[ARCHITECT.value]
+        return self.solo.doing(self, "the board is clear: put segment 1, the obelisk, on any "
+                                     f"square for {architect} to start the game")
 
     def _play_button(self, player: Player, kind: str) -> None:
         """The Maze Master presses to pass, while the board is as the position has it."""

@@ -1,7 +1,7 @@
 // @ts-check
 // Maze hands: the obelisk and segments beside the board, the 8x8 board with its pieces and
-// walls, what your hand holds. Click a square to lift what stands on it (the obelisk with the
-// segments it claimed), another to put it down; stand a wall, then turn it with the Maze
+// walls, what your hand holds. Click a square to lift its top piece (the obelisk with the
+// segments it claimed, as a hand lifts the wooden obelisk), another to put it down; stand a wall, then turn it with the Maze
 // Master's button (press: the next way, hold: this one).
 import { html } from "./svg.js";
 import { board, button, capital, heldWords, key, modes } from "./hands_board.js";
@@ -22,20 +22,53 @@ import { board, button, capital, heldWords, key, modes } from "./hands_board.js"
 
 const mode = { value: "move" };
 
-/** A square's pieces in short (the board's key says them): the obelisk with how many
- * segments it stands on, or each segment by its number.
+/** A square's pieces in short, bottom first (the board's key says them): each segment by its
+ * number, and the obelisk with how many segments it claimed (those a hand lifts with it).
  * @param {string[]} stack  bottom first
- * @returns {string[]} */
-function shortStack(stack) {
-  if (stack[stack.length - 1] === "obelisk") {
-    return [stack.length > 1 ? `ob+${stack.length - 1}` : "ob"];
-  }
-  return stack.map((piece) => piece === "obelisk" ? "ob" : piece.replace("segment ", "s"));
+ * @param {Set<string>} obelisk  the obelisk's own pieces (obeliskPieces) */
+function shortStack(stack, obelisk) {
+  const carried = stack[stack.length - 1] === "obelisk" ? lifted(stack, obelisk) : 0;
+  const under = stack.slice(0, stack.length - carried).map((piece) =>
+    piece === "obelisk" ? "ob" : piece.replace("segment ", "s"));
+  return carried ? [...under, carried > 1 ? `ob+${carried - 1}` : "ob"] : under;
 }
 
 /** A piece as the rules name it: "the obelisk", "segment 2" (as its label says).
  * @param {string} piece */
 const pieceWords = (piece) => piece === "obelisk" ? "the obelisk" : piece;
+
+/** The pieces of the obelisk as the game has it: segment 1 and the segments it claimed
+ * (every one placed that no longer stands out on its own; none before the game).
+ * @param {import("./service.js").Observation | null} obs */
+function obeliskPieces(obs) {
+  const seen = /** @type {{game?: string, phase?: string, numbers?: Record<string, number>}} */
+    (obs || {});
+  if (seen.game !== "maze" || !seen.numbers || seen.phase === "first_segment"
+    || seen.phase === "segments") return new Set(["obelisk"]);
+  const out = new Set(Object.values(seen.numbers).map((n) => `segment ${n}`));
+  return new Set(["obelisk", ...[2, 3, 4, 5].map((n) => `segment ${n}`)
+    .filter((piece) => !out.has(piece))]);
+}
+
+/** How many pieces off the top of ``stack`` a person's hand lifts: the obelisk with the
+ * segments it claimed (not one it merely stands on, unclaimed), or else the top piece alone.
+ * @param {string[]} stack  bottom first
+ * @param {Set<string>} obelisk  the obelisk's own pieces (obeliskPieces) */
+export function lifted(stack, obelisk) {
+  if (stack[stack.length - 1] !== "obelisk") return 1;
+  let count = 1;
+  while (count < stack.length && obelisk.has(stack[stack.length - 1 - count])) count += 1;
+  return count;
+}
+
+/** A square in words, for its title and a screen reader: its pieces top first ("the obelisk
+ * on segment 2"), a wall, or "empty".
+ * @param {string[]} stack  bottom first @param {boolean} wall */
+function squareWords(stack, wall) {
+  const words = [...(stack.length ? [heldWords(stack, pieceWords)] : []),
+    ...(wall ? ["a wall"] : [])];
+  return words.length ? words.join(" and ") : "empty";
+}
 
 /** What a seat's hand holds, in words ("" for nothing): hands.js says it of the other hand.
  * @param {MazeHands} table @param {string} seat */
@@ -48,11 +81,13 @@ export function holding(table, seat) {
  * @param {MazeHands} table
  * @param {string} seat
  * @param {import("./hands.js").Act} act
- * @param {unknown} _obs  (the board is always 8x8)
+ * @param {import("./service.js").Observation | null} obs  the game's: which segments the
+ *   obelisk claimed, which a hand lifts with it
  * @param {string} name  the seat's role ("the Architect") */
-export function drawHands(table, seat, act, _obs, name) {
+export function drawHands(table, seat, act, obs, name) {
   const held = table.held[seat];
   const walls = new Set(table.walls);
+  const obelisk = obeliskPieces(obs);
   const grid = board(table.rows, table.cols, (name) => {
     const stack = table.squares[name] || [];
     const onClick = () => {
@@ -60,13 +95,13 @@ export function drawHands(table, seat, act, _obs, name) {
         act({ act: walls.has(name) ? "unstand" : "stand", square: name });
       } else if (mode.value === "knock") act({ act: "knock", square: name });
       else if (held.length) act({ act: "put", seat, square: name });
-      else if (stack.length) act({ act: "lift", seat, square: name });
+      else if (stack.length) act({ act: "lift", seat, square: name,
+        count: lifted(stack, obelisk) });
     };
     const wall = walls.has(name);
-    const words = [...stack, ...(wall ? ["wall"] : [])];
-    const short = [...shortStack(stack), ...(wall ? ["w"] : [])];
-    return { words: words.length ? words.join(" / ") : "·", short: short.join(" "), onClick,
-      marked: words.length > 0 };
+    const short = [...shortStack(stack, obelisk), ...(wall ? ["w"] : [])];
+    return { words: squareWords(stack, wall), short: short.join(" "), onClick,
+      marked: stack.length > 0 || wall };
   });
   const beside = html("div", { class: "hands-pile" },
     ...table.beside.map((p) => button(p, { "data-piece": p },
@@ -80,8 +115,8 @@ export function drawHands(table, seat, act, _obs, name) {
   // the board first, right under the drawing; what is beside it and the modes below
   return html("div", { class: "hands-maze" }, hand,
     html("section", {}, html("h3", {}, "The board (row 1, the Architect's edge, at the bottom)"),
-      grid, key("ob the obelisk, ob+2 the obelisk on 2 segments it claimed, s2 segment 2, "
-        + "w a wall", table.cols)),
+      grid, key("ob the obelisk, ob+2 the obelisk on 2 segments it claimed, s2 segment 2 "
+        + "(a square's pieces bottom first), w a wall", table.cols)),
     modes(mode, { move: "picks up or puts down", wall: `stands a wall (${table.box} in `
       + "the box) or takes it off", knock: "knocks a piece off" }, () => act({ act: "look" })),
     html("p", {}, "A wall's facing: the table lights one; press the Maze Master's button (B) "

@@ -141,20 +141,57 @@ function segmentWords(seen) {
   return `the obelisk: ${seen.claimed} of ${SEGMENTS} segments${left ? `, ${left} to claim` : ""}`;
 }
 
+/** The pieces the game has on the board that lie beside it on the wooden set (knocked off,
+ * or laid there), each with where the game has it, in a line; null when none does, before
+ * the turns begin or after the end, or with no hands on this page. The switches cannot see a
+ * segment leave from under the obelisk: the page, seeing the set, says it.
+ * @param {MazeObservation} seen
+ * @param {import("./service.js").HandsTable | null | undefined} set */
+function offTheBoard(seen, set) {
+  const wooden = /** @type {{game?: string, beside?: unknown}} */ (set || {});
+  if (wooden.game !== "maze" || !Array.isArray(wooden.beside)) return null;
+  if (!["wall", "move"].includes(seen.phase)) return null;
+  /** @type {Record<string, string>} */
+  const out = Object.fromEntries(Object.entries(seen.numbers || {})
+    .map(([square, n]) => [`segment ${n}`, square]));
+  const lost = /** @type {string[]} */ (wooden.beside).map((piece) => {
+    if (piece === "obelisk") return `the obelisk lies beside the board; the game has it on ${seen.obelisk}`;
+    if (out[piece]) return `${piece} lies beside the board; the game has it on ${out[piece]}`;
+    return `${piece} lies beside the board; the game has it in the obelisk on ${seen.obelisk}`;
+  });
+  if (!lost.length) return null;
+  return html("p", { class: "off-the-board", role: "status" },
+    `On the wooden set now: ${lost.join("; ")}. Put ${lost.length > 1 ? "them" : "it"} back `
+    + "there.");
+}
+
 /** @param {MazeView} view */
 export function info(view) {
   const seen = view.obs;
-  return html("div", { class: "maze-info" },
+  return html("div", { class: "maze-info" }, offTheBoard(seen, view.set),
     html("span", { class: "stat" }, segmentWords(seen)),
-    // the turn under way, counted as the turn line counts it ("turn 1 of 20")
-    html("span", { class: "stat" }, seen.turns_left
-      ? `turn ${seen.turn + 1} of ${seen.turn + seen.turns_left}` : "no turns left"),
+    html("span", { class: "stat" }, turnWords(seen)),
     html("span", { class: "stat" }, `${counted(seen.walls_left, "wall")} left`));
 }
 
-/** @param {MazeObservation} seen @param {string} p */
+/** The turns, as the terminal counts them (firmware/maze/screen.py turn_words): the turn
+ * under way ("turn 1 of 20"); once the game is over, the turns played ("5 of 15 turns
+ * played"): no turn is under way then, and those left were never played.
+ * @param {MazeObservation} seen */
+function turnWords(seen) {
+  const total = seen.turn + seen.turns_left;
+  if (seen.phase === "over") return `${seen.turn} of ${total} turns played`;
+  return seen.turns_left ? `turn ${seen.turn + 1} of ${total}` : "no turns left";
+}
+
+/** The Architect's segments and turns left (the turn under way counted, as "turn 6 of 15"
+ * leaves 10), the Maze Master's walls left; once over, the turns the Architect took.
+ * @param {MazeObservation} seen @param {string} p */
 export function scoreLine(seen, p) {
   if (p !== "A") return `${counted(seen.walls_left, "wall")} left`;
+  if (seen.phase === "over") {
+    return `${seen.claimed} of ${SEGMENTS} segments in ${counted(seen.turn, "turn")}`;
+  }
   const turns = `${counted(seen.turns_left, "turn")} left`;
   return settingOut(seen) ? turns : `${seen.claimed} of ${SEGMENTS} segments · ${turns}`;
 }
