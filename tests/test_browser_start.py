@@ -3,7 +3,8 @@
 A newcomer's `obelisk play stones` on a fresh state directory: the stones are
 not set out, so the table cannot start. The panel says so where its start
 would be, with what to do; a command the table refuses is said beside the
-button that sent it; a new game refused keeps its form as typed.
+button that sent it; a new game refused keeps its form as typed, and the
+form names the seats as the game does.
 Each test has its own `obelisk play` (``tests.test_browser_play.Played``).
 """
 
@@ -97,3 +98,21 @@ def test_a_refused_new_game_is_said_under_its_form_which_keeps_what_was_typed(st
     # nothing typed is lost: the person corrects it
     assert page.locator("#opt-size").input_value() == "9x9"
     assert page.locator("#opt-mode").input_value() == "bounded"
+
+
+def _players(page) -> list[str]:
+    return page.locator("#opt-solo option").all_inner_texts()
+
+
+def test_the_players_choices_name_the_seats_as_the_game_does(stones):
+    page = stones.page
+    assert _players(page) == [
+        "two people", "the computer plays player A", "the computer plays player B",
+        "a friend at another table; player A here", "a friend at another table; player B here"]
+    page.select_option("#new-game", "maze")
+    until(lambda: "the computer plays the Architect" in _players(page), WAIT_S,
+          "the maze's roles in the form")
+    assert _players(page) == [
+        "two people", "the computer plays the Architect",
+        "the computer plays the Maze Master", "a friend at another table; the Architect here",
+        "a friend at another table; the Maze Master here"]

@@ -188,7 +188,7 @@ function newGameForm(status) {
       html("option", { value: id, title: g.help, selected: id === chosen ? "selected" : null }, id)));
   select.addEventListener("change", () => { ctl.form = { game: select.value }; paint(); });
   const fields = (games[chosen]?.options || []).map((o) => optionField(o));
-  const solo = soloFields(status.solo, status.remote);
+  const solo = soloFields(status.solo, status.remote, seatsOf(games[chosen]));
   const form = html("form", { id: "new-game-form", class: "ctl-new" },
     html("h3", {}, "A new game"),
     html("label", {}, "game ", select), ...fields.map((f) => f.label), ...solo.labels,
@@ -216,16 +216,26 @@ function newGameForm(status) {
   return form;
 }
 
+/** A game's seats as it names them ({A: "the Architect", ...}; none named: player A, B).
+ * @param {ControlStatus["games"][string] | undefined} game */
+function seatsOf(game) {
+  // (the status's games name them: firmware.service.commands.games)
+  /** @type {{help: string, seats?: Record<string, string>} | undefined} */
+  const named = game;
+  return (/** @param {string} seat */ (seat) => named?.seats?.[seat] || `player ${seat}`);
+}
+
 /** Who plays: two people, the computer in a seat and its level (--solo, --level), or a
- * friend at another table (--remote, --seat, --secret).
+ * friend at another table (--remote, --seat, --secret); each seat as the game names it.
  * @param {ControlStatus["solo"]} solo  as the table plays now
- * @param {ControlStatus["remote"]} remote  the match the table plays now, if any */
-function soloFields(solo, remote) {
+ * @param {ControlStatus["remote"]} remote  the match the table plays now, if any
+ * @param {(seat: string) => string} seatOf  the chosen game's name of a seat */
+function soloFields(solo, remote, seatOf) {
   const now = remote ? `remote-${remote.seat}` : solo?.seat || "none";
   const seat = html("select", { name: "opt-solo", id: "opt-solo" },
-    ...[["none", "two people"], ["A", "the computer plays A"], ["B", "the computer plays B"],
-      ["remote-A", "a friend at another table; A here"],
-      ["remote-B", "a friend at another table; B here"]]
+    ...[["none", "two people"],
+      ...["A", "B"].map((p) => [p, `the computer plays ${seatOf(p)}`]),
+      ...["A", "B"].map((p) => [`remote-${p}`, `a friend at another table; ${seatOf(p)} here`])]
       .map(([value, words]) => html("option",
         { value, selected: now === value ? "selected" : null }, words)));
   const match = html("input", { name: "opt-match", id: "opt-match", value: remote?.match || "",
