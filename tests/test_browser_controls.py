@@ -152,13 +152,13 @@ def test_with_the_pin_a_person_runs_the_table_and_wrong_pins_wait(browser, table
         until(lambda: page.locator("#title").inner_text() == "Obelisk Table · stones", WAIT_S,
               "the page to show the new stones table")
 
-        def refused() -> bool:  # the simulated board has no stones set out
-            if "set the stones out" in _said(page):
-                return True
-            _tap_start(page)  # again, while the new table still reads the board
-            return "set the stones out" in _said(page)
+        def not_ready() -> str:  # the simulated board has no stones set out
+            return " ".join(page.locator("#ctl-not-ready").all_inner_texts())
 
-        until(refused, WAIT_S, "the table's reason", every=0.5)
+        until(lambda: "set the stones out" in not_ready(), WAIT_S,
+              "the table's reason where its start would be")
+        assert not page.locator("#ctl-start").count()
+        assert "hands" not in not_ready()  # this page has none: the table is wooden
         page.select_option("#new-game", "towers")
         page.wait_for_selector("#opt-hourglass")
         page.fill("#opt-hourglass", "90")

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from engine.players import Player
+from engine.stones.sensing import sight
 from engine.towers.actions import Decline
 from engine.towers.game import TowersGame
 from engine.towers.sensing import expected_towers
@@ -34,7 +35,7 @@ from firmware.towers.view import view_of
 from hardware.devices import open_table
 from hardware.profile import load_profile
 from tests.conftest import COLUMN_B, cells, column, position
-from tests.test_no_dead_ends import SCENARIOS
+from tests.test_no_dead_ends import SCENARIOS, _stones
 from tests.test_towers_table import Table, _deal, _flat_table, _place_view
 
 A, B = Player.A, Player.B
@@ -187,10 +188,24 @@ def test_what_status_offers_in_each_state_of_each_table(tmp_path, block_set, cls
     can = command_handlers.status(table)["can"]
     assert can["pause"] is (state in ("play", "choose", "repair"))
     assert can["resume"] is (state == "paused")
-    assert can["start"] is (state == "setup")
+    assert not can["start"]  # in setup, once the table is set out: the test below
     assert can["new"] is (state in ("setup", "over"))
     assert can["end"] is (state not in ("setup", "over"))
     assert (can["choose"] is not None) is (state == "choose")
+
+
+def test_the_start_is_offered_once_the_table_is_set_out(tmp_path, block_set):
+    """A start that would begin nothing is not offered: the stones' table in setup offers it
+    once its switches see the stones set out as at the start, and no longer once they are
+    gone; the table's words say what stands in the way."""
+    t = _stones(tmp_path, block_set)
+    assert not command_handlers.status(t.table)["can"]["start"]  # nothing read yet
+    t.see(sight(t.table.position))
+    assert command_handlers.status(t.table)["can"]["start"]
+    t.see(set())
+    now = command_handlers.status(t.table)
+    assert not now["can"]["start"] and now["problem"].startswith("set the stones out")
+    assert now["can"]["new"]  # another game may still be set up
 
 
 def test_new_game_options_are_read_as_the_command_line_reads_them(block_set):
@@ -260,8 +275,8 @@ def service(tmp_path, block_set):
 def test_commands_over_the_socket_run_the_table_and_its_journal(service):
     d = service.dir
     assert stat.S_IMODE(os.stat(d / control.SOCKET).st_mode) == 0o660
-    assert send(d, {"command": "status"})["can"]["start"] is True
-    _until(lambda: send(d, {"command": "start"})["ok"])  # once the table has read the board
+    _until(lambda: send(d, {"command": "status"})["can"]["start"])  # the board read: clear
+    assert send(d, {"command": "start"})["ok"]
     starts = [e for e in service.journal.read().entries if e["t"] == "start"]
     assert len(starts) == 1 and starts[0]["game"] == "towers"
     _until(lambda: send(d, {"command": "status"})["state"] == "play")

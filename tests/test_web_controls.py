@@ -110,7 +110,8 @@ def test_wrong_pins_wait_longer_and_the_right_one_gives_a_session(table):
     status, answer, _ = phone.call("POST", "/control/status", token=False)
     assert status == 403 and "did not come from the table's page" in answer["error"]
     status, answer, _ = phone.call("POST", "/control/status")
-    assert status == 200 and answer["game"] == "towers" and answer["can"]["start"] is True
+    assert status == 200 and answer["game"] == "towers" and answer["state"] == "setup"
+    assert answer["can"]["new"] is True  # (its start is offered once the board is read)
     assert phone.call("POST", "/control/explode")[0] == 404
     assert phone.call("POST", "/control/diag", {"led": 0})[0] == 404  # the Pi's own, never a page's
     assert phone.call("POST", "/control/pause", raw=b"not json")[0] == 400

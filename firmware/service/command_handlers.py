@@ -141,6 +141,12 @@ def _hint_now(table: Any) -> str:
     return ""
 
 
+def _set_out(table: Any) -> bool:
+    """Whether a start now begins a game: the table in setup, and its last settled reading
+    the pieces set out for one (a player's press then begins it, at the table as here)."""
+    return table.may_begin() and table.decided is not None and table.ready(table.decided)
+
+
 def status(table: Any) -> dict:
     """What the table is doing, and which commands make sense now."""
     solo = solo_of(table)
@@ -152,7 +158,7 @@ def status(table: Any) -> dict:
             "state": table.state, "problem": table.problem, "can": {
                 "pause": table.may_pause(), "resume": table.may_resume(),
                 "decline": _bonus(table), "takeback": _owners(table), "choose": choose,
-                "start": table.may_begin(), "end": table.game_on(),
+                "start": _set_out(table), "end": table.game_on(),
                 "new": table.between_games(), "hint": not _hint_now(table),
                 "answer": _match(table) is not None and _match(table).theirs is not None,
                 "claim": _match(table) is not None and _match(table).claimable

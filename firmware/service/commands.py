@@ -291,8 +291,9 @@ def options_of(game: GameType, given: tuple[tuple[str, object], ...]) -> object:
 
 
 def games() -> dict:
-    """Every game and its options as the page's form offers them."""
-    return {game.id: {"help": game.help, "options": [
+    """Every game, its options and its seats' names ({} where they are player A and B) as
+    the page's form offers them."""
+    return {game.id: {"help": game.help, "seats": game.seat_names(), "options": [
         {"name": f.dest, "flag": f.name, "label": f.label, "help": f.help, "switch": f.switch,
          "choices": [str(c) for c in f.choices] if f.choices else None,
          "metavar": f.metavar} for f in game.flags]} for game in GAMES.values()}

@@ -16,14 +16,19 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const POLL_MS = 3000;
 /**
  * The panel's state: this phone's session and token, the table's status, what the panel
- * said last, the new-game form's choice, the drawn buttons (as JSON), the seats' names as the
- * game gives them (the maze's roles).
+ * said last and the command it answered, the new-game form's choice, the drawn buttons (as
+ * JSON), the seats' names as the game gives them (the maze's roles), whether the page has
+ * the hands panel (`obelisk play`).
  * @type {{session: boolean, token: string, status: ControlStatus | null, said: string,
- *   wrong: boolean, ending: boolean, form: {game: string} | null, checking: number,
- *   drawn: string, names: Record<string, string>}}
+ *   wrong: boolean, asked: string, ending: boolean, form: {game: string} | null,
+ *   checking: number, drawn: string, names: Record<string, string>, hands: boolean}}
  */
-const ctl = { session: false, token: "", status: null, said: "", wrong: false, ending: false,
-  form: null, checking: 0, drawn: "", names: {} };
+const ctl = { session: false, token: "", status: null, said: "", wrong: false, asked: "",
+  ending: false, form: null, checking: 0, drawn: "", names: {}, hands: false };
+/** Where the panel's answers show: moved under the buttons that asked (`placeSaid`). */
+const saidNode = $("controls-said");
+/** The hands panel's act that sets every piece out for a new game (hands.js `sweeps`). */
+const SET_UP = "set it up for a new game";
 
 /** A seat as the game names it, at the start of a button's words ("The Architect").
  * @param {string} seat */
@@ -103,7 +108,7 @@ async function command(name, fields = {}) {
   if (status === 403) {
     Object.assign(ctl, { session: false, token: "", status: null });
   }
-  ctl.ending = false;
+  Object.assign(ctl, { ending: false, asked: name });
   say(data.ok ? data.message || "done" : data.error || `refused (${status})`, !data.ok);
   await refresh();
 }
@@ -144,6 +149,7 @@ function buttons() {
   }
   /** @type {HTMLElement[]} */
   const row = [html("div", { class: "ctl-row" }, ...shown)];
+  if (status.state === "setup" && !can.start) row.push(notReady(status.problem));
   const choose = can.choose;
   if (choose) {
     const who = `${seatName(choose.player)} chooses:`;
@@ -163,6 +169,15 @@ function buttons() {
   return row;
 }
 
+/** What stands before the start, where the start would be: the table's own words (what to
+ * set out or clear first), and on a page with the hands panel, its act that does it.
+ * @param {string} problem */
+function notReady(problem) {
+  const what = (problem || "the table is reading the board").replace(/\.$/, "");
+  const hands = ctl.hands ? ` On this page the hands panel's "${SET_UP}" does it.` : "";
+  return html("p", { id: "ctl-not-ready" }, `Before the game can start: ${what}.${hands}`);
+}
+
 /** The form that sets up a new game: the game, its options, who plays.
  * @param {ControlStatus} status */
 function newGameForm(status) {
@@ -173,7 +188,7 @@ function newGameForm(status) {
       html("option", { value: id, title: g.help, selected: id === chosen ? "selected" : null }, id)));
   select.addEventListener("change", () => { ctl.form = { game: select.value }; paint(); });
   const fields = (games[chosen]?.options || []).map((o) => optionField(o));
-  const solo = soloFields(status.solo, status.remote);
+  const solo = soloFields(status.solo, status.remote, seatsOf(games[chosen]));
   const form = html("form", { id: "new-game-form", class: "ctl-new" },
     html("h3", {}, "A new game"),
     html("label", {}, "game ", select), ...fields.map((f) => f.label), ...solo.labels,
@@ -186,7 +201,7 @@ function newGameForm(status) {
       if (o.switch) { if (input instanceof HTMLInputElement && input.checked) options[o.name] = true; }
       else if (input.value.trim()) options[o.name] = input.value.trim();
     }
-    ctl.form = { game: chosen };
+    // (the form is not drawn again for this: a game refused keeps what was typed)
     const who = solo.seat.value;
     if (who.startsWith("remote-")) { // a match with another table: its name, the seat here
       command("new", { game: chosen, options, remote: solo.match.value.trim(),
@@ -201,16 +216,26 @@ function newGameForm(status) {
   return form;
 }
 
+/** A game's seats as it names them ({A: "the Architect", ...}; none named: player A, B).
+ * @param {ControlStatus["games"][string] | undefined} game */
+function seatsOf(game) {
+  // (the status's games name them: firmware.service.commands.games)
+  /** @type {{help: string, seats?: Record<string, string>} | undefined} */
+  const named = game;
+  return (/** @param {string} seat */ (seat) => named?.seats?.[seat] || `player ${seat}`);
+}
+
 /** Who plays: two people, the computer in a seat and its level (--solo, --level), or a
- * friend at another table (--remote, --seat, --secret).
+ * friend at another table (--remote, --seat, --secret); each seat as the game names it.
  * @param {ControlStatus["solo"]} solo  as the table plays now
- * @param {ControlStatus["remote"]} remote  the match the table plays now, if any */
-function soloFields(solo, remote) {
+ * @param {ControlStatus["remote"]} remote  the match the table plays now, if any
+ * @param {(seat: string) => string} seatOf  the chosen game's name of a seat */
+function soloFields(solo, remote, seatOf) {
   const now = remote ? `remote-${remote.seat}` : solo?.seat || "none";
   const seat = html("select", { name: "opt-solo", id: "opt-solo" },
-    ...[["none", "two people"], ["A", "the computer plays A"], ["B", "the computer plays B"],
-      ["remote-A", "a friend at another table; A here"],
-      ["remote-B", "a friend at another table; B here"]]
+    ...[["none", "two people"],
+      ...["A", "B"].map((p) => [p, `the computer plays ${seatOf(p)}`]),
+      ...["A", "B"].map((p) => [`remote-${p}`, `a friend at another table; ${seatOf(p)} here`])]
       .map(([value, words]) => html("option",
         { value, selected: now === value ? "selected" : null }, words)));
   const match = html("input", { name: "opt-match", id: "opt-match", value: remote?.match || "",
@@ -255,15 +280,27 @@ function paint() {
   $("controls-buttons").hidden = !ctl.session;
   $("controls-leave").hidden = !ctl.session;
   // drawn again only when something changed, so that a half-filled form keeps its values
-  const drawn = JSON.stringify([ctl.session, ctl.status, ctl.ending, ctl.form, ctl.names]);
+  const drawn = JSON.stringify([ctl.session, ctl.status, ctl.ending, ctl.form, ctl.names,
+    ctl.hands]);
   if (drawn !== ctl.drawn) {
     ctl.drawn = drawn;
     $("controls-buttons").replaceChildren(...(ctl.session ? buttons() : []));
   }
-  $("controls-said").textContent = ctl.said;
-  $("controls-said").className = ctl.wrong ? "wrong" : "";
+  placeSaid();
+  saidNode.textContent = ctl.said;
+  saidNode.className = ctl.wrong ? "wrong" : "";
   panel.dataset.session = ctl.session ? "yes" : "no";
   tell();
+}
+
+/** The answer stands under the buttons that asked, in view with them on a phone: a new
+ * game's under its form, any other command's under the row of buttons; with no session,
+ * under the PIN's form. */
+function placeSaid() {
+  const buttons = $("controls-buttons");
+  const form = ctl.asked === "new" ? document.getElementById("new-game-form") : null;
+  const near = ctl.session ? form || buttons.firstElementChild || buttons : buttons;
+  if (saidNode.previousElementSibling !== near) near.after(saidNode);
 }
 
 /** Whether this phone had a session when the page was last told (hands.js listens). */
@@ -288,6 +325,11 @@ window.addEventListener("obelisk:event", (e) => {
   // the game's seats by their names, as the table's whole state and a start say them
   if (e.detail?.event === "table" || e.detail?.event === "start") ctl.names = e.detail.players;
   soon();
+});
+// the hands panel (obelisk play) tells what is on the table; null: this page has no hands
+window.addEventListener("obelisk:hands", (e) => {
+  const hands = e instanceof CustomEvent && e.detail !== null;
+  if (hands !== ctl.hands) { ctl.hands = hands; paint(); }
 });
 setInterval(() => { if (ctl.session) refresh(); }, POLL_MS);
 lookForSession();
