@@ -46,15 +46,21 @@ def seconds_in(low: float, high: float, what: str) -> Callable[[str], float]:
     return parse
 
 
-def board_size(text: str) -> tuple[int, int]:
-    """Rows x columns; each game checks the sizes it plays (stones 4x4, High Rise 3x3 up)."""
-    try:
-        rows, cols = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: write rows x columns, like 6x4") from None
-    if not (3 <= rows <= 8 and 3 <= cols <= 8):
-        raise argparse.ArgumentTypeError(f"{text}: a board is 3x3 to 8x8")
-    return rows, cols
+def board_size(game: str, low: int) -> Callable[[str], tuple[int, int]]:
+    """An argparse type: rows x columns of ``game``'s board, ``low`` to 8 each way (the
+    game's own bounds, so a refusal says the same as its --help)."""
+
+    def parse(text: str) -> tuple[int, int]:
+        try:
+            rows, cols = (int(v) for v in text.lower().split("x"))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r}: write rows x columns, like 6x4") \
+                from None
+        if not (low <= rows <= 8 and low <= cols <= 8):
+            raise argparse.ArgumentTypeError(f"a {game} board is {low}x{low} to 8x8, not {text}")
+        return rows, cols
+
+    return parse
 
 
 def ply_limit(text: str) -> int:

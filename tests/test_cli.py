@@ -70,9 +70,13 @@ def test_rules_stones_speak_the_editions_words(capsys):
     assert "8 rows between the players and 5 columns" in second and "(now 200)" in second
     with pytest.raises(SystemExit):
         main(["rules", "stones", "--size", "9x9"])
-    assert "a board is 3x3 to 8x8" in capsys.readouterr().err
-    assert main(["rules", "stones", "--size", "3x3"]) == 2
-    assert "a stones board has 4 to 8 rows, not 3" in capsys.readouterr().err
+    assert "a stones board is 4x4 to 8x8" in capsys.readouterr().err  # its own, as --help
+    with pytest.raises(SystemExit):
+        main(["rules", "stones", "--size", "3x3"])
+    assert "a stones board is 4x4 to 8x8, not 3x3" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["rules", "highrise", "--size", "2x2"])
+    assert "a highrise board is 3x3 to 8x8, not 2x2" in capsys.readouterr().err
 
 
 def test_rules_highrise_follow_the_board_size(capsys):

@@ -219,7 +219,8 @@ def test_new_game_options_are_read_as_the_command_line_reads_them(block_set):
     for given, words in [((("hourglass", "5"),), "10 to 600 seconds"),
                          ((("turns", "15"),), "towers has no option 'turns'"),
                          ((("sudden_death", "yes"),), "on or off"),
-                         ((("size", "9x9"),), "3x3 to 8x8")]:
+                         ((("size", "9x9"),), "a stones board is 4x4 to 8x8"),
+                         ((("size", "3x4"),), "a stones board is 4x4 to 8x8")]:
         game = towers if given[0][0] != "size" else stones
         with pytest.raises(CommandRefused, match=words):
             commands.options_of(game, given)

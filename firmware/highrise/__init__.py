@@ -19,5 +19,5 @@ GAME = GameType(
     calibrate_help="weigh an empty board and one piece of each size",
     page="highrise", hands_page="hands_highrise", hidden_chance=True,
     flags=(Flag("--size", ("rows", "cols"), "rows x columns, 3x3 (default) to 8x8",
-                type=board_size, metavar="RxC"),),
+                type=board_size("highrise", 3), metavar="RxC"),),
 )

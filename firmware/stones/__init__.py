@@ -32,7 +32,7 @@ GAME = GameType(
     hands=".hands:Hands", page="stones", hands_page="hands_stones",
     flags=(
         Flag("--size", ("rows", "cols"), "rows x columns, 4x4 to 8x8 (default 6x4)",
-             type=board_size, metavar="RxC"),
+             type=board_size("stones", 4), metavar="RxC"),
         Flag("--mode", ("mode",), "the symmetry each move must keep (default: open)",
              choices=("open", "bounded", "balanced"), enum="engine.stones.game:Mode"),
         Flag("--edition", ("edition",), "the words used: classic (cornerstone, keystone) or "
