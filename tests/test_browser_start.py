@@ -116,3 +116,22 @@ def test_the_players_choices_name_the_seats_as_the_game_does(stones):
         "two people", "the computer plays the Architect",
         "the computer plays the Maze Master", "a friend at another table; the Architect here",
         "a friend at another table; the Maze Master here"]
+
+
+def test_what_is_typed_in_the_new_game_form_stays_while_the_table_changes(stones):
+    """The form was drawn again at each change of the table's status (a piece set out, a
+    move), and what was half typed in it was gone: it keeps what the person typed or chose,
+    and the field they were in."""
+    page = stones.page
+    page.fill("#opt-size", "5x5")
+    page.select_option("#opt-mode", "balanced")
+    page.select_option("#opt-solo", "B")
+    page.focus("#opt-size")
+    before = send(stones.dir, {"command": "status"})
+    stones.act({"act": "setup"})  # the hands set the stones out: the status changes
+    page.wait_for_selector("#ctl-start", timeout=WAIT_S * 1000)  # the panel was drawn again
+    assert send(stones.dir, {"command": "status"}) != before
+    assert page.locator("#opt-size").input_value() == "5x5"
+    assert page.locator("#opt-mode").input_value() == "balanced"
+    assert page.locator("#opt-solo").input_value() == "B"
+    assert page.evaluate("document.activeElement?.id") == "opt-size"

@@ -220,9 +220,7 @@ function newGameForm(status) {
  * @param {ControlStatus["games"][string] | undefined} game */
 function seatsOf(game) {
   // (the status's games name them: firmware.service.commands.games)
-  /** @type {{help: string, seats?: Record<string, string>} | undefined} */
-  const named = game;
-  return (/** @param {string} seat */ (seat) => named?.seats?.[seat] || `player ${seat}`);
+  return (/** @param {string} seat */ (seat) => game?.seats?.[seat] || `player ${seat}`);
 }
 
 /** Who plays: two people, the computer in a seat and its level (--solo, --level), or a
@@ -284,7 +282,8 @@ function paint() {
     ctl.hands]);
   if (drawn !== ctl.drawn) {
     ctl.drawn = drawn;
-    $("controls-buttons").replaceChildren(...(ctl.session ? buttons() : []));
+    keepingTyped($("controls-buttons"), () => $("controls-buttons").replaceChildren(
+      ...(ctl.session ? buttons() : [])));
   }
   placeSaid();
   saidNode.textContent = ctl.said;
@@ -292,6 +291,37 @@ function paint() {
   panel.dataset.session = ctl.session ? "yes" : "no";
   tell();
 }
+
+/** Draw ``node`` again (``redraw``) keeping what a person typed or chose in its fields, and
+ * the field they were in: the table's status changes while a new game is half filled in.
+ * Only fields touched are kept; the others show the table's values as drawn.
+ * @param {HTMLElement} node @param {() => void} redraw */
+function keepingTyped(node, redraw) {
+  /** @type {Map<string, string | boolean>} */
+  const typed = new Map();
+  for (const field of node.querySelectorAll("input[data-typed], select[data-typed]")) {
+    const f = /** @type {HTMLInputElement} */ (field);
+    typed.set(f.name, f.type === "checkbox" ? f.checked : f.value);
+  }
+  const active = document.activeElement;
+  const focused = active instanceof HTMLElement && node.contains(active) ? active.id : "";
+  redraw();
+  for (const field of node.querySelectorAll("input[name], select[name]")) {
+    const f = /** @type {HTMLInputElement} */ (field);
+    const kept = typed.get(f.name);
+    if (kept === undefined) continue;
+    if (typeof kept === "boolean") f.checked = kept;
+    else f.value = kept;
+    f.dataset.typed = "yes";
+  }
+  if (focused) document.getElementById(focused)?.focus();
+}
+
+/** A field the person typed in or chose from: kept when the panel is drawn again. */
+document.addEventListener("input", (event) => {
+  const field = event.target;
+  if (field instanceof HTMLElement && field.closest("#controls-buttons")) field.dataset.typed = "yes";
+});
 
 /** The answer stands under the buttons that asked, in view with them on a phone: a new
  * game's under its form, any other command's under the row of buttons; with no session,

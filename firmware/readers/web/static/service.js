@@ -176,7 +176,8 @@ export function followTable(kinds, take, lost) {
  * @property {Can} can
  * @property {{seat: string, level: number} | null} solo
  * @property {{match: string, seat: string} | null} [remote]  a match with another table
- * @property {Record<string, {help: string, options: GameOption[]}>} games
+ * @property {Record<string, {help: string, options: GameOption[], seats?: Record<string, string>}>} games
+ *   each game's options, and its seats as it names them (none named: player A, B)
  * @property {string} [pin_mark]
  */
 
