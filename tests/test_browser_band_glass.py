@@ -2,8 +2,9 @@
 towers cards, and the hourglass on them, scroll away under the pinned board while the
 chooser fetches blocks with the hands).
 
-While the hands are shown, the band pinned at the top (the turn line and the board) shows
-the glass that runs, with whose it is; with no glass running it shows none.
+While the hands are shown and the cards have scrolled away under the band pinned at the
+top (the turn line and the board), the band shows the glass that runs, with whose it is;
+with the cards in view, or no glass running, it shows none.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ def test_the_running_hourglass_stays_in_the_pinned_band_when_the_cards_scroll_aw
         page.wait_for_function(f"() => /\\d+ s$/.test(document.querySelector("
                                f"'#players [data-player=\"{chooser}\"] .hourglass .seconds')"
                                "?.textContent || '')", timeout=30_000)
+        # at the top, the card shows it: the band does not say it again
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_function(f"() => ({IN_VIEW})('#players .hourglass')", timeout=10_000)
+        assert not page.evaluate(IN_VIEW, "#band-glass")
         # down to the hands' last row, as a person reaching the rods does
         page.evaluate("document.querySelector('#hands').scrollIntoView({block: 'end'})")
         page.wait_for_function(f"() => !({IN_VIEW})('#players .hourglass')", timeout=10_000)

@@ -305,6 +305,7 @@ function paint() {
     + "button sets up the next game" : setup ? page.problem : turnWords();
   $("turn").hidden = !$("turn").textContent;
   renderBandGlass();
+  cardsAway();
   renderOffer();
   $("notice").textContent = noticeWords($("turn").textContent);
   $("notice").hidden = !$("notice").textContent;
@@ -402,8 +403,8 @@ function renderPlayers() {
 }
 
 /** The glass a card shows (it runs, or is paused), with whose it is, beside the turn
- * line: the pinned band keeps it in view on a phone while the cards scroll away (style.css
- * shows it only there). */
+ * line: the pinned band keeps it in view on a phone once the cards have scrolled away
+ * (style.css shows it only then: ``cardsAway``). */
 function renderBandGlass() {
   const [seat, timer] = Object.entries(page.timers)[0] || [null, null];
   const shown = Boolean(seat && timer && !page.over);
@@ -412,6 +413,14 @@ function renderBandGlass() {
     ? [html("span", { class: "whose" }, `${bare(nameOf(seat))}'s hourglass`), hourglass(timer)]
     : []));
 }
+
+/** Whether the cards have scrolled away: the board's band, pinned at the top while the
+ * hands are shown, then covers them, and shows the running glass in their place. */
+function cardsAway() {
+  document.body.classList.toggle("cards-away", $("board-view").getBoundingClientRect().top <= 1);
+}
+addEventListener("scroll", cardsAway, { passive: true });
+addEventListener("resize", cardsAway);
 
 /** Each hourglass on the page, and what brings it up to date.
  * @type {WeakMap<Element, () => void>} */
