@@ -7,6 +7,7 @@ rest go through the hands' socket (the same acts the panel sends)."""
 from __future__ import annotations
 
 from tests.test_browser_leftovers import Playing
+from tests.test_browser_maze_segments import confirm_claim
 
 LABEL = "(name) => document.querySelector(`#hands [data-hand-square='${name}']`)" \
         ".getAttribute('aria-label')"
@@ -69,10 +70,7 @@ def test_the_hands_lift_the_obelisk_as_a_hand_does_and_a_piece_off_the_board_is_
         assert "only the obelisk moves" not in follow.problem, follow.problem
         _tap(table, "d4")
         _tap(table, "h8")  # back onto segment 3, and the claim confirmed
-        follow.until(lambda: follow.offer and follow.offer["kind"] == "choose", 60,
-                     "the claim offered")
-        table.act({"act": "press", "seat": "A", "hold": True})
-        follow.until(lambda: follow.accepted() == 7, 60, "the claim")
+        confirm_claim(table, 7)
         page.wait_for_function(f"() => ({LABEL})('h8') === 'h8: the obelisk on segment 3'",
                                timeout=30_000)
         # segment 3 falls from under the obelisk: the switch on h8 stays closed

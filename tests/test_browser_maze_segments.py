@@ -59,6 +59,16 @@ def _set_out(table: Playing) -> None:
         follow.until(lambda n=n: follow.accepted() == n, 60, f"segment {number}")
 
 
+def confirm_claim(table: Playing, accepted: int) -> None:
+    """The claim the table offers, taken with the Architect's button held: ``accepted``
+    actions played then."""
+    follow = table.follow
+    follow.until(lambda: follow.offer and follow.offer["kind"] == "choose", 60,
+                 "the claim offered")
+    table.act({"act": "press", "seat": "A", "hold": True})
+    follow.until(lambda: follow.accepted() == accepted, 60, "the claim")
+
+
 def test_what_happened_and_the_drawing_number_each_segment(browser, tmp_path):
     """Each segment put down is said and drawn with its number; the claim names the
     segment claimed, and the drawing keeps the others' numbers."""
@@ -105,10 +115,7 @@ def test_the_hand_that_lifted_the_obelisk_for_a_claim_keeps_the_panel_until_it_i
         table.act({"act": "press", "seat": "B"})   # the Maze Master passes
         follow.until(lambda: follow.accepted() == 6, 60, "the pass")
         table.act({"act": "lift", "seat": "A", "square": "d4"})  # in the hand, over g7
-        follow.until(lambda: follow.offer and follow.offer["kind"] == "choose", 60,
-                     "the claim offered")
-        table.act({"act": "press", "seat": "A", "hold": True})
-        follow.until(lambda: follow.accepted() == 7, 60, "the claim")
+        confirm_claim(table, 7)
         page.wait_for_function(f"() => ({HANDS_OF})().includes('still in them')",
                                timeout=30_000)
         head = page.evaluate(HANDS_OF)

@@ -169,6 +169,17 @@ def test_a_read_only_state_directory_is_found_at_start(small_disk):
         assert "Take every piece" not in run.stdout       # no weighing for nothing
 
 
+@pytest.mark.parametrize("command", [["play", "towers", "--port", "0"], ["run"],
+                                     ["demo", "towers"]])
+def test_a_state_directory_too_deep_for_its_sockets_is_refused_at_start(tmp_path, command):
+    """A deep --state-dir: the kernel takes socket paths of at most 107 bytes, and the
+    simulated board died saying "AF_UNIX path too long". Said at start, with the fix."""
+    state = tmp_path / ("d" * 60) / ("e" * 60)
+    run = obelisk(*command, "--state-dir", str(state))
+    said = refused(run, str(state), "too long", "shorter --state-dir")
+    assert "AF_UNIX" not in said, said
+
+
 def test_calibration_is_refused_before_the_weighing_when_it_cannot_be_kept(small_disk):
     fill(small_disk)
     run = obelisk("calibrate", "highrise", "--state-dir", str(small_disk / "state"))

@@ -35,6 +35,13 @@ PLAY = "play"
 """Under the default directory, ``obelisk play``'s tables: ``play/<game>``, one a game."""
 
 
+SOCKET_NAME_MAX = len("buttons.sock")
+"""The longest name of a socket the table serves in its directory (``buttons.sock``,
+``control.sock``, ``events.sock``, ``hands.sock``)."""
+SOCKET_PATH_MAX = 107
+"""The most bytes the kernel takes in a Unix socket's path (``sun_path`` less its end)."""
+
+
 class StateDirError(RuntimeError):
     """The state directory cannot be used; the message says why and what to do."""
 
@@ -157,6 +164,7 @@ class StateDir:
         if not self.path.is_dir():
             raise StateDirError(f"the state directory {self.path} is not a directory: "
                                 "choose another with --state-dir")
+        self._check_socket_room()
         self._lock(doing)
         self.check_writable()
         return self
@@ -194,6 +202,16 @@ class StateDir:
         if self._lock_fd is None:
             raise StateDirError(f"the state directory {self.path} is not held: open it first")
         return self._lock_fd, {LENT: str(self._lock_fd)}
+
+    def _check_socket_room(self) -> None:
+        """The sockets in the directory (the page's, the hands', the buttons') need a short
+        path: a deep one is refused now, not by the first socket with the kernel's words."""
+        longest = len(os.fsencode(self.path.absolute() / ("x" * SOCKET_NAME_MAX)))
+        if longest > SOCKET_PATH_MAX:
+            raise StateDirError(
+                f"the state directory {self.path} is too long a path for the table's sockets "
+                f"({longest} bytes with a socket's name; the kernel takes {SOCKET_PATH_MAX}): "
+                "choose a shorter --state-dir")
 
     def check_writable(self) -> None:
         """Write, sync and remove a small file: a read-only or full disk shows now."""
