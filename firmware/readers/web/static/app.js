@@ -5,7 +5,8 @@
 import { openHistory } from "./history.js";
 import { followTable } from "./service.js";
 import { drawLights, ringOf } from "./lights.js";
-import { counted, html, secondsLeft, svg } from "./svg.js";
+import { freeze, hourglass } from "./hourglass.js";
+import { counted, html } from "./svg.js";
 import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./table.js";
 
 /**
@@ -17,11 +18,7 @@ import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./ta
  * @typedef {import("./service.js").Reveal} Reveal
  * @typedef {import("./service.js").Strip} Strip
  * @typedef {import("./table.js").Asked} Asked
- */
-
-/**
- * An hourglass as its last `timer` event left it; `at`: when that came (performance.now()).
- * @typedef {{state: string, seconds: number, left: number, at: number}} Timer
+ * @typedef {import("./hourglass.js").Timer} Timer
  */
 
 /**
@@ -71,7 +68,6 @@ const KEEP = 30; // lines of "what happened" kept on screen
  * @type {Record<string, string>} */
 const PROBLEM_HEADS = { rule: "Not allowed", takeback: "A piece came off", task: "To do",
   fault: "The table cannot record" };
-const RING = 2 * Math.PI * 15; // the hourglass ring's length (r = 15)
 
 /** @type {PageState} */
 const page = {
@@ -227,21 +223,6 @@ const handlers = {
     page.scanner = e;
   },
 };
-
-/** @param {Timer} timer */
-function freeze(timer) {
-  if (timer.state === "started" || timer.state === "resumed") {
-    timer.left = leftOf(timer);
-    timer.state = "stopped";
-  }
-}
-
-/** @param {Timer} timer */
-function leftOf(timer) {
-  const running = timer.state === "started" || timer.state === "resumed";
-  const gone = running ? (performance.now() - timer.at) / 1000 : 0;
-  return Math.max(0, timer.left - gone);
-}
 
 /**
  * The handler of an event's kind, given the event.
@@ -421,37 +402,6 @@ function cardsAway() {
 }
 addEventListener("scroll", cardsAway, { passive: true });
 addEventListener("resize", cardsAway);
-
-/** Each hourglass on the page, and what brings it up to date.
- * @type {WeakMap<Element, () => void>} */
-const hourglasses = new WeakMap();
-
-/** A player's hourglass: a ring that drains, and the seconds left.
- * @param {Timer} timer */
-function hourglass(timer) {
-  const ring = svg("circle", { cx: 18, cy: 18, r: 15, class: "sand", "stroke-dasharray": `${RING} ${RING}` });
-  const words = html("span", { class: "seconds" });
-  const box = html("div", { class: "hourglass" },
-    svg("svg", { viewBox: "0 0 36 36", class: "ring", "aria-hidden": "true" },
-      svg("circle", { cx: 18, cy: 18, r: 15, class: "glass" }), ring), words);
-  const update = () => {
-    const left = leftOf(timer);
-    const share = timer.seconds > 0 ? left / timer.seconds : 0;
-    ring.setAttribute("stroke-dashoffset", String(RING * (1 - share)));
-    ring.classList.toggle("low", left <= 10);
-    const running = timer.state === "started" || timer.state === "resumed";
-    words.textContent = `${secondsLeft(left)}${running ? "" : ` ${timer.state}`}`;
-    box.classList.toggle("running", running);
-  };
-  hourglasses.set(box, update);
-  update();
-  return box;
-}
-
-// the hourglasses drain between the table's timer events, as the rings do
-setInterval(() => {
-  for (const box of document.querySelectorAll(".hourglass.running")) hourglasses.get(box)?.();
-}, 200);
 
 function renderOffer() {
   const offer = page.offer;
