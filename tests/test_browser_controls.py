@@ -233,8 +233,10 @@ def test_a_solo_game_set_up_from_the_page_lights_a_hint(browser, lone_table):
         page.click("#ctl-hint")
         until(lambda: page.locator("#notice").inner_text().startswith("a hint for player B"),
               WAIT_S, "the page to show the hint")
-        # the command's answer, under the controls: it may come after the table's notice
-        until(lambda: _said(page).startswith("hint: "), WAIT_S, "the hint's answer said")
+        # the command's answer, under the controls, says it is lit, not the move again
+        until(lambda: _said(page).startswith("the hint is lit"), WAIT_S,
+              "the hint's answer said")
+        assert page.locator("#notice").inner_text().split(": ", 1)[1] not in _said(page)
         assert page.locator("#notice").is_visible()
     finally:
         context.close()

@@ -560,7 +560,9 @@ def test_a_solo_table_made_fresh_keeps_the_computer_and_a_hint_is_the_persons_ho
     said = pressed.do("hint")
     assert pressed.inputs == [("A", "hold")]  # the person's hold, exactly as at the table
     (hint,) = t.table.solo.hinted
-    assert said["message"] == f"hint: {t.table.solo.rules.words(t.table.position, (hint,))}"
+    assert said["message"] == "the hint is lit on the table and drawn on the board"
+    words = t.table.solo.rules.words(t.table.position, (hint,))  # said once, by its event
+    assert [e for e in t.events if e["event"] == "hint"][-1]["text"] == words
     assert [e for e in t.events if e["event"] == "hint"][-1]["player"] == "A"
     t.see(sight(t.table.position.apply_action(hint)))  # the computer's turn now
     assert pressed.do("status")["can"]["hint"] is False

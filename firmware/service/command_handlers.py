@@ -220,7 +220,7 @@ class Controls:
             raise CommandRefused("there is no game in play to pause"
                                  + (": it is paused already" if table.may_resume() else ""))
         self._press("menu", now)
-        return "paused: the hourglass is stopped" if table.state == "paused" else _asked(table)
+        return table.PAUSED if table.state == "paused" else _asked(table)
 
     def _resume(self, table: Any, command: Command, now: float) -> str:
         if not table.may_resume():
@@ -437,7 +437,7 @@ class Controls:
         self._press(computer.person.value, now, "hold")  # the person's hold, as at the table
         if not computer.hinted:
             return "the computer sees no move to suggest"
-        return f"hint: {computer.rules.words(table.position, computer.hinted)}"
+        return "the hint is lit on the table and drawn on the board"  # its words: the hint event's
 
     def _make(self, game_id: str, options: object, extras: dict,
               maker: TableMaker | None = None) -> tuple[Any, Callable]:

@@ -21,8 +21,7 @@ It holds everything that does not depend on the game:
   light one after another; the chooser's press steps, a hold plays;
 - takebacks: lifting the last placements off again offers them back, and
   only the players whose pieces came off confirm;
-- pause and resume (the menu button), the end (the engine's ``Outcome``),
-  and a new game after it;
+- pause and resume (the menu button), the end (``Outcome``), a new game after it;
 - resuming: the journal's unfinished game is rebuilt through the engine's
   rules from its seed and actions (``firmware.store.resume.replay_journal``).
 
@@ -95,6 +94,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     EXTRA_TRANSITIONS: ClassVar[tuple[dict, ...]] = ()
     SETUP: ClassVar[str] = "set the pieces out for a new game, then press a player button"
     READY: ClassVar[str] = "the board is set: press a player button to start"
+    PAUSED: ClassVar[str] = "paused: nothing changes until play resumes"  # (towers: its glass)
     SEATS: ClassVar[dict[str, str]] = {p.value: str(p) for p in PLAYERS}
     """The seats as the game names them (the maze names its roles), in every word said."""
     record: ClassVar[Any]  # engine.<game>.record: action_to_dict, action_from_dict

@@ -82,6 +82,7 @@ class TowersTable(Table[TowersView]):
         {"trigger": "begin", "source": "setup", "dest": "toss"},
         {"trigger": "tossed", "source": "toss", "dest": "play", "conditions": "toss_over"},
     )
+    PAUSED = "paused: the hourglass is stopped"
     SETUP = "clear both towers and the zone pads, then press a player button"
     READY = "the table is clear: press a player button to start"
     record = record
@@ -178,7 +179,8 @@ class TowersTable(Table[TowersView]):
         """What the player to act is to do (the turn event names them)."""
         state = self.position if state is None else state
         if state.phase is Phase.CHOOSE:
-            return "put two blocks from the pile in the building zone"
+            return ("put one more block from the pile in the building zone" if state.zone
+                    else "put two blocks from the pile in the building zone")
         mover = state.current_player()
         if state.phase is Phase.TAKE:
             return ("take one of the two blocks in the building zone and place it on your "

@@ -1,0 +1,44 @@
+"""Words a newcomer met in the eighth trial (issue 32, point 8: the words of the rules and
+of the set, each thing said once)."""
+
+from __future__ import annotations
+
+from engine.players import Player
+from firmware.service.solo import Computer, Solo
+from tests.test_control import Pressed
+from tests.test_stones_table import Table as StonesHarness
+from tests.test_towers_table import Table as TowersHarness
+from tests.test_towers_table import _zone_of
+
+
+def test_pausing_stones_says_nothing_of_an_hourglass(tmp_path):
+    """"paused: the hourglass is stopped" on a stones table, which has none."""
+    stones = Pressed(StonesHarness(tmp_path).started())
+    said = stones.do("pause")["message"]
+    assert "paused" in said and "hourglass" not in said, said
+
+
+def test_pausing_towers_says_its_hourglass_stopped(block_set, tmp_path):
+    towers = Pressed(TowersHarness(block_set, tmp_path).start_play())
+    assert "hourglass" in towers.do("pause")["message"]
+
+
+def test_the_turn_line_after_one_block_asks_for_the_other(block_set, tmp_path):
+    """"put two blocks from the pile in the building zone" still, with one on its pad."""
+    t = TowersHarness(block_set, tmp_path).start_play()
+    t.see(t.towers(), _zone_of(t, "G01"))
+    assert len(t.table.actions) == 1
+    doing = t.of("turn")[-1]["doing"]
+    assert "two blocks" not in doing and "one more block" in doing, doing
+    assert t.table.public_state()["doing"] == doing
+
+
+def test_a_hint_asked_from_the_page_is_said_once(tmp_path):
+    """The hint stood under the turn line (the ``hint`` event) and again under the Hint
+    button, in the same words: the button's answer says it is lit, not the move again."""
+    helper = StonesHarness(tmp_path)
+    helper.table.solo = Computer(Solo(Player.B, 1), "stones")  # the person plays A, first
+    stones = Pressed(helper.started())
+    said = stones.do("hint")["message"]
+    hint = [e for e in helper.events if e["event"] == "hint"][-1]["text"]
+    assert hint not in said and "hint" in said, said
