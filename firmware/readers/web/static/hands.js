@@ -48,10 +48,14 @@ const panel = /** @type {HTMLElement} */ (document.getElementById("hands"));
  * @type {{table: HandsTable | null, seat: string, follow: boolean, turn: string | null,
  *   acts: number, busy: boolean, said: string | undefined, page: string | null,
  *   draw: HandsModule["drawHands"] | null, holding: HandsModule["holding"] | null, token: string,
- *   obs: Observation | null, names: Record<string, string>, moved: string | null}}
+ *   obs: Observation | null, names: Record<string, string>, moved: string | null,
+ *   guest: boolean}}
+ * ``guest``: the hands' view was refused this page (no PIN's session): it asks no more
+ * until a session begins.
  */
 const hands = { table: null, seat: "A", follow: true, turn: null, acts: 0, busy: false, said: "",
-  page: null, draw: null, holding: null, token: "", obs: null, names: {}, moved: null };
+  page: null, draw: null, holding: null, token: "", obs: null, names: {}, moved: null,
+  guest: false };
 
 /** A seat as the game names it ("player A"; the maze's roles: "the Architect").
  * @param {string} seat */
@@ -132,7 +136,8 @@ async function look() {
   try {
     const { status, answer } = await call("GET");
     if (status === 404) return false;
-    if (status === 403) forget(); // a guest's page (no PIN's session, or no longer): no hands
+    hands.guest = status === 403;
+    if (hands.guest) forget(); // a guest's page (no PIN's session, or no longer): no hands
     if (answer.table) keep(answer.table);
     if (answer.observation && !hands.obs) hands.obs = answer.observation; // the events' is newer
     return true;
@@ -343,8 +348,9 @@ async function start() {
   if (!(await look())) return; // no simulated table here: no panel
   await token();
   await draw();
-  setInterval(async () => { // another page's hands may have moved something
-    if (!hands.busy && (await look()) && !hands.busy) draw();
+  setInterval(async () => { // another page's hands may have moved something (a guest's
+    // page is refused the view: it looks again once a session begins, "obelisk:session")
+    if (!hands.busy && !hands.guest && (await look()) && !hands.busy) draw();
   }, 2000);
 }
 
