@@ -42,3 +42,22 @@ def test_a_hint_asked_from_the_page_is_said_once(tmp_path):
     said = stones.do("hint")["message"]
     hint = [e for e in helper.events if e["event"] == "hint"][-1]["text"]
     assert hint not in said and "hint" in said, said
+
+
+def test_the_computers_move_is_logged_once_by_its_turn(tmp_path):
+    """"What happened" and the terminal said each computer move twice: "the computer (player
+    B) asks: ..." and "player B's turn: make the computer's move: ...". The turn says it."""
+    from engine.stones.sensing import sight
+    from firmware.service.screen import headline, seat_names
+
+    helper = StonesHarness(tmp_path)
+    helper.table.solo = Computer(Solo(Player.B, 1), "stones")
+    helper.started()
+    move = helper.table.position.legal_actions()[0]
+    helper.see(sight(helper.table.position.apply_action(move)))  # the person's move
+    names = seat_names("stones")
+    lines = [headline(e, names) for e in helper.events]
+    asked = [e for e in helper.events if e["event"] == "asked"][-1]["text"]
+    assert sum(asked in line for line in lines) == 1, [ln for ln in lines if asked in ln]
+    assert any(line.startswith("player B's turn: make the computer's move") and asked in line
+               for line in lines), lines

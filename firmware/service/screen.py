@@ -105,7 +105,7 @@ def _asking_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str
         case "pause":
             return f"the table is {event['state']}"
         case "asked":
-            return f"{event['by']} ({who}) asks: {event['text']}"
+            return ""  # the turn that comes with it says it: "make the computer's move: ..."
         case "hint":
             return f"a hint for {who}: {event['text']}"
     return None
