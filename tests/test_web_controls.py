@@ -104,6 +104,9 @@ def test_wrong_pins_wait_longer_and_the_right_one_gives_a_session(table):
                     "the wait after one wrong PIN to end")
     set_cookie = entered[2]["Set-Cookie"]
     assert "HttpOnly" in set_cookie and "SameSite=Strict" in set_cookie
+    # kept as long as the session lasts, a browser closed and opened again too (a phone's
+    # browser drops a cookie with no end when it is closed: the PIN asked again)
+    assert f"Max-Age={int(SESSION_S)}" in set_cookie, set_cookie
     assert set_cookie.split("=")[1].split(";")[0] not in json.dumps(entered[1])  # not shown
     assert phone.call("GET", "/session")[1] == {"session": True, "token": phone.token}
     # the cookie alone (a post from another site would carry no token) is refused

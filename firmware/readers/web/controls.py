@@ -335,7 +335,9 @@ class SessionHandler(_Json):
             return
         self.controls.guard.passed(address)
         cookie, made = self.controls.open(pin.generation)
-        self.set_cookie(cookie_name(self), cookie, httponly=True, samesite="Strict", path="/")
+        # kept as long as the session lasts: a browser closed and opened again keeps it too
+        self.set_cookie(cookie_name(self), cookie, httponly=True, samesite="Strict", path="/",
+                        max_age=int(SESSION_S))
         self.answer(200, {"ok": True, "session": True, "token": made.token})
 
     def delete(self) -> None:
