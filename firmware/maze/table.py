@@ -30,7 +30,8 @@ from typing import ClassVar
 from engine.core import counted, square_name
 from engine.errors import ObeliskError
 from engine.maze import record
-from engine.maze.actions import Action, Move, Pass, PlaceSegment, PlaceWall
+from engine.maze.actions import Action, Move, Pass, PlaceSegment, PlaceWall, Square
+from engine.maze.board import queen_moves
 from engine.maze.game import ROLE_NAMES, SEGMENTS, MazeGame, MazeState, Role
 from engine.maze.plan import Plan, plan
 from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight, takeback_of
@@ -41,6 +42,23 @@ from firmware.service.table import Table
 from firmware.store.journal import Journal
 
 ARCHITECT, MAZE_MASTER = Role.ARCHITECT.player, Role.MAZE_MASTER.player
+
+
+def _out_of_reach(pos: MazeState, frm: Square, reach) -> str:
+    """The segments the obelisk lifted off ``frm`` cannot claim this move, and what to do if
+    it stands on one: "; it cannot reach segment 2 on e6 (why): if it stands there, put it
+    back on d4" ("" when every segment is in reach)."""
+    out = sorted((s for s in pos.segments if s not in reach), key=pos.number_on)
+    if not out:
+        return ""
+    back = f"put it back on {square_name(frm)}"
+    if len(out) == 1:
+        (to,) = out
+        return (f"; it cannot reach {pos.piece_on(to)} on {square_name(to)} "
+                f"({pos.why_not(frm, to)}): if it stands there, {back}")
+    names = [f"{pos.piece_on(s)} on {square_name(s)}" for s in out]
+    return (f"; it cannot reach {', '.join(names[:-1])} or {names[-1]}: if it stands on "
+            f"one, {back}")
 
 
 def _then(n: int) -> str:
@@ -99,9 +117,20 @@ class MazeTable(Table[MazeView]):
                 return "every wall stands: press your button to pass"
             return f"stand a wall ({pos.walls_left} left) or press your button to pass"
         if phase == "move":
-            return (f"move the obelisk like a queen (turn {pos.turn + 1} of "
-                    f"{pos.options.turns})")
+            doing = "move the obelisk like a queen" if state is not None or self.lifted is None \
+                else self._lifted_words()
+            return f"{doing} (turn {pos.turn + 1} of {pos.options.turns})"
         return "the game is over"
+
+    def _lifted_words(self) -> str:
+        """The obelisk off its square: the switches cannot tell it in the hand from it on a
+        segment, so what to do on each (and a segment out of its reach is named, with why)."""
+        pos, frm = self.position, self.lifted
+        words = f"the obelisk is off {square_name(frm)}: put it down on a lit square"
+        reach = queen_moves(pos.cut, frm)
+        if any(s in reach for s in pos.segments):
+            words += "; if it stands on a lit segment, hold your button"
+        return words + _out_of_reach(pos, frm, reach)
 
     def _words(self, action: Action, pos: MazeState | None = None) -> str:
         """An action as the set shows it: each segment by the number its wooden piece
@@ -113,8 +142,10 @@ class MazeTable(Table[MazeView]):
                 return f"the obelisk, segment 1, on {square_name(action.square)}"
             return f"segment {pos.next_number} on {square_name(action.square)}"
         if isinstance(action, Move) and action.to in pos.segments:
-            return (f"{action}, claiming {pos.piece_on(action.to)} (the obelisk now "
+            return (f"the {action}, claiming {pos.piece_on(action.to)} (the obelisk now "
                     f"{pos.claimed + 1} of {SEGMENTS} segments tall)")
+        if isinstance(action, Move):
+            return f"the {action}"
         return str(action)
 
     def _done(self, action: Action, pos: MazeState | None = None) -> str:
@@ -122,7 +153,7 @@ class MazeTable(Table[MazeView]):
         segment, moves the obelisk, stands a wall, passes)."""
         if isinstance(action, Pass):
             return "passed"
-        verb = {PlaceSegment: "put", Move: "moved the", PlaceWall: "stood a"}[type(action)]
+        verb = {PlaceSegment: "put", Move: "moved", PlaceWall: "stood a"}[type(action)]
         return f"{verb} {self._words(action, pos)}"
 
     # ---------------------------------------------------------------- reading
@@ -141,6 +172,14 @@ class MazeTable(Table[MazeView]):
             if takeback is None:
                 raise
             return Reading(takeback=takeback)
+
+    def _read_settled(self, view: MazeView, now: float) -> None:
+        """As every table; then, the obelisk lifted or set down again, the turn's words say
+        what to do with it: no settled reading goes unanswered (one on a segment out of
+        reach changes no switch there, so it reads as the obelisk in the hand)."""
+        super()._read_settled(view, now)
+        if self.state in ("play", "choose") and self.position.phase.value == "move":
+            self._tell_turn(self.position)
 
     def _question(self, reading: Reading) -> str:
         names = self.SEATS

@@ -104,6 +104,7 @@ class Asking:
             return
         self.offer, self.confirmed = None, set()  # what came off is back: no takeback
         self.lifted = reading.lifted
+        reading = self._asked_only(reading)
         if reading.choices:
             if self.state == "repair":
                 self._settled_back()
@@ -122,6 +123,16 @@ class Asking:
         self._settled_back(moving_on=bool(reading.actions))
         if reading.actions:
             self._accept(reading.actions)
+
+    def _asked_only(self, reading: Reading) -> Reading:
+        """Only the far seat's asked move counts for it: a lifted piece whose choices are the
+        far seat's, none of them the asked move, is only in the hand on its way there, and
+        nobody is asked to pick one."""
+        solo = self.solo
+        if (reading.lifted is None or solo is None or not solo.asked
+                or reading.chooser is not solo.seat or solo.chosen(self.position, reading)):
+            return reading
+        return Reading(lifted=reading.lifted)
 
     def _reading(self, view: Any) -> Reading:
         """What a settled view means in the game (its ``sensing``); an ``ObeliskError``
