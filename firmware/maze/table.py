@@ -48,7 +48,7 @@ def _out_of_reach(pos: MazeState, frm: Square, reach) -> str:
     """The segments the obelisk lifted off ``frm`` cannot claim this move, and what to do if
     it stands on one: "; it cannot reach segment 2 on e6 (why): if it stands there, put it
     back on d4" ("" when every segment is in reach)."""
-    out = sorted((s for s in pos.segments if s not in reach), key=pos.number_on)
+    out = sorted((sq for sq in pos.segments if sq not in reach), key=pos.number_on)
     if not out:
         return ""
     back = f"put it back on {square_name(frm)}"
@@ -56,7 +56,7 @@ def _out_of_reach(pos: MazeState, frm: Square, reach) -> str:
         (to,) = out
         return (f"; it cannot reach {pos.piece_on(to)} on {square_name(to)} "
                 f"({pos.why_not(frm, to)}): if it stands there, {back}")
-    names = [f"{pos.piece_on(s)} on {square_name(s)}" for s in out]
+    names = [f"{pos.piece_on(sq)} on {square_name(sq)}" for sq in out]
     return (f"; it cannot reach {', '.join(names[:-1])} or {names[-1]}: if it stands on "
             f"one, {back}")
 
@@ -172,14 +172,6 @@ class MazeTable(Table[MazeView]):
             if takeback is None:
                 raise
             return Reading(takeback=takeback)
-
-    def _read_settled(self, view: MazeView, now: float) -> None:
-        """As every table; then, the obelisk lifted or set down again, the turn's words say
-        what to do with it: no settled reading goes unanswered (one on a segment out of
-        reach changes no switch there, so it reads as the obelisk in the hand)."""
-        super()._read_settled(view, now)
-        if self.state in ("play", "choose") and self.position.phase.value == "move":
-            self._tell_turn(self.position)
 
     def _question(self, reading: Reading) -> str:
         names = self.SEATS

@@ -87,9 +87,16 @@ class Asking:
     # ------------------------------------------------------------------ a settled reading
 
     def _read_settled(self, view: Any, now: float) -> None:
-        """What a settled reading means, acted on the same way in every game: a refusal
-        to repair, a takeback to confirm, a choice to pick (a lifted piece's destinations
-        lit), or the actions to play."""
+        """What a settled reading means, acted on the same way in every game; then the
+        turn's words again if the reading changed them (the maze's obelisk lifted: where it
+        may go), so that no settled reading goes unanswered."""
+        self._read_meaning(view)
+        if self.state in ("play", "choose") and not self.position.is_terminal():
+            self._tell_turn(self.position)
+
+    def _read_meaning(self, view: Any) -> None:
+        """A refusal to repair, a takeback to confirm, a choice to pick (a lifted piece's
+        destinations lit), or the actions to play."""
         self.lifted = None
         try:
             reading = self._reading(view)
