@@ -101,3 +101,18 @@ def test_lifting_the_obelisk_for_the_computers_move_offers_no_claim(tmp_path):
     assert len([e for e in t.events if e["event"] == "offer"]) == offers
     t.put("d5")
     assert t.table.position.obelisk == sq("d5"), t.table.problem
+
+
+def test_after_a_claim_picked_in_the_hand_the_next_turn_reads_as_usual(tmp_path):
+    """Trial 9: the obelisk lifted off d4, the claim of h8 held, the Maze Master's pass:
+    the Architect's next turn still read "the obelisk is off d4: ... put it back on d4",
+    with the obelisk standing on h8 (the lift was the last reading, from a position gone)."""
+    t = MazeHarness(tmp_path).ready()
+    t.press("B")
+    t.lift("d4")
+    t.pick("A", Move(sq("h8")))
+    assert t.table.position.obelisk == sq("h8")
+    t.press("B")                                   # the Maze Master passes again
+    said = _turn(t)
+    assert said == "move the obelisk like a queen (turn 2 of 20)", said
+    assert t.table.public_state()["doing"] == said

@@ -61,3 +61,20 @@ def test_the_computers_move_is_logged_once_by_its_turn(tmp_path):
     assert sum(asked in line for line in lines) == 1, [ln for ln in lines if asked in ln]
     assert any(line.startswith("player B's turn: make the computer's move") and asked in line
                for line in lines), lines
+
+
+def test_a_press_through_a_choice_logs_the_lit_one_not_the_question_again(block_set,
+                                                                          tmp_path):
+    """Trial 9: each press of the chooser's button logged the whole question again ("more
+    than one move fits; which was it? (1) ...; or (2) ..."). A press says which is lit."""
+    from firmware.service.screen import headline, seat_names
+
+    offer = {"event": "offer", "kind": "choose", "players": ["B"], "pick": 0,
+             "candidates": ["wall on e5 (north and east sides)", "wall on e5 (south and west "
+                            "sides)"]}
+    names = seat_names("maze")
+    first = headline(offer, names)
+    assert "which was it?" in first, first
+    pressed = headline({**offer, "pick": 1}, names)
+    assert "which was it?" not in pressed and "(1)" not in pressed, pressed
+    assert "(2) wall on e5 (south and west sides)" in pressed and "hold" in pressed, pressed

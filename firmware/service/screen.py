@@ -114,6 +114,10 @@ def _asking_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str
 def _offer_line(event: dict, names: dict[str, str]) -> str:
     """A choice among candidate moves, or a bonus or takeback the players may take."""
     players = " and ".join(_seat(names, p) for p in event["players"])
+    pick = event.get("pick", 0)
+    if event["kind"] == "choose" and pick:  # a press stepped on: the question stands, said
+        return (f"{players}: ({pick + 1}) {event['candidates'][pick]} is lit; hold your "
+                "button if it was this one")
     if event["kind"] == "choose" and len(event["candidates"]) == 1:
         return f"{players}: hold your button if it was {event['candidates'][0]}"
     if event["kind"] == "choose":
