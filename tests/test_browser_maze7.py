@@ -7,25 +7,11 @@ rest go through the hands' socket (the same acts the panel sends)."""
 from __future__ import annotations
 
 from tests.test_browser_leftovers import Playing
-from tests.test_browser_maze_segments import confirm_claim
+from tests.test_browser_maze_segments import confirm_claim, set_out, set_out_and_pass
 
 LABEL = "(name) => document.querySelector(`#hands [data-hand-square='${name}']`)" \
         ".getAttribute('aria-label')"
 OFF = "() => document.querySelector('#facts .off-the-board')?.textContent || ''"
-
-
-def _set_out(table: Playing, obelisk: str, laid: dict[str, int]) -> None:
-    """The obelisk by the Architect's hands, then each segment where ``laid`` says (in
-    order: 2, 3, 4, 5) by the Maze Master's, each waited for until the table has it."""
-    follow = table.follow
-    follow.until(lambda: follow.state in ("setup", "play"), 60, "the maze table")
-    table.act({"act": "take", "seat": "A", "piece": "obelisk"})
-    table.act({"act": "put", "seat": "A", "square": obelisk})
-    follow.until(lambda: follow.accepted() == 1, 60, "the obelisk placed")
-    for n, (square, number) in enumerate(laid.items(), start=2):
-        table.act({"act": "take", "seat": "B", "piece": f"segment {number}"})
-        table.act({"act": "put", "seat": "B", "square": square})
-        follow.until(lambda n=n: follow.accepted() == n, 60, f"segment {number}")
 
 
 def _tap(table: Playing, square: str) -> dict:
@@ -50,9 +36,7 @@ def test_the_hands_lift_the_obelisk_as_a_hand_does_and_a_piece_off_the_board_is_
     table = Playing(browser, "maze", tmp_path)
     page, follow = table.page, table.follow
     try:
-        _set_out(table, "a8", {"d4": 2, "h8": 3, "b2": 4, "f6": 5})
-        table.act({"act": "press", "seat": "B"})  # the Maze Master passes
-        follow.until(lambda: follow.accepted() == 6, 60, "the pass")
+        set_out_and_pass(table, "a8", {"d4": 2, "h8": 3, "b2": 4, "f6": 5})
         page.wait_for_function(f"() => ({LABEL})('a8') === 'a8: the obelisk'", timeout=30_000)
         assert page.evaluate(LABEL, "a1") == "a1: empty"
         assert page.evaluate(LABEL, "h8") == "h8: segment 3"
@@ -95,7 +79,7 @@ def test_the_end_counts_the_turns_played_alike_and_a_reload_misses_nothing(brows
     page.on("response", lambda r: missing.append(f"{r.status} {r.url}")
             if r.status >= 400 else None)
     try:
-        _set_out(table, "d4", {"d5": 2, "d6": 3, "d7": 4, "d8": 5})
+        set_out(table, "d4", {"d5": 2, "d6": 3, "d7": 4, "d8": 5})
         for n, (frm, to) in enumerate((("d4", "d5"), ("d5", "d6"), ("d6", "d7"), ("d7", "d8"))):
             table.act({"act": "press", "seat": "B"})  # the Maze Master passes
             follow.until(lambda n=n: follow.accepted() == 6 + 2 * n, 60, "the pass")

@@ -5,7 +5,8 @@ says what to do, and the claim offered reads "the obelisk to h8"."""
 from __future__ import annotations
 
 from tests.test_browser_leftovers import Playing
-from tests.test_browser_maze7 import _set_out, _tap
+from tests.test_browser_maze7 import _tap
+from tests.test_browser_maze_segments import set_out_and_pass
 
 TURN = "() => document.getElementById('turn').textContent"
 OFFER = "() => document.getElementById('offer').textContent"
@@ -17,11 +18,9 @@ def test_the_obelisk_on_a_segment_out_of_reach_is_answered_on_the_page(browser, 
     to put it back on d4, why the claim on h8 is offered, and the box reads "the obelisk to
     h8"; put back on d4, the turn is as it was."""
     table = Playing(browser, "maze", tmp_path)
-    page, follow = table.page, table.follow
+    page = table.page
     try:
-        _set_out(table, "d4", {"e6": 2, "h8": 3, "h1": 4, "b1": 5})
-        table.act({"act": "press", "seat": "B"})  # the Maze Master passes
-        follow.until(lambda: follow.accepted() == 6, 60, "the pass")
+        set_out_and_pass(table, "d4", {"e6": 2, "h8": 3, "h1": 4, "b1": 5})
         _tap(table, "d4")
         _tap(table, "e6")
         page.wait_for_function(f"() => ({TURN})().includes('put it back on d4')",

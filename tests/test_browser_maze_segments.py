@@ -45,18 +45,27 @@ def _said(page, words: list[str]) -> None:
         raise AssertionError(f"wanted {words} in {page.evaluate(LOG)}") from error
 
 
-def _set_out(table: Playing) -> None:
-    """The obelisk on d4 by the Architect's hands, then segments 2 to 5 where ``LAID`` says by
-    the Maze Master's, each waited for until the table has it."""
+def set_out(table: Playing, obelisk: str = "d4", laid: dict[str, int] | None = None) -> None:
+    """The obelisk by the Architect's hands, then each segment where ``laid`` says (``LAID``
+    unless given; in order: 2, 3, 4, 5) by the Maze Master's, each waited for until the
+    table has it."""
     follow = table.follow
     follow.until(lambda: follow.state in ("setup", "play"), 60, "the maze table")
     table.act({"act": "take", "seat": "A", "piece": "obelisk"})
-    table.act({"act": "put", "seat": "A", "square": "d4"})
+    table.act({"act": "put", "seat": "A", "square": obelisk})
     follow.until(lambda: follow.accepted() == 1, 60, "the obelisk placed")
-    for n, (square, number) in enumerate(LAID.items(), start=2):
+    for n, (square, number) in enumerate((LAID if laid is None else laid).items(), start=2):
         table.act({"act": "take", "seat": "B", "piece": f"segment {number}"})
         table.act({"act": "put", "seat": "B", "square": square})
         follow.until(lambda n=n: follow.accepted() == n, 60, f"segment {number}")
+
+
+def set_out_and_pass(table: Playing, obelisk: str = "d4",
+                     laid: dict[str, int] | None = None) -> None:
+    """``set_out``, then the Maze Master's pass: the Architect moves the obelisk next."""
+    set_out(table, obelisk, laid)
+    table.act({"act": "press", "seat": "B"})
+    table.follow.until(lambda: table.follow.accepted() == 6, 60, "the pass")
 
 
 def confirm_claim(table: Playing, accepted: int) -> None:
@@ -75,7 +84,7 @@ def test_what_happened_and_the_drawing_number_each_segment(browser, tmp_path):
     table = Playing(browser, "maze", tmp_path)
     page, follow = table.page, table.follow
     try:
-        _set_out(table)
+        set_out(table)
         _said(page, [f"put segment {n} on {square}" for square, n in LAID.items()])
         _shown(page, NUMBERS, {square: str(n) for square, n in sorted(LAID.items())})
 
@@ -111,9 +120,7 @@ def test_the_hand_that_lifted_the_obelisk_for_a_claim_keeps_the_panel_until_it_i
     table = Playing(browser, "maze", tmp_path)
     page, follow = table.page, table.follow
     try:
-        _set_out(table)
-        table.act({"act": "press", "seat": "B"})   # the Maze Master passes
-        follow.until(lambda: follow.accepted() == 6, 60, "the pass")
+        set_out_and_pass(table)
         table.act({"act": "lift", "seat": "A", "square": "d4"})  # in the hand, over g7
         confirm_claim(table, 7)
         page.wait_for_function(f"() => ({HANDS_OF})().includes('still in them')",
