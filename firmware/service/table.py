@@ -450,7 +450,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         """After actions were recorded (a game's clocks, its extra words)."""
 
     def _record(self, action: Any, after: Any) -> None:
-        self.position = after
+        self.position, self.lifted = after, None  # a piece lifted was read in the one before
         self.history.append(self.position)
         self.actions.append(action)
 

@@ -121,7 +121,6 @@ class Asking:
                 self._ask(reading.chooser, reading.choices, self._question(reading))
                 return
             self.candidates, self.chooser = (), None  # the far seat's: the one it asked
-            self.lifted = None  # the lifted piece's move is made: where it goes is the game's
             if self.state == "choose":
                 self.picked()
             self._accept(known)
@@ -264,7 +263,6 @@ class Asking:
         if self._checked(actions) is None:  # refused (a wall that shuts a square off)
             return
         self.candidates, self.chooser = (), None
-        self.lifted = None  # a lifted piece's move picked: it stands where the game has it
         self.picked()
         self._accept(actions)
 
