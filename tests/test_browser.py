@@ -258,8 +258,10 @@ def test_the_page_recovers_when_the_table_or_its_server_restarts(browser, tmp_pa
         played = len(demo.accepted())
         demo.start()  # the same demo on the same directory resumes the game
         until(lambda: len(demo.accepted()) >= played + 4, 30, "four more moves")
-        page.wait_for_function("() => document.getElementById('status').textContent"
-                               ".includes('actions played')")
+        # the page follows the table again: it lists moves made after the restart (the
+        # demo may have played on to its end before the page's next look: no status then)
+        page.wait_for_function("(played) => parseInt(document.getElementById('moves-count')"
+                               ".textContent) > played", arg=played)
         web.stop()  # now the page's own server goes, and comes back on the same port
         page.wait_for_function("() => document.getElementById('status').textContent"
                                ".includes('lost its server')")
