@@ -31,6 +31,9 @@ LENT = "OBELISK_STATE_LOCK_FD"
 table service): the number of the lock's descriptor, which the child was given."""
 SERVICE_STATE_DIR = Path("/var/lib/obelisk")
 """The table service's directory on a Pi (its unit's ``StateDirectory=obelisk``)."""
+SERVICE_STATE_ENV = "OBELISK_SERVICE_STATE_DIR"
+"""Names the table service's directory where it is not ``SERVICE_STATE_DIR`` (a unit given
+another ``StateDirectory=``; the test suite, which never looks at this machine's table)."""
 PLAY = "play"
 """Under the default directory, ``obelisk play``'s tables: ``play/<game>``, one a game."""
 
@@ -62,6 +65,12 @@ def play_state_dir(game: str) -> Path:
     return default_state_dir() / PLAY / game
 
 
+def service_state_dir() -> Path:
+    """Where this machine's table service keeps its state, for the commands that look for it
+    (``obelisk diag``, ``obelisk games``)."""
+    return Path(os.environ.get(SERVICE_STATE_ENV) or SERVICE_STATE_DIR)
+
+
 def table_dirs() -> list[Path]:
     """Where the tables of this machine keep their state when no --state-dir is named, in
     the order they are looked at: the default directory, the Pi's service directory, then
@@ -71,14 +80,14 @@ def table_dirs() -> list[Path]:
         plays = sorted(path for path in (default / PLAY).iterdir() if path.is_dir())
     except OSError:  # none made yet (or not readable: then none can be used either)
         plays = []
-    return list(dict.fromkeys([default, SERVICE_STATE_DIR, *plays]))
+    return list(dict.fromkeys([default, service_state_dir(), *plays]))
 
 
 def dir_words(path: Path) -> str:
     """Whose directory of ``table_dirs`` this is, in words."""
     if path.parent == default_state_dir() / PLAY:
         return f"`obelisk play {path.name}`'s table"
-    if path == SERVICE_STATE_DIR:
+    if path == service_state_dir():
         return "the table service's"
     return "the default state directory" if path == default_state_dir() else \
         "named with --state-dir"
