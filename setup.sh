@@ -11,7 +11,7 @@
 #   systemd runs;
 # - the Debian packages the tests need: mosquitto everywhere, chromium off a Pi;
 #   off a Pi also node and npm, the npm package the scanner board's MicroPython
-#   tests run (tests/on_micropython), and TypeScript's checker for the page's
+#   tests run (tests/support/micropython), and TypeScript's checker for the page's
 #   scripts (tools/js).
 set -Eeuo pipefail  # -E: the ERR trap fires inside functions too
 
@@ -150,9 +150,9 @@ if ! is_pi; then
     if [ "${#node_wanted[@]}" -gt 0 ]; then
         apt_install "${node_wanted[@]}"
     fi
-    # tests/test_scanner_micropython.py runs the board's code on MicroPython's WebAssembly build
-    npm_ci tests/on_micropython "MicroPython's WebAssembly build for the scanner board's tests"
-    # tests/test_js_types.py checks the page's scripts against their JSDoc types with tsc
+    # tests/hardware/scanner/test_micropython.py runs the board's code on MicroPython's WebAssembly build
+    npm_ci tests/support/micropython "MicroPython's WebAssembly build for the scanner board's tests"
+    # tests/web/test_scripts.py checks the page's scripts against their JSDoc types with tsc
     npm_ci tools/js "TypeScript, the checker of the page's scripts"
 fi
 

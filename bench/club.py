@@ -74,7 +74,8 @@ import paho.mqtt.client as mqtt  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion  # noqa: E402
 
 from firmware.service.stream import EventStream  # noqa: E402
-from tests.club_support import Mosquitto, free_port, wait_for  # noqa: E402
+from tests.support.broker import Mosquitto  # noqa: E402
+from tests.support.processes import free_port, until  # noqa: E402
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
 NOT_TOLD = {"absent", "table"}
@@ -146,7 +147,7 @@ class Tap:
         client.connect("127.0.0.1", port, keepalive=30)
         client.loop_start()
         self.client = client
-        wait_for(self.connected.is_set, 20, "the bench's tap connecting")
+        until(self.connected.is_set, 20, "the bench's tap connecting")
 
     def read(self) -> tuple[dict[tuple[str, str, int], tuple[float, str]], set[tuple[str, str]]]:
         """(each event's first delivery: time and kind), (each result's table and id)."""
@@ -191,7 +192,7 @@ def _nicer(by: int):
     return (lambda: os.nice(by)) if by else None
 
 
-def _demo(state: Path, seed: int, args, nice: int = 0) -> subprocess.Popen:
+def run_demo(state: Path, seed: int, args, nice: int = 0) -> subprocess.Popen:
     extra = ["--ply-limit", str(args.ply_limit)] if args.ply_limit else []
     return subprocess.Popen([OBELISK, "demo", "stones", "--speed", str(args.speed), "--seed",
                              str(seed), "--state-dir", str(state), "--json", *extra],
@@ -220,7 +221,7 @@ class Replay:
                         for state in self.states]
         # every publisher reading its table before the game (a real table's stream would
         # give a late reader the whole state first; this one has nothing to give)
-        wait_for(lambda: all(stream.readers() for stream in self.streams), 300,
+        until(lambda: all(stream.readers() for stream in self.streams), 300,
                  "every publisher reading its table's stream")
         began = time.monotonic()
         due = [(t, index, order) for index in range(len(self.states))
@@ -327,7 +328,7 @@ def main() -> int:
         demo_cpu = 0.0
         if replaying:  # the live tables play on their own first
             dirs = [home / f"recorded-{index}" for index in range(live)]
-            demos = [_demo(state, index + 1, args) for index, state in enumerate(dirs)]
+            demos = [run_demo(state, index + 1, args) for index, state in enumerate(dirs)]
             readers = [_record(demo, rec) for demo, rec in zip(demos, recordings, strict=True)]
             cpu_at = {d.pid: _cpu_s(d.pid) for d in demos}
             began = time.monotonic()
@@ -367,7 +368,7 @@ def main() -> int:
             procs.append(publisher)
             publishers.append(publisher)
             states.append(state)
-        wait_for(lambda: len({k[0] for k in reader.arrived}) >= args.tables, 300,
+        until(lambda: len({k[0] for k in reader.arrived}) >= args.tables, 300,
                  "every publisher on the page")
         watched = {"publishers": [p.pid for p in publishers], "club page": [club.pid],
                    "broker": [broker.proc.pid], "bench": [os.getpid()]}
@@ -385,7 +386,7 @@ def main() -> int:
             told = [len(recordings[i % live].lines) for i in range(args.tables)]
             failed = 0
         else:
-            demos = [_demo(state, index + 1, args, args.nice)
+            demos = [run_demo(state, index + 1, args, args.nice)
                      for index, state in enumerate(states)]
             procs.extend(demos)
             watched["tables"] = [d.pid for d in demos]
@@ -415,7 +416,7 @@ def main() -> int:
 
         _settle(page_progress, 600, args.quiet_s)
         with contextlib.suppress(OSError, ValueError):
-            wait_for(lambda: len(json.loads(urllib.request.urlopen(
+            until(lambda: len(json.loads(urllib.request.urlopen(
                 url + "/results", timeout=30).read())["results"]) >= args.tables,
                 args.quiet_s, "every result on the page")
         page_results = {(r["table"], r["id"]) for r in json.loads(urllib.request.urlopen(

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.maze.actions import PlaceWall
 from engine.maze.game import Phase
 from engine.maze.plan import plan
-from tests.test_maze_walls import plain_legal_walls, plain_plan, positions
+from tests.support.maze import plain_legal_walls, plain_plan, positions
 
 
 def timed(fn, states) -> float:

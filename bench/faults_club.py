@@ -1,7 +1,7 @@
 """Throws at the club's publisher and page what once broke them (issue 30), and counts what held.
 
-Each round uses fresh real mosquitto brokers (``tests/club_support.py``) and the
-scenarios of ``tests/test_club_faults.py``, and tries three classes of fault:
+Each round uses fresh real mosquitto brokers (``tests/support/broker.py``) and the
+scenarios of ``tests/club/test_faults.py``, and tries three classes of fault:
 
 - 5, bad outbox entry: every bad kind of file of the tests (a topic with + or #,
   a NUL, a lone surrogate, a topic over 65535 bytes, not JSON, 17 MB, a
@@ -48,29 +48,19 @@ if str(ROOT) not in sys.path:
 
 from bench.fault_tally import Tally, bench_main  # noqa: E402
 from firmware.readers.club.config import ClubError, config_from, load_config  # noqa: E402
-from tests.club_support import Heard, Mosquitto, wait_for  # noqa: E402
-from tests.test_club import OBELISK  # noqa: E402
-from tests.test_club_faults import (  # noqa: E402
+from tests.support.broker import Heard, Mosquitto  # noqa: E402
+from tests.support.club import (  # noqa: E402
     BAD_ENTRIES,
-    _entry,
-    _script,
-    _started,
-    test_a_result_with_control_characters_reaches_the_page_cleaned,
-    test_every_game_is_published_under_an_id_no_other_game_shares,
-    test_log_lines_from_the_club_are_one_line_each,
-    test_the_club_page_cleans_a_tables_status_and_events,
+    entry,
+    patched_publisher,
+    started_publisher,
 )
-from tests.test_environment_faults import (  # noqa: E402
-    HUNG,
-    _device,
-    _fifo,
-    _folder,
-    _huge,
-    outcome_within,
-)
+from tests.support.files import HUNG, device, fifo, folder, huge, outcome_within  # noqa: E402
+from tests.support.processes import OBELISK, until  # noqa: E402
 
+FAULTS = "tests/club/test_faults.py"
 NAMES = {5: "bad outbox entry", 8: "bad input in words", 10: "files and ids"}
-KINDS = (_fifo, _folder, _device, _huge)
+KINDS = (fifo, folder, device, huge)
 BAD_BROKERS = ("mqtt://[::1", "mqtt://[::1]x:1883", "mqtt://h:0", "mqtt://h:70000",
                "mqtt://h:", "mqtt://h\r\nobelisk: forged\x1b[2J:1883")
 CONTROL = re.compile("[\x00-\x1f\x7f\u202e]")
@@ -102,7 +92,7 @@ def _outbox(where: Path, tally: Tally) -> None:
     box = where / "mqtt" / "outbox"
     box.mkdir(parents=True)
     bad, good, seq = {}, [], 1
-    (box / f"{seq:012d}.json").write_bytes(_entry("obelisk/t1/events", '{"n": 1}'))
+    (box / f"{seq:012d}.json").write_bytes(entry("obelisk/t1/events", '{"n": 1}'))
     good.append('{"n": 1}')
     for kind, make in BAD_ENTRIES.items():
         seq += 1
@@ -111,7 +101,7 @@ def _outbox(where: Path, tally: Tally) -> None:
         bad[name] = kind
         seq += 1
         good.append(json.dumps({"n": seq}))
-        (box / f"{seq:012d}.json").write_bytes(_entry("obelisk/t1/events", good[-1]))
+        (box / f"{seq:012d}.json").write_bytes(entry("obelisk/t1/events", good[-1]))
     kept = _Kept()
     logger = logging.getLogger("obelisk.mqtt")
     logger.addHandler(kept)
@@ -120,11 +110,11 @@ def _outbox(where: Path, tally: Tally) -> None:
     heard = publisher = None
     try:
         heard = Heard(broker)
-        publisher = _started(where, broker)
-        wait_for(lambda: sorted(heard.on("obelisk/t1/events")) == sorted(good), 30,
+        publisher = started_publisher(where, broker)
+        until(lambda: sorted(heard.on("obelisk/t1/events")) == sorted(good), 30,
                  "every good message delivered")
         publisher.take({"event": "turn", "player": "A", "doing": "move"})
-        wait_for(lambda: len(heard.on("obelisk/t1/events")) == len(good) + 1, 30,
+        until(lambda: len(heard.on("obelisk/t1/events")) == len(good) + 1, 30,
                  "one event more")
         alive = all(thread.is_alive() for thread in publisher._threads)
         tally.check(5, alive, "a publisher thread died among bad files")
@@ -154,8 +144,8 @@ def _dying(where: Path, tally: Tally, round_no: int) -> None:
     where.mkdir(parents=True)
     broker = _broker(where / "broker")
     try:
-        run = subprocess.run(_script(where, broker.url, patch), capture_output=True, text=True,
-                             timeout=30)
+        run = subprocess.run(patched_publisher(where, broker.url, patch), capture_output=True,
+                             text=True, timeout=30)
         lines = [x for x in run.stderr.splitlines() if thread in x]
         tally.check(5, run.returncode == 1 and "Traceback" not in run.stderr and len(lines) == 1
                     and "RuntimeError: injected" in lines[0],
@@ -190,17 +180,13 @@ def _words(where: Path, tally: Tally) -> None:
         held, said = _one_line(["club", "--broker", url, "--port", "0", "--address",
                                 "127.0.0.1"])
         tally.check(8, held, f"--broker {url!r}: {said}")
-    where.mkdir(parents=True)
-    broker = _broker(where / "broker")
-    try:
-        tally.scenario(8, "a result with control characters on the page", lambda:
-                       test_a_result_with_control_characters_reaches_the_page_cleaned(
-                           where, broker))
-    finally:
-        broker.stop()
-    tally.scenario(8, "a status and an event with control characters",
-                   test_the_club_page_cleans_a_tables_status_and_events)
-    tally.scenario(8, "a log line with CR/LF", test_log_lines_from_the_club_are_one_line_each)
+    for what, test in (
+            ("a result with control characters on the page",
+             "test_a_result_with_control_characters_reaches_the_page_cleaned"),
+            ("a status and an event with control characters",
+             "test_the_club_page_cleans_a_tables_status_and_events"),
+            ("a log line with CR/LF", "test_log_lines_from_the_club_are_one_line_each")):
+        tally.scenario(8, what, lambda test=test: _passes(test))
 
 
 # ---------------------------------------------------------------------- class 10
@@ -217,7 +203,7 @@ def _refused_here(read, path: Path) -> tuple[bool, str]:
 
 def _files(where: Path, tally: Tally, round_no: int) -> None:
     for make in KINDS:
-        kind = make.__name__[1:]
+        kind = make.__name__
         place = where / kind
         place.mkdir(parents=True)
         target = place / "mqtt.toml"
@@ -232,7 +218,7 @@ def _files(where: Path, tally: Tally, round_no: int) -> None:
             tally.check(10, held, f"{key} as {kind}: {said}")
     # the commands, one kind of file a round in turn
     make = KINDS[round_no % len(KINDS)]
-    kind = make.__name__[1:]
+    kind = make.__name__
     state = where / "commands"
     state.mkdir()
     make(state / "mqtt.toml")
@@ -255,14 +241,18 @@ def _files(where: Path, tally: Tally, round_no: int) -> None:
 
 
 def _ids(where: Path, tally: Tally) -> None:
-    where.mkdir(parents=True)
-    broker = _broker(where / "broker")
-    try:
-        tally.scenario(10, "the same game on two tables, each its own id", lambda:
-                       test_every_game_is_published_under_an_id_no_other_game_shares(
-                           where, broker))
-    finally:
-        broker.stop()
+    tally.scenario(10, "the same game on two tables, each its own id", lambda: _passes(
+        "test_every_game_is_published_under_an_id_no_other_game_shares"))
+
+
+def _passes(test: str) -> None:
+    """One of the scenarios of ``tests/club/test_faults.py``, run as its test: pytest in a
+    process of its own, on its own broker (what failed is raised, to be counted lost)."""
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          f"{FAULTS}::{test}"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=600)
+    if run.returncode != 0:
+        raise AssertionError(run.stdout[-600:])
 
 
 def run(rounds: int) -> list[dict]:

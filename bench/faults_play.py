@@ -34,8 +34,8 @@ from bench.fault_tally import bench_main
 from firmware.service.control import SOCKET as CONTROL_SOCKET
 from firmware.service.control import send
 from hardware.sim.line_socket import LineSocketError, ask
-from tests.browser_support import OBELISK, until
-from tests.test_play import GONE_S, START_S, Playing, on_directory
+from tests.support.play import GONE_S, START_S, Play
+from tests.support.processes import OBELISK, on_directory, until
 
 FLOOD = 400
 """Bad requests a round: some 1.6 MB of log, 25 pipes' worth."""
@@ -48,7 +48,7 @@ TROUBLE = (AssertionError, OSError, subprocess.TimeoutExpired)
 """A play that did not start, or did not stop in time: that round lost something."""
 
 
-def _all_gone(playing: Playing) -> bool:
+def _all_gone(playing: Play) -> bool:
     """Whether every process of that play stops in time; those left are killed by pid."""
     with contextlib.suppress(AssertionError):
         until(lambda: not on_directory(playing.dir), GONE_S, "every process to stop")
@@ -57,7 +57,7 @@ def _all_gone(playing: Playing) -> bool:
     return not left
 
 
-def _answers(playing: Playing) -> bool:
+def _answers(playing: Play) -> bool:
     """The page, the service and the board each answer."""
     try:
         return (playing.page("/") == 200 and send(playing.dir, {"command": "status"})["ok"]
@@ -68,9 +68,9 @@ def _answers(playing: Playing) -> bool:
 
 def flood(where: Path) -> bool:
     """Class 2: a flood of bad requests, then Ctrl-C."""
-    playing = Playing(where)
+    playing = Play("towers", where / "table", logs=where)
     try:
-        playing.start()
+        playing.started()
         answered = all(playing.page(f"{JUNK}{n}") == 404 for n in range(FLOOD))
         answered = answered and _answers(playing)
         playing.process.send_signal(signal.SIGINT)
@@ -85,17 +85,14 @@ def flood(where: Path) -> bool:
 def stop(where: Path, rng: random.Random) -> bool:
     """Class 7: a second play refused, a signal at a random moment."""
     signum = rng.choice(SIGNALS)
-    playing = Playing(where)
+    playing = Play("towers", where / "table", logs=where)
     try:
         if rng.random() < 0.5:  # while it starts: anywhere in its first two seconds
-            with open(playing.out, "w") as out, open(playing.err, "w") as err:
-                playing.process = subprocess.Popen(
-                    [OBELISK, "play", "towers", "--port", "0", "--state-dir",
-                     str(playing.dir)], stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+            playing.start()
             time.sleep(rng.uniform(0.0, 2.0))
             intact = True
         else:
-            playing.start()
+            playing.started()
             before = {name: os.lstat(playing.dir / name).st_ino for name in KEPT}
             second = subprocess.run([OBELISK, "play", "towers", "--port", "0", "--state-dir",
                                      str(playing.dir)], stdin=subprocess.DEVNULL,

@@ -42,20 +42,20 @@ from firmware.store.journal import Journal, JournalError  # noqa: E402
 from firmware.store.state_dir import StateDirError  # noqa: E402
 from hardware.buttons import ButtonEvent  # noqa: E402
 from hardware.profile import ProfileError  # noqa: E402
-from tests.test_environment_faults import (  # noqa: E402
+from tests.support.files import (  # noqa: E402
     HUNG,
-    _device,
-    _fifo,
-    _FillingJournal,
-    _folder,
-    _huge,
-    _readers,
+    FillingJournal,
+    device,
+    fifo,
+    folder,
+    huge,
     outcome_within,
+    readers,
 )
-from tests.test_stones import position  # noqa: E402
-from tests.test_stones_table import Table  # noqa: E402
+from tests.support.processes import OBELISK  # noqa: E402
+from tests.support.stones import position  # noqa: E402
+from tests.support.tables import StonesHarness as Table  # noqa: E402
 
-OBELISK = str(Path(sys.executable).parent / "obelisk")
 NAMES = {1: "the end on a full disk", 6: "a command come late", 10: "files of every kind"}
 PERSON = (StateDirError, ObeliskError, ProfileError, PinError)
 
@@ -73,7 +73,7 @@ def _end_on_a_full_disk(where: Path) -> bool:
     a = Player.A
     t = Table(where, state=position({"d2": "AcAk", "c1": "Ap", "a4": "Bp", "a6": "Bk",
                                      "b6": "Bc"}, to_play=a)).started()
-    journal = _FillingJournal(where)
+    journal = FillingJournal(where)
     t.table.journal = t.journal = journal
     t.see(t.after("-c1"))
     journal.full = True
@@ -125,10 +125,10 @@ def _late_command(where: Path) -> bool:
 def _files(where: Path) -> tuple[int, int]:
     """(tried, held) over every file kind and every wrong kind of file."""
     tried = held = 0
-    for make in (_huge, _fifo, _folder, _device):
-        state = where / make.__name__[1:]
+    for make in (huge, fifo, folder, device):
+        state = where / make.__name__
         state.mkdir()
-        for name, read in _readers(state).items():
+        for name, read in readers(state).items():
             target = state / name
             make(target)
             got = outcome_within(read, 20)
@@ -136,7 +136,7 @@ def _files(where: Path) -> tuple[int, int]:
             if isinstance(got, PERSON) and name in str(got):
                 held += 1
             else:
-                print(f"  lost: {name} as {make.__name__[1:]}: "
+                print(f"  lost: {name} as {make.__name__}: "
                       f"{'hung' if got is HUNG else repr(got)[:200]}", file=sys.stderr)
     return tried, held
 

@@ -38,8 +38,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.fault_tally import Tally, bench_main  # noqa: E402
-from tests.browser_support import Web  # noqa: E402
-from tests.web_support import Answer, raw, read_answer, request  # noqa: E402
+from tests.support.http import Answer, raw, read_answer, request  # noqa: E402
+from tests.support.web import Web  # noqa: E402
 
 PIN = "1234"
 NAMES = {3: "pin lock kept", 4: "idle connections", 8: "bad input in words",

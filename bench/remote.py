@@ -2,7 +2,7 @@
 
 Two tables (``obelisk demo stones ... --remote``, each with its ``obelisk
 remote`` link) play whole matches through one local mosquitto, as
-``tests/test_remote.py`` plays them. The bench follows both tables' event
+``tests/match/test_matches.py`` plays them. The bench follows both tables' event
 streams and times, for every move, the span from the ``accepted`` event at
 the table where it was made to the ``asked`` event at the other (its light
 there): the link's look at the journal, the broker's hop both ways, the
@@ -32,8 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from firmware.service.stream import StreamError, read_events  # noqa: E402
-from tests.club_support import Mosquitto, wait_for  # noqa: E402
-from tests.remote_support import Table, actions_of, is_over, journal_of  # noqa: E402
+from tests.support.broker import Mosquitto  # noqa: E402
+from tests.support.processes import until  # noqa: E402
+from tests.support.remote import Table, actions_of, is_over, journal_of  # noqa: E402
 
 GAME = ["stones", "--size", "4x4", "--ply-limit", "60"]
 
@@ -80,12 +81,12 @@ def match(home: Path, faults: bool) -> tuple[list[float], int, int]:
         threading.Thread(target=follow, args=(where, seen, stop), daemon=True).start()
     try:
         if faults:
-            wait_for(lambda: len(actions_of(b.dir)) >= 6, 120, "six actions")
+            until(lambda: len(actions_of(b.dir)) >= 6, 120, "six actions")
             b.kill_link()
-            wait_for(lambda: len(actions_of(a.dir)) >= 16, 120, "sixteen actions")
+            until(lambda: len(actions_of(a.dir)) >= 16, 120, "sixteen actions")
             broker.stop()
             broker.start()
-        wait_for(lambda: is_over(a.dir) and is_over(b.dir), 300, "the match's end")
+        until(lambda: is_over(a.dir) and is_over(b.dir), 300, "the match's end")
     finally:
         stop.set()
         a.stop()

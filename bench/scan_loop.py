@@ -1,6 +1,6 @@
 """The scanner board's own loop, timed by itself, for ``bench/scan_period.py``.
 
-Runs unchanged on CPython and on MicroPython (``tests/on_micropython/run.mjs``
+Runs unchanged on CPython and on MicroPython (``tests/support/micropython/run.mjs``
 loads it beside the board's files): it builds the reference board with
 ``code.py``'s ``build()`` on bare pins (plain attributes: no simulated
 electrics, so the time is the scanner code's and the interpreter's, not a

@@ -5,7 +5,7 @@ average turn of its loop over each heartbeat's interval. This bench runs the
 board's own files (``hardware/scanner/``, the reference layout of 26 drive
 lines x 9 sense lines and 9 load cells) through ``bench/scan_loop.py`` on bare
 pins, under CPython and under MicroPython's WebAssembly build (node, the
-package ``tests/on_micropython`` pins), and prints what the board reported:
+package ``tests/support/micropython`` pins), and prints what the board reported:
 
     <interpreter>: a scan every A-B ms (the board's STATUS, N intervals), load cells
       every C-D ms, one matrix scan alone E-F ms
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     _report(f"CPython {platform.python_version()}", [_on_cpython() for _ in range(args.runs)])
     node = shutil.which("node")
     if node is None or not (HARNESS / "node_modules").exists():
-        print("MicroPython: not run (needs node and `npm ci` in tests/on_micropython; "
+        print("MicroPython: not run (needs node and `npm ci` in tests/support/micropython; "
               "./setup.sh does both off a Pi)")
         return 0
     runs = [_on_micropython(node) for _ in range(args.runs)]

@@ -12,7 +12,7 @@ the rest of the system asks a declaration for a part (``game.table()``,
 A part is written as ``".module:attribute"`` relative to the game's own
 package (or a full dotted name) and imported when first asked for:
 ``obelisk --help`` imports no game, and the service only the game it plays
-(every engine costs start-up time on a Pi). ``tests/test_contract.py``
+(every engine costs start-up time on a Pi). ``tests/core/test_contract.py``
 resolves every declared part of every game, so a wrong name fails there.
 A part a game does not declare has one fallback, said beside its field.
 """

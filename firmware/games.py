@@ -24,7 +24,7 @@ DECLARED = ("firmware.towers", "firmware.stones", "firmware.highrise", "firmware
 """The packages whose ``GAME`` the table plays, in the order menus list them."""
 
 EXTRA = "OBELISK_GAMES"
-"""The environment variable naming more game packages (``tests.toy``)."""
+"""The environment variable naming more game packages (``tests.support.toy``)."""
 
 
 class NotAGame(LookupError):

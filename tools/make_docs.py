@@ -10,7 +10,7 @@
   machine every game's table runs (``firmware.service.table``) and from the towers
   table's, which adds the coin toss.
 
-tests/test_docs.py fails when a checked-in file differs from what this makes.
+tests/docs/test_docs.py fails when a checked-in file differs from what this makes.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def reference() -> str:
         "Every `obelisk` command and what each option does, as the command line itself",
         "reads them. This page is generated from the argument parser",
         f"(`firmware/cli_parser.py`) by `{COMMAND}`; do not edit it by hand:",
-        "`tests/test_docs.py` fails when it differs from what the parser says.",
+        "`tests/docs/test_docs.py` fails when it differs from what the parser says.",
         "",
         "Every command also takes `--help`, which prints the same, and",
         "`obelisk --version` prints the version. A bad option is refused in one line with",
@@ -193,7 +193,7 @@ def state_machines() -> str:
         "What the table is doing at any moment, and what moves it on. Every game's table is",
         "a `transitions` machine on the core in `firmware/service/table.py`; these pictures",
         "are drawn by `transitions` itself from the machines the service runs, by",
-        f"`{COMMAND}`, so they cannot drift (`tests/test_docs.py` checks them).",
+        f"`{COMMAND}`, so they cannot drift (`tests/docs/test_docs.py` checks them).",
         "",
         f"{_join(same)} play on the core machine as it is; {_join(adds)}.",
         "",

@@ -1,0 +1,248 @@
+"""A match's asks between two tables, in-process: a takeback, a pause, the end.
+
+Two stones tables, the person at one in seat A, at the other in seat B; what
+the link would carry (an ask, an answer, an action) is handed over by hand.
+Stones reads no takebacks of its own (towers and the maze do), so the pieces
+lifted off are read as one here (``_lift``), as the old test of the match did.
+Nothing happens at either table until the other's player agrees, and then
+both do it: both journals hold the same actions and takebacks.
+"""
+
+from __future__ import annotations
+
+import json
+
+from engine.players import Player
+from engine.reading import Reading, Takeback
+from engine.stones.sensing import sight
+from firmware.service.match_asks import Ask
+from firmware.service.remote import Peer, Remote
+from hardware.buttons import ButtonEvent
+from tests.support.tables import StonesHarness
+
+A, B = Player.A, Player.B
+
+
+def _tables(tmp_path) -> tuple[StonesHarness, StonesHarness]:
+    tables = []
+    for seat in (A, B):
+        t = StonesHarness(tmp_path / seat.value)
+        t.table.solo = Peer(Remote("derby", seat), "stones")
+        t.started()
+        tables.append(t)
+    return tables[0], tables[1]
+
+
+def _lift(t: StonesHarness, to: int) -> None:
+    """The pieces here stand as the game did before action ``to``: read as a takeback."""
+    owners = frozenset(t.table.history[k].current_player() for k in range(to, len(
+        t.table.actions)))
+    t.table._reading = lambda view: Reading(takeback=Takeback(to, owners))
+    try:
+        t.see(sight(t.table.history[to]))
+    finally:
+        del t.table._reading
+
+
+def _menu(t: StonesHarness) -> None:
+    t.table.on_button(ButtonEvent("menu", "press"), t.now)
+
+
+def _asks(t: StonesHarness, state: str) -> list[Ask]:
+    return [Ask.from_dict(e["ask"]) for e in t.events
+            if e["event"] == "match" and e["state"] == state]
+
+
+def _journal(t: StonesHarness) -> list[tuple]:
+    return [(e["t"], e.get("action"), e.get("to")) for e in t.table.journal.read().entries
+            if e["t"] in ("action", "takeback")]
+
+
+def _a_moves_and_b_makes_it(a: StonesHarness, b: StonesHarness):
+    move = a.table.position.legal_actions()[0]
+    a.see(sight(a.table.position.apply_action(move)))
+    assert b.table.solo.offered(b.table, 0, move).startswith("lit for")
+    b.table.ask_far_seat()
+    b.see(sight(b.table.position.apply_action(move)))
+    assert a.table.actions == b.table.actions == [move]
+    return move
+
+
+def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_path):
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    _lift(a, 0)  # A lifts their stone off again
+    assert a.table.offer is not None and a.table.actions  # offered, nothing undone yet
+    a.press(B)  # the other seat's button at A's table means nothing in a match
+    assert not _asks(a, "asked")
+    a.press(A)  # the person's press asks the other table
+    [ask] = _asks(a, "asked")
+    assert ask.kind == "takeback" and ask.to == 0 and len(a.table.actions) == 1
+    assert b.table.solo.offered_ask(b.table, ask) == "put to the person here"
+    assert "the other table (player A) asks to take back the last 1 action" in _asks_words(b)
+    b.press(B)  # B agrees: B's table waits for its pieces, and says which
+    [agreed] = _asks(b, "agreed")
+    assert agreed == ask and len(b.table.actions) == 1
+    assert "as agreed with the other table, take back" in b.table._doing()
+    b.see(sight(b.table.position))  # nothing lifted yet: a new move would be refused
+    assert len(b.table.actions) == 1
+    _lift(b, 0)  # B lifts the stone: taken back at B
+    assert b.table.actions == [] and b.table.solo.agreed == 1
+    assert a.table.solo.answered(a.table, ask, True) == "agreed"  # the answer reaches A
+    assert a.table.actions == [] and a.table.solo.agreed == 1
+    assert _journal(a) == _journal(b)
+    assert [e.get("agreed") for e in a.table.journal.read().entries if e["t"] == "takeback"] \
+        == [True]
+    # an action of the line taken back is not lit again; the new line's is
+    old = b.table.history[0].legal_actions()[0]
+    assert b.table.solo.offered(b.table, 0, old, agreed=0) == "taken back already"
+    assert b.table.solo.offered(b.table, 0, old, agreed=2).startswith("waiting")
+    assert a.table.solo.answered(a.table, ask, True).startswith("nothing to do")  # a repeat
+
+
+def _asks_words(t: StonesHarness) -> str:
+    return " ".join(e["message"] for e in t.events if e["event"] == "match")
+
+
+def test_a_declined_takeback_changes_nothing_and_the_pieces_go_back(tmp_path):
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    _lift(a, 0)
+    a.press(A)
+    [ask] = _asks(a, "asked")
+    b.table.solo.offered_ask(b.table, ask)
+    _menu(b)  # B's menu button declines
+    assert _asks(b, "declined") == [ask] and len(b.table.actions) == 1
+    a.table.solo.answered(a.table, ask, False)
+    assert len(a.table.actions) == 1 and "declined" in _asks_words(a)
+    assert not b.table.solo.on_takeback(b.table, 0)  # nothing agreed: no takeback at B
+
+
+def test_a_pause_is_asked_and_both_pause_once_agreed(tmp_path):
+    a, b = _tables(tmp_path)
+    _menu(a)  # the menu button asks; A's table plays on until B agrees
+    assert a.table.state == "play"
+    [ask] = _asks(a, "asked")
+    assert ask.kind == "pause"
+    b.table.solo.offered_ask(b.table, ask)
+    assert b.table.solo.offered_ask(b.table, ask) == "asked already"
+    b.press(B)
+    assert b.table.state == "paused"
+    a.table.solo.answered(a.table, ask, True)
+    assert a.table.state == "paused"
+    assert a.table.solo.answered(a.table, ask, True).startswith("nothing to do")  # a repeat
+    _menu(b)  # B asks to play on
+    [resume] = _asks(b, "asked")
+    assert resume.kind == "resume" and b.table.state == "paused"
+    a.table.solo.offered_ask(a.table, resume)
+    a.press(A)
+    b.table.solo.answered(b.table, resume, True)
+    assert a.table.state == b.table.state == "play"
+
+
+def test_a_takeback_asked_of_a_game_that_moved_on_is_stale_a_pause_is_not(tmp_path):
+    a, b = _tables(tmp_path)
+    _menu(a)
+    [pause] = _asks(a, "asked")
+    _a_moves_and_b_makes_it(a, b)
+    assert b.table.solo.offered_ask(b.table, pause) == "put to the person here"
+    b.table.solo.answer(b.table, agree=False)
+    takeback = Ask("takeback", "A", 0, 0, 0)  # asked before the move both tables hold
+    assert b.table.solo.offered_ask(b.table, takeback).startswith(
+        "nothing to answer: the game moved on")
+    assert b.table.solo.offered_ask(b.table, Ask("takeback", "A", 1, 1, 0)).startswith(
+        "nothing to answer: the game moved on")  # counted after another takeback
+
+
+def test_the_end_agreed_is_due_at_both_tables(tmp_path):
+    a, b = _tables(tmp_path)
+    ask = a.table.solo.propose(a.table, "end")
+    [ask] = _asks(a, "asked")
+    assert ask.words() == "end the game here, unfinished" and not a.table.solo.end_due
+    b.table.solo.offered_ask(b.table, ask)
+    b.table.solo.answer(b.table, agree=True)
+    assert b.table.solo.end_due
+    a.table.solo.answered(a.table, ask, True)
+    assert a.table.solo.end_due
+
+
+class _Service:
+    """A stand-in service for the commands: its table, swapped for a fresh one at the end."""
+
+    def __init__(self, t: StonesHarness) -> None:
+        from firmware.service.command_handlers import Controls, TableMaker
+        from hardware.profile import load_profile
+
+        self.t, self.table = t, t.table
+        self.controls = Controls(self, TableMaker(load_profile("sim"), t.journal,
+                                                  solo=t.table.solo.solo))
+
+    def swap_table(self, table, view_of, now: float) -> None:
+        self.table = table
+
+    def do(self, name: str, **fields) -> dict:
+        from firmware.service.commands import parse
+
+        said = self.controls.carry_out(parse(json.dumps({"command": name, **fields})),
+                                       self.t.now)
+        self.controls.follow_up(self.t.now)  # as the service's loop does after any input
+        return said
+
+
+def test_the_end_is_asked_by_command_and_both_tables_set_the_game_aside_once_agreed(tmp_path):
+    import pytest
+
+    from firmware.service.commands import CommandRefused
+
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    at_a, at_b = _Service(a), _Service(b)
+    with pytest.raises(CommandRefused, match="the other table asks nothing now"):
+        at_b.do("answer", agree=True)
+    assert "asked the other table to end the game" in at_a.do("end")["message"]
+    assert at_a.table is a.table and at_a.table.game_on()  # nothing ends before the answer
+    [ask] = _asks(a, "asked")
+    at_b.do("peer_ask", ask=ask.to_dict())
+    assert at_b.do("status")["can"]["answer"] is True
+    at_b.do("answer", agree=True)
+    assert at_b.table is not b.table and not at_b.table.started  # set aside, set up again
+    at_a.do("peer_answer", ask=ask.to_dict(), agree=True)
+    assert at_a.table is not a.table and not at_a.table.started
+    for seat in "AB":  # each table kept the game it set aside, its one action in it
+        [kept] = (tmp_path / seat).glob("journal-*.jsonl")
+        entries = [json.loads(line) for line in kept.read_text().splitlines()]
+        assert [e["t"] for e in entries] == ["start", "action", "ended"]
+    assert at_a.table.solo.remote == Remote("derby", A)  # the match goes on, a game afresh
+    assert at_b.table.solo.remote == Remote("derby", B)
+
+
+def test_a_claim_needs_the_links_leave_and_sets_the_game_aside_at_both_tables(tmp_path):
+    import pytest
+
+    from firmware.service.commands import CommandRefused
+    from firmware.store.history import SET_ASIDE
+
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    at_a, at_b = _Service(a), _Service(b)
+    with pytest.raises(CommandRefused, match="claimed only in a match whose other table"):
+        at_a.do("claim")  # B is there: nothing to claim
+    assert at_a.do("status")["can"]["claim"] is False
+    at_a.do("link", state="claimable", message="the other table has been out of touch")
+    assert at_a.do("status")["can"]["claim"] is True
+    at_a.do("link", state="linked", message="back")  # it came back: the offer is gone
+    assert at_a.do("status")["can"]["claim"] is False
+    at_a.do("link", state="claimable", message="out of touch again, long enough")
+    assert "claimed by player A" in at_a.do("claim")["message"]
+    assert at_a.table is not a.table and not at_a.table.started
+    claimed = [e for e in a.events if e["event"] == "remote"]  # the fresh table's too
+    assert claimed[-1]["state"] == "claimed"
+    with pytest.raises(CommandRefused, match="no game of this match"):
+        at_b.do("peer_claim", player="B")  # only the other seat's claim counts
+    at_b.do("peer_claim", player="A")  # B's table back: A's claim reaches it
+    assert at_b.table is not b.table
+    for seat in "AB":
+        [kept] = (tmp_path / seat).glob("journal-*.jsonl")
+        ended = json.loads(kept.read_text().splitlines()[-1])
+        assert ended == {"t": "ended", "how": "claim-A"}
+    assert SET_ASIDE["claim-A"].startswith("claimed by player A")

@@ -1,0 +1,151 @@
+"""The suite never finds, reads or changes a person's own tables (``support.seal``).
+
+A person may well run the tests beside a table they play: an ``obelisk play`` keeps its game
+under ``~/.local/state/obelisk/play/GAME`` and serves its page on port 8080, and commands such
+as ``obelisk diag`` and ``obelisk games`` look there when no --state-dir is typed. Every run
+of the suite moves those places into a directory of its own first; the last test here proves
+it the hard way, with a live table of every game in a person's home.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from firmware.service.control import send
+from firmware.store.state_dir import (
+    SERVICE_STATE_ENV,
+    default_state_dir,
+    play_state_dir,
+    service_state_dir,
+    table_dirs,
+)
+from tests.support import ROOT
+from tests.support.play import Play
+from tests.support.plugin import the_seal
+from tests.support.processes import alive, until
+
+GAMES = ("towers", "stones", "highrise", "maze")
+PERSONS_PORT = 8080
+"""The port ``obelisk play`` and ``obelisk web`` serve on unless told."""
+
+TOUCHING_DEFAULTS = ("tests/service/test_diag.py", "tests/hardware/test_missing_hardware.py",
+                     "tests/sim/test_play_defaults.py", "tests/store/test_history.py",
+                     "tests/cli/test_cli.py", "tests/suite/test_seal.py::"
+                     "test_every_place_a_command_looks_is_the_runs_own")
+"""The modules whose commands look in the default places when no --state-dir is typed:
+``obelisk diag --profile`` (which once found a person's live table and talked to it),
+``obelisk play`` without a directory, ``obelisk pin``, ``watch`` and ``games``."""
+
+
+def test_every_place_a_command_looks_is_the_runs_own():
+    seal = the_seal()
+    assert Path.home() == seal.home and os.environ["HOME"] == str(seal.home)
+    own = [default_state_dir(), play_state_dir("towers"), service_state_dir(), *table_dirs()]
+    assert all(seal.root in place.parents for place in own), own
+    assert service_state_dir() == seal.service_dir != Path("/var/lib/obelisk")
+    if seal.user_home not in ("", "/"):
+        assert not any(Path(seal.user_home) in (place, *place.parents) for place in own), own
+
+
+def _snapshot(home: Path) -> dict[str, tuple]:
+    """Every file under ``home``: its size, its time of change and what it holds."""
+    return {str(path.relative_to(home)): (path.stat().st_size, path.stat().st_mtime_ns,
+                                          hashlib.sha256(path.read_bytes()).hexdigest())
+            for path in sorted(home.rglob("*")) if path.is_file() and not path.is_socket()}
+
+
+def _settled(home: Path) -> dict[str, tuple]:
+    """The snapshot of ``home`` once its tables have done starting (two alike, 1 s apart)."""
+    last: list[dict] = [{}]
+
+    def same() -> dict | None:
+        now = _snapshot(home)
+        if now == last[0]:
+            return now
+        last[0] = now
+        time.sleep(1.0)
+        return None
+
+    return until(same, 60, f"the tables in {home} done starting")
+
+
+def _started_on_8080(play: Play) -> bool:
+    """Whether ``play`` serves on 8080 (False: the port was taken before it could bind)."""
+    try:
+        return bool(play.url)
+    except AssertionError as refused:
+        if str(PERSONS_PORT) in str(refused):
+            return False
+        raise
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _answers(url: str) -> int:
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        return answer.status
+
+
+@pytest.mark.processes
+def test_a_live_table_of_every_game_is_left_alone(tmp_path):
+    """A person's home with `obelisk play GAME` running for each game in its default
+    directory, towers on port 8080 (unless something else of theirs holds it): the tests
+    that look at default places pass inside it, and every table goes on untouched."""
+    home = Path(tempfile.mkdtemp(prefix="person-", dir="/tmp"))  # short: sockets live there
+    person = {k: v for k, v in os.environ.items()
+              if not k.startswith("XDG_") and k != SERVICE_STATE_ENV}
+    person["HOME"] = str(home)
+    eighty_eighty = _port_free(PERSONS_PORT)
+    plays = [Play(game, None, port=PERSONS_PORT if game == "towers" and eighty_eighty else 0,
+                  env=person, logs=tmp_path, name=game) for game in GAMES]
+    try:
+        for play in plays:
+            play.start()
+        if eighty_eighty and not _started_on_8080(plays[0]):  # another run took it meanwhile
+            plays[0] = Play("towers", None, env=person, logs=tmp_path, name="towers-0").start()
+            eighty_eighty = False
+        urls = [play.url for play in plays]
+        if eighty_eighty:
+            assert urls[0] == f"http://127.0.0.1:{PERSONS_PORT}/", urls
+        assert not _port_free(PERSONS_PORT)  # held: by the person's towers, or by another
+        tables = [home / ".local/state/obelisk/play" / game for game in GAMES]
+        assert all((table / "pin").is_file() for table in tables), tables
+        for table in tables:  # each table's service up and reading its board
+            until(lambda table=table: send(table, {"command": "status"})["ok"], 60,
+                  f"the table on {table} answering")
+        before = _settled(home)
+
+        inner = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+             *TOUCHING_DEFAULTS], cwd=ROOT, env=person, capture_output=True, text=True,
+            timeout=900)
+        said = inner.stdout + inner.stderr
+        assert inner.returncode == 0, said[-4000:]
+        assert " passed" in said and " failed" not in said and " error" not in said, said
+
+        assert _snapshot(home) == before  # not one file of theirs written, made or removed
+        for play, url in zip(plays, urls, strict=True):
+            assert alive(play.process.pid), play.err.read_text()
+            assert _answers(url) == 200
+    finally:
+        for play in plays:
+            play.stop()
+        shutil.rmtree(home, ignore_errors=True)
