@@ -231,7 +231,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                 self._decide(settled, now)
             finally:
                 self.decided = settled
-            self._press_held_over()
+        self._press_held_over()
 
     def next_deadline(self) -> float | None:
         """When ``tick`` next has something to do (for the service's sleep)."""

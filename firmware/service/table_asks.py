@@ -78,7 +78,10 @@ class Asking:
 
     def _press_held_over(self) -> None:
         """A press held while the table settled, now that it has (and if it still means the
-        same: the reading may have moved the table on to a choice or a repair)."""
+        same: the reading may have moved the table on to a choice or a repair), or now that
+        the reading came back to what had settled (a hand passed over): it is about that."""
+        if self.settler.deadline() is not None:  # still settling
+            return
         held, self._held_press = self._held_press, None
         if held is not None and held[2] == self.state and (
                 self.state == "setup" or self.in_plain_play()):

@@ -517,6 +517,22 @@ def test_a_press_while_the_table_still_settles_counts_for_what_it_settles_on(t):
     assert len(t.table.candidates) == 2
 
 
+def test_a_press_during_a_flicker_that_settles_back_counts_for_the_table_as_it_was(
+        block_set, tmp_path):
+    """A hand passing over the rods as a player presses to start: the press waits for the
+    table to settle, and when the reading comes back to what had settled (the hand gone),
+    the press counts for that table. It was lost: the board ready, the start never came."""
+    t = TowersHarness(block_set, tmp_path)
+    t.see()
+    assert t.table.state == "setup" and "press a player button" in t.table.problem
+    t.table.on_view(TowersView((cells("b2:1"), EMPTY), (None, None)), t.now)  # the hand
+    t.wait(0.05)
+    t.press(A)  # held: the table is settling
+    t.table.on_view(TowersView((EMPTY, EMPTY), (None, None)), t.now)  # the hand gone
+    t.wait(0.31)
+    assert t.table.state == "toss", t.table.problem
+
+
 def test_a_choice_that_no_longer_holds_is_withdrawn_where_people_see_it(t):
     """Asked which block went above the rods, the player puts it back on its pad: the
     choice is gone, and the pages that showed it are told."""
