@@ -117,7 +117,10 @@ def _whole_matches_early(request):
     test and play while the rest of the suite runs (they mostly wait on real time)."""
     if any("whole_matches" in getattr(item, "fixturenames", ()) for item in
            request.session.items):
-        request.getfixturevalue("whole_matches")
+        from tests.support.plugin import started_ahead
+
+        with started_ahead():
+            request.getfixturevalue("whole_matches")
 
 
 @pytest.fixture

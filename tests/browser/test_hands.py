@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import subprocess
 from functools import partial
 from pathlib import Path
 
@@ -32,7 +30,7 @@ from tests.support import ROOT
 from tests.support.ahead import browsing
 from tests.support.browser import LAPTOP, PHONE, chromium
 from tests.support.person import Follow, Person, lower_plan, plan
-from tests.support.processes import OBELISK
+from tests.support.play import Play
 
 pytestmark = pytest.mark.browser
 
@@ -41,14 +39,10 @@ GAME_S = 600  # a whole game on a busy 2-core machine; about 2 minutes alone
 
 def _towers(browser, tmp_path: Path) -> dict:
     """The whole towers game, clicked; what the page showed at its end."""
-    play = subprocess.Popen([OBELISK, "play", "towers", "--port", "0", "--state-dir",
-                             str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    play = Play("towers", tmp_path, logs=tmp_path).start()
     follow = context = None
     try:
-        said = play.stdout.readline()
-        assert "open http://" in said, play.stderr.read()
-        url = said[said.index("http://"):].split()[0]
+        url = play.url
         context = browser.new_context(viewport=LAPTOP)  # closed: the browser plays on
         page = context.new_page()
         page.goto(url)
@@ -135,9 +129,9 @@ def _towers(browser, tmp_path: Path) -> dict:
             follow.close()
         if context is not None:
             context.close()
-        play.send_signal(signal.SIGINT)
-        code = play.wait(30)
-    errors = play.stderr.read()
+        play.ctrl_c()
+        code = play.wait_ended(30)
+    errors = play.err.read_text()
     assert code == 130 and "Traceback" not in errors, errors
     return {"refused": refused, "paused": paused, "taken_back": taken_back,
             "over": follow.over, "ended": ended}
@@ -154,18 +148,15 @@ def _playing(browser, tmp_path, game: str, *flags: str, size=LAPTOP, ends: bool 
     """`obelisk play GAME` and a page on it; stopped with Ctrl-C, which must end it quietly.
     ``ends``: the game is played to its end on the page; ``init_script`` runs in the page
     before its own scripts; ``env``: the command's environment (None: this process's)."""
-    play = subprocess.Popen([OBELISK, "play", game, "--port", "0", "--state-dir",
-                             str(tmp_path), *flags], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    play = Play(game, tmp_path, *flags, env=env, logs=tmp_path).start()
     follow = context = None
     try:
-        said = play.stdout.readline()
-        assert "open http://" in said, play.stderr.read()
+        url = play.url
         context = browser.new_context(viewport=size)
         page = context.new_page()
         if init_script:
             page.add_init_script(init_script)
-        page.goto(said[said.index("http://"):].split()[0])
+        page.goto(url)
         page.wait_for_selector("#pin")  # the hands show once the PIN is entered
         follow = Follow(tmp_path)
         yield Person(page, tmp_path), follow
@@ -177,9 +168,9 @@ def _playing(browser, tmp_path, game: str, *flags: str, size=LAPTOP, ends: bool 
             follow.close()
         if context is not None:
             context.close()
-        play.send_signal(signal.SIGINT)
-        code = play.wait(30)
-    errors = play.stderr.read()
+        play.ctrl_c()
+        code = play.wait_ended(30)
+    errors = play.err.read_text()
     assert code == 130 and "Traceback" not in errors, errors
 
 

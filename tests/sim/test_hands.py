@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
-import subprocess
 import sys
 from pathlib import Path
 
@@ -23,6 +21,7 @@ from hardware.profile import board_layout, load_profile
 from hardware.sim.line_socket import ask
 from hardware.sim.table import GRAMS_TO_COUNTS, LOAD_OFFSET, SimTable
 from tests.support.person import Follow, plan
+from tests.support.play import Play
 from tests.support.towers import BLOCK_ID
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
@@ -110,19 +109,12 @@ def test_the_hands_refusals_name_a_block_by_its_colour(hands):
     assert "the blue block is not in the pile" in said[0], said
 
 
-def _start_play(state_dir: Path, port: int = 0) -> tuple[subprocess.Popen, str]:
-    play = subprocess.Popen([OBELISK, "play", "towers", "--port", str(port), "--state-dir",
-                             str(state_dir)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    said = play.stdout.readline()
-    return play, said
-
 
 @pytest.mark.processes
 def test_obelisk_play_plays_through_the_whole_stack_and_stops_on_ctrl_c(tmp_path):
-    play, said = _start_play(tmp_path)
+    play = Play("towers", tmp_path).start()
     try:
-        assert "open http://127.0.0.1:" in said, play.stderr.read()
+        assert play.wait_started().startswith("obelisk play: open http://127.0.0.1:")
         follow = Follow(tmp_path)
         follow.start_game(lambda: ask(tmp_path / "buttons.sock", {"button": "A"}))
         hands = tmp_path / "hands.sock"
@@ -139,9 +131,9 @@ def test_obelisk_play_plays_through_the_whole_stack_and_stops_on_ctrl_c(tmp_path
         assert [a["a"] for a in actions[:2]] == ["choose", "choose"], actions
         assert "place" in [a["a"] for a in actions[2:]], actions
     finally:
-        play.send_signal(signal.SIGINT)
-        code = play.wait(30)
-    errors = play.stderr.read()
+        play.ctrl_c()
+        code = play.wait_ended(30)
+    errors = play.err.read_text()
     assert code == 130 and "Traceback" not in errors, errors
     left = {p.name for p in tmp_path.iterdir()}
     assert not left & {"hands.sock", "buttons.sock", "scanner", "sim-board.toml"}, left
@@ -153,9 +145,9 @@ def test_obelisk_play_on_a_taken_port_says_so_and_starts_nothing(tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
-        play, _ = _start_play(tmp_path, taken.getsockname()[1])
-        code = play.wait(30)
-    errors = play.stderr.read()
+        play = Play("towers", tmp_path, port=taken.getsockname()[1]).start()
+        code = play.wait_ended(30)
+    errors = play.err.read_text()
     assert code == 2 and "Traceback" not in errors, errors
     assert "choose another with --port" in errors
     assert not (tmp_path / "hands.sock").exists() and not (tmp_path / "scanner").exists()

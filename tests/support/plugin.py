@@ -7,6 +7,7 @@ it with ``-p tests.support.plugin``, so the inner run is held to the same rules.
 from __future__ import annotations
 
 import atexit
+import contextlib
 
 import pytest
 
@@ -59,6 +60,11 @@ def _last_sweep() -> None:
     if "seal" in _RUN:
         reaper.sweep(_RUN["mark"], grace=1.0)
         unseal(_RUN.pop("seal"))
+
+
+def started_ahead() -> contextlib.AbstractContextManager[None]:
+    """Start processes for later tests from within whichever test runs now (``Guard.ahead``)."""
+    return _GUARD.ahead()
 
 
 def the_seal() -> Seal:

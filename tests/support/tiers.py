@@ -9,8 +9,11 @@ test that starts a process fails, saying which mark it needs.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -55,7 +58,9 @@ class Guard:
     """While a quick test runs, starting a process fails it, naming the mark it needs.
 
     ``subprocess`` and ``os.fork``/``os.posix_spawn`` are what the project and its tools
-    start processes with; the guard wraps them once, and only acts while ``armed``.
+    start processes with; the guard wraps them once, and only acts while ``armed``, on the
+    test's own thread (a module's runs started ahead play on threads of their own, for the
+    tests marked for them).
     """
 
     def __init__(self) -> None:
@@ -84,10 +89,21 @@ class Guard:
         os.fork = fork
         os.posix_spawn = spawn
 
+    @contextlib.contextmanager
+    def ahead(self) -> Iterator[None]:
+        """Processes started here serve tests that are marked for them and run later (a
+        session fixture starts the whole remote matches with the run's first test, which may
+        be a quick one): the guard lets them through."""
+        armed, self.armed = self.armed, None
+        try:
+            yield
+        finally:
+            self.armed = armed
+
     def check(self, what: Any) -> None:
         if self.closed:
             raise RuntimeError(f"the test run is over: not starting {what!r}")
-        if self.armed is not None:
+        if self.armed is not None and threading.current_thread() is threading.main_thread():
             raise StartsAProcess(
                 f"{self.armed} is a quick test but starts a process ({what!r}): mark it "
                 "@pytest.mark.processes (or its module: pytestmark = pytest.mark.processes)")
