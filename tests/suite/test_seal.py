@@ -66,7 +66,7 @@ def _snapshot(home: Path) -> dict[str, tuple]:
 
 
 def _settled(home: Path) -> dict[str, tuple]:
-    """The snapshot of ``home`` once its tables have done starting (two alike, 1 s apart)."""
+    """The snapshot of ``home`` once its tables have done starting (two alike, 2 s apart)."""
     last: list[dict] = [{}]
 
     def same() -> dict | None:
@@ -74,7 +74,7 @@ def _settled(home: Path) -> dict[str, tuple]:
         if now == last[0]:
             return now
         last[0] = now
-        time.sleep(1.0)
+        time.sleep(2.0)  # a quiet spell, not a wait for an event
         return None
 
     return until(same, 60, f"the tables in {home} done starting")
@@ -128,9 +128,9 @@ def test_a_live_table_of_every_game_is_left_alone(tmp_path):
         assert not _port_free(PERSONS_PORT)  # held: by the person's towers, or by another
         tables = [home / ".local/state/obelisk/play" / game for game in GAMES]
         assert all((table / "pin").is_file() for table in tables), tables
-        for table in tables:  # each table's service up and reading its board
-            until(lambda table=table: send(table, {"command": "status"})["ok"], 60,
-                  f"the table on {table} answering")
+        for table in tables:  # each table's service up, its board read, what to do said
+            until(lambda table=table: send(table, {"command": "status"}).get("problem"), 120,
+                  f"the table on {table} saying what it waits for")
         before = _settled(home)
 
         inner = subprocess.run(
