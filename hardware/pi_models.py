@@ -30,7 +30,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from hardware.files import KIB, read_limited
+
 MODEL_FILE = Path("/proc/device-tree/model")
+MODEL_MOST = 4 * KIB
+"""A device tree's model string is a line; anything longer is not one."""
+UNIT_MOST = 64 * KIB
+"""A unit of systemd/ is a page of text."""
 """Where the Pi's firmware names the board (setup.sh reads the same file)."""
 
 
@@ -106,7 +112,7 @@ def read_model(path: Path | None = None) -> str | None:
     """The device tree's model string, or None off a Raspberry Pi (or any board without
     one). ``path``: another file to read (tests)."""
     try:
-        text = (path or MODEL_FILE).read_bytes().decode("utf-8", "replace")
+        text = read_limited(path or MODEL_FILE, MODEL_MOST).decode("utf-8", "replace")
     except OSError:
         return None
     text = text.replace("\0", "").strip()
@@ -168,8 +174,14 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(_shell(model))
     else:
-        print(render_unit(args.file.read_text("utf-8"), root=args.root, user=args.user,
-                          model=model), end="")
+        try:
+            unit_text = read_limited(args.file, UNIT_MOST).decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else \
+                "it is not UTF-8 text"
+            print(f"setup: cannot read the unit {args.file}: {why}", file=sys.stderr)
+            return 2
+        print(render_unit(unit_text, root=args.root, user=args.user, model=model), end="")
     return 0
 
 

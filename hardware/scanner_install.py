@@ -23,12 +23,19 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from hardware.files import KIB, MIB, read_limited
+
 OLDEST_MAJOR = 8
 """CircuitPython 8 or newer; 9 and 10 are the ones to flash today."""
 BOARD_FILES = ("obelisk_proto.py", "scanner.py", "boot.py", "code.py")
 """Copied to the drive's root in this order: code.py last, so a reload runs the new set."""
 DATA_CHANNEL = "/dev/serial/by-id/usb-Raspberry_Pi_Pico_...-if02"
 _PART = ".obelisk-part"
+BOOT_OUT_MOST = 64 * KIB
+"""boot_out.txt is a few lines CircuitPython writes at each start."""
+ON_THE_BOARD_MOST = 2 * MIB
+"""No file of the scanner code is near the Pico's whole flash (2 MiB); one that big is not
+one of ours, old or new."""
 _FIRST_LINE = re.compile(
     r"CircuitPython\s+(?P<version>(?P<major>\d+)\.(?P<minor>\d+)\.(?P<patch>\d+)\S*)"
     r"(?:\s+on\s+[^;]*)?(?:;\s*(?P<board>.+))?")
@@ -71,7 +78,7 @@ def read_board(drive: Path) -> Board:
             f"{drive} is not a folder: give the CIRCUITPY drive's mount point (on Raspberry "
             "Pi OS it is /media/$USER/CIRCUITPY once the board is plugged in)")
     try:
-        text = (drive / "boot_out.txt").read_text("utf-8", errors="replace")
+        text = read_limited(drive / "boot_out.txt", BOOT_OUT_MOST).decode("utf-8", "replace")
     except FileNotFoundError:
         raise ScannerInstallError(
             f"{drive} is not a CircuitPython drive (it has no boot_out.txt): plug the scanner "
@@ -160,10 +167,10 @@ def install(drive: Path, sources: list[tuple[Path, str]] | None = None) -> list[
                     "PINS are the Pico's; check them against your wiring before playing")
     changed: list[str] = []
     for source, where in sources or scanner_sources():
-        data = source.read_bytes()
+        data = read_limited(source, ON_THE_BOARD_MOST)  # the project's own files
         target = drive / where
-        try:
-            old = target.read_bytes() if target.is_file() else None
+        try:  # what the drive holds there: anything may lie on a drive (a pipe, a huge file)
+            old = read_limited(target, ON_THE_BOARD_MOST) if target.is_file() else None
         except OSError:
             old = None
         if old == data:

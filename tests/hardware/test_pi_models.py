@@ -18,9 +18,10 @@ import pytest
 
 from hardware import pi_models
 from hardware.leds import LedError, Leds, RecordingPixels
-from hardware.pi_models import PiModelError, pi_model, render_unit
+from hardware.pi_models import PiModelError, pi_model, read_model, render_unit
 from hardware.profile import parse_profile
 from tests.support import ROOT
+from tests.support.files import device, fifo, folder, huge, outcome_within
 
 UNITS = ("obelisk.service", "obelisk-web.service", "obelisk-mqtt.service",
          "obelisk-remote.service")
@@ -225,3 +226,13 @@ def test_an_led_pin_held_by_the_running_service_is_said_so(drivers):
     with pytest.raises(LedError, match=r"the LED pin is in use, most likely by the table "
                                        r"service.*sudo systemctl stop obelisk"):
         Leds(PI_CHAIN, model=pi_model("Raspberry Pi 5 Model B Rev 1.0"))
+
+
+@pytest.mark.parametrize("make", [huge, fifo, folder, device])
+def test_a_model_file_that_is_no_such_file_is_no_pi_and_never_read_for_ever(tmp_path, make):
+    """The device tree's model names a Pi in a line; a pipe, a folder, a link to /dev/zero or
+    a huge file there is no Pi's (and reading one must not hang setup.sh)."""
+    make(tmp_path / "model")
+    got: list = []
+    assert outcome_within(lambda: got.append(read_model(tmp_path / "model")), 20) is None
+    assert got == [None]

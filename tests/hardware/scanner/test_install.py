@@ -12,6 +12,7 @@ from firmware.cli import main
 from hardware import scanner_install
 from hardware.scanner_install import ScannerInstallError, install, parse_boot_out
 from tests.support import ROOT
+from tests.support.files import HUNG, device, fifo, folder, huge, outcome_within
 
 SCANNER = ROOT / "hardware" / "scanner"
 BOARD_FILES = ("boot.py", "code.py", "scanner.py", "obelisk_proto.py")
@@ -204,3 +205,23 @@ def test_obelisk_run_does_not_load_the_installer():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=SCANNER.parent.parent)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("make", [huge, fifo, folder, device])
+def test_a_drive_file_that_is_no_such_file_is_refused_or_replaced_never_read_for_ever(
+        tmp_path: Path, make):
+    """Anything may lie on a drive: boot_out.txt that is a pipe, a link to /dev/zero or a
+    huge file is refused in words; such a file where a scanner file goes is replaced."""
+    drive = _drive(tmp_path)
+    (drive / "boot_out.txt").unlink()
+    make(drive / "boot_out.txt")
+    got = outcome_within(lambda: install(drive), 20)
+    assert got is not HUNG, f"reading boot_out.txt as {make.__name__} never ended"
+    assert isinstance(got, ScannerInstallError) and "boot_out.txt" in str(got), got
+    drive = _drive(tmp_path / "second")
+    if make is not folder:  # a folder where code.py goes stays the owner's to move
+        (drive / "code.py").unlink()
+        make(drive / "code.py")
+        got = outcome_within(lambda: install(drive), 20)
+        assert got is None, got  # copied over whatever was there
+        assert (drive / "code.py").read_bytes() == (SCANNER / "code.py").read_bytes()
