@@ -50,6 +50,7 @@ import hashlib
 import hmac
 import ipaddress
 import json
+import logging
 import secrets
 import socket
 import time
@@ -67,6 +68,7 @@ from firmware.readers.web.pins import (
     MAX_WAIT_S,
     PinGuard,
     StateDirError,
+    why_unreadable,
 )
 from firmware.readers.web.safe import MAX_BODY, JsonHandler
 from firmware.service.commands import COMMANDS
@@ -104,6 +106,9 @@ CLOSED = ("PIN entry is closed after too many wrong PINs: hold the menu button a
 
 SESSIONS_FILE = Path("web") / "sessions.json"
 """The phones signed in with the PIN, kept for a restart of the page's process."""
+MAX_SESSIONS_BYTES = 256 * 1024
+"""The largest sessions file (``MAX_SESSIONS`` of them take a few KiB)."""
+log = logging.getLogger("obelisk.web")
 
 
 def _hashed(cookie: str | None) -> str:
@@ -140,12 +145,18 @@ class Sessions:
 
     def _load(self) -> None:
         try:
-            kept = json.loads(read_limited(self._path(), 256 * 1024))
+            kept = json.loads(read_limited(self._path(), MAX_SESSIONS_BYTES))
             self.sessions = {str(key): Session(str(s["token"]), float(s["made"]),
                                                int(s["generation"]))
                              for key, s in kept.items()}
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            self.sessions = {}  # none kept, or a damaged file: no one is signed in
+        except FileNotFoundError:
+            self.sessions = {}  # none kept
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            self.sessions = {}  # a damaged file: no one is signed in
+            why = why_unreadable(exc if isinstance(exc, OSError) else None, MAX_SESSIONS_BYTES)
+            log.warning("%s cannot be read (%s): the phones signed in before must enter the "
+                        "PIN again (the file is written afresh at the next sign-in)",
+                        self._path(), why)
 
     def _save(self) -> None:
         data = {key: {"token": s.token, "made": s.made, "generation": s.generation}
@@ -153,6 +164,11 @@ class Sessions:
         with contextlib.suppress(StateDirError, OSError):  # a full disk: kept in memory only
             self._path().parent.mkdir(exist_ok=True)
             write_whole(self._path(), json.dumps(data).encode(), mode=0o600)
+
+    def closed_words(self) -> str:
+        """What a person is told while PIN entry is closed: too many wrong PINs, or a count
+        of them that cannot be read."""
+        return self.guard.unreadable or CLOSED
 
     def close(self, cookie: str | None) -> None:
         """Sign this cookie's session out."""
@@ -290,7 +306,8 @@ class SessionHandler(_Json):
 
     async def get(self) -> None:
         found = self.current()
-        closed = {} if found or await self.controls.entry_open() else {"closed": CLOSED}
+        closed = {} if found or await self.controls.entry_open() else \
+            {"closed": self.controls.closed_words()}
         self.answer(200, {"session": found is not None,
                           **({"token": found.token} if found else {}), **closed})
 
@@ -306,7 +323,7 @@ class SessionHandler(_Json):
 
     async def _enter(self, data: dict) -> None:
         if not await self.controls.entry_open():
-            self.refuse(423, CLOSED)
+            self.refuse(423, self.controls.closed_words())
             return
         address = self.request.remote_ip or "?"
         wait = self.controls.guard.wait(address)
@@ -328,7 +345,7 @@ class SessionHandler(_Json):
             self.controls.guard.missed(address)
             if self.controls.guard.closed:
                 await self.controls.close_entry()
-                self.refuse(423, CLOSED)
+                self.refuse(423, self.controls.closed_words())
                 return
             self.refuse(403, "that is not the table's PIN: `obelisk pin` shows it, and so do "
                         "the rings while the menu button is held")

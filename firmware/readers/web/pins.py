@@ -4,9 +4,11 @@ A guesser who could make ``obelisk web`` restart (by running it out of
 memory, say) would otherwise start afresh each time. So every wrong PIN is
 written, whole (``firmware.store.state_dir.write_whole``), to ``web/wrong-pins.json``
 in the state directory before its answer goes out, and a new process
-starts from that file. A file that cannot be read is taken as the worst
-case: PIN entry closed, until someone at the table holds the menu button.
-While the count cannot be written, no PIN is taken at all.
+starts from that file. It is read with a bound (``hardware.files.read_limited``): a
+file that cannot be read (damaged, too large, a pipe, a folder, a device) is taken as the
+worst case: PIN entry closed, saying why, until someone at the table holds the menu
+button (which writes the count afresh). While the count cannot be written, no PIN is
+taken at all.
 
 The waits are worked out on the wall clock (a restart keeps it); a clock
 set back never makes a wait longer than the one a wrong PIN earned.
@@ -14,12 +16,15 @@ set back never makes a wait longer than the one a wrong PIN earned.
 
 from __future__ import annotations
 
+import errno
 import json
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from firmware.store.state_dir import StateDirError, write_whole
+from hardware.files import MIB, FileRefused, read_limited
 
 __all__ = ["CLOSE_AFTER", "FIRST_WAIT_S", "MAX_WAIT_S", "PinGuard", "StateDirError"]
 
@@ -31,6 +36,26 @@ MAX_ADDRESSES = 4096
 """Addresses remembered; past this the oldest are forgotten (their waits are long over)."""
 FILE = Path("web") / "wrong-pins.json"
 """Where, in the state directory, the count is kept."""
+MAX_FILE_BYTES = 1 * MIB
+"""The largest count the file can hold (``MAX_ADDRESSES`` of them take a few hundred KiB)."""
+
+log = logging.getLogger("obelisk.web")
+
+
+def why_unreadable(exc: OSError | None, limit: int) -> str:
+    """Why a file of the page's could not be read, in words that follow its name (None: it
+    was read, but what it holds makes no sense)."""
+    if exc is None:
+        return "it is damaged"
+    if isinstance(exc, FileRefused) and exc.errno == errno.EFBIG:
+        return f"it is larger than such a file can be (at most {limit // 1024} KiB)"
+    if isinstance(exc, FileRefused):
+        return str(exc.strerror)  # "it is a named pipe, not a regular file"...
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "this user may not read it: run `obelisk web` as the table's user"
+    if exc.errno == errno.EISDIR:
+        return "it is a directory, not a regular file"
+    return "the disk would not give it back"
 
 
 def _delay(count: int) -> float:
@@ -52,6 +77,9 @@ class PinGuard:
         self.total = 0  # wrong PINs from anywhere since PIN entry last opened
         self.closed_mark: str | None = None  # the table's pin_mark when PIN entry closed
         self.unsaved = False
+        self.unreadable: str | None = None
+        """While PIN entry is closed because the count could not be read: what a person is
+        told (the file, why, and what opens it again)."""
         self._load()
 
     # ------------------------------------------------------------ the rules
@@ -93,6 +121,7 @@ class PinGuard:
         self.total = 0
         self.misses.clear()
         self.closed_mark = None
+        self.unreadable = None
         self._save()
 
     def flush(self) -> None:
@@ -120,10 +149,13 @@ class PinGuard:
         if self.path is None:
             return
         try:
-            text = self.path.read_text("utf-8")
+            text = read_limited(self.path, MAX_FILE_BYTES).decode("utf-8")
         except FileNotFoundError:
             return
-        except (OSError, UnicodeDecodeError):
+        except OSError as exc:
+            self._unreadable(why_unreadable(exc, MAX_FILE_BYTES))
+            return
+        except UnicodeDecodeError:
             text = ""
         try:
             data = json.loads(text)
@@ -133,6 +165,16 @@ class PinGuard:
             if type(total) is not int or not (mark is None or isinstance(mark, str)):
                 raise TypeError
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
-            self.total = CLOSE_AFTER  # unreadable: the worst case, until a hold opens it
+            self._unreadable(why_unreadable(None, MAX_FILE_BYTES))
             return
         self.total, self.closed_mark, self.misses = max(0, total), mark, misses
+
+    def _unreadable(self, why: str) -> None:
+        """The count cannot be read: the worst case (PIN entry closed), said in words."""
+        self.total = CLOSE_AFTER
+        self.unreadable = (f"PIN entry is closed: the count of wrong PINs cannot be read "
+                           f"({FILE} in the table's state directory: {why}); hold the menu "
+                           "button at the table to open it again, which writes the count "
+                           "afresh")
+        log.warning("%s cannot be read (%s): PIN entry stays closed until someone at the "
+                    "table holds the menu button, which writes the count afresh", self.path, why)
