@@ -28,7 +28,12 @@ Every request that changes something (POST, DELETE) must be
 ``application/json``, name this server's own address as its Host (so a
 page of another site rebinding its name to this table's address is
 refused) and, when it carries an Origin, come from this server's own page:
-a form of another site cannot even send a guess.
+a form of another site cannot even send a guess. One check does it for every
+handler that takes a body (``firmware/readers/web/origin.py``).
+
+With no PIN (none made yet, as in the moment of a first start, or its file
+gone or unreadable) no one gets a session, so nothing here nor in the hands
+acts for anyone, and ``/session`` says why in words, with what makes one.
 
 | path | answer |
 |---|---|
@@ -48,11 +53,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
 import secrets
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -102,6 +105,12 @@ GUEST = ("guests watch only: enter the table PIN to run the table (`obelisk pin`
          "and so do the rings while the menu button is held)")
 CLOSED = ("PIN entry is closed after too many wrong PINs: hold the menu button at the table "
           "to open it again")
+NO_PIN_RUNNING = ("this table has no PIN yet, so the page takes none and only watches: the "
+                  "table makes one as it starts (try again in a moment); if it still has none, "
+                  "`obelisk pin` on the table's machine makes one and shows it")
+NO_PIN_STOPPED = ("no table is running here, so there is no PIN yet and the page only "
+                  "watches: start the table (`obelisk run` or `obelisk play`) and it makes "
+                  "one; `obelisk pin` on its machine makes one and shows it")
 
 
 SESSIONS_FILE = Path("web") / "sessions.json"
@@ -177,10 +186,19 @@ class Sessions:
 
     def pin(self) -> TablePin | None:
         """The table's PIN now (None: none, or it cannot be read; no session holds then)."""
+        return self.pin_now()[0]
+
+    def pin_now(self, running: bool = False) -> tuple[TablePin | None, str | None]:
+        """The table's PIN now, or (None, why there is none, in words): with no PIN nothing
+        a guest can reach acts or shows more than the public page (``running``: whether the
+        table is there, for the words)."""
         try:
-            return read_table_pin(self.state_dir)
-        except PinError:
-            return None
+            pin = read_table_pin(self.state_dir)
+        except PinError as exc:  # our words: the file, and what makes a new one
+            return None, f"{exc}; until then the page only watches"
+        if pin is None:
+            return None, NO_PIN_RUNNING if running else NO_PIN_STOPPED
+        return pin, None
 
     def session(self, cookie: str | None) -> Session | None:
         """The live session of this cookie, if any: made less than ``SESSION_S`` ago, with
@@ -256,49 +274,12 @@ class _Json(JsonHandler):
     def words(self, status_code: int) -> str:
         return "use POST to run the table" if status_code == 405 else super().words(status_code)
 
-    def prepare(self) -> None:
-        """Refuse, before anything is done (a byte of the body read), a request too long or
-        from anywhere but this server's page."""
-        if not self.length_ok():
-            return
-        if not self._our_host():
-            self.refuse(421, "this table answers only at its own address: open the page at "
-                        "the address `obelisk web` printed")
-            return
-        if self.request.method in ("GET", "HEAD"):
-            return
-        origin = self.request.headers.get("Origin")
-        if origin is not None and origin.lower() != \
-                f"{self.request.protocol}://{self.request.host}".lower():
-            self.refuse(403, "this request did not come from the table's page: open the "
-                        "page at the address `obelisk web` printed")
-            return
-        kind = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
-        if kind != "application/json":
-            self.refuse(415, "send it as application/json, as the table's page does")
-
-    def _our_host(self) -> bool:
-        """Whether the Host named is this server: the address the request came in on (or
-        this machine's name; localhost on the loopback), with the port it came in on."""
-        try:
-            here = self.request.connection.stream.socket.getsockname()  # type: ignore[union-attr]
-        except (AttributeError, OSError):
-            return False
-        name, _, port = _split_host(self.request.host or "")
-        default = "443" if self.request.protocol == "https" else "80"
-        if (port or default) != str(here[1]):
-            return False
-        address = _plain_address(str(here[0]))
-        if name == address:
-            return True
-        names = {socket.gethostname().lower()}
-        names |= {f"{n}.local" for n in names}
-        if ipaddress.ip_address(address).is_loopback:
-            names.add("localhost")
-        return name in names
-
     def current(self) -> Session | None:
         return self.controls.session(session_cookie(self))
+
+    def no_pin(self) -> tuple[TablePin | None, str | None]:
+        """The table's PIN, or why there is none (``Sessions.pin_now``)."""
+        return self.controls.pin_now(table_running(self))
 
 
 class SessionHandler(_Json):
@@ -306,10 +287,13 @@ class SessionHandler(_Json):
 
     async def get(self) -> None:
         found = self.current()
-        closed = {} if found or await self.controls.entry_open() else \
-            {"closed": self.controls.closed_words()}
-        self.answer(200, {"session": found is not None,
-                          **({"token": found.token} if found else {}), **closed})
+        if found is not None:
+            self.answer(200, {"session": True, "token": found.token})
+            return
+        _, why = self.no_pin()
+        if why is None and not await self.controls.entry_open():
+            why = self.controls.closed_words()
+        self.answer(200, {"session": False, **({"closed": why} if why else {})})
 
     async def post(self) -> None:
         data = self.body()
@@ -332,14 +316,9 @@ class SessionHandler(_Json):
             self.set_header("Retry-After", str(seconds))
             self.refuse(429, f"too many wrong PINs: wait {seconds} s before the next try")
             return
-        try:
-            pin = read_table_pin(self.controls.state_dir)
-        except PinError as exc:
-            self.refuse(503, str(exc))
-            return
+        pin, why = self.no_pin()
         if pin is None:
-            self.refuse(503, "the table has no PIN yet: start the table (obelisk run) and it "
-                        "makes one")
+            self.refuse(503, why or NO_PIN_STOPPED)
             return
         if not _pin_matches(data.get("pin"), pin.pin):
             self.controls.guard.missed(address)
@@ -392,40 +371,34 @@ def _pin_matches(given: object, pin: str) -> bool:
     return hmac.compare_digest(typed, pin.encode())
 
 
-def _split_host(host: str) -> tuple[str, str, str]:
-    """(name, ":", port) of a Host header; an IPv6 address loses its brackets."""
-    host = host.strip().lower()
-    if host.startswith("["):
-        inside, _, rest = host[1:].partition("]")
-        return _plain_address(inside), ":" if rest else "", rest[1:]
-    name, colon, port = host.rpartition(":") if ":" in host else (host, "", "")
-    return name, colon, port
-
-
-def _plain_address(address: str) -> str:
-    """An address as a Host names it: an IPv4 address mapped into IPv6 as itself."""
-    try:
-        parsed = ipaddress.ip_address(address.split("%")[0])
-    except ValueError:
-        return address
-    mapped = getattr(parsed, "ipv4_mapped", None)
-    return str(mapped or parsed)
-
-
 def _token_ok(handler: tornado.web.RequestHandler, session: Session) -> bool:
     given = handler.request.headers.get(HEADER, "")
     return hmac.compare_digest(given.encode(), session.token.encode())
 
 
-def session_refusal(handler: tornado.web.RequestHandler, controls: Sessions) -> str | None:
-    """Why this request may not run the table (a guest, or no page token), else None.
+def table_running(handler: tornado.web.RequestHandler) -> bool:
+    """Whether the page's reader of the table hears it now (for the words with no PIN)."""
+    follower = handler.settings.get("follower")
+    return bool(follower is not None and follower.seen_table and follower.absent is None)
 
-    The one check for everything that changes the table from the page: the
-    commands here and the simulated hands (``firmware.readers.web.hands``).
+
+def session_refusal(handler: tornado.web.RequestHandler, controls: Sessions,
+                    looking: bool = False) -> str | None:
+    """Why this request may not run the table (no PIN, a guest, or no page token; with
+    ``looking``, no PIN or a guest), else None.
+
+    The one check for everything that changes the table from the page, or shows more of it
+    than the public page: the commands here and the simulated hands
+    (``firmware.readers.web.hands``). It fails closed: with no PIN, no one passes.
     """
+    _, why = controls.pin_now(table_running(handler))
+    if why is not None:
+        return why
     found = controls.session(session_cookie(handler))
     if found is None:
         return GUEST
+    if looking:
+        return None
     if not _token_ok(handler, found):
         return "this request did not come from the table's page: reload the page and try again"
     return None
