@@ -11,7 +11,10 @@ Guests (no session) watch only: every command is a 403 in words.
 
 A session lasts ``SESSION_S`` from the moment the PIN was entered (using it
 does not make it longer), and only while the PIN is of the generation it was
-made with: ``obelisk pin --new`` ends every session at once.
+made with: ``obelisk pin --new`` ends every session at once. Its age is told by
+``clocks.Clocks``: the wall clock set back or forward changes nothing (after the
+machine restarted with a wall clock behind the session's start, it ends). A phone
+whose session ended is told so, in words, at its next command.
 
 Wrong PINs are slowed down: each client address waits longer after each
 wrong PIN (1 s, 2 s, 4 s... up to 5 minutes); a try too soon is a 429 that
@@ -64,6 +67,7 @@ from pathlib import Path
 import tornado.ioloop
 import tornado.web
 
+from firmware.readers.web.clocks import Clocks, Stamp, boot_id, stamp_from
 from firmware.readers.web.pins import (
     CLOSE_AFTER,
     FILE,
@@ -105,6 +109,8 @@ GUEST = ("guests watch only: enter the table PIN to run the table (`obelisk pin`
          "and so do the rings while the menu button is held)")
 CLOSED = ("PIN entry is closed after too many wrong PINs: hold the menu button at the table "
           "to open it again")
+ENDED = ("this phone's session has ended (each lasts 12 hours from its PIN, and a new PIN "
+         "ends them all): enter the table PIN again to run the table")
 NO_PIN_RUNNING = ("this table has no PIN yet, so the page takes none and only watches: the "
                   "table makes one as it starts (try again in a moment); if it still has none, "
                   "`obelisk pin` on the table's machine makes one and shows it")
@@ -127,7 +133,7 @@ def _hashed(cookie: str | None) -> str:
 @dataclass
 class Session:
     token: str
-    made: float
+    made: Stamp  # when the PIN was entered (``clocks.Clocks.stamp``)
     generation: int = 0  # the PIN's generation it was made with
 
 
@@ -136,13 +142,18 @@ class Sessions:
     """The web process's sessions and PIN guard for the table on ``state_dir``."""
 
     state_dir: Path
-    clock: Callable[[], float] = time.time  # the wall clock: the wrong PINs' file outlives us
+    clock: Callable[[], float] = time.time  # the wall clock: the files outlive us
+    steady: Callable[[], float] = time.monotonic  # what really passed (``clocks.py``)
+    boot: str | None = None  # this boot of the machine (None: the system's id of it)
     sessions: dict[str, Session] = field(default_factory=dict)  # cookie value: session
     guard: PinGuard = field(init=False)
-    asked_at: float | None = None  # when the table was last asked for its pin_mark
+    asked_at: float | None = None  # when the table was last asked for its pin_mark (steady)
+    clocks: Clocks = field(init=False)
 
     def __post_init__(self) -> None:
-        self.guard = PinGuard(self.clock, Path(self.state_dir) / FILE)
+        self.clocks = Clocks(self.clock, self.steady, self.boot or boot_id())
+        self.guard = PinGuard(self.clock, Path(self.state_dir) / FILE, self.steady,
+                              self.clocks.boot)
         self._load()
 
     # A phone signed in stays signed in when the page's process starts again (obelisk play
@@ -155,7 +166,7 @@ class Sessions:
     def _load(self) -> None:
         try:
             kept = json.loads(read_limited(self._path(), MAX_SESSIONS_BYTES))
-            self.sessions = {str(key): Session(str(s["token"]), float(s["made"]),
+            self.sessions = {str(key): Session(str(s["token"]), stamp_from(s["made"]),
                                                int(s["generation"]))
                              for key, s in kept.items()}
         except FileNotFoundError:
@@ -209,7 +220,8 @@ class Sessions:
         if found is None:
             return None
         pin = self.pin()
-        if self.clock() - found.made > SESSION_S or pin is None or \
+        age = self.clocks.age(found.made)
+        if age is None or age > SESSION_S or pin is None or \
                 pin.generation != found.generation:
             self.close(cookie)
             return None
@@ -218,17 +230,18 @@ class Sessions:
     def open(self, generation: int = 0) -> tuple[str, Session]:
         """A new session: (its cookie value, the session with its token)."""
         if len(self.sessions) >= MAX_SESSIONS:
-            oldest = min(self.sessions, key=lambda c: self.sessions[c].made)
+            oldest = max(self.sessions, key=lambda c: self.clocks.age(self.sessions[c].made)
+                         or SESSION_S)
             del self.sessions[oldest]
         cookie = secrets.token_urlsafe(32)
-        made = Session(secrets.token_urlsafe(32), self.clock(), generation)
+        made = Session(secrets.token_urlsafe(32), self.clocks.stamp(), generation)
         self.sessions[_hashed(cookie)] = made
         self._save()
         return cookie, made
 
     async def pin_mark(self) -> str | None:
         """The table's count of holds that showed its PIN (None: the table did not say)."""
-        self.asked_at = self.clock()
+        self.asked_at = self.steady()
         loop = tornado.ioloop.IOLoop.current()
         try:
             got = await loop.run_in_executor(None, send, self.state_dir, {"command": "status"})
@@ -249,7 +262,7 @@ class Sessions:
         (asked of the table at most every ``ASK_EVERY_S``)."""
         if not self.guard.closed:
             return True
-        if self.asked_at is not None and self.clock() - self.asked_at < ASK_EVERY_S:
+        if self.asked_at is not None and 0 <= self.steady() - self.asked_at < ASK_EVERY_S:
             return False
         mark = await self.pin_mark()
         if mark is None or not self.guard.closed:
@@ -394,9 +407,10 @@ def session_refusal(handler: tornado.web.RequestHandler, controls: Sessions,
     _, why = controls.pin_now(table_running(handler))
     if why is not None:
         return why
-    found = controls.session(session_cookie(handler))
+    cookie = session_cookie(handler)
+    found = controls.session(cookie)
     if found is None:
-        return GUEST
+        return ENDED if cookie else GUEST
     if looking:
         return None
     if not _token_ok(handler, found):
@@ -429,10 +443,9 @@ class CommandHandler(_Json):
         self.answer(200 if got.get("ok") else 409, got)
 
 
-def routes(state_dir: str | Path, controls: Sessions | None = None,
-           clock: Callable[[], float] = time.monotonic) -> list:
+def routes(state_dir: str | Path, controls: Sessions | None = None) -> list:
     """The controls' handlers, for ``make_app`` (``controls``: sessions shared with the
-    hands; a test gives its own clock)."""
-    shared = {"controls": controls or Sessions(Path(state_dir), clock)}
+    hands; a test gives its own, on its own clocks)."""
+    shared = {"controls": controls or Sessions(Path(state_dir))}
     return [(r"/session", SessionHandler, shared),
             (r"/control/([a-z]{1,20})", CommandHandler, shared)]

@@ -10,8 +10,10 @@ worst case: PIN entry closed, saying why, until someone at the table holds the m
 button (which writes the count afresh). While the count cannot be written, no PIN is
 taken at all.
 
-The waits are worked out on the wall clock (a restart keeps it); a clock
-set back never makes a wait longer than the one a wrong PIN earned.
+Each wrong PIN is stamped on the wall clock and the steady one (``clocks.py``): a wait
+is what it earned, the wall clock set back or forward meanwhile (or before a restart of
+the page); after a restart of the machine with a wall clock behind, it starts again from
+then, never a day.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from firmware.readers.web.clocks import Clocks, Stamp, boot_id, stamp_from
 from firmware.store.state_dir import StateDirError, write_whole
 from hardware.files import MIB, FileRefused, read_limited
 
@@ -68,12 +71,15 @@ def _delay(count: int) -> float:
 class PinGuard:
     """Wrong PINs, per client address and in all, and how long each must wait.
 
-    ``path``: the file that keeps them (None: memory only, for a test).
+    ``path``: the file that keeps them (None: memory only, for a test); ``clock``,
+    ``steady`` and ``boot``: the wall clock, the steady one and this boot (``Clocks``).
     """
 
-    def __init__(self, clock: Callable[[], float] = time.time, path: Path | None = None) -> None:
-        self.clock, self.path = clock, path
-        self.misses: dict[str, tuple[int, float]] = {}  # address: (count, last)
+    def __init__(self, clock: Callable[[], float] = time.time, path: Path | None = None,
+                 steady: Callable[[], float] = time.monotonic, boot: str | None = None) -> None:
+        self.clocks = Clocks(clock, steady, boot or boot_id())
+        self.path = path
+        self.misses: dict[str, tuple[int, Stamp]] = {}  # address: (count, the last one)
         self.total = 0  # wrong PINs from anywhere since PIN entry last opened
         self.closed_mark: str | None = None  # the table's pin_mark when PIN entry closed
         self.unsaved = False
@@ -86,20 +92,25 @@ class PinGuard:
 
     def wait(self, address: str) -> float:
         """Seconds ``address`` must wait before its next try (0: it may try now)."""
-        count, last = self.misses.get(address, (0, 0.0))
-        delay = _delay(count)
-        return max(0.0, min(delay, last + delay - self.clock()))
+        count, last = self.misses.get(address, (0, None))
+        if last is None:
+            return 0.0
+        age = self.clocks.age(last)
+        return max(0.0, _delay(count) - (age if age is not None else 0.0))
 
     def missed(self, address: str) -> None:
         """A wrong PIN from ``address``: counted, then saved (StateDirError if it cannot be;
         the count holds in memory meanwhile)."""
-        count, _ = self.misses.get(address, (0, 0.0))
-        self.misses[address] = (count + 1, self.clock())
+        count, _ = self.misses.get(address, (0, None))
+        self.misses[address] = (count + 1, self.clocks.stamp())
         self.total += 1
         if len(self.misses) > MAX_ADDRESSES:
-            for old in sorted(self.misses, key=lambda a: self.misses[a][1])[:1024]:
+            for old in sorted(self.misses, key=self._age, reverse=True)[:1024]:
                 del self.misses[old]
         self._save()
+
+    def _age(self, address: str) -> float:
+        return self.clocks.age(self.misses[address][1]) or 0.0
 
     def passed(self, address: str) -> None:
         """The right PIN from ``address``: its own count starts afresh (not the total)."""
@@ -136,7 +147,7 @@ class PinGuard:
             return
         self.unsaved = True
         data = {"total": self.total, "closed_mark": self.closed_mark,
-                "addresses": {a: [n, at] for a, (n, at) in self.misses.items()}}
+                "addresses": {a: [n, *at] for a, (n, at) in self.misses.items()}}
         try:
             self.path.parent.mkdir(exist_ok=True)
         except OSError as exc:
@@ -161,13 +172,23 @@ class PinGuard:
             data = json.loads(text)
             total = data["total"]
             mark = data.get("closed_mark")
-            misses = {str(a): (int(n), float(at)) for a, (n, at) in data["addresses"].items()}
+            misses = {str(a): self._kept(kept) for a, kept in data["addresses"].items()}
             if type(total) is not int or not (mark is None or isinstance(mark, str)):
                 raise TypeError
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
             self._unreadable(why_unreadable(None, MAX_FILE_BYTES))
             return
         self.total, self.closed_mark, self.misses = max(0, total), mark, misses
+
+    def _kept(self, kept: object) -> tuple[int, Stamp]:
+        """An address's count and last wrong PIN as the file keeps them (``[n, wall, steady,
+        boot]``, or ``[n, wall]`` as it was first kept); a time that cannot be told now
+        (``Clocks.age``) is taken as now: the wait it earned starts again, once."""
+        count, *when = kept  # type: ignore[misc]
+        stamp = stamp_from(when[0] if len(when) == 1 else when)
+        if self.clocks.age(stamp) is None:
+            stamp = self.clocks.stamp()
+        return int(count), stamp
 
     def _unreadable(self, why: str) -> None:
         """The count cannot be read: the worst case (PIN entry closed), said in words."""
