@@ -75,6 +75,7 @@ from firmware.readers.web.pins import (
     MAX_WAIT_S,
     PinGuard,
     StateDirError,
+    folder_words,
     why_unreadable,
 )
 from firmware.readers.web.safe import MAX_BODY, JsonHandler
@@ -109,6 +110,8 @@ GUEST = ("guests watch only: enter the table PIN to run the table (`obelisk pin`
          "and so do the rings while the menu button is held)")
 CLOSED = ("PIN entry is closed after too many wrong PINs: hold the menu button at the table "
           "to open it again")
+UNREADABLE_PIN = ("the table's PIN cannot be read, so the page takes none and only watches: "
+                  "`obelisk pin --new` on the table's machine makes a new one and shows it")
 ENDED = ("this phone's session has ended (each lasts 12 hours from its PIN, and a new PIN "
          "ends them all): enter the table PIN again to run the table")
 NO_PIN_RUNNING = ("this table has no PIN yet, so the page takes none and only watches: the "
@@ -181,9 +184,14 @@ class Sessions:
     def _save(self) -> None:
         data = {key: {"token": s.token, "made": s.made, "generation": s.generation}
                 for key, s in self.sessions.items()}
-        with contextlib.suppress(StateDirError, OSError):  # a full disk: kept in memory only
+        try:
             self._path().parent.mkdir(exist_ok=True)
             write_whole(self._path(), json.dumps(data).encode(), mode=0o600)
+        except OSError as exc:  # a full disk: kept in memory only, and said
+            why = str(exc) if isinstance(exc, StateDirError) else \
+                folder_words(self._path().parent, exc)
+            log.warning("cannot keep the phones signed in for a restart of the page (%s): "
+                        "they stay signed in until it restarts", why)
 
     def closed_words(self) -> str:
         """What a person is told while PIN entry is closed: too many wrong PINs, or a count
@@ -205,8 +213,9 @@ class Sessions:
         table is there, for the words)."""
         try:
             pin = read_table_pin(self.state_dir)
-        except PinError as exc:  # our words: the file, and what makes a new one
-            return None, f"{exc}; until then the page only watches"
+        except PinError as exc:  # the file and the system's words: for the log
+            log.warning("%s", exc)
+            return None, UNREADABLE_PIN
         if pin is None:
             return None, NO_PIN_RUNNING if running else NO_PIN_STOPPED
         return pin, None

@@ -32,6 +32,7 @@ draws the game's own board from its first frame, not the switches' whole one.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import tornado.ioloop
@@ -41,8 +42,12 @@ from firmware.readers.web.follow import Kept
 from firmware.readers.web.safe import JsonHandler
 from hardware.sim.line_socket import LineSocketError, ask
 
+log = logging.getLogger("obelisk.web")
+
 HANDS = "hands.sock"
 BUTTONS = "buttons.sock"
+NO_ANSWER = ("the simulated table's hands do not answer: is `obelisk play` still running? If "
+             "it is, try again in a moment")
 NOT_SIMULATED = ("this table has no simulated hands: they come with `obelisk play GAME`, "
                  "where the simulated board runs")
 
@@ -74,8 +79,9 @@ class Hands(JsonHandler):
         loop = tornado.ioloop.IOLoop.current()
         try:
             return await loop.run_in_executor(None, ask, path, request)
-        except LineSocketError as exc:
-            self.refuse(503, f"{exc}")
+        except LineSocketError as exc:  # its words name a socket: the log's, not a person's
+            log.warning("the hands did not answer: %s", exc)
+            self.refuse(503, NO_ANSWER)
             return None
 
     async def get(self) -> None:

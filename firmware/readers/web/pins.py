@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware.readers.web.clocks import Clocks, Stamp, boot_id, stamp_from
-from firmware.store.state_dir import StateDirError, write_whole
+from firmware.store.state_dir import StateDirError, disk_advice, write_whole
 from hardware.files import MIB, FileRefused, read_limited
 
 __all__ = ["CLOSE_AFTER", "FIRST_WAIT_S", "MAX_WAIT_S", "PinGuard", "StateDirError"]
@@ -43,6 +43,8 @@ MAX_FILE_BYTES = 1 * MIB
 """The largest count the file can hold (``MAX_ADDRESSES`` of them take a few hundred KiB)."""
 
 log = logging.getLogger("obelisk.web")
+ADVISED = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EPERM)
+"""The faults ``disk_advice`` has words of its own for."""
 
 
 def why_unreadable(exc: OSError | None, limit: int) -> str:
@@ -58,7 +60,18 @@ def why_unreadable(exc: OSError | None, limit: int) -> str:
         return "this user may not read it: run `obelisk web` as the table's user"
     if exc.errno == errno.EISDIR:
         return "it is a directory, not a regular file"
+    if exc.errno == errno.ENOTDIR:
+        return "a folder on its way is a file, not a folder: delete that file"
     return "the disk would not give it back"
+
+
+def folder_words(folder: Path, exc: OSError) -> str:
+    """Why the page's own folder (``web`` in the state directory) cannot be made, and the
+    fix."""
+    if exc.errno in (errno.EEXIST, errno.ENOTDIR):
+        return f"{folder} is a file, not a folder: delete it (the page makes the folder again)"
+    return disk_advice(exc, folder / "x") if exc.errno in ADVISED else \
+        f"{folder} cannot be made: check the disk and its permissions"
 
 
 def _delay(count: int) -> float:
@@ -151,8 +164,8 @@ class PinGuard:
         try:
             self.path.parent.mkdir(exist_ok=True)
         except OSError as exc:
-            raise StateDirError(f"cannot keep the count of wrong PINs in {self.path.parent}: "
-                                f"{exc.strerror or exc}") from None
+            raise StateDirError("cannot keep the count of wrong PINs: "
+                                f"{folder_words(self.path.parent, exc)}") from None
         write_whole(self.path, (json.dumps(data) + "\n").encode())
         self.unsaved = False
 

@@ -226,9 +226,7 @@ def serve(state_dir: str | Path, address: str, port: int, limits: Limits | None 
     try:
         sockets = tornado.netutil.bind_sockets(port, address or None)
     except OSError as exc:
-        fix = ("choose another with --port" if exc.errno == errno.EADDRINUSE else
-               "give --address one of this machine's addresses (0.0.0.0: all of them)")
-        raise WebError(f"cannot listen on {address}:{port}: {exc.strerror}; {fix}") from None
+        raise WebError(listen_words(address, port, exc)) from None
     bound = sockets[0].getsockname()[1]
 
     async def main() -> None:
@@ -243,6 +241,25 @@ def serve(state_dir: str | Path, address: str, port: int, limits: Limits | None 
 
     asyncio.run(main())
     return 0
+
+
+def listen_words(address: str, port: int, exc: OSError) -> str:
+    """Why the page cannot listen on ``address``:``port``, and the fix, in a person's words."""
+    where = f"cannot listen on {address}:{port}"
+    if isinstance(exc, socket.gaierror):
+        return (f"{where}: {address} is neither an address nor a name this machine knows: "
+                "give --address one of this machine's addresses (0.0.0.0: all of them)")
+    if exc.errno == errno.EADDRINUSE:
+        return f"{where}: another program listens there already: choose another with --port"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return (f"{where}: this user may not listen on port {port} (ports below 1024 need "
+                "privileges): choose one above 1023 with --port")
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (f"{where}: {address} is not an address of this machine: give --address one "
+                "of this machine's addresses (0.0.0.0: all of them)")
+    return (f"{where}: the system refused it ({errno.errorcode.get(exc.errno or 0, 'no code')})"
+            ": give --address one of this machine's addresses (0.0.0.0: all of them) and a "
+            "free --port")
 
 
 def lan_address() -> str:
