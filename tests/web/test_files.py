@@ -61,8 +61,13 @@ def test_a_bad_sessions_file_signs_no_one_in_and_the_log_says_which(tmp_path, ki
     said = " ".join(r.getMessage() for r in caplog.records)
     assert str(tmp_path / SESSIONS_FILE) in said and what in said, said
     assert "enter the PIN again" in said, said
-    if kind != "a folder":  # a folder in its place cannot be replaced; anything else is
-        cookie, _ = got[0].open(0)
+    with caplog.at_level(logging.WARNING, logger="obelisk.web"):
+        cookie, _ = got[0].open(0)  # a phone signs in: its session holds
+    assert got[0].session(cookie) is not None
+    if kind == "a folder":  # a folder in its place cannot be replaced: kept in memory, said
+        assert "cannot keep the phones signed in" in caplog.text, caplog.text
+        assert "is a folder, not a file: delete it" in caplog.text, caplog.text
+    else:  # anything else is replaced: kept for a restart
         assert Sessions(tmp_path).session(cookie) is not None
 
 

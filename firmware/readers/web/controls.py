@@ -187,9 +187,10 @@ class Sessions:
         try:
             self._path().parent.mkdir(exist_ok=True)
             write_whole(self._path(), json.dumps(data).encode(), mode=0o600)
-        except OSError as exc:  # a full disk: kept in memory only, and said
-            why = str(exc) if isinstance(exc, StateDirError) else \
-                folder_words(self._path().parent, exc)
+        except (StateDirError, OSError) as exc:  # a full disk: kept in memory only, said
+            why = (f"{self._path()} is a folder, not a file: delete it" if self._path().is_dir()
+                   else str(exc) if isinstance(exc, StateDirError)
+                   else folder_words(self._path().parent, exc))
             log.warning("cannot keep the phones signed in for a restart of the page (%s): "
                         "they stay signed in until it restarts", why)
 
