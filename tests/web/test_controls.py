@@ -117,7 +117,7 @@ def test_a_table_that_takes_no_commands_says_so(tmp_path):
 
 def test_wrong_pins_wait_longer_each_time_and_close_pin_entry_in_all():
     now = [0.0]
-    guard = PinGuard(lambda: now[0])
+    guard = PinGuard(lambda: now[0], steady=lambda: now[0])
     waits = []
     for _ in range(5):
         guard.missed("10.0.0.1")
@@ -144,7 +144,7 @@ def test_a_session_lasts_twelve_hours_from_its_pin_used_or_not_and_one_pin_gener
 
     table_pin(tmp_path)
     now = [0.0]
-    controls = Sessions(tmp_path, lambda: now[0])
+    controls = Sessions(tmp_path, lambda: now[0], steady=lambda: now[0])
     cookie, made = controls.open(0)
     while now[0] < SESSION_S - 60:  # a page polls all along
         assert controls.session(cookie) is made
@@ -202,7 +202,7 @@ def test_a_new_pin_ends_every_session_made_with_the_old_one(table):
     new = read_pin(state)
     assert new in said.stdout
     status, answer, _ = phone.call("POST", "/control/status")
-    assert status == 403 and "guests watch only" in answer["error"]
+    assert status == 403 and "session has ended" in answer["error"]
     assert phone.call("GET", "/session")[1]["session"] is False
     assert phone.enter(new)[0] == 200
 
@@ -226,7 +226,8 @@ class PageInProcess:
         from firmware.readers.web import controls
 
         server = tornado.httpserver.HTTPServer(
-            tornado.web.Application(controls.routes(self.state, clock=self.clock)))
+            tornado.web.Application(controls.routes(
+                self.state, controls.Sessions(self.state, self.clock, steady=self.clock))))
         server.add_sockets(self.sockets)
         self.loop, self.done = asyncio.get_running_loop(), asyncio.Event()
         self.ready.set()

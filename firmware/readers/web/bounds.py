@@ -11,7 +11,10 @@ able to take the page down by opening a thousand and saying nothing. So:
   ``connections`` (never more than this process's file limit allows);
   when every place is taken, the connection idle the longest (waiting for
   a request that has not come) is closed to make room, so the page still
-  opens; one with a request under way (a page's live events) stays;
+  opens; when none is idle, places are shared fairly (``fair.py``): a
+  newcomer whose address range, or address, holds fewer connections than the
+  biggest holder takes the place of that holder's longest-held one, so a few
+  addresses keeping every connection busy never keep a player out;
 - a file limit reached anyway (``EMFILE``) closes the idlest connection too,
   or else pauses accepting for a moment: one line in the log, never a
   busy loop of tracebacks;
@@ -35,6 +38,7 @@ import tornado.httputil
 import tornado.ioloop
 import tornado.iostream
 
+from firmware.readers.web.fair import Holding, giver
 from firmware.readers.web.safe import HEADERS
 
 __all__ = ["BoundedServer", "Limits", "raise_file_limit"]
@@ -114,6 +118,7 @@ class _DressedStream(tornado.iostream.IOStream):
 class _Open:
     address: str
     idle_since: float | None  # None: a request is under way
+    since: float = 0.0  # when it was opened
 
 
 class _Watched(tornado.httputil.HTTPMessageDelegate):
@@ -213,10 +218,10 @@ class BoundedServer(tornado.httpserver.HTTPServer):
             log.warning("refused a connection from %s: it holds %d already (the most one "
                         "address may)", who, self.limits.per_address)
             return
-        if len(self.open) >= self.cap and not self._evict():
+        if len(self.open) >= self.cap and not self._evict() and not self._give_way(who):
             conn.close()
-            log.warning("refused a connection from %s: %d open, all of them busy", who,
-                        len(self.open))
+            log.warning("refused a connection from %s: %d open, all of them busy, and its "
+                        "address holds as many as any", who, len(self.open))
             return
         stream = _DressedStream(conn, max_buffer_size=self.max_buffer_size,
                                 read_chunk_size=self.read_chunk_size)
@@ -233,11 +238,24 @@ class BoundedServer(tornado.httpserver.HTTPServer):
         log.warning("closed an idle connection to make room: %d open", len(self.open))
         return True
 
+    def _give_way(self, who: str) -> bool:
+        """Close the biggest holder's longest-held connection for a newcomer from ``who``
+        that holds fewer (``fair.giver``); False when it holds as many as any."""
+        held = [Holding(o.address, o.since, stream) for stream, o in self.open.items()]
+        gives = giver(held, who)
+        if gives is None:
+            return False
+        self._forget(gives.item)
+        gives.item.close()
+        log.warning("closed a busy connection of %s, the address holding the most, to make "
+                    "room for %s", gives.address, who)
+        return True
+
     # ------------------------------------------------------------ bookkeeping
 
     def handle_stream(self, stream: tornado.iostream.IOStream, address: tuple) -> None:
         who = str(address[0]) if isinstance(address, tuple) and address else "?"
-        self.open[stream] = _Open(who, time.monotonic())
+        self.open[stream] = _Open(who, time.monotonic(), time.monotonic())
         self.per_address[who] = self.per_address.get(who, 0) + 1
         super().handle_stream(stream, address)
 

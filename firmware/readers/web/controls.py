@@ -11,7 +11,10 @@ Guests (no session) watch only: every command is a 403 in words.
 
 A session lasts ``SESSION_S`` from the moment the PIN was entered (using it
 does not make it longer), and only while the PIN is of the generation it was
-made with: ``obelisk pin --new`` ends every session at once.
+made with: ``obelisk pin --new`` ends every session at once. Its age is told by
+``clocks.Clocks``: the wall clock set back or forward changes nothing (after the
+machine restarted with a wall clock behind the session's start, it ends). A phone
+whose session ended is told so, in words, at its next command.
 
 Wrong PINs are slowed down: each client address waits longer after each
 wrong PIN (1 s, 2 s, 4 s... up to 5 minutes); a try too soon is a 429 that
@@ -28,7 +31,12 @@ Every request that changes something (POST, DELETE) must be
 ``application/json``, name this server's own address as its Host (so a
 page of another site rebinding its name to this table's address is
 refused) and, when it carries an Origin, come from this server's own page:
-a form of another site cannot even send a guess.
+a form of another site cannot even send a guess. One check does it for every
+handler that takes a body (``firmware/readers/web/origin.py``).
+
+With no PIN (none made yet, as in the moment of a first start, or its file
+gone or unreadable) no one gets a session, so nothing here nor in the hands
+acts for anyone, and ``/session`` says why in words, with what makes one.
 
 | path | answer |
 |---|---|
@@ -48,10 +56,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-import ipaddress
 import json
+import logging
 import secrets
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -60,6 +67,7 @@ from pathlib import Path
 import tornado.ioloop
 import tornado.web
 
+from firmware.readers.web.clocks import Clocks, Stamp, boot_id, stamp_from
 from firmware.readers.web.pins import (
     CLOSE_AFTER,
     FILE,
@@ -67,6 +75,8 @@ from firmware.readers.web.pins import (
     MAX_WAIT_S,
     PinGuard,
     StateDirError,
+    folder_words,
+    why_unreadable,
 )
 from firmware.readers.web.safe import MAX_BODY, JsonHandler
 from firmware.service.commands import COMMANDS
@@ -100,10 +110,23 @@ GUEST = ("guests watch only: enter the table PIN to run the table (`obelisk pin`
          "and so do the rings while the menu button is held)")
 CLOSED = ("PIN entry is closed after too many wrong PINs: hold the menu button at the table "
           "to open it again")
+UNREADABLE_PIN = ("the table's PIN cannot be read, so the page takes none and only watches: "
+                  "`obelisk pin --new` on the table's machine makes a new one and shows it")
+ENDED = ("this phone's session has ended (each lasts 12 hours from its PIN, and a new PIN "
+         "ends them all): enter the table PIN again to run the table")
+NO_PIN_RUNNING = ("this table has no PIN yet, so the page takes none and only watches: the "
+                  "table makes one as it starts (try again in a moment); if it still has none, "
+                  "`obelisk pin` on the table's machine makes one and shows it")
+NO_PIN_STOPPED = ("no table is running here, so there is no PIN yet and the page only "
+                  "watches: start the table (`obelisk run` or `obelisk play`) and it makes "
+                  "one; `obelisk pin` on its machine makes one and shows it")
 
 
 SESSIONS_FILE = Path("web") / "sessions.json"
 """The phones signed in with the PIN, kept for a restart of the page's process."""
+MAX_SESSIONS_BYTES = 256 * 1024
+"""The largest sessions file (``MAX_SESSIONS`` of them take a few KiB)."""
+log = logging.getLogger("obelisk.web")
 
 
 def _hashed(cookie: str | None) -> str:
@@ -113,7 +136,7 @@ def _hashed(cookie: str | None) -> str:
 @dataclass
 class Session:
     token: str
-    made: float
+    made: Stamp  # when the PIN was entered (``clocks.Clocks.stamp``)
     generation: int = 0  # the PIN's generation it was made with
 
 
@@ -122,13 +145,18 @@ class Sessions:
     """The web process's sessions and PIN guard for the table on ``state_dir``."""
 
     state_dir: Path
-    clock: Callable[[], float] = time.time  # the wall clock: the wrong PINs' file outlives us
+    clock: Callable[[], float] = time.time  # the wall clock: the files outlive us
+    steady: Callable[[], float] = time.monotonic  # what really passed (``clocks.py``)
+    boot: str | None = None  # this boot of the machine (None: the system's id of it)
     sessions: dict[str, Session] = field(default_factory=dict)  # cookie value: session
     guard: PinGuard = field(init=False)
-    asked_at: float | None = None  # when the table was last asked for its pin_mark
+    asked_at: float | None = None  # when the table was last asked for its pin_mark (steady)
+    clocks: Clocks = field(init=False)
 
     def __post_init__(self) -> None:
-        self.guard = PinGuard(self.clock, Path(self.state_dir) / FILE)
+        self.clocks = Clocks(self.clock, self.steady, self.boot or boot_id())
+        self.guard = PinGuard(self.clock, Path(self.state_dir) / FILE, self.steady,
+                              self.clocks.boot)
         self._load()
 
     # A phone signed in stays signed in when the page's process starts again (obelisk play
@@ -140,19 +168,36 @@ class Sessions:
 
     def _load(self) -> None:
         try:
-            kept = json.loads(read_limited(self._path(), 256 * 1024))
-            self.sessions = {str(key): Session(str(s["token"]), float(s["made"]),
+            kept = json.loads(read_limited(self._path(), MAX_SESSIONS_BYTES))
+            self.sessions = {str(key): Session(str(s["token"]), stamp_from(s["made"]),
                                                int(s["generation"]))
                              for key, s in kept.items()}
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            self.sessions = {}  # none kept, or a damaged file: no one is signed in
+        except FileNotFoundError:
+            self.sessions = {}  # none kept
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            self.sessions = {}  # a damaged file: no one is signed in
+            why = why_unreadable(exc if isinstance(exc, OSError) else None, MAX_SESSIONS_BYTES)
+            log.warning("%s cannot be read (%s): the phones signed in before must enter the "
+                        "PIN again (the file is written afresh at the next sign-in)",
+                        self._path(), why)
 
     def _save(self) -> None:
         data = {key: {"token": s.token, "made": s.made, "generation": s.generation}
                 for key, s in self.sessions.items()}
-        with contextlib.suppress(StateDirError, OSError):  # a full disk: kept in memory only
+        try:
             self._path().parent.mkdir(exist_ok=True)
             write_whole(self._path(), json.dumps(data).encode(), mode=0o600)
+        except (StateDirError, OSError) as exc:  # a full disk: kept in memory only, said
+            why = (f"{self._path()} is a folder, not a file: delete it" if self._path().is_dir()
+                   else str(exc) if isinstance(exc, StateDirError)
+                   else folder_words(self._path().parent, exc))
+            log.warning("cannot keep the phones signed in for a restart of the page (%s): "
+                        "they stay signed in until it restarts", why)
+
+    def closed_words(self) -> str:
+        """What a person is told while PIN entry is closed: too many wrong PINs, or a count
+        of them that cannot be read."""
+        return self.guard.unreadable or CLOSED
 
     def close(self, cookie: str | None) -> None:
         """Sign this cookie's session out."""
@@ -161,10 +206,20 @@ class Sessions:
 
     def pin(self) -> TablePin | None:
         """The table's PIN now (None: none, or it cannot be read; no session holds then)."""
+        return self.pin_now()[0]
+
+    def pin_now(self, running: bool = False) -> tuple[TablePin | None, str | None]:
+        """The table's PIN now, or (None, why there is none, in words): with no PIN nothing
+        a guest can reach acts or shows more than the public page (``running``: whether the
+        table is there, for the words)."""
         try:
-            return read_table_pin(self.state_dir)
-        except PinError:
-            return None
+            pin = read_table_pin(self.state_dir)
+        except PinError as exc:  # the file and the system's words: for the log
+            log.warning("%s", exc)
+            return None, UNREADABLE_PIN
+        if pin is None:
+            return None, NO_PIN_RUNNING if running else NO_PIN_STOPPED
+        return pin, None
 
     def session(self, cookie: str | None) -> Session | None:
         """The live session of this cookie, if any: made less than ``SESSION_S`` ago, with
@@ -175,7 +230,8 @@ class Sessions:
         if found is None:
             return None
         pin = self.pin()
-        if self.clock() - found.made > SESSION_S or pin is None or \
+        age = self.clocks.age(found.made)
+        if age is None or age > SESSION_S or pin is None or \
                 pin.generation != found.generation:
             self.close(cookie)
             return None
@@ -184,17 +240,18 @@ class Sessions:
     def open(self, generation: int = 0) -> tuple[str, Session]:
         """A new session: (its cookie value, the session with its token)."""
         if len(self.sessions) >= MAX_SESSIONS:
-            oldest = min(self.sessions, key=lambda c: self.sessions[c].made)
+            oldest = max(self.sessions, key=lambda c: self.clocks.age(self.sessions[c].made)
+                         or SESSION_S)
             del self.sessions[oldest]
         cookie = secrets.token_urlsafe(32)
-        made = Session(secrets.token_urlsafe(32), self.clock(), generation)
+        made = Session(secrets.token_urlsafe(32), self.clocks.stamp(), generation)
         self.sessions[_hashed(cookie)] = made
         self._save()
         return cookie, made
 
     async def pin_mark(self) -> str | None:
         """The table's count of holds that showed its PIN (None: the table did not say)."""
-        self.asked_at = self.clock()
+        self.asked_at = self.steady()
         loop = tornado.ioloop.IOLoop.current()
         try:
             got = await loop.run_in_executor(None, send, self.state_dir, {"command": "status"})
@@ -215,7 +272,7 @@ class Sessions:
         (asked of the table at most every ``ASK_EVERY_S``)."""
         if not self.guard.closed:
             return True
-        if self.asked_at is not None and self.clock() - self.asked_at < ASK_EVERY_S:
+        if self.asked_at is not None and 0 <= self.steady() - self.asked_at < ASK_EVERY_S:
             return False
         mark = await self.pin_mark()
         if mark is None or not self.guard.closed:
@@ -240,49 +297,12 @@ class _Json(JsonHandler):
     def words(self, status_code: int) -> str:
         return "use POST to run the table" if status_code == 405 else super().words(status_code)
 
-    def prepare(self) -> None:
-        """Refuse, before anything is done (a byte of the body read), a request too long or
-        from anywhere but this server's page."""
-        if not self.length_ok():
-            return
-        if not self._our_host():
-            self.refuse(421, "this table answers only at its own address: open the page at "
-                        "the address `obelisk web` printed")
-            return
-        if self.request.method in ("GET", "HEAD"):
-            return
-        origin = self.request.headers.get("Origin")
-        if origin is not None and origin.lower() != \
-                f"{self.request.protocol}://{self.request.host}".lower():
-            self.refuse(403, "this request did not come from the table's page: open the "
-                        "page at the address `obelisk web` printed")
-            return
-        kind = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
-        if kind != "application/json":
-            self.refuse(415, "send it as application/json, as the table's page does")
-
-    def _our_host(self) -> bool:
-        """Whether the Host named is this server: the address the request came in on (or
-        this machine's name; localhost on the loopback), with the port it came in on."""
-        try:
-            here = self.request.connection.stream.socket.getsockname()  # type: ignore[union-attr]
-        except (AttributeError, OSError):
-            return False
-        name, _, port = _split_host(self.request.host or "")
-        default = "443" if self.request.protocol == "https" else "80"
-        if (port or default) != str(here[1]):
-            return False
-        address = _plain_address(str(here[0]))
-        if name == address:
-            return True
-        names = {socket.gethostname().lower()}
-        names |= {f"{n}.local" for n in names}
-        if ipaddress.ip_address(address).is_loopback:
-            names.add("localhost")
-        return name in names
-
     def current(self) -> Session | None:
         return self.controls.session(session_cookie(self))
+
+    def no_pin(self) -> tuple[TablePin | None, str | None]:
+        """The table's PIN, or why there is none (``Sessions.pin_now``)."""
+        return self.controls.pin_now(table_running(self))
 
 
 class SessionHandler(_Json):
@@ -290,9 +310,13 @@ class SessionHandler(_Json):
 
     async def get(self) -> None:
         found = self.current()
-        closed = {} if found or await self.controls.entry_open() else {"closed": CLOSED}
-        self.answer(200, {"session": found is not None,
-                          **({"token": found.token} if found else {}), **closed})
+        if found is not None:
+            self.answer(200, {"session": True, "token": found.token})
+            return
+        _, why = self.no_pin()
+        if why is None and not await self.controls.entry_open():
+            why = self.controls.closed_words()
+        self.answer(200, {"session": False, **({"closed": why} if why else {})})
 
     async def post(self) -> None:
         data = self.body()
@@ -306,7 +330,7 @@ class SessionHandler(_Json):
 
     async def _enter(self, data: dict) -> None:
         if not await self.controls.entry_open():
-            self.refuse(423, CLOSED)
+            self.refuse(423, self.controls.closed_words())
             return
         address = self.request.remote_ip or "?"
         wait = self.controls.guard.wait(address)
@@ -315,20 +339,15 @@ class SessionHandler(_Json):
             self.set_header("Retry-After", str(seconds))
             self.refuse(429, f"too many wrong PINs: wait {seconds} s before the next try")
             return
-        try:
-            pin = read_table_pin(self.controls.state_dir)
-        except PinError as exc:
-            self.refuse(503, str(exc))
-            return
+        pin, why = self.no_pin()
         if pin is None:
-            self.refuse(503, "the table has no PIN yet: start the table (obelisk run) and it "
-                        "makes one")
+            self.refuse(503, why or NO_PIN_STOPPED)
             return
         if not _pin_matches(data.get("pin"), pin.pin):
             self.controls.guard.missed(address)
             if self.controls.guard.closed:
                 await self.controls.close_entry()
-                self.refuse(423, CLOSED)
+                self.refuse(423, self.controls.closed_words())
                 return
             self.refuse(403, "that is not the table's PIN: `obelisk pin` shows it, and so do "
                         "the rings while the menu button is held")
@@ -375,40 +394,35 @@ def _pin_matches(given: object, pin: str) -> bool:
     return hmac.compare_digest(typed, pin.encode())
 
 
-def _split_host(host: str) -> tuple[str, str, str]:
-    """(name, ":", port) of a Host header; an IPv6 address loses its brackets."""
-    host = host.strip().lower()
-    if host.startswith("["):
-        inside, _, rest = host[1:].partition("]")
-        return _plain_address(inside), ":" if rest else "", rest[1:]
-    name, colon, port = host.rpartition(":") if ":" in host else (host, "", "")
-    return name, colon, port
-
-
-def _plain_address(address: str) -> str:
-    """An address as a Host names it: an IPv4 address mapped into IPv6 as itself."""
-    try:
-        parsed = ipaddress.ip_address(address.split("%")[0])
-    except ValueError:
-        return address
-    mapped = getattr(parsed, "ipv4_mapped", None)
-    return str(mapped or parsed)
-
-
 def _token_ok(handler: tornado.web.RequestHandler, session: Session) -> bool:
     given = handler.request.headers.get(HEADER, "")
     return hmac.compare_digest(given.encode(), session.token.encode())
 
 
-def session_refusal(handler: tornado.web.RequestHandler, controls: Sessions) -> str | None:
-    """Why this request may not run the table (a guest, or no page token), else None.
+def table_running(handler: tornado.web.RequestHandler) -> bool:
+    """Whether the page's reader of the table hears it now (for the words with no PIN)."""
+    follower = handler.settings.get("follower")
+    return bool(follower is not None and follower.seen_table and follower.absent is None)
 
-    The one check for everything that changes the table from the page: the
-    commands here and the simulated hands (``firmware.readers.web.hands``).
+
+def session_refusal(handler: tornado.web.RequestHandler, controls: Sessions,
+                    looking: bool = False) -> str | None:
+    """Why this request may not run the table (no PIN, a guest, or no page token; with
+    ``looking``, no PIN or a guest), else None.
+
+    The one check for everything that changes the table from the page, or shows more of it
+    than the public page: the commands here and the simulated hands
+    (``firmware.readers.web.hands``). It fails closed: with no PIN, no one passes.
     """
-    found = controls.session(session_cookie(handler))
+    _, why = controls.pin_now(table_running(handler))
+    if why is not None:
+        return why
+    cookie = session_cookie(handler)
+    found = controls.session(cookie)
     if found is None:
-        return GUEST
+        return ENDED if cookie else GUEST
+    if looking:
+        return None
     if not _token_ok(handler, found):
         return "this request did not come from the table's page: reload the page and try again"
     return None
@@ -439,10 +453,9 @@ class CommandHandler(_Json):
         self.answer(200 if got.get("ok") else 409, got)
 
 
-def routes(state_dir: str | Path, controls: Sessions | None = None,
-           clock: Callable[[], float] = time.monotonic) -> list:
+def routes(state_dir: str | Path, controls: Sessions | None = None) -> list:
     """The controls' handlers, for ``make_app`` (``controls``: sessions shared with the
-    hands; a test gives its own clock)."""
-    shared = {"controls": controls or Sessions(Path(state_dir), clock)}
+    hands; a test gives its own, on its own clocks)."""
+    shared = {"controls": controls or Sessions(Path(state_dir))}
     return [(r"/session", SessionHandler, shared),
             (r"/control/([a-z]{1,20})", CommandHandler, shared)]

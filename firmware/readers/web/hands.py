@@ -11,14 +11,16 @@ answer is a 404 in words and the page shows no hands panel.
 | ``POST /hands`` ``{"act": ...}`` | the act done, the table after it (or why not) |
 | ``POST /hands`` ``{"press": "A", "hold": false}`` | a finger on a table button |
 
-Once the table has a PIN (``obelisk play`` prints it), a POST needs what the
-page's controls need (``firmware.readers.web.controls.session_refusal``): a PIN's session and
-its token in the header, so a guest on the network watches but moves nothing.
+A POST needs what the page's controls need
+(``firmware.readers.web.controls.session_refusal``): the table's PIN, a session made with it
+and its token in the header, so a guest on the network watches but moves nothing; with no
+PIN (``obelisk play`` prints it once the table made it) no one does.
 Looking needs the session too: the hands' view holds what the page never
 shows before the end (each player's High Rise pyramids left, by size), so a
 guest sees the game as the page shows it, and no hands panel.
-A POST must be ``application/json``: a form on another site cannot send
-that without the browser asking first, so no other page acts for a person.
+A request from anywhere but this server's own page (its Host, its Origin, a body that
+is not ``application/json``) is refused before anything, by the one check of every handler
+that takes a body (``firmware.readers.web.origin``).
 Each act changes only the simulated sensors; the table sees it as it would
 see wooden pieces.
 
@@ -30,18 +32,22 @@ draws the game's own board from its first frame, not the switches' whole one.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import tornado.ioloop
 
-from firmware.readers.web.controls import GUEST, Sessions, session_cookie, session_refusal
+from firmware.readers.web.controls import GUEST, Sessions, session_refusal
 from firmware.readers.web.follow import Kept
 from firmware.readers.web.safe import JsonHandler
-from firmware.service.pin import PinError, read_pin
 from hardware.sim.line_socket import LineSocketError, ask
+
+log = logging.getLogger("obelisk.web")
 
 HANDS = "hands.sock"
 BUTTONS = "buttons.sock"
+NO_ANSWER = ("the simulated table's hands do not answer: is `obelisk play` still running? If "
+             "it is, try again in a moment")
 NOT_SIMULATED = ("this table has no simulated hands: they come with `obelisk play GAME`, "
                  "where the simulated board runs")
 
@@ -49,7 +55,7 @@ NOT_SIMULATED = ("this table has no simulated hands: they come with `obelisk pla
 class Hands(JsonHandler):
     """The hands panel's one address: look (GET), act or press (POST)."""
 
-    def initialize(self, state_dir: Path, controls: Sessions | None = None) -> None:
+    def initialize(self, state_dir: Path, controls: Sessions) -> None:
         self.state_dir = state_dir
         self.controls = controls
 
@@ -59,21 +65,10 @@ class Hands(JsonHandler):
         return super().words(status_code)
 
     def _refused(self, looking: bool = False) -> str | None:
-        """Once the table has a PIN, only a page with its session and token moves pieces, and
-        only one with its session looks at them."""
-        if self.controls is None:
-            return None
-        try:
-            pin = read_pin(self.state_dir)
-        except PinError as exc:
-            return str(exc)
-        if pin is None:
-            return None
-        if looking:
-            found = self.controls.session(session_cookie(self))
-            return None if found is not None else f"{GUEST} (the hands too)"
-        refused = session_refusal(self, self.controls)
-        return None if refused is None else f"{refused} (the hands too)"
+        """Only a page with the PIN's session and token moves pieces, and only one with its
+        session looks at them; with no PIN, no one."""
+        refused = session_refusal(self, self.controls, looking=looking)
+        return f"{refused} (the hands too)" if refused == GUEST else refused
 
     async def _ask(self, socket_name: str, request: dict) -> dict | None:
         """The hands' (or buttons') answer, or None once refused in words."""
@@ -84,8 +79,9 @@ class Hands(JsonHandler):
         loop = tornado.ioloop.IOLoop.current()
         try:
             return await loop.run_in_executor(None, ask, path, request)
-        except LineSocketError as exc:
-            self.refuse(503, f"{exc}")
+        except LineSocketError as exc:  # its words name a socket: the log's, not a person's
+            log.warning("the hands did not answer: %s", exc)
+            self.refuse(503, NO_ANSWER)
             return None
 
     async def get(self) -> None:
@@ -108,10 +104,6 @@ class Hands(JsonHandler):
         return last_observation(follower.kept)
 
     async def post(self) -> None:
-        kind = self.request.headers.get("Content-Type", "").split(";")[0].strip()
-        if kind != "application/json":
-            self.refuse(415, "send the act as application/json")
-            return
         refused = self._refused()
         if refused:
             self.refuse(403, refused)
@@ -172,6 +164,6 @@ def _plain(options: object) -> bool:
         and len(str(v)) <= 40 for k, v in options.items())
 
 
-def routes(state_dir: str | Path, controls: Sessions | None = None) -> list:
-    """The hands' routes, for ``make_app``; with ``controls``, acts need a PIN's session."""
+def routes(state_dir: str | Path, controls: Sessions) -> list:
+    """The hands' routes, for ``make_app``: looks and acts need the PIN's session."""
     return [(r"/hands", Hands, {"state_dir": Path(state_dir), "controls": controls})]

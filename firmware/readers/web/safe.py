@@ -17,6 +17,8 @@ import traceback
 
 import tornado.web
 
+from firmware.readers.web.origin import foreign
+
 __all__ = ["HEADERS", "MAX_BODY", "JsonHandler", "OneLine", "Safe", "quiet_logs"]
 
 HEADERS = {
@@ -71,11 +73,15 @@ refused from its Content-Length, before a byte of it is read."""
 
 @tornado.web.stream_request_body
 class JsonHandler(Safe, tornado.web.RequestHandler):
-    """An endpoint that takes a JSON object and answers JSON, errors included.
+    """An endpoint that takes a JSON object and answers JSON, errors included: every one
+    that changes the table is one (``tests/web/test_guard.py`` holds them to it).
 
     Its body arrives as it comes (``stream_request_body``): ``prepare``
     refuses one longer than ``MAX_BODY`` from its Content-Length before
-    reading it, and a body without one stops at that length too.
+    reading it, and a body without one stops at that length too; then it
+    refuses a request not from this server's own page (``origin.foreign``:
+    its Host, its Origin, its kind), before anything is done. A subclass
+    keeps this ``prepare``.
     """
 
     def set_default_headers(self) -> None:
@@ -95,7 +101,11 @@ class JsonHandler(Safe, tornado.web.RequestHandler):
         self.finish(json.dumps({"ok": False, "error": self.words(status_code)}) + "\n")
 
     def prepare(self) -> None:
-        self.length_ok()
+        if not self.length_ok():
+            return
+        refused = foreign(self)
+        if refused is not None:
+            self.refuse(*refused)
 
     def length_ok(self) -> bool:
         """Whether the body may be read; if not, the request was refused (413) unread."""

@@ -37,7 +37,8 @@ import tornado.web
 
 from firmware.readers.web import controls, hands, records
 from firmware.readers.web.bounds import RESERVE_FDS, BoundedServer, Limits, raise_file_limit
-from firmware.readers.web.follow import Follower, dressed
+from firmware.readers.web.follow import Follower, Page, dressed, message
+from firmware.readers.web.places import GAVE_WAY, Places
 from firmware.readers.web.safe import HEADERS, Safe, quiet_logs
 from firmware.service.stream import StreamError
 
@@ -70,33 +71,59 @@ class NotFound(Safe, tornado.web.RequestHandler):
 
 
 class Events(Safe, tornado.web.RequestHandler):
-    """``/events``: the table's stream as Server-Sent Events, one page each."""
+    """``/events``: the table's stream as Server-Sent Events, one page each, in a place
+    shared fairly (``places.py``: a page signed in with the PIN always gets one)."""
 
-    def initialize(self, follower: Follower, most: int | None = None) -> None:
-        self.follower = follower
-        self.most = most
-        self.page = None
+    def initialize(self, follower: Follower, places: Places,
+                   controls: controls.Sessions | None = None) -> None:
+        self.follower, self.places, self.controls = follower, places, controls
+        self.page: Page | None = None
+        self.gave_way = False
 
     async def get(self) -> None:
-        if self.most is not None and len(self.follower.pages) >= self.most:
+        signed_in = self.controls is not None and \
+            self.controls.session(controls.session_cookie(self)) is not None
+        place, gave = self.places.take(self.request.remote_ip or "?", signed_in, self)
+        if place is None:
             self.set_status(503)
             self.set_header("Retry-After", str(RETRY_MS // 1000))
             self.set_header("Content-Type", "text/plain; charset=utf-8")
             self.finish(f"503: {TOO_MANY_PAGES}\n")
             return
+        if gave is not None:
+            gave.item.give_way()
+        try:
+            await self._follow()
+        finally:
+            self.places.leave(place)
+
+    async def _follow(self) -> None:
         self.set_header("Content-Type", "text/event-stream")
         self.set_header("Cache-Control", "no-cache")
         self.write(f"retry: {RETRY_MS}\n\n")
         await self.follower.known()
         self.page = page = self.follower.join()
+        if self.gave_way:  # (it gave way while the table was first asked)
+            self.give_way()
         try:
             while not page.closed:
                 self.write("".join(await page.take(KEEPALIVE_S)) or ":\n\n")
+                await self.flush()
+            if self.gave_way:  # the last words, then the stream ends (its browser retries)
+                self.write("".join(page.queue))
                 await self.flush()
         except tornado.iostream.StreamClosedError:
             pass  # the browser went
         finally:
             self.follower.leave(page)
+
+    def give_way(self) -> None:
+        """Another page takes this one's place: say so on it, and end its stream."""
+        self.gave_way = True
+        if self.page is not None and not self.page.closed:
+            self.page.queue.clear()
+            self.page.put(message({"event": "absent", "words": GAVE_WAY}))
+            self.page.close()
 
     def on_connection_close(self) -> None:
         if self.page is not None:
@@ -172,8 +199,9 @@ def make_app(state_dir: str | Path, limits: Limits | None = None) -> tornado.web
     games = {"state_dir": state_dir}
     follower = Follower(state_dir)
     sessions = controls.Sessions(state_dir)  # one PIN's sessions, for controls and hands
+    live = {"follower": follower, "places": Places(most), "controls": sessions}
     return tornado.web.Application([
-        (r"/events", Events, {"follower": follower, "most": most}),
+        (r"/events", Events, live),
         (r"/games/?", GameList, games),
         (r"/games/([^/]*)\.(json|txt)", GameRecord, games),
         (r"/games/([^/]*)/replay", GameReplay, games),
@@ -198,9 +226,7 @@ def serve(state_dir: str | Path, address: str, port: int, limits: Limits | None 
     try:
         sockets = tornado.netutil.bind_sockets(port, address or None)
     except OSError as exc:
-        fix = ("choose another with --port" if exc.errno == errno.EADDRINUSE else
-               "give --address one of this machine's addresses (0.0.0.0: all of them)")
-        raise WebError(f"cannot listen on {address}:{port}: {exc.strerror}; {fix}") from None
+        raise WebError(listen_words(address, port, exc)) from None
     bound = sockets[0].getsockname()[1]
 
     async def main() -> None:
@@ -215,6 +241,25 @@ def serve(state_dir: str | Path, address: str, port: int, limits: Limits | None 
 
     asyncio.run(main())
     return 0
+
+
+def listen_words(address: str, port: int, exc: OSError) -> str:
+    """Why the page cannot listen on ``address``:``port``, and the fix, in a person's words."""
+    where = f"cannot listen on {address}:{port}"
+    if isinstance(exc, socket.gaierror):
+        return (f"{where}: {address} is neither an address nor a name this machine knows: "
+                "give --address one of this machine's addresses (0.0.0.0: all of them)")
+    if exc.errno == errno.EADDRINUSE:
+        return f"{where}: another program listens there already: choose another with --port"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return (f"{where}: this user may not listen on port {port} (ports below 1024 need "
+                "privileges): choose one above 1023 with --port")
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (f"{where}: {address} is not an address of this machine: give --address one "
+                "of this machine's addresses (0.0.0.0: all of them)")
+    return (f"{where}: the system refused it ({errno.errorcode.get(exc.errno or 0, 'no code')})"
+            ": give --address one of this machine's addresses (0.0.0.0: all of them) and a "
+            "free --port")
 
 
 def lan_address() -> str:

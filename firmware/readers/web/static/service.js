@@ -104,22 +104,30 @@
 /** @typedef {keyof PageEvents} EventKind */
 /** @typedef {PageEvents[EventKind]} PageEvent */
 
+/** How soon a page refused a place among the live pages asks again (the server's `retry`). */
+const AGAIN_MS = 2000;
+
 /**
  * Follow the table's events (`/events`): `take` gets each event of the kinds named, in
  * order; `lost` is called when the page's server is out of reach (the browser tries again
- * by itself, as soon as the server's `retry` says).
+ * by itself, as soon as the server's `retry` says). A page refused (too many pages are
+ * open: a 503, after which a browser never tries again by itself) asks again after
+ * `AGAIN_MS`, until it gets a place.
  * @param {readonly string[]} kinds  the kinds to listen for (the others pass unheard)
  * @param {(event: PageEvent) => void} take
  * @param {() => void} lost
- * @returns {EventSource}
  */
 export function followTable(kinds, take, lost) {
   const source = new EventSource("/events");
   for (const kind of kinds) {
     source.addEventListener(kind, (message) => take(JSON.parse(message.data)));
   }
-  source.onerror = () => lost();
-  return source;
+  source.onerror = () => {
+    lost();
+    if (source.readyState === EventSource.CLOSED) {
+      setTimeout(() => followTable(kinds, take, lost), AGAIN_MS);
+    }
+  };
 }
 
 // ------------------------------------------------------------------ the controls
