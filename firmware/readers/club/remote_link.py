@@ -57,9 +57,16 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 
 from firmware.readers.club.config import ClubConfig
-from firmware.readers.club.connect import club_client, refusal_words, unreachable_words
+from firmware.readers.club.connect import (
+    Handshake,
+    club_client,
+    refusal_words,
+    silent_words,
+    unreachable_words,
+)
 from firmware.readers.club.match_game import Game, read_game
 from firmware.readers.club.match_talk import TableTalk, match_topic
+from firmware.readers.club.trouble import reason_words
 from firmware.service import control
 from firmware.store.journal import Journal, JournalError
 from firmware.store.seal import SealError
@@ -108,6 +115,7 @@ class RemoteLink(TableTalk):
         self.handed = 0  # the last action number of theirs the table took to light
         self.handed_at = 0.0
         self.connected = False
+        self.broker_trouble = False  # the page was told the broker cannot be reached
         self.peer_there = True  # the other table's link is there, as far as we know
         self.problem = ""
         self._said = ""
@@ -127,7 +135,17 @@ class RemoteLink(TableTalk):
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        self.handshake = Handshake(client, lambda: self._trouble(silent_words(
+            config.broker, f"broker in {config.source}") + "; the table plays on and this link "
+            "tries again"))
         return client
+
+    def _trouble(self, words: str) -> None:
+        """The club's broker cannot be reached: said in the log and on the table's page (once
+        for the same words: paho tries again every few seconds)."""
+        if words != self._said:
+            self.broker_trouble = True
+            self._tell("apart", words)
 
     def _say(self, words: str, level: int = logging.WARNING) -> None:
         if words != self._said:
@@ -135,11 +153,15 @@ class RemoteLink(TableTalk):
             log.log(level, "%s", words)
 
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+        self.handshake.over()
         if reason.is_failure:
-            self._say(refusal_words(reason, self.config) + "; trying again")
+            self._trouble(refusal_words(reason, self.config) + "; the table plays on and this "
+                          "link tries again")
             return
-        if self._said.startswith("this table lost the club's broker"):
-            self._tell("linked", "this table reached the club's broker again: play on")
+        if self.broker_trouble:
+            self.broker_trouble = False
+            self._tell("linked", f"this table reached the club's broker {self.config.broker}: "
+                       "play on")
         self.connected = True
         self._say(f"connected to {self.config.broker} as table {self.config.table!r}",
                   logging.INFO)
@@ -154,15 +176,17 @@ class RemoteLink(TableTalk):
     def _on_connect_fail(self, client, userdata) -> None:
         import sys
 
+        self.handshake.over()
         config = self.config
-        self._say(unreachable_words(sys.exc_info()[1], config.broker, config.ca_file,
+        self._trouble(unreachable_words(sys.exc_info()[1], config.broker, config.ca_file,
                                     f"broker in {config.source}", f"ca_file in {config.source}")
                   + "; the table plays on and this link tries again")
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         was, self.connected = self.connected, False
         if was and not self._stopping.is_set() and self._match() is not None:
-            self._tell("apart", f"this table lost the club's broker ({reason}) at "
+            self.broker_trouble = True
+            self._tell("apart", f"this table lost the club's broker ({reason_words(reason)}) at "
                        f"{time.strftime('%H:%M')}: the match waits, and the link tries again")
 
     def _remote(self) -> dict | None:
@@ -423,6 +447,7 @@ class RemoteLink(TableTalk):
                 self._wake.clear()
                 self.step(time.monotonic())
         finally:
+            self.handshake.close()
             self.client.disconnect()
             self.client.loop_stop()
 
