@@ -203,7 +203,8 @@ class Heard:
 
         def message(client, userdata, msg) -> None:
             with self._lock:
-                self.messages.append((msg.topic, msg.payload.decode(), bool(msg.retain)))
+                self.messages.append((msg.topic, msg.payload.decode("utf-8", "replace"),
+                                      bool(msg.retain)))  # (bytes a stranger sent too)
 
         self.client.on_connect = connected
         self.client.on_message = message

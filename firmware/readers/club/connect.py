@@ -16,6 +16,8 @@ from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from firmware.readers.club.config import Broker, ClubConfig, ClubError
 from firmware.readers.club.trouble import name_words, os_words, refused_words
@@ -28,12 +30,18 @@ answer (CONNACK): one still unanswered then is said, given up and tried again.""
 
 
 def club_client(config: ClubConfig, client_id: str, delays: tuple[float, float],
-                will: str) -> mqtt.Client:
+                will: str, most: int | None = None) -> mqtt.Client:
     """A client of the club's broker as the table's readers use one: MQTT 3.1.1, a clean
     session, retrying between ``delays`` (seconds), its credentials and TLS trust, and
-    ``offline`` on the topic ``will`` as its last will."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                         protocol=MQTTProtocolVersion.MQTTv311, clean_session=True)
+    ``offline`` on the topic ``will`` as its last will. ``most``: a client that takes
+    messages, which asks the broker never to send it a packet larger (MQTT 5, whose
+    CONNECT says so; ``connect`` with the same ``most``)."""
+    if most is None:
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                             protocol=MQTTProtocolVersion.MQTTv311, clean_session=True)
+    else:  # (MQTT 5's sessions end at the disconnect unless asked: clean as 3.1.1's)
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                             protocol=MQTTProtocolVersion.MQTTv5)
     client.connect_timeout = CONNECT_S
     client.reconnect_delay_set(min_delay=max(1, round(delays[0])),
                                max_delay=max(1, round(delays[1])))
@@ -43,6 +51,20 @@ def club_client(config: ClubConfig, client_id: str, delays: tuple[float, float],
     if config.broker.tls:
         trust_ca(client, config.ca_file, f"{config.source}: ca_file =")
     return client
+
+
+def connect(client: mqtt.Client, broker: Broker, keepalive: int,
+            most: int | None = None) -> None:
+    """Begin reaching ``broker`` in the background (retrying for ever); ``most``: the
+    largest packet the broker may send this client (MQTT 5's maximum packet size: a larger
+    message is dropped by the broker, never read into this process's memory)."""
+    properties = None
+    if most is not None:
+        properties = Properties(PacketTypes.CONNECT)
+        properties.MaximumPacketSize = most
+    client.connect_async(broker.host, broker.port, keepalive=keepalive,
+                         properties=properties)
+    client.loop_start()
 
 
 class Handshake:
