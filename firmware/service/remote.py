@@ -67,6 +67,13 @@ class Remote:
         if not MATCH_NAME.fullmatch(self.match):
             raise RemoteError(f"a match's name is 1 to 40 lowercase letters, digits, - and _, "
                               f"not {self.match!r}: for example --remote friday-night")
+        try:
+            self.secret.encode("utf-8")
+        except UnicodeEncodeError:  # a byte that was no UTF-8, passed on as a lone surrogate
+            raise RemoteError("the secret word holds a character that is no text (a byte that "
+                              "is not UTF-8, passed on by the terminal or the environment): "
+                              "type it again in plain letters, the same at both tables") \
+                from None
 
     @property
     def peer(self) -> Player:
@@ -159,9 +166,12 @@ class Peer(Asking, FarSeat):
         try:
             actor = pos.actor(action)
             pos.apply_action(action)
-        except (ObeliskError, ValueError) as exc:
+        except ObeliskError as exc:
             raise self._disagree(table, index, f"the rules here refuse the other table's "
                                  f"move ({exc})") from None
+        except ValueError:
+            raise self._disagree(table, index, "the rules here cannot read the other table's "
+                                 "move (is obelisk the same version at both tables?)") from None
         if actor is not self.seat:
             raise self._disagree(table, index, f"the other table sent a move of player "
                                  f"{actor.value}, who plays here")

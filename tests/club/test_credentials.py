@@ -50,7 +50,7 @@ def test_the_club_page_reads_a_broker_that_asks_for_a_password(tmp_path):
 
 @pytest.mark.processes
 @pytest.mark.parametrize(("secret", "words"), [
-    (None, "cannot be read (No such file or directory): give the file holding the password"),
+    (None, "cannot be read (it does not exist): give the file holding the password"),
     ("dir", "is not read (it is a directory, not a regular file)"),
     (b"\xff\xfe\x00", "is not text"),
     (b"\n", "is empty: give the file holding the password"),

@@ -22,7 +22,7 @@ from firmware.readers.club import remote_link
 from tests.support.ahead import played_ahead
 from tests.support.broker import Heard, Mosquitto
 from tests.support.processes import until
-from tests.support.remote import OBELISK, Table, actions_of, is_over, journal_of
+from tests.support.remote import OBELISK, Table, actions_of, is_over, journal_of, sealed_by
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -148,13 +148,11 @@ def test_the_other_tables_moves_reach_the_table_in_their_order_once_each(tmp_pat
     link._read_journal()
     link.peer = "tb"
 
-    sealer = link.game.sealer()  # what crosses the broker is sealed with the game's key
-
-    class Message:
+    class Message:  # sealed with the game's key, its place inside the seal
         def __init__(self, n: int) -> None:
             self.topic = "obelisk/matches/m/tb/actions"
-            self.payload = json.dumps({"match": "m", "n": n,
-                                       "sealed": sealer.seal({"k": n})}).encode()
+            self.payload = json.dumps({"match": "m", "n": n, "sealed": sealed_by(
+                link.game, "tb", "actions", {"n": n, "agreed": 0, "action": {"k": n}})}).encode()
 
     for n in (3, 1, 1, 4, 2, 3):
         link._on_message(None, None, Message(n))
@@ -228,8 +226,9 @@ def test_the_other_tables_hourglass_is_shown_here_and_ours_is_not_sent_back(tmp_
     class Timer:
         def __init__(self, table: str, player: str) -> None:
             self.topic = f"obelisk/matches/m/{table}/timer"
-            self.payload = json.dumps({"match": "m", "player": player, "state": "started",
-                                       "seconds": 60, "left": 60}).encode()
+            self.payload = json.dumps({"match": "m", "sealed": sealed_by(
+                link.game, table, "timer", {"player": player, "state": "started",
+                                            "seconds": 60, "left": 60})}).encode()
 
     for table, player in (("tb", "B"), ("tb", "A"), ("tc", "B")):
         link._on_message(None, None, Timer(table, player))
@@ -252,17 +251,17 @@ def test_asks_and_answers_cross_sealed_and_retained_and_only_the_peers_reach_the
         link._publish_ask({"event": "match", "state": state, "ask": ask, "message": ""})
     topics = [(t.rsplit("/", 1)[1], retain) for t, _, retain in published]
     assert topics == [("asks", True), ("answers", True), ("asks", True)]  # offered: not sent
-    assert sealer.unseal(json.loads(published[0][1])["sealed"]) == {"ask": ours}
-    assert sealer.unseal(json.loads(published[1][1])["sealed"]) == {"ask": theirs,
-                                                                     "agree": True}
+    first, second = (sealer.unseal(json.loads(p[1])["sealed"]) for p in published[:2])
+    assert first["ask"] == ours and (first["part"], first["table"]) == ("asks", "ta")
+    assert (second["ask"], second["agree"], second["part"]) == (theirs, True, "answers")
     assert published[2][1] == b""  # ours answered: taken off the broker
-    assert "pause" not in published[0][1]  # sealed: the broker's other users read nothing
+    assert b"pause" not in published[0][1]  # sealed: the broker's other users read nothing
 
     class Message:
         def __init__(self, table: str, part: str, said: dict | None) -> None:
             self.topic = f"obelisk/matches/m/{table}/{part}"
             self.payload = b"" if said is None else json.dumps(
-                {"match": "m", "sealed": sealer.seal(said)}).encode()
+                {"match": "m", "sealed": sealed_by(link.game, table, part, said)}).encode()
 
     for message in (Message("tb", "asks", {"ask": theirs}), Message("tc", "asks", {"ask": theirs}),
                     Message("tb", "asks", None), Message("tb", "answers", {"ask": ours,
@@ -386,13 +385,14 @@ def test_a_takeback_both_agreed_starts_a_new_line_and_the_old_ones_actions_are_n
     link._read_journal()
     assert link.game.actions == [{"k": 1}] and link.game.agreed == 1
     link.peer = "tb"
-    sealer = link.game.sealer()
 
     class Message:
         def __init__(self, n: int, agreed: int) -> None:
             self.topic = "obelisk/matches/m/tb/actions"
             self.payload = json.dumps({"match": "m", "n": n, "agreed": agreed,
-                                       "sealed": sealer.seal({"k": n})}).encode()
+                                       "sealed": sealed_by(link.game, "tb", "actions", {
+                                           "n": n, "agreed": agreed, "action": {"k": n}})}
+                                      ).encode()
 
     link._on_message(None, None, Message(2, 0))  # the line taken back: never lit
     link.step(0.0)
@@ -425,7 +425,7 @@ def test_a_table_out_of_touch_past_claim_after_may_be_claimed_and_its_claim_reac
     assert len(claimable) == 1 and "out of touch for 10 minutes" in claimable[0]["message"]
     link._on_message(None, None, Message("status", b"online"))  # back: the offer is taken back
     assert told[-1]["state"] == "linked"
-    sealed = link.game.sealer().seal({"by": "B"})
+    sealed = sealed_by(link.game, "tb", "claim", {"by": "B"})
     link._on_message(None, None, Message("claim", json.dumps({"match": "m",
                                                               "sealed": sealed}).encode()))
     assert told[-1] == {"command": "peer_claim", "player": "B"}

@@ -145,3 +145,49 @@ def test_a_table_started_again_tells_its_whole_state_with_every_move_after_the_r
     assert [e["event"] for e in told][-2:] == ["resumed", "table"]
     assert told[-1]["state"] == "play" and len(told[-1]["moves"]) == 1
     assert told[-1]["moves"][0]["n"] == 1 and told[-1]["doing"]
+
+
+@pytest.mark.parametrize("secret", ["\udcff", "tu\ud800lip"])
+def test_a_secret_word_that_is_no_text_is_refused_in_words(secret):
+    """A byte the terminal or the environment passed on that is not UTF-8 arrives as a lone
+    surrogate: refused with what to do, never the codec's words."""
+    with pytest.raises(RemoteError) as refused:
+        Remote("m", A, secret)
+    words = str(refused.value)
+    assert "the secret word" in words and "type it again" in words, words
+    assert "codec" not in words and "surrogate" not in words, words
+
+
+def test_a_page_setting_up_a_match_with_a_secret_word_that_is_no_text_is_told_why(tmp_path):
+    from firmware.service.commands import CommandRefused
+    from tests.support.service import Pressed
+
+    t = StonesHarness(tmp_path)
+    with pytest.raises(CommandRefused) as refused:
+        Pressed(t).do("new", game="stones", remote="m", seat="A", secret="tu\udcfflip")
+    words = str(refused.value)
+    assert "the secret word" in words and "codec" not in words, words
+
+
+@pytest.mark.processes
+@pytest.mark.parametrize("how", ["argument", "environment"])
+def test_a_secret_word_that_is_no_text_is_refused_in_one_line(tmp_path, how):
+    import os
+    import subprocess
+
+    from firmware.service.remote import SECRET_ENV
+    from tests.support.processes import OBELISK
+
+    command = [os.fsencode(OBELISK), b"demo", b"stones", b"--remote", b"m", b"--seat", b"A",
+               b"--state-dir", os.fsencode(tmp_path)]
+    env = {**os.environ}
+    if how == "argument":
+        command += [b"--secret", b"tu\xfflip"]
+    else:
+        env = {os.fsencode(k): os.fsencode(v) for k, v in env.items()}
+        env[os.fsencode(SECRET_ENV)] = b"tu\xfflip"
+    run = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+    assert run.returncode == 2, run.stderr
+    [line] = run.stderr.splitlines()
+    assert line.startswith("obelisk: ") and "the secret word" in line, line
+    assert "codec" not in line and "Traceback" not in run.stderr

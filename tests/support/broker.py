@@ -27,6 +27,51 @@ MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
 
 
+class Silent:
+    """A "broker" that takes every connection and never answers: a plain TCP server on a
+    port of 127.0.0.1 the system chose, which reads what comes and says nothing (a hung
+    broker, a firewall that accepts and drops, a service that is no MQTT broker).
+
+    ``accepted`` counts the connections taken: a client that gives one up and tries
+    again makes it grow. ``close`` stops it and drops what it holds."""
+
+    def __init__(self) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.accepted = 0
+        self._held: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._serve, name="silent-broker", daemon=True)
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def _serve(self) -> None:
+        with contextlib.suppress(OSError):  # closed: the end
+            while True:
+                conn, _ = self.server.accept()
+                with self._lock:
+                    self.accepted += 1
+                    self._held.append(conn)
+                threading.Thread(target=self._swallow, args=(conn,), daemon=True).start()
+
+    @staticmethod
+    def _swallow(conn: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while conn.recv(65536):
+                pass
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.server.shutdown(socket.SHUT_RDWR)
+        self.server.close()
+        with self._lock:
+            for conn in self._held:
+                with contextlib.suppress(OSError):
+                    conn.close()
+            self._held.clear()
 
 
 @dataclass(frozen=True)
@@ -158,7 +203,8 @@ class Heard:
 
         def message(client, userdata, msg) -> None:
             with self._lock:
-                self.messages.append((msg.topic, msg.payload.decode(), bool(msg.retain)))
+                self.messages.append((msg.topic, msg.payload.decode("utf-8", "replace"),
+                                      bool(msg.retain)))  # (bytes a stranger sent too)
 
         self.client.on_connect = connected
         self.client.on_message = message

@@ -1,6 +1,11 @@
 """Two tables of a remote match as processes: each an ``obelisk demo ... --remote`` and its
 ``obelisk remote`` link, on a real mosquitto (``tests/support/broker.py``). Shared by
-``tests/match/test_matches.py`` and ``bench/remote.py``."""
+``tests/match/test_matches.py`` and ``bench/remote.py``.
+
+``LinkedPair`` is the same match with its two links in the test's own process and each
+table a stand-in (``StandIn``): its journal, and the commands its link sent it. A third
+client on the broker (``tests/match/test_strangers.py``) can then forge, replay and flood,
+and what each link handed its table is there to check."""
 
 from __future__ import annotations
 
@@ -32,6 +37,99 @@ def actions_of(where: Path) -> list[dict]:
 
 def is_over(where: Path) -> bool:
     return any(e.get("t") == "over" for e in journal_of(where))
+
+
+def sealed_by(game, table: str, part: str, value: dict) -> str:
+    """``value`` as ``table``'s link seals it for ``part`` of ``game`` (its topic, its table and
+    its place inside the seal: ``firmware.readers.club.match_guard``)."""
+    from firmware.readers.club.match_guard import Guard
+
+    return Guard(table).seal(game, part, value)
+
+
+class StandIn:
+    """A table as its link sees it: a journal (the test writes this table's own moves; the
+    other table's are made as the link hands them, as the person here would make them) and
+    every command its link sent it."""
+
+    def __init__(self, where: Path, match: str, seat: str, seed: int,
+                 game: str = "stones") -> None:
+        where.mkdir(parents=True, exist_ok=True)
+        self.dir = where
+        self.commands: list[dict] = []
+        self._lock = threading.Lock()
+        self._write({"t": "start", "game": game, "options": {}, "seed": seed,
+                     "remote": {"match": match, "seat": seat}})
+
+    def _write(self, entry: dict) -> None:
+        with open(self.dir / "journal.jsonl", "a") as journal:
+            journal.write(json.dumps(entry) + "\n")
+
+    def actions(self) -> list[dict]:
+        return [e["action"] for e in actions_of(self.dir)]
+
+    def move(self, action: dict) -> None:
+        """A move made at this table: in its journal, for its link to send."""
+        with self._lock:
+            self._write({"t": "action", "n": len(self.actions()) + 1, "action": action})
+
+    def take(self, command: dict) -> dict:
+        """A command from the link: the other table's next move is made here at once."""
+        with self._lock:
+            self.commands.append(command)
+            if command["command"] == "peer":
+                if command["n"] == len(self.actions()) + 1:
+                    self._write({"t": "action", "n": command["n"], "action": command["action"]})
+                return {"ok": True, "message": "lit for the person here to make"}
+        if command["command"] == "status":
+            return {"ok": True, "remote": None}
+        return {"ok": True, "message": "taken"}
+
+    def told(self, kind: str) -> list[dict]:
+        with self._lock:
+            return [c for c in self.commands if c["command"] == kind]
+
+
+class LinkedPair:
+    """Tables "ta" (seat A) and "tb" (seat B) of match ``match``, their links in this process
+    on ``broker``, the game's seed drawn from the match and ``secret`` as the tables draw it.
+    ``monkeypatch`` routes each link's commands to its stand-in."""
+
+    def __init__(self, home: Path, broker: Mosquitto, monkeypatch, match: str = "m",
+                 secret: str = "tulip") -> None:
+        from firmware.readers.club.config import config_from
+        from firmware.readers.club.remote_link import RemoteLink
+        from firmware.service import control
+        from firmware.service.remote import match_seed
+
+        self.match = match
+        seed = match_seed(match, secret)
+        self.a = StandIn(home / "ta", match, "A", seed)
+        self.b = StandIn(home / "tb", match, "B", seed)
+        tables = {str(self.a.dir): self.a, str(self.b.dir): self.b}
+        monkeypatch.setattr(control, "send", lambda where, command, timeout=0:
+                            tables[str(where)].take(command))
+        self.links = {name: RemoteLink(config_from({"broker": broker.url, "table": name}),
+                                       table.dir) for name, table in (("ta", self.a),
+                                                                      ("tb", self.b))}
+        self._threads = [threading.Thread(target=link.run, daemon=True)
+                         for link in self.links.values()]
+        for thread in self._threads:
+            thread.start()
+        until(lambda: self.links["ta"].peer == "tb" and self.links["tb"].peer == "ta", 30,
+              "the two links finding each other")
+
+    def play(self, table: StandIn, action: dict) -> None:
+        """``table``'s player moves; back once the other table holds the move."""
+        other = self.b if table is self.a else self.a
+        table.move(action)
+        until(lambda: action in other.actions(), 30, f"the move {action} at the other table")
+
+    def close(self) -> None:
+        for link in self.links.values():
+            link.stop()
+        for thread in self._threads:
+            thread.join(30)
 
 
 class Table:

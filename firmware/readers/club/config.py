@@ -26,6 +26,7 @@ from pathlib import Path
 
 from firmware.readers.club.outbox import LIMIT_MB
 from firmware.readers.club.safe import FileRefused, clean, read_bounded
+from firmware.readers.club.trouble import os_words, text_words, toml_place
 from firmware.store.state_dir import StateDirError
 
 NAME = "mqtt.toml"
@@ -89,15 +90,47 @@ def parse_broker(url: str, where: str = "broker") -> Broker:
                         f"{example}")
     cut = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
     netloc, tail = rest[:cut], rest[cut:]
-    if tail not in ("", "/") or "@" in netloc:
-        raise ClubError(f"{where} = {said!r}: only the host and port go in the URL (the user "
-                        "and password have keys of their own), " + example)
+    if "@" in netloc:
+        login, _, after = netloc.rpartition("@")
+        user, colon, _ = login.partition(":")
+        part = "a user and password" if colon else f"the user {clean(user, 40)!r}"
+        shown = f"{clean(scheme, 10)}://...@{clean(after, 60)}"  # never the password again
+        raise ClubError(f"{where} = {shown!r}: only the host and port go in a broker URL, and "
+                        f"{part} has no "
+                        "place there: give them as user and password_file in mqtt.toml "
+                        "(--user and --password-file on the command line)")
+    if tail not in ("", "/"):
+        raise ClubError(f"{where} = {said!r}: only the host and port go in a broker URL; "
+                        f"{_tail_words(tail)}, " + example)
     host, port = _host_port(netloc, f"{where} = {said!r}", example)
     tls = scheme.lower() == "mqtts"
     return Broker(host, port or (8883 if tls else 1883), tls)
 
 
+def _tail_words(tail: str) -> str:
+    """What follows a broker URL's host and port, named, with what to do about it."""
+    path, _, query = tail.partition("?")
+    path, hash_, fragment = path.partition("#")
+    if path not in ("", "/"):
+        return f"the path {clean(path, 60)!r} has no place there: leave it out (MQTT has none)"
+    if query or tail.startswith("?"):
+        query = query.partition("#")[0]
+        tls = " (for TLS write mqtts:// instead)" if "tls" in query.lower() or \
+            "ssl" in query.lower() else ""
+        return (f"the query {clean('?' + query, 60)!r} has no place there: leave it out"
+                f"{tls}; mqtts:// and the settings of mqtt.toml say the rest")
+    return f"the fragment {clean(hash_ + fragment, 60)!r} has no place there: leave it out"
+
+
 HOST_LABEL = re.compile(r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?")
+
+
+def _is_ipv6(text: str) -> bool:
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def is_host(text: str) -> bool:
@@ -115,23 +148,10 @@ def is_host(text: str) -> bool:
 def _host_port(netloc: str, where: str, example: str) -> tuple[str, int | None]:
     """The host and the port (None: the scheme's own) of ``host[:port]``."""
     if netloc.startswith("["):
-        inside, closed, after = netloc[1:].partition("]")
-        if not closed:
-            raise ClubError(f"{where}: the IPv6 address opened with [ is not closed with ]: "
-                            "write it as mqtt://[fd00::20]:1883")
-        try:
-            host = str(ipaddress.IPv6Address(inside))
-        except ValueError:
-            raise ClubError(f"{where}: {clean(inside, 60)!r} is not an IPv6 address: write "
-                            "one in brackets, as mqtt://[fd00::20]:1883") from None
-        if after and not after.startswith(":"):
-            raise ClubError(f"{where}: only :port may come after the ] of an IPv6 address, "
-                            "as mqtt://[fd00::20]:1883")
-        port_text = after[1:] if after else None
+        host, port_text = _bracketed(netloc, where)
     else:
         if "]" in netloc or netloc.count(":") > 1:
-            raise ClubError(f"{where}: an IPv6 address goes in brackets, as "
-                            "mqtt://[fd00::20]:1883")
+            raise ClubError(f"{where}: " + _colons_words(netloc, example))
         host, colon, port_text = netloc.partition(":")
         port_text = port_text if colon else None
         if not host:
@@ -145,6 +165,32 @@ def _host_port(netloc: str, where: str, example: str) -> tuple[str, int | None]:
     if not (port_text.isascii() and port_text.isdigit() and 1 <= int(port_text) <= 65535):
         raise ClubError(f"{where}: the port must be a number from 1 to 65535, {example}")
     return host, int(port_text)
+
+
+def _bracketed(netloc: str, where: str) -> tuple[str, str | None]:
+    """The IPv6 address and the port's text (None: none) of ``[address][:port]``."""
+    inside, closed, after = netloc[1:].partition("]")
+    if not closed:
+        raise ClubError(f"{where}: the IPv6 address opened with [ is not closed with ]: "
+                        "write it as mqtt://[fd00::20]:1883")
+    try:
+        host = str(ipaddress.IPv6Address(inside))
+    except ValueError:
+        raise ClubError(f"{where}: {clean(inside, 60)!r} is not an IPv6 address: write "
+                        "one in brackets, as mqtt://[fd00::20]:1883") from None
+    if after and not after.startswith(":"):
+        raise ClubError(f"{where}: only :port may come after the ] of an IPv6 address, "
+                        "as mqtt://[fd00::20]:1883")
+    return host, (after[1:] if after else None)
+
+
+def _colons_words(netloc: str, example: str) -> str:
+    """What is wrong with a host and port that hold a ] or more than one colon."""
+    if "]" not in netloc and not _is_ipv6(netloc) and not _is_ipv6(netloc.rpartition(":")[0]):
+        after = clean(netloc[netloc.index(":"):], 40)
+        return (f"{after!r} follows the host, and only one :port may: "
+                + example.replace("for example", "as"))
+    return "an IPv6 address goes in brackets, as mqtt://[fd00::20]:1883"
 
 
 def find_config(state_dir: Path, given: str | Path | None) -> Path:
@@ -174,11 +220,14 @@ def load_config(path: str | Path) -> ClubConfig:
         raise ClubError(f"{path} is not read: {exc}; give the configuration file, a few "
                         "key = \"value\" lines") from None
     except OSError as exc:
-        raise ClubError(f"cannot read {path}: {exc.strerror or exc}; check its permissions "
+        raise ClubError(f"cannot read {path}: {os_words(exc)}; check its permissions "
                         "(the publisher's user must read it)") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ClubError(f"{path} is not valid TOML ({exc}): write key = \"value\" lines") \
-            from None
+    except UnicodeDecodeError as exc:
+        raise ClubError(f"{path}: {text_words(exc)}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ClubError(f"{path} is not valid TOML {toml_place(exc)}: write key = \"value\" "
+                        "lines, each text in quotes closed on its own line, as "
+                        "broker = \"mqtt://192.168.1.20\"") from None
     return config_from(data, str(path))
 
 
@@ -234,9 +283,9 @@ def read_password(path: str | Path, where: str, fix: str) -> str:
     except FileRefused as exc:
         raise ClubError(f"{where} is not read ({exc}): {fix}") from None
     except OSError as exc:
-        raise ClubError(f"{where} cannot be read ({exc.strerror or exc}): {fix}") from None
+        raise ClubError(f"{where} cannot be read ({os_words(exc)}): {fix}") from None
     except UnicodeDecodeError:
-        raise ClubError(f"{where} is not text: {fix}, as plain text") from None
+        raise ClubError(f"{where} is not text (not UTF-8): {fix}, as plain text") from None
     if not password:
         raise ClubError(f"{where} is empty: {fix}")
     return password
@@ -250,10 +299,12 @@ def check_ca_file(path: str, where: str) -> None:
     except FileNotFoundError:
         raise ClubError(f"{where} does not exist: give the certificate file of the club's "
                         "certificate authority") from None
-    except OSError as exc:  # FileRefused too
-        why = exc.strerror
-        raise ClubError(f"{where} is not read ({why}): give the certificate file of the "
+    except FileRefused as exc:
+        raise ClubError(f"{where} is not read ({exc}): give the certificate file of the "
                         "club's certificate authority") from None
+    except OSError as exc:
+        raise ClubError(f"{where} is not read ({os_words(exc)}): give the certificate file of "
+                        "the club's certificate authority") from None
 
 
 def _text(data: dict, key: str, source: str) -> str | None:

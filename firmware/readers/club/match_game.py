@@ -20,12 +20,13 @@ class Game:
     """The match's game as this table's journal holds it: its start, seed and actions."""
 
     def __init__(self, start: dict, seed: object, actions: list[dict], over: bool,
-                 agreed: int = 0) -> None:
+                 agreed: int = 0, length: int = 1) -> None:
         self.start = start
         self.seed = seed  # opened, where the game seals it (High Rise)
         self.actions = actions  # each action standing, as its record keeps it, in order
         self.over = over
         self.agreed = agreed  # the takebacks the two tables agreed (each action says so)
+        self.length = length  # the journal's entries of this game: only ever grows
 
     @property
     def remote(self) -> dict | None:
@@ -73,7 +74,8 @@ def read_game(journal: Journal) -> Game | None:
             actions.append({k: v for k, v in opened.items() if k != "reading"})
         elif "action" in entry:
             actions.append(entry["action"])
-    return Game(start, seed, actions, any(e.get("t") == "over" for e in game), agreed)
+    return Game(start, seed, actions, any(e.get("t") == "over" for e in game), agreed,
+                len(game))
 
 
 def _opened(sealer: Sealer, text: object) -> dict:

@@ -30,6 +30,7 @@ class TableTalk:
 
     dir: Any
     client: Any
+    guard: Any
     config: Any
     connected: bool
     _stopping: Any
@@ -85,13 +86,12 @@ class TableTalk:
                 self._stopping.wait(0.5)  # the table is not up yet, or restarted
 
     def _publish_clock(self, event: dict) -> None:
-        match = self._match()
-        if match is None or not self.connected:
+        match, game = self._match(), self._game()
+        if match is None or game is None or not self.connected:
             return
-        payload = {"match": match, **{k: event[k] for k in ("player", "state", "seconds",
-                                                            "left")}}
-        self.client.publish(match_topic(match, self.config.table, "timer"),
-                            json.dumps(payload), qos=1, retain=True)
+        clock = {k: event[k] for k in ("player", "state", "seconds", "left")}
+        self._put(match_topic(match, self.config.table, "timer"), json.dumps(
+            {"match": match, "sealed": self.guard.seal(game, "timer", clock)}))
 
     def _publish_ask(self, event: dict) -> None:
         """This table's ask, or its player's answer to the other's, to the other table; an
@@ -105,13 +105,12 @@ class TableTalk:
         elif state in ("agreed", "declined") and not ours:
             part, said = "answers", {"ask": ask, "agree": state == "agreed"}
         elif state in ("agreed", "declined"):
-            self.client.publish(match_topic(match, self.config.table, "asks"), b"", qos=1,
-                                retain=True)
+            self._put(match_topic(match, self.config.table, "asks"), b"")
             return
         else:
             return
-        self.client.publish(match_topic(match, self.config.table, part), json.dumps(
-            {"match": match, "sealed": game.sealer().seal(said)}), qos=1, retain=True)
+        self._put(match_topic(match, self.config.table, part), json.dumps(
+            {"match": match, "sealed": self.guard.seal(game, part, said)}))
 
     # ---------------------------------------------------------------- a claim
 
@@ -134,6 +133,5 @@ class TableTalk:
         match = None if game is None or game.remote is None else game.remote.get("match")
         if match is None or not self.connected:
             return
-        self.client.publish(match_topic(match, self.config.table, "claim"), json.dumps(
-            {"match": match, "sealed": game.sealer().seal({"by": self._seat()})}), qos=1,
-            retain=True)
+        self._put(match_topic(match, self.config.table, "claim"), json.dumps(
+            {"match": match, "sealed": self.guard.seal(game, "claim", {"by": self._seat()})}))

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware.readers.club.safe import FileRefused, clean, read_bounded, topic_trouble
+from firmware.readers.club.trouble import os_words, text_words
 from firmware.store.state_dir import StateDirError, disk_advice, write_all, write_whole
 
 log = logging.getLogger("obelisk.mqtt")
@@ -40,6 +41,31 @@ LIMIT_MB = 20
 ENTRY_MAX = 16_000_000
 """The most one message's file may hold, in bytes: a long game's result is well under one
 megabyte; a larger file is not one this publisher wrote."""
+
+
+def _entry(raw: bytes) -> tuple[dict | None, str]:
+    """An outbox file's fields (topic, payload, retain, keep), or None and why it holds no
+    message MQTT can carry, in words."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        return None, text_words(exc, "it") + " (no file the publisher wrote)"
+    except ValueError:
+        return None, ("it is not a whole JSON object (cut short as the disk filled, or not "
+                      "written by the publisher?)")
+    if not isinstance(data, dict):
+        return None, "it is not a message (JSON, but no object with a topic and a payload)"
+    for key, kind in (("topic", str), ("payload", str), ("retain", bool)):
+        if key not in data:
+            return None, f"it has no {key}: it is not a message the publisher wrote"
+        if not isinstance(data[key], kind):
+            return None, f"its {key} is not {'text' if kind is str else 'true or false'}"
+    trouble = topic_trouble(data["topic"])
+    if trouble is not None:
+        return None, trouble
+    retain = data["retain"]
+    return {"topic": data["topic"], "payload": data["payload"], "retain": retain,
+            "keep": bool(data.get("keep", retain))}, ""  # results are retained
 
 
 @dataclass(frozen=True)
@@ -102,29 +128,24 @@ class Outbox:
         can carry (cut short as the disk filled, or put there by hand)."""
         try:
             seq = int(path.stem)
-            data = json.loads(read_bounded(path, ENTRY_MAX, follow=False).decode("utf-8"))
-            topic, payload = data["topic"], data["payload"]
-            if not isinstance(payload, str):
-                raise TypeError("its payload is not text")
-            message = Message(seq, topic, payload.encode(), bool(data["retain"]), path,
-                              bool(data.get("keep", data["retain"])))  # results are retained
+            raw = read_bounded(path, ENTRY_MAX, follow=False)
         except FileNotFoundError:
             return None
         except FileRefused as exc:
-            self._set_aside(path, str(exc))
+            self._set_aside(path, f"{exc}")
             return None
         except OSError as exc:
-            self._set_aside(path, f"it cannot be read ({exc.strerror or exc})")
+            self._set_aside(path, f"it cannot be read ({os_words(exc)})")
             return None
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            self._set_aside(path, f"it is not a message ({type(exc).__name__}: "
-                            f"{clean(exc, 80)}; cut short as the disk filled?)")
+        except ValueError:
+            self._set_aside(path, "its name is not a number of the outbox's order")
             return None
-        trouble = topic_trouble(topic)
-        if trouble is not None:
-            self._set_aside(path, trouble)
+        data, why = _entry(raw)
+        if data is None:
+            self._set_aside(path, why)
             return None
-        return message
+        return Message(seq, data["topic"], data["payload"].encode(), data["retain"], path,
+                       data["keep"])
 
     def _set_aside(self, path: Path, why: str) -> None:
         """Move ``path`` to the rejected folder (never deleted: a person may want it) and
@@ -195,20 +216,23 @@ class Outbox:
                 else:
                     _write_quick(path, text)
                 self._disk_full_said = False
-            except (OSError, StateDirError) as exc:
+            except OSError as exc:
                 path = None
-                if not self._disk_full_said:
-                    self._disk_full_said = True
-                    why = disk_advice(exc, self.directory / "x") if isinstance(exc, OSError) \
-                        else str(exc)
-                    log.warning("the outbox cannot save what waits for the broker: %s; until "
-                                "then it waits in memory only (lost if the publisher stops)",
-                                why)
+                self._unsaved(disk_advice(exc, self.directory / "x"))
+            except StateDirError as exc:
+                path = None
+                self._unsaved(f"{exc}")
             message = Message(seq, topic, payload, retain, path, durable)
             self._waiting.append(message)
             self._bytes += message.size
             self._trim()
             return message
+
+    def _unsaved(self, why: str) -> None:
+        if not self._disk_full_said:
+            self._disk_full_said = True
+            log.warning("the outbox cannot save what waits for the broker: %s; until then it "
+                        "waits in memory only (lost if the publisher stops)", why)
 
     def _trim(self) -> None:
         """Drop the oldest events until what waits is within the limit (under the lock)."""

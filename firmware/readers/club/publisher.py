@@ -46,12 +46,21 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 
 from engine.core import counted
+from engine.errors import ObeliskError
 from firmware.readers.club import state as table_state
 from firmware.readers.club.config import ClubConfig, ClubError
-from firmware.readers.club.connect import club_client, refusal_words, unreachable_words
+from firmware.readers.club.connect import (
+    Handshake,
+    club_client,
+    refusal_words,
+    silent_words,
+    unreachable_words,
+)
 from firmware.readers.club.outbox import Message, Outbox
 from firmware.readers.club.safe import FileRefused, clean, read_bounded
+from firmware.readers.club.trouble import os_words, reason_words
 from firmware.service.events import QUIET
+from firmware.store.state_dir import StateDirError
 
 log = logging.getLogger("obelisk.mqtt")
 
@@ -133,6 +142,7 @@ class Publisher:
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
+        self.handshake = Handshake(client, self._on_silence)
         return client
 
     def start(self) -> None:
@@ -162,6 +172,7 @@ class Publisher:
                                        retain=True)
             with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(wait_s)
+        self.handshake.close()
         self.client.disconnect()
         self.client.loop_stop()
         self._say_dropped()
@@ -172,6 +183,7 @@ class Publisher:
             log.log(level, "%s", words)
 
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+        self.handshake.over()
         if reason.is_failure:
             self._say(refusal_words(reason, self.config) + "; the table plays on, and this "
                       "publisher tries again")
@@ -196,16 +208,24 @@ class Publisher:
 
     def _on_connect_fail(self, client, userdata) -> None:
         # paho calls this while it handles the failure, so the failure is the one in hand
+        self.handshake.over()
         config = self.config
         self._say(unreachable_words(sys.exc_info()[1], config.broker, config.ca_file,
                                     f"broker in {config.source}", f"ca_file in {config.source}")
                   + "; the table plays on, results wait in the outbox and this publisher "
                   "tries again")
 
+    def _on_silence(self) -> None:
+        """An attempt to reach the broker that got no answer in time (``Handshake``)."""
+        self._say(silent_words(self.config.broker, f"broker in {self.config.source}")
+                  + "; the table plays on, results wait in the outbox and this publisher "
+                  "tries again")
+
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         was, self.connected = self.connected, False
         if was and not self._stopping:
-            self._say(f"lost the broker {self.config.broker} ({reason}); what the table "
+            self._say(f"lost the broker {self.config.broker} ({reason_words(reason)}); what the "
+                      "table "
                       "tells now waits in the outbox")
 
     def _on_publish(self, client, userdata, mid, reason, properties) -> None:
@@ -243,8 +263,9 @@ class Publisher:
                 try:
                     info = self.client.publish(message.topic, message.payload, qos=1,
                                                retain=message.retain)
-                except (ValueError, TypeError, UnicodeError) as exc:  # MQTT cannot carry it
-                    self.outbox.reject(message, f"the MQTT client refused it ({exc})")
+                except (ValueError, TypeError, UnicodeError):  # MQTT cannot carry it
+                    self.outbox.reject(message, "the MQTT client cannot send it (a topic or "
+                                       f"a payload of {message.size} bytes MQTT cannot carry)")
                     continue
                 self._inflight[info.mid] = message
             self.outbox.handed(self._last_handed)
@@ -277,10 +298,11 @@ class Publisher:
         it cannot take is said and skipped: the reader must not stop for it."""
         try:
             self._take(event)
-        except Exception as exc:  # any: the reader goes on with the next
-            self._say(f"an event from the table is skipped ({type(exc).__name__}: "
-                      f"{clean(exc, 120)}): update obelisk on the table and here to the same "
-                      "version")
+        except Exception:  # any: the reader goes on with the next
+            log.debug("the event that was skipped", exc_info=True)
+            self._say(f"an event from the table ({clean(event.get('event'), 40)!r}) is skipped: "
+                      "it is not as this publisher knows it; update obelisk on the table and "
+                      "here to the same version")
 
     def _take(self, event: dict) -> None:
         if event["event"] in QUIET:  # every LED change: for the table's own page only
@@ -290,10 +312,10 @@ class Publisher:
             event["words"] = str(event.get("words", "")).replace("this page", "the publisher")
         try:
             self.state = table_state.fold(self.state, event)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError):
             # a table of another version: its event still goes out, and its result below
             self._say(f"the table's {event['event']!r} event is not as this publisher knows it "
-                      f"({type(exc).__name__}: {exc}); it is published as it came, and the "
+                      "(a part missing, or of another kind); it is published as it came, and the "
                       "state topic catches up with the next whole state: update obelisk on "
                       "the table and here to the same version")
         self._state_dirty = True  # the send loop publishes it (at most every STATE_EVERY_S)
@@ -316,8 +338,16 @@ class Publisher:
                 return
             try:
                 self.sync_results()
-            except Exception as exc:  # a journal that cannot be read now: say so, go on
+            except (ObeliskError, StateDirError) as exc:  # a journal that cannot be read now
                 self._say(f"the finished games cannot be read now: {exc}")
+            except OSError as exc:
+                self._say(f"the finished games cannot be read now: {os_words(exc)}; this "
+                          "publisher tries again at the next game's end")
+            except Exception:  # any other: said, and tried again at the next game's end
+                log.debug("the finished games", exc_info=True)
+                self._say("the finished games cannot be read now (a fault of this publisher, "
+                          "not of the games); it tries again at the next game's end: if this "
+                          "stays, update obelisk")
 
     def sync_results(self) -> int:
         """Queue every finished game the broker has not taken yet, oldest first."""
@@ -380,7 +410,7 @@ class Publisher:
             raise ClubError(f"{path} is not read: {exc}; move it aside (the publisher then "
                             "publishes the table's results again)") from None
         except OSError as exc:
-            raise ClubError(f"cannot read {path}: {exc.strerror}") from None
+            raise ClubError(f"cannot read {path}: {os_words(exc)}") from None
         return text.splitlines() if lines else text.split()
 
     def _append(self, path: Path, line: str) -> bool:

@@ -10,7 +10,8 @@ the broker, and does three things:
   actions the journal holds. That count is the acknowledgement: the other
   table sends again every action past it.
 - It sends each action the journal holds past the other table's count, as
-  ``{"match", "n", "action"}`` (QoS 1). The journal is the outbox: written
+  ``{"match", "n", "agreed", "sealed"}`` (QoS 1; the action, its number and
+  the takebacks agreed before it inside the seal). The journal is the outbox: written
   whole and fsynced before the table shows a move, read again after any
   restart, so nothing is lost; a repeat is harmless, since the table takes
   an action by its number once.
@@ -41,8 +42,12 @@ A table whose link goes silent (its status turns offline: the broker says
 so when the link's keepalive runs out) is shown as out of touch, not timed
 out: the match waits for it, its hourglass does not run here.
 
-A table takes actions only from the table whose ``hello`` claimed the other
-seat first, and only when game, options and seed are its own.
+A table takes actions only from the table whose ``hello`` this game's key
+opens, and only when game, options and seed are its own; everything crosses
+sealed, naming its topic, its table and its place (``match_guard``), so a
+third client on the broker can neither forge nor replay a move, an ask or a
+count, and a giant message never reaches the link (``match_peer`` takes what
+comes).
 """
 
 from __future__ import annotations
@@ -57,12 +62,21 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 
 from firmware.readers.club.config import ClubConfig
-from firmware.readers.club.connect import club_client, refusal_words, unreachable_words
+from firmware.readers.club.connect import (
+    Handshake,
+    club_client,
+    connect,
+    refusal_words,
+    silent_words,
+    unreachable_words,
+)
 from firmware.readers.club.match_game import Game, read_game
+from firmware.readers.club.match_guard import PACKET_MAX, Guard
+from firmware.readers.club.match_peer import PeerTalk
 from firmware.readers.club.match_talk import TableTalk, match_topic
+from firmware.readers.club.trouble import reason_words
 from firmware.service import control
 from firmware.store.journal import Journal, JournalError
-from firmware.store.seal import SealError
 
 log = logging.getLogger("obelisk.remote")
 
@@ -73,8 +87,6 @@ RESEND_S = 2.0
 SETUP_EVERY_S = 1.0
 """How often the table is asked which match it is set up for, while its journal holds none
 under way (a page may set one up)."""
-MESSAGE_MAX = 64 * 1024
-"""The largest message taken from the broker (an action is some hundred bytes)."""
 
 
 def status_topic(table: str) -> str:
@@ -83,7 +95,7 @@ def status_topic(table: str) -> str:
     return match_topic("_", table, "status")
 
 
-class RemoteLink(TableTalk):
+class RemoteLink(PeerTalk, TableTalk):
     """One table's side of a match: its journal out, the other table's actions in."""
 
     def __init__(self, config: ClubConfig, state_dir: str | Path,
@@ -97,6 +109,8 @@ class RemoteLink(TableTalk):
         self.away_since: float | None = None  # the other table out of touch since (monotonic)
         self.claim_said = False
         self.peer: str | None = None  # the other table's name, once its hello came
+        self.peer_proven = False  # its hello opened with this game's key
+        self.hellos: dict[str, dict] = {}  # each table's last hello claiming the other seat
         self.peer_n = 0  # how many actions the other table holds
         self.peer_agreed = 0  # after how many takebacks agreed (its count holds only then)
         self.inbox: dict[tuple[int, int], dict] = {}  # its actions, by (takebacks, number)
@@ -108,10 +122,13 @@ class RemoteLink(TableTalk):
         self.handed = 0  # the last action number of theirs the table took to light
         self.handed_at = 0.0
         self.connected = False
+        self.broker_trouble = False  # the page was told the broker cannot be reached
         self.peer_there = True  # the other table's link is there, as far as we know
         self.problem = ""
         self._said = ""
         self._size = -1
+        self._seed: object = None  # the seed of the game read last (a new one: a new key)
+        self.guard = Guard(config.table)
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stopping = threading.Event()
@@ -122,12 +139,22 @@ class RemoteLink(TableTalk):
     def _client(self) -> mqtt.Client:
         config = self.config
         client = club_client(config, f"obelisk-remote-{config.table}", (1.0, 5.0),
-                             status_topic(config.table))
+                             status_topic(config.table), most=PACKET_MAX)
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        self.handshake = Handshake(client, lambda: self._trouble(silent_words(
+            config.broker, f"broker in {config.source}") + "; the table plays on and this link "
+            "tries again"))
         return client
+
+    def _trouble(self, words: str) -> None:
+        """The club's broker cannot be reached: said in the log and on the table's page (once
+        for the same words: paho tries again every few seconds)."""
+        if words != self._said:
+            self.broker_trouble = True
+            self._tell("apart", words)
 
     def _say(self, words: str, level: int = logging.WARNING) -> None:
         if words != self._said:
@@ -135,15 +162,21 @@ class RemoteLink(TableTalk):
             log.log(level, "%s", words)
 
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+        self.handshake.over()
         if reason.is_failure:
-            self._say(refusal_words(reason, self.config) + "; trying again")
+            five = " (a match's link speaks MQTT 5: mosquitto 1.6 or later, or another MQTT 5 " \
+                "broker)" if getattr(reason, "value", 0) in (1, 132) else ""
+            self._trouble(refusal_words(reason, self.config) + five + "; the table plays on "
+                          "and this link tries again")
             return
-        if self._said.startswith("this table lost the club's broker"):
-            self._tell("linked", "this table reached the club's broker again: play on")
+        if self.broker_trouble:
+            self.broker_trouble = False
+            self._tell("linked", f"this table reached the club's broker {self.config.broker}: "
+                       "play on")
         self.connected = True
         self._say(f"connected to {self.config.broker} as table {self.config.table!r}",
                   logging.INFO)
-        client.publish(status_topic(self.config.table), "online", qos=1, retain=True)
+        self._put(status_topic(self.config.table), "online")
         client.subscribe(status_topic("+"), qos=1)
         match = self._match()
         if match is not None:
@@ -154,15 +187,17 @@ class RemoteLink(TableTalk):
     def _on_connect_fail(self, client, userdata) -> None:
         import sys
 
+        self.handshake.over()
         config = self.config
-        self._say(unreachable_words(sys.exc_info()[1], config.broker, config.ca_file,
+        self._trouble(unreachable_words(sys.exc_info()[1], config.broker, config.ca_file,
                                     f"broker in {config.source}", f"ca_file in {config.source}")
                   + "; the table plays on and this link tries again")
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         was, self.connected = self.connected, False
         if was and not self._stopping.is_set() and self._match() is not None:
-            self._tell("apart", f"this table lost the club's broker ({reason}) at "
+            self.broker_trouble = True
+            self._tell("apart", f"this table lost the club's broker ({reason_words(reason)}) at "
                        f"{time.strftime('%H:%M')}: the match waits, and the link tries again")
 
     def _remote(self) -> dict | None:
@@ -206,92 +241,6 @@ class RemoteLink(TableTalk):
                 self.setup = remote
             self._matched(before)
 
-    def _on_message(self, client, userdata, message) -> None:
-        parts = message.topic.split("/")
-        if len(parts) != 5 or len(message.payload) > MESSAGE_MAX:
-            return
-        _, _, match, table, part = parts
-        if match == "_" and part == "status" and table == self.peer:
-            self._peer_status(message.payload)
-            return
-        data = None if match != self._match() or table == self.config.table else \
-            _object(message.payload, table)
-        if data is None:
-            return
-        with self._lock:
-            if part == "hello":
-                self._peer_hello(table, data)
-            elif part == "timer" and table == self.peer:
-                self._peer_clock(data)
-            elif part == "actions" and table == self.peer and data.get("match") == match:
-                self._peer_action(data)
-        if part in ("asks", "answers", "claim") and table == self.peer:
-            self._peer_ask(part, self._open(data.get("sealed")))
-        self._wake.set()
-
-    def _peer_action(self, data: dict) -> None:
-        """The other table's action: kept until the table here comes to it."""
-        n, action, agreed = data.get("n"), self._open(data.get("sealed")), data.get("agreed", 0)
-        if type(n) is int and n >= 1 and isinstance(action, dict) and type(agreed) is int:
-            self.inbox.setdefault((agreed, n), action)
-
-    def _peer_hello(self, table: str, data: dict) -> None:
-        mine = self._seat()
-        if data.get("seat") == mine or data.get("seat") not in ("A", "B"):
-            if self.peer is None:
-                self._tell("waiting", f"table {table!r} also claims seat {mine} in this "
-                           "match: one of the two must play the other seat")
-            return
-        if self.peer is not None and table != self.peer:
-            log.warning("table %r claims seat %s of match %r, which table %r plays: ignored",
-                        table, data.get("seat"), self._match(), self.peer)
-            return
-        game, theirs = self._game(), data.get("game_setup")
-        if game is not None and theirs is not None and theirs != game.fingerprint():
-            self.problem = (f"the other table ({table}) set up another game: "
-                            f"{_differs(theirs, game.fingerprint())}; both must start the "
-                            "same game with the same options")
-            self._tell("stopped", self.problem)
-            return
-        first = self.peer is None
-        self.peer = table
-        n, agreed = data.get("n"), data.get("agreed", 0)
-        if type(n) is int and n >= 0 and type(agreed) is int:
-            if agreed == self.peer_agreed and (n < self.peer_n or n < self.sent_upto):
-                self.sent_upto = n  # it restarted without some: send them again
-            self.peer_n, self.peer_agreed = n, agreed
-        if first:
-            self._tell("linked", f"playing the table {table!r} (seat {data['seat']})")
-            if self.connected:  # its claim, if it holds one, again: now from the peer
-                self.client.subscribe(match_topic(self._match(), table, "claim"), qos=1)
-
-    def _peer_status(self, payload: bytes) -> None:
-        """The other table's link went away or came back: said on the page."""
-        there = payload == b"online"
-        if there == self.peer_there:
-            return
-        self.peer_there = there
-        self.away_since, self.claim_said = None if there else time.monotonic(), False
-        if there:
-            self._tell("linked", f"the other table ({self.peer}) is back: play on")
-        else:
-            self._tell("apart", f"the other table ({self.peer}) is out of touch since "
-                       f"{time.strftime('%H:%M')}: the match waits for it (nothing times out)")
-
-    def _open(self, text: object) -> dict | None:
-        """The other table's action, opened with the key of this game's seed (None: it was
-        sealed with another, a stray's or another game's)."""
-        game = self._game()
-        if game is None or not isinstance(text, str):
-            return None
-        try:
-            opened = game.sealer().unseal(text)
-        except SealError:
-            log.warning("an action of the other table that this game's key does not open "
-                        "was dropped (another game, or another secret word)")
-            return None
-        return opened if isinstance(opened, dict) else None
-
     def _hello(self) -> None:
         match, game = self._match(), self._game()
         if match is None or not self.connected:
@@ -299,11 +248,19 @@ class RemoteLink(TableTalk):
         payload = {"match": match, "table": self.config.table, "seat": self._seat(), "n": 0}
         if game is not None:  # started: its count, and the game it is (the seed committed)
             payload.update(n=len(game.actions), agreed=game.agreed,
-                           game_setup=game.fingerprint())
+                           game_setup=game.fingerprint(), sealed=self.guard.seal(
+                               game, "hello", {"seat": self._seat(), "n": len(game.actions),
+                                               "agreed": game.agreed}))
         if game is not None and game.over:  # the reveal: the seed, once the game is over
             payload["seed"] = game.seed
-        self.client.publish(match_topic(match, self.config.table, "hello"),
-                            json.dumps(payload), qos=1, retain=True)
+        self._put(match_topic(match, self.config.table, "hello"), json.dumps(payload))
+
+    def _put(self, topic: str, payload: str | bytes) -> None:
+        """A retained message of this table's (kept, to be put back if someone overwrites
+        it)."""
+        data = payload.encode() if isinstance(payload, str) else payload
+        self.guard.sent(topic, data)
+        self.client.publish(topic, data, qos=1, retain=True)
 
     # ------------------------------------------------------------------ the table
 
@@ -332,6 +289,9 @@ class RemoteLink(TableTalk):
         with self._lock:
             self.last_game = self.game or self.last_game
             self.game = game if game is not None and game.remote else None
+            seed, self._seed = self._seed, None if self.game is None else self.game.seed
+            if self._seed != seed and self._match() == before:
+                self._weigh_hellos()  # a new game of the match: a new key
         self._matched(before)
         return True
 
@@ -342,6 +302,8 @@ class RemoteLink(TableTalk):
             if self._match() != before:
                 self.peer, self.peer_n, self.sent_upto, self.inbox = None, 0, 0, {}
                 self.peer_agreed = self.sent_agreed = 0
+                self.peer_proven, self.hellos = False, {}
+                self.guard.forget()
                 if self.connected and self._match() is not None:
                     self.client.subscribe(match_topic(self._match(), "+", "#"), qos=1)
         self._hello()
@@ -349,7 +311,7 @@ class RemoteLink(TableTalk):
     def _send_ours(self, now: float) -> None:
         """Every action past what the other table holds (again, if it lags a while)."""
         game, match = self._game(), self._match()
-        if game is None or match is None or self.peer is None or not self.connected:
+        if game is None or match is None or not self.peer_proven or not self.connected:
             return
         if self.peer_agreed != game.agreed:
             return  # one table took back what the other has not yet: it sends its count then
@@ -361,12 +323,12 @@ class RemoteLink(TableTalk):
             return
         if start >= len(game.actions):
             start = self.peer_n  # sent, but not acknowledged for a while: again
-        sealer = game.sealer()
         for n in range(start + 1, len(game.actions) + 1):
+            sealed = self.guard.seal(game, "actions", {"n": n, "agreed": game.agreed,
+                                                       "action": game.actions[n - 1]})
             self.client.publish(match_topic(match, self.config.table, "actions"),
                                 json.dumps({"match": match, "n": n, "agreed": game.agreed,
-                                            "sealed": sealer.seal(game.actions[n - 1])}),
-                                qos=1)
+                                            "sealed": sealed}), qos=1)
         self.sent_upto, self.sent_at = len(game.actions), now
 
     def _hand_theirs(self, now: float) -> None:
@@ -398,8 +360,7 @@ class RemoteLink(TableTalk):
         log.info("linking this table to its matches through %s as table %r", broker,
                  self.config.table)
         self._read_journal()
-        self.client.connect_async(broker.host, broker.port, keepalive=10)
-        self.client.loop_start()
+        connect(self.client, broker, keepalive=10, most=PACKET_MAX)
         threading.Thread(target=self._follow_table, name="remote-table", daemon=True).start()
 
     def step(self, now: float) -> None:
@@ -407,6 +368,7 @@ class RemoteLink(TableTalk):
         self._read_journal()
         self._ask_setup(now)
         self._offer_claim(now)
+        self.guard.summary(now)
         with self._lock:
             self._send_ours(now)
             game = self._game()
@@ -423,36 +385,13 @@ class RemoteLink(TableTalk):
                 self._wake.clear()
                 self.step(time.monotonic())
         finally:
+            self.handshake.close()
             self.client.disconnect()
             self.client.loop_stop()
 
     def stop(self) -> None:
         self._stopping.set()
         self._wake.set()
-
-
-def _object(payload: bytes, table: str) -> dict | None:
-    """A message's JSON object (None: a retained message cleared, or no object)."""
-    if not payload:
-        return None
-    try:
-        data = json.loads(payload)
-    except ValueError:
-        log.warning("a message from %s that is not JSON was dropped", table)
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _differs(theirs: object, ours: dict) -> str:
-    if not isinstance(theirs, dict):
-        return "it did not say which"
-    for key in ("game", "options", "extras"):
-        if theirs.get(key) != ours.get(key):
-            return f"its {key} is {theirs.get(key)!r}, this table's {ours.get(key)!r}"
-    if theirs.get("seed") != ours.get("seed"):
-        return ("the two tables drew different games from the match (were both given the "
-                "same secret word, or both none?)")
-    return "it differs"
 
 
 def run_link(state_dir: str | Path, config: ClubConfig,

@@ -46,6 +46,7 @@ from firmware.readers.club.config import (
     read_password,
 )
 from firmware.readers.club.safe import CleanFormatter, clean, clean_all
+from firmware.readers.club.trouble import os_words, refused_words, text_words
 from firmware.readers.web.follow import Page, message
 from firmware.readers.web.safe import Safe
 from firmware.readers.web.server import KEEPALIVE_S, RETRY_MS, NoIcon, NotFound, Static
@@ -185,20 +186,30 @@ def subscribe(club: Club, broker: Broker, loop: asyncio.AbstractEventLoop,
               user: str | None = None, password: str | None = None,
               ca_file: str | None = None) -> mqtt.Client:
     """One MQTT client for the page, handing each message to the event loop."""
-    from firmware.readers.club.connect import trust_ca, unreachable_words
+    from firmware.readers.club.connect import (
+        CONNECT_S,
+        Handshake,
+        silent_words,
+        trust_ca,
+        unreachable_words,
+    )
 
     client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=MQTTProtocolVersion.MQTTv311)
+    client.connect_timeout = CONNECT_S
     client.reconnect_delay_set(1, 30)
     if user:
         client.username_pw_set(user, password)
     if broker.tls:
         trust_ca(client, ca_file, "--ca-file")
     say = _warn_when_new()
+    handshake = Handshake(client, lambda: say(silent_words(broker, "--broker")
+                                              + "; the page waits for it"))
 
     def connected(client, userdata, flags, reason, properties) -> None:
+        handshake.over()
         if reason.is_failure:
-            say(f"the broker {broker} refused the club's page ({reason}): give --user and "
-                "--password-file of a user it knows")
+            say(f"the broker {broker} refused the club's page ({refused_words(reason)}): if it "
+                "asks for a user, give --user and --password-file of one it knows")
             return
         say(f"reading the tables on {broker}")
         for part in ("status", "state", "events", "results/+"):
@@ -206,6 +217,7 @@ def subscribe(club: Club, broker: Broker, loop: asyncio.AbstractEventLoop,
 
     def failed(client, userdata) -> None:
         # paho calls this while it handles the failure, so the failure is the one in hand
+        handshake.over()
         say(unreachable_words(sys.exc_info()[1], broker, ca_file, "--broker", "--ca-file")
             + "; the page waits for it")
 
@@ -367,11 +379,16 @@ def serve(broker: Broker, address: str, port: int, user: str | None = None,
     if password is not None and not user:
         raise ClubError("--password-file needs --user: the name the broker knows the page by")
     try:
+        (user or "").encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ClubError(f"--user: {text_words(exc)}") from None
+    try:
         sockets = tornado.netutil.bind_sockets(port, address or None)
     except OSError as exc:
         fix = ("choose another with --port" if exc.errno == errno.EADDRINUSE else
                "give --address one of this machine's addresses (0.0.0.0: all of them)")
-        raise ClubError(f"cannot listen on {address}:{port}: {exc.strerror}; {fix}") from None
+        raise ClubError(f"cannot listen on {address}:{port}: {os_words(exc)}; {fix}") \
+            from None
     bound = sockets[0].getsockname()[1]
 
     async def main() -> None:
