@@ -216,12 +216,12 @@ def run_diag(profile_name: str | None, *, once: bool = False, seconds: float | N
                                     refresh_s=refresh_s)
         profile_name = "sim"
         listed = ", ".join(str(p) for p in places)
-        _say(f"no table is running (none answers in {listed}), so the simulated table: "
-             "profile sim (--profile names another)")
+        said = (f"no table is running (none answers in {listed}), so the simulated table: "
+                "profile sim (--profile names another)")
     else:
-        _say(f"profile {profile_name}, its devices opened here as --profile says (a table "
-             "running on them holds them: give its --state-dir to ask it instead)")
-    return _on_devices(load_profile(profile_name), once=once, seconds=seconds,
+        said = (f"profile {profile_name}, its devices opened here as --profile says (a table "
+                "running on them holds them: give its --state-dir to ask it instead)")
+    return _on_devices(load_profile(profile_name), said, once=once, seconds=seconds,
                        led_test=led_test, demo=demo, refresh_s=refresh_s)
 
 
@@ -251,12 +251,14 @@ def _named_service(where: Path, profile_name: str | None, **view: Any) -> int:
     return _through_service(where, **view)
 
 
-def _on_devices(profile: Profile, *, once: bool, seconds: float | None, led_test: bool,
-                demo: bool, refresh_s: float) -> int:
-    """diag on a profile's devices, opened here."""
+def _on_devices(profile: Profile, said: str, *, once: bool, seconds: float | None,
+                led_test: bool, demo: bool, refresh_s: float) -> int:
+    """diag on a profile's devices, opened here; ``said`` once they are (a profile that
+    cannot open here is refused in its one line)."""
     # On a Pi, what works is tested and what does not is said (the service may hold the
     # buttons' pins, the scanner may not be plugged in yet): the LEDs light all the same.
     devices = open_table(profile, tolerant=True)
+    _say(said)
     hand = None
     if profile.simulated and demo and not once:
         hand = _DemoHand(devices)
