@@ -27,7 +27,14 @@ from collections.abc import Callable
 
 import serial
 
-from hardware.link_health import NOTICE_EVERY_S, LinkHealth, LinkTelling, Notices, impossible
+from hardware.link_health import (
+    NOTICE_EVERY_S,
+    LinkHealth,
+    LinkTelling,
+    Notices,
+    impossible,
+    port_trouble,
+)
 from hardware.scanner import obelisk_proto as proto
 from hardware.sensors import BoardStatus, Layout, Snapshot
 
@@ -198,7 +205,7 @@ class ScannerLink(LinkTelling):
         except (serial.SerialException, OSError, TypeError) as exc:
             # TypeError: the reader closed the port under us (a cable pulled mid-write),
             # and pyserial selects on a file descriptor that is gone
-            self.health.last_error = str(exc)
+            self.health.last_error = port_trouble(exc)
             return False
 
     def feed(self, data: bytes) -> None:
@@ -250,15 +257,20 @@ class ScannerLink(LinkTelling):
 
     def _open(self) -> bool:
         try:
-            port = self._factory(self.port, baudrate=self.baud, timeout=self.read_timeout_s)
+            # exclusive: a second reader of the port (diag given --profile beside a running
+            # service) would take part of the board's bytes; it is refused instead
+            port = self._factory(self.port, baudrate=self.baud, timeout=self.read_timeout_s,
+                                 exclusive=True)
         except (serial.SerialException, OSError) as exc:
-            self.health.last_error = str(exc) or type(exc).__name__
-            self._port_is(("cannot open", str(exc)), logging.WARNING,
-                          f"scanner board: cannot open {self.port} ({exc}); {CHECK_BOARD}; trying "
-                          f"again every {self.retry_s:g} s")
+            self.health.last_error = port_trouble(exc)
+            self._port_is(("cannot open", self.health.last_error), logging.WARNING,
+                          f"scanner board: cannot open {self.port} ({self.health.last_error}); "
+                          f"{CHECK_BOARD}; trying again every {self.retry_s:g} s")
             return False
-        except Exception as exc:  # ValueError, OverflowError...: the settings, not the cable
-            self.health.last_error = f"{type(exc).__name__}: {exc}"
+        except Exception:  # ValueError, OverflowError...: the settings, not the cable
+            baud_ok = isinstance(self.baud, int) and 0 < self.baud <= 4_000_000
+            self.health.last_error = (f"{self.port} names no port this Pi knows" if baud_ok
+                                      else f"the port refuses {self.baud} baud")
             self._port_is(("cannot open", self.health.last_error), logging.WARNING,
                           f"scanner board: cannot open {self.port} at {self.baud} baud "
                           f"({self.health.last_error}); check [scanner] port and baud in the "
@@ -285,7 +297,7 @@ class ScannerLink(LinkTelling):
         return True
 
     def _lost(self, exc: BaseException) -> None:
-        self.health.last_error = str(exc) or type(exc).__name__
+        self.health.last_error = port_trouble(exc)
         self._port_is(("lost", self.health.last_error), logging.WARNING,
                       f"scanner link on {self.port} lost ({self.health.last_error}); "
                       f"{CHECK_BOARD}; trying again every {self.retry_s:g} s")

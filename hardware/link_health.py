@@ -9,7 +9,9 @@ it starts or changes and then at most every ``notice_every_s`` (``Notices``).
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -215,6 +217,37 @@ class LinkTelling:
         if self._notices.due("layout", state, now):
             self._notices.told("layout", state, now)
             log.warning("%s", message)
+
+
+_PORT_WORDS = {
+    errno.ENOENT: "no such port: the board is not plugged in, or the profile names another "
+                  "port",
+    errno.ENODEV: "no such device: the board is not plugged in",
+    errno.ENXIO: "no such device: the board is not plugged in",
+    errno.EACCES: "no permission to open it: add this user to the dialout group (sudo "
+                  "usermod -aG dialout $USER), then log in again",
+    errno.EPERM: "no permission to open it: add this user to the dialout group (sudo "
+                 "usermod -aG dialout $USER), then log in again",
+    errno.EBUSY: "in use by another program: a table service running on it holds it, and "
+                 "`obelisk diag --state-dir DIR` asks that one",
+    errno.EAGAIN: "in use by another program: a table service running on it holds it, and "
+                  "`obelisk diag --state-dir DIR` asks that one",
+    errno.EIO: "the line failed: the cable was pulled, or the board restarted",
+    errno.ENOTTY: "not a serial port: check [scanner] port in the profile",
+}
+
+
+def port_trouble(exc: BaseException) -> str:
+    """What a port's failure means to a person, from its errno (pyserial's own text names
+    its call and repeats the path: ``[Errno 2] could not open port ...``)."""
+    code = getattr(exc, "errno", None)
+    if code in _PORT_WORDS:
+        return _PORT_WORDS[code]
+    if isinstance(code, int) and code > 0:
+        return os.strerror(code).lower()
+    if isinstance(exc, TypeError):  # pyserial selecting on a descriptor closed under it
+        return "the port was closed under a write (the cable pulled as the Pi wrote)"
+    return "the board stopped answering (unplugged, or another program reads its port)"
 
 
 def impossible(lay: Layout) -> str:
