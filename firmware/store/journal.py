@@ -247,8 +247,15 @@ class Journal:
         return target
 
     def archive(self, name: str | None = None) -> Path:
-        """Move the journal aside (kept, never deleted); the next game starts a new one."""
-        target = self.dir / (name or f"journal-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
+        """Move the journal aside (kept, never deleted); the next game starts a new one.
+
+        Archives are named by date, and the history lists them in the order of their names:
+        a wall clock stepped back (a Pi with no real-time clock boots with the time it last
+        saved) takes the newest archive's date instead, numbered after it."""
+        stamp = max([time.strftime("%Y%m%d-%H%M%S"),
+                     *(p.name[len("journal-"):].partition(".")[0]
+                       for p in self.dir.glob("journal-*.jsonl"))])
+        target = self.dir / (name or f"journal-{stamp}.jsonl")
         n = 1
         while target.exists():  # two archives in one second keep both
             target = target.with_name(f"{target.stem.rsplit('.', 1)[0]}.{n}.jsonl")
