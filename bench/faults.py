@@ -10,6 +10,11 @@ settle window, as noise does):
 - lift_back: a block, stone or pyramid lifted and put back;
 - knock: a piece knocked onto the next spot and put back;
 - corrupt: random bytes and truncated frames on the serial line;
+- forge: frames with good checksums and nonsense bodies (load readings for other
+  cells, snapshots of other switches, hellos of layouts no table has, changes of
+  switches the board lacks, kinds nobody sends);
+- flood: a burst far faster than the board sends: well-formed changes of the board's
+  own switches, out of sequence, each a lie about the table until the link resyncs;
 - unplug: the scanner board's cable pulled for 0.1-0.5 s and put back;
 - kill: the whole process killed with SIGKILL at a random moment (in the
   middle of whatever it was doing, journal writes included) and started
@@ -51,7 +56,8 @@ from cpu_limit import add_option, open_limit
 
 GAMES = ("towers", "stones", "highrise", "maze")
 SPEED = {"towers": 10.0, "stones": 20.0, "highrise": 20.0, "maze": 20.0}
-KINDS = ("bounce", "hover", "lift_back", "knock", "corrupt", "unplug", "kill")
+KINDS = ("bounce", "hover", "lift_back", "knock", "corrupt", "forge", "flood", "unplug",
+         "kill")
 HERE = Path(__file__).resolve()
 
 
@@ -184,6 +190,38 @@ class Injector(threading.Thread):
         cut = frame[: self.rng.randrange(2, len(frame) - 1)]  # truncated: never whole
         noise = bytes(self.rng.randrange(256) for _ in range(self.rng.randrange(1, 64)))
         self.sim.inject(noise + cut + b"\x00")
+        return True
+
+    def _forge(self) -> bool:
+        from hardware.scanner import obelisk_proto as proto
+
+        rng, lay = self.rng, self.devices.link.snapshot()
+        if lay is None:
+            return False
+        count, loads = lay.layout.switch_count, len(lay.loads)
+        forged = [(proto.LOAD, proto.pack_loads([rng.randrange(10**6)] * (loads + 1))),
+                  (proto.SNAPSHOT, proto.pack_snapshot([0, 1], count + 8, list(lay.loads))),
+                  (proto.SNAPSHOT, proto.pack_snapshot([0, 1], count, [5] * (loads + 2))),
+                  (proto.HELLO, proto.pack_hello("forged", 3, 7, 200, 40, 40, 255, 0)),
+                  (proto.CHANGES, proto.pack_changes([(count + rng.randrange(100), True)])),
+                  (0x7E, bytes(rng.randrange(256) for _ in range(6)))]
+        kind, body = rng.choice(forged)
+        self.sim.inject(b"\x00" + proto.encode_frame(kind, rng.randrange(256), body))
+        return True
+
+    def _flood(self) -> bool:
+        from hardware.scanner import obelisk_proto as proto
+
+        lay = self.devices.link.snapshot()
+        if lay is None:
+            return False
+        count = lay.layout.switch_count
+        burst = b"".join(proto.encode_frame(proto.CHANGES, self.rng.randrange(256),
+                                            proto.pack_changes([(self.rng.randrange(count),
+                                                                 self.rng.random() < 0.5)]))
+                         for _ in range(self.rng.randrange(200, 2000)))
+        for at in range(0, len(burst), 4096):
+            self.sim.inject(burst[at:at + 4096])
         return True
 
     def _unplug(self) -> bool:

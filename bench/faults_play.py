@@ -1,6 +1,6 @@
 """Abuses `obelisk play` as people do, and counts what it lost: a frozen page, a process left.
 
-Two classes of fault (issue 30), each tried ``rounds`` times on a play of its own, on a
+Three classes of fault (issues 30 and 45), each tried ``rounds`` times on a play of its own, on a
 directory of its own, found by their pids in /proc (never by name):
 
 - 2, flood: far more log than a pipe holds (bad requests to the page, each logging a
@@ -9,6 +9,13 @@ directory of its own, found by their pids in /proc (never by name):
 - 7, stop: Ctrl-C, SIGTERM, SIGHUP or SIGKILL at a random moment (while it starts or
   while it plays, after a second play on the same directory was refused); held when
   no process of that play is left and the refused one touched none of the first's files.
+
+- 16, a child stopped or killed: one of the play's board, service and page gets SIGSTOP
+  or SIGKILL at a random moment (while the play starts, or once a stones game is under
+  way with a move on disk); a stopped one is continued, or the play is stopped with
+  Ctrl-C while it is still paused; then the same command is typed again. Held when the
+  play said in words what happened to which, no process is left, every journal entry
+  on disk before is still there, and the same command resumes the game.
 
 "lost" is a frozen page or a process left behind (killed by its pid before the next
 round). Prints one line per class and ends with `faults_play: tried=N held=H lost=L`.
@@ -109,12 +116,106 @@ def stop(where: Path, rng: random.Random) -> bool:
     return intact and gone
 
 
+CHILDREN = {"board": (b"firmware.sim.hands_board", "simulated board"),
+            "service": (b"\0run\0", "table service"), "page": (b"\0web\0", "page")}
+
+
+def _child(playing: Play, name: str) -> int | None:
+    """The pid of one of the play's processes, by its command line (None: not yet)."""
+    from tests.support.processes import children
+
+    for pid in children(playing.process.pid):
+        with contextlib.suppress(OSError):
+            if CHILDREN[name][0] in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return pid
+    return None
+
+
+def _state(playing: Play) -> str:
+    try:
+        return send(playing.dir, {"command": "status"}, timeout=5.0)["state"]
+    except (OSError, KeyError):
+        return ""
+
+
+def _begin_and_move(playing: Play) -> list[dict]:
+    """The stones set out, the game begun, a first move made: the journal once it is on disk."""
+    from engine.core import square_name
+    from engine.stones.game import StonesGame
+    from firmware.store.journal import Journal
+
+    ask(playing.dir / "hands.sock", {"act": "setup"})
+    until(lambda: playing.press("A") and _state(playing) == "play", 60, "the game to begin")
+    state = StonesGame().new_initial_state()
+    move, seat = state.legal_actions()[0], state.current_player().value
+    ask(playing.dir / "hands.sock", {"act": "lift", "seat": seat, "count": 1,
+                                     "square": square_name(move.frm)})
+    ask(playing.dir / "hands.sock", {"act": "put", "seat": seat, "square": square_name(move.to)})
+    return until(lambda: (entries := list(Journal(playing.dir).read().entries))
+                 and any(e.get("t") == "action" for e in entries) and entries, 60,
+                 "the first move on disk")
+
+
+def child(where: Path, rng: random.Random) -> bool:
+    """Class 16: one child stopped or killed at a random moment, then the same command."""
+    from firmware.store.journal import Journal
+
+    name, signum = rng.choice(list(CHILDREN)), rng.choice([signal.SIGSTOP, signal.SIGKILL])
+    what = CHILDREN[name][1]
+    playing = Play("stones", where / "table", logs=where)
+    again = Play("stones", where / "table", logs=where, name="again")
+    kept: list[dict] = []
+    try:
+        if rng.random() < 0.4:
+            playing.start()
+            pid = until(lambda: _child(playing, name), START_S, f"the {name} to start")
+        else:
+            playing.started()
+            kept = _begin_and_move(playing)
+            pid = _child(playing, name)
+        time.sleep(rng.uniform(0.0, 0.5))  # the moment itself, drawn
+        os.kill(pid, signum)
+        said = until(lambda: (playing.process.poll() is not None
+                              or "SIGSTOP" in playing.err.read_text())
+                     and playing.err.read_text(), 60, "the play to say what happened")
+        if playing.process.poll() is None:  # paused while it plays: said, and it waits
+            told = f"the {what} was stopped (a SIGSTOP" in said and f"kill -CONT {pid}" in said
+            if rng.random() < 0.5:
+                os.kill(pid, signal.SIGCONT)
+                until(lambda: f"the {what} goes on" in playing.err.read_text(), 30,
+                      "the play to say it goes on")
+            playing.ctrl_c()
+            playing.process.wait(GONE_S)
+        else:
+            told = playing.process.returncode == 2 and f"the {what} " in said and (
+                "killed (SIGKILL)" in said or "before it was ready" in said)
+        told = told and "Traceback" not in playing.err.read_text()
+        gone = _all_gone(playing)
+        intact = list(Journal(playing.dir).read().entries)[:len(kept)] == kept
+        again.started()
+        resumed = not kept or until(lambda: _state(again) == "play", 60, "the game to resume")
+        resumed = resumed and list(Journal(again.dir).read().entries)[:len(kept)] == kept
+        held = told and gone and intact and bool(resumed)
+        if not held:
+            print(f"  lost: {name} {signal.Signals(signum).name}: told {told}, gone {gone}, "
+                  f"intact {intact}, resumed {resumed}: {said.strip()[-300:]}", file=sys.stderr)
+        return held
+    except TROUBLE as exc:
+        print(f"  lost: {name} {signal.Signals(signum).name}: {exc}", file=sys.stderr)
+        return False
+    finally:
+        again.close()
+        _all_gone(playing)
+
+
 def run(rounds: int, seed: int = 1) -> list[dict]:
     """Each class tried ``rounds`` times: how many held and how many lost something."""
     rng = random.Random(seed)
     results = []
     for number, name, trial in ((2, "flood", lambda where: flood(where)),
-                                (7, "stop", lambda where: stop(where, rng))):
+                                (7, "stop", lambda where: stop(where, rng)),
+                                (16, "a child stopped or killed",
+                                 lambda where: child(where, rng))):
         held = 0
         for _ in range(rounds):
             with tempfile.TemporaryDirectory(prefix="faults-play-") as where:

@@ -185,7 +185,9 @@ def _add_rules(commands: argparse._SubParsersAction) -> None:
 def _add_diag(commands: argparse._SubParsersAction) -> None:
     diag = commands.add_parser("diag", help="live view of every sensor and the scanner board's "
                                "measured scan period, and an LED test")
-    _profile(diag)
+    diag.add_argument("--profile", default=None,
+                      help="hardware profile whose devices diag opens: sim, sim-maze, "
+                      "reference, gpio-only or a file (default: the table running, else sim)")
     diag.add_argument("--once", action="store_true", help="print one view and exit")
     diag.add_argument("--seconds", type=seconds_in(0.1, 86_400, "--seconds"),
                       help="stop after this many seconds")
@@ -193,8 +195,9 @@ def _add_diag(commands: argparse._SubParsersAction) -> None:
     diag.add_argument("--still", action="store_true",
                       help="sim profile: no demo hand moving pieces")
     _state_dir(diag, "a running table service's directory: diag asks it, since it holds the "
-               "devices", default=f"the first that runs of ~/.local/state/obelisk, "
-               f"{SERVICE_STATE_DIR} and each game's `obelisk play` directory")
+               "devices", default=f"with no --profile, the first that runs of "
+               f"~/.local/state/obelisk, {SERVICE_STATE_DIR} and each game's `obelisk play` "
+               "directory, and said")
     diag.set_defaults(run=cli_commands.diag)
 
 

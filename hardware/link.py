@@ -27,7 +27,14 @@ from collections.abc import Callable
 
 import serial
 
-from hardware.link_health import NOTICE_EVERY_S, LinkHealth, LinkTelling, Notices
+from hardware.link_health import (
+    NOTICE_EVERY_S,
+    LinkHealth,
+    LinkTelling,
+    Notices,
+    impossible,
+    port_trouble,
+)
 from hardware.scanner import obelisk_proto as proto
 from hardware.sensors import BoardStatus, Layout, Snapshot
 
@@ -36,6 +43,9 @@ log = logging.getLogger(__name__)
 READ_TIMEOUT_S = 2.0
 """The longest a read waits. The board's heartbeat comes every second, so this only
 bounds how long a silent board goes unwatched; ``stop()`` cancels a read at once."""
+RESYNC_EVERY_S = 0.05
+"""The link asks the board for its whole state (a SYNC) at most this often after frames out
+of sequence: a flood of them asked once per frame, and the board spent itself answering."""
 CHECK_BOARD = "check the USB cable and that the scanner board is powered, and run `obelisk diag`"
 
 
@@ -95,6 +105,8 @@ class ScannerLink(LinkTelling):
         self._synced = False
         self._snapshots = 0  # full snapshots applied so far
         self._asked = False  # a SYNC of ours is waiting for its answer
+        self._sync_owed = False  # a resync's SYNC held back (``RESYNC_EVERY_S``)
+        self._next_sync = 0.0  # when the next resync's SYNC may go
         self._last_seq: int | None = None
         self._tx_seq = 0
         self._stop = threading.Event()
@@ -193,7 +205,7 @@ class ScannerLink(LinkTelling):
         except (serial.SerialException, OSError, TypeError) as exc:
             # TypeError: the reader closed the port under us (a cable pulled mid-write),
             # and pyserial selects on a file descriptor that is gone
-            self.health.last_error = str(exc)
+            self.health.last_error = port_trouble(exc)
             return False
 
     def feed(self, data: bytes) -> None:
@@ -227,6 +239,7 @@ class ScannerLink(LinkTelling):
                             self._versions_read = self.reader.bad["version"]
                             self._sniff_version(data)
                     now = time.monotonic()
+                    self._ask_owed(now)
                     if now >= self._next_watch:
                         self._watch(now)
                 except Exception as exc:  # a bug, or a port acting strangely: never die of it
@@ -244,15 +257,20 @@ class ScannerLink(LinkTelling):
 
     def _open(self) -> bool:
         try:
-            port = self._factory(self.port, baudrate=self.baud, timeout=self.read_timeout_s)
+            # exclusive: a second reader of the port (diag given --profile beside a running
+            # service) would take part of the board's bytes; it is refused instead
+            port = self._factory(self.port, baudrate=self.baud, timeout=self.read_timeout_s,
+                                 exclusive=True)
         except (serial.SerialException, OSError) as exc:
-            self.health.last_error = str(exc) or type(exc).__name__
-            self._port_is(("cannot open", str(exc)), logging.WARNING,
-                          f"scanner board: cannot open {self.port} ({exc}); {CHECK_BOARD}; trying "
-                          f"again every {self.retry_s:g} s")
+            self.health.last_error = port_trouble(exc)
+            self._port_is(("cannot open", self.health.last_error), logging.WARNING,
+                          f"scanner board: cannot open {self.port} ({self.health.last_error}); "
+                          f"{CHECK_BOARD}; trying again every {self.retry_s:g} s")
             return False
-        except Exception as exc:  # ValueError, OverflowError...: the settings, not the cable
-            self.health.last_error = f"{type(exc).__name__}: {exc}"
+        except Exception:  # ValueError, OverflowError...: the settings, not the cable
+            baud_ok = isinstance(self.baud, int) and 0 < self.baud <= 4_000_000
+            self.health.last_error = (f"{self.port} names no port this Pi knows" if baud_ok
+                                      else f"the port refuses {self.baud} baud")
             self._port_is(("cannot open", self.health.last_error), logging.WARNING,
                           f"scanner board: cannot open {self.port} at {self.baud} baud "
                           f"({self.health.last_error}); check [scanner] port and baud in the "
@@ -263,6 +281,7 @@ class ScannerLink(LinkTelling):
             self._synced = False
             self._last_seq = None
             self._hello_seen = False  # this board's layout is not known until its hello
+            self._next_sync = 0.0  # a board just opened is asked at once
         self.health.board_status = None  # until this board says (it answers our SYNC)
         self.reader.reset()
         self.health.connected = True
@@ -278,7 +297,7 @@ class ScannerLink(LinkTelling):
         return True
 
     def _lost(self, exc: BaseException) -> None:
-        self.health.last_error = str(exc) or type(exc).__name__
+        self.health.last_error = port_trouble(exc)
         self._port_is(("lost", self.health.last_error), logging.WARNING,
                       f"scanner link on {self.port} lost ({self.health.last_error}); "
                       f"{CHECK_BOARD}; trying again every {self.retry_s:g} s")
@@ -333,9 +352,19 @@ class ScannerLink(LinkTelling):
                 port.close()
 
     def _resync(self) -> None:
+        """Nothing published until the board's whole state comes again: ask it, at most every
+        ``RESYNC_EVERY_S`` (``_ask_owed`` asks later what is held back; the board's heartbeat,
+        a whole snapshot each second, resyncs the link meanwhile all the same)."""
         self.health.resyncs += 1
         self._unsync()
-        self.send(proto.SYNC)
+        self._sync_owed = True
+        self._ask_owed(time.monotonic())
+
+    def _ask_owed(self, now: float) -> None:
+        if self._sync_owed and now >= self._next_sync:
+            self._sync_owed = False
+            self._next_sync = now + RESYNC_EVERY_S
+            self.send(proto.SYNC)
 
     # ------------------------------------------------------------------ state
 
@@ -386,14 +415,20 @@ class ScannerLink(LinkTelling):
             elif kind == proto.CHANGES:
                 self._take_changes(body)
             else:
-                self._loads = tuple(proto.unpack_loads(body))
+                self._loads = self._counted(proto.unpack_loads(body))
             self._changed.notify_all()
             return self._synced and before != (True, frozenset(self._closed), self._loads)
 
     def _take_hello(self, body: bytes) -> None:
         """A hello opens every answer to our SYNC; unasked, it means the board restarted."""
-        fields = proto.unpack_hello(body)
-        self._layout = Layout(*fields)
+        layout = Layout(*proto.unpack_hello(body))
+        why = impossible(layout)
+        if why:
+            self.health.last_error = (f"the scanner board's hello names {why}, which no table "
+                                      "has: its frames are dropped; check LAYOUT at the top "
+                                      "of the board's code.py")
+            raise ValueError(f"a hello naming {why}")
+        self._layout = layout
         self._hello_seen = True
         self._check_layout(self._layout)
         if not self._synced or self._asked:
@@ -415,11 +450,19 @@ class ScannerLink(LinkTelling):
         if count != self._layout.switch_count:
             raise ValueError(f"snapshot of {count} switches, layout says "
                              f"{self._layout.switch_count}")
+        self._loads = self._counted(loads)
         self._closed = set(closed)
-        self._loads = tuple(loads)
         self._synced = True
         self._snapshots += 1
         self._asked = False
+        self._sync_owed = False  # whole again: a held-back ask is no longer needed
+
+    def _counted(self, loads: list[int]) -> tuple[int, ...]:
+        """Load readings, one for each load cell the board's hello announced (a frame with
+        more or fewer would move a pad's weight that nobody moved)."""
+        if len(loads) != self._layout.loads:
+            raise ValueError(f"{len(loads)} load readings, layout says {self._layout.loads}")
+        return tuple(loads)
 
     def _take_changes(self, body: bytes) -> None:
         """Switches that moved since the last frame; all are checked before any is applied."""

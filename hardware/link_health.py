@@ -9,7 +9,9 @@ it starts or changes and then at most every ``notice_every_s`` (``Notices``).
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -27,7 +29,8 @@ WATCH_EVERY_S = 1.0
 BAD_FRAMES_WARN = 5
 """Bad frames within one period worth a warning; a single one happens at any plug-in."""
 _BAD_WORDS = {"crc": "wrong checksum", "cobs": "garbled", "short": "too short",
-              "long": "too long", "overflow": "never ended", "body": "contents made no sense"}
+              "long": "too long", "overflow": "never ended", "body": "contents made no sense",
+              "gap": "out of sequence: frames lost, or another sender on the line"}
 """The frame reader's reasons for dropping a frame, as a person would say them."""
 
 
@@ -140,6 +143,7 @@ class LinkTelling:
         bad = self.reader.bad
         self._watch_versions(now, bad.get("version", 0))
         since, base = self._bad_base
+        bad = {**bad, "gap": self.health.gaps}  # each gap cost a whole new snapshot
         new = {k: n - base.get(k, 0) for k, n in bad.items()
                if k != "version" and n > base.get(k, 0)}
         total = sum(new.values())
@@ -213,6 +217,52 @@ class LinkTelling:
         if self._notices.due("layout", state, now):
             self._notices.told("layout", state, now)
             log.warning("%s", message)
+
+
+_PORT_WORDS = {
+    errno.ENOENT: "no such port: the board is not plugged in, or the profile names another "
+                  "port",
+    errno.ENODEV: "no such device: the board is not plugged in",
+    errno.ENXIO: "no such device: the board is not plugged in",
+    errno.EACCES: "no permission to open it: add this user to the dialout group (sudo "
+                  "usermod -aG dialout $USER), then log in again",
+    errno.EPERM: "no permission to open it: add this user to the dialout group (sudo "
+                 "usermod -aG dialout $USER), then log in again",
+    errno.EBUSY: "in use by another program: a table service running on it holds it, and "
+                 "`obelisk diag --state-dir DIR` asks that one",
+    errno.EAGAIN: "in use by another program: a table service running on it holds it, and "
+                  "`obelisk diag --state-dir DIR` asks that one",
+    errno.EIO: "the line failed: the cable was pulled, or the board restarted",
+    errno.ENOTTY: "not a serial port: check [scanner] port in the profile",
+}
+
+
+def port_trouble(exc: BaseException) -> str:
+    """What a port's failure means to a person, from its errno (pyserial's own text names
+    its call and repeats the path: ``[Errno 2] could not open port ...``)."""
+    code = getattr(exc, "errno", None)
+    if code in _PORT_WORDS:
+        return _PORT_WORDS[code]
+    if isinstance(code, int) and code > 0:
+        return os.strerror(code).lower()
+    if isinstance(exc, TypeError):  # pyserial selecting on a descriptor closed under it
+        return "the port was closed under a write (the cable pulled as the Pi wrote)"
+    return "the board stopped answering (unplugged, or another program reads its port)"
+
+
+def impossible(lay: Layout) -> str:
+    """Why no table of this project has ``lay`` ("": one may; a hello that names it is a
+    frame of nonsense, not a board to adopt): two towers of 9 rods 9 levels high or none,
+    a board of 1x1 to 8x8 or none, at most 64 load cells."""
+    if lay.towers not in (0, 2):
+        return f"{lay.towers} towers"
+    if lay.towers and (lay.rods, lay.levels) != (9, 9):
+        return f"towers of {lay.rods} rods and {lay.levels} levels"
+    if (lay.rows == 0) != (lay.cols == 0) or not (0 <= lay.rows <= 8 and 0 <= lay.cols <= 8):
+        return f"a board of {lay.rows}x{lay.cols}"
+    if lay.loads > 64:
+        return f"{lay.loads} load cells"
+    return ""
 
 
 def _describe(lay: Layout) -> str:

@@ -19,19 +19,21 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import re
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from firmware.service.control import ControlUnavailable, running_tables, send
 from firmware.service.palette import LED_TEST as _LIT
 from firmware.service.palette import OFF as _OFF
-from firmware.store.state_dir import table_dirs
+from firmware.store.state_dir import dir_words, table_dirs
 from hardware.devices import TableDevices, open_table
 from hardware.link import BoardStatus
-from hardware.profile import load_profile
+from hardware.profile import Profile, load_profile
 from hardware.sensors import Snapshot
 
 
@@ -179,31 +181,84 @@ def led_note(key: tuple | list, chain: int, pixel: int, where: str = "") -> str:
     return f"LED test{where}: {label} lit (chain {chain}, pixel {pixel})"
 
 
-def running_service(state_dir: str | Path | None = None) -> Path | None:
-    """The state directory of a table service that answers diag's asks, if one runs: the one
-    named, else the first of this machine's tables (``state_dir.table_dirs``: this user's
-    default, the Pi's service directory, each ``obelisk play`` game's)."""
-    places = [Path(state_dir)] if state_dir else table_dirs()
-    return next(running_tables(places, {"command": "diag"}), None)
+EXIT_PERSON = 2
+"""diag was told something it cannot do: a person must act (as ``firmware.cli`` ends so)."""
+HEADLINE = re.compile(r"obelisk diag: profile (.+?) \((?:simulated table|scanner on .*)\)")
+"""The first line of ``render``'s screen, naming the profile of the devices shown."""
 
 
-def run_diag(profile_name: str, *, once: bool = False, seconds: float | None = None,
+def run_diag(profile_name: str | None, *, once: bool = False, seconds: float | None = None,
              led_test: bool = True, demo: bool = True, refresh_s: float = 0.25,
              state_dir: str | Path | None = None) -> int:
     """The diag loop; returns the exit status.
 
-    A reader that goes away (``obelisk diag | head``) ends it like Ctrl-C
-    does: devices closed, status 0, no traceback. A running table service is
-    asked instead (see the module's docstring).
+    diag does what it was told, and says on stderr what that was: ``state_dir`` (typed
+    --state-dir) asks the table service running there, and ``profile_name`` (typed
+    --profile) opens that profile's devices here; only with neither does it look for a
+    running table (the first of ``state_dir.table_dirs`` that answers), else it opens the
+    simulated table. A running service is asked rather than opened because it holds the
+    devices (see the module's docstring).
+
+    A reader that goes away (``obelisk diag | head``) ends it like Ctrl-C does: devices
+    closed, status 0, no traceback.
     """
-    service = running_service(state_dir)
-    if service is not None:
-        return _through_service(service, once=once, seconds=seconds, led_test=led_test,
-                                refresh_s=refresh_s)
-    profile = load_profile(profile_name)
+    if state_dir is not None:
+        return _named_service(Path(state_dir), profile_name, once=once, seconds=seconds,
+                              led_test=led_test, refresh_s=refresh_s)
+    if profile_name is None:
+        places = table_dirs()
+        found = list(running_tables(places, {"command": "diag"}))
+        if found:
+            others = "".join(f"; another runs on {p} (obelisk diag --state-dir {p})"
+                             for p in found[1:])
+            _say(f"the table running on {found[0]} ({dir_words(found[0])}){others}")
+            return _through_service(found[0], once=once, seconds=seconds, led_test=led_test,
+                                    refresh_s=refresh_s)
+        profile_name = "sim"
+        listed = ", ".join(str(p) for p in places)
+        said = (f"no table is running (none answers in {listed}), so the simulated table: "
+                "profile sim (--profile names another)")
+    else:
+        said = (f"profile {profile_name}, its devices opened here as --profile says (a table "
+                "running on them holds them: give its --state-dir to ask it instead)")
+    return _on_devices(load_profile(profile_name), said, once=once, seconds=seconds,
+                       led_test=led_test, demo=demo, refresh_s=refresh_s)
+
+
+def _say(words: str) -> None:
+    print(f"obelisk diag: {words}", file=sys.stderr, flush=True)
+
+
+def _named_service(where: Path, profile_name: str | None, **view: Any) -> int:
+    """diag given --state-dir: the service running there, asked (given --profile too, only
+    if it runs that profile); none running there is said, with what to type."""
+    try:
+        screen = str(send(where, {"command": "diag"}, timeout=2.0).get("screen", ""))
+    except ControlUnavailable:
+        _say(f"no table service answers on {where}: start the table there (obelisk run "
+             f"--state-dir {where}), or give --profile alone to open a profile's devices here")
+        return EXIT_PERSON
+    if profile_name is not None:
+        wanted = load_profile(profile_name).name
+        match = HEADLINE.match(screen)
+        runs = match.group(1) if match else "another"
+        if runs != wanted:
+            _say(f"the table service on {where} runs profile {runs}, not {wanted}: give "
+                 "--state-dir alone to ask it, or --profile alone to open that profile's "
+                 "devices here (with the table stopped, as it holds them)")
+            return EXIT_PERSON
+    _say(f"the table running on {where}, as --state-dir named it")
+    return _through_service(where, **view)
+
+
+def _on_devices(profile: Profile, said: str, *, once: bool, seconds: float | None,
+                led_test: bool, demo: bool, refresh_s: float) -> int:
+    """diag on a profile's devices, opened here; ``said`` once they are (a profile that
+    cannot open here is refused in its one line)."""
     # On a Pi, what works is tested and what does not is said (the service may hold the
     # buttons' pins, the scanner may not be plugged in yet): the LEDs light all the same.
     devices = open_table(profile, tolerant=True)
+    _say(said)
     hand = None
     if profile.simulated and demo and not once:
         hand = _DemoHand(devices)

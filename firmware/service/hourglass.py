@@ -6,6 +6,10 @@ counted down tick by tick, so it cannot drift however often it is looked at.
 as time runs out, in a warning colour near the end, and ``next_change()``
 says when the ring will next look different, so the service sleeps until
 then instead of redrawing a picture that has not changed.
+
+Every method is a function of the ``now`` it is given (the service also asks about times
+ahead, for when to wake), so that clock must be one that never steps back: the service's
+is the monotonic clock, never the wall clock NTP steps (``tests/service/test_clocks.py``).
 """
 
 from __future__ import annotations

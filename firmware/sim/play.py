@@ -24,6 +24,8 @@ child that fails is named with what it said; no traceback reaches the person.
   stop all three; if this command dies outright (SIGKILL), the kernel sends
   each of them SIGTERM (``PR_SET_PDEATHSIG``). A process that stops by itself
   (or is killed) is not started again: play stops the others and says which.
+  One paused from outside (SIGSTOP) is said, with how to let it go on, and
+  its going on is said too; one paused while it starts ends the start.
 - **Picked up again.** The board keeps its pieces in the state directory
   after every act (``firmware.sim.hands_board``) and the service its journal,
   so the same command again finds the table as it was and plays on; pieces
@@ -77,6 +79,9 @@ TICK_S = 0.05
 STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 """Ctrl-C, ``kill`` and a closed terminal: each stops the whole play."""
 _PR_SET_PDEATHSIG = 1
+WHAT = {"service": "table service", "board": "simulated board", "page": "page",
+        "link": "link to the other table"}
+"""Each process of the play, as a person is told of it."""
 
 
 class PlayError(ObeliskError):
@@ -165,6 +170,15 @@ def trim_log(path: Path, cap: int = LOG_CAP) -> None:
         pass  # a full disk: the log stops growing by itself; the table plays on
 
 
+def paused(pid: int) -> bool:
+    """Whether process ``pid`` is stopped (SIGSTOP and the like): its state in /proc is T."""
+    try:  # gone, or no /proc: not paused as far as anyone can tell
+        stat = read_limited(f"/proc/{pid}/stat", 4096).decode("ascii", "replace")
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2:][:1] in ("T", "t")
+
+
 def last_line(path: Path, since: int = 0) -> str:
     """The last thing said in ``path`` (from ``since``, where this run's part began)."""
     try:
@@ -233,6 +247,7 @@ class Play:
         self.chosen = chosen
         self.resumes: int | None = None  # the unfinished game's actions, when it resumes
         self._since: dict[str, int] = {}  # where each log's part of this run begins
+        self._paused: set[str] = set()  # the processes said to be stopped (SIGSTOP)
 
     def log(self, name: str) -> Path:
         """Where process ``name`` (service, board, page) writes what it says."""
@@ -295,10 +310,19 @@ class Play:
                         return found
             if process.poll() is not None:
                 return None
+            self._not_paused(name, process)
             if time.monotonic() > deadline:
                 raise PlayError(f"the {name} did not start in {START_S:g} s; what it said is "
                                 f"in {self.log(name)}")
             time.sleep(TICK_S)
+
+    def _not_paused(self, name: str, process: subprocess.Popen) -> None:
+        """While it starts: a process paused from outside ends the start, said so."""
+        if paused(process.pid):
+            raise PlayError(f"the {WHAT.get(name, name)} was stopped (a SIGSTOP from outside "
+                            "the play) before it was ready, so the play stops; nothing is "
+                            f"lost, and `obelisk play {self.game} --state-dir {self.dir}` "
+                            "starts again from where it was")
 
     @property
     def moved(self) -> bool:
@@ -365,17 +389,21 @@ class Play:
         while not all(path.exists() for path in ready):
             if service.poll() is not None:
                 raise PlayError(f"the table service stopped: {self._last_words('service')}")
+            self._not_paused("service", service)
             if time.monotonic() > deadline:
                 raise PlayError(f"the table service did not start in {START_S:g} s; its log "
                                 f"is {self.log('service')}")
             time.sleep(TICK_S)
 
     def _last_words(self, name: str) -> str:
+        """What a process that ended said last, or that it was killed (by which signal)."""
         process = {"page": self.web, "board": self.board, "service": self.service,
                    "link": self.link}[name]
         if process is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(10)  # its last words are written before it ends
+            with contextlib.suppress(ValueError, TypeError):
+                return f"it was killed ({signal.Signals(-process.returncode).name})"
         return last_line(self.log(name), self._since.get(name, 0))
 
     def wait(self) -> int:
@@ -386,21 +414,30 @@ class Play:
                                   ("page", self.web), ("link", self.link)):
                 if process is not None and process.poll() is not None:
                     raise PlayError(self._stopped(name, process))
+                if process is not None:
+                    self._watch_paused(name, process)
                 trim_log(self.log(name))
             time.sleep(TICK_S * 4)
 
+    def _watch_paused(self, name: str, process: subprocess.Popen) -> None:
+        """Say when a process is paused from outside (SIGSTOP: the table waits for it, not a
+        fault of the game) and when it goes on again."""
+        now = paused(process.pid)
+        if now == (name in self._paused):
+            return
+        (self._paused.add if now else self._paused.discard)(name)
+        words = (f"was stopped (a SIGSTOP from outside the play), and the table waits for it: "
+                 f"`kill -CONT {process.pid}` lets it go on; Ctrl-C stops the whole play, "
+                 "nothing lost") if now else "goes on"
+        with contextlib.suppress(OSError):  # a closed terminal takes no more words
+            print(f"obelisk play: the {WHAT.get(name, name)} {words}", file=sys.stderr,
+                  flush=True)
+
     def _stopped(self, name: str, process: subprocess.Popen) -> str:
-        """Why one of the processes stopped by itself, and that the same command again
-        picks the game up where it was (the journal and the board's pieces are kept)."""
-        what = {"service": "table service", "board": "simulated board",
-                "link": "link to the other table"}.get(name, name)
-        why = self._last_words(name)
-        with contextlib.suppress(ValueError):
-            if process.returncode < 0:
-                why = f"it was killed ({signal.Signals(-process.returncode).name})"
-        return (f"the {what} stopped: {why}; the game and the pieces on the table are kept, "
-                f"so `obelisk play {self.game} --state-dir {self.dir}` goes on from where it "
-                "was")
+        """Why one stopped by itself, and that the same command again picks the game up."""
+        return (f"the {WHAT.get(name, name)} stopped: {self._last_words(name)}; the game and "
+                f"the pieces on the table are kept, so `obelisk play {self.game} --state-dir "
+                f"{self.dir}` goes on from where it was")
 
     def stop(self) -> None:
         """Stop each process we started, by its own handle: the service first; then let
@@ -410,6 +447,7 @@ class Play:
                 continue
             with contextlib.suppress(ProcessLookupError):
                 process.send_signal(signal.SIGTERM)
+                process.send_signal(signal.SIGCONT)  # one paused hears the stop only now
             try:
                 process.wait(10)
             except subprocess.TimeoutExpired:

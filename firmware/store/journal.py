@@ -8,9 +8,12 @@ whatever part of it did reach the file is cut off again and ``append``
 raises: the action was not recorded, and the table must not confirm it.
 
 Reading back tolerates the one thing a power cut can do to an append-only
-file: a last line cut short. It is dropped (and the file trimmed to the last
-whole line before anything more is written). Damage anywhere else is not
-guessed around: the journal is refused with the line number and what to do.
+file: a last line cut short, that is, the start of an entry with no newline
+(``begins_an_entry``). It is dropped (and the file trimmed to the last whole
+line before anything more is written). Anything else is damage, on the last
+line as on any other (a whole entry whose newline became another byte holds a
+confirmed action), and is not guessed around: the journal is refused with the
+line number and what to do.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware.store.state_dir import StateDirError, disk_advice, sync_dir, write_all
+from firmware.store.torn import begins_an_entry
 from hardware.files import MIB, read_limited
 
 JOURNAL = "journal.jsonl"
@@ -100,29 +104,16 @@ class Journal:
         except OSError as exc:
             raise JournalError(f"cannot read {path}: {exc.strerror}") from None
         lines = raw.split(b"\n")
-        torn = lines[-1] != b""  # a whole journal ends with a newline
-        whole, tail = lines[:-1], lines[-1]
-        entries = []
-        for number, line in enumerate(whole, 1):
+        whole, tail = lines[:-1], lines[-1]  # a whole journal ends with a newline
+        entries = [_entry(path, number, line) for number, line in enumerate(whole, 1)]
+        torn = False
+        if tail:
             try:
-                entry = json.loads(line)
-                if not isinstance(entry, dict):
-                    raise ValueError("not an object")
-            except (ValueError, RecursionError) as exc:
-                why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-                raise JournalError(
-                    f"{path} line {number} is damaged ({why}); the journal cannot be "
-                    f"trusted past it. {START_AFRESH[0].upper()}{START_AFRESH[1:]}"
-                ) from None
-            entries.append(entry)
-        if torn and tail.strip():
-            try:
-                entry = json.loads(tail)
-                if isinstance(entry, dict):  # complete but for its newline: keep it
-                    entries.append(entry)
-                    torn = False
-            except (ValueError, RecursionError):
-                pass
+                entries.append(_entry(path, len(lines), tail))  # whole but for its newline
+            except JournalError:
+                if not begins_an_entry(tail):
+                    raise _damaged(path, len(lines), _end_damage(tail)) from None
+                torn = True  # the start of an entry a power cut cut short: never confirmed
         return JournalContents(tuple(entries), torn)
 
     def unfinished(self) -> GameEntries:
@@ -256,8 +247,15 @@ class Journal:
         return target
 
     def archive(self, name: str | None = None) -> Path:
-        """Move the journal aside (kept, never deleted); the next game starts a new one."""
-        target = self.dir / (name or f"journal-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
+        """Move the journal aside (kept, never deleted); the next game starts a new one.
+
+        Archives are named by date, and the history lists them in the order of their names:
+        a wall clock stepped back (a Pi with no real-time clock boots with the time it last
+        saved) takes the newest archive's date instead, numbered after it."""
+        stamp = max([time.strftime("%Y%m%d-%H%M%S"),
+                     *(p.name[len("journal-"):].partition(".")[0]
+                       for p in self.dir.glob("journal-*.jsonl"))])
+        target = self.dir / (name or f"journal-{stamp}.jsonl")
         n = 1
         while target.exists():  # two archives in one second keep both
             target = target.with_name(f"{target.stem.rsplit('.', 1)[0]}.{n}.jsonl")
@@ -269,3 +267,34 @@ class Journal:
             raise JournalError(f"cannot move {self.path} aside: "
                                f"{disk_advice(exc, target)}") from None
         return target
+
+
+def _entry(path: Path, number: int, line: bytes) -> dict:
+    """Line ``number`` as the entry it holds (JournalError, in words, if it holds none)."""
+    try:
+        entry = json.loads(line)
+    except RecursionError:
+        raise _damaged(path, number, "nested too deeply") from None
+    except ValueError:  # json's own words name a column and a char: not a person's
+        raise _damaged(path, number, "not a whole journal entry") from None
+    if not isinstance(entry, dict):
+        raise _damaged(path, number, "not a journal entry: each line is one JSON object")
+    return entry
+
+
+def _damaged(path: Path, number: int, why: str) -> JournalError:
+    return JournalError(f"{path} line {number} is damaged ({why}); the journal cannot be "
+                        f"trusted past it. {START_AFRESH[0].upper()}{START_AFRESH[1:]}")
+
+
+def _end_damage(tail: bytes) -> str:
+    """Why a last line is neither an entry nor the start of one, in words."""
+    try:
+        entry, _ = json.JSONDecoder().raw_decode(tail.decode("utf-8"))
+    except (ValueError, RecursionError):
+        entry = None
+    if not isinstance(entry, dict):
+        return "not a whole journal entry, nor the start of one that a power cut could leave"
+    return ("a whole entry, but with something else where its line should end: if that is "
+            "only the line's end damaged, a line break in its place (in a text editor) "
+            "resumes the game")

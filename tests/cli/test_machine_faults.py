@@ -418,6 +418,19 @@ def test_a_journal_line_that_makes_no_sense_is_refused_with_its_line(tmp_path, b
     assert (tmp_path / "journal.jsonl").read_bytes() == raw
 
 
+def test_a_last_entry_whose_newline_is_damaged_is_refused_not_dropped(tmp_path):
+    """The confirmed choice on the last line, its newline byte turned to another: resumed
+    before, the choice silently gone; now the table refuses it with the line and the fix,
+    and the journal stays as it was."""
+    raw = _journal(tmp_path, [TOWERS_START, CHOOSE])
+    (tmp_path / "journal.jsonl").write_bytes(raw[:-1] + b"X")
+    said = refused(obelisk("run", "--state-dir", str(tmp_path), timeout=90),
+                   "journal.jsonl line 2 is damaged", "a line break in its place",
+                   "--new-game")
+    assert "Expecting" not in said and "char" not in said
+    assert (tmp_path / "journal.jsonl").read_bytes() == raw[:-1] + b"X"
+
+
 def test_a_journal_nested_too_deeply_is_refused_with_its_line(tmp_path):
     (tmp_path / "journal.jsonl").write_bytes(
         json.dumps(TOWERS_START).encode() + b"\n" + b"[" * 100_000 + b"]" * 100_000 + b"\n")

@@ -88,7 +88,9 @@ def test_a_pi_not_wired_up_yet_is_ready_and_says_what_is_missing(unwired):
     assert "LEDs on D10 cannot start" in said["LEDs"]
     assert any(fix in said["LEDs"] for fix in ("./setup.sh", "reboot", "wiring")), said["LEDs"]
     assert "/dev/serial/by-id/usb-Raspberry_Pi_Pico_obelisk-if02" in said["scanner board"]
-    assert "(nothing is plugged in there); check the USB cable" in said["scanner board"]
+    assert "(no such port: the board is not plugged in, or the profile names another port); " \
+        "check the USB cable" in said["scanner board"]
+    assert "Errno" not in said["scanner board"]
     service.send_signal(signal.SIGTERM)
     assert service.wait(20) == 0  # a clean stop: systemd would not restart it
     log = service.stderr.read()

@@ -15,6 +15,7 @@ from hardware.devices import open_table
 from hardware.link import BoardStatus
 from hardware.profile import load_profile
 from hardware.sensors import Layout, Snapshot
+from tests.support.play import Play
 
 
 def _obelisk(*args: str) -> subprocess.CompletedProcess:
@@ -148,3 +149,65 @@ def test_diag_shows_the_boards_own_figures_or_that_none_came_yet():
         devices.link.health.board_status = BoardStatus(412, None, 3)
         assert ("scanner: a scan every 0.41 ms, no load cells read; 3 frames dropped since "
                 "it started (the Pi did not read)") in diag.render(devices).splitlines()
+
+
+# ------------------------------------------------------------------ what diag was told
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    """This test's default state directory (for the commands it starts), and a Pi service
+    directory of its own where no table runs."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("OBELISK_SERVICE_STATE_DIR", str(tmp_path / "no-service"))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    return tmp_path / "state" / "obelisk"
+
+
+@pytest.mark.processes
+def test_diag_does_what_it_was_told_beside_a_running_play(home, tmp_path):
+    """``--profile`` opens that profile (it drove the running play's table instead);
+    ``--state-dir`` asks the table there or says none runs; with neither, the running table
+    is found and named."""
+    play = Play("towers", None, logs=tmp_path).started()
+    where = home / "play" / "towers"
+    try:
+        given = _obelisk("diag", "--profile", "sim-maze", "--once", "--no-led-test")
+        assert given.returncode == 0, given.stderr
+        assert given.stdout.startswith("obelisk diag: profile sim-maze (simulated table)")
+        assert "through the table service" not in given.stdout
+        assert "profile sim-maze" in given.stderr and "--profile" in given.stderr
+        assert str(where) not in given.stdout + given.stderr
+
+        found = _obelisk("diag", "--once", "--no-led-test")
+        assert found.returncode == 0, found.stderr
+        assert f"through the table service on {where}" in found.stdout
+        assert (f"obelisk diag: the table running on {where} (`obelisk play towers`'s table)"
+                in found.stderr)
+
+        named = _obelisk("diag", "--state-dir", str(where), "--once", "--no-led-test")
+        assert named.returncode == 0, named.stderr
+        assert f"through the table service on {where}" in named.stdout
+        assert f"the table running on {where}, as --state-dir named it" in named.stderr
+
+        other = _obelisk("diag", "--profile", "sim-maze", "--state-dir", str(where), "--once")
+        assert other.returncode == 2 and other.stdout == ""
+        assert (f"obelisk diag: the table service on {where} runs profile sim board, not sim-maze"
+                in other.stderr)
+        assert "Traceback" not in other.stderr
+
+        nobody = tmp_path / "nobody"
+        none = _obelisk("diag", "--state-dir", str(nobody), "--once")
+        assert none.returncode == 2 and none.stdout == "", none.stdout
+        assert f"obelisk diag: no table service answers on {nobody}" in none.stderr
+        assert "obelisk run --state-dir" in none.stderr and "--profile" in none.stderr
+    finally:
+        play.stop()
+
+
+@pytest.mark.processes
+def test_diag_with_nothing_running_says_it_opens_the_simulated_table(home):
+    run = _obelisk("diag", "--once", "--no-led-test")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("obelisk diag: profile sim (simulated table)")
+    assert "no table is running" in run.stderr and "profile sim" in run.stderr

@@ -10,18 +10,23 @@ name.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import random
 import signal
 import socket
 import subprocess
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from firmware.service.control import SOCKET as CONTROL_SOCKET
 from firmware.service.control import send
+from firmware.store.journal import Journal
 from hardware.sim.line_socket import ask
 from tests.support.play import GONE_S, START_S, Play
 from tests.support.processes import OBELISK, alive, children, interrupt, on_directory, until
@@ -168,3 +173,132 @@ def test_a_restart_opens_the_page_where_the_last_run_did_or_says_it_moved(tmp_pa
     finally:
         for run in runs:
             run.close()
+
+
+# ------------------------------------------------------------------ a child stopped or killed
+
+CHILD_WORDS = {"board": "simulated board", "service": "table service", "page": "page"}
+"""Each of the play's processes, as it names them to a person."""
+SCHEDULE = 5
+"""The seed of the schedule: with it the SIGSTOPs fall once while the play starts, once in
+play and continued, once in play and left stopped at Ctrl-C; two SIGKILLs while it starts
+and one in play. Each moment within its phase is drawn too."""
+
+
+def _child(play: Play, name: str) -> int:
+    """The pid of one of the play's processes, by what it runs (its command line)."""
+    marks = {"board": b"firmware.sim.hands_board", "service": b"\0run\0", "page": b"\0web\0"}
+    for pid in children(play.process.pid):
+        with contextlib.suppress(OSError):
+            if marks[name] in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return pid
+    raise AssertionError(f"no {name} among the children of obelisk play")
+
+
+def _state(play: Play) -> str:
+    try:
+        return send(play.dir, {"command": "status"}, timeout=5.0)["state"]
+    except OSError:
+        return ""
+
+
+def _begin_and_move(play: Play) -> list[dict]:
+    """The stones set out, the game begun and a first move made; the journal's entries once
+    the move is on disk (each confirmed)."""
+    from engine.core import square_name
+    from engine.stones.game import StonesGame
+
+    ask(play.dir / "hands.sock", {"act": "setup"})
+    until(lambda: play.press("A") and _state(play) == "play", 60, "the stones game to begin")
+    state = StonesGame().new_initial_state()
+    move = state.legal_actions()[0]
+    seat = state.current_player().value
+    for act in ({"act": "lift", "seat": seat, "square": square_name(move.frm), "count": 1},
+                {"act": "put", "seat": seat, "square": square_name(move.to)}):
+        assert ask(play.dir / "hands.sock", act)["ok"], act
+
+    def moved() -> list[dict] | None:
+        entries = list(Journal(play.dir).read().entries)
+        return entries if any(e.get("t") == "action" for e in entries) else None
+
+    return until(moved, 60, "the first move on disk")
+
+
+@pytest.mark.parametrize("name", list(CHILD_WORDS))
+@pytest.mark.parametrize("signum", [signal.SIGSTOP, signal.SIGKILL], ids=["SIGSTOP", "SIGKILL"])
+def test_a_child_stopped_or_killed_at_a_random_moment_is_said_and_loses_nothing(tmp_path, name,
+                                                                                signum):
+    """Each of the board, the service and the page, stopped (SIGSTOP) or killed (SIGKILL)
+    while the play starts or while it plays, at a moment drawn from a seeded schedule: the
+    play says in words what happened to which, nothing confirmed is lost, no process is
+    left behind, and the same command again resumes the game."""
+    rng = random.Random(f"{SCHEDULE}:{name}-{signal.Signals(signum).name}")
+    starting = rng.random() < 0.4
+    play = Play("stones", tmp_path / "table", logs=tmp_path)
+    again = Play("stones", tmp_path / "table", logs=tmp_path, name="again")
+    kept: list[dict] = []
+    try:
+        if starting:  # as soon as it runs, before the play has started the rest
+            play.start()
+            pid = until(lambda: _started(play, name), START_S, f"the {name} to start")
+        else:
+            play.started()
+            kept = _begin_and_move(play)
+            pid = _child(play, name)
+        time.sleep(rng.uniform(0.0, 0.5))  # the moment itself, drawn (nothing waited for)
+        os.kill(pid, signum)
+        what = CHILD_WORDS[name]
+        said = until(lambda: _told(play), 60, "obelisk play to say what happened")
+        if play.process.poll() is not None:  # killed, or paused before the play was ready
+            code = play.wait_ended()
+            assert code == 2 and "Traceback" not in said, said
+            assert (f"the {what} stopped: it was killed (SIGKILL)" in said
+                    if signum == signal.SIGKILL else
+                    f"the {what} was stopped (a SIGSTOP" in said and "before it was ready"
+                    in said), said
+        else:
+            assert f"the {what} was stopped (a SIGSTOP" in said and f"kill -CONT {pid}" in said
+            if rng.random() < 0.5:  # continued, then stopped as a person stops it
+                os.kill(pid, signal.SIGCONT)
+                until(lambda: f"the {what} goes on" in play.err.read_text(), 30,
+                      "obelisk play to say its child goes on")
+                until(lambda: _state(play), 30, "the table to answer again")
+            play.ctrl_c()  # with the child still paused, or going on again
+            assert play.wait_ended(60) == 128 + signal.SIGINT
+        until(lambda: not on_directory(play.dir), GONE_S, "every process of the play to stop")
+        assert "Traceback" not in play.err.read_text()
+        entries = list(Journal(play.dir).read().entries)
+        assert entries[:len(kept)] == kept  # nothing confirmed lost
+        again.started()
+        if kept:
+            until(lambda: _state(again) == "play", 60, "the game to resume")
+            assert "resumes, 1 action in" in again.out.read_text()
+        assert list(Journal(again.dir).read().entries)[:len(kept)] == kept
+    finally:
+        again.close()
+        play.close()
+
+
+def _told(play: Play) -> str:
+    """What the play said on stderr, once it ended or said a child was paused ("" before)."""
+    said = play.err.read_text()
+    return said if play.process.poll() is not None or "SIGSTOP" in said else ""
+
+
+def _started(play: Play, name: str) -> int | None:
+    with contextlib.suppress(AssertionError):
+        return _child(play, name)
+    return None
+
+
+def test_a_page_paused_before_it_is_ready_ends_the_start_in_words(playing):
+    """Paused at once (before its first word), the page never says where it is: the start
+    waited its 30 s and said only that the page did not start."""
+    playing.start()
+    pid = until(lambda: _started(playing, "page"), START_S, "the page to start")
+    os.kill(pid, signal.SIGSTOP)
+    assert playing.wait_ended(START_S) == 2
+    said = playing.err.read_text()
+    assert "the page was stopped (a SIGSTOP from outside the play) before it was ready" in said
+    assert "Traceback" not in said and playing.out.read_text() == ""
+    until(lambda: not on_directory(playing.dir), GONE_S, "every process of the play to stop")

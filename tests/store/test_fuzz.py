@@ -158,3 +158,31 @@ def test_a_damaged_seal_is_refused_clearly(tmp_path, text):
         pass
     else:
         raise AssertionError(f"{text!r} opened")
+
+
+journal_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                max_size=3), max_leaves=10)
+
+
+@FUZZ
+@given(entry=st.dictionaries(st.text(max_size=5), journal_values, max_size=4),
+       byte=st.integers(0, 255).filter(lambda b: b not in b"\n \t\r"), data=st.data())
+def test_only_the_start_of_an_entry_is_a_torn_write(tmp_path, entry, byte, data):
+    """Every cut of an entry's line reads (a torn write, or the whole entry); the whole entry
+    with any other byte where its newline belongs, and whatever follows, is refused."""
+    journal = Journal(tempfile.mkdtemp(dir=tmp_path))
+    line = json.dumps(entry, separators=(",", ":"), sort_keys=True).encode()
+    cut = data.draw(st.integers(1, len(line)))
+    journal.path.write_bytes(b'{"n":1}\n' + line[:cut])
+    got = journal.read()
+    assert got.entries == (({"n": 1}, entry) if cut == len(line) else ({"n": 1},))
+    after = data.draw(st.binary(max_size=20))
+    journal.path.write_bytes(b'{"n":1}\n' + line + bytes([byte]) + after)
+    try:
+        journal.read()
+    except JournalError as exc:
+        assert "line 2 is damaged" in str(exc) and "--new-game" in str(exc)
+    else:
+        raise AssertionError(f"{line + bytes([byte]) + after!r} was read")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 
 import pytest
 
@@ -253,3 +254,24 @@ def test_a_game_set_aside_by_new_game_or_kept_from_before_is_listed_the_one_on_i
                              str(tmp_path))
         assert status == 0
     assert old.exists() and journal.unfinished()  # nothing moved, the game on goes on
+
+
+def test_games_stay_in_the_order_played_when_the_wall_clock_stepped_back(tmp_path,
+                                                                          monkeypatch):
+    """A Pi with no real-time clock boots with the time it last saved: an archive made then
+    was named earlier than the one made before it, and the history listed the newer game
+    first. Archives are named so that each sorts after the ones already there."""
+    from firmware.store import history
+
+    journal = Journal(tmp_path)
+    days = iter([time.strftime("%Y%m%d-%H%M%S", time.strptime(day, "%Y-%m-%d %H:%M"))
+                 for day in ("2026-12-01 20:00", "2026-11-03 09:00", "2026-11-03 09:00",
+                             "2027-01-05 10:00")])  # the wall clock as the archives read it
+    monkeypatch.setattr(time, "strftime", lambda form, *rest: next(days))
+    for game in range(4):
+        journal.append({"t": "start", "game": "towers", "n": game})
+        journal.append({"t": "over", "result": {}})
+        journal.archive()
+    order = [Journal(tmp_path).read(path).entries[0]["n"]
+             for path in history.journals(tmp_path) if path.exists()]
+    assert order == [0, 1, 2, 3]

@@ -45,8 +45,10 @@ def test_a_last_line_that_lost_only_its_newline_is_kept(tmp_path):
 def test_damage_in_the_middle_is_refused_with_the_line(tmp_path):
     journal = Journal(tmp_path)
     journal.path.write_bytes(b'{"n":1}\n{"n":\n{"n":3}\n')
-    with pytest.raises(JournalError, match=r"line 2 is damaged.*--new-game"):
+    with pytest.raises(JournalError, match=r"line 2 is damaged.*--new-game") as refusal:
         journal.read()
+    assert "not a whole journal entry" in str(refusal.value)
+    assert "Expecting" not in str(refusal.value)  # json's own words, as it said before
 
 
 def test_an_unusable_state_directory_is_refused(tmp_path):
@@ -54,3 +56,53 @@ def test_an_unusable_state_directory_is_refused(tmp_path):
     blocker.write_text("x")
     with pytest.raises(JournalError, match="choose another with --state-dir"):
         Journal(blocker / "state")
+
+
+# A torn write is only what a power cut can make: the start of a line, with no newline.
+CONFIRMED = b'{"n":1}\n{"n":2,"t":"action"}'
+"""A journal whose last line is a whole, confirmed entry; the tests put after it the byte
+that should have been its newline, or more."""
+
+
+@pytest.mark.parametrize("tail", [b"X", b"\x00", b"\xff", b"}", b"\\", b"{", b'{"n":3',
+                                  b"X{\"n\":3}"],
+                         ids=["letter", "nul", "ff", "brace", "backslash", "open",
+                              "next-cut", "next-whole"])
+def test_a_whole_last_entry_whose_newline_is_damaged_is_refused_with_its_line(tmp_path, tail):
+    """The newline byte of a whole last entry changed to another (and whatever came after):
+    no power cut makes that, and the confirmed action in it was dropped as a torn write."""
+    journal = Journal(tmp_path)
+    journal.path.write_bytes(CONFIRMED + tail)
+    with pytest.raises(JournalError) as refusal:
+        journal.read()
+    words = str(refusal.value)
+    assert f"{journal.path} line 2 is damaged" in words and "--new-game" in words
+    assert "Expecting" not in words and "char " not in words  # json's own words: not a person's
+    with pytest.raises(JournalError):
+        journal.append({"n": 3})  # nothing written past it, nothing cut off it
+    assert journal.path.read_bytes() == CONFIRMED + tail
+
+
+@pytest.mark.parametrize("last", [b'{"n":2,"t":"act', b'{"n":2,"t":"a\\', b'{"n":2,"t":"\\u00',
+                                  b'{"n":-', b'{"n":1.', b'{"n":1e', b'{"n":1e-', b'{"n":t',
+                                  b'{"n":[{"x":nu', b'{', b'{"n"', b'{"n":2,'],
+                         ids=lambda raw: raw.decode())
+def test_the_start_of_a_line_cut_by_a_power_cut_is_a_torn_write(tmp_path, last):
+    journal = Journal(tmp_path)
+    journal.path.write_bytes(b'{"n":1}\n' + last)
+    contents = journal.read()
+    assert contents.entries == ({"n": 1},) and contents.torn_tail
+    journal.append({"n": 3})
+    assert journal.read().entries == ({"n": 1}, {"n": 3})
+
+
+@pytest.mark.parametrize("last", [b'{"n":2}X', b'{"n":2,"t":"a"b', b'{"n":2,,', b'{"n":tx',
+                                  b'["n"', b'x', b' {"n":2', b'{"n":2}}', b'{"n":01',
+                                  b'{"n":"\x01', b'{"n":"\\q'],
+                         ids=lambda raw: repr(raw)[2:-1])
+def test_a_last_line_no_write_could_have_begun_is_refused(tmp_path, last):
+    """What no cut-short write of a journal entry can be is damage, whatever the line."""
+    journal = Journal(tmp_path)
+    journal.path.write_bytes(b'{"n":1}\n' + last)
+    with pytest.raises(JournalError, match=r"line 2 is damaged.*--new-game"):
+        journal.read()
