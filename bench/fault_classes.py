@@ -1,9 +1,9 @@
-"""Every class of machine and network fault of issue 30, tried and counted in one table.
+"""Every class of machine and network fault tried so far, tried and counted in one table.
 
-Runs the fault benches of the service (classes 1, 6, 10), of `obelisk play` (2, 7),
-of the page (3, 4, 8, 9) and of the club (5, 8, 10), each ``--rounds`` times, and
-prints per class what was tried, what held and what was lost; the sensor faults
-are `bench/faults.py`'s. A class is held when nothing was lost: no game, no
+Runs the fault benches of the service (classes 1, 6, 10, 14, 15), of `obelisk play` (2, 7,
+16), of the page (3, 4, 8, 9, 11, 12, 13) and of the club (5, 8, 10, 17, 18, 19), each
+``--rounds`` times, and prints per class what was tried, what held and what was lost; the
+sensor faults are `bench/faults.py`'s. A class is held when nothing was lost: no game, no
 result, no lock, no process left behind, no traceback.
 
 Run: .venv/bin/python bench/fault_classes.py [--rounds 3]

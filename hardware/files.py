@@ -40,11 +40,9 @@ def _kind(mode: int) -> str:
     return "something else"
 
 
-def read_limited(path: str | Path, limit: int, *, follow: bool = True) -> bytes:
-    """The bytes of ``path``, a regular file of at most ``limit`` bytes; FileRefused (an
-    OSError) when it is something else, the OSError of the open otherwise (a missing file,
-    a permission). ``follow=False`` refuses a symbolic link too (a file in a folder others
-    may write to, such as the club's outbox)."""
+def _open_regular(path: str | Path, follow: bool) -> int:
+    """A descriptor on ``path`` opened without blocking (a FIFO would wait for a writer)
+    and checked to be a regular file; FileRefused when it is something else."""
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
     try:
         fd = os.open(path, flags)
@@ -53,14 +51,27 @@ def read_limited(path: str | Path, limit: int, *, follow: bool = True) -> bytes:
             raise FileRefused(errno.ELOOP, "it is a symbolic link, not a regular file",
                               str(path)) from None
         raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileRefused(errno.EINVAL, f"it is {_kind(mode)}, not a regular file",
+                              str(path))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_limited(path: str | Path, limit: int, *, follow: bool = True) -> bytes:
+    """The bytes of ``path``, a regular file of at most ``limit`` bytes; FileRefused (an
+    OSError) when it is something else, the OSError of the open otherwise (a missing file,
+    a permission). ``follow=False`` refuses a symbolic link too (a file in a folder others
+    may write to, such as the club's outbox)."""
+    fd = _open_regular(path, follow)
     too_big = FileRefused(errno.EFBIG, f"it is larger than such a file can be (at most "
                           f"{_size_words(limit)}): is it the right file?", str(path))
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise FileRefused(errno.EINVAL, f"it is {_kind(info.st_mode)}, not a regular file",
-                              str(path))
-        if info.st_size > limit:
+        if os.fstat(fd).st_size > limit:
             raise too_big
         chunks, left = [], limit + 1  # it may have grown since the fstat
         while left > 0 and (chunk := os.read(fd, min(left, 1 * MIB))):
@@ -72,3 +83,14 @@ def read_limited(path: str | Path, limit: int, *, follow: bool = True) -> bytes:
     if len(raw) > limit:
         raise too_big
     return raw
+
+
+def read_tail(path: str | Path, count: int) -> bytes:
+    """The last ``count`` bytes of ``path`` (fewer if it is shorter), a regular file of any
+    size: what a file ends with, checked the way ``read_limited`` checks a file."""
+    fd = _open_regular(path, follow=True)
+    try:
+        size = os.fstat(fd).st_size
+        return os.pread(fd, count, max(0, size - count))
+    finally:
+        os.close(fd)

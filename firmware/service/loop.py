@@ -431,9 +431,7 @@ class TableService:
         missing = [m.as_dict() for m in self.devices.missing()]
         if self._unseen_shown and not self.devices.profile.simulated:
             link = self.devices.link
-            why = link.health.last_error or "it does not answer"
-            if "No such file or directory" in why:  # pyserial repeats the path twice
-                why = "nothing is plugged in there"
+            why = link.health.last_error or "it does not answer"  # the link's own words
             missing.append(Missing("scanner board", f"not seen on {link.port} ({why}); "
                                    f"{CHECK_BOARD}").as_dict())
         if missing != self.table.missing:

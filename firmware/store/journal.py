@@ -27,7 +27,7 @@ from pathlib import Path
 
 from firmware.store.state_dir import StateDirError, disk_advice, sync_dir, write_all
 from firmware.store.torn import begins_an_entry
-from hardware.files import MIB, read_limited
+from hardware.files import MIB, read_limited, read_tail
 
 JOURNAL = "journal.jsonl"
 MAX_JOURNAL_BYTES = 16 * MIB
@@ -144,13 +144,14 @@ class Journal:
         keep = raw[: raw.rfind(b"\n") + 1]
         if not contents.torn_tail:  # the last line was whole: only its newline was lost
             keep = raw + b"\n"
-        try:
-            with open(self.path, "r+b") as f:
-                f.seek(0)
-                f.write(keep)
-                f.truncate()
-                f.flush()
-                os.fsync(f.fileno())
+        try:  # mended in place: the file read_limited has just read whole
+            fd = os.open(self.path, os.O_WRONLY | os.O_CLOEXEC)
+            try:
+                os.pwrite(fd, keep, 0)
+                os.ftruncate(fd, len(keep))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
         except OSError as exc:
             raise JournalError(f"cannot mend the cut-off last line of {self.path}: "
                                f"{disk_advice(exc, self.path)}") from None
@@ -159,16 +160,12 @@ class Journal:
     def _ends_whole(self) -> bool:
         """Whether the file is empty or missing, or ends with a whole line."""
         try:
-            with open(self.path, "rb") as f:
-                size = f.seek(0, os.SEEK_END)
-                if size == 0:
-                    return True
-                f.seek(size - 1)
-                return f.read(1) == b"\n"
+            last = read_tail(self.path, 1)
         except FileNotFoundError:
             return True
         except OSError:
-            return False  # let repair() read it and say what is wrong
+            return False  # let repair() read it and say what is wrong (a pipe, a folder)
+        return last in (b"", b"\n")
 
     def append(self, entry: dict) -> None:
         """Write one entry and make sure it is all on disk before returning.

@@ -8,6 +8,7 @@ from engine.players import Player
 from engine.towers.actions import Decline
 from engine.towers.record import action_to_dict
 from firmware.store.journal import Journal, JournalError
+from tests.support.files import HUNG, device, fifo, folder, huge, outcome_within
 
 
 def test_the_journal_appends_whole_lines_and_reads_them_back(tmp_path):
@@ -106,3 +107,15 @@ def test_a_last_line_no_write_could_have_begun_is_refused(tmp_path, last):
     journal.path.write_bytes(b'{"n":1}\n' + last)
     with pytest.raises(JournalError, match=r"line 2 is damaged.*--new-game"):
         journal.read()
+
+
+@pytest.mark.parametrize("make", [huge, fifo, folder, device])
+def test_a_journal_that_is_no_such_file_is_refused_in_words_before_an_entry_is_written(
+        tmp_path, make):
+    """Before each entry the journal looks at its last byte (is its last line whole?): a
+    journal that is a pipe, a folder, a link to /dev/zero or a huge file is said, never
+    waited on for ever, and nothing is written into it."""
+    make(tmp_path / "journal.jsonl")
+    got = outcome_within(lambda: Journal(tmp_path).append({"t": "note"}), 20)
+    assert got is not HUNG, f"the journal as {make.__name__} was waited on for ever"
+    assert isinstance(got, JournalError) and "journal.jsonl" in str(got), got

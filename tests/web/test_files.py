@@ -10,7 +10,6 @@ read keeps PIN entry closed, and the page and its log say which file and what op
 
 from __future__ import annotations
 
-import ast
 import logging
 from pathlib import Path
 
@@ -93,42 +92,3 @@ def test_the_page_starts_with_a_pipe_for_its_count_and_says_pin_entry_is_closed(
     said = err.read_text()
     assert str(tmp_path / FILE) in said and "named pipe" in said, said
     assert "Traceback" not in said
-
-
-LOADERS = {"json", "tomllib", "pickle", "marshal"}
-
-
-def _reads_a_file(call: ast.Call) -> str | None:
-    """The call's name when it reads a file the usual way: ``open()``, ``os.open``,
-    ``Path.open()``, ``read_text``, ``read_bytes``, ``json.load`` of an open file..."""
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id if func.id in ("open", "fdopen") else None
-    if not isinstance(func, ast.Attribute):
-        return None
-    owner = func.value.id if isinstance(func.value, ast.Name) else ""
-    if func.attr in ("read_text", "read_bytes", "fdopen"):
-        return func.attr
-    if func.attr == "load" and owner in LOADERS:
-        return f"{owner}.load"
-    if func.attr == "open" and (owner in ("os", "io") or not call.args or (
-            isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str))):
-        return f"{owner or '...'}.open"  # (a method named open with other arguments is not)
-    return None
-
-
-ALLOWED: dict[str, str] = {}
-"""Each call of the page's server allowed to read the usual way (``file:line``), and why:
-none is. (The page's own files are served by tornado's StaticFileHandler, from the
-package's folder, and no path a request names reaches out of it.)"""
-
-
-def test_the_page_server_reads_files_only_through_the_bounded_reader():
-    found = []
-    for path in sorted(WEB.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
-            name = _reads_a_file(node) if isinstance(node, ast.Call) else None
-            if name and f"{path.name}:{node.lineno}" not in ALLOWED:
-                found.append(f"{path.name}:{node.lineno} {name}()")
-    assert not found, f"read without a bound (use hardware.files.read_limited): {found}"
-    assert _reads_a_file(ast.parse("Path('x').read_text()").body[0].value)  # it can see one
