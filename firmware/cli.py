@@ -12,24 +12,26 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 
-# Until main() takes over, Ctrl-C or a stop (even during the imports below) ends at once
-# and quietly: nothing is open yet. (An exception raised here could be swallowed by the
-# import machinery and leave the command running.)
-signal.signal(signal.SIGINT, lambda *_: os._exit(130))
-signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+# When this module is the program (``obelisk``, ``python -m firmware.cli``), Ctrl-C or a stop
+# ends it at once and quietly until main() takes over, even during the imports below:
+# nothing is open yet (an exception raised here could be swallowed by the import machinery
+# and leave the command running). Imported by other code, it leaves that code's signals be.
+if __name__ == "__main__" or os.path.basename(sys.argv[0]) == "obelisk":
+    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
 
-import argparse  # noqa: E402
-import sys  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
+import argparse
+from collections.abc import Sequence
 
-from engine.errors import ObeliskError  # noqa: E402
-from firmware.cli_commands import EXIT_PERSON  # noqa: E402
-from firmware.cli_parser import parser_for  # noqa: E402
-from firmware.service.stream import StreamError  # noqa: E402
-from firmware.store.state_dir import StateDirError  # noqa: E402
-from hardware.leds import LedError  # noqa: E402
-from hardware.profile import ProfileError  # noqa: E402
+from engine.errors import ObeliskError
+from firmware.cli_commands import EXIT_PERSON
+from firmware.cli_parser import parser_for
+from firmware.service.stream import StreamError
+from firmware.store.state_dir import StateDirError
+from hardware.leds import LedError
+from hardware.profile import ProfileError
 
 
 def _quiet_stdout() -> None:

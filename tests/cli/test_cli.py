@@ -120,6 +120,19 @@ def test_the_command_line_imports_no_game_and_the_service_only_its_own():
     assert out[1] == "['towers']"
 
 
+@pytest.mark.processes
+def test_importing_the_command_line_leaves_the_importers_signals_be():
+    """Only the ``obelisk`` program ends at once on a stop while it starts; code that
+    imports firmware.cli (a test run, a bench) keeps its own answer to SIGTERM and Ctrl-C."""
+    probe = ("import signal\n"
+             "before = [signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)]\n"
+             "import firmware.cli\n"
+             "print([signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)] == before)\n")
+    got = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True)
+    assert got.stdout.strip() == "True", got.stderr
+
+
 def test_the_flags_words_are_the_engines():
     """The registry writes each flag's words so that building the parser imports no
     engine; here they are checked against the engines' own."""

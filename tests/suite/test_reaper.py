@@ -3,7 +3,9 @@
 Each test runs pytest inside pytest on a small module of its own whose fixtures start what
 the suite starts (an ``obelisk play`` with its board, service and page; a mosquitto; a
 process that left its parent behind and ignores SIGTERM), waits until they run, then ends
-that inner run the way a person, an editor or a CI runner does. Every process of the inner
+that inner run the way a person, an editor or a CI runner does. The inner module and one of
+its tests take the stop signals for themselves, as code under test may: the run takes them
+back before each test. Every process of the inner
 run carries a tag of this test's in its environment, so none can hide: once the inner
 pytest is gone, not one may be left.
 """
@@ -36,6 +38,15 @@ from tests.support.play import Play
 pytestmark = pytest.mark.processes
 
 READY = Path(os.environ["READY"])
+
+
+def _take_the_stop_signals():
+    """What code under test may do (firmware.cli did, on import): end at once on a stop."""
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(signum, lambda *_: os._exit(0))
+
+
+_take_the_stop_signals()  # while the module is collected
 STUBBORN = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"
 
 
@@ -67,6 +78,10 @@ def broken(tmp_path):
     raise RuntimeError("this fixture fails after starting a process")
 
 
+def test_code_that_takes_the_stop_signals():
+    _take_the_stop_signals()  # again, for the tests after it
+
+
 def test_everything_running(table, broker, orphan):
     READY.write_text("ready")
     time.sleep(600)  # until the run is ended from outside
@@ -78,8 +93,9 @@ def test_a_fixture_that_fails(broken):
 """The inner run's module: ``test_everything_running`` holds until it is stopped."""
 
 HOW = {
-    "SIGTERM": ("-k", "everything"),
-    "SIGINT": ("-k", "everything"),
+    "SIGTERM": ("-k", "takes or everything"),
+    "SIGHUP": ("-k", "takes or everything"),
+    "SIGINT": ("-k", "takes or everything"),
     "timeout": ("-k", "everything", "--timeout", "5", "-o", "timeout_func_only=true"),
     "a failing fixture": ("-k", "fails"),
 }

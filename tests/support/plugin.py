@@ -24,7 +24,8 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     _RUN["seal"] = seal()
     _RUN["mark"] = reaper.mark_run()
-    reaper.Interruption(_RUN["mark"]).install()
+    _RUN["stops"] = reaper.Interruption(_RUN["mark"])
+    _RUN["stops"].install()
     _GUARD.install()
     atexit.register(_last_sweep)  # after pytest's threads are joined: what they started
 
@@ -37,10 +38,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
     _GUARD.armed = item.nodeid if item.get_closest_marker(tiers.QUICK) else None
+    _hold_the_stops()  # the modules just collected, or the test before, may have taken them
     try:
         return (yield)
     finally:
         _GUARD.armed = None
+        _hold_the_stops()
+
+
+def _hold_the_stops() -> None:
+    if "stops" in _RUN:
+        _RUN["stops"].hold()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

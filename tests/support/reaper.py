@@ -97,15 +97,31 @@ def sweep(mark: str, grace: float = 5.0) -> list[Process]:
 
 
 class Interruption:
-    """SIGTERM and SIGHUP stop the run as Ctrl-C does; a second one sweeps and leaves."""
+    """SIGTERM and SIGHUP stop the run as Ctrl-C does; a second one sweeps and leaves.
+
+    Code under test may take these signals for itself (``firmware.cli`` once did, on import:
+    a stop then ended pytest at once, status 0, its processes left running), so the run
+    takes them back before and after every test (``hold``).
+    """
+
+    STOPS = (signal.SIGTERM, signal.SIGHUP)
 
     def __init__(self, mark: str) -> None:
         self.mark = mark
         self.received: int | None = None
+        self._ctrl_c: object = signal.default_int_handler
 
     def install(self) -> None:
-        for signum in (signal.SIGTERM, signal.SIGHUP):
-            signal.signal(signum, self._on_signal)
+        self._ctrl_c = signal.getsignal(signal.SIGINT)  # pytest's: KeyboardInterrupt
+        self.hold()
+
+    def hold(self) -> None:
+        """Answer the stop signals as the run does, whatever a test or an import set."""
+        for signum in self.STOPS:
+            if signal.getsignal(signum) != self._on_signal:
+                signal.signal(signum, self._on_signal)
+        if signal.getsignal(signal.SIGINT) is not self._ctrl_c:
+            signal.signal(signal.SIGINT, self._ctrl_c)  # type: ignore[arg-type]
 
     def _on_signal(self, signum: int, frame: object) -> None:
         if self.received is None:
