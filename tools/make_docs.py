@@ -8,7 +8,10 @@
   argparse's help, whose layout changes between Python versions;
 - docs/state-machine.md: the table's state machine, drawn by ``transitions`` from the
   machine every game's table runs (``firmware.service.table``) and from the towers
-  table's, which adds the coin toss.
+  table's, which adds the coin toss;
+- docs/modules.md, and the folders' table in docs/architecture.md ("Where things are"):
+  every package and module of engine/, hardware/ and firmware/, each in the words of its
+  own docstring's first paragraph, so a module added, moved or renamed is in them at once.
 
 tests/docs/test_docs.py fails when a checked-in file differs from what this makes.
 """
@@ -16,6 +19,7 @@ tests/docs/test_docs.py fails when a checked-in file differs from what this make
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import sys
 from collections.abc import Iterator
@@ -227,13 +231,82 @@ def _join(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+# ------------------------------------------------------------------ where things are
+
+LAYERS = ("engine", "hardware", "firmware")
+FOLDERS_BEGIN = "<!-- the folders: drawn by tools/make_docs.py from their docstrings -->"
+FOLDERS_END = "<!-- end of the folders -->"
+
+
+def _summary(path: Path) -> str:
+    """A module's own words for itself: its docstring's first paragraph, on one line."""
+    doc = ast.get_docstring(ast.parse(path.read_text("utf-8"))) or ""
+    first = doc.strip().split("\n\n")[0]
+    return " ".join(first.split()).replace("|", "\\|")
+
+
+def packages() -> list[Path]:
+    """Every package of the product, folders before what they hold."""
+    found = [init.parent for layer in LAYERS for init in (ROOT / layer).rglob("__init__.py")
+             if "static" not in init.parts]
+    return sorted(found, key=lambda folder: folder.relative_to(ROOT).parts)
+
+
+def _where(path: Path) -> str:
+    return f"{path.relative_to(ROOT).as_posix()}/"
+
+
+def modules() -> str:
+    """docs/modules.md: every product module, folder by folder, in its own words."""
+    lines = ["# Every module", "",
+             "Each package of `engine/`, `hardware/` and `firmware/` and each module in it, in the",
+             "words of its own docstring (the first paragraph), drawn by",
+             f"`{COMMAND}`: a module added, moved or renamed is here at once, and",
+             "`tests/docs/test_docs.py` fails on a page that is not what the code says now.",
+             "The layers and the way data goes through them are in",
+             "[architecture.md](architecture.md).", ""]
+    for folder in packages():
+        lines += [f"## {_where(folder)}", "", _summary(folder / "__init__.py"), "",
+                  "| module | what it is |", "|---|---|"]
+        lines += [f"| `{module.name}` | {_summary(module)} |"
+                  for module in sorted(folder.glob("*.py")) if module.name != "__init__.py"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _anchor_of_folder(folder: Path) -> str:
+    """GitHub's anchor for the heading ``engine/towers/``: its slashes dropped."""
+    return _where(folder).lower().replace("/", "")
+
+
+def folders_table() -> str:
+    """The folders' rows of docs/architecture.md's "Where things are"."""
+    rows = ["| where | holds |", "|---|---|"]
+    rows += [f"| [`{_where(folder)}`](modules.md#{_anchor_of_folder(folder)}) | "
+             f"{_summary(folder / '__init__.py')} |" for folder in packages()]
+    return "\n".join(rows)
+
+
+def architecture() -> str:
+    """docs/architecture.md with its folders' table drawn again (the rest is by hand)."""
+    text = (ROOT / "docs" / "architecture.md").read_text("utf-8")
+    head, found, rest = text.partition(FOLDERS_BEGIN)
+    _, ended, tail = rest.partition(FOLDERS_END)
+    if not (found and ended):
+        raise SystemExit(f"docs/architecture.md has lost its markers {FOLDERS_BEGIN!r} and "
+                         f"{FOLDERS_END!r}: put them back around the folders' table")
+    return f"{head}{FOLDERS_BEGIN}\n{folders_table()}\n{FOLDERS_END}{tail}"
+
+
 # ------------------------------------------------------------------ the files
 
 
 def generated() -> dict[Path, str]:
     """Each generated doc and what it should hold now."""
     return {ROOT / "docs" / "reference.md": reference(),
-            ROOT / "docs" / "state-machine.md": state_machines()}
+            ROOT / "docs" / "state-machine.md": state_machines(),
+            ROOT / "docs" / "modules.md": modules(),
+            ROOT / "docs" / "architecture.md": architecture()}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,1 @@
+"""High Rise's rules, pure: the hidden values, the pyramids and what the sensors read."""

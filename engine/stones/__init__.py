@@ -1,0 +1,1 @@
+"""Stones' rules, pure: the board, the three stones a player and what the sensors read."""

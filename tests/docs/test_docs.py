@@ -450,12 +450,36 @@ def test_the_benchmarks_keep_no_story():
 # ------------------------------------------------------------------ generated pages
 
 
-@pytest.mark.parametrize("name", ["reference.md", "state-machine.md"])
+@pytest.mark.parametrize("name", ["reference.md", "state-machine.md", "modules.md",
+                                  "architecture.md"])
 def test_the_generated_pages_are_what_the_code_says_now(name):
     path = ROOT / "docs" / name
     wanted = make_docs.generated()[path]
     assert path.exists() and path.read_text("utf-8") == wanted, (
         f"docs/{name} is stale: run {make_docs.COMMAND}")
+
+
+def test_every_product_module_says_what_it_is():
+    """docs/modules.md is drawn from the modules' own docstrings: none may be silent."""
+    silent = [_rel(module) for folder in make_docs.packages()
+              for module in sorted(folder.glob("*.py"))
+              if not make_docs._summary(module)]
+    assert not silent, f"modules with no docstring to say what they are: {silent}"
+
+
+def test_the_folders_table_follows_a_new_package(tmp_path, monkeypatch):
+    """A package added to the product is in docs/architecture.md's table at once."""
+    made = tmp_path / "firmware" / "newcomer"
+    made.mkdir(parents=True)
+    (made / "__init__.py").write_text('"""A package made by this test."""\n', "utf-8")
+    monkeypatch.setattr(make_docs, "ROOT", tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "architecture.md").write_text(
+        f"before\n{make_docs.FOLDERS_BEGIN}\nstale rows\n{make_docs.FOLDERS_END}\nafter\n", "utf-8")
+    drawn = make_docs.architecture()
+    assert "| [`firmware/newcomer/`](modules.md#firmwarenewcomer) | A package made by this " \
+           "test. |" in drawn
+    assert drawn.startswith("before\n") and drawn.endswith("after\n") and "stale rows" not in drawn
 
 
 def test_the_reference_names_every_command(parser):
