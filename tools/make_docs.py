@@ -23,6 +23,7 @@ import ast
 import contextlib
 import sys
 from collections.abc import Iterator
+from enum import StrEnum
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,7 +165,7 @@ def _anchor(heading: str) -> str:
 # ------------------------------------------------------------------ the state machine
 
 
-def _diagram(states: tuple[str, ...], transitions: tuple[dict, ...], title: str) -> str:
+def _diagram(states: tuple[StrEnum, ...], transitions: tuple[dict, ...], title: str) -> str:
     """A machine as a Mermaid state diagram, drawn by ``transitions`` (as
     ``firmware.towers.table.state_diagram`` draws the towers table's)."""
     from transitions.extensions import GraphMachine  # only needed for the picture
@@ -173,7 +174,7 @@ def _diagram(states: tuple[str, ...], transitions: tuple[dict, ...], title: str)
         pass
 
     machine = GraphMachine(model=_Model(), states=list(states),
-                           transitions=[dict(t) for t in transitions], initial="setup",
+                           transitions=[dict(t) for t in transitions], initial=states[0],
                            auto_transitions=False, graph_engine="mermaid", title=title)
     lines = machine.get_graph().draw(None).splitlines()
     keep = [line for line in lines if "classDef" not in line and "Class " not in line]

@@ -22,6 +22,7 @@ from firmware.highrise.calibrate import calibrate, load_calibration, save_calibr
 from firmware.highrise.table import HighriseTable
 from firmware.highrise.view import view_of
 from firmware.service import events
+from firmware.service.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.store.journal import Journal
 from firmware.store.resume import Resolved
@@ -70,19 +71,19 @@ class HighrisePlayers:
     def waiting(self) -> bool:
         table = self.table
         return (table.decided == self.sim.load_counts()[: table.cells]
-                and table.state in ("setup", "play", "repair"))
+                and table.state in (TableState.setup, TableState.play, TableState.repair))
 
     def act(self) -> None:
         table = self.table
-        if table.state == "setup":
+        if table.state == TableState.setup:
             covers = [COVER_GRAMS] * table.cells
             if list(self.sim.grams[: table.cells]) != covers:
                 self.show(covers)
             else:
                 self.devices.buttons.press("A")
-        elif table.state == "repair":
+        elif table.state == TableState.repair:
             self.show(self.grams_in(table.position))
-        elif table.state == "play":
+        elif table.state == TableState.play:
             self._move(table.position)
 
     def _move(self, pos: HighriseState) -> None:

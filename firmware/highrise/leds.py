@@ -16,6 +16,7 @@ from engine.core import Outcome
 from engine.highrise.game import Size
 from engine.players import PLAYERS, Player
 from firmware.service import palette
+from firmware.service.table_state import TableState
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 REVEAL_S = 0.8
@@ -24,7 +25,7 @@ REVEAL_S = 0.8
 
 def next_change(table, now: float, ring_pixels: int) -> float | None:
     """At the end the stacks light one after another; otherwise only input changes the frame."""
-    if table.state != "over":
+    if table.state != TableState.over:
         return None
     shown = int((now - table.over_at) / REVEAL_S) + 1
     if shown >= len(table.position.stacks_scored()):
@@ -40,7 +41,7 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
         return ("board", "", square[0] * table.board_cols + square[1])
 
     leds: Frame = {at(pos.square(i)): palette.OFF for i in range(table.cells)}
-    outcome = pos.outcome() if table.state == "over" else None
+    outcome = pos.outcome() if table.state == TableState.over else None
     for p in PLAYERS:
         for k, rgb in enumerate(_ring(table, p, outcome, ring_pixels)):
             leds[("ring", p.value, k)] = rgb
@@ -59,9 +60,9 @@ def _ring(table, p: Player, outcome: Outcome | None, ring_pixels: int) -> list[p
     if outcome is not None:
         return [palette.GOOD if outcome.winner is p else palette.WARN
                 if outcome.winner is None else palette.EXTRA] * ring_pixels
-    if table.state == "paused":
+    if table.state == TableState.paused:
         return [palette.DIM] * ring_pixels
-    if table.state != "setup" and pos.to_play is p:
+    if table.state != TableState.setup and pos.to_play is p:
         lit = -(-ring_pixels * pos.pieces_left(p) // pos.options.pieces_each)  # rounded up
         return [palette.PLAYERS[p]] * lit + [palette.OFF] * (ring_pixels - lit)
     return [palette.OFF] * ring_pixels
@@ -71,12 +72,12 @@ def _light_wrong(table, leds: Frame, at: Callable[[tuple[int, int]], tuple[str, 
     """What is wrong on the board: in setup one square to fix, in a repair every change."""
     pos = table.position
     view = table.view
-    if table.state == "setup" and table.wrong and view is not None:
+    if table.state == TableState.setup and table.wrong and view is not None:
         sq = table.wrong[0]  # one fix at a time
         i = pos.index(sq)
         short = view[i] < table.cal.zero[i] + table.cal.sizes[Size.LARGE.value - 1]
         leds[at(sq)] = palette.MISSING if short else palette.EXTRA
-    elif table.state == "repair" and view is not None and table.accepted is not None:
+    elif table.state == TableState.repair and view is not None and table.accepted is not None:
         for sq in table.wrong:
             i = pos.index(sq)
             lighter = view[i] < table.accepted[i] - table.cal.tolerance

@@ -35,6 +35,7 @@ from engine.record import RecordError
 from firmware.highrise import leds
 from firmware.highrise.calibrate import load_calibration
 from firmware.service.table import Table
+from firmware.service.table_state import TableState
 from firmware.store.journal import GameEntries, Journal
 from firmware.store.seal import Sealer, SealError
 from firmware.store.standing import Kept
@@ -99,7 +100,7 @@ class HighriseTable(Table[View]):
         """The stacks show in the ``reveal`` events first, so the last placement's
         observation leaves them out (the whole state shows them once the game is over)."""
         seen = fields.get("observation")
-        shown = name == "game_over" or (name == "table" and self.state == "over")
+        shown = name == "game_over" or (name == "table" and self.state == TableState.over)
         if not shown and isinstance(seen, dict) and "stacks" in seen:
             fields["observation"] = {k: v for k, v in seen.items() if k != "stacks"}
         return super().event(name, **fields)

@@ -23,6 +23,7 @@ from engine.maze.record import action_from_dict, action_to_dict
 from engine.maze.sensing import MazeView
 from firmware.maze.table import MazeTable
 from firmware.maze.view import view_of
+from firmware.service.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.store.journal import Journal
 from firmware.store.resume import Resolved
@@ -77,15 +78,16 @@ class MazePlayers:
 
     def waiting(self) -> bool:
         return (self.table.decided == self._seen()
-                and self.table.state in ("setup", "play", "choose", "repair"))
+                and self.table.state in (TableState.setup, TableState.play, TableState.choose,
+                                         TableState.repair))
 
     def act(self) -> None:
         table = self.table
         pos = table.position
         rng = random.Random(f"{self.seed}:{len(table.actions)}")
-        if table.state == "repair":
+        if table.state == TableState.repair:
             self._show(pos)
-        elif table.state == "choose":
+        elif table.state == TableState.choose:
             self._pick(pos)
         elif pos.phase.value in ("first_segment", "segments"):
             free = [(r, c) for r in range(SIZE) for c in range(SIZE)

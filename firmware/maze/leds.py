@@ -15,6 +15,7 @@ from engine.maze.actions import Move, PlaceWall
 from engine.maze.board import SIZE, queen_moves
 from engine.maze.game import Role
 from firmware.service import palette
+from firmware.service.table_state import TableState
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 
@@ -26,10 +27,10 @@ def _at(square: tuple[int, int]) -> tuple[str, str, int]:
 def _ring(table, role: Role, ring_pixels: int) -> list[palette.RGB]:
     pos = table.position
     player = role.player
-    if table.state == "over":
+    if table.state == TableState.over:
         won = pos.outcome().winner is player
         return [palette.GOOD if won else palette.EXTRA] * ring_pixels
-    if table.state == "paused":
+    if table.state == TableState.paused:
         return [palette.DIM] * ring_pixels
     if role is Role.ARCHITECT:
         left, full = pos.turns_left, pos.options.turns
@@ -41,7 +42,7 @@ def _ring(table, role: Role, ring_pixels: int) -> list[palette.RGB]:
         colour = palette.PLAYERS[player]
     lit = -(-ring_pixels * left // full) if left and full else 0
     ring = [colour] * lit + [palette.OFF] * (ring_pixels - lit)
-    if table.state != "setup" and pos.to_play is role and ring_pixels:
+    if table.state != TableState.setup and pos.to_play is role and ring_pixels:
         ring[-1] = palette.PLAYERS[player]  # the last pixel: whose turn it is
     return ring
 
@@ -53,11 +54,11 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
     for role in Role:
         for i, rgb in enumerate(_ring(table, role, ring_pixels)):
             leds[("ring", role.player.value, i)] = rgb
-    if table.lifted is not None and table.state in ("play", "choose"):
+    if table.lifted is not None and table.state in (TableState.play, TableState.choose):
         for square in queen_moves(pos.cut, table.lifted):
             leds[_at(square)] = palette.CANDIDATE
     _light_candidates(table, leds)
-    if table.state in ("setup", "repair"):
+    if table.state in (TableState.setup, TableState.repair):
         for square in table.wrong:
             leds[_at(square)] = palette.EXTRA
     return leds

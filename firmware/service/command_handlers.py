@@ -38,6 +38,7 @@ from engine.errors import ObeliskError
 from engine.record import options_to_dict
 from firmware.games import GAMES, GameType
 from firmware.service.commands import Command, CommandRefused, games, options_of
+from firmware.service.table_state import TableState
 from firmware.store.journal import Journal, JournalError
 from hardware.buttons import ButtonEvent
 
@@ -132,7 +133,7 @@ def _hint_now(table: Any) -> str:
         return ("a hint is for playing alone: set up a new game with the computer in a seat "
                 "(solo A or B)")
     if not table.in_plain_play():
-        return "a hint is for a game in play" if table.state != "play" else \
+        return "a hint is for a game in play" if table.state != TableState.play else \
             "confirm or undo the takeback first (lift the pieces off, or put them back)"
     from firmware.service.far_seat import movers
 
@@ -220,13 +221,13 @@ class Controls:
             raise CommandRefused("there is no game in play to pause"
                                  + (": it is paused already" if table.may_resume() else ""))
         self._press("menu", now)
-        return table.PAUSED if table.state == "paused" else _asked(table)
+        return table.PAUSED if table.state == TableState.paused else _asked(table)
 
     def _resume(self, table: Any, command: Command, now: float) -> str:
         if not table.may_resume():
             raise CommandRefused("the table is not paused")
         self._press("menu", now)
-        return "play goes on" if table.state != "paused" else _asked(table)
+        return "play goes on" if table.state != TableState.paused else _asked(table)
 
     def _decline(self, table: Any, command: Command, now: float) -> str:
         earners = _bonus(table)

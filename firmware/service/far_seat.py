@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from engine.errors import ObeliskError
 from engine.players import Player
 from firmware.games import GAMES
+from firmware.service.table_state import TableState
 
 
 class NoComputer(ObeliskError):
@@ -190,9 +191,9 @@ class FarSeat:
     def showing(self, table: Any) -> bool:
         """Whether the asked move is shown now (lit, and said beside a ring): in play, and
         while the table refuses a move made in its place (the refusal points at it)."""
-        if table.state == "play":
+        if table.state == TableState.play:
             return True
-        return (table.state == "repair" and bool(self.asked) and bool(self._refusal)
+        return (table.state == TableState.repair and bool(self.asked) and bool(self._refusal)
                 and table.problem == self._refusal)
 
     def chosen(self, pos: Any, reading: Any) -> tuple:

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
 from transitions import Machine
@@ -55,27 +56,29 @@ from firmware.service.settle import Settler
 from firmware.service.table_asks import Actions, Asking
 from firmware.service.table_lights import Lighting
 from firmware.service.table_start import Starting, fresh_seed
+from firmware.service.table_state import READING_STATES, TableState
 from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
 
 V = TypeVar("V")
 
-CORE_STATES = ("setup", "play", "choose", "repair", "paused", "over")
+CORE_STATES: tuple[StrEnum, ...] = tuple(TableState)
 CORE_TRANSITIONS = (
-    {"trigger": "begin", "source": "setup", "dest": "play"},
-    {"trigger": "resumed", "source": "setup", "dest": "play"},
-    {"trigger": "ask", "source": ["play", "repair"], "dest": "choose"},
-    {"trigger": "picked", "source": "choose", "dest": "play"},
-    {"trigger": "go_wrong", "source": ["play", "choose"], "dest": "repair"},
-    {"trigger": "fixed", "source": "repair", "dest": "play"},
-    {"trigger": "pause", "source": ["play", "choose", "repair"], "dest": "paused"},
-    {"trigger": "resume", "source": "paused", "dest": "play"},
-    {"trigger": "finish", "source": ["play", "choose", "repair"], "dest": "over"},
-    {"trigger": "new_game", "source": "over", "dest": "setup", "after": "_next_game"},
+    {"trigger": "begin", "source": TableState.setup, "dest": TableState.play},
+    {"trigger": "resumed", "source": TableState.setup, "dest": TableState.play},
+    {"trigger": "ask", "source": [TableState.play, TableState.repair], "dest": TableState.choose},
+    {"trigger": "picked", "source": TableState.choose, "dest": TableState.play},
+    {"trigger": "go_wrong", "dest": TableState.repair,
+     "source": [TableState.play, TableState.choose]},
+    {"trigger": "fixed", "source": TableState.repair, "dest": TableState.play},
+    {"trigger": "pause", "dest": TableState.paused,
+     "source": [TableState.play, TableState.choose, TableState.repair]},
+    {"trigger": "resume", "source": TableState.paused, "dest": TableState.play},
+    {"trigger": "finish", "dest": TableState.over,
+     "source": [TableState.play, TableState.choose, TableState.repair]},
+    {"trigger": "new_game", "dest": TableState.setup, "after": "_next_game",
+     "source": TableState.over},
 )
-
-READING_STATES = ("play", "choose", "repair")
-"""The states in which a settled reading is a move, a choice or a repair to read."""
 
 
 class Table(Starting, Asking, Lighting, Generic[V]):
@@ -88,9 +91,9 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     means while a game is played, as a ``Reading`` (the core acts on it).
     """
 
-    STATES: ClassVar[tuple[str, ...]] = CORE_STATES
+    STATES: ClassVar[tuple[StrEnum, ...]] = CORE_STATES
     TRANSITIONS: ClassVar[tuple[dict, ...]] = CORE_TRANSITIONS
-    EXTRA_STATES: ClassVar[tuple[str, ...]] = ()
+    EXTRA_STATES: ClassVar[tuple[StrEnum, ...]] = ()
     EXTRA_TRANSITIONS: ClassVar[tuple[dict, ...]] = ()
     SETUP: ClassVar[str] = "set the pieces out for a new game, then press a player button"
     READY: ClassVar[str] = "the board is set: press a player button to start"
@@ -124,7 +127,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
         # a player's press that came while a reading settled: (player, kind, state then)
-        self._held_press: tuple[Player, str, str] | None = None
+        self._held_press: tuple[Player, str, StrEnum] | None = None
         self.problem = ""
         self.problem_kind = "rule"  # what ``problem`` is, when play stops on it (``_wrong``)
         self._turn_said = ""  # the words of the last turn told
@@ -148,7 +151,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         self._now = 0.0
         self.machine = Machine(model=self, states=list(self.STATES),
                                transitions=[dict(t) for t in self.TRANSITIONS],
-                               initial="setup", auto_transitions=False, queued=True)
+                               initial=TableState.setup, auto_transitions=False, queued=True)
 
     # ------------------------------------------------------------------ telling
 
@@ -184,11 +187,11 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         stands at this moment beyond it (a pause, a refusal, an offer, an hourglass), so a
         page that joins mid-game shows what one there from the start shows."""
         events = [self.public_state()]
-        if self.state == "paused":
+        if self.state == TableState.paused:
             events.append(self.event("pause", state="paused"))
-        if self.state == "repair" and self.problem:
+        if self.state == TableState.repair and self.problem:
             events.append(self._refused_event())
-        if self.state == "choose" and self.chooser is not None:
+        if self.state == TableState.choose and self.chooser is not None:
             events.append(self._choose_event())
         if self.offer is not None:
             events.append(self._takeback_event(self.offer))
@@ -266,12 +269,12 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         if self.may_new_game():
             if event.kind == "press":
                 self.new_game()
-        elif self.state == "choose":
+        elif self.state == TableState.choose:
             if player is self.chooser:
                 self._choose(event.kind)
         elif self.takeback_waiting():
             self._confirm_takeback(player)
-        elif self.state == "setup" or self.in_plain_play():
+        elif self.state == TableState.setup or self.in_plain_play():
             if self.settler.deadline() is not None:  # about the table as it settles now
                 self._held_press = (player, event.kind, self.state)
             else:
@@ -284,7 +287,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
             self.pause()
         elif self.may_resume():
             self.resume()
-        elif self.state == "setup":
+        elif self.state == TableState.setup:
             self._setup_menu()
 
     # What may be done now. The machine's own ``may_<trigger>()`` answers for its
@@ -303,11 +306,11 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     def in_plain_play(self) -> bool:
         """Plain play, no choice, repair or takeback awaited: a player's button means the
         game's own thing (a bonus declined, a hint asked) and a sure reading counts early."""
-        return self.state == "play" and self.offer is None
+        return self.state == TableState.play and self.offer is None
 
     def takeback_waiting(self) -> bool:
         """A takeback is on offer that its owners' buttons may confirm now (not paused)."""
-        return self.offer is not None and self.state in ("play", "repair")
+        return self.offer is not None and self.state in (TableState.play, TableState.repair)
 
     def choice_waiting(self) -> bool:
         """A choice awaits its chooser: presses step through the candidates, a hold plays."""
@@ -339,11 +342,11 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         """A settled reading, dealt with once: before a game, whether the pieces are set out;
         while one is played (or a choice or a repair is awaited), what it means; in any
         other state (paused, over) nothing."""
-        if self.state == "setup":
+        if self.state == TableState.setup:
             was, shown = self.problem, self.setup_seen(self.decided)
             self._setup_view(view)
             seen = self.setup_seen(view)
-            if self.state == "setup" and (self.problem != was or seen != shown):
+            if self.state == TableState.setup and (self.problem != was or seen != shown):
                 # what to set out next, and what of it stands already
                 self.tell("setup", problem=self.problem,
                           **({} if seen is None else {"observation": seen}))

@@ -28,6 +28,7 @@ from engine.errors import InferenceError, ObeliskError, PutBackFirst
 from engine.players import Player
 from engine.reading import Reading, Takeback
 from firmware.service.events import Mark
+from firmware.service.table_state import TableState
 
 Actions = tuple[Any, ...]
 
@@ -71,7 +72,7 @@ class Asking:
     def _view_button(self, player: Player, kind: str) -> None:
         """A press about the pieces (set out, a block above the rods, a pass...): the
         settled view is the table as it is."""
-        if self.state == "setup":
+        if self.state == TableState.setup:
             self._setup_button(player, kind)
         elif self.solo is None or not self.solo.button(self, player, kind):
             self._play_button(player, kind)
@@ -84,7 +85,7 @@ class Asking:
             return
         held, self._held_press = self._held_press, None
         if held is not None and held[2] == self.state and (
-                self.state == "setup" or self.in_plain_play()):
+                self.state == TableState.setup or self.in_plain_play()):
             self._view_button(held[0], held[1])
 
     # ------------------------------------------------------------------ a settled reading
@@ -94,7 +95,7 @@ class Asking:
         turn's words again if the reading changed them (the maze's obelisk lifted: where it
         may go), so that no settled reading goes unanswered."""
         self._read_meaning(view)
-        if self.state in ("play", "choose") and not self.position.is_terminal():
+        if self.state in (TableState.play, TableState.choose) and not self.position.is_terminal():
             self._tell_turn(self.position)
 
     def _read_meaning(self, view: Any) -> None:
@@ -116,7 +117,7 @@ class Asking:
         self.lifted = reading.lifted
         reading = self._asked_only(reading)
         if reading.choices:
-            if self.state == "repair":
+            if self.state == TableState.repair:
                 self._settled_back()
             assert reading.chooser is not None
             known = () if self.solo is None else self.solo.chosen(self.position, reading)
@@ -124,7 +125,7 @@ class Asking:
                 self._ask(reading.chooser, reading.choices, self._question(reading))
                 return
             self.candidates, self.chooser = (), None  # the far seat's: the one it asked
-            if self.state == "choose":
+            if self.state == TableState.choose:
                 self.picked()
             self._accept(known)
             return
@@ -176,7 +177,7 @@ class Asking:
         self.problem, self.problem_kind = message, kind
         self.wrong = where
         self.candidates, self.chooser = (), None
-        if self.state != "repair" and self.may_go_wrong():
+        if self.state != TableState.repair and self.may_go_wrong():
             self.go_wrong()
         elif changed:
             self.beep()
@@ -204,11 +205,11 @@ class Asking:
         (``moving_on``: their own events say it)."""
         self.candidates, self.chooser, self.wrong = (), None, ()
         self.offer, self.confirmed = None, set()
-        if self.state == "choose":
+        if self.state == TableState.choose:
             self.picked()
             if not moving_on:
                 self.tell("repaired")
-        elif self.state == "repair":
+        elif self.state == TableState.repair:
             self.fixed()
             self.tell("repaired")
 
@@ -243,7 +244,7 @@ class Asking:
                                    "what the table sees; "
                                    "press your button to light the next, hold it on the "
                                    "right one")
-        if self.state != "choose":
+        if self.state != TableState.choose:
             self.ask()
         self.emit(self._choose_event())
 
@@ -279,9 +280,9 @@ class Asking:
         self.problem = self._takeback_words(offer.owners)
         self.problem_kind = "takeback"
         self.candidates, self.chooser = (), None
-        if self.state == "choose":
+        if self.state == TableState.choose:
             self.picked()
-        if self.state == "play":
+        if self.state == TableState.play:
             self.go_wrong()
 
     def _takeback_words(self, owners: frozenset) -> str:
@@ -335,7 +336,7 @@ class Asking:
                   observation=self.position.observation())
         self._tell_turn(None)
         if why == "confirmed":
-            if self.state == "repair":
+            if self.state == TableState.repair:
                 self.fixed()
             self.settler.forget()
 

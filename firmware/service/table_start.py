@@ -17,6 +17,7 @@ from typing import Any
 from engine.core import seeded_start
 from engine.record import options_from_dict, options_to_dict
 from firmware.games import GAMES
+from firmware.service.table_state import TableState
 from firmware.store import standing
 from firmware.store.journal import GameEntries, JournalError
 from firmware.store.resume import read_start, replay_journal, start_extras
@@ -110,7 +111,7 @@ class Starting:
     def standing(self, now: float) -> dict:
         """What stands now beyond the moves, as plain values: a pause (and a game's own, as
         a turn's hourglass); {}: nothing."""
-        return {"paused": True} if self.state == "paused" else {}
+        return {"paused": True} if self.state == TableState.paused else {}
 
     def _begin_game(self) -> None:
         """Journal the start of a new game from the start position the table shows."""
@@ -146,7 +147,7 @@ class Starting:
     def _observation(self) -> dict:
         """The public observation a reader draws now: before a game, the table as it is being
         set out where the game says so (``setup_seen``); else the game's."""
-        seen = self.setup_seen(self.decided) if self.state == "setup" else None
+        seen = self.setup_seen(self.decided) if self.state == TableState.setup else None
         return self.position.observation() if seen is None else seen
 
     def setup_seen(self, view: Any) -> dict | None:

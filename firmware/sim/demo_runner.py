@@ -26,6 +26,7 @@ from firmware.service.events import QUIET
 from firmware.service.loop import TableService
 from firmware.service.screen import Screen
 from firmware.service.stream import serve_table
+from firmware.service.table_state import TableState
 from firmware.sim.table_file import TableFile
 from firmware.store.journal import Journal
 from firmware.store.resume import Resolved, ResumeError, resolve
@@ -182,7 +183,7 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
     hand = getattr(devices.sim, "hand", None) or contextlib.nullcontext()
     deadline = time.monotonic() + settings.max_real_s
     try:
-        while table.state != "over":
+        while table.state != TableState.over:
             stop = _stop_code(name, settings, table, reader_gone, loop, failure, deadline)
             if stop is not None:
                 return stop

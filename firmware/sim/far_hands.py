@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from firmware.service.table_state import TableState
+
 AGAIN_S = 1.0
 """How long (real seconds) the demo's hand waits for the table to take a move it made
 before it presses again (where a press is part of the move)."""
@@ -46,16 +48,16 @@ class SoloPlayers:
         table = self.table
         computer = table.solo
         rules = computer.rules
-        if table.state == "choose" and table.chooser is computer.seat and self.seen:
+        if table.state == TableState.choose and table.chooser is computer.seat and self.seen:
             mine = [i for i, c in enumerate(table.candidates)
                     if any(rules.same(table.position, w, c[-1]) for w in self.seen)]
             if mine:  # the chooser's button: step to the asked one, then hold it
                 self.players.devices.buttons.press(computer.seat.value,
                                                    hold=table.pick == mine[0])
                 return
-        if table.state == "repair":
+        if table.state == TableState.repair:
             self.made_in = None  # what was made is refused: once put right, made again
-        if table.state == "play":
+        if table.state == TableState.play:
             pos = table.position
             if self.seen and pos is self.made_in:
                 # made already, and the table has not taken it yet (its button still on its
@@ -76,7 +78,7 @@ class SoloPlayers:
                 return
             if computer.first_to_act(pos):
                 return  # the far seat is to act, its move not lit yet: the bots never make it
-        if table.state == "setup" and computer.first_to_act(table.position) and \
+        if table.state == TableState.setup and computer.first_to_act(table.position) and \
                 table.decided is not None and table.ready(table.decided):
             # set up, and the far seat begins (the maze's Architect puts the obelisk down):
             # the person's press starts the game, and the far seat's first move is lit

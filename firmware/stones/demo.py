@@ -17,6 +17,7 @@ import random
 
 from engine.stones.game import StonesGame, StonesOptions, StonesState
 from engine.stones.sensing import BoardView, Heights, sight, sight_after, stack_heights
+from firmware.service.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.stones.table import StonesTable
 from firmware.stones.view import view_of
@@ -69,22 +70,23 @@ class StonesPlayers:
     def waiting(self) -> bool:
         table = self.table
         return (table.decided == self._seen()
-                and table.state in ("setup", "play", "choose", "repair"))
+                and table.state in (TableState.setup, TableState.play, TableState.choose,
+                                    TableState.repair))
 
     def act(self) -> None:
         table = self.table
         pos = table.position
-        if table.state == "setup":
+        if table.state == TableState.setup:
             start = stack_heights(pos)
             if self.sim.stacks != start:
                 self.show(start)
             else:
                 self.devices.buttons.press("A")
-        elif table.state == "repair":
+        elif table.state == TableState.repair:
             self.show(stack_heights(pos))
-        elif table.state == "choose":
+        elif table.state == TableState.choose:
             self._pick(pos)
-        elif table.state == "play":
+        elif table.state == TableState.play:
             self._move(pos)
 
     def _planned(self, pos: StonesState):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.players import PLAYERS, Player
 from engine.stones.sensing import destinations
 from firmware.service import palette
+from firmware.service.table_state import TableState
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 
@@ -29,7 +30,7 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
     for p in PLAYERS:
         for i, rgb in enumerate(_ring(table, p, ring_pixels)):
             leds[("ring", p.value, i)] = rgb
-    if table.view is not None and table.state in ("setup", "repair"):
+    if table.view is not None and table.state in (TableState.setup, TableState.repair):
         for square in table.differences(table.view):
             extra = dict(table.view.heights).get(square, 0) > dict(
                 table.sight(pos).heights).get(square, 0)
@@ -39,7 +40,7 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
             leds[at(square)] = palette.CANDIDATE
     for i, (move,) in enumerate(table.candidates):
         leds[at(move.to)] = palette.PICK if i == table.pick else palette.CANDIDATE
-    if table.actions and table.state == "play" and not table.candidates:
+    if table.actions and table.state == TableState.play and not table.candidates:
         leds[at(table.actions[-1].to)] = palette.GOOD
     return leds
 
@@ -49,13 +50,13 @@ def _ring(table, p: Player, ring_pixels: int) -> list[palette.RGB]:
     move it is (orange: a capstone must come off), its symmetries on the first two pixels."""
     pos = table.position
     ring = [palette.OFF] * ring_pixels
-    if table.state == "over":
+    if table.state == TableState.over:
         winner = pos.outcome().winner
         ring = [palette.GOOD if winner is p else palette.WARN if winner is None
                 else palette.EXTRA] * ring_pixels
-    elif table.state == "paused":
+    elif table.state == TableState.paused:
         ring = [palette.DIM] * ring_pixels
-    elif pos.to_play is p and table.state != "setup":
+    elif pos.to_play is p and table.state != TableState.setup:
         colour = palette.WARN if pos.pillar_of(p) is not None else palette.PLAYERS[p]
         ring = [colour] * ring_pixels
         if ring_pixels >= 2:  # the mover's symmetry as it stands

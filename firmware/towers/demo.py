@@ -25,6 +25,7 @@ from engine.towers.placement import find_placement
 from engine.towers.sensing import TowersView, expected_towers
 from engine.towers.tower import LEVELS, resting_placements
 from engine.towers.turns import Phase
+from firmware.service.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.store.journal import Journal
 from firmware.store.resume import Resolved
@@ -85,7 +86,7 @@ class DemoPlayers:
         """The table has seen and decided on the table as it physically is."""
         table = self.table
         return table.decided == self._truth() and \
-            table.state in ("setup", "play", "choose", "repair")
+            table.state in (TableState.setup, TableState.play, TableState.choose, TableState.repair)
 
     def _rng(self, role: str) -> random.Random:
         return random.Random(f"{self.seed}:{len(self.table.actions)}:{role}")
@@ -157,21 +158,21 @@ class DemoPlayers:
         """One physical act, if the table is waiting for one."""
         table = self.table
         pos = table.position
-        if table.state != "setup":  # after a power cut, a hand may hold a block already played
+        if table.state != TableState.setup:  # after a power cut, a hand may hold a played block
             waiting = Counter(pos.block(b).colour for b in (*pos.zone, *pos.hands) if b)
             for player, block in list(self.held.items()):
                 if waiting[pos.block(block).colour] > 0:
                     waiting[pos.block(block).colour] -= 1  # zone blocks are known by colour
                 else:
                     del self.held[player]
-        if table.state == "setup" and table.decided is not None \
+        if table.state == TableState.setup and table.decided is not None \
                 and not any(table.decided.towers):
             self.devices.buttons.press("A")  # the table is clear: start
-        elif table.state == "choose" and table.chooser is not None:
+        elif table.state == TableState.choose and table.chooser is not None:
             self._pick(table.chooser)
-        elif table.state == "repair" or table.clear_zone:
+        elif table.state == TableState.repair or table.clear_zone:
             self._repair(pos)
-        elif table.state == "play":
+        elif table.state == TableState.play:
             self._play(pos)
 
     def _repair(self, pos: TowersState) -> None:

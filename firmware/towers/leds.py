@@ -18,6 +18,8 @@ from engine.towers.sensing import UNKNOWN, zone_fits
 from engine.towers.tower import RODS, WIDTH
 from engine.towers.turns import Phase
 from firmware.service import palette
+from firmware.service.table_state import TableState
+from firmware.towers.table_state import TowersTableState
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 OPTION_STEP_S = 15.0
@@ -42,30 +44,30 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
 def next_change(table, now: float, ring_pixels: int) -> float | None:
     """When the frame will next change with nothing but time passing (the service sleeps
     till then): the toss's spinning pixel, or the active player's hourglass."""
-    if table.state == "toss":
+    if table.state == TowersTableState.toss:
         return (math.floor(now * TOSS_STEPS_S) + 1) / TOSS_STEPS_S
     pos = table.position
-    if table.state == "play" and pos.phase is Phase.CHOOSE:
+    if table.state == TableState.play and pos.phase is Phase.CHOOSE:
         return table.hourglass.next_change(now, ring_pixels)
     return None
 
 
 def _ring(table, p, now: float, n: int) -> list[palette.RGB]:
     pos = table.position
-    if table.state == "setup":
+    if table.state == TableState.setup:
         options = table.game.options
         shown = palette.EXTRA if options.sudden_death else palette.OPTION
         lit = min(n, round(options.hourglass_s / OPTION_STEP_S))
         return [shown] * lit + [palette.OFF] * (n - lit)
-    if table.state == "toss":
+    if table.state == TowersTableState.toss:
         ring = [palette.OFF] * n
         ring[int(now * TOSS_STEPS_S) % n] = palette.PLAYERS[p]
         return ring
-    if table.state == "over":
+    if table.state == TableState.over:
         winner = pos.outcome().winner
         return [palette.GOOD if winner is p else palette.WARN if winner is None
                 else palette.EXTRA] * n
-    if table.state == "paused":
+    if table.state == TableState.paused:
         return [palette.DIM] * n
     if pos.phase is Phase.CHOOSE and pos.active is p:
         return table.hourglass.ring(now, n)
@@ -80,7 +82,7 @@ def _rod(cell) -> int:
 
 
 def _towers(table, leds: Frame) -> None:
-    if table.state == "choose" and table.candidates:
+    if table.state == TableState.choose and table.candidates:
         for i, candidate in enumerate(table.candidates):
             if i != table.pick:
                 place = candidate[-1]
@@ -89,7 +91,7 @@ def _towers(table, leds: Frame) -> None:
         place = table.candidates[table.pick][-1]
         for cell in place.cells:  # the one a hold would play, over the others
             leds[("tower", place.tower.value, _rod(cell))] = palette.PICK
-    elif table.state in ("setup", "repair"):
+    elif table.state in (TableState.setup, TableState.repair):
         fix = table.next_fix()
         if fix is not None:
             p, cell, extra = fix
@@ -104,7 +106,7 @@ def _zone(table, leds: Frame) -> None:
     view = table.decided
     if view is None:
         return
-    counted = table.state != "setup" and not table.clear_zone \
+    counted = table.state != TableState.setup and not table.clear_zone \
         and zone_fits(table.position, view.zone_colours())
     for i, colour in enumerate(view.zone):
         if colour is None:

@@ -45,9 +45,11 @@ from engine.towers.turns import Phase
 from firmware.service.events import Mark
 from firmware.service.hourglass import Hourglass
 from firmware.service.table import Table
+from firmware.service.table_state import TableState
 from firmware.store.journal import GameEntries, Journal
 from firmware.store.standing import Kept
 from firmware.towers import leds
+from firmware.towers.table_state import TowersTableState
 
 PRESETS = (
     TowersOptions(hourglass_s=60.0),
@@ -77,10 +79,11 @@ CHOOSE_PLACEMENT = ("{}: more than one placement fits what the rods see; press y
 class TowersTable(Table[TowersView]):
     """One towers game on a physical (or simulated) table."""
 
-    EXTRA_STATES = ("toss",)
+    EXTRA_STATES = tuple(TowersTableState)
     EXTRA_TRANSITIONS = (
-        {"trigger": "begin", "source": "setup", "dest": "toss"},
-        {"trigger": "tossed", "source": "toss", "dest": "play", "conditions": "toss_over"},
+        {"trigger": "begin", "source": TableState.setup, "dest": TowersTableState.toss},
+        {"trigger": "tossed", "source": TowersTableState.toss, "dest": TableState.play,
+         "conditions": "toss_over"},
     )
     PAUSED = "paused: the hourglass is stopped"
     SETUP = "clear both towers and the zone pads, then press a player button"
@@ -238,16 +241,16 @@ class TowersTable(Table[TowersView]):
         super().tick(now)
         pos = self.position
         # a refusal does not stop the hourglass: out while something is wrong, the turn is lost
-        if (self.state in ("play", "repair") and pos.phase is Phase.CHOOSE
+        if (self.state in (TableState.play, TableState.repair) and pos.phase is Phase.CHOOSE
                 and self.hourglass.expired(now)):
             self._lose_turn()
 
     def next_deadline(self) -> float | None:
         """When ``tick`` next has something to do (for the service's sleep)."""
         times = [super().next_deadline()]
-        if self.state == "toss":
+        if self.state == TowersTableState.toss:
             times.append(self._toss_until)
-        if self.state in ("play", "repair"):
+        if self.state in (TableState.play, TableState.repair):
             times.append(self.hourglass.expires_at())
         known = [t for t in times if t is not None]
         return min(known) if known else None
@@ -257,10 +260,10 @@ class TowersTable(Table[TowersView]):
         self._glass_told("expired", 0.0)
         self.hourglass.stop()
         self.clear_zone = self.view is not None and bool(self.view.zone_colours())
-        if self.state == "repair":  # what was wrong is read again after the lost turn
+        if self.state == TableState.repair:  # what was wrong is read again after the lost turn
             self._settled_back(moving_on=True)
         self._accept([Timeout()])
-        if self.state != "play":
+        if self.state != TableState.play:
             return
         if self.clear_zone:
             self._wrong(LOST_TURN, kind="task")  # the next hourglass waits for an empty zone
@@ -272,7 +275,7 @@ class TowersTable(Table[TowersView]):
 
         After a lost turn it waits until the zone is empty again.
         """
-        if (self.state == "play" and self.position.phase is Phase.CHOOSE
+        if (self.state == TableState.play and self.position.phase is Phase.CHOOSE
                 and not self.hourglass.started and not self.clear_zone
                 and not self._computer_chooses()):
             self.glass_of = self.position.active
@@ -426,11 +429,11 @@ def state_diagram() -> str:
     class _Model:
         pass
 
-    first = ("setup", "toss")  # drawn in the order a game goes
+    first = (TableState.setup, TowersTableState.toss)  # drawn in the order a game goes
     states = [*first, *(s for s in TowersTable.STATES if s not in first)]
     machine = GraphMachine(model=_Model(), states=states,
                            transitions=[dict(t) for t in TowersTable.TRANSITIONS],
-                           initial="setup", auto_transitions=False, graph_engine="mermaid",
+                           initial=TableState.setup, auto_transitions=False, graph_engine="mermaid",
                            title="The towers table")
     lines = machine.get_graph().draw(None).splitlines()
     keep = [line for line in lines if "classDef" not in line and "Class " not in line]
