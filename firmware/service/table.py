@@ -49,7 +49,7 @@ from transitions import Machine
 from engine.core import seeded_start
 from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
-from engine.reading import Takeback
+from engine.reading import Reading, Takeback
 from engine.record import options_to_dict
 from firmware.service import events
 from firmware.service.settle import Settler
@@ -124,6 +124,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
             self.seed = solo.first_seed(self.seed)
         self.settler: Settler[V] = Settler(settle_s, quick_s, sure=self._sure_now)
         self._prepared: dict = {}  # action -> (position before, position after)
+        self._meant: tuple | None = None  # (position, view and key, its Reading or refusal)
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
         # a player's press that came while a reading settled: (player, kind, state then)
@@ -379,7 +380,30 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     def _sure(self, view: V) -> tuple:
         """The complete legal actions ``view`` surely means, or (): a reading that is only
         actions (no choice, nothing lifted or offered back)."""
-        return self._reading(view).sure()
+        return self._meaning(view).sure()
+
+    def _meaning(self, view: V) -> Reading:
+        """The game's ``_reading`` of ``view``, worked out once and kept: the short settle
+        window asks it as the view arrives, the decision once it has settled. A position
+        always follows the same history, so the position itself (not an equal one), the view
+        and what else the game reads (``_reading_key``) are the key; a refusal is kept too."""
+        kept = self._meant
+        if kept is not None and kept[0] is self.position and kept[1] == (view,
+                                                                         self._reading_key()):
+            meant = kept[2]
+        else:
+            try:
+                meant = self._reading(view)
+            except ObeliskError as exc:
+                meant = exc
+            self._meant = (self.position, (view, self._reading_key()), meant)
+        if isinstance(meant, ObeliskError):
+            raise meant
+        return meant
+
+    def _reading_key(self) -> object:
+        """What a game's ``_reading`` reads besides the position and the view (none)."""
+        return None
 
     def _apply(self, pos: Any, action: Any) -> Any:
         """The position after ``action`` (worked out already if the reading was sure)."""

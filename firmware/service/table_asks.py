@@ -103,7 +103,7 @@ class Asking:
         destinations lit), or the actions to play."""
         self.lifted = None
         try:
-            reading = self._reading(view)
+            reading = self._meaning(view)
         except ObeliskError as exc:
             self.offer, self.confirmed = None, set()
             task = isinstance(exc, PutBackFirst)  # pieces to put back, no rule broken

@@ -101,7 +101,6 @@ class TowersTable(Table[TowersView]):
         self.clear_zone = False  # blocks of a lost turn must go back to the pile
         self._sand_kept: float | None = None  # a resumed turn's sand, kept at the stop
         self._toss_until = 0.0
-        self._last_read: tuple | None = None  # (position, (view, clear_zone), what it meant)
 
     @property
     def last_place(self) -> Place | None:
@@ -351,26 +350,16 @@ class TowersTable(Table[TowersView]):
     # ---------------------------------------------------------------- deciding
 
     def _reading(self, view: TowersView) -> Reading:
-        """``read_view``, worked out once per reading and position (it tries placements on
-        both towers): the short settle window asks it as the reading arrives, the decision
-        once it has settled. A position always follows the same history, so the position
-        itself (not an equal one) and the view are the key. Once a lost turn's blocks are
-        back in the pile, the next turn's hourglass may start."""
+        """``read_view`` (the core keeps it: it tries placements on both towers). Once a
+        lost turn's blocks are back in the pile, the next turn's hourglass may start."""
         if self.clear_zone and not view.zone_colours():
             self.clear_zone = False
             self._glass_due()
-        last = self._last_read
-        if last is not None and last[0] is self.position and last[1] == (view, self.clear_zone):
-            meant = last[2]
-        else:
-            try:
-                meant = read_view(self.history, self.actions, view, clear_zone=self.clear_zone)
-            except ObeliskError as exc:
-                meant = exc
-            self._last_read = (self.position, (view, self.clear_zone), meant)
-        if isinstance(meant, ObeliskError):
-            raise meant
-        return meant
+        return read_view(self.history, self.actions, view, clear_zone=self.clear_zone)
+
+    def _reading_key(self) -> object:
+        """A lost turn's blocks still to go back change what a view means."""
+        return self.clear_zone
 
     def _to_fix(self, view: TowersView, exc: ObeliskError) -> tuple:
         """The first cube to put right (or take off) is lit, one at a time."""
