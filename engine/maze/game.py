@@ -174,7 +174,7 @@ class MazeState(Turns, NoChance):
     @cached_property
     def _whole(self) -> bool:
         """Every square is reachable now (always so between walls; checked, not assumed)."""
-        return flood(self.steps, self.obelisk) == ALL
+        return flood(self.steps, self.obelisk_square) == ALL
 
     @cached_property
     def _crowded(self) -> int:
@@ -184,6 +184,14 @@ class MazeState(Turns, NoChance):
             for square in block_around(w.square):
                 near |= square_bit(square)
         return near
+
+    @property
+    def obelisk_square(self) -> Square:
+        """Where the obelisk stands: from the first segment on, it always stands somewhere."""
+        if self.obelisk is None:
+            raise WrongPhaseError("the obelisk is not on the board yet: the first segment "
+                                  "placed is the obelisk")
+        return self.obelisk
 
     @property
     def to_play(self) -> Role | None:
@@ -289,7 +297,7 @@ class MazeState(Turns, NoChance):
                                 out.append(wall)
             return out
         if self.phase is Phase.MOVE:
-            return [Move(sq) for sq in queen_moves(self.cut, self.obelisk)]
+            return [Move(sq) for sq in queen_moves(self.cut, self.obelisk_square)]
         return []
 
     def walls_on(self, squares: Iterable[Square]) -> list[PlaceWall]:
@@ -323,7 +331,7 @@ class MazeState(Turns, NoChance):
         cut = dict(self._cut_masks)
         for d, bit in wall_bits(wall):
             cut[d] |= bit
-        return flood(steps_from(cut), self.obelisk)
+        return flood(steps_from(cut), self.obelisk_square)
 
     def apply_action(self, action: Action) -> MazeState:
         """The state after ``action``, or a MazeError / WrongPhaseError saying why not."""
@@ -365,8 +373,7 @@ class MazeState(Turns, NoChance):
     def _move(self, to: Square) -> MazeState:
         if self.phase is not Phase.MOVE:
             raise WrongPhaseError("the Maze Master walls or passes first")
-        frm = self.obelisk
-        assert frm is not None
+        frm = self.obelisk_square
         if to not in queen_moves(self.cut, frm):
             raise MazeError(self.why_not(frm, to))
         claimed = self.claimed + (to in self.segments)
