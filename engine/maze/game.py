@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
+from typing import Any
 
 from engine.core import NoChance, Outcome, Turns, counted, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError, WrongPhaseError
@@ -261,7 +262,7 @@ class MazeState(Turns, NoChance):
         raise ValueError(f"{text!r} is not a maze action (segment h8, wall c3 NE, pass, "
                          "obelisk d5)")
 
-    def observation(self) -> dict:
+    def observation(self) -> dict[str, Any]:
         """The whole board is in plain view."""
         return {
             "game": "maze", "size": SIZE, "phase": self.phase.value,
