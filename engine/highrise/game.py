@@ -325,12 +325,13 @@ class HighriseState(Turns):
         """Whose turn, pieces left and whose pyramids stand on each square, bottom to top (as
         everyone at the table saw them placed, in their owners' colours); their sizes, what
         the stacks hold and their values only once the game is over."""
-        seen: dict[str, Any] = {"game": "highrise", "rows": self.options.rows, "cols": self.options.cols,
-                      "to_play": None if self.current_player() is None else self.to_play.value,
-                      "plies": self.plies,
-                      "pieces_left": {p.value: self.pieces_left(p) for p in PLAYERS},
-                      "owners": {square_name(self.square(i)): [owner.value for owner, _ in stack]
-                                 for i, stack in enumerate(self.stacks) if stack}}
+        seen: dict[str, Any] = {
+            "game": "highrise", "rows": self.options.rows, "cols": self.options.cols,
+            "to_play": None if self.current_player() is None else self.to_play.value,
+            "plies": self.plies,
+            "pieces_left": {p.value: self.pieces_left(p) for p in PLAYERS},
+            "owners": {square_name(self.square(i)): [owner.value for owner, _ in stack]
+                       for i, stack in enumerate(self.stacks) if stack}}
         if self.is_terminal():
             seen["stacks"] = [{"square": square_name(s.square), "value": s.value,
                                "pips": {"A": s.pips[0], "B": s.pips[1]},

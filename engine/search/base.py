@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic
 
-from engine.core import S, ChanceStream, State
+from engine.core import ChanceStream, S, State
 
 Results = tuple[float, float]
 

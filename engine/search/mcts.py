@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable
 from typing import Any, Generic
 
-from engine.core import S, ChanceStream
+from engine.core import ChanceStream, S
 from engine.search.base import Results, Tuning
 
 
