@@ -34,7 +34,8 @@ def moves(state: TowersState) -> list[Any]:
     """
     me = state.current_player()
     hand = None if me is None else state.hands[me.index]
-    if state.phase is Phase.PLACE and me is not None and hand is not None:  # always, placing
+    # while placing, the player named holds a block: both checks always hold then
+    if state.phase is Phase.PLACE and me is not None and hand is not None:
         return [Place(me, hand, cells)
                 for cells in resting_placements(state.tower(me), state.block(hand))]
     return [a for a in state.legal_actions(me) if not isinstance(a, PutBack)]

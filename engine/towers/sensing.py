@@ -91,7 +91,8 @@ def taken_colour(state: TowersState, view: TowersView | None) -> Colour | None:
     if state.phase is not Phase.TAKE or view is None:
         return None
     zone: Counter[Colour | str] = Counter(state.block(b).colour for b in state.zone)
-    taken = [c for c in zone - view.zone_colours() if isinstance(c, Colour)]  # all of them
+    # what is left are colours of the zone's blocks (the filter only tells mypy so)
+    taken = [c for c in zone - view.zone_colours() if isinstance(c, Colour)]
     return taken[0] if len(taken) == 1 else None
 
 
