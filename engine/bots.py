@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
+
+from engine.core import S, State
+
+T = TypeVar("T")
 
 
 class Rng(Protocol):
     """What a bot needs of a random source; ``random.Random`` fits."""
 
-    def choice(self, seq: Any) -> Any: ...
+    def choice(self, seq: Sequence[T]) -> T: ...
 
     def random(self) -> float: ...
 
 
-def random_action(state: Any, rng: Rng) -> Any:
+def random_action(state: State, rng: Rng) -> Any:
     """A uniformly random legal action: the simplest opponent, and a test driver."""
     return rng.choice(state.legal_actions())
 
 
-def random_playout(state: Any, rng: Rng, *, max_actions: int = 100_000) -> list[Any]:
+def random_playout(state: S, rng: Rng, *, max_actions: int = 100_000) -> list[S]:
     """Play random legal actions to the end; return every state, first to last.
 
     ``max_actions`` guards against a rules bug that never ends a game: reaching
@@ -33,7 +38,7 @@ def random_playout(state: Any, rng: Rng, *, max_actions: int = 100_000) -> list[
     return states
 
 
-def low_action(state: Any, rng: Rng) -> Any:
+def low_action(state: State, rng: Rng) -> Any:
     """Like ``random_action``, but a placement goes as low as it can.
 
     Packing low keeps towers under the top for longer, so games reach flats

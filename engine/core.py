@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, Self, TypeVar
 
 from engine.players import PLAYERS, Player
 
@@ -68,7 +68,7 @@ class Outcome:
             who += f", {self.scores[first]} to {self.scores[1 - first]}"
         return f"{who} (the game ended: {self.ended or self.termination.replace('_', ' ')})"
 
-    def to_dict(self, seats: Mapping[str, str] | None = None) -> dict:
+    def to_dict(self, seats: Mapping[str, str] | None = None) -> dict[str, Any]:
         """Plain data for events, journals and pages (``seats``: as for ``words``)."""
         return {"termination": self.termination,
                 "winner": self.winner.value if self.winner else None,
@@ -84,13 +84,18 @@ def returns_of(outcome: Outcome | None) -> tuple[float, float]:
 
 
 class State(Protocol):
-    """What every game's state offers (see the module's docstring)."""
+    """What every game's state offers (see the module's docstring).
+
+    Actions are each game's own values (``Any`` here: the search, the bots and the table
+    pass them back to the state they came from); a state's ``apply_action`` returns a
+    state of its own game.
+    """
 
     def current_player(self) -> Player | None: ...
 
     def legal_actions(self) -> list[Any]: ...
 
-    def apply_action(self, action: Any) -> State: ...
+    def apply_action(self, action: Any) -> Self: ...
 
     def is_terminal(self) -> bool: ...
 
@@ -102,7 +107,7 @@ class State(Protocol):
 
     def string_to_action(self, text: str) -> Any: ...
 
-    def observation(self) -> dict: ...
+    def observation(self) -> dict[str, Any]: ...
 
     def is_chance_node(self) -> bool: ...
 
@@ -115,19 +120,29 @@ class State(Protocol):
     def describe_phase(self) -> str: ...
 
 
+S = TypeVar("S", bound=State)
+"""Some game's state: what goes in comes back out, a towers state as a towers state."""
+
+
+class _NamesThePlayer(Protocol):
+    """What ``Turns`` needs of the state it is mixed into."""
+
+    def current_player(self) -> Player | None: ...
+
+
 class Turns:
     """For a game where one player acts at a time: who may act, who made an action and
     what the turn is about follow from ``current_player`` (towers, where both players
     may place at once, says more)."""
 
-    def to_move(self) -> tuple[Player, ...]:
+    def to_move(self: _NamesThePlayer) -> tuple[Player, ...]:
         """The players who may act now."""
-        player = self.current_player()  # type: ignore[attr-defined]
+        player = self.current_player()
         return (player,) if player is not None else ()
 
-    def actor(self, action: Any) -> Player | None:
+    def actor(self: _NamesThePlayer, action: Any) -> Player | None:
         """Who makes ``action``: the player to move."""
-        return self.current_player()  # type: ignore[attr-defined]
+        return self.current_player()
 
     def describe_phase(self) -> str:
         """What the player to act is to do, in a sentence."""
@@ -144,15 +159,20 @@ class NoChance:
         return []
 
 
-class Game(Protocol):
-    """What every game offers: its id and options, and the first position."""
+S_co = TypeVar("S_co", bound=State, covariant=True)
 
-    id: str
+
+class Game(Protocol[S_co]):
+    """What every game offers: its id and options, and the first position (a ``Game[S]``
+    starts states of type ``S``)."""
 
     @property
-    def options(self) -> Any: ...
+    def id(self) -> str: ...
 
-    def new_initial_state(self) -> State: ...
+    @property
+    def options(self) -> object: ...  # each game's own frozen options
+
+    def new_initial_state(self) -> S_co: ...
 
 
 # ------------------------------------------------------------------ chance
@@ -183,7 +203,7 @@ class ChanceStream:
                 return z % n
 
 
-def play_chance(state: Any, stream: ChanceStream) -> Any:
+def play_chance(state: S, stream: ChanceStream) -> S:
     """Resolve chance nodes from ``stream`` until a player (or the end) is to act.
 
     Each node's outcomes are taken in the order the game lists them and drawn
@@ -195,7 +215,7 @@ def play_chance(state: Any, stream: ChanceStream) -> Any:
     return state
 
 
-def seeded_start(game: Any, seed: int) -> tuple[Any, ChanceStream]:
+def seeded_start(game: Game[S], seed: int) -> tuple[S, ChanceStream]:
     """The first position a player acts in, chance resolved from ``seed``, and the stream
     (games with chance later on draw from it as they go)."""
     stream = ChanceStream(seed)

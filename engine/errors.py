@@ -55,7 +55,7 @@ class ShapeMismatchError(PlacementError):
 class InferenceError(ObeliskError):
     """Sensor readings that are not one legal action; ``squares`` are where to look (lit)."""
 
-    def __init__(self, message: str, squares: tuple = ()) -> None:
+    def __init__(self, message: str, squares: tuple[tuple[int, int], ...] = ()) -> None:
         super().__init__(message)
         self.squares = squares
 
@@ -80,10 +80,11 @@ class UnknownShapeError(InferenceError):
 class AmbiguousPlacementError(InferenceError):
     """More than one legal placement fits what the sensors see.
 
-    ``candidates`` holds them so the table can ask the player which it was.
+    ``candidates`` holds them so the table can ask the player which it was: each a
+    game's action, or a tuple of actions that go together.
     """
 
-    def __init__(self, message: str, candidates: tuple = ()) -> None:
+    def __init__(self, message: str, candidates: tuple[object, ...] = ()) -> None:
         super().__init__(message)
         self.candidates = candidates
 

@@ -34,7 +34,7 @@ class Reading:
     - ``actions``: whole actions the sensors saw made, in order, to be played;
     - ``choices`` (with ``chooser``): more than one thing fits, each a tuple of
       actions; the chooser picks one with their button;
-    - ``lifted``: a piece held in the air, whose destinations light up (with
+    - ``lifted``: the square of a piece held in the air, whose destinations light up (with
       ``choices`` when setting it down could also be a move no switch sees);
     - ``takeback``: the pieces stand as an earlier position, to be confirmed;
     - ``amends``: the actions after this many were a piece still on its way (a
@@ -44,7 +44,7 @@ class Reading:
     actions: tuple[Any, ...] = ()
     choices: tuple[tuple[Any, ...], ...] = ()
     chooser: Player | None = None
-    lifted: Any = None
+    lifted: tuple[int, int] | None = None
     takeback: Takeback | None = None
     amends: int | None = None
 

@@ -21,12 +21,22 @@ import typing
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any, ClassVar, Protocol, TypeVar
 
-from engine.core import ChanceStream, play_chance, seeded_start
+from engine.core import ChanceStream, Game, S, play_chance, seeded_start
 from engine.errors import ObeliskError
 
 _UNION = type(int | None)
 _NONE = type(None)
+
+
+class Options(Protocol):
+    """A game's options: a dataclass, whose fields ``dataclasses.fields`` lists."""
+
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+
+OptionsT = TypeVar("OptionsT", bound=Options)
 
 
 class RecordError(ObeliskError):
@@ -41,12 +51,12 @@ class Record:
     """
 
     game: str
-    options: dict
+    options: dict[str, Any]
     seed: int
-    actions: tuple[dict, ...] = ()
-    extras: dict = field(default_factory=dict)
+    actions: tuple[dict[str, Any], ...] = ()
+    extras: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "options": self.options, "seed": self.seed,
                 "actions": list(self.actions), **({"extras": self.extras} if self.extras else {})}
 
@@ -64,8 +74,8 @@ class Record:
         return cls(game, options, seed, tuple(actions), extras)
 
 
-def replay(start: object, actions: Iterable[object],
-           stream: ChanceStream | None = None) -> list:
+def replay(start: S, actions: Iterable[object],
+           stream: ChanceStream | None = None) -> list[S]:
     """Every position from ``start`` through ``actions``, chance resolved from ``stream``.
 
     RecordError names the first action that the rules refuse.
@@ -83,14 +93,14 @@ def replay(start: object, actions: Iterable[object],
     return states
 
 
-def replay_record(game: object, record: Record,
-                  action_from_dict: Callable[[object], object]) -> list:
+def replay_record(game: Game[S], record: Record,
+                  action_from_dict: Callable[[object], object]) -> list[S]:
     """Every position of a recorded game, the first after the seeded chance."""
     start, stream = seeded_start(game, record.seed)
     return replay(start, (action_from_dict(a) for a in record.actions), stream)
 
 
-def options_to_dict(options: object) -> dict:
+def options_to_dict(options: Options) -> dict[str, Any]:
     """Plain data for a game's options (JSON-ready)."""
     return {f.name: _plain(getattr(options, f.name)) for f in dataclasses.fields(options)}
 
@@ -99,7 +109,7 @@ def _plain(value: object) -> object:
     return value.value if isinstance(value, Enum) else value
 
 
-def options_from_dict(cls: type, data: object) -> typing.Any:
+def options_from_dict(cls: type[OptionsT], data: object) -> OptionsT:
     """``cls``'s options from plain data; missing keys take what records without them
     meant (``cls.RECORDED_WITHOUT``), else their defaults.
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import Any
 
 from engine.core import ChanceStream, Outcome, Turns, counted, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError
@@ -125,7 +126,8 @@ class HighriseGame:
 
     def new_initial_state(self) -> HighriseState:
         """Covered stacks before the dice: a chance node for each square, then the first."""
-        left = tuple(self.options.pieces()[s] for s in Size)
+        pieces = self.options.pieces()
+        left = (pieces[Size.SMALL], pieces[Size.MEDIUM], pieces[Size.LARGE])
         return HighriseState(self, (), ((),) * self.options.cells, (left, left), Player.A, None)
 
     def state_with(self, values: tuple[int, ...], first: Player) -> HighriseState:
@@ -155,7 +157,7 @@ class HighriseState(Turns):
         return self.game.options
 
     @property
-    def _public(self) -> tuple:
+    def _public(self) -> tuple[int, int, Player, Player | None, int, int, int, int]:
         """What anyone at the table knows: the board, whose turn, the move, pieces left."""
         return (self.options.rows, self.options.cols, self.to_play, self.first, self.plies,
                 len(self.values), self.pieces_left(Player.A), self.pieces_left(Player.B))
@@ -224,7 +226,7 @@ class HighriseState(Turns):
     def is_terminal(self) -> bool:
         return not self.is_chance_node() and all(self.pieces_left(p) == 0 for p in PLAYERS)
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Place | Roll | Starts]:
         if self.is_chance_node():
             return [a for a, _ in self.chance_outcomes()]
         if self.is_terminal():
@@ -251,7 +253,7 @@ class HighriseState(Turns):
         left = list(self.left)
         mine = list(left[player.index])
         mine[action.size.value - 1] -= 1
-        left[player.index] = tuple(mine)
+        left[player.index] = (mine[0], mine[1], mine[2])
         stacks = list(self.stacks)
         stacks[i] = stacks[i] + ((player, action.size),)
         nxt = player.other if self.pieces_left(player.other) else player
@@ -319,16 +321,17 @@ class HighriseState(Turns):
     def returns(self) -> tuple[float, float]:
         return returns_of(self.outcome())
 
-    def observation(self) -> dict:
+    def observation(self) -> dict[str, Any]:
         """Whose turn, pieces left and whose pyramids stand on each square, bottom to top (as
         everyone at the table saw them placed, in their owners' colours); their sizes, what
         the stacks hold and their values only once the game is over."""
-        seen: dict = {"game": "highrise", "rows": self.options.rows, "cols": self.options.cols,
-                      "to_play": None if self.current_player() is None else self.to_play.value,
-                      "plies": self.plies,
-                      "pieces_left": {p.value: self.pieces_left(p) for p in PLAYERS},
-                      "owners": {square_name(self.square(i)): [owner.value for owner, _ in stack]
-                                 for i, stack in enumerate(self.stacks) if stack}}
+        seen: dict[str, Any] = {
+            "game": "highrise", "rows": self.options.rows, "cols": self.options.cols,
+            "to_play": None if self.current_player() is None else self.to_play.value,
+            "plies": self.plies,
+            "pieces_left": {p.value: self.pieces_left(p) for p in PLAYERS},
+            "owners": {square_name(self.square(i)): [owner.value for owner, _ in stack]
+                       for i, stack in enumerate(self.stacks) if stack}}
         if self.is_terminal():
             seen["stacks"] = [{"square": square_name(s.square), "value": s.value,
                                "pips": {"A": s.pips[0], "B": s.pips[1]},

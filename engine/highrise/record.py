@@ -6,11 +6,13 @@ data only ever exists inside the table service.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.highrise.game import Place, Size
 from engine.record import RecordError, square
 
 
-def action_to_dict(place: Place) -> dict:
+def action_to_dict(place: Place) -> dict[str, Any]:
     """Plain data for one placement (JSON-ready)."""
     return {"square": list(place.square), "size": place.size.value}
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.core import square_name
 from engine.errors import InferenceError, NothingPlacedError, ObeliskError
-from engine.highrise.game import HighriseState, Place, Size, square_name
+from engine.highrise.game import HighriseState, Place, Size
 from engine.reading import Reading
 
 Square = tuple[int, int]

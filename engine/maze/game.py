@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
+from typing import Any
 
 from engine.core import NoChance, Outcome, Turns, counted, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError, WrongPhaseError
@@ -174,7 +175,7 @@ class MazeState(Turns, NoChance):
     @cached_property
     def _whole(self) -> bool:
         """Every square is reachable now (always so between walls; checked, not assumed)."""
-        return flood(self.steps, self.obelisk) == ALL
+        return flood(self.steps, self.obelisk_square) == ALL
 
     @cached_property
     def _crowded(self) -> int:
@@ -184,6 +185,14 @@ class MazeState(Turns, NoChance):
             for square in block_around(w.square):
                 near |= square_bit(square)
         return near
+
+    @property
+    def obelisk_square(self) -> Square:
+        """Where the obelisk stands: from the first segment on, it always stands somewhere."""
+        if self.obelisk is None:
+            raise WrongPhaseError("the obelisk is not on the board yet: the first segment "
+                                  "placed is the obelisk")
+        return self.obelisk
 
     @property
     def to_play(self) -> Role | None:
@@ -253,7 +262,7 @@ class MazeState(Turns, NoChance):
         raise ValueError(f"{text!r} is not a maze action (segment h8, wall c3 NE, pass, "
                          "obelisk d5)")
 
-    def observation(self) -> dict:
+    def observation(self) -> dict[str, Any]:
         """The whole board is in plain view."""
         return {
             "game": "maze", "size": SIZE, "phase": self.phase.value,
@@ -289,7 +298,7 @@ class MazeState(Turns, NoChance):
                                 out.append(wall)
             return out
         if self.phase is Phase.MOVE:
-            return [Move(sq) for sq in queen_moves(self.cut, self.obelisk)]
+            return [Move(sq) for sq in queen_moves(self.cut, self.obelisk_square)]
         return []
 
     def walls_on(self, squares: Iterable[Square]) -> list[PlaceWall]:
@@ -323,7 +332,7 @@ class MazeState(Turns, NoChance):
         cut = dict(self._cut_masks)
         for d, bit in wall_bits(wall):
             cut[d] |= bit
-        return flood(steps_from(cut), self.obelisk)
+        return flood(steps_from(cut), self.obelisk_square)
 
     def apply_action(self, action: Action) -> MazeState:
         """The state after ``action``, or a MazeError / WrongPhaseError saying why not."""
@@ -365,8 +374,7 @@ class MazeState(Turns, NoChance):
     def _move(self, to: Square) -> MazeState:
         if self.phase is not Phase.MOVE:
             raise WrongPhaseError("the Maze Master walls or passes first")
-        frm = self.obelisk
-        assert frm is not None
+        frm = self.obelisk_square
         if to not in queen_moves(self.cut, frm):
             raise MazeError(self.why_not(frm, to))
         claimed = self.claimed + (to in self.segments)

@@ -51,7 +51,7 @@ def plan(state: MazeState) -> Plan:
         return Plan(0 if state.claimed == SEGMENTS else None, state.turns_left)
     bit_of = {square: 1 << i for i, square in enumerate(sorted(state.segments))}
     start = (state.obelisk, sum(bit_of.values()))
-    came: dict[tuple[Square, int], tuple | None] = {start: None}
+    came: dict[tuple[Square, int], tuple[Square, int] | None] = {start: None}
     todo = deque([start])
     steps = state.steps
     ways: dict[Square, tuple[tuple[Square, int], ...]] = {}  # square -> (to, bits kept)
@@ -60,9 +60,10 @@ def plan(state: MazeState) -> Plan:
         square, left = node
         if not left:
             route = []
-            while came[node] is not None:
+            before = came[node]
+            while before is not None:
                 route.append(node[0])
-                node = came[node]
+                node, before = before, came[before]
             return Plan(len(route), state.turns_left, tuple(reversed(route)))
         moves = ways.get(square)
         if moves is None:

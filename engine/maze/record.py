@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.maze.actions import Action, Move, Orientation, Pass, PlaceSegment, PlaceWall
 from engine.record import RecordError, square
 
 
-def action_to_dict(action: Action) -> dict:
+def action_to_dict(action: Action) -> dict[str, Any]:
     """Plain data for one action (JSON-ready)."""
     if isinstance(action, PlaceSegment):
         return {"a": "segment", "square": list(action.square)}
@@ -21,7 +23,9 @@ def action_to_dict(action: Action) -> dict:
 
 def action_from_dict(data: object) -> Action:
     """The action a dict describes; RecordError says what is wrong with it."""
-    kind = data.get("a") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        raise RecordError(f"{data!r} is not a maze action (segment, wall, move or pass)")
+    kind = data.get("a")
     if kind == "segment":
         return PlaceSegment(square(data.get("square")))
     if kind == "wall":

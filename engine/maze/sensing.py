@@ -15,13 +15,14 @@ the settled view with what the position shows:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from engine.core import square_name
 from engine.errors import InferenceError
 from engine.maze.actions import Move, Orientation, PlaceSegment, PlaceWall, Square
 from engine.maze.board import queen_moves
-from engine.maze.game import SEGMENTS, MazeState, Phase, square_name
+from engine.maze.game import SEGMENTS, MazeState, Phase
 from engine.reading import Reading, Takeback
 
 
@@ -43,11 +44,11 @@ def sight(state: MazeState) -> MazeView:
     return MazeView(frozenset(pieces), frozenset(w.square for w in state.walls))
 
 
-def _names(squares) -> str:
+def _names(squares: Iterable[Square]) -> str:
     return ", ".join(square_name(s) for s in sorted(squares))
 
 
-def _back(state: MazeState, squares) -> str:
+def _back(state: MazeState, squares: Iterable[Square]) -> str:
     """The pieces that stood on ``squares``, each to put back: "segment 2 back on b5"."""
     return " and ".join(f"{state.piece_on(square)} back on {square_name(square)}"
                         for square in sorted(squares))
@@ -124,7 +125,7 @@ def _obelisk_moved(state: MazeState, gone: frozenset[Square], new: frozenset[Squ
     if walls_new:
         raise MazeSensingError(f"a wall goes up only at the start of a turn: take it off "
                                f"{_names(walls_new)}", tuple(sorted(walls_new)))
-    frm = state.obelisk
+    frm = state.obelisk_square
     if gone != {frm} or len(new) > 1:
         moved = gone - {frm}
         back = _back(state, moved) if moved else "the segments back"
@@ -147,6 +148,7 @@ def takeback_of(history: Sequence[MazeState], view: MazeView) -> Takeback | None
     put back): those actions may be taken back by the players who made them."""
     for to in reversed(range(len(history) - 1)):
         if sight(history[to]) == view:
-            owners = {state.current_player() for state in history[to:-1]}
-            return Takeback(to, frozenset(owners - {None}))
+            owners = {player for state in history[to:-1]
+                      if (player := state.current_player()) is not None}
+            return Takeback(to, frozenset(owners))
     return None

@@ -15,8 +15,9 @@ The same state and seed always give the same move.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic
 
+from engine.core import S
 from engine.search.base import LEVELS, Tuning
 from engine.search.mcts import Search
 
@@ -24,25 +25,25 @@ __all__ = ["LEVELS", "Opponent", "Search", "Tuning", "opponent"]
 
 
 @dataclass(frozen=True)
-class Opponent:
+class Opponent(Generic[S]):
     """The computer at one level of one game: a plain value a table can keep."""
 
     level: int
-    tuning: Tuning
+    tuning: Tuning[S]
 
     @property
     def simulations(self) -> int:
         return self.tuning.simulations(self.level)
 
-    def search(self, state: Any, rng_seed: int) -> Search:
+    def search(self, state: S, rng_seed: int) -> Search[S]:
         """A search not yet run, for a caller that runs it in steps under its own clock."""
         return Search(state, self.tuning, self.simulations, rng_seed)
 
-    def choose(self, state: Any, rng_seed: int) -> Any:
+    def choose(self, state: S, rng_seed: int) -> Any:
         """The move the computer plays for the player to move in ``state``."""
         return self.search(state, rng_seed).run()
 
-    def hint(self, state: Any, rng_seed: int) -> Any:
+    def hint(self, state: S, rng_seed: int) -> Any:
         """The move the computer would play in the person's place (a hint).
 
         The same search as ``choose``: it plays for whoever is to move, and in
@@ -51,7 +52,7 @@ class Opponent:
         return self.choose(state, rng_seed)
 
 
-def opponent(tuning: Tuning, level: int = LEVELS[-1]) -> Opponent:
+def opponent(tuning: Tuning[S], level: int = LEVELS[-1]) -> Opponent[S]:
     """The opponent at a level from 1 to 4, searching with a game's tuning (its declared
     one, ``GameType.opponent_tuning``; ``base.DEFAULT`` for a game with none)."""
     tuning.simulations(level)  # refuses a level out of range

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic
 
-from engine.core import ChanceStream
+from engine.core import ChanceStream, S, State
 
 Results = tuple[float, float]
 
@@ -25,12 +25,12 @@ LEVELS = (1, 2, 3, 4)
 """Opponent levels, weakest first."""
 
 
-def legal_moves(state: Any) -> list[Any]:
+def legal_moves(state: State) -> list[Any]:
     """Every legal action: what the search tries unless a game says otherwise."""
     return state.legal_actions()
 
 
-def random_rollout(state: Any, stream: ChanceStream, limit: int = 400) -> Results:
+def random_rollout(state: State, stream: ChanceStream, limit: int = 400) -> Results:
     """Uniformly random legal actions to the end; a draw if ``limit`` actions do not end it."""
     for _ in range(limit):
         if state.is_terminal():
@@ -41,12 +41,13 @@ def random_rollout(state: Any, stream: ChanceStream, limit: int = 400) -> Result
 
 
 @dataclass(frozen=True)
-class Tuning:
-    """A game's search settings: moves to try, a position's value, exploration, budgets."""
+class Tuning(Generic[S]):
+    """A game's search settings: moves to try, a position's value, exploration, budgets
+    (a ``Tuning[S]`` values states of type ``S``; the defaults take any game's)."""
 
     budgets: tuple[int, int, int, int]  # simulations per move for levels 1 to 4
-    moves: Callable[[Any], list[Any]] = legal_moves
-    evaluate: Callable[[Any, ChanceStream], Results] = random_rollout
+    moves: Callable[[S], list[Any]] = legal_moves
+    evaluate: Callable[[S, ChanceStream], Results] = random_rollout
     exploration: float = 1.0
 
     def simulations(self, level: int) -> int:
@@ -56,4 +57,4 @@ class Tuning:
         return self.budgets[level - 1]
 
 
-DEFAULT = Tuning(budgets=(4, 16, 64, 256))
+DEFAULT: Tuning[State] = Tuning(budgets=(4, 16, 64, 256))

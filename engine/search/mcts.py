@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic
 
-from engine.core import ChanceStream
+from engine.core import ChanceStream, S
 from engine.search.base import Results, Tuning
 
 
-class Node:
+class Node(Generic[S]):
     """One position of the tree: who moves there, and the moves tried from it."""
 
     __slots__ = ("children", "mover", "player", "proven", "state", "total", "untried",
@@ -39,19 +39,19 @@ class Node:
         self.player: int | None = None  # who moves here, once seen
         self.visits = 0
         self.total = 0.0  # results for ``mover``, summed over visits
-        self.children: dict[Any, Node] = {}
+        self.children: dict[Any, Node[S]] = {}
         self.untried: list[Any] | None = None
         self.proven: float | None = None  # the result, when the move ends the game
-        self.state: Any = None  # kept when nothing is hidden: no move is applied twice
+        self.state: S | None = None  # kept when nothing is hidden: no move is applied twice
 
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
 
 
-class Search:
+class Search(Generic[S]):
     """The search for one move from one position; run it all at once or in steps."""
 
-    def __init__(self, state: Any, tuning: Tuning, simulations: int, seed: int) -> None:
+    def __init__(self, state: S, tuning: Tuning[S], simulations: int, seed: int) -> None:
         if state.is_terminal() or state.is_chance_node():
             raise ValueError("a search needs a position where a player is to move")
         self.state = state
@@ -59,8 +59,9 @@ class Search:
         self.simulations = max(1, simulations)
         self.stream = ChanceStream(seed)
         self.done = 0
-        self._hidden = getattr(state, "sample_hidden", None)
-        self.root = Node(None)
+        # High Rise's sample_hidden(stream): the position with its hidden facts drawn afresh
+        self._hidden: Callable[[ChanceStream], S] | None = getattr(state, "sample_hidden", None)
+        self.root: Node[S] = Node(None)
         self._root_moves = tuning.moves(self._sampled())
         if not self._root_moves:
             raise ValueError("the tuning offers no move in this position")
@@ -103,7 +104,7 @@ class Search:
 
     # ---------------------------------------------------------------- inside
 
-    def _sampled(self) -> Any:
+    def _sampled(self) -> S:
         """The root as this simulation sees it: hidden facts drawn afresh if any."""
         return self.state if self._hidden is None else self._hidden(self.stream)
 
@@ -135,31 +136,37 @@ class Search:
             if node.untried is None:
                 self._open(node, state)
             if node.untried:
-                results = self._expand(node, state, path)
+                results = self._expand(node, node.untried.pop(), state, path)
                 break
             action, node = self._select(node)
             state = node.state if node.state is not None else state.apply_action(action)
             path.append(node)
         _back_up(path, results)
 
-    def _chance(self, node: Node, state: Any) -> tuple[Any, Node]:
+    def _chance(self, node: Node[S], state: S) -> tuple[S, Node[S]]:
         """A chance outcome drawn from the stream: the position after it, and its node."""
         outcomes = state.chance_outcomes()
         action = outcomes[self.stream.below(len(outcomes))][0]
         state = state.apply_action(action)
         return state, node.children.setdefault(action, Node(None))
 
-    def _open(self, node: Node, state: Any) -> None:
+    def _open(self, node: Node[S], state: S) -> None:
         """A node seen for the first time: who moves there, and its moves to try."""
-        node.player = state.current_player().index
+        player = state.current_player()
+        if player is None:  # the game broke its word: neither over nor chance, yet no one
+            raise ValueError("no player is to move in a position that is neither over nor "
+                             "a chance node")
+        node.player = player.index
         moves = self._root_moves if node is self.root else self.tuning.moves(state)
         node.untried = _shuffled(moves, self.stream)
 
-    def _expand(self, node: Node, state: Any, path: list[Node]) -> Results:
-        """One untried move added to the tree (and to ``path``); the value after it."""
-        action = node.untried.pop()
+    def _expand(self, node: Node[S], action: Any, state: S, path: list[Node[S]]) -> Results:
+        """``action``, just taken from the untried moves, added to the tree (and to
+        ``path``); the value after it."""
+        mover = node.player
+        assert mover is not None, "a node's moves are tried only once it is opened"
         state = state.apply_action(action)
-        child = Node(node.player)
+        child: Node[S] = Node(mover)
         node.children[action] = child
         if self._hidden is None:
             child.state = state
@@ -168,14 +175,14 @@ class Search:
             return self.tuning.evaluate(state, self.stream)
         results = state.returns()
         if self._hidden is None:
-            child.proven = results[node.player]
+            child.proven = results[mover]
         return results
 
-    def _select(self, node: Node) -> tuple[Any, Node]:
+    def _select(self, node: Node[S]) -> tuple[Any, Node[S]]:
         """UCT among the tried moves; a move that wins outright is always taken."""
         log_n = math.log(node.visits)
         c = self.tuning.exploration
-        best: tuple[Any, Node] | None = None
+        best: tuple[Any, Node[S]] | None = None
         best_score = -math.inf
         for action, child in node.children.items():
             if child.proven is not None and child.proven > 0:
@@ -187,7 +194,7 @@ class Search:
         return best
 
 
-def _back_up(path: list[Node], results: Results) -> None:
+def _back_up(path: list[Node[S]], results: Results) -> None:
     """Each node on the path counts the visit and the result of the player who moved into it."""
     for visited in path:
         visited.visits += 1

@@ -33,8 +33,9 @@ def moves(state: TowersState) -> list[Any]:
     block put back is a choice undone: searching it only makes loops.
     """
     me = state.current_player()
-    if state.phase is Phase.PLACE:
-        hand = state.hands[me.index]
+    hand = None if me is None else state.hands[me.index]
+    # while placing, the player named holds a block: both checks always hold then
+    if state.phase is Phase.PLACE and me is not None and hand is not None:
         return [Place(me, hand, cells)
                 for cells in resting_placements(state.tower(me), state.block(hand))]
     return [a for a in state.legal_actions(me) if not isinstance(a, PutBack)]
@@ -65,7 +66,7 @@ def _footprints(block: Block) -> tuple[tuple[tuple[tuple[int, int, int], ...],
 
 def _pack_low(heights: list[int], block: Block, stream: ChanceStream) -> int:
     """Put ``block`` where its top is lowest (ties at random); its cubes over the top."""
-    best: list[tuple] = []
+    best: list[tuple[tuple[tuple[int, int, int], ...], tuple[int, ...], int]] = []
     low = 1 << 30
     for cols, levels in _footprints(block):
         rest = max([heights[rod] - bottom for rod, bottom, _ in cols])

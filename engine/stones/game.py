@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from engine.core import NoChance, Outcome, Turns, counted, parse_square, returns_of, square_name
 from engine.errors import GameOverError, IllegalActionError
@@ -230,8 +230,10 @@ class StonesState(Turns, NoChance):
             return None
         moves = f"after {counted(self.plies, 'move')}"
         if self.end is EndReason.OBELISK:
-            lines = {self.winner: f"built the obelisk on "
-                     f"{square_name(self.where(self.winner, Kind.CAP))} {moves}"}
+            builder = self.winner
+            assert builder is not None, "the rules end on an obelisk with its builder the winner"
+            lines = {builder: f"built the obelisk on "
+                     f"{square_name(self.where(builder, Kind.CAP))} {moves}"}
         elif self.end is EndReason.NO_LEGAL_MOVES:
             loser = self.to_play
             lines = {loser: f"had no legal move {moves}", loser.other: "won: no move was left "
@@ -259,7 +261,7 @@ class StonesState(Turns, NoChance):
             raise ValueError(f"{text!r} is not a move like d1-c2")
         return Move(parse_square(frm), parse_square(to))
 
-    def observation(self) -> dict:
+    def observation(self) -> dict[str, Any]:
         """Everything on the board is in plain view: stacks, whose turn, symmetry."""
         letters = {Kind.CORNER: "corner", Kind.KEY: "key", Kind.CAP: "cap"}
         return {
@@ -300,8 +302,7 @@ class StonesState(Turns, NoChance):
             return
         board = self.board
         f = _forward(player)
-        single = len(unit) == 1
-        stone = unit[-1] if single else None
+        stone = unit[-1] if len(unit) == 1 else None  # alone: it may also stack
         for dr, dc in ((f, -1), (f, 1), (-f, 0)):
             near = (square[0] + dr, square[1] + dc)
             if not self._on_board(near):
@@ -313,7 +314,7 @@ class StonesState(Turns, NoChance):
             far = (near[0] + dr, near[1] + dc)
             if self._on_board(far) and not board.get(far):
                 yield Move(square, far), "jump"
-            if not single:
+            if stone is None:
                 continue  # a foundation, or a stone carrying a capstone, never stacks
             kind = _stacking(stone, there, player)
             if kind is not None:

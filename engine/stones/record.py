@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.record import RecordError, square
 from engine.stones.game import Move
 
 
-def action_to_dict(move: Move) -> dict:
+def action_to_dict(move: Move) -> dict[str, Any]:
     """Plain data for one move (JSON-ready)."""
     return {"a": "move", "from": list(move.frm), "to": list(move.to)}
 

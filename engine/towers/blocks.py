@@ -22,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
+from typing import Any
 
 from engine.core import counted, plural
 from engine.errors import BlockSetError
@@ -190,7 +191,7 @@ def parse_block_set(text: str, source: str = "set file") -> BlockSet:
     return block_set_from_dict(data, source)
 
 
-def block_set_to_dict(block_set: BlockSet) -> dict:
+def block_set_to_dict(block_set: BlockSet) -> dict[str, Any]:
     """The set as plain data in the set file's own layout (a journal keeps it)."""
     return {"name": block_set.name,
             "block": [{"id": b.id, "colour": b.colour.label,

@@ -12,8 +12,9 @@ specific ``IllegalActionError``, leaving the old state as it was.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from engine.core import Outcome, Turns, counted, returns_of
 from engine.players import PLAYERS, Player
@@ -189,7 +190,8 @@ class TowersState(Turns):
     def string_to_action(self, text: str) -> Action:
         """``action_to_string``'s inverse; ValueError for anything else."""
         words = text.split()
-        simple = {"choose": Choose, "putback": PutBack, "take": Take}
+        simple: dict[str, type[Choose | PutBack | Take]] = {"choose": Choose,
+                                                            "putback": PutBack, "take": Take}
         try:
             if len(words) == 2 and words[0] in simple:
                 return simple[words[0]](words[1])
@@ -206,14 +208,14 @@ class TowersState(Turns):
             pass
         raise ValueError(f"{text!r} is not a towers action (choose G05, place G05 A a1:1 ...)")
 
-    def observation(self) -> dict:
+    def observation(self) -> dict[str, Any]:
         """Everything in the towers game is in plain view."""
         counts = {colour: 0 for colour in Colour}  # in the colours' own order, always
         for b in self.pile:
             counts[self.block(b).colour] += 1
         pile = {colour.label: n for colour, n in counts.items() if n}
 
-        def blocks(ids) -> list[dict]:
+        def blocks(ids: Iterable[str]) -> list[dict[str, str]]:
             return [{"id": b, "colour": self.block(b).colour.label} for b in ids]
 
         return {
@@ -272,8 +274,8 @@ class TowersState(Turns):
         green block" from the pile, "the green block" a player holds, or the only one of its
         colour in the building zone ("a green block" when both there are green).
         """
-        block = getattr(action, "block", None)
-        if block not in self.game.block_set:
+        block = action.block if isinstance(action, Choose | PutBack | Take | Place) else None
+        if block is None or block not in self.game.block_set:
             return f"block {block!r}"
         colour = self.block(block).colour
         if isinstance(action, Choose) or colour is Colour.BLACK:
@@ -328,8 +330,8 @@ class TowersState(Turns):
         if self.phase is Phase.TAKE:
             return f"{self.passive} is taking one of the two blocks in the building zone"
         if self.phase is Phase.PLACE:
-            waiting = [f"{p} places the {self.block(self.hands[p.index])}"
-                       for p in self.to_move()]
+            waiting = [f"{p} places the {self.block(hand)}" for p in self.to_move()
+                       if (hand := self.hands[p.index]) is not None]  # all who are to move
             return " and ".join(waiting)
         if self.phase is Phase.BONUS:
             who = " and ".join(str(p) for p in self.bonus)
@@ -338,7 +340,7 @@ class TowersState(Turns):
 
     def __str__(self) -> str:
         block_set = self.game.block_set
-        counts = {c: 0 for c in Colour if c is not Colour.BLACK}
+        counts: dict[Colour, int] = {c: 0 for c in Colour if c is not Colour.BLACK}
         for b in self.pile:
             counts[block_set[b].colour] += 1
         pile = ", ".join(f"{n} {c}" for c, n in counts.items())

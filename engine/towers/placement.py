@@ -15,6 +15,8 @@ whole table with these.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from engine.core import counted
 from engine.errors import (
     AmbiguousPlacementError,
@@ -86,7 +88,7 @@ def _candidates(state: TowersState, tower: Player,
     ]
 
 
-def future(state: TowersState, place: Place) -> tuple:
+def future(state: TowersState, place: Place) -> Hashable:
     """What a placement means for the rest of the game.
 
     Two placements with the same future need no question to the players:
@@ -129,7 +131,7 @@ def find_placement(state: TowersState, tower: Player, appeared: frozenset[Cell],
             f"{cell_name(clash[0])} on {tower}'s tower was already occupied; "
             "the sensors disagree with the table"
         )
-    fits: dict[tuple, Place] = {}
+    fits: dict[Hashable, Place] = {}
     for place in _candidates(state, tower, colour):
         if visible(place.cells) == appeared:
             fits.setdefault(future(state, place), place)
@@ -210,7 +212,7 @@ def over_the_top_placements(state: TowersState, tower: Player,
     matters then, so different blocks with the same count are equivalent;
     more than one left means the player must say which it was.
     """
-    fits: dict[tuple, Place] = {}
+    fits: dict[Hashable, Place] = {}
     for place in _candidates(state, tower, colour):
         if not visible(place.cells):
             fits.setdefault(future(state, place), place)

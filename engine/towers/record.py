@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.players import Player
 from engine.record import RecordError
 from engine.towers.actions import Action, Choose, Decline, Place, PutBack, Take, Timeout
 
 
-def action_to_dict(action: Action) -> dict:
+def action_to_dict(action: Action) -> dict[str, Any]:
     """Plain data for one action (JSON-ready)."""
     if isinstance(action, Choose | PutBack | Take):
         return {"a": type(action).__name__.lower(), "block": action.block}
@@ -21,7 +23,8 @@ def action_to_dict(action: Action) -> dict:
     raise RecordError(f"not a towers action: {action!r}")
 
 
-_SIMPLE = {"choose": Choose, "putback": PutBack, "take": Take}
+_SIMPLE: dict[str, type[Choose | PutBack | Take]] = {"choose": Choose, "putback": PutBack,
+                                                     "take": Take}
 
 
 def action_from_dict(data: object) -> Action:

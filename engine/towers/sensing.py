@@ -58,7 +58,7 @@ class TowersView:
     towers: tuple[frozenset[Cell], frozenset[Cell]]
     zone: tuple[Colour | str | None, ...]
 
-    def zone_colours(self) -> Counter:
+    def zone_colours(self) -> Counter[Colour | str]:
         return Counter(c for c in self.zone if c is not None)
 
 
@@ -68,19 +68,20 @@ def expected_towers(state: TowersState) -> tuple[frozenset[Cell], frozenset[Cell
     return (a, b)
 
 
-def zone_fits(state: TowersState, zone: Counter) -> bool:
+def zone_fits(state: TowersState, zone: Counter[Colour | str]) -> bool:
     """Can these colours be on the zone pads in this state?
 
     While choosing, the pads hold exactly the zone. Once taken, blocks are
     in hands or still on the pads: any part of what is still to be placed.
     """
-    colours = Counter(state.block(b).colour for b in state.zone)
+    colours: Counter[Colour | str] = Counter(state.block(b).colour for b in state.zone)
     if state.phase is Phase.CHOOSE:
         return zone == colours
     if state.phase is Phase.TAKE:
         return not zone - colours
     if state.phase is Phase.PLACE:
-        held = Counter(state.block(h).colour for h in state.hands if h is not None)
+        held: Counter[Colour | str] = Counter(state.block(h).colour for h in state.hands
+                                              if h is not None)
         return not zone - held
     return not zone
 
@@ -89,8 +90,10 @@ def taken_colour(state: TowersState, view: TowersView | None) -> Colour | None:
     """While taking: the colour of the one zone block no longer on its pad."""
     if state.phase is not Phase.TAKE or view is None:
         return None
-    taken = Counter(state.block(b).colour for b in state.zone) - view.zone_colours()
-    return next(iter(taken)) if len(taken) == 1 else None
+    zone: Counter[Colour | str] = Counter(state.block(b).colour for b in state.zone)
+    # what is left are colours of the zone's blocks (the filter only tells mypy so)
+    taken = [c for c in zone - view.zone_colours() if isinstance(c, Colour)]
+    return taken[0] if len(taken) == 1 else None
 
 
 def handed_over(state: TowersState, view: TowersView | None) -> bool:
@@ -130,11 +133,11 @@ def takeback_of(history: Sequence[TowersState], actions: Sequence[Action],
     return None
 
 
-def zone_actions(state: TowersState, zone: Counter) -> tuple[Action, ...]:
+def zone_actions(state: TowersState, zone: Counter[Colour | str]) -> tuple[Action, ...]:
     """While choosing: the zone pads' colours as blocks chosen from or put back to the pile."""
     if sum(zone.values()) > 2:
         raise InferenceError("only two blocks go in the building zone: put the extra one back")
-    want: dict[Colour, list[str]] = {}
+    want: dict[Colour | str, list[str]] = {}
     for b in state.zone:
         want.setdefault(state.block(b).colour, []).append(b)
     actions: list[Action] = []
@@ -182,7 +185,7 @@ def read_view(history: Sequence[TowersState], actions: Sequence[Action], view: T
     return _placed(pos, view, added, zone)
 
 
-def _zone_on_pads(view: TowersView, clear_zone: bool) -> Counter:
+def _zone_on_pads(view: TowersView, clear_zone: bool) -> Counter[Colour | str]:
     """The zone pads' colours, once nothing but blocks is on them (and, when a lost turn's
     blocks are to go back, nothing at all)."""
     pads = [i + 1 for i, c in enumerate(view.zone) if c == UNKNOWN]
@@ -206,7 +209,7 @@ def _taken_off(history: Sequence[TowersState], actions: Sequence[Action], view: 
                          f"({cells_text(removed[t])}): put the block back")
 
 
-def _zone_changed(pos: TowersState, zone: Counter) -> tuple[Action, ...]:
+def _zone_changed(pos: TowersState, zone: Counter[Colour | str]) -> tuple[Action, ...]:
     """The towers as the game says: while choosing, the zone pads are the choice; later
     they must be as the game has them."""
     if pos.phase is Phase.CHOOSE:
@@ -218,7 +221,7 @@ def _zone_changed(pos: TowersState, zone: Counter) -> tuple[Action, ...]:
 
 
 def _placed(pos: TowersState, view: TowersView, added: list[frozenset[Cell]],
-            zone: Counter) -> Reading:
+            zone: Counter[Colour | str]) -> Reading:
     """The placements the new cubes show, the passive player's first while taking; a
     choice when one of them fits more than one way."""
     found: list[Action] = []

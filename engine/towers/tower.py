@@ -9,6 +9,7 @@ the tower keeps them so the end-of-turn check can count them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -135,7 +136,7 @@ def _plan(shape: frozenset[Cell]) -> tuple[int, int, tuple[tuple[int, int, int],
     return span_x, span_y, tuple((x, y, z) for (x, y), z in sorted(bottoms.items()))
 
 
-def heights_of(cells) -> tuple[int, ...]:
+def heights_of(cells: Iterable[Cell]) -> tuple[int, ...]:
     """Cubes-high of each rod's top cube for loose cube positions (a physical tower)."""
     h = [0] * RODS
     for x, y, z in cells:

@@ -13,7 +13,7 @@ pile, and the record is corrected to the block that really was there. After the 
 level 9 ends the game; otherwise a flat tower earns a black block for the
 opponent's tower. The game also ends when the pile cannot supply two blocks.
 
-``TowersState.legal_actions``, ``actor`` and ``apply_action`` are these
+``P.legal_actions``, ``actor`` and ``apply_action`` are these
 functions; ``apply_action`` returns a new state or raises a specific
 ``IllegalActionError``, leaving the old state as it was.
 """
@@ -21,9 +21,9 @@ functions; ``apply_action`` returns a new state or raises a specific
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import Field, replace
 from enum import Enum
-from typing import Any
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from engine.errors import (
     BlockNotAvailableError,
@@ -33,13 +33,8 @@ from engine.errors import (
 )
 from engine.players import PLAYERS, Player
 from engine.towers.actions import Action, Choose, Decline, Place, PutBack, Take, Timeout, Toss
-from engine.towers.blocks import Colour, one_per_kind
+from engine.towers.blocks import Block, BlockSet, Colour, one_per_kind
 from engine.towers.tower import PlacedBlock, Tower, check_placement, resting_placements
-
-TowersState = Any
-"""A towers position (``engine.towers.game.TowersState``, whose methods call these
-functions), named here but not imported, so that the two modules form no circle even for
-a type checker."""
 
 
 class Phase(Enum):
@@ -66,7 +61,67 @@ class EndReason(Enum):
                 "pile_empty": "too few blocks in the pile"}[self.value]
 
 
-def legal_actions(pos: TowersState, player: Player | None = None) -> list[Action]:
+class _Rules(Protocol):
+    """What these functions need of the game: its block set."""
+
+    @property
+    def block_set(self) -> BlockSet: ...
+
+
+class Position(Protocol):
+    """A towers position as these functions see it: ``engine.towers.game.P``,
+    whose methods call them, described here rather than imported, so that the two
+    modules form no circle (tests/project/test_layers.py counts a type checker's imports
+    too). It is a frozen dataclass: a step returns ``replace(pos, ...)``, a position of
+    the same class."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def game(self) -> _Rules: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def active(self) -> Player: ...
+    @property
+    def passive(self) -> Player: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def towers(self) -> tuple[Tower, Tower]: ...
+    @property
+    def pile(self) -> tuple[str, ...]: ...
+    @property
+    def blacks(self) -> tuple[str, ...]: ...
+    @property
+    def zone(self) -> tuple[str, ...]: ...
+    @property
+    def hands(self) -> tuple[str | None, str | None]: ...
+    @property
+    def bonus(self) -> tuple[Player, ...]: ...
+    @property
+    def penalties(self) -> tuple[int, int]: ...
+    @property
+    def removed(self) -> tuple[str, ...]: ...
+
+    def tower(self, player: Player) -> Tower: ...
+
+    def block(self, block_id: str) -> Block: ...
+
+    def to_move(self) -> tuple[Player, ...]: ...
+
+    def actor(self, action: Action) -> Player: ...
+
+    def where_is(self, block_id: str) -> str: ...
+
+    def describe_phase(self) -> str: ...
+
+
+P = TypeVar("P", bound=Position)
+"""The position's own class: a step from a ``P`` is a ``P``."""
+
+
+def legal_actions(pos: Position, player: Player | None = None) -> list[Action]:
     """Every distinct action the rules allow now, optionally for one player.
 
     Interchangeable blocks (same colour, same shape) are offered once.
@@ -78,7 +133,7 @@ def legal_actions(pos: TowersState, player: Player | None = None) -> list[Action
     return [a for a in actions if pos.actor(a) is player]
 
 
-def _legal_actions(pos: TowersState) -> Iterator[Action]:
+def _legal_actions(pos: Position) -> Iterator[Action]:
     block_set = pos.game.block_set
     if pos.phase is Phase.TOSS:
         yield from (Toss(p) for p in PLAYERS)
@@ -101,7 +156,7 @@ def _legal_actions(pos: TowersState) -> Iterator[Action]:
             yield Decline(p)
 
 
-def actor(pos: TowersState, action: Action) -> Player:
+def actor(pos: Position, action: Action) -> Player:
     """Who performs an action: needed to tell a player it is not their move."""
     if isinstance(action, Toss):
         return action.first
@@ -118,7 +173,7 @@ def actor(pos: TowersState, action: Action) -> Player:
     raise TypeError(f"not a towers action: {action!r}")
 
 
-def apply_action(pos: TowersState, action: Action) -> TowersState:
+def apply_action(pos: P, action: Action) -> P:
     """The state after ``action``, or a specific error naming what is wrong."""
     if pos.phase is Phase.OVER:
         raise GameOverError("the game is over; start a new game to play again")
@@ -142,7 +197,7 @@ def apply_action(pos: TowersState, action: Action) -> TowersState:
     raise TypeError(f"not a towers action: {action!r}")
 
 
-def _choose(pos: TowersState, block_id: str) -> TowersState:
+def _choose(pos: P, block_id: str) -> P:
     _expect(pos, Phase.CHOOSE, "blocks go into the building zone only while the "
             "active player is choosing")
     if block_id not in pos.pile:
@@ -161,7 +216,7 @@ def _choose(pos: TowersState, block_id: str) -> TowersState:
     return replace(pos, pile=tuple(pile), zone=zone, phase=phase)
 
 
-def _put_back(pos: TowersState, block_id: str) -> TowersState:
+def _put_back(pos: P, block_id: str) -> P:
     _expect(pos, Phase.CHOOSE, "once two blocks are in the building zone only the "
             "passive player may handle them")
     if block_id not in pos.zone:
@@ -174,20 +229,20 @@ def _put_back(pos: TowersState, block_id: str) -> TowersState:
     return replace(pos, zone=tuple(zone), pile=(*pos.pile, block_id))
 
 
-def _timeout(pos: TowersState) -> TowersState:
+def _timeout(pos: P) -> P:
     _expect(pos, Phase.CHOOSE, "only the active player's choice is timed")
     lost = replace(pos, pile=pos.pile + pos.zone, zone=())
     return _next_turn(lost)
 
 
-def _take(pos: TowersState, block_id: str) -> TowersState:
+def _take(pos: P, block_id: str) -> P:
     _expect(pos, Phase.TAKE, "the passive player takes a block once two are in the "
             "building zone")
     return _deal(pos, pos.passive, block_id)
 
 
-def _identify(pos: TowersState, block_id: str,
-              held: tuple[str, ...]) -> tuple[TowersState, str | None]:
+def _identify(pos: P, block_id: str,
+              held: tuple[str, ...]) -> tuple[P, str | None]:
     """If ``block_id`` is a pile block of the colour of one of ``held``, swap them.
 
     Returns the corrected state and the held block it replaced (or None).
@@ -204,7 +259,7 @@ def _identify(pos: TowersState, block_id: str,
     return pos, None
 
 
-def _deal(pos: TowersState, player: Player, block_id: str) -> TowersState:
+def _deal(pos: P, player: Player, block_id: str) -> P:
     """``player`` gets ``block_id`` from the zone, the other player the other block."""
     state, _ = _identify(pos, block_id, pos.zone)
     if state is not pos:
@@ -216,13 +271,13 @@ def _deal(pos: TowersState, player: Player, block_id: str) -> TowersState:
         )
     rest = list(pos.zone)
     rest.remove(block_id)
-    hands = [None, None]
+    hands: list[str | None] = [None, None]
     hands[player.index] = block_id
     hands[player.other.index] = rest[0]
     return replace(pos, zone=(), hands=(hands[0], hands[1]), phase=Phase.PLACE)
 
 
-def _place(pos: TowersState, action: Place) -> TowersState:
+def _place(pos: P, action: Place) -> P:
     state = pos
     if pos.phase is Phase.TAKE:
         if action.tower is pos.active:
@@ -239,7 +294,7 @@ def _place(pos: TowersState, action: Place) -> TowersState:
     )
 
 
-def _place_own(pos: TowersState, action: Place) -> TowersState:
+def _place_own(pos: P, action: Place) -> P:
     p = action.tower
     hand = pos.hands[p.index]
     if hand is None:
@@ -263,7 +318,7 @@ def _place_own(pos: TowersState, action: Place) -> TowersState:
     return _end_turn(state)
 
 
-def _place_black(pos: TowersState, action: Place) -> TowersState:
+def _place_black(pos: P, action: Place) -> P:
     owner = action.tower
     earner = owner.other
     if earner not in pos.bonus:
@@ -289,7 +344,7 @@ def _place_black(pos: TowersState, action: Place) -> TowersState:
     return state if state.bonus else _next_turn(state)
 
 
-def _decline(pos: TowersState, player: Player) -> TowersState:
+def _decline(pos: P, player: Player) -> P:
     _expect(pos, Phase.BONUS, "there is no black block to decline now")
     if player not in pos.bonus:
         raise NotYourTurnError(f"{player} has no flat bonus to decline")
@@ -298,7 +353,7 @@ def _decline(pos: TowersState, player: Player) -> TowersState:
     return state if bonus else _next_turn(state)
 
 
-def _end_turn(pos: TowersState) -> TowersState:
+def _end_turn(pos: P) -> P:
     if any(t.overflow for t in pos.towers):
         return _over_the_top(pos, EndReason.OVER_THE_TOP)
     flat = tuple(p for p in PLAYERS if pos.tower(p).is_flat) if pos.blacks else ()
@@ -307,7 +362,7 @@ def _end_turn(pos: TowersState) -> TowersState:
     return _next_turn(pos)
 
 
-def _over_the_top(pos: TowersState, reason: EndReason) -> TowersState:
+def _over_the_top(pos: P, reason: EndReason) -> P:
     """End the game: over-the-top blocks leave unscored, each cube over costs a point."""
     towers = list(pos.towers)
     penalties = list(pos.penalties)
@@ -327,7 +382,7 @@ def _over_the_top(pos: TowersState, reason: EndReason) -> TowersState:
     )
 
 
-def _next_turn(pos: TowersState) -> TowersState:
+def _next_turn(pos: P) -> P:
     state = replace(
         pos, phase=Phase.CHOOSE, active=pos.passive, turn=pos.turn + 1,
         zone=(), hands=(None, None), bonus=(),
@@ -337,12 +392,12 @@ def _next_turn(pos: TowersState) -> TowersState:
     return state
 
 
-def _expect(pos: TowersState, phase: Phase, why: str) -> None:
+def _expect(pos: Position, phase: Phase, why: str) -> None:
     if pos.phase is not phase:
         raise WrongPhaseError(f"{why}; now {pos.describe_phase()}")
 
 
-def _name(pos: TowersState, block_id: str) -> str:
+def _name(pos: Position, block_id: str) -> str:
     if block_id in pos.game.block_set:
         return f"the {pos.block(block_id)}"
     return f"block {block_id!r}"
