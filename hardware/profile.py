@@ -149,8 +149,9 @@ def parse_profile(text: str, source: str = "profile") -> Profile:
     if not 0 < brightness <= 1:
         raise ProfileError(f"{source}: [leds] brightness = {brightness} is out of range; "
                            "use a number above 0 and at most 1 (0.3 is comfortable indoors)")
-    raw_chains: list[object] = _get(leds, "chain", list, source, "[leds] ", [],
-                      fix="write each chain as a [[leds.chain]] table with output and parts")
+    raw_chains: list[object] = _get(
+        leds, "chain", list, source, "[leds] ", [],
+        fix="write each chain as a [[leds.chain]] table with output and parts")
     chains = tuple(_chain(c, i, scanner, source) for i, c in enumerate(raw_chains, 1))
     _check_parts_once(chains, source)
     return Profile(name=name, source=source, scanner=scanner, buttons=buttons,
