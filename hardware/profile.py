@@ -50,7 +50,7 @@ class BoardLayout(TypedDict):
     cols: int
     loads: int
     leds: int
-    stack: int
+    stack: NotRequired[int]  # stack-height levels each square senses; 1 when absent
     walls: NotRequired[bool]  # a second switch under each square sees maze walls
 
 
