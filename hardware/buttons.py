@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gpiozero import Buzzer, DigitalInputDevice, PinFactoryFallback
+from gpiozero import Buzzer, DigitalInputDevice, Factory, PinFactoryFallback
 from gpiozero.pins.mock import MockFactory
 
 from hardware.pi_models import read_model
@@ -35,7 +35,7 @@ class ButtonEvent:
     kind: str  # "press" or "hold"
 
 
-class HoldButton(DigitalInputDevice):
+class HoldButton(DigitalInputDevice):  # type: ignore[misc]  # gpiozero has no types (Any)
     """A push button to ground: ``when_pressed``, ``when_released``, and ``when_held`` once
     it has been down ``hold_time`` seconds.
 
@@ -45,7 +45,7 @@ class HoldButton(DigitalInputDevice):
     cancels it: nothing runs while nobody touches the table.
     """
 
-    def __init__(self, pin: str, *, hold_time: float, pin_factory=None) -> None:
+    def __init__(self, pin: str, *, hold_time: float, pin_factory: Factory | None = None) -> None:
         self._timing = threading.Lock()  # first: close() runs even if claiming the pin fails
         self._timer: threading.Timer | None = None
         super().__init__(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
@@ -58,7 +58,7 @@ class HoldButton(DigitalInputDevice):
 
     @property
     def is_pressed(self) -> bool:
-        return self.is_active
+        return bool(self.is_active)
 
     def _down(self) -> None:
         timer = threading.Timer(self.hold_time, lambda: self._hold_for(timer))
@@ -144,7 +144,7 @@ def gpio_error(name: str, exc: BaseException, source: str = "profile",
         f"pin_factory: {', '.join(others)}")
 
 
-def make_pin_factory(name: str, source: str = "profile"):
+def make_pin_factory(name: str, source: str = "profile") -> Factory | None:
     """The gpiozero pin factory a profile names; None keeps gpiozero's own choice.
 
     Raises ProfileError, never ImportError or gpiozero's errors, when the
@@ -169,7 +169,7 @@ def make_pin_factory(name: str, source: str = "profile"):
 class TableButtons:
     """The three buttons and the buzzer of a table."""
 
-    def __init__(self, config: ButtonsConfig, *, pin_factory=None,
+    def __init__(self, config: ButtonsConfig, *, pin_factory: Factory | None = None,
                  on_event: Callable[[ButtonEvent], None] | None = None,
                  source: str = "profile") -> None:
         """``source`` names the profile in errors, as ``Profile.source`` does."""
@@ -233,6 +233,8 @@ class TableButtons:
 
     def beep(self, times: int = 1, on_s: float = 0.08, off_s: float = 0.08) -> None:
         """Sound the buzzer without waiting for it."""
+        if self.buzzer is None:  # only buttons whose pins could not all be claimed
+            raise RuntimeError("the buzzer's pin was never claimed")
         self.buzzer.beep(on_time=on_s, off_time=off_s, n=times, background=True)
 
     def press(self, name: str, *, hold: bool = False) -> None:

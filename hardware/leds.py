@@ -12,7 +12,8 @@ from __future__ import annotations
 import errno
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Protocol
 
 import adafruit_pixelbuf
 
@@ -21,9 +22,14 @@ from hardware.profile import LedChain, Profile
 from hardware.scanner import obelisk_proto as proto
 from hardware.trouble import Missing
 
+if TYPE_CHECKING:  # circuitpython-stubs' name for a pixel read back: (r, g, b) and maybe a 4th
+    from adafruit_pixelbuf import PixelReturnType
+
 Colour = tuple[int, int, int]
 LedKey = tuple[str, str, int]
 """(part, owner, index): ("ring", "A", 3), ("board", "", 12), ("zone", "", 0)."""
+Send = Callable[[int, bytes], bool]
+"""The scanner link's ``send(kind, body)``: False when the board is not connected."""
 
 log = logging.getLogger(__name__)
 _PIXELS_PER_FRAME = 300  # keeps an LED frame under the protocol's payload limit
@@ -33,10 +39,35 @@ class LedError(RuntimeError):
     """LEDs that cannot be driven here, with what to do about it."""
 
 
-class ScannerPixels(adafruit_pixelbuf.PixelBuf):
+class Pixels(Protocol):
+    """A NeoPixel chain as the table drives it: a strip on the Pi's own pin (Adafruit's
+    ``neopixel``, ``neopixel_spi``), ``ScannerPixels`` or ``RecordingPixels``; every one an
+    ``adafruit_pixelbuf.PixelBuf``."""
+
+    brightness: float
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int, /) -> PixelReturnType: ...
+
+    def __setitem__(self, index: int, colour: Colour, /) -> None: ...
+
+    def fill(self, colour: Colour, /) -> None: ...
+
+    def show(self) -> None: ...
+
+
+class _PixelBuf(adafruit_pixelbuf.PixelBuf):
+    """The pure-Python ``PixelBuf`` this module's own chains are made of."""
+
+    if TYPE_CHECKING:  # it has len(); circuitpython-stubs, which describe the board's, omit it
+        def __len__(self) -> int: ...
+
+
+class ScannerPixels(_PixelBuf):
     """A NeoPixel chain on the scanner board: ``show()`` sends LED frames."""
 
-    def __init__(self, n: int, send, *, brightness: float = 1.0) -> None:
+    def __init__(self, n: int, send: Send, *, brightness: float = 1.0) -> None:
         super().__init__(n, byteorder="RGB", brightness=brightness, auto_write=False)
         self._send = send  # the link's send(kind, body)
 
@@ -47,8 +78,7 @@ class ScannerPixels(adafruit_pixelbuf.PixelBuf):
             self._send(proto.LED_FRAME, proto.pack_leds(start, chunk))
 
 
-def _pi_pixels(chain: LedChain, n: int, brightness: float,
-               model: PiModel | None) -> adafruit_pixelbuf.PixelBuf:
+def _pi_pixels(chain: LedChain, n: int, brightness: float, model: PiModel | None) -> Pixels:
     """A NeoPixel chain on the Pi's own pin, through the driver this model needs
     (``hardware.pi_models``), lit dark once: a device that is not there fails here, at
     start, not in the middle of a game."""
@@ -64,6 +94,7 @@ def _pi_pixels(chain: LedChain, n: int, brightness: float,
     # Blinka offers to pip-install missing backends when a terminal is attached: never at
     # run time. setup.sh installs what this model needs.
     os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")
+    strip: Pixels  # neither driver package has types (pyproject.toml, [tool.mypy])
     try:
         import board  # only a Raspberry Pi has these
 
@@ -114,7 +145,7 @@ def led_trouble(model: PiModel, pin: str, exc: BaseException) -> str:
 class Leds:
     """Every LED of the table by logical name, whatever chain it sits on."""
 
-    def __init__(self, profile: Profile, *, send=None, tolerant: bool = False,
+    def __init__(self, profile: Profile, *, send: Send | None = None, tolerant: bool = False,
                  model: PiModel | str | None = "this Pi") -> None:
         """``send`` is the scanner link's ``send``, needed by ``scanner`` chains.
 
@@ -122,7 +153,7 @@ class Leds:
         yet) is kept dark instead, and ``missing`` says why; so is one that fails later.
         ``model``: the Pi the chains are on (read from the device tree by default).
         """
-        self.chains: list[adafruit_pixelbuf.PixelBuf] = []
+        self.chains: list[Pixels] = []
         self.missing: list[Missing] = []
         self._tolerant = tolerant
         self._dirty: set[int] = set()  # chains changed since the last show()
@@ -144,7 +175,7 @@ class Leds:
         return self._model
 
     def _chain(self, chain: LedChain, n: int, brightness: float,
-               send) -> adafruit_pixelbuf.PixelBuf:
+               send: Send | None) -> Pixels:
         if chain.output == "pi":
             try:
                 return _pi_pixels(chain, n, brightness, self._pi_model())
@@ -190,7 +221,8 @@ class Leds:
 
     def __getitem__(self, key: LedKey) -> Colour:
         chain, pixel = self.locate(key)
-        return tuple(self.chains[chain][pixel][:3])
+        red, green, blue = self.chains[chain][pixel][:3]
+        return (red, green, blue)
 
     def fill(self, colour: Colour) -> None:
         for chain in self.chains:
@@ -218,15 +250,16 @@ class Leds:
         self._lost(words)
 
 
-class RecordingPixels(adafruit_pixelbuf.PixelBuf):
+class RecordingPixels(_PixelBuf):
     """A NeoPixel strip that keeps every frame it was asked to show."""
 
     def __init__(self, n: int, *, brightness: float = 1.0, auto_write: bool = False,
                  pixel_order: str = "GRB", keep: int = 1000) -> None:
         super().__init__(n, byteorder=pixel_order, brightness=brightness, auto_write=auto_write)
-        self.frames: list[tuple[tuple[int, int, int], ...]] = []
+        self.frames: list[tuple[Colour, ...]] = []
         self.keep = keep
 
     def _transmit(self, buffer: bytearray) -> None:
-        self.frames.append(tuple(tuple(self[i][:3]) for i in range(len(self))))
+        pixels = (self[i] for i in range(len(self)))
+        self.frames.append(tuple((p[0], p[1], p[2]) for p in pixels))
         del self.frames[:-self.keep]

@@ -24,6 +24,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 import serial
 
@@ -49,6 +50,21 @@ of sequence: a flood of them asked once per frame, and the board spent itself an
 CHECK_BOARD = "check the USB cable and that the scanner board is powered, and run `obelisk diag`"
 
 
+class SerialPort(Protocol):
+    """What the link uses of an open port: pyserial's ``Serial`` for a device or a
+    pseudo-terminal, its ``loop://`` port, or a test's stand-in (``cancel_read``, where a
+    port has it, is looked up by name)."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1, /) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
 class ScannerLink(LinkTelling):
     """Keeps a live, resynced ``Snapshot`` of the scanner board's sensors.
 
@@ -70,7 +86,7 @@ class ScannerLink(LinkTelling):
                  on_unsynced: Callable[[], None] | None = None,
                  on_status: Callable[[BoardStatus], None] | None = None,
                  retry_s: float = 0.2, read_timeout_s: float = READ_TIMEOUT_S,
-                 serial_factory: Callable[..., serial.SerialBase] = serial.serial_for_url,
+                 serial_factory: Callable[..., SerialPort] = serial.serial_for_url,
                  expected: Layout | None = None, expected_from: str = "the profile",
                  notice_every_s: float = NOTICE_EVERY_S) -> None:
         self.port = port
@@ -97,7 +113,7 @@ class ScannerLink(LinkTelling):
         self.reader = proto.FrameReader()
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
-        self._serial: serial.SerialBase | None = None
+        self._serial: SerialPort | None = None
         self._layout = Layout()
         self._hello_seen = False
         self._closed: set[int] = set()

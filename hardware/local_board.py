@@ -23,6 +23,7 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Protocol
 
 _CODE_PY = Path(__file__).resolve().parent / "scanner" / "code.py"
 
@@ -70,10 +71,16 @@ class _PtyPort:
                 os.close(fd)
 
 
+class BoardLoop(Protocol):
+    """What ``LocalBoard`` runs: the board's ``Scanner`` (hardware/scanner/scanner.py)."""
+
+    def step(self, now_ms: int) -> None: ...
+
+
 class LocalBoard:
     """Runs a scanner built by ``build(serial)`` in a thread, behind a pty."""
 
-    def __init__(self, build: Callable[[object], object], link_dir: str | Path | None = None,
+    def __init__(self, build: Callable[[object], BoardLoop], link_dir: str | Path | None = None,
                  *, step_s: float = 0.005) -> None:
         self._build = build
         self.step_s = step_s
@@ -83,7 +90,7 @@ class LocalBoard:
         self._port: _PtyPort | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
-        self.scanner = None
+        self.scanner: BoardLoop | None = None  # the one built at the last start()
 
     @property
     def running(self) -> bool:
@@ -92,16 +99,18 @@ class LocalBoard:
     def start(self) -> None:
         if self.running:
             return
-        self._port = _PtyPort()
+        port = self._port = _PtyPort()
         self._dir.mkdir(parents=True, exist_ok=True)  # again after a stop (an unplugging)
         tmp = self.port_path + ".new"
         if os.path.lexists(tmp):
             os.unlink(tmp)
-        os.symlink(self._port.path, tmp)
+        os.symlink(port.path, tmp)
         os.replace(tmp, self.port_path)
-        self.scanner = self._build(self._port)
+        scanner = self.scanner = self._build(port)
         self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="local-scanner", daemon=True)
+        # The thread runs this start's port and scanner (neither None there).
+        self._thread = threading.Thread(target=self._run, args=(port.master, scanner),
+                                        name="local-scanner", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
@@ -124,10 +133,8 @@ class LocalBoard:
         if self._port:
             self._port.write(data)
 
-    def _run(self) -> None:
+    def _run(self, master: int, scanner: BoardLoop) -> None:
         start = time.monotonic()
-        scanner = self.scanner
-        master = self._port.master
         while not self._stop.is_set():
             scanner.step(int((time.monotonic() - start) * 1000))
             # Sleep until the next scan, but wake at once when the Pi sends something

@@ -9,8 +9,13 @@ build runs here, on pins from gpiozero's pin factory (real pins on a Pi,
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from hardware.local_board import LocalBoard, load_code_py
+from hardware.profile import BoardLayout
+
+if TYPE_CHECKING:
+    from gpiozero import Factory
 
 # Pi GPIO numbers of the gpio-only build (hardware/README.md): up to 8 drive
 # rows and 8 sense columns, clear of the buttons (17, 27, 22), the buzzer (23)
@@ -25,12 +30,12 @@ PINS = {
 class _GpioPin:
     """digitalio.DigitalInOut, served by a gpiozero pin."""
 
-    def __init__(self, factory, name: str) -> None:
+    def __init__(self, factory: Factory, name: str) -> None:
         self._pin = factory.pin(name)
 
     @property
     def direction(self) -> str:
-        return self._pin.function
+        return str(self._pin.function)
 
     @direction.setter
     def direction(self, value: str) -> None:
@@ -38,7 +43,7 @@ class _GpioPin:
 
     @property
     def pull(self) -> str:
-        return self._pin.pull
+        return str(self._pin.pull)
 
     @pull.setter
     def pull(self, value: str) -> None:
@@ -53,7 +58,7 @@ class _GpioPin:
         self._pin.state = bool(value)
 
 
-def gpio_modules(factory) -> tuple[SimpleNamespace, SimpleNamespace]:
+def gpio_modules(factory: Factory) -> tuple[SimpleNamespace, SimpleNamespace]:
     """``board`` and ``digitalio`` look-alikes over a gpiozero pin factory."""
     board = SimpleNamespace(**{name: name for group in PINS.values() for name in group})
     digitalio = SimpleNamespace(
@@ -64,11 +69,12 @@ def gpio_modules(factory) -> tuple[SimpleNamespace, SimpleNamespace]:
     return board, digitalio
 
 
-def onboard_scanner(factory, rows: int, cols: int, link_dir: str | None = None) -> LocalBoard:
+def onboard_scanner(factory: Factory, rows: int, cols: int,
+                    link_dir: str | None = None) -> LocalBoard:
     """A LocalBoard running the scanner code on this Pi's pins for a rows x cols board."""
     code = load_code_py()
-    layout = {"towers": 0, "rods": 9, "levels": 9, "rows": rows, "cols": cols,
-              "loads": 0, "leds": 0}
+    layout: BoardLayout = {"towers": 0, "rods": 9, "levels": 9, "rows": rows, "cols": cols,
+                           "loads": 0, "leds": 0}
     board, digitalio = gpio_modules(factory)
     return LocalBoard(lambda port: code.build(board, digitalio, None, port, layout, PINS),
                       link_dir)

@@ -29,6 +29,7 @@ import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 from hardware.files import KIB, read_limited
 
@@ -76,19 +77,35 @@ class PiModel:
         return ("D10",) if self.led_driver == "spi" else ("D10", "D12", "D18", "D21")
 
 
-_SPI = dict(led_driver="spi", extras=("pi", "pi-spi"), cmdline=("spidev.bufsiz=32768",),
-            led_devices=("/dev/spidev0.0",))
-_FAMILIES: tuple[tuple[tuple[str, ...], dict], ...] = (
+class _DriverFacts(TypedDict):
+    """``PiModel``'s facts that follow from its LED driver."""
+
+    led_driver: str
+    extras: tuple[str, ...]
+    cmdline: tuple[str, ...]
+    led_devices: tuple[str, ...]
+
+
+class _Facts(_DriverFacts):
+    """Every fact of a ``PiModel`` but the model's own name."""
+
+    family: str
+    boot_config: tuple[str, ...]
+
+
+_SPI: _DriverFacts = {"led_driver": "spi", "extras": ("pi", "pi-spi"),
+                      "cmdline": ("spidev.bufsiz=32768",), "led_devices": ("/dev/spidev0.0",)}
+_FAMILIES: tuple[tuple[tuple[str, ...], _Facts], ...] = (
     # The order matters: "Raspberry Pi 5" before anything that could match it by prefix.
     (("Raspberry Pi 5", "Raspberry Pi 500", "Raspberry Pi Compute Module 5"),
-     dict(family="5", led_driver="pio", extras=("pi", "pi5"), boot_config=(), cmdline=(),
-          led_devices=("/dev/pio0",))),
+     {"family": "5", "led_driver": "pio", "extras": ("pi", "pi5"), "boot_config": (),
+      "cmdline": (), "led_devices": ("/dev/pio0",)}),
     (("Raspberry Pi 4", "Raspberry Pi 400", "Raspberry Pi Compute Module 4"),
-     dict(family="4", boot_config=("dtparam=spi=on", "core_freq_min=500"), **_SPI)),
+     {"family": "4", "boot_config": ("dtparam=spi=on", "core_freq_min=500"), **_SPI}),
     (("Raspberry Pi 3", "Raspberry Pi Compute Module 3"),
-     dict(family="3", boot_config=("dtparam=spi=on", "core_freq=250"), **_SPI)),
+     {"family": "3", "boot_config": ("dtparam=spi=on", "core_freq=250"), **_SPI}),
     (("Raspberry Pi Zero 2",),
-     dict(family="zero2w", boot_config=("dtparam=spi=on", "core_freq=250"), **_SPI)),
+     {"family": "zero2w", "boot_config": ("dtparam=spi=on", "core_freq=250"), **_SPI}),
 )
 SUPPORTED = "a Raspberry Pi Zero 2 W, 3, 4 or 5 (or a 400, 500, or Compute Module 3 to 5)"
 

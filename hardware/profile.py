@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import NotRequired, TypedDict, TypeVar
 
 from hardware.files import read_limited
 
@@ -32,6 +33,25 @@ _KIND_WORDS = {int: "a whole number", float: "a number", str: "text in quotes",
 
 class ProfileError(ValueError):
     """A profile that cannot describe a working table."""
+
+
+TomlTable = dict[str, object]
+"""A TOML table as tomllib reads it: its values are checked one key at a time (``_get``)."""
+_T = TypeVar("_T")
+
+
+class BoardLayout(TypedDict):
+    """What a scanner board is wired to: the counts its hello announces (``board_layout``)."""
+
+    towers: int
+    rods: int
+    levels: int
+    rows: int
+    cols: int
+    loads: int
+    leds: int
+    stack: NotRequired[int]  # stack-height levels each square senses; 1 when absent
+    walls: NotRequired[bool]  # a second switch under each square sees maze walls
 
 
 @dataclass(frozen=True)
@@ -129,8 +149,9 @@ def parse_profile(text: str, source: str = "profile") -> Profile:
     if not 0 < brightness <= 1:
         raise ProfileError(f"{source}: [leds] brightness = {brightness} is out of range; "
                            "use a number above 0 and at most 1 (0.3 is comfortable indoors)")
-    raw_chains = _get(leds, "chain", list, source, "[leds] ", [],
-                      fix="write each chain as a [[leds.chain]] table with output and parts")
+    raw_chains: list[object] = _get(
+        leds, "chain", list, source, "[leds] ", [],
+        fix="write each chain as a [[leds.chain]] table with output and parts")
     chains = tuple(_chain(c, i, scanner, source) for i, c in enumerate(raw_chains, 1))
     _check_parts_once(chains, source)
     return Profile(name=name, source=source, scanner=scanner, buttons=buttons,
@@ -140,7 +161,7 @@ def parse_profile(text: str, source: str = "profile") -> Profile:
 # ------------------------------------------------------------------ sections
 
 
-def _scanner(t: dict, source: str) -> ScannerConfig:
+def _scanner(t: TomlTable, source: str) -> ScannerConfig:
     where = "[scanner] "
     _keys(t, {"port", "baud", "towers", "board", "load_cells", "stack_levels", "wall_sensors"},
           source, where)
@@ -167,7 +188,7 @@ def _scanner(t: dict, source: str) -> ScannerConfig:
     return ScannerConfig(port, baud, towers, rows, cols, loads, stack, walls)
 
 
-def _board_size(t: dict, source: str, where: str) -> tuple[int, int]:
+def _board_size(t: TomlTable, source: str, where: str) -> tuple[int, int]:
     """Rows and columns of ``board = "8x8"``; (0, 0) for a table without a board."""
     board = _get(t, "board", str, source, where, "none")
     if board == "none":
@@ -179,7 +200,7 @@ def _board_size(t: dict, source: str, where: str) -> tuple[int, int]:
     return int(match[1]), int(match[2])
 
 
-def _stack_levels(t: dict, port: str, rows: int, source: str, where: str) -> int:
+def _stack_levels(t: TomlTable, port: str, rows: int, source: str, where: str) -> int:
     """Stack-height sensors need board squares to sit under and drive lines to spare."""
     stack = _get(t, "stack_levels", int, source, where, 1)
     if not 1 <= stack <= 3:
@@ -194,7 +215,7 @@ def _stack_levels(t: dict, port: str, rows: int, source: str, where: str) -> int
     return stack
 
 
-def _wall_sensors(t: dict, port: str, rows: int, stack: int, source: str, where: str) -> bool:
+def _wall_sensors(t: TomlTable, port: str, rows: int, stack: int, source: str, where: str) -> bool:
     """Wall sensors take the second switch under a square, which stack sensors also want."""
     walls = _get(t, "wall_sensors", bool, source, where, False)
     if walls and stack > 1:
@@ -206,29 +227,32 @@ def _wall_sensors(t: dict, port: str, rows: int, stack: int, source: str, where:
     return walls
 
 
-def _buttons(t: dict, source: str) -> ButtonsConfig:
+def _buttons(t: TomlTable, source: str) -> ButtonsConfig:
     where = "[buttons] "
     _keys(t, {"pin_factory", "player_a", "player_b", "menu", "buzzer", "hold_s"}, source, where)
     factory = _get(t, "pin_factory", str, source, where, "default")
     if factory not in PIN_FACTORIES:
         raise ProfileError(f"{source}: {where}pin_factory = {factory!r}; use one of "
                            f"{', '.join(PIN_FACTORIES)} (mock for the simulated table)")
-    pins = {}
+    pins: dict[str, str] = {}
+    numbers: dict[str, int] = {}  # the GPIO number of each pin in ``pins``
     for key, default in (("player_a", "GPIO17"), ("player_b", "GPIO27"), ("menu", "GPIO22"),
                          ("buzzer", "GPIO23")):
         pin = _get(t, key, str, source, where, default)
-        if not _GPIO.match(pin):
+        gpio = _GPIO.match(pin)
+        if not gpio:
             raise ProfileError(f"{source}: {where}{key} = {pin!r} is not a GPIO pin; "
                                "write it like \"GPIO17\"")
-        number = int(_GPIO.match(pin)[2])
+        number = int(gpio[2])
         if number > 27:
             raise ProfileError(f"{source}: {where}{key} = {pin!r}; the Pi header has GPIO0 "
                                "to GPIO27")
-        for other, used in pins.items():
-            if int(_GPIO.match(used)[2]) == number:
+        for other, used in numbers.items():
+            if used == number:
                 raise ProfileError(f"{source}: {where}{key} and {other} both use GPIO{number}; "
                                    "give each its own pin")
         pins[key] = pin
+        numbers[key] = number
     hold = float(_get(t, "hold_s", (int, float), source, where, 1.0))
     if not 0.05 <= hold <= 10:
         raise ProfileError(f"{source}: {where}hold_s = {hold}; a hold (undo) should take "
@@ -256,7 +280,7 @@ def _chain(t: object, number: int, scanner: ScannerConfig, source: str) -> LedCh
     if output == "scanner" and scanner.port == "gpio":
         raise ProfileError(f"{source}: {where}output = \"scanner\" but this table has no "
                            "scanner board ([scanner] port = \"gpio\"); use output = \"pi\"")
-    raw = _get(t, "parts", list, source, where, None)
+    raw: list[object] = _get(t, "parts", list, source, where, None)
     if not raw:
         raise ProfileError(f"{source}: {where}needs parts, like parts = [\"ring A 16\"]")
     return LedChain(output, pin, tuple(_part(p, scanner, source, where) for p in raw))
@@ -304,30 +328,30 @@ def _check_parts_once(chains: tuple[LedChain, ...], source: str) -> None:
 # ------------------------------------------------------------------ helpers
 
 
-def _table(data: dict, key: str, source: str) -> dict:
+def _table(data: TomlTable, key: str, source: str) -> TomlTable:
     value = data.get(key, {})
     if not isinstance(value, dict):
         raise ProfileError(f"{source}: {key} must be a [{key}] table")
     return value
 
 
-def _keys(t: dict, known: set[str], source: str, where: str) -> None:
+def _keys(t: TomlTable, known: set[str], source: str, where: str) -> None:
     unknown = sorted(set(t) - known)
     if unknown:
         raise ProfileError(f"{source}: {where}unknown key {unknown[0]!r}; the keys here are "
                            f"{', '.join(sorted(known))}")
 
 
-def _get(t: dict, key: str, kind: type | tuple[type, ...], source: str, where: str,
-         default: object, *, fix: str = "") -> object:
+def _get(t: TomlTable, key: str, kind: type[_T] | tuple[type[_T], ...], source: str, where: str,
+         default: _T | None, *, fix: str = "") -> _T:
     """``t[key]`` checked to be of ``kind``; ``default`` when absent (None: it is required)."""
     if key not in t:
         if default is None:
             raise ProfileError(f"{source}: {where}{key} is missing; add it")
         return default
     value = t[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        kinds = (kind,) if isinstance(kind, type) else kind
+    kinds = (kind,) if isinstance(kind, type) else kind
+    if not isinstance(value, kinds) or (isinstance(value, bool) and kind is not bool):
         names = " or ".join(dict.fromkeys(_KIND_WORDS.get(k, k.__name__) for k in kinds))
         if float in kinds:
             names = _KIND_WORDS[float]
@@ -336,13 +360,13 @@ def _get(t: dict, key: str, kind: type | tuple[type, ...], source: str, where: s
     return value
 
 
-def board_layout(profile: Profile) -> dict:
+def board_layout(profile: Profile) -> BoardLayout:
     """The scanner board's layout as the profile describes the table: what the simulated
     board is built with, and what a real board's code.py must agree with."""
     scanner = profile.scanner
     leds = sum(count for chain in profile.chains if chain.output == "scanner"
                for _, _, count in chain.parts)
-    layout = {"towers": scanner.towers, "rods": 9, "levels": 9, "rows": scanner.rows,
+    layout: BoardLayout = {"towers": scanner.towers, "rods": 9, "levels": 9, "rows": scanner.rows,
               "cols": scanner.cols, "loads": scanner.load_cells, "leds": leds,
               "stack": scanner.square_switches}
     if scanner.wall_sensors:

@@ -47,7 +47,8 @@ class Snapshot:
     layout: Layout
     closed: frozenset[int] = frozenset()
     loads: tuple[int, ...] = ()
-    _cells: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _cells: dict[int, frozenset[tuple[int, int, int]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)  # by tower, worked out once
 
     def tower_cells(self, tower: int) -> frozenset[tuple[int, int, int]]:
         """Occupied cube positions of one tower, as the engine names them."""

@@ -17,7 +17,7 @@ class Missing:
     words: str
     """Why, and what to do about it."""
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, str]:
         return asdict(self)
 
 

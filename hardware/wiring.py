@@ -17,8 +17,9 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from typing import TypedDict
 
-from hardware.profile import Profile
+from hardware.profile import BoardLayout, Profile
 
 PI_HEADER = {0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19,
              11: 23, 12: 32, 13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38,
@@ -33,6 +34,22 @@ COMPARED = ("towers", "rods", "levels", "rows", "cols", "loads", "leds", "stack"
 
 _PART_NAMES = {"ring": "ring {}", "tower": "tower {} grid", "zone": "zone", "board": "board"}
 _LED_DATA = "through a 74AHCT125 gate and 330 ohm"
+
+
+class PicoPins(TypedDict):
+    """hardware/scanner/code.py's ``PINS``: the Pico's pins, named by what they do."""
+
+    drive_data: str
+    drive_clock: str
+    drive_latch: str
+    sense: list[str]
+    load_clock: str
+    load_data: list[str]
+    pixels: str
+
+
+GpioPins = dict[str, list[str]]
+"""hardware/onboard.py's ``PINS``: the Pi's pins of the gpio-only build ("drive", "sense")."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +109,7 @@ def wiring_for(profile: Profile) -> Wiring:
                 drive_count=drive_count, gpio_pins=GPIO_PINS)
 
 
-def disagreements(profile_layout: dict, code_layout: dict) -> list[str]:
+def disagreements(profile_layout: BoardLayout, code_layout: BoardLayout) -> list[str]:
     """Where code.py's LAYOUT and the profile describe different tables, one line each.
 
     The scanner board announces its LAYOUT and the Pi reads the sensors as the
@@ -133,8 +150,8 @@ def _part(kind: str, owner: str) -> str:
     return _PART_NAMES[kind].format(owner)
 
 
-def plan(profile: Profile, layout: dict, *, pico_pins: dict, code_layout: dict,
-         drive_count: int, gpio_pins: dict) -> Wiring:
+def plan(profile: Profile, layout: BoardLayout, *, pico_pins: PicoPins,
+         code_layout: BoardLayout, drive_count: int, gpio_pins: GpioPins) -> Wiring:
     """Every wire of the profile's table, as rows to draw.
 
     ``layout`` is the table the profile describes (as ``board_layout`` gives
@@ -152,7 +169,8 @@ def plan(profile: Profile, layout: dict, *, pico_pins: dict, code_layout: dict,
            for chain, raw in zip(chains, profile.chains, strict=True) if raw.output == "pi"]
     power = Wire("5 V, GND", "the LED rail, fed from the supply; one ground for everything",
                  "pins 2, 6")
-    warnings = []
+    warnings: list[str] = []
+    groups: tuple[Group, ...]
     if scanner.port == "gpio":
         pi += _matrix_on_pi(layout, drive_count, gpio_pins)
         groups = (Group("Raspberry Pi: no scanner board, the switch matrix is on its own pins",
@@ -189,7 +207,7 @@ def plan(profile: Profile, layout: dict, *, pico_pins: dict, code_layout: dict,
     return Wiring(title, groups, chains, _notes(profile, layout), tuple(warnings))
 
 
-def _chain_source(output: str, pin: str, pico_pins: dict) -> str:
+def _chain_source(output: str, pin: str, pico_pins: PicoPins) -> str:
     if output == "pi":
         return f"Pi {pi_gpio(pin)}"
     if output == "scanner":
@@ -207,7 +225,7 @@ def _button_wires(profile: Profile) -> list[Wire]:
     return [Wire(pi_gpio(pin), goes_to, _pi_header(pi_gpio(pin))) for pin, goes_to in words]
 
 
-def _matrix_on_pi(layout: dict, drive_count: int, gpio_pins: dict) -> list[Wire]:
+def _matrix_on_pi(layout: BoardLayout, drive_count: int, gpio_pins: GpioPins) -> list[Wire]:
     """The gpio-only build: drive rows and sense columns straight on the Pi's pins."""
     wires = []
     for line, pin in enumerate(gpio_pins["drive"]):
@@ -226,7 +244,7 @@ def _matrix_on_pi(layout: dict, drive_count: int, gpio_pins: dict) -> list[Wire]
     return wires
 
 
-def _pico_wires(layout: dict, pins: dict, chips: int,
+def _pico_wires(layout: BoardLayout, pins: PicoPins, chips: int,
                 chains: tuple[Chain, ...]) -> tuple[Wire, ...]:
     wires = [Wire(pins["drive_data"], "DS (serial data) of the first 74HC595; each chip's "
                   "Q7' on to the next one's DS"),
@@ -257,7 +275,7 @@ def _pico_wires(layout: dict, pins: dict, chips: int,
     return tuple(wires)
 
 
-def _drive_outputs(layout: dict, drive_count: int) -> tuple[tuple[Wire, ...], int]:
+def _drive_outputs(layout: BoardLayout, drive_count: int) -> tuple[tuple[Wire, ...], int]:
     """The shift registers' outputs, in scan order; and how many lines the table needs."""
     wires = []
     first = 0
@@ -289,7 +307,7 @@ def _drive_outputs(layout: dict, drive_count: int) -> tuple[tuple[Wire, ...], in
     return tuple(wires), needed
 
 
-def _notes(profile: Profile, layout: dict) -> tuple[str, ...]:
+def _notes(profile: Profile, layout: BoardLayout) -> tuple[str, ...]:
     notes = ["Every switch has a 1N4148 in series, cathode to the drive line, so any number "
              "of closed switches read right."]
     if layout["loads"] and profile.scanner.port != "gpio":

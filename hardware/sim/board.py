@@ -36,7 +36,7 @@ import threading
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from hardware.profile import (
     BUILT_IN,
@@ -46,7 +46,7 @@ from hardware.profile import (
     parse_profile,
     read_profile_file,
 )
-from hardware.sim.line_socket import LineServer
+from hardware.sim.line_socket import JsonObject, LineServer
 from hardware.sim.table import SimTable
 
 HANDS = "hands.sock"
@@ -71,11 +71,21 @@ def board_profile(profile: str, port: str) -> str:
     return changed
 
 
+class Hands(Protocol):
+    """A game's hands on the simulated table (``firmware/<game>/hands.py``)."""
+
+    def act(self, request: JsonObject) -> None:
+        """Do one act of a person (raises the engine's ObeliskError when it cannot be)."""
+
+    def look(self) -> JsonObject:
+        """What is on the table now."""
+
+
 class SimBoard:
     """The simulated table and its board, their pty in ``state_dir``; hands if a game is given."""
 
     def __init__(self, state_dir: str | Path, profile: str = "sim",
-                 hands: Callable[[SimTable, Path], Any] | None = None) -> None:
+                 hands: Callable[[SimTable, Path], Hands] | None = None) -> None:
         self.dir = Path(state_dir)
         self.profile_name = profile
         loaded = load_profile(profile)
@@ -113,31 +123,34 @@ class SimBoard:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def answer(self, request: dict) -> dict:
+    def answer(self, request: JsonObject) -> JsonObject:
         """One act of a hand; the table as it is after it, or why the act cannot be done."""
         from engine.errors import ObeliskError  # the hands' errors are in a player's words
 
+        hands = self.hands
+        if hands is None:  # its socket is served only with hands: a caller of its own
+            return {"ok": False, "error": "this board has no hands: start it with --game"}
         with self._lock:
             if request.get("act") != "look":
                 try:
-                    self.hands.act(request)
+                    hands.act(request)
                 except ObeliskError as exc:
-                    return {"ok": False, "error": str(exc), "table": self.hands.look()}
+                    return {"ok": False, "error": str(exc), "table": hands.look()}
                 except (TypeError, ValueError, KeyError, IndexError, AttributeError,
                         OverflowError) as exc:
                     # any local program may write to the hands' socket: a field of the
                     # wrong kind (a list for a name) is refused, and the board lives on
                     act = request.get("act")
                     name = act if isinstance(act, str) else "do that"
-                    return {"ok": False, "table": self.hands.look(),
+                    return {"ok": False, "table": hands.look(),
                             "error": f"the hands cannot {name[:40]} with those fields: one of "
                                      f"them is not of the kind the act takes "
                                      f"({type(exc).__name__})"}
-            return {"ok": True, "table": self.hands.look()}
+            return {"ok": True, "table": hands.look()}
 
 
 def main(argv: list[str] | None = None,
-         hands_for: Callable[[str], Callable[[SimTable, Path], Any]] | None = None,
+         hands_for: Callable[[str], Callable[[SimTable, Path], Hands]] | None = None,
          prog: str = "python -m hardware.sim.board") -> int:
     """The board as a process; ``hands_for(game)`` gives a game's hands for ``--game`` (the
     firmware's ``python -m firmware.sim.hands_board`` passes it: the games live up there)."""

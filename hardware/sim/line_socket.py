@@ -21,6 +21,8 @@ from hardware.local_socket import listen
 
 MAX_LINE = 64 * 1024
 """A request longer than this is no act of a hand: the connection is closed."""
+JsonObject = dict[str, object]
+"""A request or an answer: one JSON object, its values whatever JSON holds."""
 
 
 class LineSocketError(OSError):
@@ -30,7 +32,7 @@ class LineSocketError(OSError):
 class LineServer:
     """Serves ``answer(request) -> reply`` on a Unix socket, a thread per connection."""
 
-    def __init__(self, path: str | Path, answer: Callable[[dict], dict]) -> None:
+    def __init__(self, path: str | Path, answer: Callable[[JsonObject], JsonObject]) -> None:
         self.path = Path(path)
         self._answer = answer
         self._server: socket.socket | None = None
@@ -39,8 +41,8 @@ class LineServer:
     def open(self) -> LineServer:
         """Start listening (a stale socket file of a stopped process is replaced)."""
         self._server = listen(self.path, 8)
-        threading.Thread(target=self._accept, name=f"{self.path.name}-accept",
-                         daemon=True).start()
+        threading.Thread(target=self._accept, args=(self._server,),
+                         name=f"{self.path.name}-accept", daemon=True).start()
         return self
 
     def close(self) -> None:
@@ -59,10 +61,10 @@ class LineServer:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _accept(self) -> None:
+    def _accept(self, server: socket.socket) -> None:
         while not self._closed.is_set():
             try:
-                conn, _ = self._server.accept()
+                conn, _ = server.accept()
             except OSError:
                 return
             threading.Thread(target=self._serve, args=(conn,), name=f"{self.path.name}-conn",
@@ -78,7 +80,7 @@ class LineServer:
             except OSError:
                 return
 
-    def _reply(self, raw: bytes) -> dict:
+    def _reply(self, raw: bytes) -> JsonObject:
         try:
             request = json.loads(raw)
         except ValueError:
@@ -88,7 +90,7 @@ class LineServer:
         return self._answer(request)
 
 
-def ask(path: str | Path, request: dict, timeout: float = 10.0) -> dict:
+def ask(path: str | Path, request: JsonObject, timeout: float = 10.0) -> JsonObject:
     """Send one request and wait for its answer; LineSocketError when nothing serves there."""
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
@@ -101,6 +103,9 @@ def ask(path: str | Path, request: dict, timeout: float = 10.0) -> dict:
         raise LineSocketError(f"nothing answers on {path} ({exc.strerror or exc}): is the "
                               "simulated table running there?") from None
     try:
-        return json.loads(line)
+        answer = json.loads(line)
     except ValueError:
         raise LineSocketError(f"{path} answered something that is not JSON") from None
+    if not isinstance(answer, dict):  # a LineServer answers objects only
+        raise LineSocketError(f"{path} answered something that is not a JSON object")
+    return answer

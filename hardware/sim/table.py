@@ -13,10 +13,20 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Iterable
 from types import SimpleNamespace
 
 from hardware.leds import RecordingPixels
 from hardware.local_board import LocalBoard, load_code_py
+from hardware.profile import BoardLayout
+
+Cell = tuple[int, int, int]
+"""A cube's place on a tower: (x, y, z), z = 0 the lowest level."""
+Square = tuple[int, int]
+"""A board square: (row, col)."""
+Truth = tuple[tuple[frozenset[Cell], ...], frozenset[tuple[Square, int]],
+              frozenset[tuple[int, int, int, int]], frozenset[Square]]
+"""What is physically on the table: cubes, stacks, a hovering hand, walls."""
 
 GRAMS_TO_COUNTS = 420.0
 """Raw HX711 counts per gram of the simulated load cells."""
@@ -28,7 +38,7 @@ COVER_GRAMS = PYRAMID_GRAMS[3]
 """A High Rise square's cover weighs like a large pyramid."""
 
 
-def pad_grams(pips, covered: bool = True) -> float:
+def pad_grams(pips: Iterable[int], covered: bool = True) -> float:
     """What a High Rise pad carries: its cover (if on) and pyramids of these pips."""
     return (COVER_GRAMS if covered else 0.0) + sum(PYRAMID_GRAMS[p] for p in pips)
 
@@ -80,22 +90,23 @@ def _fake_modules(table: SimTable) -> tuple[SimpleNamespace, SimpleNamespace, Si
 class SimTable:
     """The physical table, simulated down to the scanner board's pins."""
 
-    def __init__(self, layout: dict | None = None, *, step_s: float = 0.005,
+    def __init__(self, layout: BoardLayout | None = None, *, step_s: float = 0.005,
                  link_dir: str | None = None) -> None:
         self._code = load_code_py()
-        self.layout = dict(self._code.LAYOUT if layout is None else layout)
+        given: BoardLayout = self._code.LAYOUT if layout is None else layout
+        self.layout = given.copy()  # its own copy: neither code.py's nor the caller's
         self.pins = dict(self._code.PINS)
         extra = self.layout["loads"] - len(self.pins["load_data"])
         if extra > 0:  # more pads than the Pico has pins: simulated DOUT lines
             self.pins["load_data"] = self.pins["load_data"] + [f"LOAD{i}" for i in range(extra)]
         # The physical truth. Each is replaced whole, never mutated, so the
         # scanner thread always reads a consistent value.
-        self.cubes: tuple[frozenset, ...] = tuple(frozenset()
-                                                  for _ in range(self.layout["towers"]))
-        self.stacks: frozenset[tuple[tuple[int, int], int]] = frozenset()  # (square, height)
+        self.cubes: tuple[frozenset[Cell], ...] = tuple(frozenset()
+                                                        for _ in range(self.layout["towers"]))
+        self.stacks: frozenset[tuple[Square, int]] = frozenset()  # (square, height)
         self.grams: tuple[float, ...] = (0.0,) * self.layout["loads"]
-        self.hovering: frozenset[tuple] = frozenset()
-        self.walls: frozenset[tuple[int, int]] = frozenset()  # maze walls standing on squares
+        self.hovering: frozenset[tuple[int, int, int, int]] = frozenset()  # (tower, x, y, z)
+        self.walls: frozenset[Square] = frozenset()  # maze walls standing on squares
         # One hand at a time on the pieces: a bot's move and another hand's slip
         # (the fault bench's) never interleave, so neither undoes the other's.
         self.hand = threading.Lock()
@@ -105,7 +116,7 @@ class SimTable:
         self._shift = [True] * self._drive_count
         self._outputs = [True] * self._drive_count
         self._sense_low: set[int] = set()  # sense lines pulled low since the last latch
-        self._wired: tuple[object, list[frozenset[int]]] = (None, [])
+        self._wired: tuple[Truth | None, list[frozenset[int]]] = (None, [])
         self._levels: dict[str, bool] = {}
         self._hx_bit = 0
         self._hx_sample: tuple[int, ...] = ()
@@ -118,34 +129,36 @@ class SimTable:
 
     # ---------------------------------------------------------------- people
 
-    def place(self, tower: int, cells) -> None:
+    def place(self, tower: int, cells: Iterable[Cell]) -> None:
         """Cubes arrive on a tower (a block threaded onto the rods)."""
         self.cubes = self._with(tower, self.cubes[tower] | frozenset(cells))
 
-    def lift(self, tower: int, cells) -> None:
+    def lift(self, tower: int, cells: Iterable[Cell]) -> None:
         self.cubes = self._with(tower, self.cubes[tower] - frozenset(cells))
 
     @property
-    def pieces(self) -> frozenset[tuple[int, int]]:
+    def pieces(self) -> frozenset[Square]:
         """The board squares something stands on."""
         return frozenset(square for square, _ in self.stacks)
 
-    def put(self, square: tuple[int, int], height: int = 1) -> None:
+    def put(self, square: Square, height: int = 1) -> None:
         """A piece (or a stack ``height`` pieces tall) stands on a board square."""
-        square = tuple(square)
+        row, col = square  # a [row, col] list too
+        square = (row, col)
         self.stacks = frozenset({(sq, h) for sq, h in self.stacks if sq != square}
                                 | {(square, height)})
 
-    def take(self, square: tuple[int, int]) -> None:
+    def take(self, square: Square) -> None:
         """Everything on a board square is taken off."""
-        self.stacks = frozenset((sq, h) for sq, h in self.stacks if sq != tuple(square))
+        row, col = square  # a [row, col] list too
+        self.stacks = frozenset((sq, h) for sq, h in self.stacks if sq != (row, col))
 
     def weigh(self, pad: int, grams: float) -> None:
         self.grams = tuple(grams if i == pad else g for i, g in enumerate(self.grams))
 
-    def set_walls(self, squares) -> None:
+    def set_walls(self, squares: Iterable[Square]) -> None:
         """Maze walls now stand on these squares (their second switch closes)."""
-        self.walls = frozenset(tuple(s) for s in squares)
+        self.walls = frozenset((row, col) for row, col in squares)  # [row, col] lists too
 
     def load_counts(self) -> tuple[int, ...]:
         """The raw readings the board reports for what lies on the pads now."""
@@ -155,14 +168,14 @@ class SimTable:
             counts.append(raw - (1 << 24) if raw & 0x800000 else raw)
         return tuple(counts)
 
-    def hover(self, tower: int, cells) -> None:
+    def hover(self, tower: int, cells: Iterable[Cell]) -> None:
         """A hand over the tower: its magnets close switches it does not rest on."""
         self.hovering = frozenset((tower, *c) for c in cells)
 
     def hand_away(self) -> None:
         self.hovering = frozenset()
 
-    def _with(self, tower: int, cells: frozenset) -> tuple[frozenset, ...]:
+    def _with(self, tower: int, cells: frozenset[Cell]) -> tuple[frozenset[Cell], ...]:
         return tuple(cells if i == tower else c for i, c in enumerate(self.cubes))
 
     # ---------------------------------------------------------------- cable
@@ -207,7 +220,7 @@ class SimTable:
         elif name == self.pins["drive_latch"] and rising:
             self._outputs = list(self._shift)
             wiring = self._wiring()
-            low = set()
+            low: set[int] = set()
             for line, level in enumerate(self._outputs):
                 if not level:  # drive lines are active low
                     low |= wiring[line]
@@ -236,9 +249,9 @@ class SimTable:
         Worked out again only when the physical truth changes (each change
         replaces a whole value, so identity tells).
         """
-        truth = (self.cubes, self.stacks, self.hovering, self.walls)
-        if self._wired[0] is not None and all(
-                a is b for a, b in zip(self._wired[0], truth, strict=True)):
+        truth: Truth = (self.cubes, self.stacks, self.hovering, self.walls)
+        wired = self._wired[0]
+        if wired is not None and all(a is b for a, b in zip(wired, truth, strict=True)):
             return self._wired[1]
         table: list[set[int]] = [set() for _ in range(self._drive_count)]
         self._wire_towers(table)
