@@ -1,0 +1,43 @@
+"""The types are a gate: mypy proves the hints of engine/ and hardware/ under --strict.
+
+The configuration is pyproject.toml's ``[tool.mypy]`` (what is checked, how strictly, and
+each library without type information, with why); this test runs exactly that, so a
+contributor's ``.venv/bin/mypy`` and the suite agree. Its cache lives in the test's own
+folder, never in the checkout.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.support import ROOT
+
+pytestmark = pytest.mark.processes
+
+
+def _mypy(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache), *args],
+                          cwd=ROOT, capture_output=True, text=True)
+
+
+def test_mypy_proves_the_configured_folders(tmp_path):
+    checked = _mypy(cache=tmp_path / "cache")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "Success: no issues found" in checked.stdout, checked.stdout
+
+
+def test_the_gate_is_strict_and_can_fail(tmp_path):
+    """The configuration asks for --strict, and a wrong hint in a checked folder fails."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
+    assert config["strict"] is True and {"engine", "hardware"} <= set(config["files"])
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text("def half(n: int) -> int:\n    return n / 2\n", "utf-8")
+    checked = _mypy("--config-file", str(ROOT / "pyproject.toml"), str(wrong),
+                    cache=tmp_path / "cache")
+    assert checked.returncode == 1 and "Incompatible return value type" in checked.stdout, (
+        checked.stdout + checked.stderr)
