@@ -25,6 +25,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from firmware.service import palette
 from firmware.service.pin import PinError, next_pin_change, pin_frame, read_pin
@@ -152,7 +153,6 @@ class TableService:
         devices.link.on_status = lambda status: self.events.put(("status", status))
         devices.buttons.on_event = lambda event: self.events.put(("button", event))
         table.beep = devices.buttons.beep
-        table.settler.confirm = self._reread
         self._rings = max((n for kind, _, n in devices.leds.parts() if kind == "ring"),
                           default=0)
 
@@ -200,30 +200,44 @@ class TableService:
             log.warning("%s", lost)
 
     def _step(self, kind: str | None, item: object) -> None:
-        """One wake-up: hand the table what came (a reading, a press), then its timers."""
+        """One wake-up: hand the table what came (a reading, a press), then its timers. A
+        reading that has held still is read from the board once more before it counts, and
+        that read (up to half a second) is made with the table's lock free."""
         link = self.devices.link
         if not link.alive:
             raise LinkDeadError(f"the scanner link on {link.port} stopped "
                                 f"({link.health.last_error or 'no reason given'}); the "
                                 "service stops so that it can be started afresh")
         now = self.clock()
+        ripe = self._locked(now, self._decide, kind, item, now,
+                            figures=item if kind == "status" else None)
+        if ripe is not None:
+            fresh = self._reread()
+            self._locked(now, self._confirm, ripe, fresh, now)
+        _collect_young()
+
+    def _locked(self, now: float, work: Callable[..., Any], *args: Any,
+                figures: Any = None) -> Any:
+        """``work`` with the table's lock held, then the LEDs (and the board's ``figures``,
+        if it sent them); the readers hear of it once the LEDs show it."""
         stream = self.stream
         with self.table.lock:
             if stream is not None:
-                stream.hold()  # the readers hear of this wake-up once the LEDs show it
+                stream.hold()
             try:
-                self._decide(kind, item, now)
+                done = work(*args)
                 self._draw(now)
                 self._say_missing()
-                if kind == "status":
-                    self._say_figures(item)
+                if figures is not None:
+                    self._say_figures(figures)
+                return done
             finally:
                 if stream is not None:
                     stream.release()
-        _collect_young()
 
-    def _decide(self, kind: str | None, item: object, now: float) -> None:
-        """Hand the table what came, then its timers (the table's lock held)."""
+    def _decide(self, kind: str | None, item: object, now: float) -> Any:
+        """Hand the table what came, then its timers; a reading that has held still is
+        returned instead, to be read from the board again first (``_confirm``)."""
         try:
             if kind == "snapshot":
                 self.table.on_view(self.view_of(item), now)
@@ -235,13 +249,35 @@ class TableService:
                 self.controls.follow_up(now)  # what an input agreed to (a match's end)
             if self._retry_at is not None and now >= self._retry_at:
                 self._retry_at = None
-                self.table.settler.forget()  # decide the same reading once more
+                self.table.reconsider()  # decide the same reading once more
             if self._retry_at is None:
                 self._ask_early(now)
-                self.table.tick(now)
-                self._refused = ""
+                ripe = self.table.settler.ripe(now)
+                if ripe is not None:
+                    return ripe
+                self._tick(now)
         except JournalError as exc:
             self._not_recorded(exc, now)
+        return None
+
+    def _confirm(self, ripe: object, fresh: object, now: float) -> None:
+        """The board read again after ``ripe`` held still: the same reading counts now;
+        another starts the clock again; no answer asks again a moment later."""
+        settler = self.table.settler
+        if settler.ripe(now) != ripe:
+            return  # moved meanwhile: the next wake-up reads it again
+        if fresh is None:
+            settler.postpone(now)
+        else:
+            self.table.weigh(fresh, now)
+        try:
+            self._tick(now)
+        except JournalError as exc:
+            self._not_recorded(exc, now)
+
+    def _tick(self, now: float) -> None:
+        self.table.tick(now)
+        self._refused = ""
 
     def _sleep(self, now: float, next_pat: float | None) -> float | None:
         """Real seconds until something is due: a settle, a retry, a game's timer, the next
@@ -347,7 +383,6 @@ class TableService:
         table.lock, table.emit = old.lock, old.emit
         table.missing, table.scanner = old.missing, old.scanner
         table.beep = self.devices.buttons.beep
-        table.settler.confirm = self._reread
         self.table, self.view_of = table, view_of
         table.start(now)
         snapshot = self.devices.link.snapshot()
@@ -383,9 +418,10 @@ class TableService:
             deadline = self.table.settler.deadline()
             self._asked = None if ticket is None or deadline is None else (deadline, ticket)
 
-    def _reread(self):
-        """After a settle, read the whole table again before deciding anything: the answer
-        to the ask made just before the window closed, or a new ask (the reading moved)."""
+    def _reread(self) -> object:
+        """Once a reading has held still, the whole table again before it counts: the
+        answer to the ask made just before the window closed, or a new ask (the reading
+        moved). The loop alone changes the settler, so this needs not the table's lock."""
         deadline, asked = self.table.settler.deadline(), self._asked
         self._asked = None
         after = asked[1] if asked is not None and asked[0] == deadline else None

@@ -6,73 +6,88 @@ readings that held still for ``settle_s`` (about 300 ms) lets all of these
 pass without a trace.
 
 That wait is most of what a player feels, so a reading the table is sure
-of (``sure(value)``: exactly one complete legal action, nothing else out of
-place) counts sooner, once it has held for ``quick_s`` (about 100 ms, a few
+of (fed with ``sure=True``: exactly one complete legal action, nothing else out
+of place) counts sooner, once it has held for ``quick_s`` (about 100 ms, a few
 of the board's own debounced scans). Whatever is ambiguous, illegal or
-half done still waits the whole ``settle_s``. The clock is passed in, so
-tests control time.
+half done still waits the whole ``settle_s``.
+
+The settler is a value fed readings and times: it calls nothing. Whoever feeds it
+says whether a reading is sure, and a service with a board reads the board again
+once a reading is ``ripe`` (outside the table's lock), then feeds the answer (or
+``postpone``s when none came) before the reading is ``settled``. The clock is
+passed in, so tests control time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
 NO_ANSWER_S = 0.1
-"""When the re-read of a settled value gets no answer, how long before asking again."""
+"""When the re-read of a ripe reading gets no answer, how long before asking again."""
 
 
 class Settler(Generic[T]):
     """Reports a value once it has been unchanged for ``settle_s`` seconds (``quick_s`` for
-    one that ``sure`` vouches for)."""
+    one fed as sure)."""
 
-    def __init__(self, settle_s: float = 0.3, quick_s: float | None = None,
-                 sure: Callable[[T], bool] | None = None) -> None:
+    def __init__(self, settle_s: float = 0.3, quick_s: float | None = None) -> None:
         if settle_s < 0:
             raise ValueError(f"the settle time cannot be negative ({settle_s} s)")
         self.settle_s = settle_s
         self.quick_s = settle_s if quick_s is None else min(max(0.0, quick_s), settle_s)
-        # Whether a value is one the table is sure of (None: none is).
-        self.sure = sure
         self._wait = settle_s  # how long the pending value must hold
-        # Re-reads the sensors once a value has held still (None: no answer). When
-        # it differs, the value moved again and settling starts over.
-        self.confirm: Callable[[], T | None] | None = None
         self._pending: T | None = None
         self._since = 0.0
         self._reported: T | None = None
 
-    def feed(self, value: T, now: float) -> None:
+    @property
+    def pending(self) -> T | None:
+        """The latest reading, settled or not (None before the first)."""
+        return self._pending
+
+    def is_new(self, value: T) -> bool:
+        """Whether ``value`` differs from the pending reading (feeding it restarts the
+        clock): only then is it worth asking whether the table is sure of it."""
+        return self._pending is None or value != self._pending
+
+    def may_hurry(self, value: T) -> bool:
+        """Whether being sure of ``value`` would shorten its wait: there is a short window,
+        and ``value`` is not what was reported last (asking costs the game a reading)."""
+        return self.quick_s < self.settle_s and value != self._reported
+
+    def feed(self, value: T, now: float, sure: bool = False) -> None:
         """A fresh reading; the settle clock restarts whenever it differs."""
-        if self._pending is None or value != self._pending:
+        if self.is_new(value):
             self._pending = value
             self._since = now
-            self._wait = self._window(value)
+            self._wait = self._window(value, sure)
 
-    def _window(self, value: T) -> float:
-        if self.quick_s < self.settle_s and self.sure is not None and \
-                self._reported != value and self.sure(value):
-            return self.quick_s
-        return self.settle_s
+    def _window(self, value: T, sure: bool) -> float:
+        return self.quick_s if sure and self.may_hurry(value) else self.settle_s
 
-    def settled(self, now: float) -> T | None:
-        """The value, the first time it has held for its window; else None."""
+    def ripe(self, now: float) -> T | None:
+        """The pending value once it has held for its window and is not reported yet: the
+        moment to read the board again, if there is one, before it counts."""
         if self._pending is None or now < self._since + self._wait:  # same sum as deadline()
             return None
         if self._reported is not None and self._pending == self._reported:
             return None
-        if self.confirm is not None:
-            fresh = self.confirm()
-            if fresh is None:  # no answer (the board unplugged): ask again a moment later,
-                self._since = now + NO_ANSWER_S - self._wait  # not at once, over and over
-                return None
-            if fresh != self._pending:
-                self.feed(fresh, now)
-                return None
-        self._reported = self._pending
         return self._pending
+
+    def settled(self, now: float) -> T | None:
+        """The value, the first time it has held for its window; else None."""
+        value = self.ripe(now)
+        if value is not None:
+            self._reported = value
+        return value
+
+    def postpone(self, now: float) -> None:
+        """The re-read of a ripe value got no answer (the board unplugged): ripe again a
+        moment later, not at once over and over."""
+        if self._pending is not None:
+            self._since = now + NO_ANSWER_S - self._wait
 
     @property
     def window(self) -> float:
@@ -86,8 +101,13 @@ class Settler(Generic[T]):
         return self._since + self._wait
 
     def forget(self) -> None:
-        """Report the current value again once settled (after a resync or a repair); the
-        position changed, so whether it is sure is asked again."""
+        """Report the current value again once settled (after a resync or a repair), on the
+        whole window: the position changed, so the feeder says again whether it is sure of
+        it (``feed`` with ``sure=True``, or ``hurry``)."""
         self._reported = None
+        self._wait = self.settle_s
+
+    def hurry(self) -> None:
+        """The feeder is sure of the pending value: its short window is enough."""
         if self._pending is not None:
-            self._wait = self._window(self._pending)
+            self._wait = self._window(self._pending, True)

@@ -122,7 +122,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         self.seed = fresh_seed() if seed is None else seed
         if solo is not None:  # a match's tables both start from the match's own seed
             self.seed = solo.first_seed(self.seed)
-        self.settler: Settler[V] = Settler(settle_s, quick_s, sure=self._sure_now)
+        self.settler: Settler[V] = Settler(settle_s, quick_s)
         self._prepared: dict = {}  # action -> (position before, position after)
         self._meant: tuple | None = None  # (position, view and key, its Reading or refusal)
         self.view: V | None = None
@@ -219,9 +219,25 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     # ------------------------------------------------------------------ inputs
 
     def on_view(self, view: V, now: float) -> None:
-        """A fresh (unsettled) reading of the table."""
+        """A fresh (unsettled) reading of the table: a new one is weighed at once (whether
+        the game is sure of it decides how long it must hold)."""
         self.view = view
-        self.settler.feed(view, now)
+        self.weigh(view, now)
+
+    def weigh(self, view: V, now: float) -> None:
+        """A reading for the settler (the board read again): a new one restarts its clock."""
+        if self.settler.is_new(view):
+            sure = self.settler.may_hurry(view) and self._sure_now(view)
+            self.settler.feed(view, now, sure)
+
+    def reconsider(self) -> None:
+        """Decide the pending reading once more when it has settled (after a resync, a
+        repair, a retry of the journal): the position changed, so whether the game is sure
+        of it is asked again."""
+        self.settler.forget()
+        pending = self.settler.pending
+        if pending is not None and self.settler.may_hurry(pending) and self._sure_now(pending):
+            self.settler.hurry()
 
     def tick(self, now: float) -> None:
         """Let time pass: write a game's end the disk refused, decide on a view the first
@@ -501,7 +517,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
 
     def on_exit_paused(self) -> None:
         self.tell("pause", state="resumed")
-        self.settler.forget()  # what changed while paused is looked at afresh
+        self.reconsider()  # what changed while paused is looked at afresh
 
     def _end(self) -> None:
         """The end is an accepted action like any other: on disk before it shows. When the

@@ -338,7 +338,7 @@ class Asking:
         if why == "confirmed":
             if self.state == TableState.repair:
                 self.fixed()
-            self.settler.forget()
+            self.reconsider()
 
     def take_back_agreed(self) -> None:
         """A takeback the two tables of a match agreed: now, if the pieces here stand so

@@ -165,5 +165,5 @@ class Starting:
         self.started, self.offer, self.candidates, self.chooser = False, None, (), None
         self.lifted = None
         self.problem = self.SETUP
-        self.settler.forget()
+        self.reconsider()
         self.emit(self.public_state())  # every reader draws the new game's setup at once

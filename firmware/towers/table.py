@@ -267,7 +267,7 @@ class TowersTable(Table[TowersView]):
         if self.clear_zone:
             self._wrong(LOST_TURN, kind="task")  # the next hourglass waits for an empty zone
         else:
-            self.settler.forget()
+            self.reconsider()
 
     def _glass_due(self) -> None:
         """Start the active player's hourglass if they are to choose and it is not running.
@@ -316,7 +316,7 @@ class TowersTable(Table[TowersView]):
         """Back to play: a new or resumed turn's hourglass starts; a running one runs on."""
         super().on_enter_play()
         self._glass_due()
-        self.settler.forget()  # what was seen meanwhile is looked at afresh
+        self.reconsider()  # what was seen meanwhile is looked at afresh
 
     def on_enter_paused(self) -> None:
         super().on_enter_paused()

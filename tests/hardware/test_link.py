@@ -40,7 +40,7 @@ def table():
 @pytest.fixture
 def link(table):
     with ScannerLink(table.port_path, retry_s=0.05) as live:
-        assert live.wait_for(lambda s: True, 3.0) is not None, live.health
+        assert live.wait_for(lambda s: True, 30.0) is not None, live.health
         yield live
 
 
@@ -55,7 +55,7 @@ def test_a_block_placed_on_the_table_reaches_the_engine(game, table, link):
     state = state.apply_action(Choose("B09")).apply_action(Choose("R01")).apply_action(Take("R01"))
     cells = resting_placements(state.tower(Player.A), state.block("B09"))[3]
     table.place(0, cells)
-    seen = link.wait_for(lambda s: bool(s.tower_cells(0)), 3.0)
+    seen = link.wait_for(lambda s: bool(s.tower_cells(0)), 30.0)
     assert seen is not None
     assert seen.tower_cells(0) == cells and seen.tower_cells(1) == frozenset()
     # What the sensors saw is exactly the engine's placement.
@@ -66,7 +66,7 @@ def test_board_squares_and_load_cells(table, link):
     table.put((7, 0))
     table.put((2, 5))
     table.weigh(1, 12.5)
-    seen = link.wait_for(lambda s: len(s.squares()) == 2 and s.loads[1] != LOAD_OFFSET, 3.0)
+    seen = link.wait_for(lambda s: len(s.squares()) == 2 and s.loads[1] != LOAD_OFFSET, 30.0)
     assert seen is not None
     assert seen.squares() == {(7, 0), (2, 5)}
     assert seen.loads == (LOAD_OFFSET, LOAD_OFFSET + int(12.5 * GRAMS_TO_COUNTS), LOAD_OFFSET)
@@ -75,9 +75,9 @@ def test_board_squares_and_load_cells(table, link):
 def test_a_hovering_hand_shows_up_and_goes(table, link):
     """The scanner reports what it sees; telling a hand from a block is the firmware's job."""
     table.hover(1, {(1, 1, 5)})
-    assert link.wait_for(lambda s: s.tower_cells(1) == {(1, 1, 5)}, 3.0)
+    assert link.wait_for(lambda s: s.tower_cells(1) == {(1, 1, 5)}, 30.0)
     table.hand_away()
-    assert link.wait_for(lambda s: not s.tower_cells(1), 3.0)
+    assert link.wait_for(lambda s: not s.tower_cells(1), 30.0)
 
 
 def test_unplug_and_replug_mid_stream_resyncs(table, link):
@@ -108,7 +108,7 @@ def test_unplug_and_replug_mid_stream_resyncs(table, link):
         stop.set()
         mover.join()
     assert not errors
-    seen = link.wait_for(lambda s: _truth(table, s), 5.0)
+    seen = link.wait_for(lambda s: _truth(table, s), 30.0)
     assert seen is not None, link.health
     assert link.health.reconnects == 1 and link._thread.is_alive()
 
@@ -132,7 +132,7 @@ def test_garbage_on_the_wire_is_dropped_and_the_state_resynced(table, link):
         table.inject(blob[i:i + 4096])
         time.sleep(0.002)
     table.place(0, {(2, 2, 0)})
-    seen = link.wait_for(lambda s: _truth(table, s) and s.tower_cells(0), 5.0)
+    seen = link.wait_for(lambda s: _truth(table, s) and s.tower_cells(0), 30.0)
     assert seen is not None, link.health
     assert link.health.bad_total > 1000
     assert link.health.gaps > 0 and link.health.resyncs > 1
@@ -184,11 +184,11 @@ def test_stack_height_sensors_report_how_tall_each_stack_is():
         sim.put((0, 0))
         sim.put((1, 1), 2)
         sim.put((5, 3), 3)
-        seen = live.wait_for(lambda s: len(s.squares()) == 3, 3.0)
+        seen = live.wait_for(lambda s: len(s.squares()) == 3, 30.0)
         assert seen is not None and seen.layout.stack == 3
         assert seen.square_heights() == {((0, 0), 1), ((1, 1), 2), ((5, 3), 3)}
         sim.put((5, 3), 1)                          # the top two stones come off
-        seen = live.wait_for(lambda s: ((5, 3), 1) in s.square_heights(), 3.0)
+        seen = live.wait_for(lambda s: ((5, 3), 1) in s.square_heights(), 30.0)
         assert seen is not None and seen.squares() == {(0, 0), (1, 1), (5, 3)}
 
 
@@ -293,13 +293,13 @@ def test_a_missing_port_is_told_once_then_reminded_not_every_retry(tmp_path, hea
 
 def test_lost_and_back_are_told(table, heard):
     with ScannerLink(table.port_path, retry_s=0.02) as link:
-        assert link.wait_for(lambda s: True, 3.0) is not None
+        assert link.wait_for(lambda s: True, 30.0) is not None
         table.unplug()
         lost = heard.wait(f"scanner link on {table.port_path} lost")
         assert lost and "USB cable" in lost[0]
         table.plug()
         assert heard.wait(f"scanner board back on {table.port_path}; resyncing")
-        assert link.wait_for(lambda s: True, 3.0) is not None
+        assert link.wait_for(lambda s: True, 30.0) is not None
 
 
 def test_an_unexpected_error_in_the_reader_is_told_and_the_link_goes_on(table, heard):
@@ -314,7 +314,7 @@ def test_an_unexpected_error_in_the_reader_is_told_and_the_link_goes_on(table, h
         said = heard.wait("unexpected RuntimeError: a listener with a bug")
         assert said and "reopening the port" in said[0]
         table.place(0, {(1, 1, 0)})
-        assert link.wait_for(lambda s: s.tower_cells(0) == {(1, 1, 0)}, 5.0) is not None
+        assert link.wait_for(lambda s: s.tower_cells(0) == {(1, 1, 0)}, 30.0) is not None
         assert link.alive and link.health.reconnects >= 1
 
 
@@ -364,7 +364,7 @@ def test_a_hello_that_disagrees_with_the_profile_is_told_with_both_layouts(table
     want = Layout("as mine.toml describes", towers=2, rows=6, cols=4, loads=0, stack=3)
     with ScannerLink(table.port_path, retry_s=0.02, expected=want,
                      expected_from="profile mine.toml") as link:
-        assert link.wait_for(lambda s: True, 3.0) is not None
+        assert link.wait_for(lambda s: True, 30.0) is not None
         said = heard.wait("but profile mine.toml describes")
         assert len(said) == 1
         assert ("has 2 towers, board 8x8, 3 load cells, 1 switch per square, but profile "
@@ -379,7 +379,7 @@ def test_a_hello_that_disagrees_with_the_profile_is_told_with_both_layouts(table
 def test_a_hello_that_agrees_with_the_profile_is_not_told(table, heard):
     want = Layout("as sim describes", **{k: v for k, v in LAYOUT.items() if k != "leds"})
     with ScannerLink(table.port_path, expected=want) as link:
-        assert link.wait_for(lambda s: True, 3.0) is not None
+        assert link.wait_for(lambda s: True, 30.0) is not None
         assert link.health.layout_mismatch == "" and not heard.lines("describes")
 
 
@@ -578,7 +578,7 @@ def test_a_flood_out_of_sequence_asks_the_board_again_at_most_a_few_times_a_seco
     said = heard.wait("out of sequence")
     assert said and "USB cable" in said[0], heard.records
     table.place(0, {(2, 2, 0)})
-    assert link.wait_for(lambda s: _truth(table, s) and s.tower_cells(0), 5.0) is not None
+    assert link.wait_for(lambda s: _truth(table, s) and s.tower_cells(0), 30.0) is not None
     assert link.health.gaps > 1000 and link.alive
     within = [t for t in asks if t <= started + poured]
     assert len(within) <= 2 + poured / RESYNC_EVERY_S, (len(within), poured)
@@ -593,7 +593,7 @@ def test_garbage_and_bursts_never_kill_the_link_nor_move_a_piece(table, link):
                                                       for _ in range(30_000))])
     _pour(table, blob)
     table.put((4, 4))
-    seen = link.wait_for(lambda s: _truth(table, s) and s.squares() == {(4, 4)}, 5.0)
+    seen = link.wait_for(lambda s: _truth(table, s) and s.squares() == {(4, 4)}, 30.0)
     assert seen is not None, link.health
     assert link.alive and link.health.bad_total > 10 and link.health.bad_frames.get("overflow")
 
@@ -608,6 +608,6 @@ def test_a_port_another_link_holds_is_refused_in_words_and_the_first_reads_on(ta
         assert said and "in use by another program" in said[0], heard.records
         assert "--state-dir" in said[0] and "Errno" not in said[0]
         table.place(0, {(0, 0, 0), (1, 0, 0)})
-        assert link.wait_for(lambda s: _truth(table, s) and s.tower_cells(0), 5.0) is not None
+        assert link.wait_for(lambda s: _truth(table, s) and s.tower_cells(0), 30.0) is not None
         assert not second.health.connected and second.snapshot() is None
     assert link.health.gaps == 0 and link.health.bad_total == 0

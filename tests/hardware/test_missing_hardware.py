@@ -120,7 +120,7 @@ def test_the_default_pin_factory_is_the_one_the_gpio_only_board_scans_with(monke
     profile = parse_profile('[scanner]\nport = "gpio"\ntowers = 0\nboard = "4x4"\n', "g.toml")
     with open_table(profile) as devices:
         assert devices.buttons.factory is not None
-        seen = devices.link.wait_for(lambda s: True, 5.0)
+        seen = devices.link.wait_for(lambda s: True, 30.0)
         assert seen is not None and (seen.layout.rows, seen.layout.cols) == (4, 4)
 
 
@@ -146,7 +146,7 @@ def test_open_table_tells_the_link_the_layout_the_profile_describes():
         lay = board_layout(profile)
         assert (want.towers, want.rows, want.cols, want.loads, want.stack) == (
             lay["towers"], lay["rows"], lay["cols"], lay["loads"], 2)
-        assert devices.link.wait_for(lambda s: True, 3.0) is not None
+        assert devices.link.wait_for(lambda s: True, 30.0) is not None
         assert devices.link.health.layout_mismatch == ""
 
 

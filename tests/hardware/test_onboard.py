@@ -32,11 +32,11 @@ def test_the_same_scanner_code_reads_a_board_on_pi_pins():
     board.start()
     try:
         with ScannerLink(board.port_path) as link:
-            seen = link.wait_for(lambda s: s.squares() == closed, 3.0)
+            seen = link.wait_for(lambda s: s.squares() == closed, 30.0)
             assert seen is not None, link.health
             assert seen.layout.towers == 0 and (seen.layout.rows, seen.layout.cols) == (4, 4)
             closed.discard((2, 3))
-            assert link.wait_for(lambda s: s.squares() == closed, 3.0) is not None
+            assert link.wait_for(lambda s: s.squares() == closed, 30.0) is not None
     finally:
         board.stop()
 

@@ -119,7 +119,7 @@ def test_obelisk_diag_into_head_ends_cleanly():
 
 def test_diag_shows_a_layout_mismatch_first():
     with open_table(load_profile("sim")) as devices:
-        assert devices.link.wait_for(lambda s: True, 3.0) is not None
+        assert devices.link.wait_for(lambda s: True, 30.0) is not None
         devices.link.health.layout_mismatch = "the board has 0 towers, but ... describes 2"
         screen = diag.render(devices).splitlines()
     assert screen[2] == "LAYOUT MISMATCH: the board has 0 towers, but ... describes 2"
@@ -139,7 +139,7 @@ def test_the_simulated_board_leaves_nothing_behind_in_tmp():
 
 def test_diag_shows_the_boards_own_figures_or_that_none_came_yet():
     with open_table(load_profile("sim")) as devices:
-        assert devices.link.wait_for(lambda s: True, 3.0) is not None
+        assert devices.link.wait_for(lambda s: True, 30.0) is not None
         devices.link.health.board_status = None
         assert ("scanner: no figures from the board yet (it sends them with its heartbeat, "
                 "each second)") in diag.render(devices).splitlines()

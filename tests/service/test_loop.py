@@ -32,7 +32,7 @@ def test_a_stop_put_from_inside_the_loops_own_queue_code_gets_through():
     that queue. With a lock there, the service hung until systemd killed it."""
     fake = types.SimpleNamespace
     devices = fake(link=fake(), buttons=fake(beep=None), leds=fake(parts=lambda: []))
-    service = TableService(devices, fake(settler=fake(), beep=None), view_of)
+    service = TableService(devices, fake(beep=None), view_of)
     stdlib = (sys.modules["queue"].__file__, threading.__file__)
 
     def signal_at_every_line(frame, event, arg):
@@ -101,6 +101,53 @@ def test_an_idle_table_sleeps_until_input_and_wakes_to_show_a_lost_board(tmp_pat
         service._step("unsynced", None)
         wait = service._sleep(now[0], None)
         assert wait is not None and 0 < wait <= UNSEEN_S
+    finally:
+        devices.close()
+
+
+def test_the_board_is_read_again_with_the_tables_lock_free(tmp_path, block_set):
+    """The re-read that closes a settle window may wait up to half a second for the board:
+    meanwhile the page's commands and a demo's hands can take the table's lock. The reading
+    that held still counts once the answer is in, and one that moved starts over."""
+    devices = open_table(load_profile("sim"))
+    table = TowersTable(TowersGame(block_set), Journal(tmp_path / "state"))
+    now = [0.0]
+    service = TableService(devices, table, view_of, clock=lambda: now[0])
+    free: list[bool] = []
+    fresh = devices.link.fresh_snapshot
+
+    def take_and_give_back(taken: list[bool]) -> None:
+        taken.append(table.lock.acquire(timeout=0.2))
+        if taken[-1]:
+            table.lock.release()
+
+    def reread(*args, **kwargs):
+        taken: list[bool] = []
+        other = threading.Thread(target=take_and_give_back, args=(taken,))
+        other.start()
+        other.join()
+        free.append(taken[0])
+        return fresh(*args, **kwargs)
+
+    devices.link.fresh_snapshot = reread
+    try:
+        service.start_table()
+        _until(lambda: devices.link.synced)
+        service._step("snapshot", devices.link.snapshot())
+        now[0] = 1.0  # the window closed
+        service._step(None, None)
+        assert free == [True] and table.decided is not None
+        clear = devices.link.snapshot()
+        devices.sim.place(0, {(0, 0, 0)})
+        _until(lambda: devices.link.snapshot() != clear)
+        service._step("snapshot", devices.link.snapshot())  # a block goes on...
+        devices.sim.lift(0, {(0, 0, 0)})
+        _until(lambda: devices.link.snapshot() == clear)  # ...and comes off, unseen yet
+        decided = table.decided
+        now[0] = 2.0
+        service._step(None, None)
+        assert free == [True, True]  # the re-read saw it gone: nothing new counted
+        assert table.decided == decided and table.settler.pending == view_of(clear)
     finally:
         devices.close()
 
