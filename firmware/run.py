@@ -15,6 +15,7 @@ from firmware.service import events
 from firmware.service.loop import LinkDeadError, TableService
 from firmware.service.screen import headline, seat_names
 from firmware.service.stream import serve_table
+from firmware.service.surroundings import Surroundings
 from firmware.store.journal import Journal
 from firmware.store.resume import resolve
 from firmware.store.state_dir import StateDir, default_state_dir
@@ -77,17 +78,18 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         computer = None
         if solo is not None:
             computer = solo.far_seat(spec.id)
-        table = spec.table_class().for_service(resolved.make(), journal, profile,
-                                             seed=int.from_bytes(os.urandom(8), "big"),
-                                             emit=functools.partial(
-                                                 report, names=seat_names(spec.id)),
-                                             solo=computer)
-        stream = serve_table(table, state.path)  # for `obelisk watch` and the page
-        closing = contextlib.closing(stream) if stream else contextlib.nullcontext()
         # On a Pi, a table not wired up yet still starts (and tells systemd it is ready):
         # what is missing is said in the log and on the page, with what to do.
-        with open_table(profile, tolerant=True) as devices, closing, \
+        with open_table(profile, tolerant=True) as devices, \
                 contextlib.ExitStack() as later:
+            around = Surroundings(listeners=[functools.partial(
+                report, names=seat_names(spec.id))], beep=devices.buttons.beep)
+            table = spec.table_class().for_service(resolved.make(), journal, profile,
+                                                 seed=int.from_bytes(os.urandom(8), "big"),
+                                                 around=around, solo=computer)
+            stream = serve_table(table, state.path)  # for `obelisk watch` and the page
+            if stream is not None:
+                later.callback(stream.close)
             # the stream's readers hear of each move after its LED frame
             service = TableService(devices, table, spec.view_of(), stream=stream)
             service.start_table()

@@ -22,6 +22,7 @@ from firmware.highrise.calibrate import calibrate, load_calibration, save_calibr
 from firmware.highrise.table import HighriseTable
 from firmware.highrise.view import view_of
 from firmware.service import events
+from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.store.journal import Journal
@@ -133,10 +134,10 @@ def run_demo(settings: DemoSettings) -> int:
         _calibrate_sim(devices, journal, emit)
         holder["cal"] = load_calibration(journal.dir, devices.profile.scanner.load_cells)
 
-    def make_table(resolved: Resolved, journal: Journal, emit, seed: int,
+    def make_table(resolved: Resolved, journal: Journal, around: Surroundings, seed: int,
                    solo) -> HighriseTable:
         return HighriseTable(HighriseGame(resolved.options), journal, holder["cal"], seed=seed,
-                             emit=emit, settle_s=max(0.3, 0.15 * settings.speed),
+                             around=around, settle_s=max(0.3, 0.15 * settings.speed),
                              quick_s=max(0.1, 0.15 / 3 * settings.speed), solo=solo)
 
     return run_table_demo("highrise", settings, make_table, HighrisePlayers, view_of,

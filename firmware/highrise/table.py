@@ -34,6 +34,7 @@ from engine.reading import Reading
 from engine.record import RecordError
 from firmware.highrise import leds
 from firmware.highrise.calibrate import load_calibration
+from firmware.service.surroundings import Surroundings
 from firmware.service.table import Table
 from firmware.service.table_state import TableState
 from firmware.store.journal import GameEntries, Journal
@@ -66,7 +67,7 @@ class HighriseTable(Table[View]):
 
     @classmethod
     def for_service(cls, game: HighriseGame, journal: Journal, profile, *, seed: int,
-                    emit, solo=None) -> HighriseTable:
+                    around: Surroundings, solo=None) -> HighriseTable:
         """The table ``obelisk run`` plays on this profile: a calibrated load cell a square."""
         options = game.options
         if profile.scanner.load_cells < options.cells:
@@ -75,7 +76,7 @@ class HighriseTable(Table[View]):
                 f"{options.rows}x{options.cols} High Rise needs one under each of its "
                 f"{options.cells} squares: pick a smaller --size or a profile with more")
         return cls(game, journal, load_calibration(journal.dir, options.cells), seed=seed,
-                   emit=emit, board_cols=profile.scanner.cols or options.cols, solo=solo)
+                   around=around, board_cols=profile.scanner.cols or options.cols, solo=solo)
 
     @property
     def cells(self) -> int:

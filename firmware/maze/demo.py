@@ -23,6 +23,7 @@ from engine.maze.record import action_from_dict, action_to_dict
 from engine.maze.sensing import MazeView
 from firmware.maze.table import MazeTable
 from firmware.maze.view import view_of
+from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.store.journal import Journal
@@ -170,9 +171,9 @@ def _nasty_wall(pos: MazeState, rng: random.Random) -> PlaceWall | None:
 def run_demo(settings: DemoSettings) -> int:
     """Play one maze game through the whole simulated stack; 0 when it ends."""
 
-    def make_table(resolved: Resolved, journal: Journal, emit, seed: int,
+    def make_table(resolved: Resolved, journal: Journal, around: Surroundings, seed: int,
                    solo) -> MazeTable:
-        return MazeTable(MazeGame(resolved.options), journal, emit=emit, seed=seed,
+        return MazeTable(MazeGame(resolved.options), journal, around=around, seed=seed,
                          settle_s=max(0.3, 0.04 * settings.speed),
                          quick_s=max(0.1, 0.04 / 3 * settings.speed), solo=solo)
 

@@ -38,6 +38,7 @@ from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight, ta
 from engine.players import Player
 from engine.reading import Reading
 from firmware.maze import leds
+from firmware.service.surroundings import Surroundings
 from firmware.service.table import Table
 from firmware.store.journal import Journal
 
@@ -84,7 +85,7 @@ class MazeTable(Table[MazeView]):
 
     @classmethod
     def for_service(cls, game: MazeGame, journal: Journal, profile, *, seed: int,
-                    emit, solo=None) -> MazeTable:
+                    around: Surroundings, solo=None) -> MazeTable:
         """The table ``obelisk run`` plays on this profile: it needs the wall switches."""
         if not profile.scanner.wall_sensors or (profile.scanner.rows, profile.scanner.cols) \
                 != (8, 8):
@@ -92,7 +93,7 @@ class MazeTable(Table[MazeView]):
                                "the maze needs [scanner] board = \"8x8\" and wall_sensors = "
                                "true (hardware/README.md); on the simulated table use "
                                "--profile sim-maze")
-        return cls(game, journal, emit=emit, seed=seed, solo=solo)
+        return cls(game, journal, around=around, seed=seed, solo=solo)
 
     @property
     def plan(self) -> Plan:

@@ -38,6 +38,7 @@ from engine.errors import ObeliskError
 from engine.record import options_to_dict
 from firmware.games import GAMES, GameType
 from firmware.service.commands import Command, CommandRefused, games, options_of
+from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
 from firmware.store.journal import Journal, JournalError
 from hardware.buttons import ButtonEvent
@@ -57,8 +58,9 @@ class TableMaker:
     people), so ending a game alone sets up another one alone."""
 
     def make(self, game: GameType, options: object, extras: dict,
-             emit: Callable[[dict], None]) -> tuple[Any, Callable]:
-        """(the table, its view of a snapshot); CommandRefused when this table cannot play it."""
+             around: Surroundings) -> tuple[Any, Callable]:
+        """(the table, its view of a snapshot) in ``around``, the surroundings of the table
+        it follows; CommandRefused when this table cannot play it."""
         try:
             engine = game.make(options, extras)
         except (ObeliskError, ValueError, OSError) as exc:
@@ -66,7 +68,8 @@ class TableMaker:
         computer = self._computer(game.id)
         try:
             table = game.table_class().for_service(engine, self.journal, self.profile,
-                                                  seed=self.seed(), emit=emit, solo=computer)
+                                                  seed=self.seed(), around=around,
+                                                  solo=computer)
         except (ObeliskError, ValueError, OSError) as exc:
             raise CommandRefused(f"this table cannot play that game: {exc}") from None
         return table, game.view_of()
@@ -444,4 +447,4 @@ class Controls:
               maker: TableMaker | None = None) -> tuple[Any, Callable]:
         """A fresh table in setup (not yet the service's); CommandRefused when it cannot be."""
         return (maker or self.maker).make(GAMES[game_id], options, extras,
-                                          self.service.table.emit)
+                                          self.service.table.around)

@@ -152,7 +152,6 @@ class TableService:
         devices.link.on_unsynced = lambda: self.events.put(("unsynced", None))
         devices.link.on_status = lambda status: self.events.put(("status", status))
         devices.buttons.on_event = lambda event: self.events.put(("button", event))
-        table.beep = devices.buttons.beep
         self._rings = max((n for kind, _, n in devices.leds.parts() if kind == "ring"),
                           default=0)
 
@@ -376,13 +375,12 @@ class TableService:
     def swap_table(self, table, view_of: Callable[[Snapshot], object], now: float) -> None:
         """Play on a fresh table in setup (another game, or the game ended from the page).
 
-        Called in the loop with the table's lock held; the new table shares that lock and
-        tells its events where the old one did, and every reader is given its whole state.
+        Called in the loop with the table's lock held; the new table was made with the old
+        one's surroundings (its lock, listeners, buzzer and what is known of the devices),
+        and every reader is given its whole state.
         """
-        old = self.table
-        table.lock, table.emit = old.lock, old.emit
-        table.missing, table.scanner = old.missing, old.scanner
-        table.beep = self.devices.buttons.beep
+        if table.around is not self.table.around:
+            raise ValueError("a table swapped in must be made with the service's surroundings")
         self.table, self.view_of = table, view_of
         table.start(now)
         snapshot = self.devices.link.snapshot()
@@ -470,8 +468,9 @@ class TableService:
             why = link.health.last_error or "it does not answer"  # the link's own words
             missing.append(Missing("scanner board", f"not seen on {link.port} ({why}); "
                                    f"{CHECK_BOARD}").as_dict())
-        if missing != self.table.missing:
-            self.table.missing = missing
+        around = self.table.around
+        if missing != around.missing:
+            around.missing = missing
             self.table.emit(self.table.event("devices", missing=missing))
 
     def _say_figures(self, status: BoardStatus) -> None:
@@ -480,9 +479,9 @@ class TableService:
         the last ones told. They are no game's news, so the game's own listeners (a demo's
         screen, a club) do not hear them; the log says them in a line."""
         event = self.table.event("scanner", scan_us=status.scan_us, load_us=status.load_us)
-        if event == self.table.scanner:
+        if event == self.table.around.scanner:
             return
-        self.table.scanner = event
+        self.table.around.scanner = event
         log.info("the scanner board measured %s", status.words())
         if self.stream is not None:
             self.stream.publish(event)

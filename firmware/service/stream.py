@@ -242,11 +242,5 @@ def serve_table(table, directory: str | Path,
     except StreamError as exc:
         log.warning("%s", exc)
         return None
-    tell = table.emit
-
-    def both(event: dict) -> None:
-        tell(event)
-        stream.publish(event)
-
-    table.emit = both
+    table.around.listen(stream.publish)
     return stream

@@ -53,6 +53,7 @@ from engine.reading import Reading, Takeback
 from engine.record import options_to_dict
 from firmware.service import events
 from firmware.service.settle import Settler
+from firmware.service.surroundings import Surroundings
 from firmware.service.table_asks import Actions, Asking
 from firmware.service.table_lights import Lighting
 from firmware.service.table_start import Starting, fresh_seed
@@ -111,14 +112,22 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                                 if (t["trigger"], str(t["source"])) not in replaced) \
             + cls.EXTRA_TRANSITIONS
 
-    def __init__(self, game: Any, journal: Journal, *,
-                 emit: Callable[[dict], None] = lambda event: None,
-                 beep: Callable[[], None] = lambda: None, settle_s: float = 0.3,
+    def __init__(self, game: Any, journal: Journal, *, around: Surroundings | None = None,
+                 emit: Callable[[dict], None] | None = None,
+                 beep: Callable[[], None] | None = None, settle_s: float = 0.3,
                  quick_s: float = 0.1, seed: int | None = None, solo: Any = None) -> None:
+        """``around``: what surrounds the table (its lock, listeners, buzzer, what is known
+        of the devices), handed on from the table before; a table on its own may be given
+        only a listener (``emit``) and a buzzer (``beep``) instead."""
+        if around is None:
+            around = Surroundings(listeners=() if emit is None else (emit,),
+                                  **({} if beep is None else {"beep": beep}))
+        elif emit is not None or beep is not None:
+            raise ValueError("a table given its surroundings takes its listeners and buzzer "
+                             "from them")
+        self.around = around
         self.game = game
         self.journal = journal
-        self.emit = emit
-        self.beep = beep
         self.seed = fresh_seed() if seed is None else seed
         if solo is not None:  # a match's tables both start from the match's own seed
             self.seed = solo.first_seed(self.seed)
@@ -144,10 +153,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         self.history: list = [self.position]
         self.actions: list = []
         self.started = False  # the journal holds this game's start
-        self.lock = threading.RLock()  # the service and the people's hands take turns
         self.solo: Any = solo  # a far seat: the computer (solo.Computer), a peer (remote.Peer)
-        self.missing: list[dict] = []  # devices the table cannot use (the service says which)
-        self.scanner: dict | None = None  # the board's own figures, as last told (an event)
         self.lights: dict | None = None  # what the LEDs show, as last told (an event)
         self._now = 0.0
         self.machine = Machine(model=self, states=list(self.STATES),
@@ -155,6 +161,18 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                                initial=TableState.setup, auto_transitions=False, queued=True)
 
     # ------------------------------------------------------------------ telling
+
+    @property
+    def lock(self) -> threading.RLock:
+        """The lock the service and the people's hands take turns with (``around``'s)."""
+        return self.around.lock
+
+    def emit(self, event: dict) -> None:
+        """Hand one event to whoever listens (``around``'s listeners)."""
+        self.around.tell(event)
+
+    def beep(self) -> None:
+        self.around.beep()
 
     def tell(self, name: str, /, **fields: object) -> None:
         """Emit one event of the vocabulary (checked)."""
@@ -198,10 +216,10 @@ class Table(Starting, Asking, Lighting, Generic[V]):
             events.append(self._takeback_event(self.offer))
         if self.solo is not None:
             events += self.solo.standing(self)
-        if self.missing:  # a table not wired up yet: what is missing stays said
-            events.append(self.event("devices", missing=self.missing))
-        if self.scanner is not None:
-            events.append(self.scanner)
+        if self.around.missing:  # a table not wired up yet: what is missing stays said
+            events.append(self.event("devices", missing=self.around.missing))
+        if self.around.scanner is not None:
+            events.append(self.around.scanner)
         if self.lights is not None:
             events.append(self.lights)
         return events + self._standing(now)
@@ -259,11 +277,11 @@ class Table(Starting, Asking, Lighting, Generic[V]):
 
     @classmethod
     def for_service(cls, game: Any, journal: Journal, profile: Any, *, seed: int,
-                    emit: Callable[[dict], None], solo: Any = None) -> Table:
+                    around: Surroundings, solo: Any = None) -> Table:
         """The table ``obelisk run`` plays on ``profile`` (``solo``: the computer's seat, a
         ``firmware.service.solo.Computer``, or None); a game whose table needs more of the profile
         (wall switches, load cells) checks it here first."""
-        return cls(game, journal, emit=emit, seed=seed, solo=solo)
+        return cls(game, journal, around=around, seed=seed, solo=solo)
 
     def led_change(self, now: float, ring_pixels: int) -> float | None:
         """When the LED frame next changes with only time passing (None: only input changes

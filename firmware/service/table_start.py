@@ -62,13 +62,10 @@ class Starting:
         self._resumed_from(entries, kept)
         self.tell("resumed", game=self.game.id, options=options_to_dict(self.game.options),
                   actions=len(self.actions), observation=self.position.observation())
-        emit, self.emit = self.emit, lambda event: None  # what play's start says (the
-        try:  # turn's hourglass), the opening below says again after the whole state: once
-            self.resumed()
+        with self.around.muted():  # what play's start says (the turn's hourglass), the
+            self.resumed()  # opening below says again after the whole state: once
             if kept.values.get("paused") is True and self.may_pause():  # as it was left
                 self.pause()
-        finally:
-            self.emit = emit
         if self.position.is_terminal():  # its end was not written before the stop
             try:
                 self._end()

@@ -26,6 +26,7 @@ from firmware.service.events import QUIET
 from firmware.service.loop import TableService
 from firmware.service.screen import Screen
 from firmware.service.stream import serve_table
+from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
 from firmware.sim.table_file import TableFile
 from firmware.store.journal import Journal
@@ -102,7 +103,7 @@ def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
                    prepare: Callable | None = None) -> int:
     """Play one game through the whole simulated stack; 0 when it ends.
 
-    ``make_table(resolved, journal, emit, seed, solo)`` builds the table (``solo``:
+    ``make_table(resolved, journal, around, seed, solo)`` builds the table (``solo``:
     the computer's seat, a ``firmware.service.solo.Computer``, or None);
     ``make_players(table, devices, seed)`` the players, who offer
     ``waiting()``, ``act()``, ``physical()`` (the simulated table as plain
@@ -170,7 +171,8 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
     computer = None
     if settings.solo is not None:  # before the start: a resumed game checks it with its own
         computer = settings.solo.far_seat(resolved.game.id)
-    table = make_table(resolved, journal, emit, seed, computer)
+    around = Surroundings(listeners=[emit], beep=devices.buttons.beep)
+    table = make_table(resolved, journal, around, seed, computer)
     stream = serve_table(table, journal.dir, clock)  # `obelisk watch` and the page see a demo too
     service = TableService(devices, table, view_of, clock, rate=speed)
     service.start_table()  # a journal that cannot be resumed is refused here, nothing touched

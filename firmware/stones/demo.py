@@ -17,6 +17,7 @@ import random
 
 from engine.stones.game import StonesGame, StonesOptions, StonesState
 from engine.stones.sensing import BoardView, Heights, sight, sight_after, stack_heights
+from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.stones.table import StonesTable
@@ -141,9 +142,9 @@ def run_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> int:
         return dataclasses.replace(sim, scanner=dataclasses.replace(
             sim.scanner, stack_levels=3 if stack_sensors else 1))
 
-    def make_table(resolved: Resolved, journal: Journal, emit, seed: int,
+    def make_table(resolved: Resolved, journal: Journal, around: Surroundings, seed: int,
                    solo) -> StonesTable:
-        return StonesTable(StonesGame(resolved.options), journal, emit=emit, seed=seed,
+        return StonesTable(StonesGame(resolved.options), journal, around=around, seed=seed,
                            settle_s=max(0.3, 0.04 * settings.speed),
                            quick_s=max(0.1, 0.04 / 3 * settings.speed), solo=solo)
 

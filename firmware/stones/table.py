@@ -25,6 +25,7 @@ from engine.reading import Reading
 from engine.stones import record
 from engine.stones.game import Move, Square, StonesGame, StonesState
 from engine.stones.sensing import BoardView, candidate_moves, read_view, sight
+from firmware.service.surroundings import Surroundings
 from firmware.service.table import Table
 from firmware.stones import leds
 from firmware.store.journal import Journal
@@ -66,8 +67,8 @@ class StonesTable(Table[BoardView]):
 
     @classmethod
     def for_service(cls, game: StonesGame, journal: Journal, profile, *, seed: int,
-                    emit, solo=None) -> StonesTable:
-        return cls(game, journal, seed=seed, emit=emit, solo=solo,
+                    around: Surroundings, solo=None) -> StonesTable:
+        return cls(game, journal, seed=seed, around=around, solo=solo,
                    board_cols=profile.scanner.cols or game.options.cols)
 
     def light_cols(self, strip: str, count: int) -> int:

@@ -25,6 +25,7 @@ from engine.towers.placement import find_placement
 from engine.towers.sensing import TowersView, expected_towers
 from engine.towers.tower import LEVELS, resting_placements
 from engine.towers.turns import Phase
+from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.store.journal import Journal
@@ -298,9 +299,9 @@ class DemoPlayers:
 def run_demo(settings: DemoSettings) -> int:
     """Play one towers game through the whole simulated stack; 0 when it ends."""
 
-    def make_table(resolved: Resolved, journal: Journal, emit, seed: int,
+    def make_table(resolved: Resolved, journal: Journal, around: Surroundings, seed: int,
                    solo) -> TowersTable:
-        return TowersTable(resolved.make(), journal, seed=seed, emit=emit,
+        return TowersTable(resolved.make(), journal, seed=seed, around=around,
                            settle_s=max(0.3, 0.15 * settings.speed),
                            quick_s=max(0.1, 0.15 / 3 * settings.speed), toss_s=2.0,
                            solo=solo)

@@ -28,6 +28,7 @@ from firmware.service.command_handlers import TableMaker
 from firmware.service.commands import CommandRefused, parse
 from firmware.service.control import ControlServer, send
 from firmware.service.pin import pin_frame, pixels_for, read_pin, table_pin
+from firmware.service.surroundings import Surroundings
 from firmware.store.journal import Journal
 from hardware.profile import load_profile
 from tests.support.scenarios import SCENARIOS, stones_table
@@ -512,7 +513,7 @@ def test_a_solo_table_made_fresh_keeps_the_computer_and_a_hint_is_the_persons_ho
     pressed = Pressed(t)
     pressed.controls.maker = TableMaker(load_profile("sim"), t.journal, solo=Solo(B, 2))
     made, _ = pressed.controls.maker.make(GAMES["stones"], t.table.game.options, {},
-                                          t.table.emit)
+                                          t.table.around)
     assert made.solo.solo == Solo(B, 2) and made is not t.table
     now = pressed.do("status")
     assert now["solo"] == {"seat": "B", "level": 2} and now["can"]["hint"] is True
@@ -574,4 +575,4 @@ def test_a_game_the_computer_cannot_play_alone_is_refused_in_words(tmp_path, mon
     monkeypatch.setitem(GAMES, toy.id, toy)  # a game that declares no lit moves
     maker = TableMaker(load_profile("sim"), Journal(tmp_path), solo=Solo(A, 1))
     with pytest.raises(CommandRefused, match=f"the computer does not play {toy.id}.*two people"):
-        maker.make(toy, toy.options_with({}), {}, lambda event: None)
+        maker.make(toy, toy.options_with({}), {}, Surroundings())

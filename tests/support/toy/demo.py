@@ -40,8 +40,8 @@ class NoughtsPlayers:
 
 
 def run_demo(settings: DemoSettings) -> int:
-    def make_table(resolved, journal, emit, seed: int, solo) -> NoughtsTable:
-        return NoughtsTable(NoughtsGame(resolved.options), journal, emit=emit, seed=seed,
+    def make_table(resolved, journal, around, seed: int, solo) -> NoughtsTable:
+        return NoughtsTable(NoughtsGame(resolved.options), journal, around=around, seed=seed,
                             settle_s=0.3, solo=solo)
 
     return run_table_demo("noughts", settings, make_table, NoughtsPlayers, view_of)
