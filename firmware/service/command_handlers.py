@@ -36,7 +36,8 @@ from typing import Any
 
 from engine.errors import ObeliskError
 from engine.record import options_to_dict
-from firmware.games import GAMES, GameType
+from firmware.contract import GameType
+from firmware.games import GAMES
 from firmware.service.commands import Command, CommandRefused, games, options_of
 from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
@@ -366,6 +367,7 @@ class Controls:
         """The other table's action of a remote match: lit here for the person to make."""
         from firmware.service.remote import Peer, RemoteError
 
+        assert command.peer is not None  # ``parse`` sets it for this command
         match, n, data, agreed = command.peer
         peer = table.solo
         if not isinstance(peer, Peer) or peer.remote.match != match:
@@ -416,6 +418,7 @@ class Controls:
 
     def _link(self, table: Any, command: Command, now: float) -> str:
         """How the link to the other table stands: told to every page."""
+        assert command.link is not None  # ``parse`` sets it for this command
         state, words = command.link
         if _match(table) is not None:
             _match(table).claimable = state == "claimable"
@@ -429,6 +432,7 @@ class Controls:
 
         if not isinstance(table.solo, Peer) or command.player != table.solo.seat.value:
             raise CommandRefused("only the other table's player's hourglass is shown from afar")
+        assert command.clock is not None  # ``parse`` sets it for this command
         state, seconds, left = command.clock
         table.tell("timer", player=command.player, state=state, seconds=seconds, left=left)
         return f"player {command.player}'s hourglass {state}"

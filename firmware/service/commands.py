@@ -41,8 +41,10 @@ import argparse
 import json
 import math
 from dataclasses import dataclass
+from typing import TypeGuard
 
-from firmware.games import GAMES, GameType
+from firmware.contract import GameType
+from firmware.games import GAMES
 
 COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new",
             "hint", "answer", "claim")
@@ -144,12 +146,17 @@ def _clock(data: dict) -> tuple[str, float, float] | None:
             raise CommandRefused("seconds and left belong to the clock command")
         return None
     state, seconds, left = data.get("state"), data.get("seconds"), data.get("left")
-    numbers = all(type(x) in (int, float) and 0 <= x <= 3600 for x in (seconds, left))
-    if state not in CLOCK_STATES or not numbers or data.get("player") is None:
+    if not (isinstance(state, str) and state in CLOCK_STATES and _seconds(seconds)
+            and _seconds(left)) or data.get("player") is None:
         raise CommandRefused(f'clock is {{"command": "clock", "player": "A" or "B", "state": '
                              f'one of {", ".join(CLOCK_STATES)}, "seconds": 0 to 3600, '
                              '"left": 0 to 3600}')
     return state, float(seconds), float(left)
+
+
+def _seconds(x: object) -> TypeGuard[int | float]:
+    """A number of seconds an hourglass can hold (JSON's true and false are no numbers)."""
+    return isinstance(x, int | float) and not isinstance(x, bool) and 0 <= x <= 3600
 
 
 def _remote(data: dict) -> tuple[str, str, str] | None:

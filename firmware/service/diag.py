@@ -25,16 +25,18 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware.service.control import ControlUnavailable, running_tables, send
 from firmware.service.palette import LED_TEST as _LIT
 from firmware.service.palette import OFF as _OFF
 from firmware.store.state_dir import dir_words, table_dirs
 from hardware.devices import TableDevices, open_table
-from hardware.link import BoardStatus
 from hardware.profile import Profile, load_profile
-from hardware.sensors import Snapshot
+from hardware.sensors import BoardStatus, Snapshot
+
+if TYPE_CHECKING:
+    from hardware.sim.table import SimTable
 
 
 def render_towers(snapshot: Snapshot) -> list[str]:
@@ -139,17 +141,6 @@ def _figures(status: BoardStatus | None) -> str:
 class _DemoHand(threading.Thread):
     """Moves pieces on the simulated table so the view shows something happening."""
 
-    STEPS = (
-        ("place", 0, {(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0), (0, 2, 0)}),
-        ("place", 1, {(1, 0, 0), (1, 1, 0), (1, 2, 0)}),
-        ("put", (3, 4), None),
-        ("weigh", 0, 25.0),
-        ("place", 0, {(2, 0, 0), (2, 1, 0), (2, 2, 0), (1, 2, 0)}),
-        ("take", (3, 4), None),
-        ("weigh", 0, 0.0),
-        ("clear", None, None),
-    )
-
     def __init__(self, devices: TableDevices, period_s: float = 1.0) -> None:
         super().__init__(name="demo-hand", daemon=True)
         self.devices = devices
@@ -159,20 +150,36 @@ class _DemoHand(threading.Thread):
     def run(self) -> None:
         sim = self.devices.sim
         assert sim is not None
-        for what, where, arg in itertools.cycle(self.STEPS):
+        for step in itertools.cycle(self._round(sim)):
             if self.halt.wait(self.period_s):
                 return
-            if what == "place" and where < sim.layout["towers"]:
-                sim.place(where, arg)
-            elif what == "put" and sim.layout["rows"]:
-                sim.put(where)
-            elif what == "take":
-                sim.take(where)
-            elif what == "weigh" and sim.layout["loads"]:
-                sim.weigh(where, arg)
-            elif what == "clear":
-                for t in range(sim.layout["towers"]):
-                    sim.lift(t, sim.cubes[t])
+            step()
+
+    @staticmethod
+    def _round(sim: SimTable) -> tuple[Callable[[], None], ...]:
+        """The hand's round, one step a period; a step for a part this layout lacks (a
+        second tower, squares, load cells) only waits its turn."""
+        towers, squares, loads = sim.layout["towers"], sim.layout["rows"], sim.layout["loads"]
+
+        def when(there: object, step: Callable[[], None]) -> Callable[[], None]:
+            return step if there else (lambda: None)
+
+        def clear() -> None:
+            for t in range(towers):
+                sim.lift(t, sim.cubes[t])
+
+        return (
+            when(towers > 0, lambda: sim.place(0, {(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0),
+                                                   (0, 2, 0)})),
+            when(towers > 1, lambda: sim.place(1, {(1, 0, 0), (1, 1, 0), (1, 2, 0)})),
+            when(squares, lambda: sim.put((3, 4))),
+            when(loads, lambda: sim.weigh(0, 25.0)),
+            when(towers > 0, lambda: sim.place(0, {(2, 0, 0), (2, 1, 0), (2, 2, 0),
+                                                   (1, 2, 0)})),
+            lambda: sim.take((3, 4)),
+            when(loads, lambda: sim.weigh(0, 0.0)),
+            clear,
+        )
 
 
 def led_note(key: tuple | list, chain: int, pixel: int, where: str = "") -> str:

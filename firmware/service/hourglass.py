@@ -77,7 +77,7 @@ class Hourglass:
 
     def expires_at(self) -> float | None:
         """The monotonic time the sand runs out, while running."""
-        if not self.running:
+        if self._started is None or self._paused_at is not None:  # not running
             return None
         return self._started + self._paused_total + self.length_s
 

@@ -25,15 +25,20 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from firmware.service import palette
 from firmware.service.pin import PinError, next_pin_change, pin_frame, read_pin
 from firmware.store.journal import JournalError
+from hardware.buttons import ButtonEvent
 from hardware.devices import TableDevices
-from hardware.link import CHECK_BOARD, BoardStatus
-from hardware.sensors import Snapshot
+from hardware.link import CHECK_BOARD
+from hardware.sensors import BoardStatus, Snapshot
 from hardware.trouble import Missing
+
+if TYPE_CHECKING:
+    from firmware.service.command_handlers import Controls
 
 log = logging.getLogger(__name__)
 
@@ -133,11 +138,11 @@ class TableService:
         self._unsynced_since: float | None = None  # real time the board was last seen going
         self._unseen_shown = False  # the rings say the board is not seen
         self._asked: tuple[float, int] | None = None  # (settle deadline, the link's ticket)
-        self.controls = None  # firmware.service.command_handlers.Controls, once its socket is open
+        self.controls: Controls | None = None  # once the command socket is open
         self.stream = stream  # stream.EventStream: its events go after the LED frame
         self.pin: str | None = None  # the table PIN the menu button's hold shows
         self._pin_since: float | None = None  # real time the rings began showing it
-        self.pin_dir = None  # where the PIN is kept: read again at each hold (a new PIN shows)
+        self.pin_dir: Path | None = None  # where the PIN is kept: read again at each hold
         self._holds = 0  # holds that showed the PIN: each opens the page's PIN entry again
         self._led_test: tuple[tuple, float] | None = None  # (LED lit by diag, real deadline)
         self._boot = os.urandom(4).hex()  # (``secrets`` would cost start-up hmac's import)
@@ -238,12 +243,15 @@ class TableService:
         """Hand the table what came, then its timers; a reading that has held still is
         returned instead, to be read from the board again first (``_confirm``)."""
         try:
-            if kind == "snapshot":
+            if kind == "snapshot" and isinstance(item, Snapshot):
                 self.table.on_view(self.view_of(item), now)
-            elif kind == "button":
+            elif kind == "button" and isinstance(item, ButtonEvent):
                 self._button(item, now)
             elif kind == "control" and self.controls is not None:
-                item.carry_out(self.controls, now)
+                from firmware.service.control import Request  # loaded with the controls
+
+                if isinstance(item, Request):
+                    item.carry_out(self.controls, now)
             if self.controls is not None:
                 self.controls.follow_up(now)  # what an input agreed to (a match's end)
             if self._retry_at is not None and now >= self._retry_at:

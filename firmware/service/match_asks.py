@@ -63,13 +63,14 @@ class Ask:
     def from_dict(cls, data: object) -> Ask:
         """An ask as the link carried it; AskRefused when it is not one."""
         fields = data if isinstance(data, dict) else {}
-        ask = cls(**{k: fields.get(k) for k in ("kind", "by", "n", "agreed")},
-                  to=fields.get("to", -1))
-        if ask.kind not in KINDS or ask.by not in ("A", "B") or not all(
-                type(v) is int and v >= -1 for v in (ask.n, ask.agreed, ask.to)) or set(
-                fields) - {"kind", "by", "n", "agreed", "to"}:
+        kind, by, n, agreed = (fields.get(k) for k in ("kind", "by", "n", "agreed"))
+        to = fields.get("to", -1)
+        if not (isinstance(kind, str) and kind in KINDS and by in ("A", "B")
+                and type(n) is int and type(agreed) is int and type(to) is int
+                and min(n, agreed, to) >= -1) or set(fields) - {"kind", "by", "n", "agreed",
+                                                                "to"}:
             raise AskRefused(f"{str(data)[:80]} is not an ask of the other table")
-        return ask
+        return cls(kind, str(by), n, agreed, to)
 
 
 class Asking:

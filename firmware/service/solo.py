@@ -203,7 +203,7 @@ class Computer(FarSeat):
 
     def _search_move(self, table: Any, seat: Player) -> tuple:
         first = table.position
-        state, actions = first, []
+        state, actions = first, list[Any]()
         seed = (table.seed * 1_000_003 + len(table.actions)) % 2**63
         deadline = time.monotonic() + self.cap_s
         while seat in movers(state) and (not actions or self.rules.together(first, state)):

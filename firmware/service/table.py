@@ -54,8 +54,9 @@ from engine.record import options_to_dict
 from firmware.service import events
 from firmware.service.settle import Settler
 from firmware.service.surroundings import Surroundings
-from firmware.service.table_asks import Actions, Asking
+from firmware.service.table_asks import Asking
 from firmware.service.table_lights import Lighting
+from firmware.service.table_parts import Actions
 from firmware.service.table_start import Starting, fresh_seed
 from firmware.service.table_state import READING_STATES, TableState
 from firmware.store.journal import Journal
@@ -465,7 +466,8 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                 return
             self.journal.append({"t": "action", "n": len(self.actions) + 1,
                                  **self._entry_of(action)})
-            told = {"action": self._notation(action), "text": self._done(action)}
+            told: dict[str, object] = {"action": self._notation(action),
+                                       "text": self._done(action)}
             move = self._public_move(action)
             if move is not None:
                 told["move"] = move

@@ -28,12 +28,11 @@ from engine.errors import InferenceError, ObeliskError, PutBackFirst
 from engine.players import Player
 from engine.reading import Reading, Takeback
 from firmware.service.events import Mark
+from firmware.service.table_parts import Actions, TableParts
 from firmware.service.table_state import TableState
 
-Actions = tuple[Any, ...]
 
-
-class Asking:
+class Asking(TableParts):
     """The table's turns, repair, choices and takebacks (a part of ``Table``)."""
 
     # ------------------------------------------------------------------ the turn
@@ -160,6 +159,7 @@ class Asking:
         choice among moves: the player only says it was that one, or sets the piece down."""
         if len(reading.choices) > 1:
             return ""  # ``_ask``'s words: press for the next, hold on the right one
+        assert reading.chooser is not None  # a choice always names who chooses
         who = self.SEATS[reading.chooser.value]
         words = ", ".join(self._words(a) for a in reading.choices[0])
         if reading.lifted is not None:

@@ -13,16 +13,13 @@ computer asks for, as a count of ring pixels), those words beside it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.core import square_name
 from firmware.service import palette, solo
+from firmware.service.table_parts import TableParts
 
 
-class Lighting:
+class Lighting(TableParts):
     """The table's LEDs and the page's copy of them (a part of ``Table``)."""
-
-    position: Any
 
     def led_frame(self, now: float, ring_pixels: int) -> dict:
         """The LEDs now: the game's own picture (``draw_leds``), and over it the computer's
@@ -80,9 +77,9 @@ class Lighting:
         hint), in words, for a game whose ring shows part of the move (its solo module's
         ``ring_words``: High Rise's pyramid size); "" for any other ring. Lit as ``overlay``
         lights them: the asked move, else a hint."""
-        far = getattr(self, "solo", None)
+        far = self.solo
         say = getattr(getattr(far, "rules", None), "ring_words", None)
-        if say is None or not far.showing(self):
+        if far is None or say is None or not far.showing(self):
             return ""
         if far.asked:
             return say(self.position, far.asked, by=far.called) if owner == far.seat.value \

@@ -17,6 +17,7 @@ from typing import Any
 from engine.core import seeded_start
 from engine.record import options_from_dict, options_to_dict
 from firmware.games import GAMES
+from firmware.service.table_parts import TableParts
 from firmware.service.table_state import TableState
 from firmware.store import standing
 from firmware.store.journal import GameEntries, JournalError
@@ -30,7 +31,7 @@ def fresh_seed() -> int:
     return random.SystemRandom().getrandbits(63)
 
 
-class Starting:
+class Starting(TableParts):
     """The table's start of a game, its resume and the next game (a part of ``Table``)."""
 
     # ------------------------------------------------------------------ starting
