@@ -73,7 +73,7 @@ class Ask:
         return cls(kind, str(by), n, agreed, to)
 
 
-class Asking:
+class MatchAsks:
     """A match's asks at one table (a part of ``firmware.service.remote.Peer``)."""
 
     seat: Player  # the other table's

@@ -32,7 +32,7 @@ from engine.core import counted
 from engine.errors import ObeliskError
 from engine.players import Player
 from firmware.service.far_seat import FarSeat, movers
-from firmware.service.match_asks import Asking, AskRefused
+from firmware.service.match_asks import AskRefused, MatchAsks
 
 MATCH_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 SECRET_ENV = "OBELISK_MATCH_SECRET"
@@ -118,9 +118,9 @@ class Remote:
         return {**seats, seat: f"{seats.get(seat, seat)} (at the other table)"}
 
 
-class Peer(Asking, FarSeat):
+class Peer(MatchAsks, FarSeat):
     """The other table's seat here: its moves arrive as actions, are lit, and count once made;
-    a pause, the end or a takeback is asked of it (``Asking``)."""
+    a pause, the end or a takeback is asked of it (``MatchAsks``)."""
 
     called = "the other table"
     pressed_here = False  # the other table's players press its buttons
