@@ -213,11 +213,15 @@ class TableService:
                                 f"({link.health.last_error or 'no reason given'}); the "
                                 "service stops so that it can be started afresh")
         now = self.clock()
-        ripe = self._locked(now, self._decide, kind, item, now,
+        read: tuple[object, object] | None = None
+        if kind is None and self._retry_at is None:  # woken for a window that closes: the
+            ripe = self.table.settler.ripe(now)  # loop alone moves the settler, so no lock
+            if ripe is not None:
+                read = (ripe, self._reread())
+        ripe = self._locked(now, self._decide, kind, item, now, read,
                             figures=item if kind == "status" else None)
-        if ripe is not None:
-            fresh = self._reread()
-            self._locked(now, self._confirm, ripe, fresh, now)
+        if ripe is not None:  # ripened by what came (a press, a retry): read it too
+            self._locked(now, self._confirm, ripe, self._reread(), now)
         _collect_young()
 
     def _locked(self, now: float, work: Callable[..., Any], *args: Any,
@@ -239,44 +243,60 @@ class TableService:
                 if stream is not None:
                     stream.release()
 
-    def _decide(self, kind: str | None, item: object, now: float) -> Any:
-        """Hand the table what came, then its timers; a reading that has held still is
-        returned instead, to be read from the board again first (``_confirm``)."""
+    def _decide(self, kind: str | None, item: object, now: float,
+                read: tuple[object, object] | None = None) -> Any:
+        """Hand the table what came (and ``read``: a ripe reading and the board's answer
+        when read again), then its timers; a reading that has held still and was not read
+        again is returned instead, to be read from the board first (``_confirm``)."""
         try:
-            if kind == "snapshot" and isinstance(item, Snapshot):
-                self.table.on_view(self.view_of(item), now)
-            elif kind == "button" and isinstance(item, ButtonEvent):
-                self._button(item, now)
-            elif kind == "control" and self.controls is not None:
-                from firmware.service.control import Request  # loaded with the controls
-
-                if isinstance(item, Request):
-                    item.carry_out(self.controls, now)
+            if read is not None:
+                self._answer(*read, now)
+            self._take(kind, item, now)
             if self.controls is not None:
                 self.controls.follow_up(now)  # what an input agreed to (a match's end)
             if self._retry_at is not None and now >= self._retry_at:
                 self._retry_at = None
                 self.table.reconsider()  # decide the same reading once more
             if self._retry_at is None:
-                self._ask_early(now)
                 ripe = self.table.settler.ripe(now)
-                if ripe is not None:
-                    return ripe
+                if read is None or ripe is None or ripe != read[0]:  # not just confirmed
+                    self._ask_early(now)
+                    if ripe is not None:
+                        return ripe
                 self._tick(now)
         except JournalError as exc:
             self._not_recorded(exc, now)
         return None
 
-    def _confirm(self, ripe: object, fresh: object, now: float) -> None:
-        """The board read again after ``ripe`` held still: the same reading counts now;
-        another starts the clock again; no answer asks again a moment later."""
+    def _take(self, kind: str | None, item: object, now: float) -> None:
+        """Hand the table what came: a reading, a press, a command."""
+        if kind == "snapshot" and isinstance(item, Snapshot):
+            self.table.on_view(self.view_of(item), now)
+        elif kind == "button" and isinstance(item, ButtonEvent):
+            self._button(item, now)
+        elif kind == "control" and self.controls is not None:
+            from firmware.service.control import Request  # loaded with the controls
+
+            if isinstance(item, Request):
+                item.carry_out(self.controls, now)
+
+    def _answer(self, ripe: object, fresh: object, now: float) -> None:
+        """The board read again after ``ripe`` held still: the same reading stands (it
+        counts at the tick); another starts the clock again; no answer asks again a moment
+        later."""
         settler = self.table.settler
         if settler.ripe(now) != ripe:
-            return  # moved meanwhile: the next wake-up reads it again
+            return  # moved meanwhile: read again once it ripens
         if fresh is None:
             settler.postpone(now)
         else:
             self.table.weigh(fresh, now)
+
+    def _confirm(self, ripe: object, fresh: object, now: float) -> None:
+        """``_answer``, then the timers: the reading counts now if it stood."""
+        self._answer(ripe, fresh, now)
+        if self.table.settler.ripe(now) not in (None, ripe):
+            return  # another ripened meanwhile: the next wake-up reads it again
         try:
             self._tick(now)
         except JournalError as exc:
