@@ -31,7 +31,7 @@ from engine.reading import Reading
 from engine.record import options_to_dict
 from engine.towers import record
 from engine.towers.actions import Action, Decline, Place, Timeout
-from engine.towers.blocks import Cell, block_set_to_dict
+from engine.towers.blocks import WIDTH, Cell, block_set_to_dict
 from engine.towers.game import TowersGame, TowersOptions, TowersState
 from engine.towers.sensing import (
     LOST_TURN,
@@ -40,7 +40,7 @@ from engine.towers.sensing import (
     over_the_top_fits,
     read_view,
 )
-from engine.towers.tower import LEVELS, WIDTH, cell_name, rod_name
+from engine.towers.tower import LEVELS, cell_name, rod_name
 from engine.towers.turns import Phase
 from firmware.service.events import Mark
 from firmware.service.hourglass import Hourglass
