@@ -17,6 +17,8 @@ replaces the tentative one. Nothing illegal is recorded.
 from __future__ import annotations
 
 from functools import lru_cache
+from types import ModuleType
+from typing import ClassVar
 
 from engine.core import square_name
 from engine.errors import ObeliskError
@@ -50,7 +52,7 @@ def _turn_words(pos: StonesState, seen: View) -> str:
 
 class StonesTable(Table[BoardView]):
     SETUP = "set the stones out as at the start, then press a player button"
-    record = record
+    record: ClassVar[ModuleType] = record
     draw_leds = leds.frame
 
     def __init__(self, game: StonesGame, journal: Journal, *, board_cols: int | None = None,

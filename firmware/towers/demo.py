@@ -42,7 +42,9 @@ class DemoPlayers:
     def __init__(self, table: TowersTable, devices: TableDevices, seed: int) -> None:
         self.table = table
         self.devices = devices
-        self.sim = devices.sim
+        sim = devices.sim
+        assert sim is not None  # a demo's table is the simulated one
+        self.sim = sim
         self.seed = seed
         plan = random.Random(seed)
         self.timeout_turn = plan.randint(2, 3)
@@ -259,8 +261,8 @@ class DemoPlayers:
         passive = pos.passive
         if passive not in self.held:  # first pick a block up from a pad
             rng = self._rng(f"take-{passive.value}")
-            pad = rng.choice([i for i, b in enumerate(self.pads) if b])
-            self.held[passive] = self.pads[pad]
+            pad, block = rng.choice([(i, b) for i, b in enumerate(self.pads) if b])
+            self.held[passive] = block
             self.set_pad(pad, None)
             return
         self._put_on_tower(pos, passive, self.held.pop(passive))
@@ -271,12 +273,12 @@ class DemoPlayers:
         for player in pos.to_move():
             block = self.held.pop(player, None)
             if block is None:
-                pads = [i for i, b in enumerate(self.pads) if b]
-                if not pads:  # the block is nowhere to hand: do what the table asks
+                on_pads = [(i, b) for i, b in enumerate(self.pads) if b]
+                if not on_pads:  # the block is nowhere to hand: do what the table asks
                     self._repair(pos)
                     return
-                block = self.pads[pads[0]]
-                self.set_pad(pads[0], None)
+                pad, block = on_pads[0]
+                self.set_pad(pad, None)
             self._put_on_tower(pos, player, block)
             return
 
