@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from engine.stones.game import StonesGame, StonesOptions, StonesState
+from engine.stones.game import Move, StonesGame, StonesOptions, StonesState
 from engine.stones.sensing import BoardView, Heights, sight, sight_after, stack_heights
 from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
@@ -92,7 +92,7 @@ class StonesPlayers:
         elif table.state == TableState.play:
             self._move(pos)
 
-    def _planned(self, pos: StonesState):
+    def _planned(self, pos: StonesState) -> Move:
         rng = random.Random(f"{self.seed}:{pos.plies}:{pos.to_play.value}")
         return rng.choice(pos.legal_actions())
 

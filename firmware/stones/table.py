@@ -31,6 +31,7 @@ from firmware.service.surroundings import Surroundings
 from firmware.service.table import Table
 from firmware.stones import leds
 from firmware.store.journal import Journal
+from hardware.profile import Profile
 
 View = BoardView
 
@@ -68,7 +69,7 @@ class StonesTable(Table[BoardView]):
         return self._board_cols or self.game.options.cols
 
     @classmethod
-    def for_service(cls, game: StonesGame, journal: Journal, profile, *, seed: int,
+    def for_service(cls, game: StonesGame, journal: Journal, profile: Profile, *, seed: int,
                     around: Surroundings, solo=None) -> StonesTable:
         return cls(game, journal, seed=seed, around=around, solo=solo,
                    board_cols=profile.scanner.cols or game.options.cols)

@@ -19,7 +19,7 @@ from collections import Counter
 
 from engine.errors import AmbiguousPlacementError, ObeliskError
 from engine.players import PLAYERS, Player
-from engine.towers.blocks import Colour
+from engine.towers.blocks import Cell, Colour
 from engine.towers.game import TowersState
 from engine.towers.placement import find_placement
 from engine.towers.sensing import TowersView, expected_towers
@@ -112,12 +112,13 @@ class DemoPlayers:
         return [b.id for b in pos.game.block_set.blocks
                 if b.colour is not Colour.BLACK and b.id not in used]
 
-    def _placement(self, pos: TowersState, player: Player, block: str, rng: random.Random):
+    def _placement(self, pos: TowersState, player: Player, block: str,
+                   rng: random.Random) -> frozenset[Cell]:
         """A low placement the table can recognise from its sensors."""
         fits = resting_placements(pos.tower(player), pos.block(block))
         heights = sum(pos.tower(player).heights)
 
-        def key(p):
+        def key(p: frozenset[Cell]) -> tuple[int, int, float]:
             gaps = sum(pos.tower(player).heights_after(p)) - heights - len(p)
             return (max(z for *_, z in p), gaps, rng.random())
 
