@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from engine.stones.game import StonesGame, StonesOptions, StonesState
+from engine.stones.game import Move, StonesGame, StonesOptions, StonesState
 from engine.stones.sensing import BoardView, Heights, sight, sight_after, stack_heights
 from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
@@ -34,7 +34,9 @@ class StonesPlayers:
     def __init__(self, table: StonesTable, devices: TableDevices, seed: int) -> None:
         self.table = table
         self.devices = devices
-        self.sim = devices.sim
+        sim = devices.sim
+        assert sim is not None  # a demo's table is the simulated one
+        self.sim = sim
         self.levels = self.sim.layout.get("stack", 1)
         self.seed = seed
         self.illegal_ply = random.Random(seed).randint(1, 6)
@@ -90,7 +92,7 @@ class StonesPlayers:
         elif table.state == TableState.play:
             self._move(pos)
 
-    def _planned(self, pos: StonesState):
+    def _planned(self, pos: StonesState) -> Move:
         rng = random.Random(f"{self.seed}:{pos.plies}:{pos.to_play.value}")
         return rng.choice(pos.legal_actions())
 
@@ -137,14 +139,16 @@ def run_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> int:
     ``stack_sensors`` simulates a board with stack-height sensors (three levels).
     """
 
-    def profile(options: StonesOptions) -> Profile:
+    def profile(options: object) -> Profile:
         sim = load_profile("sim")
         return dataclasses.replace(sim, scanner=dataclasses.replace(
             sim.scanner, stack_levels=3 if stack_sensors else 1))
 
     def make_table(resolved: Resolved, journal: Journal, around: Surroundings, seed: int,
                    solo) -> StonesTable:
-        return StonesTable(StonesGame(resolved.options), journal, around=around, seed=seed,
+        options = resolved.options
+        assert isinstance(options, StonesOptions)  # resolved for "stones"
+        return StonesTable(StonesGame(options), journal, around=around, seed=seed,
                            settle_s=max(0.3, 0.04 * settings.speed),
                            quick_s=max(0.1, 0.04 / 3 * settings.speed), solo=solo)
 

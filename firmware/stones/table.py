@@ -17,6 +17,8 @@ replaces the tentative one. Nothing illegal is recorded.
 from __future__ import annotations
 
 from functools import lru_cache
+from types import ModuleType
+from typing import ClassVar
 
 from engine.core import square_name
 from engine.errors import ObeliskError
@@ -29,6 +31,7 @@ from firmware.service.surroundings import Surroundings
 from firmware.service.table import Table
 from firmware.stones import leds
 from firmware.store.journal import Journal
+from hardware.profile import Profile
 
 View = BoardView
 
@@ -50,7 +53,7 @@ def _turn_words(pos: StonesState, seen: View) -> str:
 
 class StonesTable(Table[BoardView]):
     SETUP = "set the stones out as at the start, then press a player button"
-    record = record
+    record: ClassVar[ModuleType] = record
     draw_leds = leds.frame
 
     def __init__(self, game: StonesGame, journal: Journal, *, board_cols: int | None = None,
@@ -66,7 +69,7 @@ class StonesTable(Table[BoardView]):
         return self._board_cols or self.game.options.cols
 
     @classmethod
-    def for_service(cls, game: StonesGame, journal: Journal, profile, *, seed: int,
+    def for_service(cls, game: StonesGame, journal: Journal, profile: Profile, *, seed: int,
                     around: Surroundings, solo=None) -> StonesTable:
         return cls(game, journal, seed=seed, around=around, solo=solo,
                    board_cols=profile.scanner.cols or game.options.cols)

@@ -19,7 +19,7 @@ from collections import Counter
 
 from engine.errors import AmbiguousPlacementError, ObeliskError
 from engine.players import PLAYERS, Player
-from engine.towers.blocks import Colour
+from engine.towers.blocks import Cell, Colour
 from engine.towers.game import TowersState
 from engine.towers.placement import find_placement
 from engine.towers.sensing import TowersView, expected_towers
@@ -42,7 +42,9 @@ class DemoPlayers:
     def __init__(self, table: TowersTable, devices: TableDevices, seed: int) -> None:
         self.table = table
         self.devices = devices
-        self.sim = devices.sim
+        sim = devices.sim
+        assert sim is not None  # a demo's table is the simulated one
+        self.sim = sim
         self.seed = seed
         plan = random.Random(seed)
         self.timeout_turn = plan.randint(2, 3)
@@ -110,12 +112,13 @@ class DemoPlayers:
         return [b.id for b in pos.game.block_set.blocks
                 if b.colour is not Colour.BLACK and b.id not in used]
 
-    def _placement(self, pos: TowersState, player: Player, block: str, rng: random.Random):
+    def _placement(self, pos: TowersState, player: Player, block: str,
+                   rng: random.Random) -> frozenset[Cell]:
         """A low placement the table can recognise from its sensors."""
         fits = resting_placements(pos.tower(player), pos.block(block))
         heights = sum(pos.tower(player).heights)
 
-        def key(p):
+        def key(p: frozenset[Cell]) -> tuple[int, int, float]:
             gaps = sum(pos.tower(player).heights_after(p)) - heights - len(p)
             return (max(z for *_, z in p), gaps, rng.random())
 
@@ -259,8 +262,8 @@ class DemoPlayers:
         passive = pos.passive
         if passive not in self.held:  # first pick a block up from a pad
             rng = self._rng(f"take-{passive.value}")
-            pad = rng.choice([i for i, b in enumerate(self.pads) if b])
-            self.held[passive] = self.pads[pad]
+            pad, block = rng.choice([(i, b) for i, b in enumerate(self.pads) if b])
+            self.held[passive] = block
             self.set_pad(pad, None)
             return
         self._put_on_tower(pos, passive, self.held.pop(passive))
@@ -271,12 +274,12 @@ class DemoPlayers:
         for player in pos.to_move():
             block = self.held.pop(player, None)
             if block is None:
-                pads = [i for i, b in enumerate(self.pads) if b]
-                if not pads:  # the block is nowhere to hand: do what the table asks
+                on_pads = [(i, b) for i, b in enumerate(self.pads) if b]
+                if not on_pads:  # the block is nowhere to hand: do what the table asks
                     self._repair(pos)
                     return
-                block = self.pads[pads[0]]
-                self.set_pad(pads[0], None)
+                pad, block = on_pads[0]
+                self.set_pad(pad, None)
             self._put_on_tower(pos, player, block)
             return
 

@@ -78,7 +78,7 @@ class TowersHands(Sweeps):
 
     def look(self) -> dict:
         """The physical table as plain data, for a page to draw and act on."""
-        held = {}
+        held: dict[str, dict | None] = {}
         for seat, h in self.held.items():
             if h is None:
                 held[seat] = None
@@ -232,8 +232,9 @@ class TowersHands(Sweeps):
 
     def _empty_hand(self, request: dict) -> str:
         seat = self._seat(request)
-        if self.held[seat] is not None:
-            raise HandsError(f"player {seat} already holds the {self.set[self.held[seat].block]}"
+        held = self.held[seat]
+        if held is not None:
+            raise HandsError(f"player {seat} already holds the {self.set[held.block]}"
                              ": set it down first")
         return seat
 
@@ -264,11 +265,11 @@ class TowersHands(Sweeps):
         """The held block onto a free zone pad: the pad's load cell weighs it."""
         seat, held = self._holding(request)
         pad = request.get("pad")
-        if pad not in range(len(self.pads)):
+        if not isinstance(pad, int) or pad not in range(len(self.pads)):
             raise HandsError(f"there is no zone pad {pad!r}: the pads are 0 and 1")
-        if self.pads[pad] is not None:
-            raise HandsError(f"zone pad {_pad_name(pad)} already holds the "
-                             f"{self.set[self.pads[pad]]}")
+        on_pad = self.pads[pad]
+        if on_pad is not None:
+            raise HandsError(f"zone pad {_pad_name(pad)} already holds the {self.set[on_pad]}")
         self.held[seat] = None
         self._weigh(pad, held.block)
 
@@ -330,9 +331,10 @@ class TowersHands(Sweeps):
         if placed is None:
             raise HandsError(f"{self._named(block)} is not on player {SEATS[tower]}'s tower")
         if not self._free(tower, placed):
-            raise HandsError(f"the {self.set[block]} is under another block: lift that first")
+            raise HandsError(f"the {self.set[placed.block]} is under another block: lift that "
+                             "first")
         self.towers[tower] = tuple(p for p in self.towers[tower] if p is not placed)
-        self.held[seat] = Held(block, self._turn_of(block, placed.cells))
+        self.held[seat] = Held(placed.block, self._turn_of(placed.block, placed.cells))
         self.sim.lift(tower, placed.cells)
 
     def _turn_of(self, block: str, cells: frozenset[Cell]) -> int:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import math
 
 from engine.players import PLAYERS
+from engine.towers.blocks import WIDTH
 from engine.towers.sensing import UNKNOWN, zone_fits
-from engine.towers.tower import RODS, WIDTH
+from engine.towers.tower import RODS
 from engine.towers.turns import Phase
 from firmware.service import palette
 from firmware.service.table_state import TableState

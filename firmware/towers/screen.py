@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.towers.blocks import Colour
-from engine.towers.tower import LEVELS, WIDTH
+from engine.towers.blocks import WIDTH, Colour
+from engine.towers.tower import LEVELS
 
 _LETTERS = {c.label: c.letter for c in Colour}
 

@@ -17,8 +17,9 @@ from typing import Any
 
 from engine.players import Player
 from engine.towers.actions import Choose, Decline, Place, Take
+from engine.towers.blocks import WIDTH
 from engine.towers.placement import future, visible
-from engine.towers.tower import LEVELS, WIDTH, cells_text, drop, heights_of
+from engine.towers.tower import LEVELS, cells_text, drop, heights_of
 from engine.towers.turns import Phase
 from firmware.service import palette
 from firmware.service.events import Mark
@@ -146,11 +147,11 @@ def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool)
     for a in actions:
         if isinstance(a, Take):
             want = pos.block(a.block).colour
-            pad = next((i for i, c in enumerate(zone) if c is want), None)
+            taken = next((i for i, c in enumerate(zone) if c is want), None)  # its pad
             for i in range(len(zone)):
                 leds[("zone", "", i)] = palette.OFF
-            if pad is not None:
-                leds[("zone", "", pad)] = palette.BLOCKS[want.label]
+            if taken is not None:
+                leds[("zone", "", taken)] = palette.BLOCKS[want.label]
         elif isinstance(a, Place):
             for rod in range(WIDTH * WIDTH):
                 leds[("tower", a.tower.value, rod)] = palette.OFF

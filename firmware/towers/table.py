@@ -22,7 +22,9 @@ the clock.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, ClassVar
 
 from engine.core import seeded_start
 from engine.errors import ObeliskError
@@ -31,7 +33,7 @@ from engine.reading import Reading
 from engine.record import options_to_dict
 from engine.towers import record
 from engine.towers.actions import Action, Decline, Place, Timeout
-from engine.towers.blocks import Cell, block_set_to_dict
+from engine.towers.blocks import WIDTH, Cell, block_set_to_dict
 from engine.towers.game import TowersGame, TowersOptions, TowersState
 from engine.towers.sensing import (
     LOST_TURN,
@@ -40,7 +42,7 @@ from engine.towers.sensing import (
     over_the_top_fits,
     read_view,
 )
-from engine.towers.tower import LEVELS, WIDTH, cell_name, rod_name
+from engine.towers.tower import LEVELS, cell_name, rod_name
 from engine.towers.turns import Phase
 from firmware.service.events import Mark
 from firmware.service.hourglass import Hourglass
@@ -88,9 +90,12 @@ class TowersTable(Table[TowersView]):
     PAUSED = "paused: the hourglass is stopped"
     SETUP = "clear both towers and the zone pads, then press a player button"
     READY = "the table is clear: press a player button to start"
-    record = record
+    record: ClassVar[ModuleType] = record
     draw_leds = leds.frame
     led_change = leds.next_change
+    # the coin toss's trigger, bound onto each table by its machine (``transitions``)
+    tossed: Callable[[], bool]
+    may_tossed: Callable[[], bool]
 
     def __init__(self, game: TowersGame, journal: Journal, *, toss_s: float = 2.0,
                  **kwargs: Any) -> None:
@@ -147,7 +152,8 @@ class TowersTable(Table[TowersView]):
         said = kept.said
         if glass is not None and not said:
             left = glass.get("left") if isinstance(glass, dict) else None
-            if type(left) not in (int, float) or not isinstance(glass.get("player"), str):
+            if (isinstance(left, bool) or not isinstance(left, int | float)
+                    or not isinstance(glass.get("player"), str)):
                 said = f"the hourglass kept at the stop ({glass!r}) makes no sense"
             elif (self.position.phase is Phase.CHOOSE and glass["player"]
                     == self.position.active.value and 0 < left <= self.hourglass.length_s):
@@ -187,14 +193,14 @@ class TowersTable(Table[TowersView]):
         if state.phase is Phase.TAKE:
             return ("take one of the two blocks in the building zone and place it on your "
                     f"tower{over_the_top_hint(state, mover)}")
-        others = state.to_move()[1:]
-        if state.phase is Phase.PLACE:
-            also = "".join(f" ({p} places the {state.block(state.hands[p.index])} too)"
-                           for p in others)
-            return (f"place the {state.block(state.hands[mover.index])} on your tower{also}"
+        if state.phase is Phase.PLACE:  # those to move are those holding a block
+            (_, block), *also_placing = [(p, state.block(hand)) for p in state.to_move()
+                                         if (hand := state.hands[p.index]) is not None]
+            also = "".join(f" ({p} places the {other} too)" for p, other in also_placing)
+            return (f"place the {block} on your tower{also}"
                     f"{over_the_top_hint(state, mover)}")
         if state.phase is Phase.BONUS:
-            also = "".join(f" ({p} too)" for p in others)
+            also = "".join(f" ({p} too)" for p in state.to_move()[1:])
             return ("your tower is flat: put a black block on the other tower, or press "
                     f"your button to decline{also}")
         return state.describe_phase()
@@ -445,5 +451,6 @@ def _handed(pos: TowersState, action: Action, left: str) -> str:
     player placed one of the same colour (the table cannot tell the two apart)."""
     block = pos.block(left)
     placed = getattr(action, "block", None)
-    same = placed in pos.game.block_set and pos.block(placed).colour is block.colour
+    same = (isinstance(placed, str) and placed in pos.game.block_set
+            and pos.block(placed).colour is block.colour)
     return f"the other {block}" if same else f"the {block}"
