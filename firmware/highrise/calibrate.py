@@ -19,6 +19,7 @@ from pathlib import Path
 
 from engine.highrise.sensing import Calibration, CalibrationError
 from firmware.store.state_dir import StateDir, StateDirError, default_state_dir, write_whole
+from hardware.buttons import ButtonEvent
 from hardware.devices import TableDevices, open_table
 from hardware.files import KIB, read_limited
 from hardware.link import ScannerLink
@@ -41,8 +42,9 @@ def load_calibration(state_dir: str | Path, pads: int) -> Calibration:
     fix = "run `obelisk calibrate highrise` (with the same --state-dir)"
     try:
         data = json.loads(read_limited(path, 64 * KIB).decode("utf-8"))
-        cal = Calibration(tuple(int(v) for v in data["zero"]),
-                          tuple(int(v) for v in data["sizes"]), int(data["tolerance"]))
+        zero = tuple(int(v) for v in data["zero"])
+        sizes = tuple(int(v) for v in data["sizes"])
+        tolerance = int(data["tolerance"])
     except FileNotFoundError:
         raise CalibrationError(f"the High Rise table is not calibrated ({path} is missing): "
                                f"{fix}") from None
@@ -50,9 +52,9 @@ def load_calibration(state_dir: str | Path, pads: int) -> Calibration:
         raise CalibrationError(f"{path} cannot be read ({exc.strerror}): {fix} again") from None
     except (ValueError, KeyError, TypeError) as exc:
         raise CalibrationError(f"{path} is damaged ({exc}): {fix} again") from None
-    if len(cal.sizes) != 3 or not cal.tolerance > 0 or not 0 < cal.sizes[0] < cal.sizes[1] \
-            < cal.sizes[2]:
+    if len(sizes) != 3 or not tolerance > 0 or not 0 < sizes[0] < sizes[1] < sizes[2]:
         raise CalibrationError(f"{path} does not describe three piece sizes: {fix} again")
+    cal = Calibration(zero, sizes, tolerance)
     if len(cal.zero) < pads:
         raise CalibrationError(f"{path} was measured on {len(cal.zero)} load cells, but this "
                                f"board has {pads} squares: {fix} again")
@@ -119,7 +121,12 @@ def sim_hand(devices: TableDevices) -> Callable[[str, str], None]:
 def _person(devices: TableDevices, out) -> Callable[[str, str], None]:
     """A person at the table: each step is shown, Enter or a player button says done."""
     done = threading.Event()
-    devices.buttons.on_event = lambda event: event.button != "menu" and done.set()
+
+    def pressed(event: ButtonEvent) -> None:
+        if event.button != "menu":  # the menu button is no "done"
+            done.set()
+
+    devices.buttons.on_event = pressed
 
     def read_enter() -> None:
         for _ in sys.stdin:

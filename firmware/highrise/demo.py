@@ -29,7 +29,7 @@ from firmware.store.journal import Journal
 from firmware.store.resume import Resolved
 from hardware.devices import TableDevices
 from hardware.profile import Profile, load_profile
-from hardware.sim.table import COVER_GRAMS, PYRAMID_GRAMS, pad_grams
+from hardware.sim.table import COVER_GRAMS, PYRAMID_GRAMS, SimTable, pad_grams
 
 _STRAY_GRAMS = (PYRAMID_GRAMS[1] + PYRAMID_GRAMS[2]) / 2  # weighs like no pyramid
 _MISTAKES = ("two squares", "stray weight", "taken off")
@@ -39,7 +39,9 @@ class HighrisePlayers:
     def __init__(self, table: HighriseTable, devices: TableDevices, seed: int) -> None:
         self.table = table
         self.devices = devices
-        self.sim = devices.sim
+        sim = devices.sim
+        assert sim is not None  # a demo plays on the simulated table (its profile's port)
+        self.sim: SimTable = sim
         self.seed = seed
         rng = random.Random(f"{seed}:mistake")
         self.mistake_ply = rng.randint(2, 12)
@@ -89,7 +91,8 @@ class HighrisePlayers:
 
     def _move(self, pos: HighriseState) -> None:
         rng = random.Random(f"{self.seed}:{pos.plies}")
-        place: Place = rng.choice(pos.legal_actions())
+        places = [a for a in pos.legal_actions() if isinstance(a, Place)]  # in play, all are
+        place = rng.choice(places)
         grams = self.grams_in(pos)
         i = pos.index(place.square)
         grams[i] += PYRAMID_GRAMS[place.size.value]
@@ -110,8 +113,10 @@ class HighrisePlayers:
 
 def _calibrate_sim(devices: TableDevices, journal: Journal, emit) -> None:
     """Calibrate like a person would, once per state directory."""
+    sim = devices.sim
+    assert sim is not None  # the demo's table is the simulated one
     try:
-        load_calibration(journal.dir, devices.sim.layout["loads"])
+        load_calibration(journal.dir, sim.layout["loads"])
         return
     except CalibrationError:
         pass
@@ -123,7 +128,8 @@ def _calibrate_sim(devices: TableDevices, journal: Journal, emit) -> None:
 def run_demo(settings: DemoSettings) -> int:
     """Play one High Rise game through the whole simulated stack; 0 when it ends."""
 
-    def profile(options: HighriseOptions) -> Profile:
+    def profile(options: object) -> Profile:
+        assert isinstance(options, HighriseOptions)  # resolve refuses another game's journal
         sim = load_profile("sim")
         return dataclasses.replace(sim, scanner=dataclasses.replace(
             sim.scanner, rows=options.rows, cols=options.cols, load_cells=options.cells))
@@ -136,7 +142,9 @@ def run_demo(settings: DemoSettings) -> int:
 
     def make_table(resolved: Resolved, journal: Journal, around: Surroundings, seed: int,
                    solo) -> HighriseTable:
-        return HighriseTable(HighriseGame(resolved.options), journal, holder["cal"], seed=seed,
+        options = resolved.options
+        assert isinstance(options, HighriseOptions)  # resolve refuses another game's journal
+        return HighriseTable(HighriseGame(options), journal, holder["cal"], seed=seed,
                              around=around, settle_s=max(0.3, 0.15 * settings.speed),
                              quick_s=max(0.1, 0.15 / 3 * settings.speed), solo=solo)
 

@@ -176,7 +176,7 @@ class HighriseHands(Sweeps):
     def _piece(self, request: dict) -> Pyramid:
         """One of the seat's own pyramids of the size asked, out of its supply."""
         seat = seat_of(request)
-        pips = SIZES.get(request.get("size"))
+        pips = SIZES.get(request.get("size", ""))  # no size named: none of them
         if pips is None:
             raise HandsError(f"which pyramid? small, medium or large, not {request.get('size')!r}")
         if not self.supply[seat][pips]:

@@ -20,6 +20,9 @@ stacks one after another.
 
 from __future__ import annotations
 
+from types import ModuleType
+from typing import ClassVar
+
 from engine.core import Outcome, seeded_start, square_name
 from engine.highrise import record
 from engine.highrise.game import HighriseGame, HighriseState, Place
@@ -49,7 +52,7 @@ PLACED = "placed"
 class HighriseTable(Table[View]):
     SETUP = "put a cover on every square, then press a player button"
     READY = "the board is ready: press a player button to start"
-    record = record
+    record: ClassVar[ModuleType] = record  # annotated: mypy reads a bare module as an instance's
     draw_leds = leds.frame
     led_change = leds.next_change
 
@@ -123,6 +126,7 @@ class HighriseTable(Table[View]):
     def _start_entry(self, state: HighriseState) -> dict:
         """Who starts is public; the seed (the hidden values) and the covers' reading not."""
         assert self.accepted is not None
+        assert state.first is not None  # a game starts with its chance drawn: who goes first
         entry = super()._start_entry(state)
         del entry["seed"]
         return {**entry, "first": state.first.value,

@@ -17,7 +17,7 @@ import random
 from engine.errors import ObeliskError
 from engine.maze.actions import Action, Move, Orientation, PlaceWall
 from engine.maze.board import SIZE
-from engine.maze.game import MazeGame, MazeState, Role
+from engine.maze.game import MazeGame, MazeOptions, MazeState, Role
 from engine.maze.plan import plan
 from engine.maze.record import action_from_dict, action_to_dict
 from engine.maze.sensing import MazeView
@@ -30,6 +30,7 @@ from firmware.store.journal import Journal
 from firmware.store.resume import Resolved
 from hardware.devices import TableDevices
 from hardware.profile import load_profile
+from hardware.sim.table import SimTable
 
 _CORNERS = {(0, 0): Orientation.NE, (0, 7): Orientation.NW, (7, 0): Orientation.SE,
             (7, 7): Orientation.SW}
@@ -39,7 +40,9 @@ class MazePlayers:
     def __init__(self, table: MazeTable, devices: TableDevices, seed: int) -> None:
         self.table = table
         self.devices = devices
-        self.sim = devices.sim
+        sim = devices.sim
+        assert sim is not None  # a demo plays on the simulated table (its profile's port)
+        self.sim: SimTable = sim
         self.seed = seed
         self.seal_turn = random.Random(f"{seed}:seal").randint(0, 6)
         self.seal_done = False
@@ -115,10 +118,10 @@ class MazePlayers:
 
     def _move(self, pos: MazeState, rng: random.Random) -> None:
         route = plan(pos).route
-        moves = pos.legal_actions()
+        moves = [m for m in pos.legal_actions() if isinstance(m, Move)]  # each is, in this phase
         move = Move(route[0]) if route and rng.random() < 0.85 else rng.choice(moves)
         self.intended = move
-        self.sim.take(pos.obelisk)
+        self.sim.take(pos.obelisk_square)
         if move.to in pos.segments:
             self.sim.put(move.to, pos.claimed + 1)  # onto the segment: that switch stays closed
         else:
@@ -132,6 +135,7 @@ class MazePlayers:
             if role is Role.ARCHITECT and isinstance(self.intended, Move):
                 self.sim.put(self.intended.to, pos.claimed)  # it was in the air: put it down
             return
+        assert role is not None  # a choice is asked while the game is on: someone is to act
         button = role.player.value
         if candidates[self.table.pick] == (self.intended,):
             self.devices.buttons.press(button, hold=True)
@@ -173,7 +177,9 @@ def run_demo(settings: DemoSettings) -> int:
 
     def make_table(resolved: Resolved, journal: Journal, around: Surroundings, seed: int,
                    solo) -> MazeTable:
-        return MazeTable(MazeGame(resolved.options), journal, around=around, seed=seed,
+        options = resolved.options
+        assert isinstance(options, MazeOptions)  # resolve refuses a journal of another game
+        return MazeTable(MazeGame(options), journal, around=around, seed=seed,
                          settle_s=max(0.3, 0.04 * settings.speed),
                          quick_s=max(0.1, 0.04 / 3 * settings.speed), solo=solo)
 

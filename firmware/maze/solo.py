@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import square_name
-from engine.maze.actions import Move, Orientation, Pass, PlaceSegment, PlaceWall
+from engine.maze.actions import Action, Move, Orientation, Pass, PlaceSegment, PlaceWall
 from engine.maze.board import SIZE
 from engine.maze.game import Phase, Role
 from engine.players import Player
@@ -131,10 +131,11 @@ def read(pixel: Pixel, pos: Any) -> tuple:
     if not to or pos.phase is Phase.OVER:
         return ()
     legal = pos.legal_actions()
+    wanted: tuple[Action, ...]
     if pos.phase is Phase.FIRST_SEGMENT:  # the obelisk's first square (a match's Architect)
         wanted = (PlaceSegment(to[0]),) if len(to) == 1 and not frm else ()
     elif pos.to_play is Role.ARCHITECT:
-        wanted: tuple = (Move(to[0]),) if len(to) == 1 and frm == {pos.obelisk} else ()
+        wanted = (Move(to[0]),) if len(to) == 1 and frm == {pos.obelisk} else ()
     elif pos.phase is Phase.SEGMENTS:
         wanted = tuple(PlaceSegment(sq) for sq in to) if not frm else ()
         return wanted if wanted and wanted[0] in legal else ()

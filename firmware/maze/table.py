@@ -25,6 +25,7 @@ offers those actions back; the buttons of whoever made them confirm.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import ClassVar
 
 from engine.core import counted, square_name
@@ -75,7 +76,7 @@ class MazeTable(Table[MazeView]):
              "the obelisk, on any square")
     READY = ("the board is clear: the Architect puts segment 1, the obelisk, on any square "
              "to start the game")
-    record = record
+    record: ClassVar[ModuleType] = record  # annotated: mypy reads a bare module as an instance's
     draw_leds = leds.frame
     SEATS: ClassVar[dict[str, str]] = ROLE_NAMES
 
@@ -239,6 +240,7 @@ class MazeTable(Table[MazeView]):
             kept = self._planned
             was = kept[1] if kept is not None and kept[0] is before else plan(before)
         now = self.plan
+        assert now.moves is not None  # no wall may shut a square off: every segment has a way
         if not now.enough and (was is None or was.enough):
             self.tell("notice", player=ARCHITECT.value,
                       message=f"every segment now takes {counted(now.moves, 'move')}, more "

@@ -50,6 +50,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from engine.errors import ObeliskError
@@ -82,6 +83,7 @@ _PR_SET_PDEATHSIG = 1
 WHAT = {"service": "table service", "board": "simulated board", "page": "page",
         "link": "link to the other table"}
 """Each process of the play, as a person is told of it."""
+T = TypeVar("T")
 
 
 class PlayError(ObeliskError):
@@ -271,13 +273,14 @@ class Play:
         """Hold the directory, then start the page, the board and the service, each once the
         one before is ready."""
         where = self.dir
-        self.state = StateDir(where).open(f"obelisk play {self.game} --state-dir {where}")
+        self.state = state = StateDir(where).open(
+            f"obelisk play {self.game} --state-dir {where}")
         try:
             self._unfinished()
             self._start_web()
             self._start_board()
             self._prepare()
-            self._start_service()
+            self._start_service(state)
             if self.link_flags is not None:  # a match: the link to the other table
                 self._spawn("link", _python("firmware.cli", "remote", "--state-dir",
                                             str(self.dir), *self.link_flags))
@@ -289,16 +292,18 @@ class Play:
     def _unfinished(self) -> None:
         """Before anything starts: an unfinished game here resumes (``resumes``: its actions
         so far), unless other options were typed for it, which is refused with how to go on."""
-        if self.chosen is None:
+        chosen = self.chosen
+        if chosen is None:
             return
         named = "" if self.dir == play_state_dir(self.game) else f" --state-dir {self.dir}"
-        resolved = resolve(Journal(self.dir), self.game, lambda _game: self.chosen,
+        resolved = resolve(Journal(self.dir), self.game, lambda _game: chosen,
                            continue_with=f"`obelisk play {{game}}{named}` without game options")
         if resolved.unfinished:
             self.resumes = sum(1 for entry in resolved.unfinished.entries
                                if entry.get("t") == "action")
 
-    def _said(self, name: str, process: subprocess.Popen, check) -> object:
+    def _said(self, name: str, process: subprocess.Popen,
+              check: Callable[[str], T | None]) -> T | None:
         """Wait for the line ``check`` accepts in the process's log (its first words)."""
         deadline = time.monotonic() + START_S
         while True:
@@ -339,7 +344,7 @@ class Play:
         web = self._spawn("page", _python(
             "firmware.cli", "web", "--address", self.address, "--port", str(self._page_port()),
             "--state-dir", str(self.dir)))
-        said = self._said("page", web, lambda line: "http://" in line and line)
+        said = self._said("page", web, lambda line: line if "http://" in line else None)
         if not said:
             raise PlayError(f"the page could not start: {self._last_words('page')}")
         self.url = said[said.index("http://"):].split()[0]
@@ -376,12 +381,13 @@ class Play:
             raise PlayError(f"the simulated {self.game} table could not be made ready: "
                             f"{exc}") from None
 
-    def _start_service(self) -> None:
+    def _start_service(self, state: StateDir) -> None:
+        """Start the table service on the directory ``state`` holds, lent to it."""
         ready = [self.dir / "buttons.sock", self.dir / CONTROL_SOCKET]  # hands, then controls
         for left in ready:  # a killed service's: we hold the directory, so they are no one's
             with contextlib.suppress(FileNotFoundError):
                 left.unlink()  # else they would say ready before this service has resumed
-        lock, env = self.state.lend()  # the service holds our directory with us
+        lock, env = state.lend()  # the service holds our directory with us
         service = self._spawn("service", _python(
             "firmware.cli", "run", "--profile", self.board_profile, "--state-dir",
             str(self.dir), "--game", self.game, *self.flags), env=env, pass_fds=(lock,))

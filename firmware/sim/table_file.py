@@ -70,21 +70,25 @@ class TableFile:
         except FileNotFoundError:
             return None
         except OSError as exc:
-            return self.set_aside(f"cannot be read ({exc.strerror or exc})")
+            self.set_aside(f"cannot be read ({exc.strerror or exc})")
+            return None
         try:
             data = json.loads(raw.decode("utf-8"))
         except ValueError:  # cut short, or not text at all
-            return self.set_aside("cannot be read (it is cut short or damaged)")
+            self.set_aside("cannot be read (it is cut short or damaged)")
+            return None
         if not isinstance(data, dict):
-            return self.set_aside("cannot be read (it holds no table's pieces)")
+            self.set_aside("cannot be read (it holds no table's pieces)")
+            return None
         game = data.get("game", self.game)  # kept before the game was written beside: ours
         if game != self.game:
-            return self.set_aside(f"are from a game of {str(game)[:40]}, not {self.game}")
+            self.set_aside(f"are from a game of {str(game)[:40]}, not {self.game}")
+            return None
         return data if "table" in data else {"table": data}  # before the seed was kept too
 
     def set_aside(self, why: str) -> None:
         """Move the file aside (kept, never over another kept before) and say ``why`` the
-        table starts empty; None, for ``load`` to answer."""
+        table starts empty."""
         target = self._aside()
         try:
             os.rename(self.path, target)
@@ -94,7 +98,6 @@ class TableFile:
             kept = f"the file stays where it is ({exc.strerror or exc})"
         self.said = (f"the pieces the simulated table kept in {self.path} {why}: the table "
                      f"starts empty, so set the pieces out again; {kept}")
-        return None
 
     def _aside(self) -> Path:
         stamp = time.strftime("%Y%m%d-%H%M%S")
