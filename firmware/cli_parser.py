@@ -11,6 +11,7 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from firmware import cli_commands
 from firmware.contract import seconds_in
@@ -108,11 +109,13 @@ def _address(text: str) -> str:
 
 def _in_words(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Bad options answered in one line (cli.main says it, status 2), not usage and a line."""
-    def error(message: str) -> None:
+    def error(message: str) -> NoReturn:
         raise argparse.ArgumentTypeError(f"{parser.prog.removeprefix('obelisk ')}: {message} "
                                          f"(see {parser.prog} --help)")
 
-    parser.error = error
+    # add_parser makes every subcommand's parser of one class: this one's errors are
+    # replaced on the instance, which argparse allows and mypy flags as a method assigned
+    parser.error = error  # type: ignore[method-assign]
     return parser
 
 

@@ -26,7 +26,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.record import Options
 
 PLY_LIMIT_MAX = 10_000
 
@@ -115,6 +118,9 @@ class Flag:
             given = load(self.enum)(given)
         if len(self.fields) == 1:
             return {self.fields[0]: given}
+        if not isinstance(given, tuple):  # a game's flag whose type gives one value for many
+            raise TypeError(f"{self.name} sets {', '.join(self.fields)}: its type gives "
+                            f"{given!r}, not one value each")
         return dict(zip(self.fields, given, strict=True))  # e.g. --size sets rows and cols
 
     def shown(self, options: object) -> str | None:
@@ -192,7 +198,7 @@ class GameType:
         return load(ref, self.package)
 
     @property
-    def options(self) -> type:
+    def options(self) -> type[Options]:
         """The game's options dataclass (its engine is imported on first use)."""
         return self._part(self.options_class)
 
@@ -265,7 +271,7 @@ class GameType:
         """One declared part, imported (for the test that checks them all)."""
         return self._part(ref)
 
-    def options_with(self, chosen: dict[str, object], base: object | None = None) -> object:
+    def options_with(self, chosen: dict[str, object], base: Options | None = None) -> Options:
         """``base`` (or the defaults) with the typed fields changed; checked by the options."""
         base = base if base is not None else self.options()
         try:

@@ -10,7 +10,7 @@ import os
 import signal
 from collections.abc import Callable
 
-from firmware.games import GameType
+from firmware.contract import GameType
 from firmware.service import events
 from firmware.service.loop import LinkDeadError, TableService
 from firmware.service.screen import headline, seat_names

@@ -85,7 +85,8 @@ class FinishedGame:
         if self.over:
             return self.result.get("words") or _old_result(self.result)
         last = self.entries.entries[-1]
-        how = SET_ASIDE.get(last.get("how"), LEFT) if last.get("t") == ENDED else LEFT
+        said = last.get("how") if last.get("t") == ENDED else None
+        how = SET_ASIDE.get(said, LEFT) if isinstance(said, str) else LEFT
         played = _played(self.entries.entries)
         return f"{how}, {played} action{'' if played == 1 else 's'} in"
 
@@ -175,23 +176,24 @@ def finished_games(state_dir: str | Path) -> tuple[list[FinishedGame], list[str]
 def _games_in(path: Path, entries: tuple[dict, ...]) -> list[FinishedGame]:
     """The games of one journal that ended: at their ``over`` or ``ended`` entry, at the
     next start, or at the end of an archived journal (the current one's last game is on)."""
-    found, start = [], None
+    found: list[FinishedGame] = []
+    start: int | None = None  # where the game being read began
 
-    def ended(stop: int) -> None:
-        game = entries[start:stop]
-        found.append(FinishedGame(_id(game), GameEntries(path, game, start + 1)))
+    def ended(begin: int, stop: int) -> None:
+        game = entries[begin:stop]
+        found.append(FinishedGame(_id(game), GameEntries(path, game, begin + 1)))
 
     for index, entry in enumerate(entries):
         kind = entry.get("t")
         if kind == "start":
             if start is not None:  # left unfinished, and another begun
-                ended(index)
+                ended(start, index)
             start = index
         elif kind in ENDS and start is not None:
-            ended(index + 1)
+            ended(start, index + 1)
             start = None
     if start is not None and path.name != JOURNAL:
-        ended(len(entries))
+        ended(start, len(entries))
     return found
 
 

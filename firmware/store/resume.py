@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Generic, TypeVar
 
-from engine.core import counted
+from engine.core import S, counted
 from engine.errors import ObeliskError
 from engine.record import RecordError, options_from_dict
-from firmware.games import DEFAULT_GAME, GAMES, GameType
+from firmware.contract import GameType
+from firmware.games import DEFAULT_GAME, GAMES
 from firmware.store.journal import GameEntries, Journal, JournalError
 
 T = TypeVar("T")
@@ -75,11 +76,12 @@ def resolve(journal: Journal, wanted: str | None, chosen: Callable[[GameType], d
                 archived = journal.set_aside("new-game")
     unfinished = journal.unfinished()
     if not unfinished:
-        game = GAMES[wanted or DEFAULT_GAME]
-        return Resolved(game, game.options_with({**(base or {}), **chosen(game)}), unfinished,
-                        archived, extras(game))
+        new = GAMES[wanted or DEFAULT_GAME]
+        return Resolved(new, new.options_with({**(base or {}), **chosen(new)}), unfinished,
+                        archived, extras(new))
     start = unfinished.start
-    game = GAMES.get(start.get("game"))  # type: ignore[arg-type]
+    named = start.get("game")
+    game = GAMES.get(named) if isinstance(named, str) else None
     if game is None:
         raise unfinished.damaged(0, f"{start.get('game')!r} is not a game this table plays "
                                     f"(it plays {', '.join(GAMES)})")
@@ -110,25 +112,27 @@ def resolve(journal: Journal, wanted: str | None, chosen: Callable[[GameType], d
 
 
 @dataclass(frozen=True)
-class Replayed:
+class Replayed(Generic[S]):
     """Every position of a resumed game, oldest first, and the actions between them."""
 
-    history: tuple
-    actions: tuple
+    history: tuple[S, ...]
+    actions: tuple[object, ...]
 
     @property
-    def state(self):
+    def state(self) -> S:
         return self.history[-1]
 
 
-def replay_journal(unfinished: GameEntries, state, action_of: Callable[[dict], object]) -> Replayed:
+def replay_journal(unfinished: GameEntries, state: S,
+                   action_of: Callable[[dict], object]) -> Replayed[S]:
     """Rebuild the game from its entries after the start through the rules.
 
     ``state`` is the game's first position, ``action_of(entry)`` reads one
     action entry. An entry that is out of sequence, names what the game does
     not have, or breaks the rules, is refused with its file and line.
     """
-    history, actions = [state], []
+    history: list[S] = [state]
+    actions: list[object] = []
     for index, entry in enumerate(unfinished.entries[1:], 1):
         kind = entry.get("t")
         try:

@@ -9,6 +9,7 @@ whose newline became another byte holds a confirmed action, and is not to be dro
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import partial
 
 _BLANK = frozenset(b" \t\r")
@@ -88,9 +89,12 @@ def _value(raw: bytes, i: int, stack: list[int], first: bool = False) -> Step:
     return end, "after_value"
 
 
-_STEPS = {"key_or_close": partial(_key, first=True), "key": _key, "colon": _colon,
-          "value_or_close": partial(_value, first=True), "value": _value,
-          "after_value": _after_value}
+_STEPS: dict[str, Callable[[bytes, int, list[int]], Step]] = {
+    "key_or_close": partial(_key, first=True), "key": _key, "colon": _colon,
+    "value_or_close": partial(_value, first=True), "value": _value,
+    "after_value": _after_value}
+"""What to read next (``want``) -> the step that reads it: where its token ends, and what
+comes after."""
 
 
 def _string_end(raw: bytes, i: int) -> int:

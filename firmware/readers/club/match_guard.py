@@ -91,17 +91,20 @@ class Guard:
         if game is None or (quiet and not self._opens(game, sealed)):
             return None  # no game here yet: nothing to open it with
         if not isinstance(sealed, str):
-            return self.aside(table, part, "it is not sealed (someone else on the broker, or "
-                              "a link of an older version: update obelisk at both tables)")
+            self.aside(table, part, "it is not sealed (someone else on the broker, or "
+                       "a link of an older version: update obelisk at both tables)")
+            return None
         try:
             value = game.sealer().unseal(sealed)
         except (SealError, ValueError):
-            return self.aside(table, part, "this game's key does not open it (someone else "
-                              "on the broker, another game, or another secret word)")
+            self.aside(table, part, "this game's key does not open it (someone else "
+                       "on the broker, another game, or another secret word)")
+            return None
         if not isinstance(value, dict) or value.get("part") != part or \
                 value.get("table") != table or not _is_seq(value.get("seq")):
-            return self.aside(table, part, "it was sealed for another topic or table (a "
-                              "message copied from elsewhere), or by an older version")
+            self.aside(table, part, "it was sealed for another topic or table (a "
+                       "message copied from elsewhere), or by an older version")
+            return None
         return value
 
     @staticmethod

@@ -13,11 +13,19 @@ changes (the other table's may have come first).
 from __future__ import annotations
 
 import logging
+import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware.readers.club.match_guard import MESSAGE_MAX, differs, json_object
 from firmware.readers.club.match_talk import match_topic
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
+
+    from firmware.readers.club.config import ClubConfig
+    from firmware.readers.club.match_game import Game
+    from firmware.readers.club.match_guard import Guard
 
 log = logging.getLogger("obelisk.remote")
 
@@ -30,10 +38,10 @@ HELLOS_KEPT = 8
 class PeerTalk:
     """The other table's side of the link (``RemoteLink`` holds the broker's client)."""
 
-    config: Any
-    client: Any
+    config: ClubConfig
+    client: mqtt.Client
     connected: bool
-    guard: Any
+    guard: Guard
     peer: str | None
     peer_proven: bool
     peer_n: int
@@ -41,13 +49,21 @@ class PeerTalk:
     peer_there: bool
     sent_upto: int
     sent_agreed: int
-    inbox: dict
-    hellos: dict
+    inbox: dict[tuple[int, int], dict]
+    hellos: dict[str, dict]
     problem: str
     away_since: float | None
     claim_said: bool
-    _lock: Any
-    _wake: Any
+    _lock: threading.Lock
+    _wake: threading.Event
+
+    if TYPE_CHECKING:  # RemoteLink's and TableTalk's, which this half calls
+        def _tell(self, state: str, words: str) -> None: ...
+        def _match(self) -> str | None: ...
+        def _seat(self) -> str | None: ...
+        def _game(self) -> Game | None: ...
+        def _peer_ask(self, part: str, opened: dict | None) -> None: ...
+        def _peer_clock(self, data: dict) -> None: ...
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         parts = message.topic.split("/")
@@ -176,10 +192,11 @@ class PeerTalk:
                 if agreed == self.peer_agreed and (n < self.peer_n or n < self.sent_upto):
                     self.sent_upto = n  # it restarted without some: send them again
                 self.peer_n, self.peer_agreed = n, agreed
+        match = self._match()
         if first:
             self._tell("linked", f"playing the table {table!r} (seat {seat})")
-            if self.connected:  # its claim, if it holds one, again: now from the peer
-                self.client.subscribe(match_topic(self._match(), table, "claim"), qos=1)
+            if self.connected and match is not None:  # its claim, if it holds one, again
+                self.client.subscribe(match_topic(match, table, "claim"), qos=1)
 
     def _keep_hello(self, table: str, data: dict) -> None:
         self.hellos.pop(table, None)

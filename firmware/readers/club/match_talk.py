@@ -13,10 +13,19 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from typing import Any
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from firmware.readers.club.config import PREFIX
 from firmware.service import control
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
+
+    from firmware.readers.club.config import ClubConfig
+    from firmware.readers.club.match_game import Game
+    from firmware.readers.club.match_guard import Guard
 
 log = logging.getLogger("obelisk.remote")
 
@@ -28,18 +37,26 @@ def match_topic(match: str, table: str, part: str) -> str:
 class TableTalk:
     """The table's side of the link (``RemoteLink`` holds the broker's)."""
 
-    dir: Any
-    client: Any
-    guard: Any
-    config: Any
+    dir: Path
+    client: mqtt.Client
+    guard: Guard
+    config: ClubConfig
     connected: bool
-    _stopping: Any
+    _stopping: threading.Event
     claim_after_s: float | None
     away_since: float | None
     claim_said: bool
-    last_game: Any
-    game: Any
+    last_game: Game | None
+    game: Game | None
     peer: str | None
+
+    if TYPE_CHECKING:  # RemoteLink's, which this half calls
+        def _say(self, words: str, level: int = logging.WARNING) -> None: ...
+        def _tell(self, state: str, words: str) -> None: ...
+        def _put(self, topic: str, payload: str | bytes) -> None: ...
+        def _match(self) -> str | None: ...
+        def _seat(self) -> str | None: ...
+        def _game(self) -> Game | None: ...
 
     def _peer_ask(self, part: str, opened: dict | None) -> None:
         """The other table's ask, or its player's answer to ours: to this table."""
@@ -130,7 +147,9 @@ class TableTalk:
         """The person here claimed the game: the other table is told when it is back (the
         claim stays on the broker, sealed with the game's key)."""
         game = self.game or self.last_game  # (the journal may have moved on already)
-        match = None if game is None or game.remote is None else game.remote.get("match")
+        if game is None or game.remote is None:
+            return
+        match = game.remote.get("match")
         if match is None or not self.connected:
             return
         self._put(match_topic(match, self.config.table, "claim"), json.dumps(

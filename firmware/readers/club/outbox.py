@@ -210,6 +210,7 @@ class Outbox:
             if trouble is not None:
                 self._keep_rejected(seq, topic, payload, trouble)
                 return Message(seq, topic, payload, retain, None, durable)
+            saved: Path | None = path  # None: it waits in memory only
             try:
                 if durable:
                     write_whole(path, text)
@@ -217,12 +218,12 @@ class Outbox:
                     _write_quick(path, text)
                 self._disk_full_said = False
             except OSError as exc:
-                path = None
+                saved = None
                 self._unsaved(disk_advice(exc, self.directory / "x"))
             except StateDirError as exc:
-                path = None
+                saved = None
                 self._unsaved(f"{exc}")
-            message = Message(seq, topic, payload, retain, path, durable)
+            message = Message(seq, topic, payload, retain, saved, durable)
             self._waiting.append(message)
             self._bytes += message.size
             self._trim()

@@ -462,7 +462,7 @@ class Publisher:
         device = {"identifiers": [f"obelisk_{table}"], "name": f"Obelisk table {table}",
                   "manufacturer": "Obelisk Table"}
         status = self.config.topic("status")
-        entities = {
+        entities: dict[tuple[str, str], dict[str, object]] = {
             ("binary_sensor", "status"): {
                 "name": "Status", "state_topic": status, "payload_on": "online",
                 "payload_off": "offline", "device_class": "connectivity"},

@@ -245,7 +245,8 @@ class RemoteLink(PeerTalk, TableTalk):
         match, game = self._match(), self._game()
         if match is None or not self.connected:
             return
-        payload = {"match": match, "table": self.config.table, "seat": self._seat(), "n": 0}
+        payload: dict[str, object] = {"match": match, "table": self.config.table,
+                                      "seat": self._seat(), "n": 0}
         if game is not None:  # started: its count, and the game it is (the seed committed)
             payload.update(n=len(game.actions), agreed=game.agreed,
                            game_setup=game.fingerprint(), sealed=self.guard.seal(
@@ -304,8 +305,9 @@ class RemoteLink(PeerTalk, TableTalk):
                 self.peer_agreed = self.sent_agreed = 0
                 self.peer_proven, self.hellos = False, {}
                 self.guard.forget()
-                if self.connected and self._match() is not None:
-                    self.client.subscribe(match_topic(self._match(), "+", "#"), qos=1)
+                match = self._match()
+                if self.connected and match is not None:
+                    self.client.subscribe(match_topic(match, "+", "#"), qos=1)
         self._hello()
 
     def _send_ours(self, now: float) -> None:

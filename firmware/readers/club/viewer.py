@@ -169,8 +169,9 @@ class Club:
 
 def summary(table: str, game_id: str, data: dict) -> dict:
     """A result as the page lists it, with where to download it."""
-    outcome = data.get("outcome") if isinstance(data.get("outcome"), dict) else {}
-    match = data.get("match") if isinstance(data.get("match"), dict) else None
+    said, match = data.get("outcome"), data.get("match")
+    outcome = said if isinstance(said, dict) else {}
+    match = match if isinstance(match, dict) else None
     extra = {"match": clean(f"match {match.get('match')} ({table}, seat {match.get('seat')}, "
                             "and the other table)", 120)} if match else {}
     return {"table": table, "id": game_id, **extra,

@@ -30,7 +30,7 @@ import resource
 import socket
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import tornado.httpserver
@@ -115,6 +115,16 @@ class _DressedStream(tornado.iostream.IOStream):
 
 
 @dataclass
+class _Listening:
+    """One listening socket's accepting: on, or paused a while (too many files open), or
+    stopped for good; ``handler`` is what the loop calls when it has a connection waiting."""
+
+    on: bool = True
+    stopped: bool = False
+    handler: Callable[[Any, int], None] = field(init=False)
+
+
+@dataclass
 class _Open:
     address: str
     idle_since: float | None  # None: a request is under way
@@ -145,6 +155,8 @@ class _Watched(tornado.httputil.HTTPMessageDelegate):
 class BoundedServer(tornado.httpserver.HTTPServer):
     """tornado's HTTP server with ``Limits`` on connections, headers, bodies and idle time."""
 
+    # (tornado's Configurable hands the constructor's arguments to initialize: ``limits``
+    # comes second, where HTTPServer's own takes no_keep_alive, hence ignore[override])
     def initialize(self, request_callback: Any, limits: Limits | None = None,  # type: ignore[override]
                    **kwargs: Any) -> None:
         self.limits = limits or Limits()
@@ -164,24 +176,24 @@ class BoundedServer(tornado.httpserver.HTTPServer):
         loop = tornado.ioloop.IOLoop.current()
         for sock in sockets:
             sock.setblocking(False)
-            state = {"on": True, "stopped": False}
+            state = _Listening()
 
             def handler(fd: Any, events: int, sock: socket.socket = sock,
-                        state: dict = state) -> None:
+                        state: _Listening = state) -> None:
                 self._accept(sock, state)
 
-            def remove(sock: socket.socket = sock, state: dict = state) -> None:
-                state["stopped"] = True
-                if state["on"]:
+            def remove(sock: socket.socket = sock, state: _Listening = state) -> None:
+                state.stopped = True
+                if state.on:
                     loop.remove_handler(sock)
-                    state["on"] = False
+                    state.on = False
 
-            state["handler"] = handler
+            state.handler = handler
             self._sockets[sock.fileno()] = sock
             self._handlers[sock.fileno()] = remove
             loop.add_handler(sock, handler, tornado.ioloop.IOLoop.READ)
 
-    def _accept(self, sock: socket.socket, state: dict) -> None:
+    def _accept(self, sock: socket.socket, state: _Listening) -> None:
         for _ in range(128):  # then let the other work of the loop run
             try:
                 conn, address = sock.accept()
@@ -198,16 +210,16 @@ class BoundedServer(tornado.httpserver.HTTPServer):
                 return
             self._take(conn, address)
 
-    def _pause(self, sock: socket.socket, state: dict) -> None:
+    def _pause(self, sock: socket.socket, state: _Listening) -> None:
         loop = tornado.ioloop.IOLoop.current()
-        if state["on"]:
+        if state.on:
             loop.remove_handler(sock)
-            state["on"] = False
+            state.on = False
 
         def resume() -> None:
-            if not state["stopped"] and not state["on"]:
-                loop.add_handler(sock, state["handler"], tornado.ioloop.IOLoop.READ)
-                state["on"] = True
+            if not state.stopped and not state.on:
+                loop.add_handler(sock, state.handler, tornado.ioloop.IOLoop.READ)
+                state.on = True
 
         loop.call_later(ACCEPT_PAUSE_S, resume)
 
@@ -263,7 +275,7 @@ class BoundedServer(tornado.httpserver.HTTPServer):
                       request_conn: tornado.httputil.HTTPConnection
                       ) -> tornado.httputil.HTTPMessageDelegate:
         stream = getattr(server_conn, "stream", None)
-        found = self.open.get(stream)  # type: ignore[arg-type]
+        found = self.open.get(stream) if isinstance(stream, tornado.iostream.IOStream) else None
         if found is not None:
             found.idle_since = time.monotonic()  # waiting for the next request
 
@@ -278,7 +290,9 @@ class BoundedServer(tornado.httpserver.HTTPServer):
         super().on_close(server_conn)
 
     def _forget(self, stream: object) -> None:
-        found = self.open.pop(stream, None)  # type: ignore[arg-type]
+        if not isinstance(stream, tornado.iostream.IOStream):
+            return  # (no stream: none was kept)
+        found = self.open.pop(stream, None)
         if found is None:
             return
         left = self.per_address.get(found.address, 1) - 1

@@ -66,6 +66,7 @@ from pathlib import Path
 
 import tornado.ioloop
 import tornado.web
+from tornado.http1connection import HTTP1Connection
 
 from firmware.readers.web.clocks import Clocks, Stamp, boot_id, stamp_from
 from firmware.readers.web.pins import (
@@ -374,9 +375,12 @@ def cookie_name(handler: tornado.web.RequestHandler) -> str:
     cookies by host name, whatever the port, so two tables on one machine (two `obelisk play`
     on two ports) under one name would each overwrite the other's session."""
     try:
-        port = handler.request.connection.stream.socket.getsockname()[1]  # type: ignore[union-attr]
+        connection = handler.request.connection
+        if not isinstance(connection, HTTP1Connection):
+            return COOKIE  # no socket to ask (never for a request served here)
+        port = connection.stream.socket.getsockname()[1]
     except (AttributeError, OSError, IndexError, TypeError):
-        return COOKIE  # no socket to ask (never for a request served here)
+        return COOKIE  # (no handler, or a closed connection)
     return f"{COOKIE}_{port}"
 
 

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from time import monotonic
+from typing import Any
 
 import tornado.iostream
 
@@ -127,7 +128,7 @@ class Follower:
         self.kept: list[Kept] = []
         self.absent: str | None = None  # the ``absent`` message while no table answers
         self.seen_table = False
-        self._draw = None
+        self._draw: Callable[[Any], str] | None = None  # the board in text, of the game named
         self._names: dict[str, str] = {}  # the seats' names, of the game last named
         self._task: asyncio.Task | None = None
         self._known: asyncio.Event | None = None  # set once the table answered, or did not

@@ -20,6 +20,7 @@ import ipaddress
 import socket
 
 import tornado.web
+from tornado.http1connection import HTTP1Connection
 
 __all__ = ["FOREIGN_HOST", "FOREIGN_ORIGIN", "NOT_JSON", "foreign"]
 
@@ -53,9 +54,12 @@ def our_host(handler: tornado.web.RequestHandler) -> bool:
     """Whether the Host named is this server: the address the request came in on (or this
     machine's name; localhost on the loopback), with the port it came in on."""
     request = handler.request
+    connection = request.connection
+    if not isinstance(connection, HTTP1Connection):
+        return False  # no socket to ask (never for a request served here)
     try:
-        here = request.connection.stream.socket.getsockname()  # type: ignore[union-attr]
-    except (AttributeError, OSError):
+        here = connection.stream.socket.getsockname()
+    except (AttributeError, OSError):  # (closed: its socket is None)
         return False
     name, _, port = split_host(request.host or "")
     default = "443" if request.protocol == "https" else "80"

@@ -197,7 +197,9 @@ class PinGuard:
         """An address's count and last wrong PIN as the file keeps them (``[n, wall, steady,
         boot]``, or ``[n, wall]`` as it was first kept); a time that cannot be told now
         (``Clocks.age``) is taken as now: the wait it earned starts again, once."""
-        count, *when = kept  # type: ignore[misc]
+        if not isinstance(kept, list):
+            raise TypeError("not a list")  # (the file is damaged: _load says so)
+        count, *when = kept
         stamp = stamp_from(when[0] if len(when) == 1 else when)
         if self.clocks.age(stamp) is None:
             stamp = self.clocks.stamp()

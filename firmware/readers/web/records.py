@@ -60,6 +60,8 @@ def _summary(game: FinishedGame) -> dict:
 
 def _options(game: FinishedGame) -> str:
     spec = GAMES.get(game.game)
+    if spec is None:  # a game this table no longer plays
+        return ""
     try:
         described = spec.describe(options_from_dict(spec.options, game.start["options"]))
     except (AttributeError, KeyError, RecordError):

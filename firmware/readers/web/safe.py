@@ -40,28 +40,28 @@ WORDS = {
 }
 
 
-class Safe:
-    """A mixin before ``tornado.web.RequestHandler``: our headers on every answer (errors
-    included: tornado clears an answer and sets the defaults again before an error page), and
-    errors in words."""
+class Safe(tornado.web.RequestHandler):
+    """A request handler with our headers on every answer (errors included: tornado clears
+    an answer and sets the defaults again before an error page), and errors in words; named
+    first among a handler's bases (``Safe, tornado.web.StaticFileHandler``)."""
 
     def set_default_headers(self) -> None:
         for name, value in HEADERS.items():
-            self.set_header(name, value)  # type: ignore[attr-defined]
+            self.set_header(name, value)
 
     def words(self, status_code: int) -> str:
         """What an error of this status says to a person."""
         return WORDS.get(status_code, str(getattr(self, "_reason", "error")).lower())
 
     def write_error(self, status_code: int, **kwargs: object) -> None:
-        self.set_header("Content-Type", "text/plain; charset=utf-8")  # type: ignore[attr-defined]
-        self.finish(f"{status_code}: {self.words(status_code)}\n")  # type: ignore[attr-defined]
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(f"{status_code}: {self.words(status_code)}\n")
 
     def log_exception(self, typ: type | None, value: BaseException | None, tb: object) -> None:
         """A handler's error: one line in the log (the person got words, never a traceback)."""
         if isinstance(value, tornado.web.HTTPError):
             return  # an answer in words, already counted by the access log
-        request = self.request  # type: ignore[attr-defined]
+        request = self.request
         logging.getLogger("obelisk.web").error(
             "%s %s failed: %s", request.method, request.uri[:200], _summary(value))
 
@@ -121,8 +121,9 @@ class JsonHandler(Safe, tornado.web.RequestHandler):
         if length > MAX_BODY:
             self.refuse(413, WORDS[413])
             return False
-        if hasattr(self.request.connection, "set_max_body_size"):
-            self.request.connection.set_max_body_size(MAX_BODY)  # a body without a length
+        connection = self.request.connection
+        if connection is not None and hasattr(connection, "set_max_body_size"):
+            connection.set_max_body_size(MAX_BODY)  # a body without a length
         return True
 
     def data_received(self, chunk: bytes) -> None:

@@ -30,6 +30,7 @@ import logging
 import socket
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import tornado.ioloop
 import tornado.iostream
@@ -45,6 +46,7 @@ from firmware.service.stream import StreamError
 __all__ = ["HEADERS", "Limits", "WebError", "dressed", "make_app", "serve"]
 
 log = logging.getLogger("obelisk.web")
+T = TypeVar("T")
 STATIC = Path(__file__).parent / "static"
 RETRY_MS = 2000
 """How soon a page's browser tries again when it lost this server."""
@@ -136,7 +138,8 @@ class _Games(Safe, tornado.web.RequestHandler):
     def initialize(self, state_dir: Path) -> None:
         self.state_dir = state_dir
 
-    async def answer(self, work: Callable[[], object]) -> object | None:
+    async def answer(self, work: Callable[[], T]) -> T | None:
+        """``work`` done off the loop; None: it was refused, and the refusal answered."""
         loop = tornado.ioloop.IOLoop.current()
         try:
             return await loop.run_in_executor(None, work)
