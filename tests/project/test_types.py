@@ -1,4 +1,5 @@
-"""The types are a gate: mypy proves the hints of engine/ and hardware/ under --strict.
+"""The types are a gate: mypy proves engine/ and hardware/ under --strict, and firmware/
+under the configuration pyproject.toml states for it.
 
 The configuration is pyproject.toml's ``[tool.mypy]`` (what is checked, how strictly, and
 each library without type information, with why); this test runs exactly that, so a
@@ -34,7 +35,8 @@ def test_mypy_proves_the_configured_folders(tmp_path):
 def test_the_gate_is_strict_and_can_fail(tmp_path):
     """The configuration asks for --strict, and a wrong hint in a checked folder fails."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
-    assert config["strict"] is True and {"engine", "hardware"} <= set(config["files"])
+    assert config["strict"] is True and set(config["files"]) == {"engine", "hardware",
+                                                                 "firmware"}
     wrong = tmp_path / "wrong.py"
     wrong.write_text("def half(n: int) -> int:\n    return n / 2\n", "utf-8")
     checked = _mypy("--config-file", str(ROOT / "pyproject.toml"), str(wrong),
