@@ -71,7 +71,7 @@ def board_profile(profile: str, port: str) -> str:
     return changed
 
 
-class Hands(Protocol):
+class GameHands(Protocol):
     """A game's hands on the simulated table (``firmware/<game>/hands.py``)."""
 
     def act(self, request: JsonObject) -> None:
@@ -85,7 +85,7 @@ class SimBoard:
     """The simulated table and its board, their pty in ``state_dir``; hands if a game is given."""
 
     def __init__(self, state_dir: str | Path, profile: str = "sim",
-                 hands: Callable[[SimTable, Path], Hands] | None = None) -> None:
+                 hands: Callable[[SimTable, Path], GameHands] | None = None) -> None:
         self.dir = Path(state_dir)
         self.profile_name = profile
         loaded = load_profile(profile)
@@ -150,7 +150,7 @@ class SimBoard:
 
 
 def main(argv: list[str] | None = None,
-         hands_for: Callable[[str], Callable[[SimTable, Path], Hands]] | None = None,
+         hands_for: Callable[[str], Callable[[SimTable, Path], GameHands]] | None = None,
          prog: str = "python -m hardware.sim.board") -> int:
     """The board as a process; ``hands_for(game)`` gives a game's hands for ``--game`` (the
     firmware's ``python -m firmware.sim.hands_board`` passes it: the games live up there)."""

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.readers.club.match_game import Game
+from firmware.readers.club.match_game import MatchGame
 from firmware.service.remote import match_seed
 from tests.support.broker import Heard
 from tests.support.processes import OBELISK, stop, until
@@ -41,7 +41,7 @@ def test_forged_messages_from_a_third_client_change_nothing_and_are_said(tmp_pat
     caplog.set_level(logging.INFO, "obelisk.remote")
     pair = LinkedPair(tmp_path, broker, monkeypatch)
     third = Heard(broker, "obelisk/matches/#")
-    wrong = Game({}, match_seed("m", ""), [], False).sealer()  # the key without the word
+    wrong = MatchGame({}, match_seed("m", ""), [], False).sealer()  # the key without the word
     try:
         pair.play(pair.a, {"k": 1})
         until(lambda: third.on("obelisk/matches/m/tb/hello"), 30, "table B's hello")

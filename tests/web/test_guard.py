@@ -171,4 +171,4 @@ def test_one_check_guards_every_handler_that_changes_something(tmp_path):
             acting.append(handler.__name__)
             assert issubclass(handler, JsonHandler), handler
             assert handler.prepare is JsonHandler.prepare, f"{handler.__name__} checks alone"
-    assert {"SessionHandler", "CommandHandler", "Hands"} <= set(acting), acting
+    assert {"SessionHandler", "CommandHandler", "HandsPanel"} <= set(acting), acting

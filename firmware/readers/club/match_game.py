@@ -16,7 +16,7 @@ from firmware.store.journal import Journal, JournalError
 from firmware.store.seal import Sealer, SealError
 
 
-class Game:
+class MatchGame:
     """The match's game as this table's journal holds it: its start, seed and actions."""
 
     def __init__(self, start: dict, seed: object, actions: list[dict], over: bool,
@@ -49,7 +49,7 @@ def commitment(seed: object) -> str:
     return hashlib.sha256(f"obelisk-commit:{seed}".encode()).hexdigest()
 
 
-def read_game(journal: Journal) -> Game | None:
+def read_game(journal: Journal) -> MatchGame | None:
     """The last game the journal started (None: none yet), its sealed entries opened with
     the table's own key (the link runs as the table's user)."""
     entries = journal.read().entries
@@ -74,7 +74,7 @@ def read_game(journal: Journal) -> Game | None:
             actions.append({k: v for k, v in opened.items() if k != "reading"})
         elif "action" in entry:
             actions.append(entry["action"])
-    return Game(start, seed, actions, any(e.get("t") == "over" for e in game), agreed,
+    return MatchGame(start, seed, actions, any(e.get("t") == "over" for e in game), agreed,
                 len(game))
 
 

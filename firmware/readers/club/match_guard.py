@@ -24,7 +24,7 @@ import logging
 import time
 from collections import deque
 
-from firmware.readers.club.match_game import Game
+from firmware.readers.club.match_game import MatchGame
 from firmware.store.seal import SealError
 
 log = logging.getLogger("obelisk.remote")
@@ -78,12 +78,12 @@ class Guard:
 
     # ---------------------------------------------------------------- sealing
 
-    def seal(self, game: Game, part: str, value: dict) -> str:
+    def seal(self, game: MatchGame, part: str, value: dict) -> str:
         """``value`` sealed with the game's key, naming its topic, this table and when."""
         return game.sealer().seal({**value, "part": part, "table": self.table,
                                    "seq": [game.length, time.time_ns()]})
 
-    def opened(self, game: Game | None, table: str, part: str, sealed: object,
+    def opened(self, game: MatchGame | None, table: str, part: str, sealed: object,
                quiet: bool = False) -> dict | None:
         """What ``table`` sealed for ``part`` (None, set aside and said: not sealed, another
         key, another topic or table; ``quiet``: not said, this game being over, the other
@@ -108,7 +108,7 @@ class Guard:
         return value
 
     @staticmethod
-    def _opens(game: Game, sealed: object) -> bool:
+    def _opens(game: MatchGame, sealed: object) -> bool:
         try:
             return isinstance(sealed, str) and game.sealer().unseal(sealed) is not None
         except (SealError, ValueError):

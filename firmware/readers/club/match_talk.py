@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
 
     from firmware.readers.club.config import ClubConfig
-    from firmware.readers.club.match_game import Game
+    from firmware.readers.club.match_game import MatchGame
     from firmware.readers.club.match_guard import Guard
 
 log = logging.getLogger("obelisk.remote")
@@ -46,8 +46,8 @@ class TableTalk:
     claim_after_s: float | None
     away_since: float | None
     claim_said: bool
-    last_game: Game | None
-    game: Game | None
+    last_game: MatchGame | None
+    game: MatchGame | None
     peer: str | None
 
     if TYPE_CHECKING:  # RemoteLink's, which this half calls
@@ -56,7 +56,7 @@ class TableTalk:
         def _put(self, topic: str, payload: str | bytes) -> None: ...
         def _match(self) -> str | None: ...
         def _seat(self) -> str | None: ...
-        def _game(self) -> Game | None: ...
+        def _game(self) -> MatchGame | None: ...
 
     def _peer_ask(self, part: str, opened: dict | None) -> None:
         """The other table's ask, or its player's answer to ours: to this table."""

@@ -70,7 +70,7 @@ from firmware.readers.club.connect import (
     silent_words,
     unreachable_words,
 )
-from firmware.readers.club.match_game import Game, read_game
+from firmware.readers.club.match_game import MatchGame, read_game
 from firmware.readers.club.match_guard import PACKET_MAX, Guard
 from firmware.readers.club.match_peer import PeerTalk
 from firmware.readers.club.match_talk import TableTalk, match_topic
@@ -103,8 +103,8 @@ class RemoteLink(PeerTalk, TableTalk):
         self.config = config
         self.dir = Path(state_dir)
         self.journal = Journal(self.dir)
-        self.game: Game | None = None
-        self.last_game: Game | None = None  # the match's game before the journal moved on
+        self.game: MatchGame | None = None
+        self.last_game: MatchGame | None = None  # the match's game before the journal moved on
         self.claim_after_s = None if claim_after_min is None else claim_after_min * 60
         self.away_since: float | None = None  # the other table out of touch since (monotonic)
         self.claim_said = False
@@ -209,7 +209,7 @@ class RemoteLink(PeerTalk, TableTalk):
             return game.remote
         return self.setup
 
-    def _game(self) -> Game | None:
+    def _game(self) -> MatchGame | None:
         """The journal's game, if it is the match's (not one before it)."""
         game, remote = self.game, self._remote()
         return game if game is not None and remote is not None and game.remote == remote \

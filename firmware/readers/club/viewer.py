@@ -281,7 +281,7 @@ class _Resync:
             self.client.subscribe(f"{PREFIX}/+/{part}", qos=1)
 
 
-class Events(Safe, tornado.web.RequestHandler):
+class ClubEvents(Safe, tornado.web.RequestHandler):
     """``/events``: the club as Server-Sent Events, one page each."""
 
     def initialize(self, club: Club) -> None:
@@ -347,7 +347,7 @@ class Download(Safe, tornado.web.RequestHandler):
 def make_app(club: Club) -> tornado.web.Application:
     """The club page's application."""
     return tornado.web.Application([
-        (r"/events", Events, {"club": club}),
+        (r"/events", ClubEvents, {"club": club}),
         (r"/results/?", Results, {"club": club}),
         (rf"/results/([a-z0-9_-]+)/({GAME_ID_PATTERN}|[0-9A-F]{{8}})\.(json|txt)", Download,
          {"club": club}),

@@ -79,7 +79,7 @@ LIVE = message({"event": "live"})
 
 
 @dataclass
-class Kept:
+class KeptEvent:
     """An event kept for late pages: when it came, and as it was sent (dressed, and as
     text)."""
 
@@ -125,7 +125,7 @@ class Follower:
     def __init__(self, state_dir: str | Path) -> None:
         self.state_dir = Path(state_dir)
         self.pages: set[Page] = set()
-        self.kept: list[Kept] = []
+        self.kept: list[KeptEvent] = []
         self.absent: str | None = None  # the ``absent`` message while no table answers
         self.seen_table = False
         self._draw: Callable[[Any], str] | None = None  # the board in text, of the game named
@@ -154,7 +154,7 @@ class Follower:
         table answers, then the live ones as they come."""
         page = Page()
         now = monotonic()
-        latest: dict[str, Kept] = {}
+        latest: dict[str, KeptEvent] = {}
         for kept in self.kept:
             if kept.event["event"] == "timer":
                 latest[kept.event["player"]] = kept
@@ -251,7 +251,7 @@ class Follower:
             if isinstance(event, dict) and isinstance(event.get("event"), str):
                 self._take(event)
 
-    def _figures(self) -> list[Kept]:
+    def _figures(self) -> list[KeptEvent]:
         return [k for k in self.kept[1:] if k.event["event"] == "scanner"][-1:]
 
     def _take(self, event: dict) -> None:
@@ -264,7 +264,7 @@ class Follower:
             self._names = seat_names(event.get("game"))
         shown = dressed(event, self._draw, self._names)
         text = message(shown)
-        kept = Kept(monotonic(), shown, text)
+        kept = KeptEvent(monotonic(), shown, text)
         if kind == "table":
             self.seen_table = True
             self.kept = [kept]

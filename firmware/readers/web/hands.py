@@ -38,7 +38,7 @@ from pathlib import Path
 import tornado.ioloop
 
 from firmware.readers.web.controls import GUEST, Sessions, session_refusal
-from firmware.readers.web.follow import Kept
+from firmware.readers.web.follow import KeptEvent
 from firmware.readers.web.safe import JsonHandler
 from hardware.sim.line_socket import LineSocketError, ask
 
@@ -52,7 +52,7 @@ NOT_SIMULATED = ("this table has no simulated hands: they come with `obelisk pla
                  "where the simulated board runs")
 
 
-class Hands(JsonHandler):
+class HandsPanel(JsonHandler):
     """The hands panel's one address: look (GET), act or press (POST)."""
 
     def initialize(self, state_dir: Path, controls: Sessions) -> None:
@@ -124,7 +124,7 @@ class Hands(JsonHandler):
             self.answer(200, answer)
 
 
-def last_observation(kept: list[Kept]) -> dict | None:
+def last_observation(kept: list[KeptEvent]) -> dict | None:
     """The newest observation among the events kept for late pages (they begin with the
     table's whole state, so one is there once the table has answered)."""
     for one in reversed(kept):
@@ -166,4 +166,4 @@ def _plain(options: object) -> bool:
 
 def routes(state_dir: str | Path, controls: Sessions) -> list:
     """The hands' routes, for ``make_app``: looks and acts need the PIN's session."""
-    return [(r"/hands", Hands, {"state_dir": Path(state_dir), "controls": controls})]
+    return [(r"/hands", HandsPanel, {"state_dir": Path(state_dir), "controls": controls})]

@@ -72,7 +72,7 @@ class NotFound(Safe, tornado.web.RequestHandler):
         raise tornado.web.HTTPError(404)
 
 
-class Events(Safe, tornado.web.RequestHandler):
+class TableEvents(Safe, tornado.web.RequestHandler):
     """``/events``: the table's stream as Server-Sent Events, one page each, in a place
     shared fairly (``places.py``: a page signed in with the PIN always gets one)."""
 
@@ -204,7 +204,7 @@ def make_app(state_dir: str | Path, limits: Limits | None = None) -> tornado.web
     sessions = controls.Sessions(state_dir)  # one PIN's sessions, for controls and hands
     live = {"follower": follower, "places": Places(most), "controls": sessions}
     return tornado.web.Application([
-        (r"/events", Events, live),
+        (r"/events", TableEvents, live),
         (r"/games/?", GameList, games),
         (r"/games/([^/]*)\.(json|txt)", GameRecord, games),
         (r"/games/([^/]*)/replay", GameReplay, games),
