@@ -35,6 +35,7 @@ from tests.support import ROOT
 
 README = ROOT / "README.md"
 DOCS = sorted((ROOT / "docs").glob("*.md"))
+HARDWARE_DOCS = sorted((ROOT / "hardware").glob("*.md"))
 PAGES = [README, *DOCS, ROOT / "hardware" / "README.md"]
 README_MOST_LINES = 120
 
@@ -438,6 +439,18 @@ def test_every_figure_of_the_benchmarks_names_its_command():
              and not re.search(r"^ {4}\.venv/bin/python (bench|-m pytest)|^\.venv/bin/python "
                                r"(bench|-m pytest)", text, re.M)]
     assert not blind, f"sections with figures and no command: {blind}"
+
+
+PLACEHOLDER = re.compile(r"^[A-Z0-9_]{4,}$|\b(TODO|TBD|XXX)\b")
+"""A line left to be filled in: a bare word in capitals standing for text to come."""
+
+
+def test_no_page_keeps_a_placeholder():
+    left = [f"{_rel(page)}:{n}" for page in (README, *DOCS, *HARDWARE_DOCS)
+            for n, line in enumerate(page.read_text("utf-8").splitlines(), 1)
+            if PLACEHOLDER.search(line.strip())]
+    assert not left, f"text still to be written at {left}"
+    assert PLACEHOLDER.search("FIGURES") and not PLACEHOLDER.search("OBELISK_DRAW_DOCS=1")
 
 
 def test_the_benchmarks_keep_no_story():
