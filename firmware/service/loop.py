@@ -290,7 +290,7 @@ class TableService:
         if fresh is None:
             settler.postpone(now)
         else:
-            self.table.weigh(fresh, now)
+            self.table.settle_on(fresh, now)
 
     def _confirm(self, ripe: object, fresh: object, now: float) -> None:
         """``_answer``, then the timers: the reading counts now if it stood."""

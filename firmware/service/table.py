@@ -238,12 +238,12 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     # ------------------------------------------------------------------ inputs
 
     def on_view(self, view: V, now: float) -> None:
-        """A fresh (unsettled) reading of the table: a new one is weighed at once (whether
+        """A fresh (unsettled) reading of the table: a new one is looked at once (whether
         the game is sure of it decides how long it must hold)."""
         self.view = view
-        self.weigh(view, now)
+        self.settle_on(view, now)
 
-    def weigh(self, view: V, now: float) -> None:
+    def settle_on(self, view: V, now: float) -> None:
         """A reading for the settler (the board read again): a new one restarts its clock."""
         if self.settler.is_new(view):
             sure = self.settler.may_hurry(view) and self._sure_now(view)
