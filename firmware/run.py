@@ -14,6 +14,7 @@ from firmware.contract import GameType
 from firmware.service import events
 from firmware.service.loop import LinkDeadError, TableService
 from firmware.service.screen import headline, seat_names
+from firmware.service.seating import seated
 from firmware.service.stream import serve_table
 from firmware.service.surroundings import Surroundings
 from firmware.store.journal import Journal
@@ -75,9 +76,7 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
         if resolved.archived is not None:
             log.info("the unfinished game is kept in %s; a new game starts", resolved.archived)
         spec = resolved.game
-        computer = None
-        if solo is not None:
-            computer = solo.far_seat(spec.id)
+        computer = seated(journal, spec.id, None if solo is None else solo.far_seat(spec.id))
         # On a Pi, a table not wired up yet still starts (and tells systemd it is ready):
         # what is missing is said in the log and on the page, with what to do.
         with open_table(profile, tolerant=True) as devices, \

@@ -39,6 +39,7 @@ from engine.record import options_to_dict
 from firmware.contract import GameType
 from firmware.games import GAMES
 from firmware.service.commands import Command, CommandRefused, games, options_of
+from firmware.service.seating import seated
 from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
 from firmware.store.journal import Journal, JournalError
@@ -66,8 +67,8 @@ class TableMaker:
             engine = game.make(options, extras)
         except (ObeliskError, ValueError, OSError) as exc:
             raise CommandRefused(f"this table cannot play that game: {exc}") from None
-        computer = self._computer(game.id)
         try:
+            computer = seated(self.journal, game.id, self._computer(game.id))
             table = game.table_class().for_service(engine, self.journal, self.profile,
                                                   seed=self.seed(), around=around,
                                                   solo=computer)

@@ -196,6 +196,29 @@ class FarSeat:
         return (table.state == TableState.repair and bool(self.asked) and bool(self._refusal)
                 and table.problem == self._refusal)
 
+    def overlay(self, table: Any, leds: dict) -> None:
+        """Light the asked move (or the person's hint) over the game's LED frame."""
+        if not self.showing(table):
+            return
+        if self.asked:
+            self.rules.lights(table, leds, self.asked, self.seat, asked=True)
+        elif self.hinted:
+            self.rules.lights(table, leds, self.hinted, self.person, asked=False)
+
+    def ring_words(self, table: Any, owner: str) -> str:
+        """What seat ``owner``'s ring tells of the asked move (or of the person's hint), in
+        words, for a game whose solo module has ``ring_words`` (High Rise's pyramid size);
+        "" for any other ring. Lit as ``overlay`` lights them: the asked move, else a hint."""
+        say = getattr(self.rules, "ring_words", None)
+        if say is None or not self.showing(table):
+            return ""
+        if self.asked:
+            return say(table.position, self.asked, by=self.called) \
+                if owner == self.seat.value else ""
+        if self.hinted and owner == self.person.value:
+            return say(table.position, self.hinted, by="")
+        return ""
+
     def chosen(self, pos: Any, reading: Any) -> tuple:
         """Of the moves a reading may be (a block resting above the rods), the one the far
         seat asked, when it is the far seat's choice: no one here has to pick it (else ())."""

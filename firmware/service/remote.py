@@ -61,7 +61,7 @@ class Remote:
     secret: str = field(default="", compare=False, repr=False)
     """A word both players agreed on (not the broker): the seed of a game with hidden values
     is drawn from it too. Never journalled or sent; a resumed game has its seed already."""
-    journal_key: ClassVar[str] = "remote"  # the start entry's key (``resume_remote``)
+    journal_key: ClassVar[str] = "remote"  # the start entry's key (``firmware.service.seating``)
 
     def __post_init__(self) -> None:
         if not MATCH_NAME.fullmatch(self.match):
@@ -263,28 +263,3 @@ class Peer(MatchAsks, FarSeat):
         """The peer acts first when it alone may, or when both may and its seat comes first."""
         mover = movers(pos)
         return self.seat in mover and (len(mover) == 1 or self.seat.value < self.person.value)
-
-
-def resume_remote(table: Any, entries: Any) -> None:
-    """A game begun as a match resumes as one, the same seat here, however the table was
-    started again; another match, seat or setting asked on the command line is refused, as
-    other settings are (``firmware.service.solo.resume_solo`` says the other half)."""
-    from firmware.store.journal import JournalError
-    from firmware.store.resume import read_start
-
-    kept = read_start(entries, lambda start: None if start.get("remote") is None
-                      else Remote.from_dict(start["remote"]))
-    given = None if table.solo is None else table.solo.solo
-    if kept is None:
-        return
-    if given is not None and given != kept:
-        raise JournalError(
-            f"{table.journal.dir} holds an unfinished {table.game.id} game where "
-            f"{kept.words()}, and this command asks for a game where {given.words()}. To "
-            f"continue it, run the command without {given.flags} (or with --remote "
-            f"{kept.match} --seat {kept.seat.value}); to start the new game instead, add "
-            "--new-game (the unfinished game is kept in an archived journal beside it)")
-    if given is None:
-        table.solo = Peer(kept, table.game.id)  # started again without --remote: the same match
-    table.solo.agreed = sum(1 for e in entries.entries if e.get("t") == "takeback"
-                            and e.get("agreed"))  # both tables count them alike

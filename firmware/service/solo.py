@@ -84,7 +84,7 @@ class Solo:
 
     seat: Player
     level: int = 1
-    journal_key: ClassVar[str] = "solo"  # the start entry's key (``resume_solo``)
+    journal_key: ClassVar[str] = "solo"  # the start entry's key (``firmware.service.seating``)
 
     def __post_init__(self) -> None:
         if self.level not in (1, 2, 3, 4):
@@ -123,27 +123,6 @@ def solo_in_start(start: dict) -> Solo | None:
         raise ValueError(f"the computer's seat and level {kept!r} are not a seat A or B and "
                          "a level 1 to 4")
     return Solo(Player(kept["seat"]), kept["level"])
-
-
-def resume_solo(table: Any, entries: Any) -> None:
-    """A game begun alone resumes alone, the computer in the same seat at the same level,
-    however the table was started again (systemd runs ``obelisk run`` with no ``--solo``).
-    A restart that asks for another setting than the journal's is refused, nothing
-    touched, as other game options are. ``entries``: the journal's unfinished game."""
-    from firmware.store.journal import JournalError
-    from firmware.store.resume import read_start
-
-    kept = read_start(entries, solo_in_start)
-    given = None if table.solo is None else table.solo.solo
-    if given is not None and given != kept and (kept is not None or isinstance(given, Solo)):
-        alone = "two people play" if kept is None else kept.words()
-        raise JournalError(
-            f"{table.journal.dir} holds an unfinished {table.game.id} game where {alone}, and "
-            f"this command asks for a game where {given.words()}. To continue it, run the "
-            f"command without {given.flags}; to start the new game instead, add --new-game "
-            "(the unfinished game is kept in an archived journal beside it)")
-    if kept is not None and given is None:
-        table.solo = Computer(kept, table.game.id)
 
 
 class Computer(FarSeat):
@@ -228,17 +207,6 @@ class Computer(FarSeat):
         if self.hinted:
             table.tell("hint", **self._said(table, self.hinted, self.person))
         return True
-
-
-def overlay(table: Any, leds: dict) -> None:
-    """Light the computer's asked move (or the person's hint) over a game's LED frame."""
-    computer = table.solo
-    if computer is None or not computer.showing(table):
-        return
-    if computer.asked:
-        computer.rules.lights(table, leds, computer.asked, computer.seat, asked=True)
-    elif computer.hinted:
-        computer.rules.lights(table, leds, computer.hinted, computer.person, asked=False)
 
 
 def shade(asked: bool) -> tuple[palette.RGB, palette.RGB]:

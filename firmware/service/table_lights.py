@@ -14,7 +14,7 @@ computer asks for, as a count of ring pixels), those words beside it.
 from __future__ import annotations
 
 from engine.core import square_name
-from firmware.service import palette, solo
+from firmware.service import palette
 from firmware.service.table_parts import TableParts
 
 
@@ -25,7 +25,8 @@ class Lighting(TableParts):
         """The LEDs now: the game's own picture (``draw_leds``), and over it the computer's
         asked move or a hint when it plays a seat (drawn here once for every game)."""
         leds = self.draw_leds(now, ring_pixels)
-        solo.overlay(self, leds)
+        if self.solo is not None:
+            self.solo.overlay(self, leds)
         return leds
 
     def tell_lights(self, frame: dict) -> None:
@@ -73,17 +74,6 @@ class Lighting(TableParts):
         return places
 
     def ring_words(self, owner: str) -> str:
-        """What seat ``owner``'s ring tells of the computer's asked move (or of the person's
-        hint), in words, for a game whose ring shows part of the move (its solo module's
-        ``ring_words``: High Rise's pyramid size); "" for any other ring. Lit as ``overlay``
-        lights them: the asked move, else a hint."""
-        far = self.solo
-        say = getattr(getattr(far, "rules", None), "ring_words", None)
-        if far is None or say is None or not far.showing(self):
-            return ""
-        if far.asked:
-            return say(self.position, far.asked, by=far.called) if owner == far.seat.value \
-                else ""
-        if far.hinted and owner == far.person.value:
-            return say(self.position, far.hinted, by="")
-        return ""
+        """What seat ``owner``'s ring tells of the far seat's asked move (or of the person's
+        hint), in words (``FarSeat.ring_words``); "" with no far seat."""
+        return "" if self.solo is None else self.solo.ring_words(self, owner)

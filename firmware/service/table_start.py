@@ -54,11 +54,6 @@ class Starting(TableParts):
         self.history, self.actions = list(replayed.history), list(replayed.actions)
         self.position = replayed.state
         self.started = True
-        from firmware.service.remote import resume_remote  # the match and seat, as journalled
-        from firmware.service.solo import resume_solo  # the computer's seat and level
-
-        resume_solo(self, entries)
-        resume_remote(self, entries)
         kept = standing.take(self.journal.dir, self.seed, len(self.actions))
         self._resumed_from(entries, kept)
         self.tell("resumed", game=self.game.id, options=options_to_dict(self.game.options),

@@ -25,6 +25,7 @@ from firmware.games import GAMES
 from firmware.service.events import QUIET
 from firmware.service.loop import TableService
 from firmware.service.screen import Screen
+from firmware.service.seating import seated
 from firmware.service.stream import serve_table
 from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
@@ -168,9 +169,8 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
     emit, reader_gone = _emitter(settings, resolved, out, live)
     if prepare is not None:
         prepare(devices, journal, emit)
-    computer = None
-    if settings.solo is not None:  # before the start: a resumed game checks it with its own
-        computer = settings.solo.far_seat(resolved.game.id)
+    computer = seated(journal, resolved.game.id, None if settings.solo is None  # or the
+                      else settings.solo.far_seat(resolved.game.id))  # resumed game's own
     around = Surroundings(listeners=[emit], beep=devices.buttons.beep)
     table = make_table(resolved, journal, around, seed, computer)
     stream = serve_table(table, journal.dir, clock)  # `obelisk watch` and the page see a demo too

@@ -8,8 +8,9 @@ import ast
 
 from tests.support import ROOT
 
-AROUND = {"emit", "beep", "lock", "missing", "scanner", "confirm"}
-"""What used to be assigned onto a made table (or its settler) from outside."""
+AROUND = {"emit", "beep", "lock", "missing", "scanner", "confirm", "solo"}
+"""What used to be assigned onto a made table (or its settler) from outside: its far seat
+(``solo``) too, which a resumed game once set from its journal."""
 
 
 def _own(base: ast.expr) -> bool:

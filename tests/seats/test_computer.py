@@ -323,6 +323,7 @@ def test_a_restart_resumes_alone_with_the_same_seat_and_level_and_asks_again(tmp
 
 def test_a_restart_asking_another_solo_setting_is_refused_untouched(tmp_path):
     from engine.stones.game import StonesGame
+    from firmware.service.seating import seated
     from firmware.stones.table import StonesTable
     from firmware.store.journal import Journal, JournalError
 
@@ -331,12 +332,15 @@ def test_a_restart_asking_another_solo_setting_is_refused_untouched(tmp_path):
     t.started()
     _person_moves(t)
     before = t.journal.path.read_bytes()
-    for other in (Solo(A, 2), Solo(B, 3)):
-        table = StonesTable(StonesGame(), Journal(tmp_path), emit=lambda e: None)
-        table.solo = Computer(other, "stones")
+    for other in (Solo(A, 2), Solo(B, 3)):  # the seat is settled before a table is made
         with pytest.raises(JournalError, match="without --solo and --level"):
-            table.start(0.0)
+            seated(Journal(tmp_path), "stones", Computer(other, "stones"))
     assert t.journal.path.read_bytes() == before
+    resumed = seated(Journal(tmp_path), "stones", None)  # started again without --solo
+    assert isinstance(resumed, Computer) and resumed.solo == Solo(B, 2)
+    table = StonesTable(StonesGame(), Journal(tmp_path), emit=lambda e: None, solo=resumed)
+    table.start(0.0)
+    assert table.started and len(table.actions) == len(t.table.actions)
 
 
 @pytest.mark.processes

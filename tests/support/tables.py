@@ -30,6 +30,7 @@ from engine.towers.turns import Phase
 from firmware.games import GAMES
 from firmware.service import events
 from firmware.service.screen import seat_names
+from firmware.service.seating import seated
 from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
 
@@ -64,9 +65,10 @@ class TableHarness:
         self.now = 0.0
         self.journal = Journal(state_dir)
         self.game = game if game is not None else spec.make(spec.options())
+        solo = seated(self.journal, self.game_id, table_args.pop("solo", None))  # as made
         self.table = spec.table_class()(self.game, self.journal, *self.table_extras(),
                                         seed=seed, emit=emit or self._emit, beep=self._beep,
-                                        **table_args)
+                                        solo=solo, **table_args)  # by the service
         if state is not None:
             self.table.game = state.game
             self.table.position, self.table.history = state, [state]
