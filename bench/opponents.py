@@ -1,8 +1,8 @@
 """How strong the search opponents are, and how long they think, as the table plays them.
 
-Every search move goes through ``firmware.service.solo.think``, the table's own:
+Every search move goes through ``firmware.seats.solo.think``, the table's own:
 its level's budget of simulations, cut short at the level's think cap
-(``firmware.service.solo.THINK_CAP_S``) on the monotonic clock. So on a busy
+(``firmware.seats.solo.THINK_CAP_S``) on the monotonic clock. So on a busy
 machine a level may play weaker than on a quiet one, as it would on a
 busy table; the run's load is printed with the figures.
 
@@ -45,7 +45,7 @@ from engine.core import mix, play_chance, seeded_start
 from engine.players import PLAYERS, Player
 from engine.search import LEVELS, opponent
 from firmware.games import GAMES
-from firmware.service.solo import THINK_CAP_S, think
+from firmware.seats.solo import THINK_CAP_S, think
 
 BENCH_GAMES = ("towers", "stones", "highrise", "maze")
 ROLES = {"maze": {Player.A: "architect", Player.B: "maze master"}}

@@ -37,7 +37,7 @@ def _solo(args: argparse.Namespace):
                                              "--solo B to play alone against it")
         return None
     from engine.players import Player
-    from firmware.service.solo import Solo
+    from firmware.seats.solo import Solo
 
     return Solo(Player(args.solo), args.level or 1)
 
@@ -54,7 +54,7 @@ def _remote(args: argparse.Namespace):
         raise argparse.ArgumentTypeError("--remote needs --seat A or --seat B: the seat the "
                                          "person at this table plays")
     from engine.players import Player
-    from firmware.service.remote import SECRET_ENV, Remote
+    from firmware.seats.remote import SECRET_ENV, Remote
 
     secret = args.secret if args.secret is not None else os.environ.get(SECRET_ENV, "")
     return Remote(args.remote, Player(args.seat), secret)
@@ -67,7 +67,7 @@ def rules(args: argparse.Namespace) -> int:
 
 
 def diag(args: argparse.Namespace) -> int:
-    from firmware.service.diag import run_diag  # starts devices: only load it when asked
+    from firmware.diag import run_diag  # starts devices: only load it when asked
 
     return run_diag(args.profile, once=args.once, seconds=args.seconds,
                     led_test=not args.no_led_test, demo=not args.still,
@@ -138,7 +138,7 @@ def watch(args: argparse.Namespace) -> int:
 def _watched(event: dict, screen: Any, as_json: bool, live: bool) -> Any:
     """Print one event as ``watch`` shows it (a JSON line, or the screen after it); the screen
     to go on with (a ``table`` event begins a new one)."""
-    from firmware.service.screen import Screen
+    from firmware.readers.terminal.screen import Screen
 
     if as_json:
         print(json.dumps(event), flush=True)
@@ -206,7 +206,7 @@ def play(args: argparse.Namespace) -> int:
     if solo is not None:
         flags += solo.flag_values()
         if getattr(solo, "secret", ""):  # to the service by its environment, not its argv
-            from firmware.service.remote import SECRET_ENV
+            from firmware.seats.remote import SECRET_ENV
 
             os.environ[SECRET_ENV] = solo.secret
     if args.new_game:

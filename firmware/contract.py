@@ -166,7 +166,7 @@ class GameType:
     engine: str  # the engine's Game class, made as Game(options)
     record: str  # module with action_to_dict and action_from_dict
     rules: str  # rules_text(game) -> the rules sheet
-    table: str  # the table class (firmware.service.table.Table): sensing, LEDs, buttons
+    table: str  # the table class (firmware.core.table.Table): sensing, LEDs, buttons
     view: str  # view_of(snapshot) -> what the table compares
     demo: str  # run_demo(settings, **extra) -> exit status
     screen: str  # draw(observation) -> the board in text, for terminal views
@@ -190,7 +190,7 @@ class GameType:
     hands_page: str = "hands_stones"  # the page's module of the hands panel; the default
     # draws pieces standing on squares (``firmware.sim.hands.SquareHands``)
     hidden_chance: bool = False  # its chance stays hidden until the end: a remote match
-    # cannot draw it from the match's name (``firmware.service.remote``)
+    # cannot draw it from the match's name (``firmware.seats.remote``)
     seats: str = ""  # {seat: name} where the game names its seats (the maze's roles) in
     # every word said; none: player A and player B
 

@@ -11,12 +11,12 @@ import signal
 from collections.abc import Callable
 
 from firmware.contract import GameType
-from firmware.service import events
+from firmware.core import events
+from firmware.core.surroundings import Surroundings
+from firmware.readers.terminal.screen import headline, seat_names
+from firmware.seats.seating import seated
 from firmware.service.loop import LinkDeadError, TableService
-from firmware.service.screen import headline, seat_names
-from firmware.service.seating import seated
 from firmware.service.stream import serve_table
-from firmware.service.surroundings import Surroundings
 from firmware.store.journal import Journal
 from firmware.store.resume import resolve
 from firmware.store.state_dir import StateDir, default_state_dir
@@ -45,7 +45,7 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
     ``game`` is the game typed on the command line (None: the journal's
     unfinished game, else towers), ``chosen(game)`` the option fields typed
     for it and ``extras(game)`` what it is made of (``--set``); ``solo`` (a
-    ``firmware.service.solo.Solo``) seats the computer. Returns 1
+    ``firmware.seats.solo.Solo``) seats the computer. Returns 1
     when the scanner link died (so that systemd restarts the service);
     errors a person must fix are raised for the command line.
     """

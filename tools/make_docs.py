@@ -7,7 +7,7 @@
   (``firmware.cli_parser.build_parser``), written out by hand here rather than by
   argparse's help, whose layout changes between Python versions;
 - docs/state-machine.md: the table's state machine, drawn by ``transitions`` from the
-  machine every game's table runs (``firmware.service.table``) and from the towers
+  machine every game's table runs (``firmware.core.table``) and from the towers
   table's, which adds the coin toss;
 - docs/modules.md, and the folders' table in docs/architecture.md ("Where things are"):
   every package and module of engine/, hardware/ and firmware/, each in the words of its
@@ -183,8 +183,8 @@ def _diagram(states: tuple[StrEnum, ...], transitions: tuple[dict, ...], title: 
 
 def state_machines() -> str:
     """docs/state-machine.md: the core machine, and the towers table's with its toss."""
+    from firmware.core.table import CORE_STATES, CORE_TRANSITIONS
     from firmware.games import GAMES
-    from firmware.service.table import CORE_STATES, CORE_TRANSITIONS
     from firmware.towers.table import state_diagram
 
     with declared_games_only():
@@ -196,7 +196,7 @@ def state_machines() -> str:
         "# The table's state machine",
         "",
         "What the table is doing at any moment, and what moves it on. Every game's table is",
-        "a `transitions` machine on the core in `firmware/service/table.py`; these pictures",
+        "a `transitions` machine on the core in `firmware/core/table.py`; these pictures",
         "are drawn by `transitions` itself from the machines the service runs, by",
         f"`{COMMAND}`, so they cannot drift (`tests/docs/test_docs.py` checks them).",
         "",

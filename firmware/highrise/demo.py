@@ -18,12 +18,12 @@ import random
 
 from engine.highrise.game import HighriseGame, HighriseOptions, HighriseState, Place
 from engine.highrise.sensing import CalibrationError
+from firmware.core import events
+from firmware.core.surroundings import Surroundings
+from firmware.core.table_state import TableState
 from firmware.highrise.calibrate import calibrate, load_calibration, save_calibration, sim_hand
 from firmware.highrise.table import HighriseTable
 from firmware.highrise.view import view_of
-from firmware.service import events
-from firmware.service.surroundings import Surroundings
-from firmware.service.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.store.journal import Journal
 from firmware.store.resume import Resolved

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from engine.core import Outcome
 from engine.highrise.game import Size
 from engine.players import PLAYERS, Player
-from firmware.service import palette
-from firmware.service.table_state import TableState
+from firmware.core import palette
+from firmware.core.table_state import TableState
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 REVEAL_S = 0.8

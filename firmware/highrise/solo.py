@@ -17,9 +17,9 @@ from typing import Any
 from engine.core import counted, square_name
 from engine.highrise.game import Place, Size
 from engine.players import Player
-from firmware.service import palette
-from firmware.service.events import Mark
-from firmware.service.solo import (
+from firmware.core import palette
+from firmware.core.events import Mark
+from firmware.seats.solo import (
     ASKED,
     Pixel,
     asks,
@@ -63,7 +63,7 @@ RING_SIZES = "a third of the ring lit: small, two thirds: medium, all of it: lar
 def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
     """No sizes in words: which went where is hidden until the reveal, and a refusal goes to
     every reader (the log, a club's broker). The asking seat's ring keeps showing the size
-    while it stands (``firmware.service.far_seat``), and the page says it beside the ring
+    while it stands (``firmware.seats.far_seat``), and the page says it beside the ring
     (``ring_words``, for the page alone); this says how to read the ring."""
     return (f"this is not the pyramid {by} asked for on {square_name(asked[0].square)}: "
             f"take it off and put there the size {pos.to_play}'s ring shows ({RING_SIZES})")

@@ -1,6 +1,6 @@
 """High Rise on the table: a load cell under each square, and hidden values.
 
-``HighriseTable`` is the table core (``firmware.service.table.Table``) with a load
+``HighriseTable`` is the table core (``firmware.core.table.Table``) with a load
 cell under each square. Setup waits for a neutral cover on every square,
 then a player's button: the hidden values are the engine's chance, rolled
 from the table's seed, and the start says who places first. In play, each
@@ -35,11 +35,11 @@ from engine.highrise.sensing import (
 )
 from engine.reading import Reading
 from engine.record import RecordError
+from firmware.core.surroundings import Surroundings
+from firmware.core.table import Table
+from firmware.core.table_state import TableState
 from firmware.highrise import leds
 from firmware.highrise.calibrate import load_calibration
-from firmware.service.surroundings import Surroundings
-from firmware.service.table import Table
-from firmware.service.table_state import TableState
 from firmware.store.journal import GameEntries, Journal
 from firmware.store.seal import Sealer, SealError
 from firmware.store.standing import Kept

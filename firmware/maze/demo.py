@@ -21,10 +21,10 @@ from engine.maze.game import MazeGame, MazeOptions, MazeState, Role
 from engine.maze.plan import plan
 from engine.maze.record import action_from_dict, action_to_dict
 from engine.maze.sensing import MazeView
+from firmware.core.surroundings import Surroundings
+from firmware.core.table_state import TableState
 from firmware.maze.table import MazeTable
 from firmware.maze.view import view_of
-from firmware.service.surroundings import Surroundings
-from firmware.service.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.store.journal import Journal
 from firmware.store.resume import Resolved

@@ -14,8 +14,8 @@ from __future__ import annotations
 from engine.maze.actions import Move, PlaceWall
 from engine.maze.board import SIZE, queen_moves
 from engine.maze.game import Role
-from firmware.service import palette
-from firmware.service.table_state import TableState
+from firmware.core import palette
+from firmware.core.table_state import TableState
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 

@@ -3,7 +3,7 @@
 A wall lights its square bright and the squares its two sides face dim (the
 turn it wants); the obelisk lights where it stands dim and where it goes
 bright; a segment its square. The Maze Master's pass needs no hands: the
-table plays it. The shared part is ``firmware/service/solo.py``.
+table plays it. The shared part is ``firmware/seats/solo.py``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from engine.maze.actions import Action, Move, Orientation, Pass, PlaceSegment, P
 from engine.maze.board import SIZE
 from engine.maze.game import Phase, Role
 from engine.players import Player
-from firmware.service.events import Mark
-from firmware.service.solo import (
+from firmware.core.events import Mark
+from firmware.seats.solo import (
     ASKED,
     Pixel,
     lit,

@@ -1,6 +1,6 @@
 """The maze on the table: piece and wall switches, two buttons, the turn counter.
 
-``MazeTable`` is the table core (``firmware.service.table.Table``) with the maze's
+``MazeTable`` is the table core (``firmware.core.table.Table``) with the maze's
 sensors: a switch under each square closes under a piece, a second one
 under a wall (``engine.maze.sensing`` says what a settled view means).
 Player A is the Architect, player B the Maze Master.
@@ -38,9 +38,9 @@ from engine.maze.plan import Plan, plan
 from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight, takeback_of
 from engine.players import Player
 from engine.reading import Reading
+from firmware.core.surroundings import Surroundings
+from firmware.core.table import Table
 from firmware.maze import leds
-from firmware.service.surroundings import Surroundings
-from firmware.service.table import Table
 from firmware.store.journal import Journal
 
 ARCHITECT, MAZE_MASTER = Role.ARCHITECT.player, Role.MAZE_MASTER.player

@@ -1,3 +1,3 @@
-"""The service: the table core and its settling, the hourglass, the computer's seat, the
-loop between the devices and the table, the event vocabulary and stream, the command
-socket, the PIN and diag. Below it only the store, the game contract and hardware."""
+"""The service process: the loop between the devices and the table, the event stream and
+the command socket with the commands' vocabulary and handlers, the PIN. Below it the table
+core and the far seats."""

@@ -37,11 +37,11 @@ from typing import Any
 from engine.errors import ObeliskError
 from engine.record import options_to_dict
 from firmware.contract import GameType
+from firmware.core.surroundings import Surroundings
+from firmware.core.table_state import TableState
 from firmware.games import GAMES
+from firmware.seats.seating import seated
 from firmware.service.commands import Command, CommandRefused, games, options_of
-from firmware.service.seating import seated
-from firmware.service.surroundings import Surroundings
-from firmware.service.table_state import TableState
 from firmware.store.journal import Journal, JournalError
 from hardware.buttons import ButtonEvent
 
@@ -56,7 +56,7 @@ class TableMaker:
     journal: Journal
     seed: Callable[[], int] = lambda: int.from_bytes(os.urandom(8), "big")
     solo: Any = None
-    """``firmware.service.solo.Solo``: the computer's seat and level on every table made (None: two
+    """``firmware.seats.solo.Solo``: the computer's seat and level on every table made (None: two
     people), so ending a game alone sets up another one alone."""
 
     def make(self, game: GameType, options: object, extras: dict,
@@ -100,7 +100,7 @@ def solo_wanted(command: Command, now: Any) -> Any:
     or no one (absent: ``now``, the table's own)."""
     if command.remote is not None:
         from engine.players import Player
-        from firmware.service.remote import Remote
+        from firmware.seats.remote import Remote
 
         match, seat, secret = command.remote
         return Remote(match, Player(seat), secret)
@@ -109,7 +109,7 @@ def solo_wanted(command: Command, now: Any) -> Any:
     if command.solo == "none":
         return None
     from engine.players import Player
-    from firmware.service.solo import Solo
+    from firmware.seats.solo import Solo
 
     return Solo(Player(command.solo), command.level or 1)
 
@@ -140,7 +140,7 @@ def _hint_now(table: Any) -> str:
     if not table.in_plain_play():
         return "a hint is for a game in play" if table.state != TableState.play else \
             "confirm or undo the takeback first (lift the pieces off, or put them back)"
-    from firmware.service.far_seat import movers
+    from firmware.seats.far_seat import movers
 
     if table.solo.person not in movers(table.position):
         return "a hint is for your own move: wait for the computer's"
@@ -176,14 +176,14 @@ def status(table: Any) -> dict:
 
 def _match(table: Any) -> Any:
     """The other table's seat, when this table plays a match (else None)."""
-    from firmware.service.remote import Peer
+    from firmware.seats.remote import Peer
 
     return table.solo if isinstance(table.solo, Peer) else None
 
 
 def _asking(do: Callable, *args: Any) -> str:
     """A match's ask or answer, its refusal as the command's."""
-    from firmware.service.match_asks import AskRefused
+    from firmware.seats.match_asks import AskRefused
 
     try:
         return do(*args)
@@ -366,7 +366,7 @@ class Controls:
 
     def _peer(self, table: Any, command: Command, now: float) -> str:
         """The other table's action of a remote match: lit here for the person to make."""
-        from firmware.service.remote import Peer, RemoteError
+        from firmware.seats.remote import Peer, RemoteError
 
         assert command.peer is not None  # ``parse`` sets it for this command
         match, n, data, agreed = command.peer
@@ -400,7 +400,7 @@ class Controls:
 
     def _peer_ask(self, table: Any, command: Command, now: float) -> str:
         """The other table asks (a pause, play on, the end, a takeback): put to the person."""
-        from firmware.service.match_asks import Ask
+        from firmware.seats.match_asks import Ask
 
         peer = _match(table)
         if peer is None:
@@ -409,7 +409,7 @@ class Controls:
 
     def _peer_answer(self, table: Any, command: Command, now: float) -> str:
         """The other table's player answered this table's ask."""
-        from firmware.service.match_asks import Ask
+        from firmware.seats.match_asks import Ask
 
         peer = _match(table)
         if peer is None:
@@ -429,7 +429,7 @@ class Controls:
     def _clock(self, table: Any, command: Command, now: float) -> str:
         """The other table's player's hourglass, as that table runs it: shown here too
         (this table runs no hourglass for a player who is not at it)."""
-        from firmware.service.remote import Peer
+        from firmware.seats.remote import Peer
 
         if not isinstance(table.solo, Peer) or command.player != table.solo.seat.value:
             raise CommandRefused("only the other table's player's hourglass is shown from afar")

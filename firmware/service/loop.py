@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from firmware.service import palette
+from firmware.core import palette
 from firmware.service.pin import PinError, next_pin_change, pin_frame, read_pin
 from firmware.store.journal import JournalError
 from hardware.buttons import ButtonEvent
@@ -369,7 +369,7 @@ class TableService:
         ``LED_TEST_S``, over the game's picture; None ends the test at once. The answer has
         the diag screen of the devices as this service sees them, and which LED is lit.
         """
-        from firmware.service.diag import render  # diag's own screen, of the service's devices
+        from hardware.readout import render  # diag's own screen, of the service's devices
 
         leds = self.devices.leds
         keys = list(leds.keys())

@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware.service import palette
+from firmware.core import palette
 from firmware.store.state_dir import StateDirError, write_whole
 from hardware.files import FileRefused, read_limited
 

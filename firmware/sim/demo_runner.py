@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import ObeliskError
+from firmware.core.events import QUIET
+from firmware.core.surroundings import Surroundings
+from firmware.core.table_state import TableState
 from firmware.games import GAMES
-from firmware.service.events import QUIET
+from firmware.readers.terminal.screen import Screen
+from firmware.seats.seating import seated
 from firmware.service.loop import TableService
-from firmware.service.screen import Screen
-from firmware.service.seating import seated
 from firmware.service.stream import serve_table
-from firmware.service.surroundings import Surroundings
-from firmware.service.table_state import TableState
 from firmware.sim.table_file import TableFile
 from firmware.store.journal import Journal
 from firmware.store.resume import Resolved, ResumeError, resolve
@@ -105,11 +105,11 @@ def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
     """Play one game through the whole simulated stack; 0 when it ends.
 
     ``make_table(resolved, journal, around, seed, solo)`` builds the table (``solo``:
-    the computer's seat, a ``firmware.service.solo.Computer``, or None);
+    the computer's seat, a ``firmware.seats.solo.Computer``, or None);
     ``make_players(table, devices, seed)`` the players, who offer
     ``waiting()``, ``act()``, ``physical()`` (the simulated table as plain
     data) and ``restore(data)``; the screen is drawn from the events alone
-    (``firmware.service.screen`` and the game's ``draw``); ``profile(options)`` gives
+    (``firmware.readers.terminal.screen`` and the game's ``draw``); ``profile(options)`` gives
     the simulated table for the game's options (default: the sim profile); ``prepare(devices,
     journal, emit)``, if given, runs before the table is built (a
     calibration, say); ``settings.hook(table, devices)``, if given, once the
@@ -212,7 +212,7 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
 def _match_controls(service: TableService, table: Any, journal: Journal) -> Any:
     """A demo of a remote match takes the other table's moves on its command socket, from
     ``obelisk remote`` (other demos take no commands)."""
-    from firmware.service.remote import Peer
+    from firmware.seats.remote import Peer
 
     if not isinstance(table.solo, Peer):
         return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from firmware.service.table_state import TableState
+from firmware.core.table_state import TableState
 
 AGAIN_S = 1.0
 """How long (real seconds) the demo's hand waits for the table to take a move it made

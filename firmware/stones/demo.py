@@ -17,8 +17,8 @@ import random
 
 from engine.stones.game import Move, StonesGame, StonesOptions, StonesState
 from engine.stones.sensing import BoardView, Heights, sight, sight_after, stack_heights
-from firmware.service.surroundings import Surroundings
-from firmware.service.table_state import TableState
+from firmware.core.surroundings import Surroundings
+from firmware.core.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.stones.table import StonesTable
 from firmware.stones.view import view_of

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from engine.players import PLAYERS, Player
 from engine.stones.sensing import destinations
-from firmware.service import palette
-from firmware.service.table_state import TableState
+from firmware.core import palette
+from firmware.core.table_state import TableState
 
 Frame = dict[tuple[str, str, int], palette.RGB]
 

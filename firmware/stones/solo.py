@@ -1,6 +1,6 @@
 """Stones played alone: the computer's stone lights where it stands and where it goes.
 
-The shared part is ``firmware/service/solo.py``; this says how a stones move is lit
+The shared part is ``firmware/seats/solo.py``; this says how a stones move is lit
 (its square dim, its destination bright, in the computer's asking colour or
 the hint's), read and made by the demo's hand.
 """
@@ -13,8 +13,8 @@ from engine.core import square_name
 from engine.players import Player
 from engine.stones.game import Move
 from engine.stones.sensing import sight, sight_after, stack_heights
-from firmware.service.events import Mark
-from firmware.service.solo import (
+from firmware.core.events import Mark
+from firmware.seats.solo import (
     ASKED,
     Pixel,
     asks,

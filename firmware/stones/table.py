@@ -1,6 +1,6 @@
 """The stones game on the table: squares that empty and fill, and the engine.
 
-``StonesTable`` is the table core (``firmware.service.table.Table``) with the stones
+``StonesTable`` is the table core (``firmware.core.table.Table``) with the stones
 sensors: a switch per square sees occupancy, and optional stack-height
 sensors also how tall each stack is. Each settled view is compared with
 what every legal move would leave (``engine.stones.sensing``). One fit is
@@ -27,8 +27,8 @@ from engine.reading import Reading
 from engine.stones import record
 from engine.stones.game import Move, Square, StonesGame, StonesState
 from engine.stones.sensing import BoardView, candidate_moves, read_view, sight
-from firmware.service.surroundings import Surroundings
-from firmware.service.table import Table
+from firmware.core.surroundings import Surroundings
+from firmware.core.table import Table
 from firmware.stones import leds
 from firmware.store.journal import Journal
 from hardware.profile import Profile

@@ -118,7 +118,7 @@ def _played(entries: tuple[dict, ...]) -> int:
 
 def computer_of(start: dict) -> dict | None:
     """The computer's seat and level a game's start records (``{"seat": "B", "level": 3}``,
-    as ``firmware.service.solo.Solo`` journals it); None: two people played, or the record
+    as ``firmware.seats.solo.Solo`` journals it); None: two people played, or the record
     is from before the table kept it."""
     kept = start.get("solo")
     if not isinstance(kept, dict) or kept.get("seat") not in ("A", "B") \

@@ -25,8 +25,8 @@ from engine.towers.placement import find_placement
 from engine.towers.sensing import TowersView, expected_towers
 from engine.towers.tower import LEVELS, resting_placements
 from engine.towers.turns import Phase
-from firmware.service.surroundings import Surroundings
-from firmware.service.table_state import TableState
+from firmware.core.surroundings import Surroundings
+from firmware.core.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
 from firmware.store.journal import Journal
 from firmware.store.resume import Resolved

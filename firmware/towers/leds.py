@@ -18,8 +18,8 @@ from engine.towers.blocks import WIDTH
 from engine.towers.sensing import UNKNOWN, zone_fits
 from engine.towers.tower import RODS
 from engine.towers.turns import Phase
-from firmware.service import palette
-from firmware.service.table_state import TableState
+from firmware.core import palette
+from firmware.core.table_state import TableState
 from firmware.towers.table_state import TowersTableState
 
 Frame = dict[tuple[str, str, int], palette.RGB]

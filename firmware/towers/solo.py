@@ -7,7 +7,7 @@ block (or a black block it gives) goes, the rods it covers light on that
 tower. The person fetches and places them; the table checks each as any
 placement (by colour on the pads, by shape and cubes on the rods). The
 computer declines a black block by itself (no hands needed). The shared part
-is ``firmware/service/solo.py``.
+is ``firmware/seats/solo.py``.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from engine.towers.blocks import WIDTH
 from engine.towers.placement import future, visible
 from engine.towers.tower import LEVELS, cells_text, drop, heights_of
 from engine.towers.turns import Phase
-from firmware.service import palette
-from firmware.service.events import Mark
-from firmware.service.solo import Pixel, asks, lit, notation, pixels_of, shade
-from firmware.service.solo import searched as _same_position
+from firmware.core import palette
+from firmware.core.events import Mark
+from firmware.seats.solo import Pixel, asks, lit, notation, pixels_of, shade
+from firmware.seats.solo import searched as _same_position
 
 __all__ = ["again", "asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
            "searched", "shown", "together", "where", "words"]

@@ -1,6 +1,6 @@
 """The towers game on the table: rods and zone pads, the toss and the hourglass.
 
-``TowersTable`` is the table core (``firmware.service.table.Table``) with the towers
+``TowersTable`` is the table core (``firmware.core.table.Table``) with the towers
 sensors: a switch per cube position on both towers' rods, and a load cell
 under each building-zone pad that tells a block's colour from its weight.
 What a settled view means is the engine's (``engine.towers.sensing``):
@@ -44,10 +44,10 @@ from engine.towers.sensing import (
 )
 from engine.towers.tower import LEVELS, cell_name, rod_name
 from engine.towers.turns import Phase
-from firmware.service.events import Mark
-from firmware.service.hourglass import Hourglass
-from firmware.service.table import Table
-from firmware.service.table_state import TableState
+from firmware.core.events import Mark
+from firmware.core.hourglass import Hourglass
+from firmware.core.table import Table
+from firmware.core.table_state import TableState
 from firmware.store.journal import GameEntries, Journal
 from firmware.store.standing import Kept
 from firmware.towers import leds

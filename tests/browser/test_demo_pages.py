@@ -150,7 +150,7 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
 def _as_listed(game: str, accepted: dict) -> str:
     """An accepted action as the page's moves list reads it: the seat by the game's name for
     it, then what it did ("the Architect moved the obelisk to c5")."""
-    from firmware.service.screen import seat_names
+    from firmware.readers.terminal.screen import seat_names
 
     seat = accepted["player"]
     return f"{seat_names(game).get(seat, f'player {seat}')} {accepted['text']}"

@@ -115,7 +115,7 @@ def test_the_high_rise_lights_are_drawn_as_its_board_each_on_its_square(high_ris
 
 def test_one_action_is_said_as_one_on_the_page_and_the_terminal(counted):
     """The page's status line and the terminal's words count one action as one."""
-    from firmware.service.screen import headline
+    from firmware.readers.terminal.screen import headline
 
     assert headline({"event": "takeback", "undone": 1, "actions": 3, "why": "confirmed",
                      "observation": {}}) == "1 action taken back"

@@ -159,7 +159,7 @@ def test_the_maze_names_its_roles_wherever_it_speaks_of_a_player(maze):
     happened, the notices, the offer, the controls, the hands panel and the terminal, never
     of "player A" or "player B"."""
     from firmware.maze.screen import draw
-    from firmware.service.screen import Screen
+    from firmware.readers.terminal.screen import Screen
 
     table = maze
     page, follow = table.page, table.follow

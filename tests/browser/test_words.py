@@ -286,7 +286,7 @@ def test_an_hourglass_card_and_what_happened_round_its_seconds_alike(scripts):
     """A card showed "53 s stopped" beside "(52 s left)" in what happened: the card's
     seconds (app.js, through svg.js) and the terminal's and what happened's (screen.py)
     are the same whole seconds, rounded up."""
-    from firmware.service.screen import seconds_left
+    from firmware.readers.terminal.screen import seconds_left
 
     lefts = [52.4, 52.0, 59.999, 0.4, 0.001, 0.0]
     card = scripts.evaluate("""async (lefts) => {

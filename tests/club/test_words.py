@@ -126,7 +126,7 @@ def test_a_certificate_not_vouched_for_is_said_in_words():
 
 
 AREA = [*sorted(path for path in (ROOT / "firmware" / "readers" / "club").glob("*.py")
-               if path.name != "trouble.py"), ROOT / "firmware" / "service" / "remote.py"]
+               if path.name != "trouble.py"), ROOT / "firmware" / "seats" / "remote.py"]
 """The club's code and the match's seat (``trouble.py`` is where an exception becomes words:
 it reads their text to find a place in it, and shows none)."""
 OWN_WORDS = {"ClubError", "FileRefused", "HistoryError", "JournalError", "ControlUnavailable",

@@ -17,8 +17,8 @@ import pytest
 
 from engine.reading import Reading
 from firmware.contract import GameType
+from firmware.core.table import Table
 from firmware.games import DECLARED, EXTRA, GAMES, NotAGame, declared
-from firmware.service.table import Table
 from tests.support import ROOT
 from tests.support.toy import registered
 

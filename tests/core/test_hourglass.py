@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware.service.hourglass import SAND, WARNING, Hourglass
+from firmware.core.hourglass import SAND, WARNING, Hourglass
 
 
 def test_the_hourglass_expires_on_time_and_pauses():

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from engine.towers.sensing import expected_towers
 from engine.towers.tower import resting_placements
-from firmware.service import events
-from firmware.service.screen import headline, seat_names
+from firmware.core import events
+from firmware.readers.terminal.screen import headline, seat_names
 from tests.support.tables import MazeHarness, TowersHarness
 
 NAMES = seat_names("towers")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.service.settle import NO_ANSWER_S, Settler
+from firmware.core.settle import NO_ANSWER_S, Settler
 
 
 def test_a_reading_the_table_is_sure_of_settles_sooner():

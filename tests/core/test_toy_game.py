@@ -16,7 +16,7 @@ from engine.record import options_from_dict
 from engine.search.base import DEFAULT
 from engine.stones.sensing import BoardView
 from firmware.cli import main
-from firmware.service import events
+from firmware.core import events
 from firmware.store.history import finished_games
 from firmware.store.journal import Journal
 from firmware.store.resume import replay_journal

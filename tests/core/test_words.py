@@ -15,8 +15,8 @@ import pytest
 
 from engine.core import seeded_start
 from firmware.games import GAMES
+from firmware.readers.terminal.screen import headline, seat_names
 from firmware.readers.web.records import listing, replay_steps
-from firmware.service.screen import headline, seat_names
 from tests.support.tables import CAL, harness
 
 PAST = {"chose", "put", "took", "placed", "ran", "declined", "moved", "stood", "passed"}

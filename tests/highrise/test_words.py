@@ -32,7 +32,7 @@ def test_high_rise_alone_a_wrong_size_is_refused_and_the_asked_size_stays_said(t
     square and how the ring shows the size, never the size: which went where stays hidden."""
     from engine.core import counted, square_name
     from engine.highrise.game import Size
-    from firmware.service import palette
+    from firmware.core import palette
 
     t = _high_rise_alone(tmp_path)
     wanted = t.table.solo.asked[0]
@@ -60,7 +60,7 @@ def test_high_rise_alone_a_wrong_size_is_refused_and_the_asked_size_stays_said(t
 def _high_rise_alone(tmp_path):
     """High Rise against the computer (it plays B), the computer's first pyramid asked."""
     from engine.players import Player
-    from firmware.service.solo import Computer, Solo
+    from firmware.seats.solo import Computer, Solo
     from tests.support.tables import HighriseHarness as Table
 
     t = Table(tmp_path)

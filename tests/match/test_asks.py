@@ -15,8 +15,8 @@ import json
 from engine.players import Player
 from engine.reading import Reading, Takeback
 from engine.stones.sensing import sight
-from firmware.service.match_asks import Ask
-from firmware.service.remote import Peer, Remote
+from firmware.seats.match_asks import Ask
+from firmware.seats.remote import Peer, Remote
 from hardware.buttons import ButtonEvent
 from tests.support.tables import StonesHarness
 

@@ -453,7 +453,7 @@ def test_the_secret_word_never_goes_on_a_command_line_and_may_come_from_the_envi
     import argparse
 
     from firmware import cli_commands
-    from firmware.service.remote import SECRET_ENV, Remote
+    from firmware.seats.remote import SECRET_ENV, Remote
 
     args = argparse.Namespace(remote="m", seat="A", solo=None, level=None, secret=None)
     monkeypatch.setenv(SECRET_ENV, "tulip")

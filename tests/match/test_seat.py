@@ -11,7 +11,7 @@ import pytest
 
 from engine.players import Player
 from engine.stones.sensing import sight
-from firmware.service.remote import Peer, Remote, RemoteError, match_seed
+from firmware.seats.remote import Peer, Remote, RemoteError, match_seed
 from tests.support.tables import StonesHarness
 
 A, B = Player.A, Player.B
@@ -175,7 +175,7 @@ def test_a_secret_word_that_is_no_text_is_refused_in_one_line(tmp_path, how):
     import os
     import subprocess
 
-    from firmware.service.remote import SECRET_ENV
+    from firmware.seats.remote import SECRET_ENV
     from tests.support.processes import OBELISK
 
     command = [os.fsencode(OBELISK), b"demo", b"stones", b"--remote", b"m", b"--seat", b"A",

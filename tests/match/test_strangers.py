@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from firmware.readers.club.match_game import MatchGame
-from firmware.service.remote import match_seed
+from firmware.seats.remote import match_seed
 from tests.support.broker import Heard
 from tests.support.processes import OBELISK, stop, until
 from tests.support.remote import LinkedPair

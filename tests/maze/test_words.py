@@ -8,8 +8,8 @@ from __future__ import annotations
 from engine.core import parse_square as sq
 from engine.maze.actions import Move
 from engine.players import Player
-from firmware.service.screen import headline
-from firmware.service.solo import Computer, Solo
+from firmware.readers.terminal.screen import headline
+from firmware.seats.solo import Computer, Solo
 from tests.support.hands import sim_table
 from tests.support.tables import MazeHarness
 
@@ -95,7 +95,7 @@ def test_the_maze_computer_names_each_segment_it_asks_for_as_the_set_labels_it(t
     segments each by its label (2 to 5, as the wooden segments and the hands' buttons say),
     and once one is down, for the rest by theirs."""
     from engine.players import Player
-    from firmware.service.solo import Computer, Solo
+    from firmware.seats.solo import Computer, Solo
 
     t = MazeHarness(tmp_path)
     t.table.solo = Computer(Solo(Player.B, 1), "maze")
@@ -159,7 +159,7 @@ def test_a_press_through_a_choice_logs_the_lit_one_not_the_question_again(block_
                                                                           tmp_path):
     """Trial 9: each press of the chooser's button logged the whole question again ("more
     than one move fits; which was it? (1) ...; or (2) ..."). A press says which is lit."""
-    from firmware.service.screen import headline, seat_names
+    from firmware.readers.terminal.screen import headline, seat_names
 
     offer = {"event": "offer", "kind": "choose", "players": ["B"], "pick": 0,
              "candidates": ["wall on e5 (north and east sides)", "wall on e5 (south and west "

@@ -215,22 +215,24 @@ def layer_breaches(sources: dict[str, str], packages: set[str]) -> list[str]:
 
 
 INSIDE = {
-    "hardware": (("hardware",), ("hardware.sim",), ("hardware.devices",)),
+    "hardware": (("hardware",), ("hardware.sim",), ("hardware.devices", "hardware.readout")),
     "firmware": (
         ("firmware.contract", "firmware.games"),  # what a game declares, and the registry
         ("firmware.store",),  # journal, sealed facts, finished games, the state directory
-        ("firmware.service",),  # the table core, the loop, events, commands, the PIN
+        ("firmware.core",),  # the table core: its machine, settling, events, lights
+        ("firmware.seats",),  # the far seats: the computer, the other table
+        ("firmware.service",),  # the process: the loop, the stream, commands, the PIN
+        ("firmware.readers",),  # the terminal, the page and the club
         ("firmware.sim",),  # the demos, a person's hands, obelisk play's processes
-        ("firmware.readers",),  # the page and the club
         ("firmware.towers", "firmware.stones", "firmware.highrise", "firmware.maze"),
         ("firmware",),  # the command line and obelisk run, which put it all together
     ),
 }
 """Within a layer, lowest first: the real devices below their simulated twins (and the
 assembly of a profile's devices, real or simulated, above both); the firmware's store,
-service, simulation, readers, games and entry points. Each imports only its own level and
-those before it (the registry loads a game's package, which imports only the contract,
-by the name its declaration is listed under)."""
+table core, far seats, service process, readers, simulation, games and entry points.
+Each imports only its own level and those before it (the registry loads a game's package,
+which imports only the contract, by the name its declaration is listed under)."""
 
 
 def _level(module: str) -> int:
@@ -276,13 +278,13 @@ def test_within_a_layer_each_level_imports_only_below_it() -> None:
 
 def test_the_level_check_catches_the_store_reaching_into_the_service() -> None:
     sources = {"firmware": "", "firmware.store": "", "firmware.service": "",
-               "firmware.store.journal": "from firmware.service.table import Table\n",
-               "firmware.service.table": "from firmware.store.journal import Journal\n",
+               "firmware.store.journal": "from firmware.core.table import Table\n",
+               "firmware.core.table": "from firmware.store.journal import Journal\n",
                "hardware": "", "hardware.sim": "", "hardware.leds": "import hardware.sim.table\n",
                "hardware.sim.table": "from hardware.leds import RecordingPixels\n"}
     packages = {"firmware", "firmware.store", "firmware.service", "hardware", "hardware.sim"}
     assert level_breaches(sources, packages) == [
-        "firmware.store.journal -> firmware.service.table (line 1: Table)",
+        "firmware.store.journal -> firmware.core.table (line 1: Table)",
         "hardware.leds -> hardware.sim.table (line 1: the module)"]
 
 

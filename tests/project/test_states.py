@@ -51,7 +51,7 @@ def test_no_product_code_compares_a_table_state_with_words():
 
 def test_the_states_are_their_words():
     """Events and the page carry the word; the member is that word."""
-    from firmware.service.table_state import TableState
+    from firmware.core.table_state import TableState
     from firmware.towers.table_state import TowersTableState
 
     for state in (*TableState, *TowersTableState):

@@ -16,9 +16,9 @@ from engine.players import Player
 from engine.stones.sensing import sight, stack_heights
 from engine.towers.actions import Choose, Take
 from engine.towers.turns import Phase
+from firmware.core import events, palette
 from firmware.games import GAMES
-from firmware.service import events, palette
-from firmware.service.solo import Computer, Solo, SoloError
+from firmware.seats.solo import Computer, Solo, SoloError
 from firmware.store.history import export_text, finished_games
 from tests.support import ROOT
 from tests.support.ahead import started
@@ -138,7 +138,7 @@ def test_a_move_of_several_actions_is_thought_within_one_cap(block_set, tmp_path
     """The towers' two zone blocks are two searches: each was given the whole cap, so the
     loop (and every LED) waited twice as long as the level allows. The second gets what the
     first left."""
-    import firmware.service.solo as solo
+    import firmware.seats.solo as solo
 
     clock = [1000.0]
     given = []
@@ -265,7 +265,7 @@ def test_the_command_line_takes_solo_and_level(tmp_path):
 
 def test_the_think_cap_stops_the_search_on_the_clock_it_is_given():
     from engine.search import opponent
-    from firmware.service.solo import think
+    from firmware.seats.solo import think
 
     state = GAMES["stones"].make(GAMES["stones"].options()).new_initial_state()
     bot = opponent(GAMES["stones"].opponent_tuning(), 4)
@@ -323,7 +323,7 @@ def test_a_restart_resumes_alone_with_the_same_seat_and_level_and_asks_again(tmp
 
 def test_a_restart_asking_another_solo_setting_is_refused_untouched(tmp_path):
     from engine.stones.game import StonesGame
-    from firmware.service.seating import seated
+    from firmware.seats.seating import seated
     from firmware.stones.table import StonesTable
     from firmware.store.journal import Journal, JournalError
 
@@ -488,7 +488,7 @@ def test_the_computers_move_is_logged_once_by_its_turn(tmp_path):
     """"What happened" and the terminal said each computer move twice: "the computer (player
     B) asks: ..." and "player B's turn: make the computer's move: ...". The turn says it."""
     from engine.stones.sensing import sight
-    from firmware.service.screen import headline, seat_names
+    from firmware.readers.terminal.screen import headline, seat_names
 
     helper = StonesHarness(tmp_path)
     helper.table.solo = Computer(Solo(Player.B, 1), "stones")

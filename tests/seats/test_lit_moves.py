@@ -20,10 +20,10 @@ from engine.core import ChanceStream, play_chance, seeded_start
 from engine.players import Player
 from engine.towers.actions import Choose, Place, Take
 from engine.towers.turns import Phase
+from firmware.core import palette
 from firmware.games import GAMES
-from firmware.service import palette
-from firmware.service.far_seat import movers, rules_for
-from firmware.service.solo import SAME_LIGHT, pixels_of
+from firmware.seats.far_seat import movers, rules_for
+from firmware.seats.solo import SAME_LIGHT, pixels_of
 from firmware.sim.far_hands import SoloPlayers
 
 A, B = Player.A, Player.B

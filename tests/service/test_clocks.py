@@ -22,7 +22,7 @@ from tests.support.tables import TowersHarness
 WALL_READS = re.compile(r"\btime\.(time|time_ns|localtime|gmtime|ctime)\(|\bdatetime\.(now|"
                         r"utcnow|today)\(|\bdate\.today\(|\btime\.strftime\([^,()]*\)")
 LABELS = {
-    "firmware/service/table_start.py": "a game's start entry is labelled with its date",
+    "firmware/core/table_start.py": "a game's start entry is labelled with its date",
     "firmware/store/journal.py": "an archived journal is named by its date (in the order made "
                                  "whatever the clock did: tests/store/test_history.py)",
 }

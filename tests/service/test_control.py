@@ -23,12 +23,13 @@ from engine.towers.game import TowersGame
 from engine.towers.sensing import expected_towers
 from engine.towers.tower import resting_placements
 from engine.towers.turns import Phase
-from firmware.service import command_handlers, commands, control, palette
+from firmware.core import palette
+from firmware.core.surroundings import Surroundings
+from firmware.service import command_handlers, commands, control
 from firmware.service.command_handlers import TableMaker
 from firmware.service.commands import CommandRefused, parse
 from firmware.service.control import ControlServer, send
 from firmware.service.pin import pin_frame, pixels_for, read_pin, table_pin
-from firmware.service.surroundings import Surroundings
 from firmware.store.journal import Journal
 from hardware.profile import load_profile
 from tests.support.scenarios import SCENARIOS, stones_table
@@ -504,7 +505,7 @@ def test_new_takes_solo_and_level_checked_as_the_command_line_checks_them(fields
 def test_a_solo_table_made_fresh_keeps_the_computer_and_a_hint_is_the_persons_hold(tmp_path):
     from engine.stones.sensing import sight
     from firmware.games import GAMES
-    from firmware.service.solo import Computer, Solo
+    from firmware.seats.solo import Computer, Solo
     from tests.support.tables import StonesHarness
 
     t = StonesHarness(tmp_path)
@@ -568,7 +569,7 @@ def test_a_hold_after_a_new_pin_shows_the_new_one(service):
 
 def test_a_game_the_computer_cannot_play_alone_is_refused_in_words(tmp_path, monkeypatch):
     from firmware.games import GAMES
-    from firmware.service.solo import Solo
+    from firmware.seats.solo import Solo
     from tests.support.toy import registered
 
     toy = dataclasses.replace(registered(), id="noughts-alone", solo="")

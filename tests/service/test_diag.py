@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from firmware.service import diag
-from firmware.service.diag import render_board
+from firmware import diag
+from hardware import readout
 from hardware.devices import open_table
 from hardware.link import BoardStatus
 from hardware.profile import load_profile
+from hardware.readout import render_board
 from hardware.sensors import Layout, Snapshot
 from tests.support.play import Play
 
@@ -121,7 +122,7 @@ def test_diag_shows_a_layout_mismatch_first():
     with open_table(load_profile("sim")) as devices:
         assert devices.link.wait_for(lambda s: True, 30.0) is not None
         devices.link.health.layout_mismatch = "the board has 0 towers, but ... describes 2"
-        screen = diag.render(devices).splitlines()
+        screen = readout.render(devices).splitlines()
     assert screen[2] == "LAYOUT MISMATCH: the board has 0 towers, but ... describes 2"
 
 
@@ -142,13 +143,13 @@ def test_diag_shows_the_boards_own_figures_or_that_none_came_yet():
         assert devices.link.wait_for(lambda s: True, 30.0) is not None
         devices.link.health.board_status = None
         assert ("scanner: no figures from the board yet (it sends them with its heartbeat, "
-                "each second)") in diag.render(devices).splitlines()
+                "each second)") in readout.render(devices).splitlines()
         devices.link.health.board_status = BoardStatus(8412, 25000, 0)
         assert "scanner: a scan every 8.4 ms, load cells every 25 ms" in \
-            diag.render(devices).splitlines()
+            readout.render(devices).splitlines()
         devices.link.health.board_status = BoardStatus(412, None, 3)
         assert ("scanner: a scan every 0.41 ms, no load cells read; 3 frames dropped since "
-                "it started (the Pi did not read)") in diag.render(devices).splitlines()
+                "it started (the Pi did not read)") in readout.render(devices).splitlines()
 
 
 # ------------------------------------------------------------------ what diag was told

@@ -176,8 +176,8 @@ def test_the_boards_own_figures_reach_readers_as_numbers_and_stand_for_late_ones
                                                                                   block_set):
     """The link tells the service the board's figures (only when they move); the service
     tells them as an event of numbers, and a reader joining later starts with them."""
-    from firmware.service import events
-    from firmware.service.screen import headline
+    from firmware.core import events
+    from firmware.readers.terminal.screen import headline
     from hardware.link import BoardStatus
 
     devices = open_table(load_profile("sim"))
@@ -213,7 +213,7 @@ def test_the_boards_own_figures_reach_readers_as_numbers_and_stand_for_late_ones
 
 
 def test_the_terminal_asks_one_candidate_as_one_and_several_as_a_choice():
-    from firmware.service.screen import headline
+    from firmware.readers.terminal.screen import headline
 
     one = {"event": "offer", "kind": "choose", "players": ["A"], "pick": 0,
            "candidates": ["capstone b2 to c3 (pillar)"]}

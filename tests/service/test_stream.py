@@ -13,7 +13,7 @@ import pytest
 
 from engine.stones.game import StonesGame
 from engine.stones.sensing import BoardView, sight, sight_after
-from firmware.service import events
+from firmware.core import events
 from firmware.service.stream import BACKLOG, SOCKET, StreamError, read_events, serve_table
 from firmware.stones.table import StonesTable
 from firmware.store.journal import Journal

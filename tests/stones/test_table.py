@@ -199,7 +199,7 @@ def test_the_leds_light_each_square_where_it_lies_on_the_physical_board(tmp_path
     """The board's pixels run as wide as the physical board (8 on the reference table), as
     its switches do: a 6x4 game lights c2's own pixel, not the one a 4-wide count picks, and
     the page is told which square each pixel lights (issue 32)."""
-    from firmware.service.surroundings import Surroundings
+    from firmware.core.surroundings import Surroundings
     from hardware.profile import load_profile
 
     events: list[dict] = []

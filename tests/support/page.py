@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.core import square_name
 from engine.highrise import record
-from firmware.service.solo import ASKED_FILE
+from firmware.seats.solo import ASKED_FILE
 from tests.support.browser import PHONE
 from tests.support.person import Follow, Person
 from tests.support.play import Play

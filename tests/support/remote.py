@@ -99,8 +99,8 @@ class LinkedPair:
                  secret: str = "tulip") -> None:
         from firmware.readers.club.config import config_from
         from firmware.readers.club.remote_link import RemoteLink
+        from firmware.seats.remote import match_seed
         from firmware.service import control
-        from firmware.service.remote import match_seed
 
         self.match = match
         seed = match_seed(match, secret)

@@ -3,7 +3,7 @@
 One harness for every game, made from the game registry as ``obelisk run`` makes a
 table: the game's table class and engine come from its declaration, the journal is a real
 one in the test's directory, and every event the table emits is checked against the one
-vocabulary (``firmware.service.events``) and kept. Time passes only when the test says so
+vocabulary (``firmware.core.events``) and kept. Time passes only when the test says so
 (``wait``), so a settle window or an hourglass runs out exactly where the test wants it.
 
 What differs between games is only what their sensors read, so each game's harness adds
@@ -27,10 +27,10 @@ from engine.towers.game import TowersGame
 from engine.towers.sensing import TowersView, expected_towers
 from engine.towers.tower import LEVELS
 from engine.towers.turns import Phase
+from firmware.core import events
 from firmware.games import GAMES
-from firmware.service import events
-from firmware.service.screen import seat_names
-from firmware.service.seating import seated
+from firmware.readers.terminal.screen import seat_names
+from firmware.seats.seating import seated
 from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
 

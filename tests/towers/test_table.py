@@ -13,7 +13,7 @@ from engine.towers.game import TowersGame
 from engine.towers.sensing import TowersView, expected_towers
 from engine.towers.tower import cell_name, resting_placements
 from engine.towers.turns import EndReason, Phase
-from firmware.service import events
+from firmware.core import events
 from hardware.buttons import ButtonEvent
 from tests.support.tables import TowersHarness
 from tests.support.towers import COLUMN_A, COLUMN_B, cells, column, flat_table, position

@@ -10,8 +10,8 @@ import pytest
 from engine.towers.blocks import Colour
 from engine.towers.sensing import expected_towers
 from engine.towers.tower import resting_placements
-from firmware.service.screen import headline, seat_names
-from firmware.service.solo import Computer, Solo
+from firmware.readers.terminal.screen import headline, seat_names
+from firmware.seats.solo import Computer, Solo
 from tests.support.service import Pressed
 from tests.support.tables import TowersHarness, harness, made
 from tests.support.towers import BLOCK_ID
@@ -31,8 +31,8 @@ def test_a_lost_turn_is_said_once(block_set, tmp_path):
     """"player B ran out of time: the turn is lost", then "player B's hourglass expired
     (0 s left)": the hourglass running out is said by the lost turn alone; its expiry has
     no words (the page logs none, the terminal shows no line for it)."""
+    from firmware.readers.terminal.screen import Screen, seat_names
     from firmware.readers.web.follow import dressed
-    from firmware.service.screen import Screen, seat_names
     from firmware.towers.screen import draw
     from tests.support.tables import TowersHarness
 

@@ -47,6 +47,7 @@ import paho.mqtt.client as mqtt
 
 from engine.core import counted
 from engine.errors import ObeliskError
+from firmware.core.events import QUIET
 from firmware.readers.club import state as table_state
 from firmware.readers.club.config import ClubConfig, ClubError
 from firmware.readers.club.connect import (
@@ -59,7 +60,6 @@ from firmware.readers.club.connect import (
 from firmware.readers.club.outbox import Message, Outbox
 from firmware.readers.club.safe import FileRefused, clean, read_bounded
 from firmware.readers.club.trouble import os_words, reason_words
-from firmware.service.events import QUIET
 from firmware.store.state_dir import StateDirError
 
 log = logging.getLogger("obelisk.mqtt")

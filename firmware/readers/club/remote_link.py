@@ -19,7 +19,7 @@ the broker, and does three things:
   ``peer``): the table checks it with its own rules and lights it, and
   records it once the sensors see it made.
 - It carries each table's asks (a pause, play on, the end, a takeback) and
-  its player's answers (``firmware.service.match_asks``), retained, so an
+  its player's answers (``firmware.seats.match_asks``), retained, so an
   ask made while the other link was away still reaches it. Every action and
   count says how many takebacks the two tables agreed before it: an action
   of a line taken back is never handed on.

@@ -34,7 +34,7 @@ from typing import Any
 import tornado.iostream
 
 from firmware.games import GAMES
-from firmware.service.screen import headline, seat_names
+from firmware.readers.terminal.screen import headline, seat_names
 from firmware.service.stream import SOCKET
 
 log = logging.getLogger("obelisk.web")

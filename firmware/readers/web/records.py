@@ -18,7 +18,7 @@ from pathlib import Path
 from engine.players import Player
 from engine.record import RecordError, options_from_dict
 from firmware.games import GAMES
-from firmware.service.solo import Solo
+from firmware.seats.solo import Solo
 from firmware.store.history import (
     FinishedGame,
     HistoryError,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.players import PLAYERS
-from firmware.service import palette
+from firmware.core import palette
 
 
 def frame(table, now: float, ring_pixels: int) -> dict:

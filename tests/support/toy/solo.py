@@ -1,7 +1,7 @@
 """The computer's noughts: the square it asks for lit in the asking colour (or the hint's).
 
 The rest (when it asks, how a made move is checked, the words of a refusal)
-is the shared part in ``firmware/service/solo.py``; the search is the generic one,
+is the shared part in ``firmware/seats/solo.py``; the search is the generic one,
 since this game declares no tuning.
 """
 
@@ -11,8 +11,8 @@ from typing import Any
 
 from engine.core import square_name
 from engine.players import Player
-from firmware.service.events import Mark
-from firmware.service.solo import (
+from firmware.core.events import Mark
+from firmware.seats.solo import (
     ASKED,
     Pixel,
     asks,

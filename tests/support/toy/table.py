@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.errors import InferenceError, ObeliskError
 from engine.reading import Reading
 from engine.stones.sensing import BoardView
-from firmware.service.table import Table
+from firmware.core.table import Table
 from tests.support.toy import leds, record
 from tests.support.toy.game import SIZE
 

@@ -1,7 +1,7 @@
 // @ts-check
 // The table's LEDs on the page, as the table lights them: each ring as a ring, the lights under
 // the board's squares and the rods each on its square, the zone pads in a row; each light in
-// its own colour (firmware/service/table_lights.py tells them, strip by strip).
+// its own colour (firmware/core/table_lights.py tells them, strip by strip).
 import { html, svg } from "./svg.js";
 
 /** @typedef {import("./service.js").Strip} Strip */

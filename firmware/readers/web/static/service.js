@@ -43,14 +43,14 @@
 /** @typedef {{device: string, words: string}} Missing a device the table cannot use */
 
 /**
- * A place the table points at (firmware/service/events.py Mark): its words, and as values a square
+ * A place the table points at (firmware/core/events.py Mark): its words, and as values a square
  * of the board, or cubes on a tower, or a zone pad by colour, and what it is there.
  * @typedef {{words: string, square?: string, tower?: string, zone?: string, kind?: string,
  *   cells?: number[][]}} Place
  */
 
 /**
- * Each kind of the table's events and its fields (firmware/service/events.py SCHEMA).
+ * Each kind of the table's events and its fields (firmware/core/events.py SCHEMA).
  * @typedef {{
  *   table: {game: string, options: Options, players: Players, state: string,
  *     turn: string | null, doing: string, problem: string, actions: number,

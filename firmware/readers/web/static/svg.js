@@ -183,6 +183,6 @@ export function counted(n, noun, many = "") {
 }
 
 /** An hourglass's time left as a countdown shows it: whole seconds rounded up, so 0.4 s left
- * is "1 s" until it is 0 (the words of firmware/service/screen.py seconds_left).
+ * is "1 s" until it is 0 (the words of firmware/readers/terminal/screen.py seconds_left).
  * @param {number} left  seconds */
 export const secondsLeft = (left) => `${Math.ceil(left)} s`;

@@ -15,7 +15,7 @@ from firmware.store.journal import GameEntries, Journal, JournalError
 from firmware.store.resume import read_start
 
 if TYPE_CHECKING:
-    from firmware.service.far_seat import FarSeat
+    from firmware.seats.far_seat import FarSeat
 
 
 def seated(journal: Journal, game_id: str, given: FarSeat | None) -> FarSeat | None:
@@ -33,7 +33,7 @@ def seated(journal: Journal, game_id: str, given: FarSeat | None) -> FarSeat | N
 
 def _as_alone(entries: GameEntries, journal: Journal, game_id: str,
               given: FarSeat | None) -> FarSeat | None:
-    from firmware.service.solo import Computer, Solo, solo_in_start
+    from firmware.seats.solo import Computer, Solo, solo_in_start
 
     kept = read_start(entries, solo_in_start)
     asked = None if given is None else given.solo
@@ -50,14 +50,14 @@ def _as_alone(entries: GameEntries, journal: Journal, game_id: str,
 
 
 def _remote_in_start(start: dict) -> Any:
-    from firmware.service.remote import Remote
+    from firmware.seats.remote import Remote
 
     return None if start.get("remote") is None else Remote.from_dict(start["remote"])
 
 
 def _as_match(entries: GameEntries, journal: Journal, game_id: str,
               given: FarSeat | None) -> FarSeat | None:
-    from firmware.service.remote import Peer
+    from firmware.seats.remote import Peer
 
     kept = read_start(entries, _remote_in_start)
     if kept is None:

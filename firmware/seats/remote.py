@@ -12,7 +12,7 @@ its place in the game (the number of actions before it). The table takes
 only the next one; one it holds already must be the one it holds (else the
 two tables disagree, and the match stops with where). The next one is
 checked by the local rules and shown as the computer's move is in solo play
-(``Peer`` is a far seat, like ``firmware.service.solo.Computer``), and it is
+(``Peer`` is a far seat, like ``firmware.seats.solo.Computer``), and it is
 recorded only once the sensors here see it made with the pieces: both
 journals then hold the same actions in the same order.
 
@@ -31,8 +31,8 @@ from typing import Any, ClassVar
 from engine.core import counted
 from engine.errors import ObeliskError
 from engine.players import Player
-from firmware.service.far_seat import FarSeat, movers
-from firmware.service.match_asks import AskRefused, MatchAsks
+from firmware.seats.far_seat import FarSeat, movers
+from firmware.seats.match_asks import AskRefused, MatchAsks
 
 MATCH_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 SECRET_ENV = "OBELISK_MATCH_SECRET"
@@ -61,7 +61,7 @@ class Remote:
     secret: str = field(default="", compare=False, repr=False)
     """A word both players agreed on (not the broker): the seed of a game with hidden values
     is drawn from it too. Never journalled or sent; a resumed game has its seed already."""
-    journal_key: ClassVar[str] = "remote"  # the start entry's key (``firmware.service.seating``)
+    journal_key: ClassVar[str] = "remote"  # the start entry's key (``firmware.seats.seating``)
 
     def __post_init__(self) -> None:
         if not MATCH_NAME.fullmatch(self.match):

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 
 class TableState(StrEnum):
-    """The states of the machine every game's table runs (``firmware.service.table``).
+    """The states of the machine every game's table runs (``firmware.core.table``).
 
     A ``StrEnum`` whose names are its words: ``transitions`` names the callbacks after them
     (``on_enter_play``), and an event carries the word itself (``"state": "play"``). Code

@@ -1,6 +1,6 @@
 """What the table shows on its LEDs, and what it tells the page of them.
 
-``Lighting`` is a part of ``firmware.service.table.Table`` (its state is the
+``Lighting`` is a part of ``firmware.core.table.Table`` (its state is the
 table's): the frame of every LED for this moment (the game's own picture, the
 computer's asked move over it), and the ``lights`` event that puts the same
 lights on the page, strip by strip in the LEDs' own colours. Each strip says
@@ -14,8 +14,8 @@ computer asks for, as a count of ring pixels), those words beside it.
 from __future__ import annotations
 
 from engine.core import square_name
-from firmware.service import palette
-from firmware.service.table_parts import TableParts
+from firmware.core import palette
+from firmware.core.table_parts import TableParts
 
 
 class Lighting(TableParts):

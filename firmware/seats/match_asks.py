@@ -1,6 +1,6 @@
 """What one table of a match asks the other: a pause, play on, the end, a takeback.
 
-Both tables of a match (``firmware.service.remote``) must hold the same game,
+Both tables of a match (``firmware.seats.remote``) must hold the same game,
 so none of these happens at one table alone. The person here asks (the menu
 button or the page's Pause, the page's End the game, their press confirming
 a takeback of pieces they lifted off); ``obelisk remote`` carries the ask to
@@ -74,7 +74,7 @@ class Ask:
 
 
 class MatchAsks:
-    """A match's asks at one table (a part of ``firmware.service.remote.Peer``)."""
+    """A match's asks at one table (a part of ``firmware.seats.remote.Peer``)."""
 
     seat: Player  # the other table's
     person: Player  # the person here

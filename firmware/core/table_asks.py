@@ -1,7 +1,7 @@
 """What the table asks of the players: their turn, and before play goes on a repair, a
 choice, a takeback.
 
-``Asking`` is a part of ``firmware.service.table.Table`` (its state is the table's):
+``Asking`` is a part of ``firmware.core.table.Table`` (its state is the table's):
 
 - the turn: whose it is and what to do (playing alone, the computer's move
   for the person to make, worked out first so its turn says it);
@@ -27,9 +27,9 @@ from engine.core import counted, square_name
 from engine.errors import InferenceError, ObeliskError, PutBackFirst
 from engine.players import Player
 from engine.reading import Reading, Takeback
-from firmware.service.events import Mark
-from firmware.service.table_parts import Actions, TableParts
-from firmware.service.table_state import TableState
+from firmware.core.events import Mark
+from firmware.core.table_parts import Actions, TableParts
+from firmware.core.table_state import TableState
 
 
 class Asking(TableParts):

@@ -32,9 +32,9 @@ from typing import Any, ClassVar
 
 from engine.errors import ObeliskError
 from engine.players import Player
+from firmware.core import palette
 from firmware.games import GAMES
-from firmware.service import palette
-from firmware.service.far_seat import FarSeat, movers
+from firmware.seats.far_seat import FarSeat, movers
 from firmware.store.state_dir import StateDirError, write_whole
 from hardware.files import read_limited
 
@@ -84,7 +84,7 @@ class Solo:
 
     seat: Player
     level: int = 1
-    journal_key: ClassVar[str] = "solo"  # the start entry's key (``firmware.service.seating``)
+    journal_key: ClassVar[str] = "solo"  # the start entry's key (``firmware.seats.seating``)
 
     def __post_init__(self) -> None:
         if self.level not in (1, 2, 3, 4):

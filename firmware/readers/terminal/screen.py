@@ -15,8 +15,8 @@ import math
 from collections.abc import Callable
 
 from engine.core import counted
+from firmware.core.events import QUIET
 from firmware.games import GAMES
-from firmware.service.events import QUIET
 from hardware.sensors import period_words
 
 _CLEARS = {"accepted", "repaired", "takeback", "start", "resumed", "game_over"}

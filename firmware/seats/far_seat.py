@@ -1,5 +1,5 @@
-"""A seat played from afar at this table: the computer's (``firmware.service.solo``) or a
-friend's at another table (``firmware.service.remote``).
+"""A seat played from afar at this table: the computer's (``firmware.seats.solo``) or a
+friend's at another table (``firmware.seats.remote``).
 
 Its moves are asked of the person here, lit on the LEDs and in words, and
 count once the sensors see them made. What differs between the two is where
@@ -12,8 +12,8 @@ from typing import Any, ClassVar
 
 from engine.errors import ObeliskError
 from engine.players import Player
+from firmware.core.table_state import TableState
 from firmware.games import GAMES
-from firmware.service.table_state import TableState
 
 
 class NoComputer(ObeliskError):
@@ -250,7 +250,7 @@ class FarSeat:
         seat here, so that a club's page shows the match's two tables as one)."""
         return {}
 
-    # What the other table of a match must agree to first (``firmware.service.match_asks``);
+    # What the other table of a match must agree to first (``firmware.seats.match_asks``);
     # with the computer, each is as at a table of two people (False: not taken here).
 
     def answers(self, table: Any, player: Player, kind: str) -> bool:

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
     from engine.players import Player
     from engine.reading import Reading, Takeback
-    from firmware.service.settle import Settler
-    from firmware.service.surroundings import Surroundings
+    from firmware.core.settle import Settler
+    from firmware.core.surroundings import Surroundings
     from firmware.store.journal import Journal
 
 Actions = tuple[Any, ...]

@@ -1,6 +1,6 @@
 """Starting a game on the table: a new one journalled, an unfinished one resumed, the next one.
 
-``Starting`` is a part of ``firmware.service.table.Table`` (its state is the table's):
+``Starting`` is a part of ``firmware.core.table.Table`` (its state is the table's):
 before a game the table waits in setup; the players' press journals the start
 (game, options, seed, what the game is made of, the computer's seat) and then
 announces it. At start-up the journal's unfinished game is rebuilt through the
@@ -16,9 +16,9 @@ from typing import Any
 
 from engine.core import seeded_start
 from engine.record import options_from_dict, options_to_dict
+from firmware.core.table_parts import TableParts
+from firmware.core.table_state import TableState
 from firmware.games import GAMES
-from firmware.service.table_parts import TableParts
-from firmware.service.table_state import TableState
 from firmware.store import standing
 from firmware.store.journal import GameEntries, JournalError
 from firmware.store.resume import read_start, replay_journal, start_extras

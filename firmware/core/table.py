@@ -25,8 +25,8 @@ It holds everything that does not depend on the game:
 - resuming: the journal's unfinished game is rebuilt through the engine's
   rules from its seed and actions (``firmware.store.resume.replay_journal``).
 
-The repair, choosing and takebacks are written in ``firmware.service.table_asks``
-(``Asking``), starting and resuming in ``firmware.service.table_start``
+The repair, choosing and takebacks are written in ``firmware.core.table_asks``
+(``Asking``), starting and resuming in ``firmware.core.table_start``
 (``Starting``); ``Table`` is made of both, and this module holds the rest.
 
 A game's table adds only what differs: what a settled view means
@@ -51,14 +51,14 @@ from engine.errors import ObeliskError
 from engine.players import PLAYERS, Player
 from engine.reading import Reading, Takeback
 from engine.record import options_to_dict
-from firmware.service import events
-from firmware.service.settle import Settler
-from firmware.service.surroundings import Surroundings
-from firmware.service.table_asks import Asking
-from firmware.service.table_lights import Lighting
-from firmware.service.table_parts import Actions
-from firmware.service.table_start import Starting, fresh_seed
-from firmware.service.table_state import READING_STATES, TableState
+from firmware.core import events
+from firmware.core.settle import Settler
+from firmware.core.surroundings import Surroundings
+from firmware.core.table_asks import Asking
+from firmware.core.table_lights import Lighting
+from firmware.core.table_parts import Actions
+from firmware.core.table_start import Starting, fresh_seed
+from firmware.core.table_state import READING_STATES, TableState
 from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
 
@@ -280,7 +280,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     def for_service(cls, game: Any, journal: Journal, profile: Any, *, seed: int,
                     around: Surroundings, solo: Any = None) -> Table:
         """The table ``obelisk run`` plays on ``profile`` (``solo``: the computer's seat, a
-        ``firmware.service.solo.Computer``, or None); a game whose table needs more of the profile
+        ``firmware.seats.solo.Computer``, or None); a game whose table needs more of the profile
         (wall switches, load cells) checks it here first."""
         return cls(game, journal, around=around, seed=seed, solo=solo)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from firmware.service import palette
+from firmware.core import palette
 
 Colour = palette.RGB
 SAND: Colour = palette.SAND
