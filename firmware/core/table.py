@@ -25,15 +25,14 @@ It holds everything that does not depend on the game:
 - resuming: the journal's unfinished game is rebuilt through the engine's
   rules from its seed and actions (``firmware.store.resume.replay_journal``).
 
-The repair, choosing and takebacks are written in ``firmware.core.table_asks``
-(``Asking``), starting and resuming in ``firmware.core.table_start``
-(``Starting``); ``Table`` is made of both, and this module holds the rest.
+The table is one class with collaborators that keep their own state, made with it:
+``Turn`` (whose turn, and the decision on each settled reading), ``Repair``,
+``Choosing``, ``Takebacks``, ``Start`` (start and resume, the seed) and ``Lights``.
 
-A game's table adds only what differs: what a settled view means
-(``_reading``, an ``engine.reading.Reading`` the core acts on), which
-buttons mean what during play (``_play_button``), its LED frame
-(``<game>/leds.py``) and, when it must, how its journal entries look
-(High Rise seals them). Everything it tells the world goes through
+A game's table adds only what differs, through the hooks declared in
+``firmware.core.hooks`` (what a settled view means, whether the board is set out, its
+LED frame, what its buttons mean, its words, its journal entries, its own clocks); the
+core calls nothing else of it. Everything it tells the world goes through
 ``events.make`` in the one vocabulary.
 """
 
@@ -42,24 +41,28 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from transitions import Machine
 
-from engine.core import seeded_start
-from engine.errors import ObeliskError
+from engine.core import seeded_start, square_name
+from engine.errors import InferenceError, ObeliskError
 from engine.players import PLAYERS, Player
 from engine.reading import Reading, Takeback
 from engine.record import options_to_dict
 from firmware.core import events
+from firmware.core.choosing import Actions, Choosing
+from firmware.core.events import Mark
+from firmware.core.lights import Lights
+from firmware.core.repair import Repair
 from firmware.core.settle import Settler
+from firmware.core.start import Start, fresh_seed
 from firmware.core.surroundings import Surroundings
-from firmware.core.table_asks import Asking
-from firmware.core.table_lights import Lighting
-from firmware.core.table_parts import Actions
-from firmware.core.table_start import Starting, fresh_seed
 from firmware.core.table_state import READING_STATES, TableState
-from firmware.store.journal import Journal
+from firmware.core.takebacks import Takebacks
+from firmware.core.turn import Turn
+from firmware.store import standing
+from firmware.store.journal import GameEntries, Journal
 from hardware.buttons import ButtonEvent
 
 V = TypeVar("V")
@@ -83,7 +86,7 @@ CORE_TRANSITIONS = (
 )
 
 
-class Table(Starting, Asking, Lighting, Generic[V]):
+class Table(Generic[V]):
     """One game on a physical (or simulated) table; subclass it for a game.
 
     A subclass sets ``record`` (its engine record module) and ``SETUP`` (what
@@ -104,6 +107,31 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     """The seats as the game names them (the maze names its roles), in every word said."""
     record: ClassVar[Any]  # engine.<game>.record: action_to_dict, action_from_dict
     draw_leds: ClassVar[Callable[..., dict]]  # <game>/leds.py frame(table, now, ring_pixels)
+
+    if TYPE_CHECKING:  # what the ``transitions`` machine adds to its model: the state and
+        # its triggers, each with its ``may_`` (whether it may happen now)
+        state: StrEnum
+
+        def begin(self) -> bool: ...
+        def resumed(self) -> bool: ...
+        def ask(self) -> bool: ...
+        def picked(self) -> bool: ...
+        def go_wrong(self) -> bool: ...
+        def fixed(self) -> bool: ...
+        def pause(self) -> bool: ...
+        def resume(self) -> bool: ...
+        def finish(self) -> bool: ...
+        def new_game(self) -> bool: ...
+        def may_begin(self) -> bool: ...
+        def may_resumed(self) -> bool: ...
+        def may_ask(self) -> bool: ...
+        def may_picked(self) -> bool: ...
+        def may_go_wrong(self) -> bool: ...
+        def may_fixed(self) -> bool: ...
+        def may_pause(self) -> bool: ...
+        def may_resume(self) -> bool: ...
+        def may_finish(self) -> bool: ...
+        def may_new_game(self) -> bool: ...
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -129,37 +157,82 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         self.around = around
         self.game = game
         self.journal = journal
-        self.seed = fresh_seed() if seed is None else seed
+        seed = fresh_seed() if seed is None else seed
         if solo is not None:  # a match's tables both start from the match's own seed
-            self.seed = solo.first_seed(self.seed)
+            seed = solo.first_seed(seed)
+        self.solo: Any = solo  # a far seat: the computer (seats.solo.Computer), a peer (Peer)
         self.settler: Settler[V] = Settler(settle_s, quick_s)
         self._prepared: dict = {}  # action -> (position before, position after)
         self._meant: tuple | None = None  # (position, view and key, its Reading or refusal)
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
-        # a player's press that came while a reading settled: (player, kind, state then)
-        self._held_press: tuple[Player, str, StrEnum] | None = None
-        self.problem = ""
-        self.problem_kind = "rule"  # what ``problem`` is, when play stops on it (``_wrong``)
-        self._turn_said = ""  # the words of the last turn told
+        self.problem = ""  # what stands between the players and play now, in words
         self._end_due = False  # the game is over, but its end is not written yet (a full disk)
-        self.wrong: tuple = ()  # where the game lights what is wrong
-        self.candidates: tuple[Actions, ...] = ()
-        self.chooser: Player | None = None
-        self.pick = 0
-        self.offer: Takeback | None = None
-        self.lifted: Any = None  # a piece held in the air: where it may go is lit
-        self.confirmed: set[Player] = set()
-        self.position: Any = seeded_start(game, self.seed)[0]  # the start, until a game
+        self.position: Any = seeded_start(game, seed)[0]  # the start, until a game
         self.history: list = [self.position]
         self.actions: list = []
-        self.started = False  # the journal holds this game's start
-        self.solo: Any = solo  # a far seat: the computer (solo.Computer), a peer (remote.Peer)
-        self.lights: dict | None = None  # what the LEDs show, as last told (an event)
         self._now = 0.0
+        # the collaborators, each keeping its own part of the table's state
+        self.choosing = Choosing(self)
+        self.repair = Repair(self, self.choosing)
+        self.takebacks = Takebacks(self, self.repair, self.choosing)
+        self.turn = Turn(self, self.repair, self.choosing, self.takebacks)
+        self.starter = Start(self, seed, self.turn, self.choosing, self.takebacks)
+        self.lighting = Lights(self)
         self.machine = Machine(model=self, states=list(self.STATES),
                                transitions=[dict(t) for t in self.TRANSITIONS],
                                initial=TableState.setup, auto_transitions=False, queued=True)
+
+    # ------------------------------------------------------------------ the collaborators' state
+
+    @property
+    def seed(self) -> int:
+        """The game's seed (its chance: the towers' toss, High Rise's hidden values)."""
+        return self.starter.seed
+
+    @property
+    def started(self) -> bool:
+        """The journal holds this game's start."""
+        return self.starter.started
+
+    @property
+    def candidates(self) -> tuple[Actions, ...]:
+        """The choice on offer's candidates (none: no choice)."""
+        return self.choosing.candidates
+
+    @property
+    def chooser(self) -> Player | None:
+        return self.choosing.chooser
+
+    @property
+    def pick(self) -> int:
+        """Which candidate is lit."""
+        return self.choosing.pick
+
+    @property
+    def offer(self) -> Takeback | None:
+        """The takeback on offer, if any."""
+        return self.takebacks.offer
+
+    @property
+    def confirmed(self) -> set[Player]:
+        """Who of the takeback's owners confirmed it."""
+        return self.takebacks.confirmed
+
+    @property
+    def lifted(self) -> Any:
+        """A piece held in the air: where it may go is lit."""
+        return self.turn.lifted
+
+    @property
+    def wrong(self) -> tuple:
+        """Where the LEDs light what is wrong."""
+        return self.repair.where
+
+    @property
+    def lights(self) -> dict | None:
+        """What the LEDs show, as last told (a ``lights`` event)."""
+        return self.lighting.told
 
     # ------------------------------------------------------------------ telling
 
@@ -181,7 +254,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
 
     def event(self, name: str, /, **fields: object) -> dict:
         """One event of the vocabulary, as this table tells it (checked)."""
-        return events.make(name, **fields)
+        return events.make(name, **self._shown(name, fields))
 
     def public_state(self) -> dict:
         """The whole public state as a ``table`` event: what a new reader starts from."""
@@ -190,8 +263,8 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         return self.event("table", game=self.game.id,
                           options=options_to_dict(self.game.options), players=self.players(),
                           state=self.state, turn=player.value if player else None,
-                          doing=self._doing() if player else "", problem=self.problem,
-                          actions=len(self.actions), observation=self._observation(),
+                          doing=self.turn.doing() if player else "", problem=self.problem,
+                          actions=len(self.actions), observation=self.starter.observation(),
                           moves=self.moves(), **match)
 
     def moves(self) -> list[dict]:
@@ -210,11 +283,11 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         if self.state == TableState.paused:
             events.append(self.event("pause", state="paused"))
         if self.state == TableState.repair and self.problem:
-            events.append(self._refused_event())
+            events.append(self.repair.event())
         if self.state == TableState.choose and self.chooser is not None:
-            events.append(self._choose_event())
+            events.append(self.choosing.event())
         if self.offer is not None:
-            events.append(self._takeback_event(self.offer))
+            events.append(self.takebacks.event(self.offer))
         if self.solo is not None:
             events += self.solo.standing(self)
         if self.around.missing:  # a table not wired up yet: what is missing stays said
@@ -223,9 +296,9 @@ class Table(Starting, Asking, Lighting, Generic[V]):
             events.append(self.around.scanner)
         if self.lights is not None:
             events.append(self.lights)
-        return events + self._standing(now)
+        return events + self._lasting_events(now)
 
-    def _standing(self, now: float) -> list[dict]:
+    def _lasting_events(self, now: float) -> list[dict]:
         """A game's own lasting state for a new reader (its hourglass), as events."""
         return []
 
@@ -240,6 +313,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     def on_view(self, view: V, now: float) -> None:
         """A fresh (unsettled) reading of the table: a new one is looked at once (whether
         the game is sure of it decides how long it must hold)."""
+        view = self._sensed(view)
         self.view = view
         self.settle_on(view, now)
 
@@ -270,11 +344,13 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                 self._decide(settled, now)
             finally:
                 self.decided = settled
-        self._press_held_over()
+        self.turn.held_over()
+        self._clocks(now)
 
     def next_deadline(self) -> float | None:
         """When ``tick`` next has something to do (for the service's sleep)."""
-        return self.settler.deadline()
+        times = [t for t in (self.settler.deadline(), self._clocks_due()) if t is not None]
+        return min(times) if times else None
 
     @classmethod
     def for_service(cls, game: Any, journal: Journal, profile: Any, *, seed: int,
@@ -307,14 +383,14 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                 self.new_game()
         elif self.state == TableState.choose:
             if player is self.chooser:
-                self._choose(event.kind)
+                self.choosing.press(event.kind)
         elif self.takeback_waiting():
-            self._confirm_takeback(player)
+            self.takebacks.confirm(player)
         elif self.state == TableState.setup or self.in_plain_play():
             if self.settler.deadline() is not None:  # about the table as it settles now
-                self._held_press = (player, event.kind, self.state)
+                self.turn.hold(player, event.kind)
             else:
-                self._view_button(player, event.kind)
+                self.turn.press(player, event.kind)
 
     def _menu(self) -> None:
         if self.solo is not None and self.solo.menu(self):
@@ -350,7 +426,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
 
     def choice_waiting(self) -> bool:
         """A choice awaits its chooser: presses step through the candidates, a hold plays."""
-        return self.may_picked() and bool(self.candidates) and self.chooser is not None
+        return self.may_picked() and self.choosing.waiting
 
     def _setup_menu(self) -> None:
         """The menu button before a game (towers: the next options)."""
@@ -358,9 +434,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     def _setup_button(self, player: Player, kind: str) -> None:
         """A player's button before a game: start it once the table is set up."""
         if kind == "press" and self.decided is not None and self.ready(self.decided):
-            self._begin_game()
-            self.begin()
-            self._announce_start()
+            self.starter.begin()
 
     def ready(self, view: V) -> bool:
         """Whether a settled view is the table set up for a new game."""
@@ -387,7 +461,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                 self.tell("setup", problem=self.problem,
                           **({} if seen is None else {"observation": seen}))
         elif self.state in READING_STATES:
-            self._read_settled(view, now)
+            self.turn.read(view)
 
     def _setup_view(self, view: V) -> None:
         """Before a game: tell the players whether the table is set out (``ready``)."""
@@ -462,7 +536,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
             actor = self.position.actor(action)
             refusal = self.solo.refuse(self, action, actor) if self.solo is not None else None
             if refusal is not None:  # made for the computer, but not the move it asked
-                self._wrong(*refusal)
+                self.repair.refuse(*refusal)
                 return
             self.journal.append({"t": "action", "n": len(self.actions) + 1,
                                  **self._entry_of(action)})
@@ -478,7 +552,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         if self.position.is_terminal():
             self._end()
         else:
-            self._tell_turn(before)
+            self.turn.tell(before)
 
     def _words(self, action: Any, pos: Any = None) -> str:
         """An action in a player's words, made in ``pos`` (by default the position now): its
@@ -513,7 +587,8 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         """After actions were recorded (a game's clocks, its extra words)."""
 
     def _record(self, action: Any, after: Any) -> None:
-        self.position, self.lifted = after, None  # a piece lifted was read in the one before
+        self.position = after
+        self.turn.lifted = None  # a piece lifted was read in the one before
         self.history.append(self.position)
         self.actions.append(action)
 
@@ -528,12 +603,13 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         The table shows why and waits; the service tries the same reading
         again a little later, so the action is recorded once the disk allows.
         """
-        self._wrong(message, kind="fault")
+        self.repair.refuse(message, kind="fault")
 
     # ------------------------------------------------------------------ pause, the end
 
     def on_enter_paused(self) -> None:
         self.tell("pause", state="paused")
+        self._on_pause()
 
     def on_exit_paused(self) -> None:
         self.tell("pause", state="resumed")
@@ -546,7 +622,8 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         self._end_due = True
         self.journal.append({"t": "over", "result": self.result()})
         self._end_due = False
-        self.problem, self.wrong = "", ()
+        self.problem = ""
+        self.repair.where = ()
         self.finish()
 
     def on_enter_over(self) -> None:
@@ -561,3 +638,229 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     def result(self) -> dict:
         """The outcome as plain data (``Outcome.to_dict``)."""
         return self.position.outcome().to_dict(self.SEATS)
+
+    # ------------------------------------------------------------------ start, resume, stop
+
+    def start(self, now: float) -> None:
+        """Resume the journal's unfinished game, or wait in setup for a new one."""
+        self._now = now
+        self.starter.start(now)
+
+    def stopping(self, now: float) -> str:
+        """The table stops: keep what the journal does not, for the resume. Returns what
+        could not be kept, in words ("" when all was)."""
+        return self.starter.stopping(now)
+
+    def _next_game(self) -> None:
+        """After a game (the machine's ``new_game``): the players set up again."""
+        self.starter.next_game()
+
+    LOST_AT_STOP: ClassVar[str] = "what stood beyond the moves is not kept"
+    """Said when ``stopping`` could not keep it: what the resume will lack."""
+
+    # ------------------------------------------------------------------ the LEDs
+
+    def led_frame(self, now: float, ring_pixels: int) -> dict:
+        """Every LED now: the game's picture with the far seat's asked move over it."""
+        return self.lighting.frame(now, ring_pixels)
+
+    def tell_lights(self, frame: dict) -> None:
+        """Tell the page what the LEDs show (``Lights.tell``)."""
+        self.lighting.tell(frame)
+
+    def board_shape(self) -> tuple[int, int]:
+        """The game's board, rows and columns, as its observation says (0, 0: none)."""
+        seen = self.position.observation()
+        size = int(seen.get("size") or 0)
+        return int(seen.get("rows") or size), int(seen.get("cols") or size)
+
+    # ------------------------------------------------------------------ the far seat's asks
+
+    def tell_turn(self, before: Any = None) -> None:
+        """Say whose turn it is and what to do, if new since ``before`` (``Turn.tell``)."""
+        self.turn.tell(before)
+
+    def ask_far_seat(self) -> None:
+        """The far seat's move came (the other table's, by the command socket): said in the
+        turn's words and asked now, or played at once if it needs no hands."""
+        self.turn.tell(None)
+
+    def take_back_agreed(self) -> None:
+        """A takeback the two tables of a match agreed (``Takebacks.agreed``)."""
+        self.takebacks.agreed()
+
+    # ------------------------------------------------------------------ leaving a question
+
+    def settled_back(self, moving_on: bool = False) -> None:
+        """The table is as the game says again: leave a repair, a stale choice or offer.
+        A choice withdrawn is told (pages drop it), unless actions follow at once
+        (``moving_on``: their own events say it)."""
+        self.choosing.withdraw()
+        self.repair.where = ()
+        self.takebacks.withdraw()
+        if self.state == TableState.choose:
+            self.picked()
+            if not moving_on:
+                self.tell("repaired")
+        elif self.state == TableState.repair:
+            self.fixed()
+            self.tell("repaired")
+
+    def on_enter_repair(self) -> None:
+        self.repair.entered()
+
+    def on_enter_play(self) -> None:
+        self.problem = ""
+        self._on_play()
+
+    def _checked(self, actions: list | tuple) -> list[tuple[Any, Any]] | None:
+        """Each action with the position after it, all checked by the rules before any is
+        journalled; None, with the refusal shown, when the rules refuse one."""
+        pos, steps = self.position, []
+        for action in actions:
+            try:
+                pos = self._apply(pos, action)
+            except ObeliskError as exc:
+                self.repair.refuse(*self._refusal(action, exc))
+                return None
+            steps.append((action, pos))
+        return steps
+
+    def rewind(self, to: int) -> None:
+        """Back to the position after the first ``to`` actions (a takeback)."""
+        self.history = self.history[: to + 1]
+        self.actions = self.actions[:to]
+        self.position = self.history[-1]
+
+    # ------------------------------------------------------------------ hooks: the defaults
+    # What a game's table may say of itself (``firmware.core.hooks.GameHooks``): each is
+    # asked by the core at one moment, and a game overrides none but these.
+
+    def _reading(self, view: V) -> Reading:
+        """What a settled view means in the game (its ``sensing``); an ``ObeliskError``
+        when it means nothing legal."""
+        raise NotImplementedError
+
+    def _to_fix(self, view: V, exc: ObeliskError) -> tuple:
+        """Where a refused reading is lit: the squares the refusal names (a game that
+        knows better, the first piece to put right, says so)."""
+        return exc.squares if isinstance(exc, InferenceError) else ()
+
+    def _question(self, reading: Reading) -> str:
+        """How a choice is asked (a game may have its own words). One candidate is no
+        choice among moves: the player only says it was that one, or sets the piece down."""
+        if len(reading.choices) > 1:
+            return ""  # ``Choosing.ask``'s words: press for the next, hold on the right one
+        assert reading.chooser is not None  # a choice always names who chooses
+        who = self.SEATS[reading.chooser.value]
+        words = ", ".join(self._words(a) for a in reading.choices[0])
+        if reading.lifted is not None:
+            return (f"{who}: set the piece down on a lit square; if it already stands as "
+                    f"{words}, hold your button")
+        return f"{who}: if that was {words}, hold your button"
+
+    def _refusal(self, action: Any, exc: ObeliskError) -> tuple[str, tuple]:
+        """What the players are told of an action the rules refuse, and where it is lit."""
+        return str(exc), ()
+
+    def _mark(self, place: Any) -> Mark:
+        """A place the LEDs light as a value the page draws: a square of the board (a
+        game whose places are something else, the towers' cubes, says so)."""
+        return Mark.on_square(square_name(place))
+
+    def light_cols(self, strip: str, count: int) -> int:
+        """How many LEDs a row of ``strip`` holds, to lay it out as the table does (a board
+        as wide as the game's; anything else in one row)."""
+        if strip == "board":
+            return self.board_shape()[1] or count
+        return count
+
+    def light_places(self, strip: str, count: int) -> list[str] | None:
+        """The square (or rod) each LED of ``strip`` lights, by its index, for the page to
+        draw it there ("": an LED beyond the game's board, a 3x3 game's on an 8x8 strip);
+        None for a strip that lights no square (a ring, the zone pads). The board's LEDs
+        run row by row, ``light_cols`` to a row, as every game's ``leds`` numbers them."""
+        if strip != "board":
+            return None
+        rows, cols = self.board_shape()
+        width = self.light_cols(strip, count)
+        places = [""] * count
+        for row in range(rows):
+            for col in range(cols):
+                if row * width + col < count:
+                    places[row * width + col] = square_name((row, col))
+        return places
+
+    def _check_journal(self) -> None:
+        """Before the journal is read at start (High Rise: the key its sealed games need)."""
+
+    def _open_start(self, entries: GameEntries) -> None:
+        """Before an unfinished game is replayed (High Rise opens its sealed start)."""
+
+    def _start_seed(self, start: dict) -> int:
+        """The seed a journalled start holds."""
+        seed = start.get("seed", 0)  # journals before chance moved into the engine: none
+        if type(seed) is not int:
+            raise ValueError(f"the seed {seed!r} is not a whole number")
+        return seed
+
+    def _initial(self, start: dict, seed: int) -> Any:
+        """The first position of a journalled game (chance from its seed)."""
+        return seeded_start(self.game, seed)[0]
+
+    def _resumed_from(self, entries: GameEntries, kept: standing.Kept) -> None:
+        """After a resume: what a game must restore beyond its position (``kept``: what
+        ``standing`` said at the last stop)."""
+
+    def standing(self, now: float) -> dict:
+        """What stands now beyond the moves, as plain values: a pause (and a game's own, as
+        a turn's hourglass); {}: nothing."""
+        return {"paused": True} if self.state == TableState.paused else {}
+
+    def _start_entry(self, entry: dict, state: Any) -> dict:
+        """The journal's start line (``entry``: the core's) as the game writes it."""
+        return entry
+
+    def extras(self) -> dict:
+        """What the game is made of beyond its options (a towers set), for the journal; the
+        command socket's ``end`` and ``new`` set the same game up again with it."""
+        return {}
+
+    def _beginning(self) -> None:
+        """Just before a new game's start is journalled."""
+
+    def _set_up_again(self) -> None:
+        """After a game, once the players are asked to set up the next (a game's own
+        clocks stop)."""
+
+    def setup_seen(self, view: Any) -> dict | None:
+        """Before a game: the game's start as far as the sensors (``view``; None: no reading
+        yet) see it set out, as an observation, for a game whose start has pieces on the
+        board (stones); None where the start's own observation shows the table as it is."""
+        return None
+
+    def _taken_back(self) -> None:
+        """After a takeback (a turn it undid stops its hourglass)."""
+
+    def _clocks(self, now: float) -> None:
+        """A game's own clocks, at each ``tick`` after the reading (the towers' coin toss
+        and hourglass)."""
+
+    def _on_play(self) -> None:
+        """Play begins or goes on (a game's own clocks run)."""
+
+    def _on_pause(self) -> None:
+        """The menu paused play (a game's own clocks stop)."""
+
+    def _clocks_due(self) -> float | None:
+        """When the game's own clocks next have something to do (None: never)."""
+        return None
+
+    def _sensed(self, view: V) -> V:
+        """The part of a fresh reading the game reads (High Rise: its board's pads)."""
+        return view
+
+    def _shown(self, name: str, fields: dict) -> dict:
+        """An event's fields as this game lets the world see them (High Rise hides its
+        stacks until the end)."""
+        return fields

@@ -23,7 +23,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import ClassVar
 
-from engine.core import Outcome, seeded_start, square_name
+from engine.core import Outcome, square_name
 from engine.highrise import record
 from engine.highrise.game import HighriseGame, HighriseState, Place
 from engine.highrise.sensing import (
@@ -100,14 +100,14 @@ class HighriseTable(Table[View]):
         """Not even as data: the size placed is what a stack holds."""
         return None
 
-    def event(self, name: str, /, **fields: object) -> dict:
+    def _shown(self, name: str, fields: dict) -> dict:
         """The stacks show in the ``reveal`` events first, so the last placement's
         observation leaves them out (the whole state shows them once the game is over)."""
         seen = fields.get("observation")
         shown = name == "game_over" or (name == "table" and self.state == TableState.over)
         if not shown and isinstance(seen, dict) and "stacks" in seen:
             fields["observation"] = {k: v for k, v in seen.items() if k != "stacks"}
-        return super().event(name, **fields)
+        return fields
 
     def _words(self, action: Place, pos: HighriseState | None = None) -> str:
         """Where a pyramid went everyone saw; which size it was nobody did."""
@@ -118,16 +118,14 @@ class HighriseTable(Table[View]):
 
     # ---------------------------------------------------------------- the journal, sealed
 
-    def start(self, now: float) -> None:
-        """Refuse a missing or unreadable key while sealed games need it; then as the core."""
+    def _check_journal(self) -> None:
+        """Refuse a missing or unreadable key while sealed games need it."""
         self.sealer.check(self.journal.holds("sealed"))
-        super().start(now)
 
-    def _start_entry(self, state: HighriseState) -> dict:
+    def _start_entry(self, entry: dict, state: HighriseState) -> dict:
         """Who starts is public; the seed (the hidden values) and the covers' reading not."""
         assert self.accepted is not None
         assert state.first is not None  # a game starts with its chance drawn: who goes first
-        entry = super()._start_entry(state)
         del entry["seed"]
         return {**entry, "first": state.first.value,
                 "sealed": self.sealer.seal({"seed": self.seed, "base": list(self.accepted)})}
@@ -137,7 +135,7 @@ class HighriseTable(Table[View]):
         return {"sealed": self.sealer.seal({**record.action_to_dict(action),
                                             "reading": list(self.reading)})}
 
-    def _resume(self, entries: GameEntries) -> None:
+    def _open_start(self, entries: GameEntries) -> None:
         """Open the start first: a key that does not open it is the wrong key, said so."""
         try:
             opened = self.sealer.unseal(entries.start["sealed"])
@@ -150,15 +148,16 @@ class HighriseTable(Table[View]):
                             "this game began with: put that one back, or start afresh with "
                             "--new-game") from None
         self._opened = opened
-        super()._resume(entries)
 
-    def _initial(self, start: dict) -> HighriseState:
+    def _start_seed(self, start: dict) -> int:
         seed = self._opened.get("seed")
         if type(seed) is not int:
             raise ValueError(f"the sealed seed {seed!r} is not a whole number")
-        self.seed = seed
+        return seed
+
+    def _initial(self, start: dict, seed: int) -> HighriseState:
         self._readings = {0: _reading(self._opened.get("base"))}
-        return seeded_start(self.game, seed)[0]
+        return super()._initial(start, seed)
 
     def _action_of(self, entry: dict) -> Place:
         try:
@@ -175,8 +174,9 @@ class HighriseTable(Table[View]):
 
     # ---------------------------------------------------------------- reading the pads
 
-    def on_view(self, view: View, now: float) -> None:
-        super().on_view(tuple(view[: self.cells]), now)
+    def _sensed(self, view: View) -> View:
+        """The pads of this game's board (a 3x3 game on a larger table reads its corner)."""
+        return tuple(view[: self.cells])
 
     def ready(self, view: View) -> bool:
         try:
@@ -185,19 +185,18 @@ class HighriseTable(Table[View]):
             return False
         return True
 
-    def _begin_game(self) -> None:
+    def _beginning(self) -> None:
         # The covers' reading: the first placement is weighed from it.
         self.accepted = self.reading = self.decided
-        super()._begin_game()
 
     def _setup_view(self, view: View) -> None:
         """Before a game: every square's cover on, nothing else on the scales."""
         try:
             check_covers(self.position, view, self.cal)
         except WeightError as exc:
-            self.problem, self.wrong = str(exc), exc.squares
+            self.problem, self.repair.where = str(exc), exc.squares
             return
-        self.problem, self.wrong = self.READY, ()
+        self.problem, self.repair.where = self.READY, ()
 
     def _reading(self, view: View) -> Reading:
         """The placement weighed since the last one was accepted (the counts read are
@@ -223,8 +222,7 @@ class HighriseTable(Table[View]):
                       controller=s.controller.value if s.controller else None,
                       points=s.points)
 
-    def _next_game(self) -> None:
-        super()._next_game()
+    def _set_up_again(self) -> None:
         self.accepted = self.reading = None
 
 

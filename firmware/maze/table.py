@@ -192,17 +192,15 @@ class MazeTable(Table[MazeView]):
 
     def _setup_view(self, view: MazeView) -> None:
         """Before a game: the first piece on the cleared board is the obelisk; it begins."""
-        self.wrong = ()
+        self.repair.where = ()
         if self.ready(view):
             self.problem = self._ready_words()
             return
         if not view.walls and len(view.pieces) == 1:
-            self._begin_game()
-            self.begin()
-            self._announce_start()
+            self.starter.begin()
             self._accept((PlaceSegment(next(iter(view.pieces))),))
             return
-        self._wrong("clear the board first: take the lit pieces and walls off, then the "
+        self.repair.refuse("clear the board first: take the lit pieces and walls off, then the "
                     "Architect puts the obelisk on any square",
                     tuple(sorted(view.pieces | view.walls)), kind="task")
 

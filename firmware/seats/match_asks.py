@@ -203,11 +203,11 @@ class MatchAsks:
         if self.agreed_to is None:
             return False
         if to != self.agreed_to:
-            table._wrong(self.takeback_words(table), kind="task")
+            table.repair.refuse(self.takeback_words(table), kind="task")
             return True
         self.agreed_to = None
         self.agreed += 1
-        table._takeback(to, why="agreed")
+        table.takebacks.take_back(to, why="agreed")
         return True
 
     def confirms(self, table: Any, player: Player) -> bool:

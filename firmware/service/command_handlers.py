@@ -159,7 +159,7 @@ def status(table: Any) -> dict:
     choose = None
     if table.choice_waiting():
         choose = {"player": table.chooser.value, "pick": table.pick,
-                  "candidates": table.candidate_words()}
+                  "candidates": table.choosing.words()}
     return {"ok": True, "game": table.game.id, "options": options_to_dict(table.game.options),
             "state": table.state, "problem": table.problem, "can": {
                 "pause": table.may_pause(), "resume": table.may_resume(),

@@ -126,7 +126,7 @@ class StonesTable(Table[BoardView]):
             silent = candidate_moves(self.position, self.decided, unchanged=True)
         except ObeliskError:
             return
-        self._ask(player, tuple((m,) for m in silent))
+        self.choosing.ask(player, tuple((m,) for m in silent))
 
     def _reading(self, view: View) -> Reading:
         return self._slid(view) or read_view(self.position, view)

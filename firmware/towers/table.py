@@ -26,7 +26,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, ClassVar
 
-from engine.core import seeded_start
+from engine.core import Outcome, seeded_start
 from engine.errors import ObeliskError
 from engine.players import Player
 from engine.reading import Reading
@@ -121,8 +121,8 @@ class TowersTable(Table[TowersView]):
     def extras(self) -> dict:
         return {"set": block_set_to_dict(self.game.block_set)}
 
-    def _initial(self, start: dict) -> TowersState:
-        state = super()._initial(start)
+    def _initial(self, start: dict, seed: int) -> TowersState:
+        state = super()._initial(start, seed)
         if "first" in start:  # written before the toss was the engine's: who went first
             state = self.game.new_initial_state(first=Player(start["first"]))
         return state
@@ -231,28 +231,25 @@ class TowersTable(Table[TowersView]):
         """The coin toss has been shown its ``toss_s``: the condition of ``tossed``."""
         return self._now >= self._toss_until
 
-    def _next_game(self) -> None:
-        super()._next_game()
+    def _set_up_again(self) -> None:
         self._glass_stop()
         self.clear_zone = False
 
     # ---------------------------------------------------------------- time
 
-    def tick(self, now: float) -> None:
-        """Let time pass: the coin toss, settling, the hourglass."""
-        self._now = now
+    def _clocks(self, now: float) -> None:
+        """Time passes: the coin toss is shown its time, the turn's sand runs."""
         if self.may_tossed():
             self.tossed()
-        super().tick(now)
         pos = self.position
         # a refusal does not stop the hourglass: out while something is wrong, the turn is lost
         if (self.state in (TableState.play, TableState.repair) and pos.phase is Phase.CHOOSE
                 and self.hourglass.expired(now)):
             self._lose_turn()
 
-    def next_deadline(self) -> float | None:
-        """When ``tick`` next has something to do (for the service's sleep)."""
-        times = [super().next_deadline()]
+    def _clocks_due(self) -> float | None:
+        """When the coin toss ends, or the turn's sand runs out."""
+        times: list[float | None] = []
         if self.state == TowersTableState.toss:
             times.append(self._toss_until)
         if self.state in (TableState.play, TableState.repair):
@@ -266,12 +263,12 @@ class TowersTable(Table[TowersView]):
         self.hourglass.stop()
         self.clear_zone = self.view is not None and bool(self.view.zone_colours())
         if self.state == TableState.repair:  # what was wrong is read again after the lost turn
-            self._settled_back(moving_on=True)
+            self.settled_back(moving_on=True)
         self._accept([Timeout()])
         if self.state != TableState.play:
             return
         if self.clear_zone:
-            self._wrong(LOST_TURN, kind="task")  # the next hourglass waits for an empty zone
+            self.repair.refuse(LOST_TURN, kind="task")  # the next hourglass waits for an empty zone
         else:
             self.reconsider()
 
@@ -309,7 +306,7 @@ class TowersTable(Table[TowersView]):
         return self.event("timer", player=self.glass_of.value, state=state,
                           seconds=self.hourglass.length_s, left=round(left, 3))
 
-    def _standing(self, now: float) -> list[dict]:
+    def _lasting_events(self, now: float) -> list[dict]:
         """The hourglass as it is now, running or paused."""
         glass = self.hourglass
         if not glass.started or self.glass_of is None:
@@ -318,27 +315,22 @@ class TowersTable(Table[TowersView]):
                  else "paused")
         return [self._glass_event(state, glass.remaining(now))]
 
-    def on_enter_play(self) -> None:
-        """Back to play: a new or resumed turn's hourglass starts; a running one runs on."""
-        super().on_enter_play()
+    def _on_play(self) -> None:
+        """Back to play: a paused hourglass runs on (only a pause stops one: play comes
+        back from it alone); a new or resumed turn's starts."""
+        if self.hourglass.started and not self.hourglass.running:
+            self.hourglass.resume(self._now)
+            self._glass_told("resumed", self.hourglass.remaining(self._now))
         self._glass_due()
         self.reconsider()  # what was seen meanwhile is looked at afresh
 
-    def on_enter_paused(self) -> None:
-        super().on_enter_paused()
+    def _on_pause(self) -> None:
         if self.hourglass.running:
             self.hourglass.pause(self._now)
             self._glass_told("paused", self.hourglass.remaining(self._now))
 
-    def on_exit_paused(self) -> None:
-        super().on_exit_paused()
-        if self.hourglass.started and not self.hourglass.running:
-            self.hourglass.resume(self._now)
-            self._glass_told("resumed", self.hourglass.remaining(self._now))
-
-    def on_enter_over(self) -> None:
+    def _ending(self, outcome: Outcome) -> None:
         self._glass_stop()
-        super().on_enter_over()
 
     def _accepted(self, before: TowersState) -> None:
         """The active player's hourglass runs while they choose, a new one each turn."""
@@ -347,9 +339,8 @@ class TowersTable(Table[TowersView]):
             self._glass_stop()
         self._glass_due()
 
-    def _takeback(self, to: int, why: str = "confirmed") -> None:
+    def _taken_back(self) -> None:
         """Placements taken back: a turn they had ended is not begun, nor is its hourglass."""
-        super()._takeback(to, why)
         if self.position.phase is not Phase.CHOOSE:
             self._glass_stop()
 
@@ -414,7 +405,7 @@ class TowersTable(Table[TowersView]):
         if len(fits) == 1:
             self._accept(fits[0])
         else:
-            self._ask(player, fits, CHOOSE_PLACEMENT.format(player))
+            self.choosing.ask(player, fits, CHOOSE_PLACEMENT.format(player))
 
 
 def state_diagram() -> str:

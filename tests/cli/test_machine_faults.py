@@ -544,8 +544,7 @@ def test_your_own_set_is_kept_in_the_journal_and_resumed_with(tmp_path, block_se
     journal = Journal(tmp_path / "state")
     table = TowersTable(TowersGame(own), journal, seed=2)
     table.start(0.0)
-    table._begin_game()
-    table.begin()
+    table.starter.begin()
     again = TowersTable(TowersGame(block_set), Journal(tmp_path / "state"))
     again.start(1.0)
     assert again.game.block_set == own and again.game.block_set.name == "Our birch set"

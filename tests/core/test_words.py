@@ -139,7 +139,7 @@ def test_the_replay_says_each_move_as_the_live_moves_list_did(game_id, tmp_path)
     if game_id == "highrise":  # what the load cells read: sealed in the journal with each move
         table.accepted = table.reading = CAL.zero
     journal = table.journal
-    journal.append(table._start_entry(table.history[0]))
+    journal.append(table.starter.entry(table.history[0]))
     for n, action in enumerate(table.actions, 1):
         journal.append({"t": "action", "n": n, **table._entry_of(action)})
     journal.append({"t": "over", "result": {"words": "stopped by hand", "winner": None}})

@@ -83,7 +83,7 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     b.press(B)  # B agrees: B's table waits for its pieces, and says which
     [agreed] = _asks(b, "agreed")
     assert agreed == ask and len(b.table.actions) == 1
-    assert "as agreed with the other table, take back" in b.table._doing()
+    assert "as agreed with the other table, take back" in b.table.turn.doing()
     b.see(sight(b.table.position))  # nothing lifted yet: a new move would be refused
     assert len(b.table.actions) == 1
     _lift(b, 0)  # B lifts the stone: taken back at B

@@ -243,7 +243,7 @@ def test_while_both_place_the_computers_turn_says_its_move_and_the_persons_too(b
     assert state.to_move() == (A, B) and seat is A
     t.table.solo = Computer(Solo(seat, 1), "towers")
     t.put_position(state)
-    t.table._tell_turn(None)
+    t.table.turn.tell(None)
     asked, turn = t.of("asked")[-1], t.of("turn")[-1]
     assert turn["player"] == "A"
     assert turn["doing"] == f"{ASKS}{asked['text']}; and your own move too"

@@ -146,7 +146,7 @@ def _highrise_choose(tmp_path, block_set):
     """A weight tells the size, so High Rise never asks; if it did, a hold would answer."""
     t = _highrise_play(tmp_path, block_set)
     pos = t.table.position
-    t.table._ask(pos.to_play, tuple((a,) for a in pos.legal_actions()[:2]))
+    t.table.choosing.ask(pos.to_play, tuple((a,) for a in pos.legal_actions()[:2]))
     return t
 
 

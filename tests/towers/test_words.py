@@ -160,7 +160,7 @@ def test_the_towers_moves_name_a_block_by_its_colour_when_it_was_another_of_that
 
     blue = placed(passive, "B03")  # another shape than B01's
     made(table, blue)
-    doing = table._doing()  # the turn's words: the active player is to place
+    doing = table.turn.doing()  # the turn's words: the active player is to place
     green = placed(active, "G05")  # another shape than G01's
     said = made(table, green)
     assert said == [f"{active} chose a blue block for the building zone",
