@@ -8,9 +8,11 @@ table for words and for the machine's moves, and owns nothing else.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
+from engine.core import S
 from engine.players import Player
+from firmware.core.hooks import V
 from firmware.core.table_state import TableState
 
 if TYPE_CHECKING:
@@ -20,10 +22,10 @@ Actions = tuple[Any, ...]
 """One candidate of a choice: the actions it would play, in order."""
 
 
-class Choosing:
+class Choosing(Generic[V, S]):
     """The choice on offer, if any: who chooses, the candidates, which one is lit."""
 
-    def __init__(self, table: CoreTable) -> None:
+    def __init__(self, table: CoreTable[V, S]) -> None:
         self._table = table
         self.candidates: tuple[Actions, ...] = ()
         self.chooser: Player | None = None

@@ -13,18 +13,20 @@ collaborators (``firmware.core.table.Table``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic
 
+from engine.core import S
 from firmware.core import palette
+from firmware.core.hooks import V
 
 if TYPE_CHECKING:
     from firmware.core.hooks import CoreTable
 
 
-class Lights:
+class Lights(Generic[V, S]):
     """The table's LED frames, and the page's copy of them as last told."""
 
-    def __init__(self, table: CoreTable) -> None:
+    def __init__(self, table: CoreTable[V, S]) -> None:
         self._table = table
         self.told: dict | None = None  # the last ``lights`` event
 

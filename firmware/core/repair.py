@@ -9,8 +9,10 @@ table's collaborators (``firmware.core.table.Table``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
+from engine.core import S
+from firmware.core.hooks import V
 from firmware.core.table_state import TableState
 
 if TYPE_CHECKING:
@@ -18,10 +20,10 @@ if TYPE_CHECKING:
     from firmware.core.hooks import CoreTable
 
 
-class Repair:
+class Repair(Generic[V, S]):
     """What kind of problem stops play, and where it is lit."""
 
-    def __init__(self, table: CoreTable, choosing: Choosing) -> None:
+    def __init__(self, table: CoreTable[V, S], choosing: Choosing[V, S]) -> None:
         self._table = table
         self._choosing = choosing
         self.kind = "rule"  # what the table's ``problem`` is, when play stops on it

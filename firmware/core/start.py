@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
-from engine.core import seeded_start
+from engine.core import S, seeded_start
 from engine.record import options_from_dict, options_to_dict
+from firmware.core.hooks import V
 from firmware.core.table_state import TableState
 from firmware.games import GAMES
 from firmware.store import standing
@@ -37,11 +38,11 @@ def fresh_seed() -> int:
     return random.SystemRandom().getrandbits(63)
 
 
-class Start:
+class Start(Generic[V, S]):
     """The game's seed, whether its start is journalled, and how a game starts or resumes."""
 
-    def __init__(self, table: CoreTable, seed: int, turn: Turn, choosing: Choosing,
-                 takebacks: Takebacks) -> None:
+    def __init__(self, table: CoreTable[V, S], seed: int, turn: Turn[V, S],
+                 choosing: Choosing[V, S], takebacks: Takebacks[V, S]) -> None:
         self._table = table
         self._turn = turn
         self._choosing = choosing

@@ -41,11 +41,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 from transitions import Machine
 
-from engine.core import seeded_start, square_name
+from engine.core import Outcome, S, seeded_start, square_name
 from engine.errors import InferenceError, ObeliskError
 from engine.players import PLAYERS, Player
 from engine.reading import Reading, Takeback
@@ -53,6 +53,7 @@ from engine.record import options_to_dict
 from firmware.core import events
 from firmware.core.choosing import Actions, Choosing
 from firmware.core.events import Mark
+from firmware.core.hooks import TableGame, V
 from firmware.core.lights import Lights
 from firmware.core.repair import Repair
 from firmware.core.settle import Settler
@@ -64,8 +65,6 @@ from firmware.core.turn import Turn
 from firmware.store import standing
 from firmware.store.journal import GameEntries, Journal
 from hardware.buttons import ButtonEvent
-
-V = TypeVar("V")
 
 CORE_STATES: tuple[StrEnum, ...] = tuple(TableState)
 CORE_TRANSITIONS = (
@@ -86,7 +85,7 @@ CORE_TRANSITIONS = (
 )
 
 
-class Table(Generic[V]):
+class Table(Generic[V, S]):
     """One game on a physical (or simulated) table; subclass it for a game.
 
     A subclass sets ``record`` (its engine record module) and ``SETUP`` (what
@@ -141,7 +140,7 @@ class Table(Generic[V]):
                                 if (t["trigger"], str(t["source"])) not in replaced) \
             + cls.EXTRA_TRANSITIONS
 
-    def __init__(self, game: Any, journal: Journal, *, around: Surroundings | None = None,
+    def __init__(self, game: TableGame[S], journal: Journal, *, around: Surroundings | None = None,
                  emit: Callable[[dict], None] | None = None,
                  beep: Callable[[], None] | None = None, settle_s: float = 0.3,
                  quick_s: float = 0.1, seed: int | None = None, solo: Any = None) -> None:
@@ -155,21 +154,21 @@ class Table(Generic[V]):
             raise ValueError("a table given its surroundings takes its listeners and buzzer "
                              "from them")
         self.around = around
-        self.game = game
+        self.game: TableGame[S] = game
         self.journal = journal
         seed = fresh_seed() if seed is None else seed
         if solo is not None:  # a match's tables both start from the match's own seed
             seed = solo.first_seed(seed)
         self.solo: Any = solo  # a far seat: the computer (seats.solo.Computer), a peer (Peer)
         self.settler: Settler[V] = Settler(settle_s, quick_s)
-        self._prepared: dict = {}  # action -> (position before, position after)
+        self._prepared: dict[Any, tuple[S, S]] = {}  # action -> (position before, after)
         self._meant: tuple | None = None  # (position, view and key, its Reading or refusal)
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
         self.problem = ""  # what stands between the players and play now, in words
         self._end_due = False  # the game is over, but its end is not written yet (a full disk)
-        self.position: Any = seeded_start(game, seed)[0]  # the start, until a game
-        self.history: list = [self.position]
+        self.position: S = seeded_start(game, seed)[0]  # the start, until a game
+        self.history: list[S] = [self.position]
         self.actions: list = []
         self._now = 0.0
         # the collaborators, each keeping its own part of the table's state
@@ -271,7 +270,7 @@ class Table(Generic[V]):
         """Every action of the game so far, each as its ``accepted`` event told it (its number,
         who, in words): a page that joins late, or follows a table started again on its
         journal, lists the moves from the first."""
-        return [{"n": n + 1, "player": self.history[n].actor(action).value,
+        return [{"n": n + 1, "player": _actor(self.history[n], action).value,
                  "text": self._done(action, self.history[n])}
                 for n, action in enumerate(self.actions)]
 
@@ -514,11 +513,11 @@ class Table(Generic[V]):
         """What a game's ``_reading`` reads besides the position and the view (none)."""
         return None
 
-    def _apply(self, pos: Any, action: Any) -> Any:
+    def _apply(self, pos: S, action: Any) -> S:
         """The position after ``action`` (worked out already if the reading was sure)."""
-        before, after = self._prepared.get(action, (None, None))
-        if before is pos:
-            return after
+        prepared = self._prepared.get(action)
+        if prepared is not None and prepared[0] is pos:
+            return prepared[1]
         return pos.apply_action(action)
 
     # ------------------------------------------------------------------ recording
@@ -533,7 +532,7 @@ class Table(Generic[V]):
             return
         before = self.position
         for action, after in steps:
-            actor = self.position.actor(action)
+            actor = _actor(self.position, action)
             refusal = self.solo.refuse(self, action, actor) if self.solo is not None else None
             if refusal is not None:  # made for the computer, but not the move it asked
                 self.repair.refuse(*refusal)
@@ -554,12 +553,12 @@ class Table(Generic[V]):
         else:
             self.turn.tell(before)
 
-    def _words(self, action: Any, pos: Any = None) -> str:
+    def _words(self, action: Any, pos: S | None = None) -> str:
         """An action in a player's words, made in ``pos`` (by default the position now): its
         notation unless the game says more."""
         return (self.position if pos is None else pos).action_to_string(action)
 
-    def _done(self, action: Any, pos: Any = None) -> str:
+    def _done(self, action: Any, pos: S | None = None) -> str:
         """An action made in ``pos`` as something its player did: the words after their name
         in the moves list and the terminal (``moved the capstone d1-c2 (step)``). A game
         whose ``_words`` already say it so keeps them. Given ``pos``, neither looks at
@@ -583,16 +582,16 @@ class Table(Generic[V]):
         """The action a journal entry holds (``_entry_of``'s inverse)."""
         return self.record.action_from_dict(entry["action"])
 
-    def _accepted(self, before: Any) -> None:
+    def _accepted(self, before: S) -> None:
         """After actions were recorded (a game's clocks, its extra words)."""
 
-    def _record(self, action: Any, after: Any) -> None:
+    def _record(self, action: Any, after: S) -> None:
         self.position = after
         self.turn.lifted = None  # a piece lifted was read in the one before
         self.history.append(self.position)
         self.actions.append(action)
 
-    def _phase_words(self, state: Any | None = None) -> str:
+    def _phase_words(self, state: S | None = None) -> str:
         """What the player to act is to do, in a sentence."""
         state = self.position if state is None else state
         return state.describe_phase()
@@ -627,17 +626,23 @@ class Table(Generic[V]):
         self.finish()
 
     def on_enter_over(self) -> None:
-        outcome = self.position.outcome()
+        outcome = self._outcome()
         self._ending(outcome)
         self.tell("game_over", game=self.game.id, outcome=outcome.to_dict(self.SEATS),
                   observation=self.position.observation())
 
-    def _ending(self, outcome: Any) -> None:
+    def _ending(self, outcome: Outcome) -> None:
         """Just before the game_over event (High Rise reveals its stacks)."""
 
     def result(self) -> dict:
         """The outcome as plain data (``Outcome.to_dict``)."""
-        return self.position.outcome().to_dict(self.SEATS)
+        return self._outcome().to_dict(self.SEATS)
+
+    def _outcome(self) -> Outcome:
+        """How the game ended: asked only once the position is terminal."""
+        outcome = self.position.outcome()
+        assert outcome is not None, "a finished game always has its outcome"
+        return outcome
 
     # ------------------------------------------------------------------ start, resume, stop
 
@@ -676,7 +681,7 @@ class Table(Generic[V]):
 
     # ------------------------------------------------------------------ the far seat's asks
 
-    def tell_turn(self, before: Any = None) -> None:
+    def tell_turn(self, before: S | None = None) -> None:
         """Say whose turn it is and what to do, if new since ``before`` (``Turn.tell``)."""
         self.turn.tell(before)
 
@@ -713,7 +718,7 @@ class Table(Generic[V]):
         self.problem = ""
         self._on_play()
 
-    def _checked(self, actions: list | tuple) -> list[tuple[Any, Any]] | None:
+    def _checked(self, actions: list | tuple) -> list[tuple[Any, S]] | None:
         """Each action with the position after it, all checked by the rules before any is
         journalled; None, with the refusal shown, when the rules refuse one."""
         pos, steps = self.position, []
@@ -804,7 +809,7 @@ class Table(Generic[V]):
             raise ValueError(f"the seed {seed!r} is not a whole number")
         return seed
 
-    def _initial(self, start: dict, seed: int) -> Any:
+    def _initial(self, start: dict, seed: int) -> S:
         """The first position of a journalled game (chance from its seed)."""
         return seeded_start(self.game, seed)[0]
 
@@ -817,7 +822,7 @@ class Table(Generic[V]):
         a turn's hourglass); {}: nothing."""
         return {"paused": True} if self.state == TableState.paused else {}
 
-    def _start_entry(self, entry: dict, state: Any) -> dict:
+    def _start_entry(self, entry: dict, state: S) -> dict:
         """The journal's start line (``entry``: the core's) as the game writes it."""
         return entry
 
@@ -833,7 +838,7 @@ class Table(Generic[V]):
         """After a game, once the players are asked to set up the next (a game's own
         clocks stop)."""
 
-    def setup_seen(self, view: Any) -> dict | None:
+    def setup_seen(self, view: V | None) -> dict | None:
         """Before a game: the game's start as far as the sensors (``view``; None: no reading
         yet) see it set out, as an observation, for a game whose start has pieces on the
         board (stones); None where the start's own observation shows the table as it is."""
@@ -864,3 +869,11 @@ class Table(Generic[V]):
         """An event's fields as this game lets the world see them (High Rise hides its
         stacks until the end)."""
         return fields
+
+
+def _actor(pos: S, action: Any) -> Player:
+    """Who made ``action`` in ``pos``: an action accepted at the table always has a maker
+    (only a chance node has none, and the table never records one)."""
+    actor = pos.actor(action)
+    assert actor is not None, "an accepted action always has its maker"
+    return actor

@@ -9,11 +9,12 @@ first, and may take the table's place in confirming.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic
 
-from engine.core import counted
+from engine.core import S, counted
 from engine.players import Player
 from engine.reading import Takeback
+from firmware.core.hooks import V
 from firmware.core.table_state import TableState
 
 if TYPE_CHECKING:
@@ -22,10 +23,11 @@ if TYPE_CHECKING:
     from firmware.core.repair import Repair
 
 
-class Takebacks:
+class Takebacks(Generic[V, S]):
     """The takeback on offer, if any, and who of its owners has confirmed it."""
 
-    def __init__(self, table: CoreTable, repair: Repair, choosing: Choosing) -> None:
+    def __init__(self, table: CoreTable[V, S], repair: Repair[V, S],
+                 choosing: Choosing[V, S]) -> None:
         self._table = table
         self._repair = repair
         self._choosing = choosing

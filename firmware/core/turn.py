@@ -12,11 +12,13 @@ air and the held press.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
+from engine.core import S
 from engine.errors import ObeliskError, PutBackFirst
 from engine.players import Player
 from engine.reading import Reading
+from firmware.core.hooks import V
 from firmware.core.table_state import TableState
 
 if TYPE_CHECKING:
@@ -28,11 +30,11 @@ if TYPE_CHECKING:
     from firmware.core.takebacks import Takebacks
 
 
-class Turn:
+class Turn(Generic[V, S]):
     """Whose turn it is, what it asks, and the decision on each settled reading."""
 
-    def __init__(self, table: CoreTable, repair: Repair, choosing: Choosing,
-                 takebacks: Takebacks) -> None:
+    def __init__(self, table: CoreTable[V, S], repair: Repair[V, S], choosing: Choosing[V, S],
+                 takebacks: Takebacks[V, S]) -> None:
         self._table = table
         self._repair = repair
         self._choosing = choosing

@@ -49,7 +49,8 @@ PLACED = "placed"
 """An accepted placement's notation in events: it names no size (the words say where)."""
 
 
-class HighriseTable(Table[View]):
+class HighriseTable(Table[View, HighriseState]):
+    game: HighriseGame  # the table plays its own game (its options)
     SETUP = "put a cover on every square, then press a player button"
     READY = "the board is ready: press a player button to start"
     record: ClassVar[ModuleType] = record  # annotated: mypy reads a bare module as an instance's

@@ -71,7 +71,7 @@ def _then(n: int) -> str:
     return f" (then {rest[0]})" if rest else ""
 
 
-class MazeTable(Table[MazeView]):
+class MazeTable(Table[MazeView, MazeState]):
     SETUP = ("clear the board of pieces and walls; then the Architect puts segment 1, "
              "the obelisk, on any square")
     READY = ("the board is clear: the Architect puts segment 1, the obelisk, on any square "

@@ -51,7 +51,8 @@ def _turn_words(pos: StonesState, seen: View) -> str:
     return f"{words}; {named} changes nothing the switches see: press your button for it"
 
 
-class StonesTable(Table[BoardView]):
+class StonesTable(Table[BoardView, StonesState]):
+    game: StonesGame  # the table plays its own game (its options)
     SETUP = "set the stones out as at the start, then press a player button"
     record: ClassVar[ModuleType] = record
     draw_leds = leds.frame

@@ -78,8 +78,10 @@ CHOOSE_PLACEMENT = ("{}: more than one placement fits what the rods see; press y
                     "to light the next, hold it on the right one")
 
 
-class TowersTable(Table[TowersView]):
+class TowersTable(Table[TowersView, TowersState]):
     """One towers game on a physical (or simulated) table."""
+
+    game: TowersGame  # the table plays its own game (its options, its block set)
 
     EXTRA_STATES = tuple(TowersTableState)
     EXTRA_TRANSITIONS = (

@@ -7,10 +7,10 @@ from engine.reading import Reading
 from engine.stones.sensing import BoardView
 from firmware.core.table import Table
 from tests.support.toy import leds, record
-from tests.support.toy.game import SIZE
+from tests.support.toy.game import SIZE, NoughtsState
 
 
-class NoughtsTable(Table[BoardView]):
+class NoughtsTable(Table[BoardView, NoughtsState]):
     SETUP = "clear the squares a1 to c3, then press a player button"
     record = record
     draw_leds = leds.frame
