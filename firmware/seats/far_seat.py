@@ -8,12 +8,17 @@ a move comes from (``_plan``) and what the other table must agree to first.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import ObeliskError
 from engine.players import Player
 from firmware.core.table_state import TableState
 from firmware.games import GAMES
+
+if TYPE_CHECKING:
+    from engine.core import S, State
+    from engine.reading import Reading
+    from firmware.core.hooks import CoreTable, V
 
 
 class NoComputer(ObeliskError):
@@ -32,7 +37,7 @@ def rules_for(game_id: str) -> Any:
     return rules
 
 
-def movers(state: Any) -> tuple[Player, ...]:
+def movers(state: State) -> tuple[Player, ...]:
     """Who may act now (towers: both while placing)."""
     if state.is_terminal():
         return ()
@@ -60,10 +65,10 @@ class FarSeat:
         self.hinted: tuple = ()  # the hint lit for the person, until the position changes
         self._told = False  # the asked move was told (``ask``)
         self._refusal = ""  # the words of the last refusal of a move made for this seat
-        self._for: Any = None  # the position ``asked`` and ``hinted`` were worked out in
+        self._for: State | None = None  # the position ``asked`` and ``hinted`` were worked out in
         self._n = 0  # how many actions the table had played then
 
-    def _plan(self, table: Any, seat: Player) -> tuple:
+    def _plan(self, table: CoreTable[V, S], seat: Player) -> tuple:
         """The move ``seat`` makes now (empty: none yet)."""
         raise NotImplementedError
 
@@ -75,7 +80,7 @@ class FarSeat:
         """The seed of the game after the one played with ``seed`` (None: a fresh one)."""
         return None
 
-    def asks(self, pos: Any) -> bool:
+    def asks(self, pos: State) -> bool:
         """Whether the far seat's move is asked in ``pos`` (the game says: the maze's
         obelisk goes down wherever the person puts it, in a game against the computer)."""
         return self.rules.asks(pos)
@@ -84,15 +89,15 @@ class FarSeat:
         """Whether the table plays this action of the far seat itself (no pieces to move)."""
         return self.rules.hands_free(action)
 
-    def recorded(self, pos: Any, made: Any) -> Any:
+    def recorded(self, pos: State, made: Any) -> Any:
         """What the journal keeps of a move made here (by default the move as made)."""
         return made
 
-    def first_to_act(self, pos: Any) -> bool:
+    def first_to_act(self, pos: State) -> bool:
         """Whether the far seat acts before the person here (by default whenever it may)."""
         return self.seat in movers(pos) and self.asks(pos)
 
-    def turn(self, table: Any) -> tuple:
+    def turn(self, table: CoreTable[V, S]) -> tuple:
         """The position changed: work out the far seat's move if it is to act (``asked``,
         which the turn's words say and ``ask`` then tells). What it returns the table plays
         itself at once: an asked action that needs no hands (else ())."""
@@ -109,13 +114,13 @@ class FarSeat:
             return self.asked[:1]  # nothing to fetch: the table plays it itself
         return ()
 
-    def ask(self, table: Any) -> None:
+    def ask(self, table: CoreTable[V, S]) -> None:
         """Ask for the move ``turn`` worked out, once (after the turn that says it)."""
         if self.asked and not self._told:
             self._told = True
             table.tell("asked", by=self.called, **self._said(table, self.asked, self.seat))
 
-    def doing(self, table: Any, words: str) -> str:
+    def doing(self, table: CoreTable[V, S], words: str) -> str:
         """The turn's words: ``words`` (the phase's), or, while the computer's seat is to
         act and a move is asked, that move for the person to make, in the ask's words: the
         table takes no other for it."""
@@ -127,7 +132,7 @@ class FarSeat:
         also = "; and your own move too" if self.person in movers(pos) else ""
         return f"make {self.called}'s move: {self.rules.words(pos, self.asked)}{also}"
 
-    def _left(self, table: Any) -> tuple:
+    def _left(self, table: CoreTable[V, S]) -> tuple:
         """What the asked move still lacks after the actions played since it was asked (none
         if those went elsewhere: a takeback)."""
         n = self._n
@@ -135,7 +140,7 @@ class FarSeat:
             return ()
         return self._unmade(self.asked, table, n)
 
-    def _unmade(self, asked: tuple, table: Any, n: int) -> tuple:
+    def _unmade(self, asked: tuple, table: CoreTable[V, S], n: int) -> tuple:
         """What of ``asked``, worked out after ``n`` actions, the actions since have not made."""
         left = list(asked)
         for k in range(n, len(table.actions)):
@@ -146,7 +151,7 @@ class FarSeat:
                     break
         return tuple(left)
 
-    def _still_legal(self, pos: Any, left: tuple) -> tuple:
+    def _still_legal(self, pos: State, left: tuple) -> tuple:
         """What is left of the asked move, if the rules still allow all of it."""
         state = pos
         try:
@@ -156,14 +161,14 @@ class FarSeat:
             return ()
         return left
 
-    def _said(self, table: Any, actions: tuple, seat: Player) -> dict:
+    def _said(self, table: CoreTable[V, S], actions: tuple, seat: Player) -> dict:
         pos = table.position
         return {"player": seat.value,
                 "action": self.rules.notation(pos, actions),
                 "text": self.rules.words(pos, actions),
                 "where": [mark.to_dict() for mark in self.rules.where(pos, actions)]}
 
-    def standing(self, table: Any) -> list[dict]:
+    def standing(self, table: CoreTable[V, S]) -> list[dict]:
         """The move still asked, and a hint still lit, as events: for a reader that joins."""
         out = []
         if self.asked:
@@ -173,7 +178,8 @@ class FarSeat:
             out.append(table.event("hint", **self._said(table, self.hinted, self.person)))
         return out
 
-    def refuse(self, table: Any, action: Any, actor: Player) -> tuple[str, tuple] | None:
+    def refuse(self, table: CoreTable[V, S], action: Any,
+               actor: Player) -> tuple[str, tuple] | None:
         """Why a move made for the far seat is not the one asked (and where), or None.
 
         ``actor`` is who made ``action``, as the table's rules tell. A move of the
@@ -188,7 +194,7 @@ class FarSeat:
         self._refusal = self.rules.differs(pos, self.asked, action, by=self.called)
         return self._refusal, ()
 
-    def showing(self, table: Any) -> bool:
+    def showing(self, table: CoreTable[V, S]) -> bool:
         """Whether the asked move is shown now (lit, and said beside a ring): in play, and
         while the table refuses a move made in its place (the refusal points at it)."""
         if table.state == TableState.play:
@@ -196,7 +202,7 @@ class FarSeat:
         return (table.state == TableState.repair and bool(self.asked) and bool(self._refusal)
                 and table.problem == self._refusal)
 
-    def overlay(self, table: Any, leds: dict) -> None:
+    def overlay(self, table: CoreTable[V, S], leds: dict) -> None:
         """Light the asked move (or the person's hint) over the game's LED frame."""
         if not self.showing(table):
             return
@@ -205,7 +211,7 @@ class FarSeat:
         elif self.hinted:
             self.rules.lights(table, leds, self.hinted, self.person, asked=False)
 
-    def ring_words(self, table: Any, owner: str) -> str:
+    def ring_words(self, table: CoreTable[V, S], owner: str) -> str:
         """What seat ``owner``'s ring tells of the asked move (or of the person's hint), in
         words, for a game whose solo module has ``ring_words`` (High Rise's pyramid size);
         "" for any other ring. Lit as ``overlay`` lights them: the asked move, else a hint."""
@@ -219,7 +225,7 @@ class FarSeat:
             return say(table.position, self.hinted, by="")
         return ""
 
-    def chosen(self, pos: Any, reading: Any) -> tuple:
+    def chosen(self, pos: State, reading: Reading) -> tuple:
         """Of the moves a reading may be (a block resting above the rods), the one the far
         seat asked, when it is the far seat's choice: no one here has to pick it (else ())."""
         if reading.chooser is not self.seat or not self.asked:
@@ -229,7 +235,7 @@ class FarSeat:
                 return candidate
         return ()
 
-    def _same_moves(self, pos: Any, candidate: tuple) -> bool:
+    def _same_moves(self, pos: State, candidate: tuple) -> bool:
         state = pos
         try:
             for wanted, made in zip(self.asked, candidate, strict=True):
@@ -240,7 +246,7 @@ class FarSeat:
             return False
         return True
 
-    def button(self, table: Any, player: Player, kind: str) -> bool:
+    def button(self, table: CoreTable[V, S], player: Player, kind: str) -> bool:
         """A button the far seat means something by; True when it was taken (by default
         none: a button means what it means in a game of two)."""
         return False
@@ -253,19 +259,19 @@ class FarSeat:
     # What the other table of a match must agree to first (``firmware.seats.match_asks``);
     # with the computer, each is as at a table of two people (False: not taken here).
 
-    def answers(self, table: Any, player: Player, kind: str) -> bool:
+    def answers(self, table: CoreTable[V, S], player: Player, kind: str) -> bool:
         """A player's button answering the far seat's ask (True: taken)."""
         return False
 
-    def menu(self, table: Any) -> bool:
+    def menu(self, table: CoreTable[V, S]) -> bool:
         """The menu button asking the far seat (True: taken, nothing paused here yet)."""
         return False
 
-    def confirms(self, table: Any, player: Player) -> bool:
+    def confirms(self, table: CoreTable[V, S], player: Player) -> bool:
         """A press confirming the takeback on offer, taken as an ask of the far seat."""
         return False
 
-    def on_takeback(self, table: Any, to: int) -> bool:
+    def on_takeback(self, table: CoreTable[V, S], to: int) -> bool:
         """The pieces stand as the game before ``to``: a takeback the far seat agreed
         happens (True), else it is offered to the owners' buttons (False)."""
         return False

@@ -26,10 +26,14 @@ twice.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.errors import ObeliskError
 from engine.players import Player
+
+if TYPE_CHECKING:
+    from engine.core import S
+    from firmware.core.hooks import CoreTable, V
 
 KINDS = ("pause", "resume", "end", "takeback")
 
@@ -89,7 +93,7 @@ class MatchAsks:
 
     # ---------------------------------------------------------------- asking
 
-    def propose(self, table: Any, kind: str, to: int = -1) -> str:
+    def propose(self, table: CoreTable[V, S], kind: str, to: int = -1) -> str:
         """The person here asks the other table (``kind``); the words that say so."""
         if self.theirs is not None:
             raise AskRefused(f"the other table asked to {self.theirs.words()} first: agree "
@@ -104,7 +108,7 @@ class MatchAsks:
         table.tell("match", state="asked", ask=ask.to_dict(), message=words)
         return words
 
-    def answered(self, table: Any, ask: Ask, agree: bool) -> str:
+    def answered(self, table: CoreTable[V, S], ask: Ask, agree: bool) -> str:
         """The other table's player answered an ask of this table's (``peer_answer``)."""
         if ask.by != self.person.value:
             raise AskRefused("that answer is to an ask of the other table's own")
@@ -123,7 +127,7 @@ class MatchAsks:
 
     # ---------------------------------------------------------------- answering
 
-    def offered_ask(self, table: Any, ask: Ask) -> str:
+    def offered_ask(self, table: CoreTable[V, S], ask: Ask) -> str:
         """The other table asks (``peer_ask``): put to the person here, once."""
         if ask.by != self.seat.value:
             raise AskRefused("an ask of the other table comes from its own seat")
@@ -137,12 +141,12 @@ class MatchAsks:
                    message=self._offer_words(ask, table))
         return "put to the person here"
 
-    def _offer_words(self, ask: Ask, table: Any) -> str:
+    def _offer_words(self, ask: Ask, table: CoreTable[V, S]) -> str:
         who = table.SEATS.get(ask.by, f"player {ask.by}")  # as the game names its seats
         return (f"the other table ({who}) asks to {ask.words()}: press your button or Agree "
                 "to agree; the menu button or Decline to decline")
 
-    def answer(self, table: Any, agree: bool) -> Ask:
+    def answer(self, table: CoreTable[V, S], agree: bool) -> Ask:
         """The person here answers the other table's ask; the ask answered."""
         ask = self.theirs
         if ask is None:
@@ -159,7 +163,7 @@ class MatchAsks:
 
     # ---------------------------------------------------------------- both tables
 
-    def _stale(self, table: Any, ask: Ask) -> str:
+    def _stale(self, table: CoreTable[V, S], ask: Ask) -> str:
         """Why ``ask`` no longer fits the game here ("": it fits)."""
         if ask.kind == "takeback" and (ask.agreed != self.agreed or ask.n != len(
                 table.actions)):
@@ -174,7 +178,7 @@ class MatchAsks:
             return f"there are not {ask.n - ask.to} actions to take back"
         return ""
 
-    def _carry_out(self, table: Any, ask: Ask) -> None:
+    def _carry_out(self, table: CoreTable[V, S], ask: Ask) -> None:
         self.mine = None
         if ask.kind == "pause":
             table.pause()
@@ -186,7 +190,7 @@ class MatchAsks:
             self.agreed_to = ask.to
             table.take_back_agreed()
 
-    def takeback_words(self, table: Any) -> str:
+    def takeback_words(self, table: CoreTable[V, S]) -> str:
         """While an agreed takeback waits for the pieces: what to lift off here."""
         to = self.agreed_to
         if to is None:
@@ -196,7 +200,7 @@ class MatchAsks:
         return (f"as agreed with the other table, take back {words}: lift those pieces "
                 "off as they were before")
 
-    def on_takeback(self, table: Any, to: int) -> bool:
+    def on_takeback(self, table: CoreTable[V, S], to: int) -> bool:
         """The pieces here stand as the game did before ``to`` of its actions: True when a
         takeback of the match was done, or refused in words (not offered as at a table of
         two people)."""
@@ -210,14 +214,14 @@ class MatchAsks:
         table.takebacks.take_back(to, why="agreed")
         return True
 
-    def confirms(self, table: Any, player: Player) -> bool:
+    def confirms(self, table: CoreTable[V, S], player: Player) -> bool:
         """A press confirming a takeback on offer: in a match it asks the other table (the
         person's press), and the other seat's button means nothing here. True: taken."""
         if player is self.person and table.offer is not None and self.mine is None:
             self.propose(table, "takeback", table.offer.to)
         return True
 
-    def standing_asks(self, table: Any) -> list[dict]:
+    def standing_asks(self, table: CoreTable[V, S]) -> list[dict]:
         """The asks that stand, as events: for a reader that joins (a page, the link)."""
         out = []
         if self.mine is not None:

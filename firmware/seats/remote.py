@@ -26,13 +26,17 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core import counted
 from engine.errors import ObeliskError
 from engine.players import Player
 from firmware.seats.far_seat import FarSeat, movers
 from firmware.seats.match_asks import AskRefused, MatchAsks
+
+if TYPE_CHECKING:
+    from engine.core import S, State
+    from firmware.core.hooks import CoreTable, V
 
 MATCH_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 SECRET_ENV = "OBELISK_MATCH_SECRET"
@@ -144,7 +148,7 @@ class Peer(MatchAsks, FarSeat):
 
     # ---------------------------------------------------------------- the peer's actions
 
-    def offered(self, table: Any, index: int, action: Any, agreed: int = 0) -> str:
+    def offered(self, table: CoreTable[V, S], index: int, action: Any, agreed: int = 0) -> str:
         """The peer's action ``action`` at place ``index`` came, after ``agreed`` takebacks
         agreed: what became of it, in words. RemoteError when the two tables disagree (the
         match cannot go on)."""
@@ -172,6 +176,8 @@ class Peer(MatchAsks, FarSeat):
         except ValueError:
             raise self._disagree(table, index, "the rules here cannot read the other table's "
                                  "move (is obelisk the same version at both tables?)") from None
+        if actor is None:  # a chance action: the match's seed makes those at both tables
+            raise self._disagree(table, index, "the other table sent a move no player makes")
         if actor is not self.seat:
             raise self._disagree(table, index, f"the other table sent a move of player "
                                  f"{actor.value}, who plays here")
@@ -179,28 +185,28 @@ class Peer(MatchAsks, FarSeat):
         self._for = None  # worked out afresh: the asked move is this one
         return "lit for the person here to make"
 
-    def _same_record(self, table: Any, index: int, action: Any) -> bool:
+    def _same_record(self, table: CoreTable[V, S], index: int, action: Any) -> bool:
         return table.record.action_to_dict(table.actions[index]) == \
             table.record.action_to_dict(action)
 
-    def _words_at(self, table: Any, index: int, action: Any) -> str:
+    def _words_at(self, table: CoreTable[V, S], index: int, action: Any) -> str:
         try:
             return table.history[index].action_to_string(action)
         except (ObeliskError, ValueError, AttributeError):
             return str(action)
 
-    def _disagree(self, table: Any, index: int, words: str) -> RemoteError:
+    def _disagree(self, table: CoreTable[V, S], index: int, words: str) -> RemoteError:
         self.problem = f"the tables disagree at action {index + 1}: {words}; the match stops here"
         return RemoteError(self.problem)
 
     # ---------------------------------------------------------------- the far seat
 
-    def _plan(self, table: Any, seat: Player) -> tuple:
+    def _plan(self, table: CoreTable[V, S], seat: Player) -> tuple:
         """The peer's move, once it came: the next action in the game, only that one."""
         action = self.arrived.get(len(table.actions))
         return () if action is None else (action,)
 
-    def asks(self, pos: Any) -> bool:
+    def asks(self, pos: State) -> bool:
         """Every move of the other table's is asked: it was made there already."""
         return True
 
@@ -208,7 +214,8 @@ class Peer(MatchAsks, FarSeat):
         """The peer's hourglass ran out, a bonus declined, a pass: the table plays it itself."""
         return self.rules.hands_free(action) or type(action).__name__ == "Timeout"
 
-    def refuse(self, table: Any, action: Any, actor: Player) -> tuple[str, tuple] | None:
+    def refuse(self, table: CoreTable[V, S], action: Any,
+               actor: Player) -> tuple[str, tuple] | None:
         if self.agreed_to is not None:
             return self.takeback_words(table), ()
         pos = table.position
@@ -223,21 +230,21 @@ class Peer(MatchAsks, FarSeat):
                     "this piece back as it was"), ()
         return None
 
-    def doing(self, table: Any, words: str) -> str:
+    def doing(self, table: CoreTable[V, S], words: str) -> str:
         """The turn's words, or what an agreed takeback still needs lifted off here."""
         return self.takeback_words(table) or super().doing(table, words)
 
-    def standing(self, table: Any) -> list[dict]:
+    def standing(self, table: CoreTable[V, S]) -> list[dict]:
         return super().standing(table) + self.standing_asks(table)
 
-    def answers(self, table: Any, player: Player, kind: str) -> bool:
+    def answers(self, table: CoreTable[V, S], player: Player, kind: str) -> bool:
         """The person's press agrees to the other table's ask."""
         if self.theirs is None or player is not self.person or kind != "press":
             return False
         self.answer(table, agree=True)
         return True
 
-    def menu(self, table: Any) -> bool:
+    def menu(self, table: CoreTable[V, S]) -> bool:
         """The menu button declines the other table's ask, or asks it to pause (play on)."""
         if self.theirs is not None:
             self.answer(table, agree=False)
@@ -251,7 +258,7 @@ class Peer(MatchAsks, FarSeat):
             table.tell("notice", message=str(exc))
         return True
 
-    def recorded(self, pos: Any, made: Any) -> Any:
+    def recorded(self, pos: State, made: Any) -> Any:
         """What the journal keeps for a move made here: the peer's own action when this is
         it (a towers block of the same colour may be another of the set's)."""
         for wanted in self.asked:
@@ -259,7 +266,7 @@ class Peer(MatchAsks, FarSeat):
                 return wanted
         return made
 
-    def first_to_act(self, pos: Any) -> bool:
+    def first_to_act(self, pos: State) -> bool:
         """The peer acts first when it alone may, or when both may and its seat comes first."""
         mover = movers(pos)
         return self.seat in mover and (len(mover) == 1 or self.seat.value < self.person.value)

@@ -28,7 +28,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import ObeliskError
 from engine.players import Player
@@ -37,6 +37,10 @@ from firmware.games import GAMES
 from firmware.seats.far_seat import FarSeat, movers
 from firmware.store.state_dir import StateDirError, write_whole
 from hardware.files import read_limited
+
+if TYPE_CHECKING:
+    from engine.core import S, State
+    from firmware.core.hooks import CoreTable, V
 
 ASKED_FILE = "asked.json"
 """The computer's move asked and not yet made, beside the journal (``Computer._keep``)."""
@@ -47,7 +51,7 @@ answers nothing else meanwhile, so this stays short (the issue allows 1 s on a P
 at the top level; the budgets usually end the search well before)."""
 
 
-def think(opponent: Any, state: Any, seed: int, cap_s: float,
+def think(opponent: Any, state: State, seed: int, cap_s: float,
           clock: Callable[[], float] = time.monotonic) -> tuple[Any, float]:
     """The opponent's move in ``state`` and the seconds it took: its level's budget, cut
     short before ``cap_s`` on ``clock``: no simulation starts that would end past it if it
@@ -140,12 +144,12 @@ class Computer(FarSeat):
 
     # ---------------------------------------------------------------- choosing
 
-    def _search(self, state: Any, seed: int, cap_s: float) -> Any:
+    def _search(self, state: State, seed: int, cap_s: float) -> Any:
         action, seconds = think(self.opponent, state, seed, cap_s)
         self.thinks.append(seconds)
         return action
 
-    def _plan(self, table: Any, seat: Player) -> tuple:
+    def _plan(self, table: CoreTable[V, S], seat: Player) -> tuple:
         """The move ``seat`` would make now: one action, or those the game plays in one go
         (the towers' two zone blocks, the maze's segments), all within one think cap: the
         loop answers nothing else meanwhile. The computer's own move, once asked, is kept
@@ -159,7 +163,7 @@ class Computer(FarSeat):
             self._keep(table, actions)
         return actions
 
-    def _kept(self, table: Any) -> tuple:
+    def _kept(self, table: CoreTable[V, S]) -> tuple:
         """What is left of the move asked before a restart, if still legal (else ()): asked
         at this very point, or earlier with part of it made since (a towers choice of two
         blocks, one of them fetched)."""
@@ -174,13 +178,13 @@ class Computer(FarSeat):
             return ()
         return self._still_legal(table.position, self._unmade(actions, table, n))
 
-    def _keep(self, table: Any, actions: tuple) -> None:
+    def _keep(self, table: CoreTable[V, S], actions: tuple) -> None:
         kept = {"n": len(table.actions), "seed": table.seed,
                 "actions": [table.record.action_to_dict(a) for a in actions]}
         with contextlib.suppress(StateDirError, OSError, TypeError, ValueError):  # a full
             write_whole(table.journal.dir / ASKED_FILE, json.dumps(kept).encode())  # disk: asked
 
-    def _search_move(self, table: Any, seat: Player) -> tuple:
+    def _search_move(self, table: CoreTable[V, S], seat: Player) -> tuple:
         first = table.position
         state, actions = first, list[Any]()
         seed = (table.seed * 1_000_003 + len(table.actions)) % 2**63
@@ -194,7 +198,7 @@ class Computer(FarSeat):
 
     # ---------------------------------------------------------------- hints
 
-    def button(self, table: Any, player: Player, kind: str) -> bool:
+    def button(self, table: CoreTable[V, S], player: Player, kind: str) -> bool:
         """A hold of the person's button asks for a hint; True when it was one."""
         if kind != "hold" or player is not self.person:
             return False
@@ -217,17 +221,17 @@ def shade(asked: bool) -> tuple[palette.RGB, palette.RGB]:
 # -------------------------------------------------------------------- what most games share
 
 
-def asks(pos: Any) -> bool:
+def asks(pos: State) -> bool:
     """Whether the computer's move is asked in this position (by default always)."""
     return True
 
 
-def together(first: Any, state: Any) -> bool:
+def together(first: State, state: State) -> bool:
     """Whether the computer plays on in one go (by default one action a turn)."""
     return False
 
 
-def searched(state: Any, seat: Player) -> Any:
+def searched(state: State, seat: Player) -> Any:
     """The position the search starts from for ``seat`` (by default the table's own)."""
     return state
 
@@ -237,22 +241,22 @@ def hands_free(action: Any) -> bool:
     return False
 
 
-def same(pos: Any, wanted: Any, made: Any) -> bool:
+def same(pos: State, wanted: Any, made: Any) -> bool:
     """Whether the move made is the one asked (by default: the same action)."""
     return wanted == made
 
 
-def words(pos: Any, actions: tuple) -> str:
+def words(pos: State, actions: tuple) -> str:
     """The asked actions in a player's words."""
     return "; ".join(str(a) for a in actions)
 
 
-def notation(pos: Any, actions: tuple) -> str:
+def notation(pos: State, actions: tuple) -> str:
     """The asked actions in the game's notation, as the ``asked`` event carries them."""
     return "; ".join(pos.action_to_string(a) for a in actions)
 
 
-def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
+def differs(pos: State, asked: tuple, made: Any, by: str = "the computer") -> str:
     """What a player reads when the move made for the computer is not the one asked."""
     return (f"{by} asked for {words(pos, asked)}, but this is {made}: put it back "
             "as it was and make the lit move")
