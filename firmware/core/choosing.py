@@ -54,7 +54,7 @@ class Choosing(Generic[V, S]):
             table.ask()
         table.emit(self.event())
 
-    def event(self) -> dict:
+    def event(self) -> dict[str, Any]:
         """The ``offer`` event of the choice on offer."""
         assert self.chooser is not None
         return self._table.event("offer", kind="choose", players=[self.chooser.value],

@@ -48,6 +48,7 @@ offered by it, agreed or declined |
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 _NONE = type(None)
 _NUMBER = (int, float)
@@ -130,9 +131,9 @@ class Mark:
         """A square of the board, by its name."""
         return cls(words or name, square=name, kind=kind)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The mark as an event carries it: its words and the fields it sets."""
-        out: dict = {"words": self.words}
+        out: dict[str, Any] = {"words": self.words}
         for name in ("square", "tower", "zone", "kind"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
@@ -158,7 +159,7 @@ class EventError(ValueError):
     """An event that is not in the vocabulary (a bug in the table that made it)."""
 
 
-def make(name: str, /, **fields: object) -> dict:
+def make(name: str, /, **fields: object) -> dict[str, Any]:
     """An event called ``name`` with ``fields``, checked against the vocabulary."""
     event = {"event": name, **fields}
     check(event)

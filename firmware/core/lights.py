@@ -13,7 +13,7 @@ collaborators (``firmware.core.table.Table``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 from engine.core import S
 from firmware.core import palette
@@ -21,6 +21,7 @@ from firmware.core.hooks import V
 
 if TYPE_CHECKING:
     from firmware.core.hooks import CoreTable
+    from firmware.core.palette import Frame
 
 
 class Lights(Generic[V, S]):
@@ -28,9 +29,9 @@ class Lights(Generic[V, S]):
 
     def __init__(self, table: CoreTable[V, S]) -> None:
         self._table = table
-        self.told: dict | None = None  # the last ``lights`` event
+        self.told: dict[str, Any] | None = None  # the last ``lights`` event
 
-    def frame(self, now: float, ring_pixels: int) -> dict:
+    def frame(self, now: float, ring_pixels: int) -> Frame:
         """The LEDs now: the game's own picture, and over it the far seat's asked move or
         a hint (drawn here once for every game)."""
         table = self._table
@@ -39,7 +40,7 @@ class Lights(Generic[V, S]):
             table.solo.overlay(table, leds)
         return leds
 
-    def tell(self, frame: dict) -> None:
+    def tell(self, frame: Frame) -> None:
         """Tell the page what the LEDs show, strip by strip, in the LEDs' own colours: what
         the table says with light (a ring's count, a square to fix) is on the page too, laid
         out as on the table, with the words of what a light tells beside it."""

@@ -8,10 +8,14 @@ the candidate a button would pick. Players keep their colours everywhere.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine.players import Player
 
 RGB = tuple[int, int, int]
+Frame = dict[tuple[str, str, int], RGB]
+"""Every LED lit now, by (strip, owner, index): ``("ring", "A", 3)``, ``("board", "", 12)``
+(a game's ``leds.frame``); an LED left out is dark."""
 
 OFF: RGB = (0, 0, 0)
 PLAYERS: dict[Player, RGB] = {Player.A: (0, 90, 255), Player.B: (255, 60, 160)}
@@ -48,7 +52,7 @@ def stacked(base: RGB, bottom: int, top: int) -> RGB:
     return tuple(round((c + (255 - c) * pale) * dim) for c in base)  # type: ignore[return-value]
 
 
-def strips(frame: dict, cols: Callable[[str, int], int]) -> list[dict]:
+def strips(frame: Frame, cols: Callable[[str, int], int]) -> list[dict[str, Any]]:
     """A frame of LEDs as a page draws it: strip by strip (a ring, the board, a tower), each
     LED's colour as ``#rrggbb`` by its index, with how many make a row (``cols``)."""
     lit: dict[tuple[str, str], dict[int, str]] = {}

@@ -43,7 +43,7 @@ class Repair(Generic[V, S]):
             table.beep()
             table.emit(self.event())
 
-    def event(self) -> dict:
+    def event(self) -> dict[str, Any]:
         """The ``refused`` event of the problem now."""
         table = self._table
         return table.event("refused", message=table.problem, kind=self.kind,

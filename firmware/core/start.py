@@ -91,7 +91,7 @@ class Start(Generic[V, S]):
                 table.emit(event)
             self._turn.tell(None)
 
-    def _initial(self, start: dict) -> Any:
+    def _initial(self, start: dict[str, Any]) -> S:
         """The first position of a journalled game (chance from its seed)."""
         table = self._table
         self.seed = table._start_seed(start)
@@ -124,7 +124,7 @@ class Start(Generic[V, S]):
         table.begin()
         self._announce()
 
-    def entry(self, state: Any) -> dict:
+    def entry(self, state: S) -> dict[str, Any]:
         """The journal's start line: game, options, seed, what the game is made of, the far
         seat, as the game writes it (``_start_entry``: High Rise seals the seed)."""
         table = self._table
@@ -163,7 +163,7 @@ class Start(Generic[V, S]):
         table.emit(table.public_state())  # every reader draws the new game's setup at once
         table._set_up_again()
 
-    def observation(self) -> dict:
+    def observation(self) -> dict[str, Any]:
         """The public observation a reader draws now: before a game, the table as it is being
         set out where the game says so (``setup_seen``); else the game's."""
         table = self._table

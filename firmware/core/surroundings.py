@@ -5,8 +5,9 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
-Listener = Callable[[dict], None]
+Listener = Callable[[dict[str, Any]], None]
 
 
 def _silent() -> None:
@@ -27,14 +28,16 @@ class Surroundings:
         self.beep = beep
         self._listeners = list(listeners)
         self._muted = 0
-        self.missing: list[dict] = []  # devices the table cannot use (the service says which)
-        self.scanner: dict | None = None  # the board's own figures, as last told (an event)
+        # devices the table cannot use (the service says which), and the board's own figures,
+        # as last told (an event)
+        self.missing: list[dict[str, Any]] = []
+        self.scanner: dict[str, Any] | None = None
 
     def listen(self, listener: Listener) -> None:
         """Hear every event told from now on (the stream's readers, a demo's screen)."""
         self._listeners.append(listener)
 
-    def tell(self, event: dict) -> None:
+    def tell(self, event: dict[str, Any]) -> None:
         """Hand one event to every listener, in the order they came, unless muted."""
         if not self._muted:
             for listener in tuple(self._listeners):

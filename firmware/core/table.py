@@ -53,12 +53,13 @@ from engine.record import options_to_dict
 from firmware.core import events
 from firmware.core.choosing import Actions, Choosing
 from firmware.core.events import Mark
-from firmware.core.hooks import TableGame, V
+from firmware.core.hooks import Records, TableGame, V
 from firmware.core.lights import Lights
+from firmware.core.palette import Frame
 from firmware.core.repair import Repair
 from firmware.core.settle import Settler
 from firmware.core.start import Start, fresh_seed
-from firmware.core.surroundings import Surroundings
+from firmware.core.surroundings import Listener, Surroundings
 from firmware.core.table_state import READING_STATES, TableState
 from firmware.core.takebacks import Takebacks
 from firmware.core.turn import Turn
@@ -96,16 +97,16 @@ class Table(Generic[V, S]):
     """
 
     STATES: ClassVar[tuple[StrEnum, ...]] = CORE_STATES
-    TRANSITIONS: ClassVar[tuple[dict, ...]] = CORE_TRANSITIONS
+    TRANSITIONS: ClassVar[tuple[dict[str, Any], ...]] = CORE_TRANSITIONS
     EXTRA_STATES: ClassVar[tuple[StrEnum, ...]] = ()
-    EXTRA_TRANSITIONS: ClassVar[tuple[dict, ...]] = ()
+    EXTRA_TRANSITIONS: ClassVar[tuple[dict[str, Any], ...]] = ()
     SETUP: ClassVar[str] = "set the pieces out for a new game, then press a player button"
     READY: ClassVar[str] = "the board is set: press a player button to start"
     PAUSED: ClassVar[str] = "paused: nothing changes until play resumes"  # (towers: its glass)
     SEATS: ClassVar[dict[str, str]] = {p.value: str(p) for p in PLAYERS}
     """The seats as the game names them (the maze names its roles), in every word said."""
-    record: ClassVar[Any]  # engine.<game>.record: action_to_dict, action_from_dict
-    draw_leds: ClassVar[Callable[..., dict]]  # <game>/leds.py frame(table, now, ring_pixels)
+    record: ClassVar[Records]  # engine.<game>.record: action_to_dict, action_from_dict
+    draw_leds: ClassVar[Callable[..., Frame]]  # <game>/leds.py frame(table, now, ring_pixels)
 
     if TYPE_CHECKING:  # what the ``transitions`` machine adds to its model: the state and
         # its triggers, each with its ``may_`` (whether it may happen now)
@@ -141,7 +142,7 @@ class Table(Generic[V, S]):
             + cls.EXTRA_TRANSITIONS
 
     def __init__(self, game: TableGame[S], journal: Journal, *, around: Surroundings | None = None,
-                 emit: Callable[[dict], None] | None = None,
+                 emit: Listener | None = None,
                  beep: Callable[[], None] | None = None, settle_s: float = 0.3,
                  quick_s: float = 0.1, seed: int | None = None, solo: Any = None) -> None:
         """``around``: what surrounds the table (its lock, listeners, buzzer, what is known
@@ -162,14 +163,15 @@ class Table(Generic[V, S]):
         self.solo: Any = solo  # a far seat: the computer (seats.solo.Computer), a peer (Peer)
         self.settler: Settler[V] = Settler(settle_s, quick_s)
         self._prepared: dict[Any, tuple[S, S]] = {}  # action -> (position before, after)
-        self._meant: tuple | None = None  # (position, view and key, its Reading or refusal)
+        # (position, view and key, its Reading or refusal)
+        self._meant: tuple[S, tuple[V, object], Reading | ObeliskError] | None = None
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
         self.problem = ""  # what stands between the players and play now, in words
         self._end_due = False  # the game is over, but its end is not written yet (a full disk)
         self.position: S = seeded_start(game, seed)[0]  # the start, until a game
         self.history: list[S] = [self.position]
-        self.actions: list = []
+        self.actions: list[Any] = []
         self._now = 0.0
         # the collaborators, each keeping its own part of the table's state
         self.choosing = Choosing(self)
@@ -224,12 +226,12 @@ class Table(Generic[V, S]):
         return self.turn.lifted
 
     @property
-    def wrong(self) -> tuple:
+    def wrong(self) -> tuple[Any, ...]:
         """Where the LEDs light what is wrong."""
         return self.repair.where
 
     @property
-    def lights(self) -> dict | None:
+    def lights(self) -> dict[str, Any] | None:
         """What the LEDs show, as last told (a ``lights`` event)."""
         return self.lighting.told
 
@@ -240,7 +242,7 @@ class Table(Generic[V, S]):
         """The lock the service and the people's hands take turns with (``around``'s)."""
         return self.around.lock
 
-    def emit(self, event: dict) -> None:
+    def emit(self, event: dict[str, Any]) -> None:
         """Hand one event to whoever listens (``around``'s listeners)."""
         self.around.tell(event)
 
@@ -251,11 +253,11 @@ class Table(Generic[V, S]):
         """Emit one event of the vocabulary (checked)."""
         self.emit(self.event(name, **fields))
 
-    def event(self, name: str, /, **fields: object) -> dict:
+    def event(self, name: str, /, **fields: object) -> dict[str, Any]:
         """One event of the vocabulary, as this table tells it (checked)."""
         return events.make(name, **self._shown(name, fields))
 
-    def public_state(self) -> dict:
+    def public_state(self) -> dict[str, Any]:
         """The whole public state as a ``table`` event: what a new reader starts from."""
         player = self.position.current_player() if self.started else None
         match = {} if self.solo is None else self.solo.public()  # a match: its name, seat
@@ -266,7 +268,7 @@ class Table(Generic[V, S]):
                           actions=len(self.actions), observation=self.starter.observation(),
                           moves=self.moves(), **match)
 
-    def moves(self) -> list[dict]:
+    def moves(self) -> list[dict[str, Any]]:
         """Every action of the game so far, each as its ``accepted`` event told it (its number,
         who, in words): a page that joins late, or follows a table started again on its
         journal, lists the moves from the first."""
@@ -274,7 +276,7 @@ class Table(Generic[V, S]):
                  "text": self._done(action, self.history[n])}
                 for n, action in enumerate(self.actions)]
 
-    def opening(self, now: float) -> list[dict]:
+    def opening(self, now: float) -> list[dict[str, Any]]:
         """What a new reader of the stream starts from: the whole public state, then what
         stands at this moment beyond it (a pause, a refusal, an offer, an hourglass), so a
         page that joins mid-game shows what one there from the start shows."""
@@ -297,11 +299,11 @@ class Table(Generic[V, S]):
             events.append(self.lights)
         return events + self._lasting_events(now)
 
-    def _lasting_events(self, now: float) -> list[dict]:
+    def _lasting_events(self, now: float) -> list[dict[str, Any]]:
         """A game's own lasting state for a new reader (its hourglass), as events."""
         return []
 
-    def players(self) -> dict:
+    def players(self) -> dict[str, Any]:
         """Who plays, as the game names its seats (a game may name roles); playing alone, the
         computer's seat says so ("player B (computer, level 2)")."""
         seats = dict(self.SEATS)
@@ -353,7 +355,7 @@ class Table(Generic[V, S]):
 
     @classmethod
     def for_service(cls, game: Any, journal: Journal, profile: Any, *, seed: int,
-                    around: Surroundings, solo: Any = None) -> Table:
+                    around: Surroundings, solo: Any = None) -> Table[Any, Any]:
         """The table ``obelisk run`` plays on ``profile`` (``solo``: the computer's seat, a
         ``firmware.seats.solo.Computer``, or None); a game whose table needs more of the profile
         (wall switches, load cells) checks it here first."""
@@ -485,7 +487,7 @@ class Table(Generic[V, S]):
         self._prepared = prepared
         return bool(actions)
 
-    def _sure(self, view: V) -> tuple:
+    def _sure(self, view: V) -> tuple[Any, ...]:
         """The complete legal actions ``view`` surely means, or (): a reading that is only
         actions (no choice, nothing lifted or offered back)."""
         return self._meaning(view).sure()
@@ -522,7 +524,7 @@ class Table(Generic[V, S]):
 
     # ------------------------------------------------------------------ recording
 
-    def _accept(self, actions: list | tuple) -> None:
+    def _accept(self, actions: list[Any] | tuple[Any, ...]) -> None:
         """Journal each action (fsynced), apply it, tell it; the LEDs follow. Nothing the
         rules refuse reaches the journal, not even the first of several actions."""
         if self.solo is not None:  # a far seat's move made here is journalled as it asked it
@@ -569,16 +571,16 @@ class Table(Generic[V, S]):
         """An action as the ``accepted`` event names it (its notation, unless that is secret)."""
         return self.position.action_to_string(action)
 
-    def _public_move(self, action: Any) -> dict | None:
+    def _public_move(self, action: Any) -> dict[str, Any] | None:
         """An action as data the page may draw from (its record form), or None when it
         would tell a secret."""
         return self.record.action_to_dict(action)
 
-    def _entry_of(self, action: Any) -> dict:
+    def _entry_of(self, action: Any) -> dict[str, Any]:
         """What the journal keeps of an action (High Rise seals it)."""
         return {"action": self.record.action_to_dict(action)}
 
-    def _action_of(self, entry: dict) -> Any:
+    def _action_of(self, entry: dict[str, Any]) -> Any:
         """The action a journal entry holds (``_entry_of``'s inverse)."""
         return self.record.action_from_dict(entry["action"])
 
@@ -634,7 +636,7 @@ class Table(Generic[V, S]):
     def _ending(self, outcome: Outcome) -> None:
         """Just before the game_over event (High Rise reveals its stacks)."""
 
-    def result(self) -> dict:
+    def result(self) -> dict[str, Any]:
         """The outcome as plain data (``Outcome.to_dict``)."""
         return self._outcome().to_dict(self.SEATS)
 
@@ -665,11 +667,11 @@ class Table(Generic[V, S]):
 
     # ------------------------------------------------------------------ the LEDs
 
-    def led_frame(self, now: float, ring_pixels: int) -> dict:
+    def led_frame(self, now: float, ring_pixels: int) -> Frame:
         """Every LED now: the game's picture with the far seat's asked move over it."""
         return self.lighting.frame(now, ring_pixels)
 
-    def tell_lights(self, frame: dict) -> None:
+    def tell_lights(self, frame: Frame) -> None:
         """Tell the page what the LEDs show (``Lights.tell``)."""
         self.lighting.tell(frame)
 
@@ -718,7 +720,7 @@ class Table(Generic[V, S]):
         self.problem = ""
         self._on_play()
 
-    def _checked(self, actions: list | tuple) -> list[tuple[Any, S]] | None:
+    def _checked(self, actions: list[Any] | tuple[Any, ...]) -> list[tuple[Any, S]] | None:
         """Each action with the position after it, all checked by the rules before any is
         journalled; None, with the refusal shown, when the rules refuse one."""
         pos, steps = self.position, []
@@ -746,7 +748,7 @@ class Table(Generic[V, S]):
         when it means nothing legal."""
         raise NotImplementedError
 
-    def _to_fix(self, view: V, exc: ObeliskError) -> tuple:
+    def _to_fix(self, view: V, exc: ObeliskError) -> tuple[Any, ...]:
         """Where a refused reading is lit: the squares the refusal names (a game that
         knows better, the first piece to put right, says so)."""
         return exc.squares if isinstance(exc, InferenceError) else ()
@@ -764,7 +766,7 @@ class Table(Generic[V, S]):
                     f"{words}, hold your button")
         return f"{who}: if that was {words}, hold your button"
 
-    def _refusal(self, action: Any, exc: ObeliskError) -> tuple[str, tuple]:
+    def _refusal(self, action: Any, exc: ObeliskError) -> tuple[str, tuple[Any, ...]]:
         """What the players are told of an action the rules refuse, and where it is lit."""
         return str(exc), ()
 
@@ -802,14 +804,14 @@ class Table(Generic[V, S]):
     def _open_start(self, entries: GameEntries) -> None:
         """Before an unfinished game is replayed (High Rise opens its sealed start)."""
 
-    def _start_seed(self, start: dict) -> int:
+    def _start_seed(self, start: dict[str, Any]) -> int:
         """The seed a journalled start holds."""
         seed = start.get("seed", 0)  # journals before chance moved into the engine: none
         if type(seed) is not int:
             raise ValueError(f"the seed {seed!r} is not a whole number")
         return seed
 
-    def _initial(self, start: dict, seed: int) -> S:
+    def _initial(self, start: dict[str, Any], seed: int) -> S:
         """The first position of a journalled game (chance from its seed)."""
         return seeded_start(self.game, seed)[0]
 
@@ -817,16 +819,16 @@ class Table(Generic[V, S]):
         """After a resume: what a game must restore beyond its position (``kept``: what
         ``standing`` said at the last stop)."""
 
-    def standing(self, now: float) -> dict:
+    def standing(self, now: float) -> dict[str, Any]:
         """What stands now beyond the moves, as plain values: a pause (and a game's own, as
         a turn's hourglass); {}: nothing."""
         return {"paused": True} if self.state == TableState.paused else {}
 
-    def _start_entry(self, entry: dict, state: S) -> dict:
+    def _start_entry(self, entry: dict[str, Any], state: S) -> dict[str, Any]:
         """The journal's start line (``entry``: the core's) as the game writes it."""
         return entry
 
-    def extras(self) -> dict:
+    def extras(self) -> dict[str, Any]:
         """What the game is made of beyond its options (a towers set), for the journal; the
         command socket's ``end`` and ``new`` set the same game up again with it."""
         return {}
@@ -838,7 +840,7 @@ class Table(Generic[V, S]):
         """After a game, once the players are asked to set up the next (a game's own
         clocks stop)."""
 
-    def setup_seen(self, view: V | None) -> dict | None:
+    def setup_seen(self, view: V | None) -> dict[str, Any] | None:
         """Before a game: the game's start as far as the sensors (``view``; None: no reading
         yet) see it set out, as an observation, for a game whose start has pieces on the
         board (stones); None where the start's own observation shows the table as it is."""
@@ -865,7 +867,7 @@ class Table(Generic[V, S]):
         """The part of a fresh reading the game reads (High Rise: its board's pads)."""
         return view
 
-    def _shown(self, name: str, fields: dict) -> dict:
+    def _shown(self, name: str, fields: dict[str, Any]) -> dict[str, Any]:
         """An event's fields as this game lets the world see them (High Rise hides its
         stacks until the end)."""
         return fields

@@ -9,7 +9,7 @@ first, and may take the table's place in confirming.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 from engine.core import S, counted
 from engine.players import Player
@@ -73,7 +73,7 @@ class Takebacks(Generic[V, S]):
         return solo.seat if solo is not None and solo.pressed_here and \
             solo.seat in owners else None
 
-    def event(self, offer: Takeback) -> dict:
+    def event(self, offer: Takeback) -> dict[str, Any]:
         """The ``offer`` event of a takeback."""
         table = self._table
         owners = sorted(offer.owners, key=lambda p: p.value)

@@ -46,7 +46,7 @@ class Turn(Generic[V, S]):
 
     # ------------------------------------------------------------------ the turn
 
-    def tell(self, before: Any) -> None:
+    def tell(self, before: S | None) -> None:
         """Say whose turn it is and what to do, if new since ``before`` (None: say it). The
         computer's move first (playing alone): its turn says it; one needing no hands is
         played at once."""
@@ -101,7 +101,7 @@ class Turn(Generic[V, S]):
 
     # ------------------------------------------------------------------ a settled reading
 
-    def read(self, view: Any) -> None:
+    def read(self, view: V) -> None:
         """What a settled reading means, acted on the same way in every game; then the
         turn's words again if the reading changed them (the maze's obelisk lifted: where it
         may go), so that no settled reading goes unanswered."""
@@ -111,7 +111,7 @@ class Turn(Generic[V, S]):
                 and not table.position.is_terminal():
             self.tell(table.position)
 
-    def _meaning_acted_on(self, view: Any) -> None:
+    def _meaning_acted_on(self, view: V) -> None:
         """A refusal to repair, a takeback to confirm, a choice to pick, or actions to play."""
         table = self._table
         self.lifted = None

@@ -20,7 +20,6 @@ stacks one after another.
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import ClassVar
 
 from engine.core import Outcome, square_name
@@ -35,6 +34,7 @@ from engine.highrise.sensing import (
 )
 from engine.reading import Reading
 from engine.record import RecordError
+from firmware.core.hooks import Records
 from firmware.core.surroundings import Surroundings
 from firmware.core.table import Table
 from firmware.core.table_state import TableState
@@ -53,7 +53,7 @@ class HighriseTable(Table[View, HighriseState]):
     game: HighriseGame  # the table plays its own game (its options)
     SETUP = "put a cover on every square, then press a player button"
     READY = "the board is ready: press a player button to start"
-    record: ClassVar[ModuleType] = record  # annotated: mypy reads a bare module as an instance's
+    record: ClassVar[Records] = record  # annotated: mypy reads a bare module as an instance's
     draw_leds = leds.frame
     led_change = leds.next_change
 

@@ -25,7 +25,6 @@ offers those actions back; the buttons of whoever made them confirm.
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import ClassVar
 
 from engine.core import counted, square_name
@@ -38,6 +37,7 @@ from engine.maze.plan import Plan, plan
 from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight, takeback_of
 from engine.players import Player
 from engine.reading import Reading
+from firmware.core.hooks import Records
 from firmware.core.surroundings import Surroundings
 from firmware.core.table import Table
 from firmware.maze import leds
@@ -76,7 +76,7 @@ class MazeTable(Table[MazeView, MazeState]):
              "the obelisk, on any square")
     READY = ("the board is clear: the Architect puts segment 1, the obelisk, on any square "
              "to start the game")
-    record: ClassVar[ModuleType] = record  # annotated: mypy reads a bare module as an instance's
+    record: ClassVar[Records] = record  # annotated: mypy reads a bare module as an instance's
     draw_leds = leds.frame
     SEATS: ClassVar[dict[str, str]] = ROLE_NAMES
 

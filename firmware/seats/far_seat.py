@@ -8,6 +8,7 @@ a move comes from (``_plan``) and what the other table must agree to first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import ObeliskError
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from engine.core import S, State
     from engine.reading import Reading
     from firmware.core.hooks import CoreTable, V
+    from firmware.core.palette import Frame
 
 
 class NoComputer(ObeliskError):
@@ -61,14 +63,14 @@ class FarSeat:
         self.seat = seat
         self.person = seat.other
         self.rules = rules_for(game_id)
-        self.asked: tuple = ()  # the far seat's move still to be made, in order
-        self.hinted: tuple = ()  # the hint lit for the person, until the position changes
+        self.asked: tuple[Any, ...] = ()  # the far seat's move still to be made, in order
+        self.hinted: tuple[Any, ...] = ()  # the hint lit for the person, until the position changes
         self._told = False  # the asked move was told (``ask``)
         self._refusal = ""  # the words of the last refusal of a move made for this seat
         self._for: State | None = None  # the position ``asked`` and ``hinted`` were worked out in
         self._n = 0  # how many actions the table had played then
 
-    def _plan(self, table: CoreTable[V, S], seat: Player) -> tuple:
+    def _plan(self, table: CoreTable[V, S], seat: Player) -> tuple[Any, ...]:
         """The move ``seat`` makes now (empty: none yet)."""
         raise NotImplementedError
 
@@ -83,11 +85,13 @@ class FarSeat:
     def asks(self, pos: State) -> bool:
         """Whether the far seat's move is asked in ``pos`` (the game says: the maze's
         obelisk goes down wherever the person puts it, in a game against the computer)."""
-        return self.rules.asks(pos)
+        asked: bool = self.rules.asks(pos)  # (the game's solo module: ``rules_for``)
+        return asked
 
     def hands_free(self, action: Any) -> bool:
         """Whether the table plays this action of the far seat itself (no pieces to move)."""
-        return self.rules.hands_free(action)
+        free: bool = self.rules.hands_free(action)
+        return free
 
     def recorded(self, pos: State, made: Any) -> Any:
         """What the journal keeps of a move made here (by default the move as made)."""
@@ -97,7 +101,7 @@ class FarSeat:
         """Whether the far seat acts before the person here (by default whenever it may)."""
         return self.seat in movers(pos) and self.asks(pos)
 
-    def turn(self, table: CoreTable[V, S]) -> tuple:
+    def turn(self, table: CoreTable[V, S]) -> tuple[Any, ...]:
         """The position changed: work out the far seat's move if it is to act (``asked``,
         which the turn's words say and ``ask`` then tells). What it returns the table plays
         itself at once: an asked action that needs no hands (else ())."""
@@ -132,7 +136,7 @@ class FarSeat:
         also = "; and your own move too" if self.person in movers(pos) else ""
         return f"make {self.called}'s move: {self.rules.words(pos, self.asked)}{also}"
 
-    def _left(self, table: CoreTable[V, S]) -> tuple:
+    def _left(self, table: CoreTable[V, S]) -> tuple[Any, ...]:
         """What the asked move still lacks after the actions played since it was asked (none
         if those went elsewhere: a takeback)."""
         n = self._n
@@ -140,7 +144,7 @@ class FarSeat:
             return ()
         return self._unmade(self.asked, table, n)
 
-    def _unmade(self, asked: tuple, table: CoreTable[V, S], n: int) -> tuple:
+    def _unmade(self, asked: tuple[Any, ...], table: CoreTable[V, S], n: int) -> tuple[Any, ...]:
         """What of ``asked``, worked out after ``n`` actions, the actions since have not made."""
         left = list(asked)
         for k in range(n, len(table.actions)):
@@ -151,7 +155,7 @@ class FarSeat:
                     break
         return tuple(left)
 
-    def _still_legal(self, pos: State, left: tuple) -> tuple:
+    def _still_legal(self, pos: State, left: tuple[Any, ...]) -> tuple[Any, ...]:
         """What is left of the asked move, if the rules still allow all of it."""
         state = pos
         try:
@@ -161,14 +165,15 @@ class FarSeat:
             return ()
         return left
 
-    def _said(self, table: CoreTable[V, S], actions: tuple, seat: Player) -> dict:
+    def _said(self, table: CoreTable[V, S], actions: tuple[Any, ...],
+              seat: Player) -> dict[str, Any]:
         pos = table.position
         return {"player": seat.value,
                 "action": self.rules.notation(pos, actions),
                 "text": self.rules.words(pos, actions),
                 "where": [mark.to_dict() for mark in self.rules.where(pos, actions)]}
 
-    def standing(self, table: CoreTable[V, S]) -> list[dict]:
+    def standing(self, table: CoreTable[V, S]) -> list[dict[str, Any]]:
         """The move still asked, and a hint still lit, as events: for a reader that joins."""
         out = []
         if self.asked:
@@ -179,7 +184,7 @@ class FarSeat:
         return out
 
     def refuse(self, table: CoreTable[V, S], action: Any,
-               actor: Player) -> tuple[str, tuple] | None:
+               actor: Player) -> tuple[str, tuple[Any, ...]] | None:
         """Why a move made for the far seat is not the one asked (and where), or None.
 
         ``actor`` is who made ``action``, as the table's rules tell. A move of the
@@ -202,7 +207,7 @@ class FarSeat:
         return (table.state == TableState.repair and bool(self.asked) and bool(self._refusal)
                 and table.problem == self._refusal)
 
-    def overlay(self, table: CoreTable[V, S], leds: dict) -> None:
+    def overlay(self, table: CoreTable[V, S], leds: Frame) -> None:
         """Light the asked move (or the person's hint) over the game's LED frame."""
         if not self.showing(table):
             return
@@ -215,7 +220,7 @@ class FarSeat:
         """What seat ``owner``'s ring tells of the asked move (or of the person's hint), in
         words, for a game whose solo module has ``ring_words`` (High Rise's pyramid size);
         "" for any other ring. Lit as ``overlay`` lights them: the asked move, else a hint."""
-        say = getattr(self.rules, "ring_words", None)
+        say: Callable[..., str] | None = getattr(self.rules, "ring_words", None)
         if say is None or not self.showing(table):
             return ""
         if self.asked:
@@ -225,7 +230,7 @@ class FarSeat:
             return say(table.position, self.hinted, by="")
         return ""
 
-    def chosen(self, pos: State, reading: Reading) -> tuple:
+    def chosen(self, pos: State, reading: Reading) -> tuple[Any, ...]:
         """Of the moves a reading may be (a block resting above the rods), the one the far
         seat asked, when it is the far seat's choice: no one here has to pick it (else ())."""
         if reading.chooser is not self.seat or not self.asked:
@@ -235,7 +240,7 @@ class FarSeat:
                 return candidate
         return ()
 
-    def _same_moves(self, pos: State, candidate: tuple) -> bool:
+    def _same_moves(self, pos: State, candidate: tuple[Any, ...]) -> bool:
         state = pos
         try:
             for wanted, made in zip(self.asked, candidate, strict=True):
@@ -251,7 +256,7 @@ class FarSeat:
         none: a button means what it means in a game of two)."""
         return False
 
-    def public(self) -> dict:
+    def public(self) -> dict[str, Any]:
         """What the table's public state says of the far seat (a match: its name and the
         seat here, so that a club's page shows the match's two tables as one)."""
         return {}

@@ -26,7 +26,7 @@ twice.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import ObeliskError
 from engine.players import Player
@@ -60,7 +60,7 @@ class Ask:
         return {"pause": "pause the game", "resume": "play on",
                 "end": "end the game here, unfinished"}[self.kind]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
@@ -221,7 +221,7 @@ class MatchAsks:
             self.propose(table, "takeback", table.offer.to)
         return True
 
-    def standing_asks(self, table: CoreTable[V, S]) -> list[dict]:
+    def standing_asks(self, table: CoreTable[V, S]) -> list[dict[str, Any]]:
         """The asks that stand, as events: for a reader that joins (a page, the link)."""
         out = []
         if self.mine is not None:

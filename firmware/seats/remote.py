@@ -86,7 +86,7 @@ class Remote:
 
     flags: ClassVar[str] = "--remote and --seat"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"match": self.match, "seat": self.seat.value}
 
     def words(self) -> str:
@@ -136,7 +136,7 @@ class Peer(MatchAsks, FarSeat):
         self.problem = ""  # why the match cannot go on (the tables disagree), in words
         self._start_asking()
 
-    def public(self) -> dict:
+    def public(self) -> dict[str, Any]:
         return {"match": self.remote.to_dict()}
 
     def first_seed(self, seed: int) -> int:
@@ -201,7 +201,7 @@ class Peer(MatchAsks, FarSeat):
 
     # ---------------------------------------------------------------- the far seat
 
-    def _plan(self, table: CoreTable[V, S], seat: Player) -> tuple:
+    def _plan(self, table: CoreTable[V, S], seat: Player) -> tuple[Any, ...]:
         """The peer's move, once it came: the next action in the game, only that one."""
         action = self.arrived.get(len(table.actions))
         return () if action is None else (action,)
@@ -215,7 +215,7 @@ class Peer(MatchAsks, FarSeat):
         return self.rules.hands_free(action) or type(action).__name__ == "Timeout"
 
     def refuse(self, table: CoreTable[V, S], action: Any,
-               actor: Player) -> tuple[str, tuple] | None:
+               actor: Player) -> tuple[str, tuple[Any, ...]] | None:
         if self.agreed_to is not None:
             return self.takeback_words(table), ()
         pos = table.position
@@ -234,7 +234,7 @@ class Peer(MatchAsks, FarSeat):
         """The turn's words, or what an agreed takeback still needs lifted off here."""
         return self.takeback_words(table) or super().doing(table, words)
 
-    def standing(self, table: CoreTable[V, S]) -> list[dict]:
+    def standing(self, table: CoreTable[V, S]) -> list[dict[str, Any]]:
         return super().standing(table) + self.standing_asks(table)
 
     def answers(self, table: CoreTable[V, S], player: Player, kind: str) -> bool:

@@ -49,7 +49,7 @@ def _as_alone(entries: GameEntries, journal: Journal, game_id: str,
     return given
 
 
-def _remote_in_start(start: dict) -> Any:
+def _remote_in_start(start: dict[str, Any]) -> Any:
     from firmware.seats.remote import Remote
 
     return None if start.get("remote") is None else Remote.from_dict(start["remote"])

@@ -26,9 +26,9 @@ import contextlib
 import gc
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from engine.errors import ObeliskError
 from engine.players import Player
@@ -97,7 +97,7 @@ class Solo:
 
     flags: ClassVar[str] = "--solo and --level"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat.value, "level": self.level}
 
     def words(self) -> str:
@@ -117,7 +117,7 @@ class Solo:
         return {**seats, seat: f"{seats.get(seat, self.seat)} (computer, level {self.level})"}
 
 
-def solo_in_start(start: dict) -> Solo | None:
+def solo_in_start(start: dict[str, Any]) -> Solo | None:
     """The solo setting a journal's start entry records (None: two people play)."""
     kept = start.get("solo")
     if kept is None:
@@ -149,7 +149,7 @@ class Computer(FarSeat):
         self.thinks.append(seconds)
         return action
 
-    def _plan(self, table: CoreTable[V, S], seat: Player) -> tuple:
+    def _plan(self, table: CoreTable[V, S], seat: Player) -> tuple[Any, ...]:
         """The move ``seat`` would make now: one action, or those the game plays in one go
         (the towers' two zone blocks, the maze's segments), all within one think cap: the
         loop answers nothing else meanwhile. The computer's own move, once asked, is kept
@@ -163,7 +163,7 @@ class Computer(FarSeat):
             self._keep(table, actions)
         return actions
 
-    def _kept(self, table: CoreTable[V, S]) -> tuple:
+    def _kept(self, table: CoreTable[V, S]) -> tuple[Any, ...]:
         """What is left of the move asked before a restart, if still legal (else ()): asked
         at this very point, or earlier with part of it made since (a towers choice of two
         blocks, one of them fetched)."""
@@ -178,13 +178,13 @@ class Computer(FarSeat):
             return ()
         return self._still_legal(table.position, self._unmade(actions, table, n))
 
-    def _keep(self, table: CoreTable[V, S], actions: tuple) -> None:
+    def _keep(self, table: CoreTable[V, S], actions: tuple[Any, ...]) -> None:
         kept = {"n": len(table.actions), "seed": table.seed,
                 "actions": [table.record.action_to_dict(a) for a in actions]}
         with contextlib.suppress(StateDirError, OSError, TypeError, ValueError):  # a full
             write_whole(table.journal.dir / ASKED_FILE, json.dumps(kept).encode())  # disk: asked
 
-    def _search_move(self, table: CoreTable[V, S], seat: Player) -> tuple:
+    def _search_move(self, table: CoreTable[V, S], seat: Player) -> tuple[Any, ...]:
         first = table.position
         state, actions = first, list[Any]()
         seed = (table.seed * 1_000_003 + len(table.actions)) % 2**63
@@ -243,20 +243,20 @@ def hands_free(action: Any) -> bool:
 
 def same(pos: State, wanted: Any, made: Any) -> bool:
     """Whether the move made is the one asked (by default: the same action)."""
-    return wanted == made
+    return bool(wanted == made)  # (actions are each game's own values)
 
 
-def words(pos: State, actions: tuple) -> str:
+def words(pos: State, actions: tuple[Any, ...]) -> str:
     """The asked actions in a player's words."""
     return "; ".join(str(a) for a in actions)
 
 
-def notation(pos: State, actions: tuple) -> str:
+def notation(pos: State, actions: tuple[Any, ...]) -> str:
     """The asked actions in the game's notation, as the ``asked`` event carries them."""
     return "; ".join(pos.action_to_string(a) for a in actions)
 
 
-def differs(pos: State, asked: tuple, made: Any, by: str = "the computer") -> str:
+def differs(pos: State, asked: tuple[Any, ...], made: Any, by: str = "the computer") -> str:
     """What a player reads when the move made for the computer is not the one asked."""
     return (f"{by} asked for {words(pos, asked)}, but this is {made}: put it back "
             "as it was and make the lit move")
@@ -264,9 +264,12 @@ def differs(pos: State, asked: tuple, made: Any, by: str = "the computer") -> st
 
 # -------------------------------------------------------------------- reading the LEDs
 
-Pixel = Callable[[tuple], "palette.RGB"]
+Pixel = Callable[[tuple[str, str, int]], "palette.RGB"]
 """One LED's colour by its key (``("board", "", 5)``): the simulated strip's pixels for the
 demo's hands (``devices.leds[key]``), or a frame (``table.led_frame``) in a test."""
+
+K = TypeVar("K")
+"""What names a colour a decoder looks for (a word, a rod's levels)."""
 
 SAME_LIGHT = 12.0
 """How far (in RGB units) a pixel may be from a colour and still be read as it: the
@@ -280,7 +283,7 @@ def pixels_of(leds: Any) -> Pixel:
     return lambda key: tuple(leds[key])
 
 
-def seen_as(rgb: Any, colours: dict) -> Any:
+def seen_as(rgb: Sequence[int], colours: Mapping[K, palette.RGB]) -> K | None:
     """Which of ``colours`` (name -> RGB) a pixel shows, or None: read as a person reads
     it, by the nearest colour, if it is that colour at all."""
     best, far = None, SAME_LIGHT ** 2
@@ -291,7 +294,8 @@ def seen_as(rgb: Any, colours: dict) -> Any:
     return best
 
 
-def lit(pixel: Pixel, part: str, owner: str, count: int, colours: dict) -> dict[int, Any]:
+def lit(pixel: Pixel, part: str, owner: str, count: int,
+        colours: Mapping[K, palette.RGB]) -> dict[int, K]:
     """The pixels of one part (``board``, ``tower A``...) lit in one of ``colours``: index ->
     the colour's name. The decoders of each game's asked move start here."""
     out = {}

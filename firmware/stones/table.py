@@ -17,7 +17,6 @@ replaces the tentative one. Nothing illegal is recorded.
 from __future__ import annotations
 
 from functools import lru_cache
-from types import ModuleType
 from typing import ClassVar
 
 from engine.core import square_name
@@ -27,6 +26,7 @@ from engine.reading import Reading
 from engine.stones import record
 from engine.stones.game import Move, Square, StonesGame, StonesState
 from engine.stones.sensing import BoardView, candidate_moves, read_view, sight
+from firmware.core.hooks import Records
 from firmware.core.surroundings import Surroundings
 from firmware.core.table import Table
 from firmware.stones import leds
@@ -54,7 +54,7 @@ def _turn_words(pos: StonesState, seen: View) -> str:
 class StonesTable(Table[BoardView, StonesState]):
     game: StonesGame  # the table plays its own game (its options)
     SETUP = "set the stones out as at the start, then press a player button"
-    record: ClassVar[ModuleType] = record
+    record: ClassVar[Records] = record
     draw_leds = leds.frame
 
     def __init__(self, game: StonesGame, journal: Journal, *, board_cols: int | None = None,

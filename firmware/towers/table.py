@@ -23,7 +23,6 @@ the clock.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any, ClassVar
 
 from engine.core import Outcome, seeded_start
@@ -45,6 +44,7 @@ from engine.towers.sensing import (
 from engine.towers.tower import LEVELS, cell_name, rod_name
 from engine.towers.turns import Phase
 from firmware.core.events import Mark
+from firmware.core.hooks import Records
 from firmware.core.hourglass import Hourglass
 from firmware.core.table import Table
 from firmware.core.table_state import TableState
@@ -92,7 +92,7 @@ class TowersTable(Table[TowersView, TowersState]):
     PAUSED = "paused: the hourglass is stopped"
     SETUP = "clear both towers and the zone pads, then press a player button"
     READY = "the table is clear: press a player button to start"
-    record: ClassVar[ModuleType] = record
+    record: ClassVar[Records] = record
     draw_leds = leds.frame
     led_change = leds.next_change
     # the coin toss's trigger, bound onto each table by its machine (``transitions``)

@@ -43,3 +43,32 @@ def test_the_gate_is_strict_and_can_fail(tmp_path):
                     cache=tmp_path / "cache")
     assert checked.returncode == 1 and "Incompatible return value type" in checked.stdout, (
         checked.stdout + checked.stderr)
+
+
+STRICT_IN_FIRMWARE = ("firmware.core.*", "firmware.seats.*")
+"""The firmware packages held to --strict like engine/ and hardware/ (issue 46)."""
+
+
+def test_the_table_core_and_the_seats_are_strict(tmp_path):
+    """firmware/ relaxes some of --strict; its core and seats get every setting back: a
+    function without hints fails there, and passes in another firmware package."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
+    relaxed = next(o for o in config["overrides"] if o["module"] == ["firmware.*"])
+    strict = next((o for o in config["overrides"] if o["module"] == list(STRICT_IN_FIRMWARE)),
+                  None)
+    assert strict is not None, f"no override makes {STRICT_IN_FIRMWARE} strict again"
+    assert all(strict[name] is True for name, value in relaxed.items()
+               if value is False), strict
+    for package in ("core", "sim"):
+        folder = tmp_path / "firmware" / package
+        folder.mkdir(parents=True)
+        (folder.parent / "__init__.py").write_text("", "utf-8")
+        (folder / "__init__.py").write_text("", "utf-8")
+        (folder / "loose.py").write_text("def half(n):\n    return n // 2\n", "utf-8")
+    checked = {package: _mypy("--config-file", str(ROOT / "pyproject.toml"),
+                              str(tmp_path / "firmware" / package / "loose.py"),
+                              cache=tmp_path / f"cache-{package}")
+               for package in ("core", "sim")}
+    assert checked["core"].returncode == 1 and "missing a type annotation" in \
+        checked["core"].stdout, checked["core"].stdout + checked["core"].stderr
+    assert checked["sim"].returncode == 0, checked["sim"].stdout + checked["sim"].stderr
