@@ -12,7 +12,7 @@ the ``lights`` event only, which nothing logs or publishes).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.core import counted, square_name
 from engine.highrise.game import Place, Size
@@ -33,16 +33,22 @@ from firmware.seats.solo import (
 )
 from hardware.sim.table import PYRAMID_GRAMS
 
+if TYPE_CHECKING:
+    from engine.highrise.game import HighriseState
+    from firmware.core.palette import Frame
+    from firmware.highrise.demo import HighrisePlayers
+    from firmware.highrise.table import HighriseTable
+
 __all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read",
            "ring_words", "same", "searched", "shown", "together", "where", "words"]
 
 
-def words(pos: Any, actions: tuple) -> str:
+def words(pos: HighriseState, actions: tuple) -> str:
     return "; ".join(f"put a pyramid on {square_name(p.square)}, of the size the ring shows"
                      for p in actions)
 
 
-def ring_words(pos: Any, actions: tuple, *, by: str) -> str:
+def ring_words(pos: HighriseState, actions: tuple, *, by: str) -> str:
     """What the ring lit for a far seat's pyramid (``by``: who asks it, the computer or the
     other table; "" for a hint) says: its size, in the words of the set's pieces. Only the
     size: the page shows these beside the ring, and the turn line (the move asked) or the
@@ -51,7 +57,7 @@ def ring_words(pos: Any, actions: tuple, *, by: str) -> str:
     return f"the ring shows a {size.label} pyramid ({counted(size.value, 'pip')})"
 
 
-def notation(pos: Any, actions: tuple) -> str:
+def notation(pos: HighriseState, actions: tuple) -> str:
     """The squares only: the size stays hidden (the ring shows it)."""
     return "; ".join(square_name(p.square) for p in actions)
 
@@ -60,7 +66,7 @@ RING_SIZES = "a third of the ring lit: small, two thirds: medium, all of it: lar
 """How a ring shows the size of the pyramid asked for (``lights``), in words."""
 
 
-def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
+def differs(pos: HighriseState, asked: tuple, made: Place, by: str = "the computer") -> str:
     """No sizes in words: which went where is hidden until the reveal, and a refusal goes to
     every reader (the log, a club's broker). The asking seat's ring keeps showing the size
     while it stands (``firmware.seats.far_seat``), and the page says it beside the ring
@@ -69,7 +75,7 @@ def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
             f"take it off and put there the size {pos.to_play}'s ring shows ({RING_SIZES})")
 
 
-def read(pixel: Pixel, pos: Any, seat: str, ring: int, cols: int) -> tuple:
+def read(pixel: Pixel, pos: HighriseState, seat: str, ring: int, cols: int) -> tuple:
     """The computer's pyramid as the table shows it: the square lit in the asking colour,
     and the size from how much of the asking seat's ring (``ring`` pixels) is lit."""
     squares = [i for i, name in lit(pixel, "board", "", pos.options.rows * cols, ASKED).items()
@@ -82,7 +88,7 @@ def read(pixel: Pixel, pos: Any, seat: str, ring: int, cols: int) -> tuple:
     return (place,) if place in pos.legal_actions() else ()
 
 
-def shown(players: Any, table: Any) -> tuple:
+def shown(players: HighrisePlayers, table: HighriseTable) -> tuple:
     """The demo's hands read the computer's pyramid off the simulated LEDs (its square on
     the board, its size on the computer's ring)."""
     seat = table.solo.seat.value
@@ -91,11 +97,11 @@ def shown(players: Any, table: Any) -> tuple:
     return read(pixels_of(leds), table.position, seat, ring, table.board_cols)
 
 
-def where(pos: Any, actions: tuple) -> list[Mark]:
+def where(pos: HighriseState, actions: tuple) -> list[Mark]:
     return [Mark.on_square(square_name(p.square), "to") for p in actions]
 
 
-def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool) -> None:
+def lights(table: HighriseTable, leds: Frame, actions: tuple, seat: Player, *, asked: bool) -> None:
     """The square in the asking colour; the seat's ring lit a third for each size step
     (small: a third, medium: two, large: all)."""
     to, _ = shade(asked)
@@ -107,7 +113,7 @@ def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool)
         leds[key] = to if i < lit else (0, 0, 0)
 
 
-def hand(players: Any, table: Any, actions: tuple) -> None:
+def hand(players: HighrisePlayers, table: HighriseTable, actions: tuple) -> None:
     """The demo's hand puts the asked pyramid on its square."""
     pos = table.position
     place = actions[0]

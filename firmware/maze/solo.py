@@ -8,7 +8,7 @@ table plays it. The shared part is ``firmware/seats/solo.py``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.core import square_name
 from engine.maze.actions import Action, Move, Orientation, Pass, PlaceSegment, PlaceWall
@@ -27,25 +27,31 @@ from firmware.seats.solo import (
     shade,
 )
 
+if TYPE_CHECKING:
+    from engine.maze.game import MazeState
+    from firmware.core.palette import Frame
+    from firmware.maze.demo import MazePlayers
+    from firmware.maze.table import MazeTable
+
 __all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
            "searched", "shown", "together", "where", "words"]
 
 
-def asks(pos: Any) -> bool:
+def asks(pos: MazeState) -> bool:
     """The obelisk goes down before the game begins, wherever the person puts it."""
     return pos.phase is not Phase.FIRST_SEGMENT
 
 
-def together(first: Any, state: Any) -> bool:
+def together(first: MazeState, state: MazeState) -> bool:
     """The Maze Master puts its four segments out in one go."""
     return first.phase is Phase.SEGMENTS and state.phase is Phase.SEGMENTS
 
 
-def hands_free(action: Any) -> bool:
+def hands_free(action: Action) -> bool:
     return isinstance(action, Pass)
 
 
-def words(pos: Any, actions: tuple) -> str:
+def words(pos: MazeState, actions: tuple) -> str:
     """The asked actions as a person makes them: each segment by the number its wooden
     piece is labelled with (the obelisk is 1; the others go down 2, 3, 4, 5 in turn), a
     claim by the segment it claims."""
@@ -56,7 +62,7 @@ def words(pos: Any, actions: tuple) -> str:
             out.append(f"a wall on {square_name(a.square)} blocking its {a.orientation.words}")
         elif isinstance(a, Move):
             claim = f", claiming {pos.piece_on(a.to)}" if a.to in pos.segments else ""
-            out.append(f"the obelisk from {square_name(pos.obelisk)} to {square_name(a.to)}"
+            out.append(f"the obelisk from {square_name(pos.obelisk_square)} to {square_name(a.to)}"
                        + claim)
         elif isinstance(a, PlaceSegment):
             piece = "the obelisk, segment 1," if label == 1 else f"segment {label}"
@@ -67,20 +73,20 @@ def words(pos: Any, actions: tuple) -> str:
     return "; ".join(out)
 
 
-def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
+def differs(pos: MazeState, asked: tuple, made: Action, by: str = "the computer") -> str:
     """The asked move and the one made, each in the ask's words."""
     return (f"{by} asked for {words(pos, asked)}, but this is {words(pos, (made,))}: put it "
             "back as it was and make the lit move")
 
 
-def where(pos: Any, actions: tuple) -> list[Mark]:
+def where(pos: MazeState, actions: tuple) -> list[Mark]:
     out = []
     for a in actions:
         if isinstance(a, PlaceWall):
             name = square_name(a.square)
             out.append(Mark.on_square(name, "wall", f"{name} {a.orientation.value}"))
         elif isinstance(a, Move):
-            out += [Mark.on_square(square_name(pos.obelisk), "from"),
+            out += [Mark.on_square(square_name(pos.obelisk_square), "from"),
                     Mark.on_square(square_name(a.to), "to")]
         elif isinstance(a, PlaceSegment):
             out.append(Mark.on_square(square_name(a.square), "to"))
@@ -91,7 +97,7 @@ def _at(square: tuple[int, int]) -> tuple[str, str, int]:
     return ("board", "", square[0] * SIZE + square[1])
 
 
-def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool) -> None:
+def lights(table: MazeTable, leds: Frame, actions: tuple, seat: Player, *, asked: bool) -> None:
     to, frm = shade(asked)
     pos = table.position
     for a in actions:
@@ -103,7 +109,7 @@ def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool)
                     leds[_at(n)] = frm
             leds[_at(a.square)] = to
         elif isinstance(a, Move):
-            leds[_at(pos.obelisk)] = frm
+            leds[_at(pos.obelisk_square)] = frm
             leds[_at(a.to)] = to
         elif isinstance(a, PlaceSegment):
             leds[_at(a.square)] = to
@@ -119,7 +125,7 @@ def _faced(square: tuple[int, int], orientation: Orientation) -> frozenset:
     return frozenset(out)
 
 
-def read(pixel: Pixel, pos: Any) -> tuple:
+def read(pixel: Pixel, pos: MazeState) -> tuple:
     """The far seat's move as the board's lights show it. The Architect's: the obelisk's
     square dim, its destination bright (the first time, where it goes down, bright alone).
     The Maze Master's: each segment's square bright,
@@ -146,12 +152,12 @@ def read(pixel: Pixel, pos: Any) -> tuple:
     return wanted if len(wanted) == 1 and wanted[0] in legal else ()
 
 
-def shown(players: Any, table: Any) -> tuple:
+def shown(players: MazePlayers, table: MazeTable) -> tuple:
     """The demo's hands read the computer's move off the simulated board's LEDs."""
     return read(pixels_of(players.devices.leds), table.position)
 
 
-def hand(players: Any, table: Any, actions: tuple) -> None:
+def hand(players: MazePlayers, table: MazeTable, actions: tuple) -> None:
     """The demo's hand makes the first asked action (a wall's turn is then picked with the
     computer's button, as the table asks)."""
     pos = table.position
@@ -162,6 +168,6 @@ def hand(players: Any, table: Any, actions: tuple) -> None:
     elif isinstance(action, PlaceWall):
         players.sim.set_walls(players.sim.walls | {action.square})
     elif isinstance(action, Move):
-        players.sim.take(pos.obelisk)
+        players.sim.take(pos.obelisk_square)
         on_segment = action.to in pos.segments
         players.sim.put(action.to, pos.claimed + 1 if on_segment else pos.claimed)

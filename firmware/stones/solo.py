@@ -7,7 +7,7 @@ the hint's), read and made by the demo's hand.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.core import square_name
 from engine.players import Player
@@ -28,28 +28,34 @@ from firmware.seats.solo import (
     together,
 )
 
+if TYPE_CHECKING:
+    from engine.stones.game import StonesState
+    from firmware.core.palette import Frame
+    from firmware.stones.demo import StonesPlayers
+    from firmware.stones.table import StonesTable
+
 __all__ = ["again", "asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
            "searched", "shown", "together", "where", "words"]
 
 
-def words(pos: Any, actions: tuple) -> str:
+def words(pos: StonesState, actions: tuple) -> str:
     """The move as the table says moves (``cornerstone a1 to a2``)."""
     return "; ".join(pos.move_to_string(m) for m in actions)
 
 
-def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
+def differs(pos: StonesState, asked: tuple, made: Move, by: str = "the computer") -> str:
     """The asked move and the one made, in the player's words."""
     return (f"{by} asked for {words(pos, asked)}, but this is "
             f"{pos.move_to_string(made)}: put the stone back and move the lit one")
 
 
-def where(pos: Any, actions: tuple) -> list[Mark]:
+def where(pos: StonesState, actions: tuple) -> list[Mark]:
     """The squares: where the stone stands, where it goes."""
     return [mark for m in actions for mark in (Mark.on_square(square_name(m.frm), "from"),
                                                 Mark.on_square(square_name(m.to), "to"))]
 
 
-def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool) -> None:
+def lights(table: StonesTable, leds: Frame, actions: tuple, seat: Player, *, asked: bool) -> None:
     """The stone's square dim, its destination bright."""
     to, frm = shade(asked)
     cols = table.board_cols
@@ -58,7 +64,7 @@ def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool)
         leds[("board", "", move.to[0] * cols + move.to[1])] = to
 
 
-def read(pixel: Pixel, pos: Any, cols: int | None = None) -> tuple:
+def read(pixel: Pixel, pos: StonesState, cols: int | None = None) -> tuple:
     """The computer's move as the board's lights show it: the square lit dim (where the
     stone stands) and the one lit bright (where it goes), if the rules allow that move
     (``cols``: the physical board's width, by default the game's)."""
@@ -72,12 +78,12 @@ def read(pixel: Pixel, pos: Any, cols: int | None = None) -> tuple:
     return (move,) if move in pos.legal_actions() else ()
 
 
-def shown(players: Any, table: Any) -> tuple:
+def shown(players: StonesPlayers, table: StonesTable) -> tuple:
     """The demo's hands read the computer's move off the simulated board's LEDs."""
     return read(pixels_of(players.devices.leds), table.position, table.board_cols)
 
 
-def hand(players: Any, table: Any, actions: tuple) -> None:
+def hand(players: StonesPlayers, table: StonesTable, actions: tuple) -> None:
     """The demo's hand makes the computer's move; one no switch sees is its button's."""
     pos = table.position
     move = actions[0]
@@ -88,7 +94,7 @@ def hand(players: Any, table: Any, actions: tuple) -> None:
         players.show(stack_heights(pos.apply_action(move)))
 
 
-def again(players: Any, table: Any, actions: tuple) -> None:
+def again(players: StonesPlayers, table: StonesTable, actions: tuple) -> None:
     """The demo's hand, its move made and not taken yet: one no switch sees is said again
     with the button."""
     pos = table.position

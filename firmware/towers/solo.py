@@ -13,10 +13,10 @@ is ``firmware/seats/solo.py``.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.players import Player
-from engine.towers.actions import Choose, Decline, Place, Take
+from engine.towers.actions import Action, Choose, Decline, Place, Take
 from engine.towers.blocks import WIDTH
 from engine.towers.placement import future, visible
 from engine.towers.tower import LEVELS, cells_text, drop, heights_of
@@ -26,19 +26,25 @@ from firmware.core.events import Mark
 from firmware.seats.solo import Pixel, asks, lit, notation, pixels_of, shade
 from firmware.seats.solo import searched as _same_position
 
+if TYPE_CHECKING:
+    from engine.towers.game import TowersState
+    from firmware.core.palette import Frame
+    from firmware.towers.demo import DemoPlayers
+    from firmware.towers.table import TowersTable
+
 __all__ = ["again", "asks", "differs", "hand", "hands_free", "lights", "notation", "read", "same",
            "searched", "shown", "together", "where", "words"]
 
 
-def together(first: Any, state: Any) -> bool:
+def together(first: TowersState, state: TowersState) -> bool:
     """Both zone blocks are chosen in one go, and a take with the placement it makes."""
     return state.turn == first.turn and first.phase in (Phase.CHOOSE, Phase.TAKE)
 
 
-def searched(state: Any, seat: Player) -> Any:
+def searched(state: TowersState, seat: Player) -> TowersState:
     """While both place (or both earned a bonus), the search plays ``seat``'s part first."""
     if state.phase is Phase.PLACE and state.current_player() is not seat:
-        hands = [None, None]
+        hands: list[str | None] = [None, None]
         hands[seat.index] = state.hands[seat.index]
         return dataclasses.replace(state, hands=(hands[0], hands[1]))
     if state.phase is Phase.BONUS and state.bonus and state.bonus[0] is not seat:
@@ -46,17 +52,17 @@ def searched(state: Any, seat: Player) -> Any:
     return _same_position(state, seat)
 
 
-def hands_free(action: Any) -> bool:
+def hands_free(action: Action) -> bool:
     return isinstance(action, Decline)
 
 
-def same(pos: Any, wanted: Any, made: Any) -> bool:
+def same(pos: TowersState, wanted: Action, made: Action) -> bool:
     """Blocks in the zone are told by colour; a placement by tower, kind and cubes."""
     if type(wanted) is not type(made):
         return False
-    if isinstance(wanted, Choose | Take):
+    if isinstance(wanted, Choose | Take) and isinstance(made, Choose | Take):  # (one type)
         return pos.block(wanted.block).colour is pos.block(made.block).colour
-    if isinstance(wanted, Place):
+    if isinstance(wanted, Place) and isinstance(made, Place):
         if wanted.tower is not made.tower:
             return False
         if wanted.cells == made.cells:
@@ -68,11 +74,11 @@ def same(pos: Any, wanted: Any, made: Any) -> bool:
     return wanted == made
 
 
-def _colour(pos: Any, block: str) -> str:
+def _colour(pos: TowersState, block: str) -> str:
     return pos.block(block).colour.label
 
 
-def words(pos: Any, actions: tuple) -> str:
+def words(pos: TowersState, actions: tuple) -> str:
     """The asked actions in a person's words, each thing said once (two blocks of one colour
     for the zone are "two green blocks", not the same clause twice)."""
     out = []
@@ -94,7 +100,7 @@ def words(pos: Any, actions: tuple) -> str:
     return "; ".join(out)
 
 
-def where(pos: Any, actions: tuple) -> list[Mark]:
+def where(pos: TowersState, actions: tuple) -> list[Mark]:
     out = []
     for a in actions:
         colour = _colour(pos, a.block) if isinstance(a, Choose | Take | Place) else ""
@@ -115,7 +121,7 @@ def _bottom_up(cells: Any) -> tuple:
     return tuple(sorted(cells, key=lambda c: (c[2], c[1], c[0])))
 
 
-def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
+def differs(pos: TowersState, asked: tuple, made: Action, by: str = "the computer") -> str:
     """What differs, in the player's words, and how to put it right."""
     wanted = words(pos, asked)
     if isinstance(made, Choose):
@@ -133,7 +139,7 @@ def differs(pos: Any, asked: tuple, made: Any, by: str = "the computer") -> str:
             "it was")
 
 
-def lights(table: Any, leds: dict, actions: tuple, seat: Player, *, asked: bool) -> None:
+def lights(table: TowersTable, leds: Frame, actions: tuple, seat: Player, *, asked: bool) -> None:
     """Pads in the wanted blocks' colours; the rods the block covers on its tower, each
     shaded for the block's cubes on it (``palette.stacked``), so they show its
     orientation too."""
@@ -188,7 +194,7 @@ class AtHand:
     heights: tuple[tuple[int, ...], tuple[int, ...]]
 
 
-def _fitting(pos: Any, block: str, levels: Levels) -> frozenset | None:
+def _fitting(pos: TowersState, block: str, levels: Levels) -> frozenset | None:
     """The block turned the way the rods show, if it can be (as its cubes, placed at the
     origin), else None."""
     for shape in pos.block(block).orientations:
@@ -197,7 +203,7 @@ def _fitting(pos: Any, block: str, levels: Levels) -> frozenset | None:
     return None
 
 
-def read(pixel: Pixel, pos: Any, at_hand: AtHand) -> tuple:
+def read(pixel: Pixel, pos: TowersState, at_hand: AtHand) -> tuple:
     """The computer's towers move as the LEDs show it, made of the blocks at hand.
 
     A tower's rods lit (shaded as ``column_levels``) ask for a block there:
@@ -222,7 +228,9 @@ def read(pixel: Pixel, pos: Any, at_hand: AtHand) -> tuple:
         # it is the shape on the rods tells, so a block of that colour from the pile may be
         # the one (the other table of a match took another block of the colour to its pad)
         for block in (*lit_pads, at_hand.held, *at_hand.pads, *known, *blacks, *at_hand.pile):
-            shape = block and _fitting(pos, block, levels)
+            if not block:
+                continue
+            shape = _fitting(pos, block, levels)
             if not shape:
                 continue
             cells = drop(at_hand.heights[tower.index], shape, (x0, y0))
@@ -242,7 +250,7 @@ def read(pixel: Pixel, pos: Any, at_hand: AtHand) -> tuple:
     return tuple(chosen)
 
 
-def shown(players: Any, table: Any) -> tuple:
+def shown(players: DemoPlayers, table: TowersTable) -> tuple:
     """The demo's hands read the computer's move off the simulated LEDs (pads and rods)."""
     pos = table.position
     at_hand = AtHand(tuple(players.pads), players.held.get(table.solo.seat),
@@ -251,7 +259,7 @@ def shown(players: Any, table: Any) -> tuple:
     return read(pixels_of(players.devices.leds), pos, at_hand)
 
 
-def hand(players: Any, table: Any, actions: tuple) -> None:
+def hand(players: DemoPlayers, table: TowersTable, actions: tuple) -> None:
     """The demo's hand: fetch the first block the pads ask for, or take the block read off
     the LEDs (from its pad or the hand) and let it down where they show."""
     if isinstance(actions[0], Choose):
@@ -277,7 +285,7 @@ def hand(players: Any, table: Any, actions: tuple) -> None:
         players.devices.buttons.press(table.solo.seat.value)
 
 
-def again(players: Any, table: Any, actions: tuple) -> None:
+def again(players: DemoPlayers, table: TowersTable, actions: tuple) -> None:
     """The demo's hand, its move made and not taken yet: a block above the rods is said
     again with the button (its press may have come while the table still read the pads)."""
     place = next((a for a in actions if isinstance(a, Place)), None)
@@ -285,7 +293,7 @@ def again(players: Any, table: Any, actions: tuple) -> None:
         players.devices.buttons.press(table.solo.seat.value)
 
 
-def pad_colours(players: Any) -> dict[int, str | None]:
+def pad_colours(players: DemoPlayers) -> dict[int, str | None]:
     """Each zone pad's LED as the simulated strip shows it now, as a block colour's name
     (None: dark or no block's colour)."""
     shown: dict[int, str | None] = {}
