@@ -628,7 +628,7 @@ class Table(Generic[V, S]):
         self.finish()
 
     def on_enter_over(self) -> None:
-        outcome = self._outcome()
+        outcome = self.final_outcome()
         self._ending(outcome)
         self.tell("game_over", game=self.game.id, outcome=outcome.to_dict(self.SEATS),
                   observation=self.position.observation())
@@ -638,10 +638,11 @@ class Table(Generic[V, S]):
 
     def result(self) -> dict[str, Any]:
         """The outcome as plain data (``Outcome.to_dict``)."""
-        return self._outcome().to_dict(self.SEATS)
+        return self.final_outcome().to_dict(self.SEATS)
 
-    def _outcome(self) -> Outcome:
-        """How the game ended: asked only once the position is terminal."""
+    def final_outcome(self) -> Outcome:
+        """How the game ended: asked only once the position is terminal (the end's event,
+        the journal, the rings' colours)."""
         outcome = self.position.outcome()
         assert outcome is not None, "a finished game always has its outcome"
         return outcome

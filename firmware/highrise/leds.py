@@ -11,6 +11,8 @@ controller's colour (orange: a tie), and the rings say who won.
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol
 
 from engine.core import Outcome
 from engine.highrise.game import Size
@@ -18,12 +20,40 @@ from engine.players import PLAYERS, Player
 from firmware.core import palette
 from firmware.core.table_state import TableState
 
+if TYPE_CHECKING:
+    from engine.highrise.game import HighriseState, Square
+    from engine.highrise.sensing import Calibration
+
 Frame = dict[tuple[str, str, int], palette.RGB]
+
+
+class LitTable(Protocol):
+    """What the LEDs read of a High Rise table: its ``HighriseTable``, which imports this module
+    (so it is not named here); mypy checks that the table answers this."""
+
+    @property
+    def state(self) -> StrEnum: ...
+    @property
+    def position(self) -> HighriseState: ...
+    @property
+    def view(self) -> tuple[int, ...] | None: ...
+    @property
+    def accepted(self) -> tuple[int, ...] | None: ...
+    @property
+    def cal(self) -> Calibration: ...
+    @property
+    def board_cols(self) -> int: ...
+    @property
+    def cells(self) -> int: ...
+    @property
+    def over_at(self) -> float: ...
+    @property
+    def wrong(self) -> tuple[Square, ...]: ...
 REVEAL_S = 0.8
 """Seconds between two squares of the reveal."""
 
 
-def next_change(table, now: float, ring_pixels: int) -> float | None:
+def next_change(table: LitTable, now: float, ring_pixels: int) -> float | None:
     """At the end the stacks light one after another; otherwise only input changes the frame."""
     if table.state != TableState.over:
         return None
@@ -33,7 +63,7 @@ def next_change(table, now: float, ring_pixels: int) -> float | None:
     return table.over_at + shown * REVEAL_S
 
 
-def frame(table, now: float, ring_pixels: int) -> Frame:
+def frame(table: LitTable, now: float, ring_pixels: int) -> Frame:
     """Every pixel of the board and the two rings for this moment."""
     pos = table.position
 
@@ -54,7 +84,8 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
     return leds
 
 
-def _ring(table, p: Player, outcome: Outcome | None, ring_pixels: int) -> list[palette.RGB]:
+def _ring(table: LitTable, p: Player, outcome: Outcome | None,
+          ring_pixels: int) -> list[palette.RGB]:
     """One player's ring: who won at the end, dim while paused, the mover's pieces left."""
     pos = table.position
     if outcome is not None:
@@ -68,7 +99,8 @@ def _ring(table, p: Player, outcome: Outcome | None, ring_pixels: int) -> list[p
     return [palette.OFF] * ring_pixels
 
 
-def _light_wrong(table, leds: Frame, at: Callable[[tuple[int, int]], tuple[str, str, int]]) -> None:
+def _light_wrong(table: LitTable, leds: Frame,
+                 at: Callable[[tuple[int, int]], tuple[str, str, int]]) -> None:
     """What is wrong on the board: in setup one square to fix, in a repair every change."""
     pos = table.position
     view = table.view

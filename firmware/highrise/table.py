@@ -20,6 +20,7 @@ stacks one after another.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from engine.core import Outcome, square_name
@@ -35,6 +36,7 @@ from engine.highrise.sensing import (
 from engine.reading import Reading
 from engine.record import RecordError
 from firmware.core.hooks import Records
+from firmware.core.palette import Frame
 from firmware.core.surroundings import Surroundings
 from firmware.core.table import Table
 from firmware.core.table_state import TableState
@@ -54,7 +56,8 @@ class HighriseTable(Table[View, HighriseState]):
     SETUP = "put a cover on every square, then press a player button"
     READY = "the board is ready: press a player button to start"
     record: ClassVar[Records] = record  # annotated: mypy reads a bare module as an instance's
-    draw_leds = leds.frame
+    # the table is what its LEDs read of it (``leds.LitTable``): mypy checks it here
+    draw_leds: ClassVar[Callable[[HighriseTable, float, int], Frame]] = leds.frame
     led_change = leds.next_change
 
     def __init__(self, game: HighriseGame, journal: Journal, calibration: Calibration, *,

@@ -11,24 +11,55 @@ their colour; at the end the winner's ring is green, the loser's red.
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol
+
 from engine.maze.actions import Move, PlaceWall
 from engine.maze.board import SIZE, queen_moves
 from engine.maze.game import Role
 from firmware.core import palette
 from firmware.core.table_state import TableState
 
+if TYPE_CHECKING:
+    from engine.core import Outcome
+    from engine.maze.actions import Square
+    from engine.maze.game import MazeState
+    from engine.maze.plan import Plan
+    from firmware.core.choosing import Actions
+
 Frame = dict[tuple[str, str, int], palette.RGB]
+
+
+class LitTable(Protocol):
+    """What the LEDs read of a maze table: its ``MazeTable``, which imports this module
+    (so it is not named here); mypy checks that the table answers this."""
+
+    @property
+    def state(self) -> StrEnum: ...
+    @property
+    def position(self) -> MazeState: ...
+    @property
+    def plan(self) -> Plan: ...
+    @property
+    def candidates(self) -> tuple[Actions, ...]: ...
+    @property
+    def pick(self) -> int: ...
+    @property
+    def lifted(self) -> Square | None: ...
+    @property
+    def wrong(self) -> tuple[Square, ...]: ...
+    def final_outcome(self) -> Outcome: ...
 
 
 def _at(square: tuple[int, int]) -> tuple[str, str, int]:
     return ("board", "", square[0] * SIZE + square[1])
 
 
-def _ring(table, role: Role, ring_pixels: int) -> list[palette.RGB]:
+def _ring(table: LitTable, role: Role, ring_pixels: int) -> list[palette.RGB]:
     pos = table.position
     player = role.player
     if table.state == TableState.over:
-        won = pos.outcome().winner is player
+        won = table.final_outcome().winner is player
         return [palette.GOOD if won else palette.EXTRA] * ring_pixels
     if table.state == TableState.paused:
         return [palette.DIM] * ring_pixels
@@ -47,7 +78,7 @@ def _ring(table, role: Role, ring_pixels: int) -> list[palette.RGB]:
     return ring
 
 
-def frame(table, now: float, ring_pixels: int) -> Frame:
+def frame(table: LitTable, now: float, ring_pixels: int) -> Frame:
     """Every pixel of the board and the two rings for this moment."""
     pos = table.position
     leds: Frame = {("board", "", i): palette.OFF for i in range(SIZE * SIZE)}
@@ -64,7 +95,7 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
     return leds
 
 
-def _light_candidates(table, leds: Frame) -> None:
+def _light_candidates(table: LitTable, leds: Frame) -> None:
     """The candidates to pick from: a claim white (picked) or blue, and only the picked
     wall, its square white and the squares it shuts off red."""
     for i, (action,) in enumerate(table.candidates):

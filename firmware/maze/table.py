@@ -25,6 +25,7 @@ offers those actions back; the buttons of whoever made them confirm.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from engine.core import counted, square_name
@@ -38,6 +39,7 @@ from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight, ta
 from engine.players import Player
 from engine.reading import Reading
 from firmware.core.hooks import Records
+from firmware.core.palette import Frame
 from firmware.core.surroundings import Surroundings
 from firmware.core.table import Table
 from firmware.maze import leds
@@ -77,7 +79,8 @@ class MazeTable(Table[MazeView, MazeState]):
     READY = ("the board is clear: the Architect puts segment 1, the obelisk, on any square "
              "to start the game")
     record: ClassVar[Records] = record  # annotated: mypy reads a bare module as an instance's
-    draw_leds = leds.frame
+    # the table is what its LEDs read of it (``leds.LitTable``): mypy checks it here
+    draw_leds: ClassVar[Callable[[MazeTable, float, int], Frame]] = leds.frame
     SEATS: ClassVar[dict[str, str]] = ROLE_NAMES
 
     def __init__(self, game: MazeGame, journal: Journal, **kwargs) -> None:

@@ -9,15 +9,50 @@ at the end, who won.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol
+
 from engine.players import PLAYERS, Player
 from engine.stones.sensing import destinations
 from firmware.core import palette
 from firmware.core.table_state import TableState
 
+if TYPE_CHECKING:
+    from engine.core import Outcome
+    from engine.stones.game import Move, Square, StonesState
+    from engine.stones.sensing import BoardView
+    from firmware.core.choosing import Actions
+
 Frame = dict[tuple[str, str, int], palette.RGB]
 
 
-def frame(table, now: float, ring_pixels: int) -> Frame:
+class LitTable(Protocol):
+    """What the LEDs read of a stones table: its ``StonesTable``, which imports this module
+    (so it is not named here); mypy checks that the table answers this."""
+
+    @property
+    def state(self) -> StrEnum: ...
+    @property
+    def position(self) -> StonesState: ...
+    @property
+    def view(self) -> BoardView | None: ...
+    @property
+    def actions(self) -> Sequence[Move]: ...
+    @property
+    def board_cols(self) -> int: ...
+    @property
+    def candidates(self) -> tuple[Actions, ...]: ...
+    @property
+    def pick(self) -> int: ...
+    @property
+    def lifted(self) -> Square | None: ...
+    def differences(self, view: BoardView) -> tuple[Square, ...]: ...
+    def sight(self, state: StonesState) -> BoardView: ...
+    def final_outcome(self) -> Outcome: ...
+
+
+def frame(table: LitTable, now: float, ring_pixels: int) -> Frame:
     """Every pixel of the board and the two rings for this moment."""
     pos = table.position
     cols = table.board_cols  # the physical board's width: its pixels run row by row
@@ -45,13 +80,13 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
     return leds
 
 
-def _ring(table, p: Player, ring_pixels: int) -> list[palette.RGB]:
+def _ring(table: LitTable, p: Player, ring_pixels: int) -> list[palette.RGB]:
     """One player's ring: who won at the end, dim while paused, and for the mover whose
     move it is (orange: a capstone must come off), its symmetries on the first two pixels."""
     pos = table.position
     ring = [palette.OFF] * ring_pixels
     if table.state == TableState.over:
-        winner = pos.outcome().winner
+        winner = table.final_outcome().winner
         ring = [palette.GOOD if winner is p else palette.WARN if winner is None
                 else palette.EXTRA] * ring_pixels
     elif table.state == TableState.paused:

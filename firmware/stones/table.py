@@ -16,6 +16,7 @@ replaces the tentative one. Nothing illegal is recorded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import ClassVar
 
@@ -27,6 +28,7 @@ from engine.stones import record
 from engine.stones.game import Move, Square, StonesGame, StonesState
 from engine.stones.sensing import BoardView, candidate_moves, read_view, sight
 from firmware.core.hooks import Records
+from firmware.core.palette import Frame
 from firmware.core.surroundings import Surroundings
 from firmware.core.table import Table
 from firmware.stones import leds
@@ -55,7 +57,8 @@ class StonesTable(Table[BoardView, StonesState]):
     game: StonesGame  # the table plays its own game (its options)
     SETUP = "set the stones out as at the start, then press a player button"
     record: ClassVar[Records] = record
-    draw_leds = leds.frame
+    # the table is what its LEDs read of it (``leds.LitTable``): mypy checks it here
+    draw_leds: ClassVar[Callable[[StonesTable, float, int], Frame]] = leds.frame
 
     def __init__(self, game: StonesGame, journal: Journal, *, board_cols: int | None = None,
                  **kwargs) -> None:

@@ -12,8 +12,10 @@ while they choose, whose move it is, and at the end who won.
 from __future__ import annotations
 
 import math
+from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol
 
-from engine.players import PLAYERS
+from engine.players import PLAYERS, Player
 from engine.towers.blocks import WIDTH
 from engine.towers.sensing import UNKNOWN, zone_fits
 from engine.towers.tower import RODS
@@ -22,14 +24,50 @@ from firmware.core import palette
 from firmware.core.table_state import TableState
 from firmware.towers.table_state import TowersTableState
 
+if TYPE_CHECKING:
+    from engine.core import Outcome
+    from engine.towers.actions import Place
+    from engine.towers.blocks import Cell
+    from engine.towers.game import TowersGame, TowersState
+    from engine.towers.sensing import TowersView
+    from firmware.core.choosing import Actions
+    from firmware.core.hourglass import Hourglass
+
 Frame = dict[tuple[str, str, int], palette.RGB]
+
+
+class LitTable(Protocol):
+    """What the LEDs read of a towers table: its ``TowersTable``, which imports this module
+    (so it is not named here); mypy checks that the table answers this."""
+
+    @property
+    def state(self) -> StrEnum: ...
+    @property
+    def position(self) -> TowersState: ...
+    @property
+    def game(self) -> TowersGame: ...
+    @property
+    def decided(self) -> TowersView | None: ...
+    @property
+    def candidates(self) -> tuple[Actions, ...]: ...
+    @property
+    def pick(self) -> int: ...
+    @property
+    def last_place(self) -> Place | None: ...
+    @property
+    def hourglass(self) -> Hourglass: ...
+    @property
+    def clear_zone(self) -> bool: ...
+    def next_fix(self) -> tuple[Player, Cell, bool] | None: ...
+    def final_outcome(self) -> Outcome: ...
+
 OPTION_STEP_S = 15.0
 """Before a game, a ring pixel for every 15 s of the hourglass."""
 TOSS_STEPS_S = 8
 """During the toss, the light moves on a pixel eight times a second."""
 
 
-def frame(table, now: float, ring_pixels: int) -> Frame:
+def frame(table: LitTable, now: float, ring_pixels: int) -> Frame:
     """Every pixel of the rods, the zone pads and the two rings for this moment."""
     leds: Frame = {}
     for p in PLAYERS:
@@ -42,7 +80,7 @@ def frame(table, now: float, ring_pixels: int) -> Frame:
     return leds
 
 
-def next_change(table, now: float, ring_pixels: int) -> float | None:
+def next_change(table: LitTable, now: float, ring_pixels: int) -> float | None:
     """When the frame will next change with nothing but time passing (the service sleeps
     till then): the toss's spinning pixel, or the active player's hourglass."""
     if table.state == TowersTableState.toss:
@@ -53,7 +91,7 @@ def next_change(table, now: float, ring_pixels: int) -> float | None:
     return None
 
 
-def _ring(table, p, now: float, n: int) -> list[palette.RGB]:
+def _ring(table: LitTable, p: Player, now: float, n: int) -> list[palette.RGB]:
     pos = table.position
     if table.state == TableState.setup:
         options = table.game.options
@@ -65,7 +103,7 @@ def _ring(table, p, now: float, n: int) -> list[palette.RGB]:
         ring[int(now * TOSS_STEPS_S) % n] = palette.PLAYERS[p]
         return ring
     if table.state == TableState.over:
-        winner = pos.outcome().winner
+        winner = table.final_outcome().winner
         return [palette.GOOD if winner is p else palette.WARN if winner is None
                 else palette.EXTRA] * n
     if table.state == TableState.paused:
@@ -82,7 +120,7 @@ def _rod(cell) -> int:
     return y * WIDTH + x
 
 
-def _towers(table, leds: Frame) -> None:
+def _towers(table: LitTable, leds: Frame) -> None:
     if table.state == TableState.choose and table.candidates:
         for i, candidate in enumerate(table.candidates):
             if i != table.pick:
@@ -103,7 +141,7 @@ def _towers(table, leds: Frame) -> None:
             leds[("tower", place.tower.value, _rod(cell))] = palette.GOOD
 
 
-def _zone(table, leds: Frame) -> None:
+def _zone(table: LitTable, leds: Frame) -> None:
     view = table.decided
     if view is None:
         return

@@ -46,6 +46,7 @@ from engine.towers.turns import Phase
 from firmware.core.events import Mark
 from firmware.core.hooks import Records
 from firmware.core.hourglass import Hourglass
+from firmware.core.palette import Frame
 from firmware.core.table import Table
 from firmware.core.table_state import TableState
 from firmware.store.journal import GameEntries, Journal
@@ -93,7 +94,8 @@ class TowersTable(Table[TowersView, TowersState]):
     SETUP = "clear both towers and the zone pads, then press a player button"
     READY = "the table is clear: press a player button to start"
     record: ClassVar[Records] = record
-    draw_leds = leds.frame
+    # the table is what its LEDs read of it (``leds.LitTable``): mypy checks it here
+    draw_leds: ClassVar[Callable[[TowersTable, float, int], Frame]] = leds.frame
     led_change = leds.next_change
     # the coin toss's trigger, bound onto each table by its machine (``transitions``)
     tossed: Callable[[], bool]
