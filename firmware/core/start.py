@@ -64,8 +64,8 @@ class Start(Generic[V, S]):
         table = self._table
         table._open_start(entries)
         spec = GAMES[table.game.id]
-        table.game = read_start(entries, lambda start: spec.make(
-            options_from_dict(spec.options, start["options"]), start_extras(start)))
+        table._play_game(read_start(entries, lambda start: spec.make(
+            options_from_dict(spec.options, start["options"]), start_extras(start))))
         first = read_start(entries, self._initial)
         replayed = replay_journal(entries, first, table._action_of)
         table.history, table.actions = list(replayed.history), list(replayed.actions)

@@ -53,7 +53,7 @@ from engine.record import options_to_dict
 from firmware.core import events
 from firmware.core.choosing import Actions, Choosing
 from firmware.core.events import Mark
-from firmware.core.hooks import Records, TableGame, V
+from firmware.core.hooks import Records, SeatAfar, TableGame, V
 from firmware.core.lights import Lights
 from firmware.core.palette import Frame
 from firmware.core.repair import Repair
@@ -144,7 +144,8 @@ class Table(Generic[V, S]):
     def __init__(self, game: TableGame[S], journal: Journal, *, around: Surroundings | None = None,
                  emit: Listener | None = None,
                  beep: Callable[[], None] | None = None, settle_s: float = 0.3,
-                 quick_s: float = 0.1, seed: int | None = None, solo: Any = None) -> None:
+                 quick_s: float = 0.1, seed: int | None = None,
+                 solo: SeatAfar | None = None) -> None:
         """``around``: what surrounds the table (its lock, listeners, buzzer, what is known
         of the devices), handed on from the table before; a table on its own may be given
         only a listener (``emit``) and a buzzer (``beep``) instead."""
@@ -160,7 +161,7 @@ class Table(Generic[V, S]):
         seed = fresh_seed() if seed is None else seed
         if solo is not None:  # a match's tables both start from the match's own seed
             seed = solo.first_seed(seed)
-        self.solo: Any = solo  # a far seat: the computer (seats.solo.Computer), a peer (Peer)
+        self.solo = solo  # a far seat: the computer (seats.solo.Computer), a peer (Peer)
         self.settler: Settler[V] = Settler(settle_s, quick_s)
         self._prepared: dict[Any, tuple[S, S]] = {}  # action -> (position before, after)
         # (position, view and key, its Reading or refusal)
@@ -355,7 +356,7 @@ class Table(Generic[V, S]):
 
     @classmethod
     def for_service(cls, game: Any, journal: Journal, profile: Any, *, seed: int,
-                    around: Surroundings, solo: Any = None) -> Table[Any, Any]:
+                    around: Surroundings, solo: SeatAfar | None = None) -> Table[Any, Any]:
         """The table ``obelisk run`` plays on ``profile`` (``solo``: the computer's seat, a
         ``firmware.seats.solo.Computer``, or None); a game whose table needs more of the profile
         (wall switches, load cells) checks it here first."""
@@ -733,6 +734,10 @@ class Table(Generic[V, S]):
                 return None
             steps.append((action, pos))
         return steps
+
+    def _play_game(self, game: TableGame[S]) -> None:
+        """From now on the table plays ``game`` (a resume: the options its journal says)."""
+        self.game = game
 
     def rewind(self, to: int) -> None:
         """Back to the position after the first ``to`` actions (a takeback)."""

@@ -119,6 +119,7 @@ class Takebacks(Generic[V, S]):
         """A takeback the two tables of a match agreed: now, if the pieces here stand so
         already (lifted off for the ask), else once they do (the turn's words say which)."""
         table = self._table
-        if self.offer is not None and table.solo.on_takeback(table, self.offer.to):
+        if self.offer is not None and table.solo is not None and \
+                table.solo.on_takeback(table, self.offer.to):
             return
         table.tell_turn(None)

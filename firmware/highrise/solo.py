@@ -23,6 +23,7 @@ from firmware.seats.solo import (
     ASKED,
     Pixel,
     asks,
+    computer_seat,
     hands_free,
     lit,
     pixels_of,
@@ -91,7 +92,7 @@ def read(pixel: Pixel, pos: HighriseState, seat: str, ring: int, cols: int) -> t
 def shown(players: HighrisePlayers, table: HighriseTable) -> tuple:
     """The demo's hands read the computer's pyramid off the simulated LEDs (its square on
     the board, its size on the computer's ring)."""
-    seat = table.solo.seat.value
+    seat = computer_seat(table).value
     leds = players.devices.leds
     ring = next(n for kind, owner, n in leds.parts() if (kind, owner) == ("ring", seat))
     return read(pixels_of(leds), table.position, seat, ring, table.board_cols)

@@ -213,6 +213,12 @@ class Computer(FarSeat):
         return True
 
 
+def computer_seat(table: CoreTable[V, S]) -> Player:
+    """The computer's seat at a table played alone, where the demo's hands act for it."""
+    assert table.solo is not None, "only a table played alone has the computer's seat"
+    return table.solo.seat
+
+
 def shade(asked: bool) -> tuple[palette.RGB, palette.RGB]:
     """(where a piece goes, where it comes from) for the computer's move or a hint."""
     return (palette.ASK, palette.ASK_FROM) if asked else (palette.HINT, palette.HINT_FROM)

@@ -23,7 +23,7 @@ from engine.towers.tower import LEVELS, cells_text, drop, heights_of
 from engine.towers.turns import Phase
 from firmware.core import palette
 from firmware.core.events import Mark
-from firmware.seats.solo import Pixel, asks, lit, notation, pixels_of, shade
+from firmware.seats.solo import Pixel, asks, computer_seat, lit, notation, pixels_of, shade
 from firmware.seats.solo import searched as _same_position
 
 if TYPE_CHECKING:
@@ -253,7 +253,7 @@ def read(pixel: Pixel, pos: TowersState, at_hand: AtHand) -> tuple:
 def shown(players: DemoPlayers, table: TowersTable) -> tuple:
     """The demo's hands read the computer's move off the simulated LEDs (pads and rods)."""
     pos = table.position
-    at_hand = AtHand(tuple(players.pads), players.held.get(table.solo.seat),
+    at_hand = AtHand(tuple(players.pads), players.held.get(computer_seat(table)),
                      tuple(players.physical_pile(pos)),
                      (heights_of(players.sim.cubes[0]), heights_of(players.sim.cubes[1])))
     return read(pixels_of(players.devices.leds), pos, at_hand)
@@ -275,14 +275,14 @@ def hand(players: DemoPlayers, table: TowersTable, actions: tuple) -> None:
     colour = _colour(pos, place.block)
     pads = [i for i, b in enumerate(players.pads) if b is not None and _colour(pos, b) == colour]
     lit_pads = [i for i, c in pad_colours(players).items() if c == colour and i in pads]
-    if players.held.get(table.solo.seat) is not None and \
-            _colour(pos, players.held[table.solo.seat]) == colour:
-        del players.held[table.solo.seat]
+    if players.held.get(computer_seat(table)) is not None and \
+            _colour(pos, players.held[computer_seat(table)]) == colour:
+        del players.held[computer_seat(table)]
     elif lit_pads or pads:
         players.set_pad((lit_pads or pads)[0], None)
     players.sim.place(place.tower.index, place.cells)
     if all(z >= LEVELS for *_, z in place.cells):  # above the rods: say so with the button
-        players.devices.buttons.press(table.solo.seat.value)
+        players.devices.buttons.press(computer_seat(table).value)
 
 
 def again(players: DemoPlayers, table: TowersTable, actions: tuple) -> None:
@@ -290,7 +290,7 @@ def again(players: DemoPlayers, table: TowersTable, actions: tuple) -> None:
     again with the button (its press may have come while the table still read the pads)."""
     place = next((a for a in actions if isinstance(a, Place)), None)
     if place is not None and all(z >= LEVELS for *_, z in place.cells):
-        players.devices.buttons.press(table.solo.seat.value)
+        players.devices.buttons.press(computer_seat(table).value)
 
 
 def pad_colours(players: DemoPlayers) -> dict[int, str | None]:

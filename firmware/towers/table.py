@@ -23,6 +23,7 @@ the clock.
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from engine.core import Outcome, seeded_start
@@ -84,8 +85,8 @@ class TowersTable(Table[TowersView, TowersState]):
 
     game: TowersGame  # the table plays its own game (its options, its block set)
 
-    EXTRA_STATES = tuple(TowersTableState)
-    EXTRA_TRANSITIONS = (
+    EXTRA_STATES: ClassVar[tuple[StrEnum, ...]] = tuple(TowersTableState)
+    EXTRA_TRANSITIONS: ClassVar[tuple[dict[str, Any], ...]] = (
         {"trigger": "begin", "source": TableState.setup, "dest": TowersTableState.toss},
         {"trigger": "tossed", "source": TowersTableState.toss, "dest": TableState.play,
          "conditions": "toss_over"},
