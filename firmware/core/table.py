@@ -66,6 +66,7 @@ from firmware.core.turn import Turn
 from firmware.store import standing
 from firmware.store.journal import GameEntries, Journal
 from hardware.buttons import ButtonEvent
+from hardware.profile import Profile
 
 CORE_STATES: tuple[StrEnum, ...] = tuple(TableState)
 CORE_TRANSITIONS = (
@@ -222,7 +223,7 @@ class Table(Generic[V, S]):
         return self.takebacks.confirmed
 
     @property
-    def lifted(self) -> Any:
+    def lifted(self) -> tuple[int, int] | None:
         """A piece held in the air: where it may go is lit."""
         return self.turn.lifted
 
@@ -355,11 +356,12 @@ class Table(Generic[V, S]):
         return min(times) if times else None
 
     @classmethod
-    def for_service(cls, game: Any, journal: Journal, profile: Any, *, seed: int,
+    def for_service(cls, game: Any, journal: Journal, profile: Profile, *, seed: int,
                     around: Surroundings, solo: SeatAfar | None = None) -> Table[Any, Any]:
         """The table ``obelisk run`` plays on ``profile`` (``solo``: the computer's seat, a
         ``firmware.seats.solo.Computer``, or None); a game whose table needs more of the profile
-        (wall switches, load cells) checks it here first."""
+        (wall switches, load cells) checks it here first. ``game`` is Any: each game's table
+        takes its own game class here, which no one parameter type of the core admits."""
         return cls(game, journal, around=around, seed=seed, solo=solo)
 
     def led_change(self, now: float, ring_pixels: int) -> float | None:

@@ -12,7 +12,7 @@ air and the held press.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic
+from typing import TYPE_CHECKING, Generic
 
 from engine.core import S
 from engine.errors import ObeliskError, PutBackFirst
@@ -40,7 +40,8 @@ class Turn(Generic[V, S]):
         self._choosing = choosing
         self._takebacks = takebacks
         self.said = ""  # the words of the last turn told
-        self.lifted: Any = None  # a piece held in the air: where it may go is lit
+        # a piece held in the air (its square): where it may go is lit
+        self.lifted: tuple[int, int] | None = None
         # a player's press that came while a reading settled: (player, kind, state then)
         self.held: tuple[Player, str, StrEnum] | None = None
 

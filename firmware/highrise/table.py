@@ -35,7 +35,7 @@ from engine.highrise.sensing import (
 )
 from engine.reading import Reading
 from engine.record import RecordError
-from firmware.core.hooks import Records
+from firmware.core.hooks import Records, SeatAfar
 from firmware.core.palette import Frame
 from firmware.core.surroundings import Surroundings
 from firmware.core.table import Table
@@ -45,6 +45,7 @@ from firmware.highrise.calibrate import load_calibration
 from firmware.store.journal import GameEntries, Journal
 from firmware.store.seal import Sealer, SealError
 from firmware.store.standing import Kept
+from hardware.profile import Profile
 
 View = tuple[int, ...]
 PLACED = "placed"
@@ -73,8 +74,8 @@ class HighriseTable(Table[View, HighriseState]):
         super().__init__(game, journal, **kwargs)
 
     @classmethod
-    def for_service(cls, game: HighriseGame, journal: Journal, profile, *, seed: int,
-                    around: Surroundings, solo=None) -> HighriseTable:
+    def for_service(cls, game: HighriseGame, journal: Journal, profile: Profile, *, seed: int,
+                    around: Surroundings, solo: SeatAfar | None = None) -> HighriseTable:
         """The table ``obelisk run`` plays on this profile: a calibrated load cell a square."""
         options = game.options
         if profile.scanner.load_cells < options.cells:

@@ -38,12 +38,13 @@ from engine.maze.plan import Plan, plan
 from engine.maze.sensing import MazeSensingError, MazeView, read_view, sight, takeback_of
 from engine.players import Player
 from engine.reading import Reading
-from firmware.core.hooks import Records
+from firmware.core.hooks import Records, SeatAfar
 from firmware.core.palette import Frame
 from firmware.core.surroundings import Surroundings
 from firmware.core.table import Table
 from firmware.maze import leds
 from firmware.store.journal import Journal
+from hardware.profile import Profile
 
 ARCHITECT, MAZE_MASTER = Role.ARCHITECT.player, Role.MAZE_MASTER.player
 
@@ -88,8 +89,8 @@ class MazeTable(Table[MazeView, MazeState]):
         self._planned: tuple[MazeState, Plan] | None = None
 
     @classmethod
-    def for_service(cls, game: MazeGame, journal: Journal, profile, *, seed: int,
-                    around: Surroundings, solo=None) -> MazeTable:
+    def for_service(cls, game: MazeGame, journal: Journal, profile: Profile, *, seed: int,
+                    around: Surroundings, solo: SeatAfar | None = None) -> MazeTable:
         """The table ``obelisk run`` plays on this profile: it needs the wall switches."""
         if not profile.scanner.wall_sensors or (profile.scanner.rows, profile.scanner.cols) \
                 != (8, 8):
@@ -122,15 +123,17 @@ class MazeTable(Table[MazeView, MazeState]):
                 return "every wall stands: press your button to pass"
             return f"stand a wall ({pos.walls_left} left) or press your button to pass"
         if phase == "move":
-            doing = "move the obelisk like a queen" if state is not None or self.lifted is None \
-                else self._lifted_words()
+            lifted = self.lifted
+            doing = "move the obelisk like a queen" if state is not None or lifted is None \
+                else self._lifted_words(lifted)
             return f"{doing} (turn {pos.turn + 1} of {pos.options.turns})"
         return "the game is over"
 
-    def _lifted_words(self) -> str:
-        """The obelisk off its square: the switches cannot tell it in the hand from it on a
-        segment, so what to do on each (and a segment out of its reach is named, with why)."""
-        pos, frm = self.position, self.lifted
+    def _lifted_words(self, frm: Square) -> str:
+        """The obelisk off its square ``frm``: the switches cannot tell it in the hand from it
+        on a segment, so what to do on each (and a segment out of its reach is named, with
+        why)."""
+        pos = self.position
         words = f"the obelisk is off {square_name(frm)}: put it down on a lit square"
         reach = queen_moves(pos.cut, frm)
         if any(s in reach for s in pos.segments):

@@ -27,7 +27,7 @@ from engine.reading import Reading
 from engine.stones import record
 from engine.stones.game import Move, Square, StonesGame, StonesState
 from engine.stones.sensing import BoardView, candidate_moves, read_view, sight
-from firmware.core.hooks import Records
+from firmware.core.hooks import Records, SeatAfar
 from firmware.core.palette import Frame
 from firmware.core.surroundings import Surroundings
 from firmware.core.table import Table
@@ -74,7 +74,7 @@ class StonesTable(Table[BoardView, StonesState]):
 
     @classmethod
     def for_service(cls, game: StonesGame, journal: Journal, profile: Profile, *, seed: int,
-                    around: Surroundings, solo=None) -> StonesTable:
+                    around: Surroundings, solo: SeatAfar | None = None) -> StonesTable:
         return cls(game, journal, seed=seed, around=around, solo=solo,
                    board_cols=profile.scanner.cols or game.options.cols)
 
