@@ -19,7 +19,7 @@ from firmware.games import GAMES
 if TYPE_CHECKING:
     from engine.core import S, State
     from engine.reading import Reading
-    from firmware.core.hooks import CoreTable, SeatAfar, V
+    from firmware.core.hooks import CoreTable, SeatAfar, SeatSetting, V
     from firmware.core.palette import Frame
 
 
@@ -58,7 +58,7 @@ class FarSeat:
     called: ClassVar[str] = "the computer"  # who asks its moves, on the page (``asked``)
     pressed_here: ClassVar[bool] = True  # its seat's buttons are pressed by the person here
 
-    def __init__(self, setting: Any, seat: Player, game_id: str) -> None:
+    def __init__(self, setting: SeatSetting, seat: Player, game_id: str) -> None:
         self.solo = setting
         self.seat = seat
         self.person = seat.other

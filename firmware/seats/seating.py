@@ -62,7 +62,7 @@ def _as_match(entries: GameEntries, journal: Journal, game_id: str,
     kept = read_start(entries, _remote_in_start)
     if kept is None:
         return given
-    asked: Any = None if given is None else given.solo
+    asked = None if given is None else given.solo
     if asked is not None and asked != kept:
         raise JournalError(
             f"{journal.dir} holds an unfinished {game_id} game where "
