@@ -15,6 +15,11 @@ Both are generic in the game's view ``V`` (what its sensors' snapshot becomes) a
 ``S`` (an ``engine.core.State``): a towers table is a ``CoreTable[TowersView, TowersState]``,
 whose position is a ``TowersState`` and whose ``_words`` take one. ``S`` is invariant because
 the table's position is written (a move, a takeback, a resume).
+
+The smaller Protocols name what a table is given and the core imports nothing of: its game
+(``TableGame``), the game's record module (``Records``), its far seat (``SeatAfar``, and what
+the journal keeps of it, ``SeatSetting``); ``Refuses`` and ``TakesBack`` are what a far seat
+may ask of the repair and the takebacks.
 """
 
 from __future__ import annotations
