@@ -112,10 +112,10 @@ def _after_ready(service: TableService, directory, profile: Profile, journal: Jo
     table plays on, run from its buttons only), and then the collector back on.
 
     Until the command socket exists, a command gets "the table is starting" from
-    ``firmware.service.control.send``.
+    ``firmware.service.command_socket.send``.
     """
     from firmware.service.command_handlers import TableMaker  # the page's, not the table's
-    from firmware.service.control import serve_controls
+    from firmware.service.command_socket import serve_commands
     from firmware.service.pin import PinError, table_pin
     from firmware.sim.fingers import serve_fingers
 
@@ -128,7 +128,7 @@ def _after_ready(service: TableService, directory, profile: Profile, journal: Jo
     except PinError as exc:
         log.warning("%s; the page cannot control this table", exc)
     else:
-        controls = serve_controls(service, directory, TableMaker(profile, journal, solo=solo))
+        controls = serve_commands(service, directory, TableMaker(profile, journal, solo=solo))
         if controls is not None:
             later.callback(controls.close)
     # `obelisk run` starts with the collector off (start-up makes much and frees little):

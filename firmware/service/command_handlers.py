@@ -24,7 +24,7 @@ the computer's seat and level (``solo``: ``"A"``, ``"B"`` or ``"none"`` for two
 people; ``level`` 1 to 4, as ``--solo`` and ``--level`` on the command line).
 
 What a command may say is ``firmware.service.commands``; the socket it comes by,
-``firmware.service.control``.
+``firmware.service.command_socket``.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ hourglass as that table reported it, from ``obelisk remote``, for the page |
 A command read here is only well formed: what it asks is checked against the
 table when the service's loop carries it out (``firmware.service.command_handlers``);
 a malformed one never reaches the service's queue. The socket that takes the
-lines is ``firmware.service.control``.
+lines is ``firmware.service.command_socket``.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from firmware.service.control import ControlUnavailable, running_tables, send
+from firmware.service.command_socket import ControlUnavailable, running_tables, send
 from firmware.service.palette import LED_TEST as _LIT
 from firmware.service.palette import OFF as _OFF
 from firmware.store.state_dir import dir_words, table_dirs

@@ -275,7 +275,7 @@ class TableService:
         elif kind == "button" and isinstance(item, ButtonEvent):
             self._button(item, now)
         elif kind == "control" and self.controls is not None:
-            from firmware.service.control import Request  # loaded with the controls
+            from firmware.service.command_queue import Request  # loaded with the controls
 
             if isinstance(item, Request):
                 item.carry_out(self.controls, now)

@@ -103,7 +103,7 @@ def test_a_match_ends_with_both_journals_equal_across_a_killed_link_a_restarted_
 def _pause_agreed_and_undone(a: Table, b: Table) -> None:
     """Table A asks to pause; nothing pauses until B's player agrees, then both do; B asks to
     play on, A agrees, and both play on (each ask carried by the links, through the broker)."""
-    from firmware.service.control import send
+    from firmware.service.command_socket import send
 
     def state(t: Table) -> str:
         return send(t.dir, {"command": "status"})["state"]

@@ -23,10 +23,10 @@ from engine.towers.game import TowersGame
 from engine.towers.sensing import expected_towers
 from engine.towers.tower import resting_placements
 from engine.towers.turns import Phase
-from firmware.service import command_handlers, commands, control, palette
+from firmware.service import command_handlers, command_queue, command_socket, commands, palette
 from firmware.service.command_handlers import TableMaker
+from firmware.service.command_socket import CommandServer, send
 from firmware.service.commands import CommandRefused, parse
-from firmware.service.control import ControlServer, send
 from firmware.service.pin import pin_frame, pixels_for, read_pin, table_pin
 from firmware.service.surroundings import Surroundings
 from firmware.store.journal import Journal
@@ -63,10 +63,10 @@ def played(block_set, tmp_path):
     (b'{"command": "new", "options": {"size": {"rows": 3}}}', "the options are an object"),
     (b"[" * 100_000 + b"]" * 100_000, "one JSON object a line"),
 ])
-def test_a_malformed_command_is_refused_in_words_and_never_reaches_the_table(line, words):
+def test_a_malformed_command_is_refused_in_words_and_never_reaches_the_table(line, words,
+                                                                            tmp_path):
     queued = types.SimpleNamespace(events=types.SimpleNamespace(put=pytest.fail))
-    server = ControlServer.__new__(ControlServer)
-    server.service = queued
+    server = _unopened(queued, tmp_path)
     answer = server.handle(line)
     assert answer["ok"] is False and words in answer["error"]
     with pytest.raises(CommandRefused):
@@ -233,7 +233,7 @@ def _until(check, seconds: float = 20.0):
 
 def test_commands_over_the_socket_run_the_table_and_its_journal(service):
     d = service.dir
-    assert stat.S_IMODE(os.stat(d / control.SOCKET).st_mode) == 0o660
+    assert stat.S_IMODE(os.stat(d / command_socket.SOCKET).st_mode) == 0o660
     _until(lambda: send(d, {"command": "status"})["can"]["start"])  # the board read: clear
     assert send(d, {"command": "start"})["ok"]
     starts = [e for e in service.journal.read().entries if e["t"] == "start"]
@@ -367,14 +367,18 @@ def _pixel(leds, key):
 # ---------------------------------------------------------------------- a late answer
 
 
-def test_a_command_refused_as_too_late_never_runs_afterwards(played, monkeypatch):
+def _unopened(service: object, where: Path) -> CommandServer:
+    """A command server for ``service`` that is not listening: its ``handle`` alone."""
+    return CommandServer(where, service, TableMaker(load_profile("sim"), Journal(where)))
+
+
+def test_a_command_refused_as_too_late_never_runs_afterwards(played, monkeypatch, tmp_path):
     import queue
 
     waiting = types.SimpleNamespace(events=queue.SimpleQueue())  # a loop busy elsewhere
-    server = ControlServer.__new__(ControlServer)
-    server.service = waiting
-    monkeypatch.setattr(control, "ANSWER_S", 0.05)
-    assert server.handle(b'{"command": "pause"}') == control.refusal(control.TOO_LATE)
+    server = _unopened(waiting, tmp_path)
+    monkeypatch.setattr(command_queue, "ANSWER_S", 0.05)
+    assert server.handle(b'{"command": "pause"}') == command_queue.refusal(command_queue.TOO_LATE)
     kind, request = waiting.events.get_nowait()
     assert kind == "control"
     request.carry_out(played.controls, played.helper.now)  # the loop gets to it at last
@@ -387,16 +391,16 @@ def test_a_command_the_loop_comes_to_past_its_deadline_is_dropped_and_said_so(pl
     on the command wake together, and the loop must not do what the asker reported as
     not done."""
     command = parse(json.dumps({"command": "pause", "deadline": time.monotonic() - 0.5}))
-    request = control.Request(command)
+    request = command_queue.Request(command)
     with caplog.at_level("WARNING", logger="obelisk.control"):
         request.carry_out(played.controls, played.helper.now)
     assert played.inputs == [] and played.table.state == "play"
-    assert request.answer == control.refusal(control.TOO_LATE) and request.done.is_set()
+    assert request.answer == command_queue.refusal(command_queue.TOO_LATE) and request.done.is_set()
     assert "dropped the pause command" in caplog.text
     # the asker's deadline, not only the table's own five seconds, is the one kept
-    on_time = control.Request(parse(json.dumps({"command": "pause",
+    on_time = command_queue.Request(parse(json.dumps({"command": "pause",
                                                 "deadline": time.monotonic() + 60})))
-    assert on_time.deadline <= time.monotonic() + control.ANSWER_S
+    assert on_time.deadline <= time.monotonic() + command_queue.ANSWER_S
     on_time.carry_out(played.controls, played.helper.now)
     assert on_time.answer["ok"] and played.table.state == "paused"
 
@@ -410,11 +414,11 @@ def test_a_command_sent_to_a_stopped_service_is_not_done_when_it_wakes(tmp_path)
         running = subprocess.Popen([str(obelisk), "run", "--state-dir", str(state)],
                                    stdout=out, stderr=subprocess.STDOUT)
     try:
-        _until(lambda: (state / control.SOCKET).exists())
+        _until(lambda: (state / command_socket.SOCKET).exists())
         _until(lambda: send(state, {"command": "status"})["can"]["start"])
         running.send_signal(signal.SIGSTOP)  # as a Pi swapping hard, or a debugger, does
         try:
-            with pytest.raises(control.ControlUnavailable, match="so nothing was done"):
+            with pytest.raises(command_socket.ControlUnavailable, match="so nothing was done"):
                 send(state, {"command": "start"}, timeout=3.0)
         finally:
             running.send_signal(signal.SIGCONT)
@@ -426,13 +430,12 @@ def test_a_command_sent_to_a_stopped_service_is_not_done_when_it_wakes(tmp_path)
         running.wait(20)
 
 
-def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypatch):
+def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypatch, tmp_path):
     import queue
 
     waiting = types.SimpleNamespace(events=queue.SimpleQueue())
-    server = ControlServer.__new__(ControlServer)
-    server.service = waiting
-    monkeypatch.setattr(control, "ANSWER_S", 0.05)
+    server = _unopened(waiting, tmp_path)
+    monkeypatch.setattr(command_queue, "ANSWER_S", 0.05)
     begun, finish = threading.Event(), threading.Event()
     real = played.controls.carry_out
 
@@ -458,6 +461,24 @@ def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypa
     asker.join(20)
     runner.join(20)
     assert answers[0]["ok"] and answers[0]["state"] == "paused"
+
+
+def test_a_command_queued_when_the_socket_closes_is_given_up_and_never_runs(played, tmp_path):
+    import queue
+
+    waiting = types.SimpleNamespace(events=queue.SimpleQueue())  # a loop that has stopped
+    server = _unopened(waiting, tmp_path)
+    answers: list[dict] = []
+    asker = threading.Thread(target=lambda: answers.append(server.handle(b'{"command": "pause"}')))
+    asker.start()
+    _, request = waiting.events.get(timeout=20)
+    started = time.monotonic()
+    server.close()
+    asker.join(20)
+    assert answers == [command_queue.refusal(command_queue.TOO_LATE)]
+    assert time.monotonic() - started < command_queue.ANSWER_S  # not left to its deadline
+    request.carry_out(played.controls, played.helper.now)  # a loop that wakes after all
+    assert played.inputs == [] and played.table.state == "play"
 
 
 # ---------------------------------------------------------------------- a new table first

@@ -17,8 +17,8 @@ from typing import Any
 
 from engine.towers.game import TowersGame
 from firmware.service.command_handlers import Controls, TableMaker
+from firmware.service.command_socket import CommandServer
 from firmware.service.commands import parse
-from firmware.service.control import ControlServer
 from firmware.service.loop import TableService
 from firmware.service.pin import table_pin
 from firmware.store.journal import Journal
@@ -60,7 +60,7 @@ def running_service(state: Path, block_set: Any) -> Iterator[types.SimpleNamespa
     table = TowersTable(TowersGame(block_set), journal, toss_s=0.2)
     running = TableService(devices, table, view_of)
     running.pin = table_pin(state)
-    server = ControlServer(state, running, TableMaker(load_profile("sim"), journal)).open()
+    server = CommandServer(state, running, TableMaker(load_profile("sim"), journal)).open()
     loop = threading.Thread(target=running.run, daemon=True)
     loop.start()
     try:
