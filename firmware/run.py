@@ -114,9 +114,9 @@ def _after_ready(service: TableService, directory, profile: Profile, journal: Jo
     Until the command socket exists, a command gets "the table is starting" from
     ``firmware.service.command_socket.send``.
     """
-    from firmware.service.command_handlers import TableMaker  # the page's, not the table's
     from firmware.service.command_socket import serve_commands
     from firmware.service.pin import PinError, table_pin
+    from firmware.service.table_maker import TableMaker  # the page's, not the table's
     from firmware.sim.fingers import serve_fingers
 
     fingers = serve_fingers(service.devices.buttons, profile, directory)

@@ -17,7 +17,7 @@ from firmware.service.commands import Command, CommandRefused
 from firmware.store.journal import JournalError
 
 if TYPE_CHECKING:
-    from firmware.service.command_handlers import Controls
+    from firmware.service.command_runner import CommandRunner
 
 log = logging.getLogger("obelisk.control")  # the command socket's log, as ever
 
@@ -76,7 +76,7 @@ class Request:
                                 "its asker stopped waiting", self.command.name, late)
             return self._state == "taken"
 
-    def carry_out(self, controls: Controls, now: float) -> None:
+    def carry_out(self, runner: CommandRunner, now: float) -> None:
         """In the service's loop: do it, and answer (a journal refusal is also the loop's);
         nothing at all when the asker gave up on it or its deadline has passed."""
         if not self._take():
@@ -85,7 +85,7 @@ class Request:
                 self.done.set()
             return
         try:
-            self.answer = controls.carry_out(self.command, now)
+            self.answer = runner.carry_out(self.command, now)
         except CommandRefused as exc:
             self.answer = refusal(str(exc))
         except JournalError as exc:

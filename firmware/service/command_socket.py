@@ -22,9 +22,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from firmware.service.command_handlers import Controls, TableMaker
 from firmware.service.command_queue import ANSWER_S, TOO_LATE, Request, refusal
+from firmware.service.command_runner import CommandRunner
 from firmware.service.commands import CommandRefused, parse
+from firmware.service.table_maker import TableMaker
 from firmware.store.state_dir import LOCK
 from hardware.files import read_limited
 from hardware.local_socket import LocalServer, read_lines
@@ -53,8 +54,8 @@ class CommandServer:
     def __init__(self, directory: str | Path, service: Any, maker: TableMaker) -> None:
         self.path = Path(directory) / SOCKET
         self.service = service
-        self.controls = Controls(service, maker)
-        service.controls = self.controls
+        self.runner = CommandRunner(service, maker)
+        service.command_runner = self.runner
         self._server = LocalServer(self.path, self._serve, name="control")
         self._waiting: set[Request] = set()  # the commands put on the queue, not answered
         self._lock = threading.Lock()

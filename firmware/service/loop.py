@@ -38,7 +38,7 @@ from hardware.sensors import BoardStatus, Snapshot
 from hardware.trouble import Missing
 
 if TYPE_CHECKING:
-    from firmware.service.command_handlers import Controls
+    from firmware.service.command_runner import CommandRunner
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ class TableService:
         self._unsynced_since: float | None = None  # real time the board was last seen going
         self._unseen_shown = False  # the rings say the board is not seen
         self._asked: tuple[float, int] | None = None  # (settle deadline, the link's ticket)
-        self.controls: Controls | None = None  # once the command socket is open
+        self.command_runner: CommandRunner | None = None  # once the command socket is open
         self.stream = stream  # stream.EventStream: its events go after the LED frame
         self.pin: str | None = None  # the table PIN the menu button's hold shows
         self._pin_since: float | None = None  # real time the rings began showing it
@@ -252,8 +252,8 @@ class TableService:
             if read is not None:
                 self._answer(*read, now)
             self._take(kind, item, now)
-            if self.controls is not None:
-                self.controls.follow_up(now)  # what an input agreed to (a match's end)
+            if self.command_runner is not None:
+                self.command_runner.follow_up(now)  # what an input agreed to (a match's end)
             if self._retry_at is not None and now >= self._retry_at:
                 self._retry_at = None
                 self.table.reconsider()  # decide the same reading once more
@@ -274,11 +274,11 @@ class TableService:
             self.table.on_view(self.view_of(item), now)
         elif kind == "button" and isinstance(item, ButtonEvent):
             self._button(item, now)
-        elif kind == "control" and self.controls is not None:
-            from firmware.service.command_queue import Request  # loaded with the controls
+        elif kind == "control" and self.command_runner is not None:
+            from firmware.service.command_queue import Request  # loaded with the command socket
 
             if isinstance(item, Request):
-                item.carry_out(self.controls, now)
+                item.carry_out(self.command_runner, now)
 
     def _answer(self, ripe: object, fresh: object, now: float) -> None:
         """The board read again after ``ripe`` held still: the same reading stands (it

@@ -216,8 +216,8 @@ def _match_controls(service: TableService, table: Any, journal: Journal) -> Any:
 
     if not isinstance(table.solo, Peer):
         return None
-    from firmware.service.command_handlers import TableMaker
     from firmware.service.command_socket import serve_commands
+    from firmware.service.table_maker import TableMaker
 
     return serve_commands(service, journal.dir, TableMaker(None, journal, solo=table.solo.solo))
 

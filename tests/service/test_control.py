@@ -23,12 +23,19 @@ from engine.towers.game import TowersGame
 from engine.towers.sensing import expected_towers
 from engine.towers.tower import resting_placements
 from engine.towers.turns import Phase
-from firmware.service import command_handlers, command_queue, command_socket, commands, palette
-from firmware.service.command_handlers import TableMaker
+from firmware.service import (
+    command_queue,
+    command_socket,
+    commands,
+    game_choices,
+    palette,
+    status_answer,
+)
 from firmware.service.command_socket import CommandServer, send
 from firmware.service.commands import CommandRefused, parse
 from firmware.service.pin import pin_frame, pixels_for, read_pin, table_pin
 from firmware.service.surroundings import Surroundings
+from firmware.service.table_maker import TableMaker
 from firmware.store.journal import Journal
 from hardware.profile import load_profile
 from tests.support.scenarios import SCENARIOS, stones_table
@@ -71,6 +78,14 @@ def test_a_malformed_command_is_refused_in_words_and_never_reaches_the_table(lin
     assert answer["ok"] is False and words in answer["error"]
     with pytest.raises(CommandRefused):
         parse(line)
+
+
+def test_each_command_of_the_vocabulary_has_one_handler_and_each_handler_a_command():
+    from firmware.service.command_runner import HANDLERS
+
+    answered_only = {"status", "diag"}
+    assert set(HANDLERS) == set(commands.COMMANDS + commands.LOCAL_COMMANDS) - answered_only
+    assert len(set(HANDLERS.values())) == len(HANDLERS)  # one meaning per name
 
 
 # ---------------------------------------------------------------------- the same inputs
@@ -162,7 +177,7 @@ def test_what_status_offers_in_each_state_of_each_table(tmp_path, block_set, cls
     game's table (the towers' toss included): a game is on from its toss to its end."""
     table = bring(tmp_path, block_set).table
     assert table.state == state
-    can = command_handlers.status(table)["can"]
+    can = status_answer.status(table)["can"]
     assert can["pause"] is (state in ("play", "choose", "repair"))
     assert can["resume"] is (state == "paused")
     assert not can["start"]  # in setup, once the table is set out: the test below
@@ -176,11 +191,11 @@ def test_the_start_is_offered_once_the_table_is_set_out(tmp_path, block_set):
     once its switches see the stones set out as at the start, and no longer once they are
     gone; the table's words say what stands in the way."""
     t = stones_table(tmp_path, block_set)
-    assert not command_handlers.status(t.table)["can"]["start"]  # nothing read yet
+    assert not status_answer.status(t.table)["can"]["start"]  # nothing read yet
     t.see(sight(t.table.position))
-    assert command_handlers.status(t.table)["can"]["start"]
+    assert status_answer.status(t.table)["can"]["start"]
     t.see(set())
-    now = command_handlers.status(t.table)
+    now = status_answer.status(t.table)
     assert not now["can"]["start"] and now["problem"].startswith("set the stones out")
     assert now["can"]["new"]  # another game may still be set up
 
@@ -189,9 +204,9 @@ def test_new_game_options_are_read_as_the_command_line_reads_them(block_set):
     from firmware.games import GAMES
 
     towers, stones = GAMES["towers"], GAMES["stones"]
-    assert commands.options_of(towers, (("hourglass", "90"), ("sudden_death", True))) \
+    assert game_choices.options_of(towers, (("hourglass", "90"), ("sudden_death", True))) \
         .hourglass_s == 90
-    got = commands.options_of(stones, (("mode", "bounded"), ("size", "5x5")))
+    got = game_choices.options_of(stones, (("mode", "bounded"), ("size", "5x5")))
     assert (got.rows, got.cols, got.mode.value) == (5, 5, "bounded")
     for given, words in [((("hourglass", "5"),), "10 to 600 seconds"),
                          ((("turns", "15"),), "towers has no option 'turns'"),
@@ -200,7 +215,7 @@ def test_new_game_options_are_read_as_the_command_line_reads_them(block_set):
                          ((("size", "3x4"),), "a stones board is 4x4 to 8x8")]:
         game = towers if given[0][0] != "size" else stones
         with pytest.raises(CommandRefused, match=words):
-            commands.options_of(game, given)
+            game_choices.options_of(game, given)
 
 
 # ---------------------------------------------------------------------- the PIN
@@ -381,7 +396,7 @@ def test_a_command_refused_as_too_late_never_runs_afterwards(played, monkeypatch
     assert server.handle(b'{"command": "pause"}') == command_queue.refusal(command_queue.TOO_LATE)
     kind, request = waiting.events.get_nowait()
     assert kind == "control"
-    request.carry_out(played.controls, played.helper.now)  # the loop gets to it at last
+    request.carry_out(played.runner, played.helper.now)  # the loop gets to it at last
     assert played.inputs == [] and played.table.state == "play"  # refused, so never done
     assert request.answer is None
 
@@ -393,7 +408,7 @@ def test_a_command_the_loop_comes_to_past_its_deadline_is_dropped_and_said_so(pl
     command = parse(json.dumps({"command": "pause", "deadline": time.monotonic() - 0.5}))
     request = command_queue.Request(command)
     with caplog.at_level("WARNING", logger="obelisk.control"):
-        request.carry_out(played.controls, played.helper.now)
+        request.carry_out(played.runner, played.helper.now)
     assert played.inputs == [] and played.table.state == "play"
     assert request.answer == command_queue.refusal(command_queue.TOO_LATE) and request.done.is_set()
     assert "dropped the pause command" in caplog.text
@@ -401,7 +416,7 @@ def test_a_command_the_loop_comes_to_past_its_deadline_is_dropped_and_said_so(pl
     on_time = command_queue.Request(parse(json.dumps({"command": "pause",
                                                 "deadline": time.monotonic() + 60})))
     assert on_time.deadline <= time.monotonic() + command_queue.ANSWER_S
-    on_time.carry_out(played.controls, played.helper.now)
+    on_time.carry_out(played.runner, played.helper.now)
     assert on_time.answer["ok"] and played.table.state == "paused"
 
 
@@ -437,18 +452,18 @@ def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypa
     server = _unopened(waiting, tmp_path)
     monkeypatch.setattr(command_queue, "ANSWER_S", 0.05)
     begun, finish = threading.Event(), threading.Event()
-    real = played.controls.carry_out
+    real = played.runner.carry_out
 
     def slow(command, now):  # the loop takes it up in time, then takes long over it
         begun.set()
         assert finish.wait(20)
         return real(command, now)
 
-    played.controls.carry_out = slow
+    played.runner.carry_out = slow
 
     def loop():
         _, request = waiting.events.get(timeout=20)
-        request.carry_out(played.controls, played.helper.now)
+        request.carry_out(played.runner, played.helper.now)
 
     runner = threading.Thread(target=loop)
     runner.start()
@@ -477,7 +492,7 @@ def test_a_command_queued_when_the_socket_closes_is_given_up_and_never_runs(play
     asker.join(20)
     assert answers == [command_queue.refusal(command_queue.TOO_LATE)]
     assert time.monotonic() - started < command_queue.ANSWER_S  # not left to its deadline
-    request.carry_out(played.controls, played.helper.now)  # a loop that wakes after all
+    request.carry_out(played.runner, played.helper.now)  # a loop that wakes after all
     assert played.inputs == [] and played.table.state == "play"
 
 
@@ -490,7 +505,7 @@ def _no_table(*_: object) -> int:
 
 def test_end_refused_for_a_table_that_cannot_be_made_keeps_the_game_and_its_journal(played):
     t = played.helper
-    played.controls.maker = TableMaker(load_profile("sim"), t.journal, seed=_no_table)
+    played.runner.maker = TableMaker(load_profile("sim"), t.journal, seed=_no_table)
     with pytest.raises(CommandRefused, match="cannot play that game: no seed"):
         played.do("end")
     assert not list(t.journal.dir.glob("journal-*.jsonl"))  # nothing archived
@@ -501,7 +516,7 @@ def test_new_after_the_end_refused_presses_nothing(played):
     t = played.helper
     played.table.machine.set_state("over", played.table)  # as a game played to its end
     assert played.table.state == "over"
-    played.controls.maker = TableMaker(load_profile("sim"), t.journal, seed=_no_table)
+    played.runner.maker = TableMaker(load_profile("sim"), t.journal, seed=_no_table)
     with pytest.raises(CommandRefused, match="cannot play that game"):
         played.do("new", game="stones")
     assert played.inputs == [] and played.table.state == "over"
@@ -532,8 +547,8 @@ def test_a_solo_table_made_fresh_keeps_the_computer_and_a_hint_is_the_persons_ho
     t.table.solo = Computer(Solo(B, 2), "stones")
     t.started()
     pressed = Pressed(t)
-    pressed.controls.maker = TableMaker(load_profile("sim"), t.journal, solo=Solo(B, 2))
-    made, _ = pressed.controls.maker.make(GAMES["stones"], t.table.game.options, {},
+    pressed.runner.maker = TableMaker(load_profile("sim"), t.journal, solo=Solo(B, 2))
+    made, _ = pressed.runner.maker.make(GAMES["stones"], t.table.game.options, {},
                                           t.table.around)
     assert made.solo.solo == Solo(B, 2) and made is not t.table
     now = pressed.do("status")

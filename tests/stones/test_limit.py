@@ -22,7 +22,8 @@ from engine.stones.record import action_from_dict, action_to_dict
 from engine.stones.sensing import sight_after
 from firmware.cli import main
 from firmware.games import GAMES
-from firmware.service.commands import CommandRefused, options_of
+from firmware.service.commands import CommandRefused
+from firmware.service.game_choices import options_of
 from firmware.service.screen import ending
 from tests.support.stones import LOOP, mv
 from tests.support.tables import StonesHarness as Table
