@@ -33,7 +33,8 @@ from firmware.service import (
 )
 from firmware.service.command_socket import CommandServer, send
 from firmware.service.commands import CommandRefused, parse
-from firmware.service.pin import pin_frame, pixels_for, read_pin, table_pin
+from firmware.service.overlays import pin_frame, pixels_for
+from firmware.service.pin import read_pin, table_pin
 from firmware.service.surroundings import Surroundings
 from firmware.service.table_maker import TableMaker
 from firmware.store.journal import Journal
@@ -345,8 +346,8 @@ def test_diag_through_the_service_lights_one_led_at_a_time_then_gives_the_pictur
 
 
 def test_an_led_test_left_by_a_killed_diag_ends_by_itself(service, monkeypatch):
-    from firmware.service import loop as service_module
-    monkeypatch.setattr(service_module, "LED_TEST_S", 0.3)
+    from firmware.service import overlays
+    monkeypatch.setattr(overlays, "LED_TEST_S", 0.3)
     d, leds = service.dir, service.devices.leds
     game = _until(lambda: (a := _frame(leds)) == _frame(leds) and any(
         c != palette.OFF for c in a.values()) and a)
@@ -369,7 +370,7 @@ def test_obelisk_diag_asks_the_running_service_instead_of_opening_its_devices(se
                        f"LED test {where}: ring A 1 lit (chain 0, pixel 1)"]
     assert "link: connected, synced" in run.stdout
     # diag's last word ended the test: the game's own picture is back at once
-    _until(lambda: service.service._led_test is None, 10)
+    _until(lambda: service.service.led_test.lit is None, 10)
 
 
 def _pixel(leds, key):

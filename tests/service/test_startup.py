@@ -18,8 +18,7 @@ import time
 import pytest
 
 from firmware.run import run_service
-from firmware.service import command_socket, pin
-from firmware.service import loop as service_module
+from firmware.service import command_socket, notify, pin
 from firmware.service.command_socket import ControlUnavailable, send
 from firmware.sim import fingers
 
@@ -40,7 +39,7 @@ def test_ready_comes_before_the_pages_sockets_and_a_command_meanwhile_hears_it_i
     at_ready: dict = {}
     after: dict = {}
 
-    def notify(message: str) -> bool:
+    def tell(message: str) -> bool:
         if message == "READY=1":
             at_ready["files"] = {name: (state / name).exists()
                                  for name in (command_socket.SOCKET, fingers.SOCKET, pin.PIN_FILE)}
@@ -60,7 +59,7 @@ def test_ready_comes_before_the_pages_sockets_and_a_command_meanwhile_hears_it_i
         finally:
             os.kill(os.getpid(), signal.SIGTERM)  # the service's own stop, as systemd's
 
-    monkeypatch.setattr(service_module, "sd_notify", notify)
+    monkeypatch.setattr(notify, "sd_notify", tell)
     old = signal.getsignal(signal.SIGTERM)
     try:
         assert run_service("sim", str(state)) == 0
