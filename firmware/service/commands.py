@@ -48,8 +48,9 @@ COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start
             "hint", "answer", "claim")
 """The page's commands (``obelisk web`` passes on these and no others)."""
 LOCAL_COMMANDS = ("diag", "peer", "link", "clock", "peer_ask", "peer_answer", "peer_claim")
-"""Commands only a person at the table's computer sends: ``obelisk diag`` through the
-running service (an LED lit for a test, the sensors as the service sees them)."""
+"""Commands the page never passes on: ``obelisk diag`` through the running service (an LED
+lit for a test, the sensors as the service sees them), and ``obelisk remote``'s for a match
+with another table (its actions, asks and answers, the link, its player's hourglass)."""
 FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led", "deadline",
           "match", "n", "action", "state", "message", "seconds", "left", "remote", "seat",
           "secret", "agreed", "ask", "agree"}
