@@ -25,10 +25,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from firmware.service import notify, palette
+from firmware.service import notify
 from firmware.service.collector import collect_young
 from firmware.service.diag_answer import diag_answer
-from firmware.service.overlays import LedTest, PinShow
+from firmware.service.overlays import LedTest, PinShow, UnseenBoard
 from firmware.store.journal import JournalError
 from hardware.buttons import ButtonEvent
 from hardware.devices import TableDevices
@@ -50,10 +50,6 @@ ASK_EARLY_SHARE = 0.1
 """...but never earlier than the window's last tenth: the answer must still show the reading
 held (a demo's fast clock makes 10 ms longer than a whole window; asked at its start, a
 transient whose put-back frame was lost would pass)."""
-UNSEEN_S = 1.0
-"""Real seconds the board may be out of sync before the LEDs say it is not seen."""
-NO_BOARD = palette.NO_BOARD
-"""Every other ring pixel in this colour: the scanner board is not seen."""
 
 
 class LinkDeadError(RuntimeError):
@@ -98,8 +94,7 @@ class TableService:
         self._started = False
         self._retry_at: float | None = None  # when to try recording again
         self._refused = ""  # the journal's last refusal, logged once
-        self._unsynced_since: float | None = None  # real time the board was last seen going
-        self._unseen_shown = False  # the rings say the board is not seen
+        self.unseen = UnseenBoard()  # the rings say so when the board is not seen
         self._asked: tuple[float, int] | None = None  # (settle deadline, the link's ticket)
         self.command_runner: CommandRunner | None = None  # once the command socket is open
         self.stream = stream  # stream.EventStream: its events go after the LED frame
@@ -276,12 +271,10 @@ class TableService:
             due += [self.table.next_deadline(), self._ask_at()]
         waits = [max(0.0, t - now) / self.rate for t in due if t is not None]
         real = time.monotonic()
-        if self._unsynced_since is not None and not self._unseen_shown:
-            waits.append(max(0.0, self._unsynced_since + UNSEEN_S - real))
         if next_pat is not None:
             waits.append(max(0.0, next_pat - real))
-        waits += [w for w in (self.pin_show.wait(real), self.led_test.wait(real))
-                  if w is not None]
+        waits += [w for w in (self.unseen.wait(real), self.pin_show.wait(real),
+                              self.led_test.wait(real)) if w is not None]
         return min(waits, default=None)
 
     # ------------------------------------------------------------ the PIN, diag
@@ -377,10 +370,8 @@ class TableService:
         frame = self.table.led_frame(now, self._rings)
         game = dict(frame)  # the game's frame only: the page never sees the PIN on the rings
         self.pin_show.overlay(frame)
-        if self._board_unseen():
-            for key in frame:
-                if key[0] == "ring":
-                    frame[key] = NO_BOARD if key[2] % 2 == 0 else (0, 0, 0)
+        if self.unseen.check(self.devices.link.synced):
+            self.unseen.overlay(frame)
         self.led_test.overlay(frame)  # last: a table with no board yet is tested too
         if frame != self._last_frame:
             self._show(frame)
@@ -410,7 +401,7 @@ class TableService:
         """Tell the log and the page whenever what the table cannot use changes: a table not
         wired up yet (no GPIO chip, no LEDs, no scanner board) runs, and says what to do."""
         missing = [m.as_dict() for m in self.devices.missing()]
-        if self._unseen_shown and not self.devices.profile.simulated:
+        if self.unseen.shown and not self.devices.profile.simulated:
             link = self.devices.link
             why = link.health.last_error or "it does not answer"  # the link's own words
             missing.append(Missing("scanner board", f"not seen on {link.port} ({why}); "
@@ -432,18 +423,3 @@ class TableService:
         log.info("the scanner board measured %s", status.words())
         if self.stream is not None:
             self.stream.publish(event)
-
-    def _board_unseen(self) -> bool:
-        """The board has been out of sync a while (unplugged, silent, another protocol).
-
-        Real seconds, not the table's clock: a demo's fast clock would make a
-        moment's resync look like a lost board.
-        """
-        if self.devices.link.synced:
-            self._unsynced_since, self._unseen_shown = None, False
-            return False
-        real = time.monotonic()
-        if self._unsynced_since is None:
-            self._unsynced_since = real
-        self._unseen_shown = real - self._unsynced_since >= UNSEEN_S
-        return self._unseen_shown

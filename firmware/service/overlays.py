@@ -1,9 +1,11 @@
-"""What the LEDs show over the game's picture: the table PIN, and the LED diag tests.
+"""What the LEDs show over the game's picture: a board not seen, the PIN, diag's LED test.
 
 Holding the menu button shows the table PIN on the rings (``PinShow``): one digit after
 another, as a count of lit pixels (ten for a 0), on both rings at once, each after a dark
 gap so that two equal digits read as two. ``obelisk diag`` through the running service
-lights one LED alone (``LedTest``) for a moment after its last ask. Each keeps its own
+lights one LED alone (``LedTest``) for a moment after its last ask. A scanner board out of
+sync a while (unplugged, silent) turns every other ring pixel to ``NO_BOARD``
+(``UnseenBoard``). Each keeps its own
 state; the loop lays them over the game's frame (the page is told the game's frame only,
 never the PIN on the rings).
 """
@@ -23,6 +25,10 @@ LIT_S = 1.5
 """How long each digit stays lit on the rings."""
 DARK_S = 0.6
 """The dark gap before each digit, so that two equal digits read as two."""
+UNSEEN_S = 1.0
+"""Real seconds the board may be out of sync before the LEDs say it is not seen."""
+NO_BOARD = palette.NO_BOARD
+"""Every other ring pixel in this colour: the scanner board is not seen."""
 LED_TEST_S = 2.0
 """Real seconds an LED lit by ``obelisk diag`` through the service stays lit after diag's
 last ask: a diag that is killed leaves the game's picture back in a moment."""
@@ -153,3 +159,40 @@ class LedTest:
         frame.clear()
         frame.update(dark)
         frame[key] = palette.LED_TEST
+
+
+class UnseenBoard:
+    """The rings say the scanner board is not seen once it has been out of sync a while.
+
+    Real seconds, not the table's clock: a demo's fast clock would make a moment's resync
+    look like a lost board.
+    """
+
+    def __init__(self) -> None:
+        self._since: float | None = None  # real time the board was last seen going
+        self.shown = False  # the rings say the board is not seen
+
+    def check(self, synced: bool) -> bool:
+        """Whether the board has been out of sync a while (unplugged, silent, another
+        protocol), from the link's ``synced`` now."""
+        if synced:
+            self._since, self.shown = None, False
+            return False
+        real = time.monotonic()
+        if self._since is None:
+            self._since = real
+        self.shown = real - self._since >= UNSEEN_S
+        return self.shown
+
+    def wait(self, real: float) -> float | None:
+        """Real seconds until the rings should say the board is not seen (None: not due)."""
+        if self._since is None or self.shown:
+            return None
+        return max(0.0, self._since + UNSEEN_S - real)
+
+    @staticmethod
+    def overlay(frame: dict) -> None:
+        """Every other ring pixel ``NO_BOARD``, the rest dark."""
+        for key in frame:
+            if key[0] == "ring":
+                frame[key] = NO_BOARD if key[2] % 2 == 0 else (0, 0, 0)
