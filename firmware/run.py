@@ -111,11 +111,11 @@ def _after_ready(service: TableService, directory, profile: Profile, journal: Jo
     table plays on, run from its buttons only), and then the collector back on.
 
     Until the command socket exists, a command gets "the table is starting" from
-    ``firmware.service.control.send``.
+    ``firmware.service.command_socket.send``.
     """
-    from firmware.service.command_handlers import TableMaker  # the page's, not the table's
-    from firmware.service.control import serve_controls
+    from firmware.service.command_socket import serve_commands
     from firmware.service.pin import PinError, table_pin
+    from firmware.service.table_maker import TableMaker  # the page's, not the table's
     from firmware.sim.fingers import serve_fingers
 
     fingers = serve_fingers(service.devices.buttons, profile, directory)
@@ -127,7 +127,7 @@ def _after_ready(service: TableService, directory, profile: Profile, journal: Jo
     except PinError as exc:
         log.warning("%s; the page cannot control this table", exc)
     else:
-        controls = serve_controls(service, directory, TableMaker(profile, journal, solo=solo))
+        controls = serve_commands(service, directory, TableMaker(profile, journal, solo=solo))
         if controls is not None:
             later.callback(controls.close)
     # `obelisk run` starts with the collector off (start-up makes much and frees little):

@@ -80,8 +80,8 @@ from firmware.readers.web.pins import (
     why_unreadable,
 )
 from firmware.readers.web.safe import MAX_BODY, JsonHandler
+from firmware.service.command_socket import ControlUnavailable, send
 from firmware.service.commands import COMMANDS
-from firmware.service.control import ControlUnavailable, send
 from firmware.service.pin import PinError, TablePin, read_table_pin
 from firmware.store.state_dir import write_whole
 from hardware.files import read_limited
