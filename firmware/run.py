@@ -90,7 +90,8 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
             if stream is not None:
                 later.callback(stream.close)
             # the stream's readers hear of each move after its LED frame
-            service = TableService(devices, table, spec.view_of(), stream=stream)
+            service = TableService(devices, table, spec.view_of(), stream=stream,
+                                   pin_dir=state.path)
             service.start_table()
             _say_hello(profile, spec.id, journal, table.problem)
             service.after_ready.append(lambda: _after_ready(
@@ -114,7 +115,7 @@ def _after_ready(service: TableService, directory, profile: Profile, journal: Jo
     ``firmware.service.command_socket.send``.
     """
     from firmware.service.command_socket import serve_commands
-    from firmware.service.pin import PinError, table_pin
+    from firmware.service.pin import PinError
     from firmware.service.table_maker import TableMaker  # the page's, not the table's
     from firmware.sim.fingers import serve_fingers
 
@@ -122,8 +123,7 @@ def _after_ready(service: TableService, directory, profile: Profile, journal: Jo
     if fingers is not None:
         later.callback(fingers.close)
     try:
-        service.pin = table_pin(directory)
-        service.pin_dir = directory
+        service.load_pin()
     except PinError as exc:
         log.warning("%s; the page cannot control this table", exc)
     else:

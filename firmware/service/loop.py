@@ -78,7 +78,8 @@ class TableService:
 
     def __init__(self, devices: TableDevices, table, view_of: Callable[[Snapshot], object],
                  clock: Callable[[], float] = time.monotonic, *, rate: float = 1.0,
-                 stream=None) -> None:
+                 stream=None, pin_dir: Path | None = None) -> None:
+        """``pin_dir``: where the table PIN is kept (``load_pin`` reads it once ready)."""
         self.devices = devices
         self.table = table
         self.view_of = view_of
@@ -112,7 +113,7 @@ class TableService:
         self._rings = max((n for kind, _, n in devices.leds.parts() if kind == "ring"),
                           default=0)
         self.pin_show = PinShow({owner: n for kind, owner, n in devices.leds.parts()
-                                 if kind == "ring"})
+                                 if kind == "ring"}, pin_dir)
         self.led_test = LedTest(devices.leds)  # an LED lit by ``obelisk diag``
 
     def start_table(self) -> None:
@@ -290,18 +291,14 @@ class TableService:
         """The table PIN the menu button's hold shows (None: the table has none)."""
         return self.pin_show.pin
 
-    @pin.setter
-    def pin(self, pin: str | None) -> None:
-        self.pin_show.pin = pin
-
     @property
     def pin_dir(self) -> Path | None:
         """Where the PIN is kept: read again at each hold (``obelisk pin --new``)."""
         return self.pin_show.directory
 
-    @pin_dir.setter
-    def pin_dir(self, directory: Path | None) -> None:
-        self.pin_show.directory = directory
+    def load_pin(self) -> str:
+        """The table PIN, read (or made) in ``pin_dir`` (``PinShow.load``)."""
+        return self.pin_show.load()
 
     @property
     def pin_mark(self) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.core import palette
-from firmware.service.pin import PinError, read_pin
+from firmware.service.pin import PinError, read_pin, table_pin
 
 LIT_S = 1.5
 """How long each digit stays lit on the rings."""
@@ -69,13 +69,22 @@ class PinShow:
     """The table PIN on the rings from a hold of the menu button, and the mark each hold
     changes (the page opens its PIN entry again when it sees the mark change)."""
 
-    def __init__(self, rings: dict[str, int]) -> None:
+    def __init__(self, rings: dict[str, int], directory: Path | None = None) -> None:
         self.rings = rings  # each ring's owner and its pixel count
         self.pin: str | None = None  # the table PIN the menu button's hold shows
-        self.directory: Path | None = None  # where the PIN is kept: read again at each hold
+        self.directory = directory  # where the PIN is kept: read again at each hold
         self._since: float | None = None  # real time the rings began showing it
         self._holds = 0  # holds that showed the PIN: each opens the page's PIN entry again
         self._boot = os.urandom(4).hex()  # (``secrets`` would cost start-up hmac's import)
+
+    def load(self) -> str:
+        """Read the table's PIN from its directory, made there first if it has none
+        (``PinError`` when it cannot be read or kept: the table then plays from its buttons
+        only). Done once the service is ready, not at its start."""
+        if self.directory is None:
+            raise PinError("this table keeps no PIN (no state directory)")
+        self.pin = table_pin(self.directory)
+        return self.pin
 
     def held(self) -> None:
         """The menu button was held: show the PIN (read again: ``obelisk pin --new`` may

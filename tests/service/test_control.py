@@ -592,7 +592,7 @@ def test_ending_a_solo_game_sets_up_another_game_alone(service):
 
 def test_a_hold_after_a_new_pin_shows_the_new_one(service):
     old = read_pin(service.dir)
-    service.service.pin_dir = service.dir  # as `obelisk run` sets it
+    assert service.service.pin_dir == service.dir  # as `obelisk run` makes it
     digit = "3" if old[0] != "3" else "5"
     (service.dir / "pin").write_text(f"{digit}000\n1\n")  # as `obelisk pin --new` leaves it
     shown = service.devices.leds

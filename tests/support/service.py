@@ -20,7 +20,6 @@ from firmware.service.command_runner import CommandRunner
 from firmware.service.command_socket import CommandServer
 from firmware.service.commands import parse
 from firmware.service.loop import TableService
-from firmware.service.pin import table_pin
 from firmware.service.table_maker import TableMaker
 from firmware.store.journal import Journal
 from firmware.towers.table import TowersTable
@@ -59,8 +58,8 @@ def running_service(state: Path, block_set: Any) -> Iterator[types.SimpleNamespa
     devices = open_table(load_profile("sim"))
     journal = Journal(state)
     table = TowersTable(TowersGame(block_set), journal, toss_s=0.2)
-    running = TableService(devices, table, view_of)
-    running.pin = table_pin(state)
+    running = TableService(devices, table, view_of, pin_dir=state)  # as `obelisk run` makes it
+    running.load_pin()
     server = CommandServer(state, running, TableMaker(load_profile("sim"), journal)).open()
     loop = threading.Thread(target=running.run, daemon=True)
     loop.start()
