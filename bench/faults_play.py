@@ -38,8 +38,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fault_tally import bench_main
-from firmware.service.control import SOCKET as CONTROL_SOCKET
-from firmware.service.control import send
+from firmware.service.command_socket import SOCKET as CONTROL_SOCKET
+from firmware.service.command_socket import send
 from hardware.sim.line_socket import LineSocketError, ask
 from tests.support.play import GONE_S, START_S, Play
 from tests.support.processes import OBELISK, on_directory, until

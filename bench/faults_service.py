@@ -52,7 +52,7 @@ if str(ROOT) not in sys.path:
 from bench.fault_tally import bench_main  # noqa: E402
 from engine.errors import ObeliskError  # noqa: E402
 from engine.players import Player  # noqa: E402
-from firmware.service import control  # noqa: E402
+from firmware.service import command_socket  # noqa: E402
 from firmware.service.pin import PinError  # noqa: E402
 from firmware.store.journal import Journal, JournalError  # noqa: E402
 from firmware.store.state_dir import StateDirError  # noqa: E402
@@ -118,22 +118,22 @@ def _late_command(where: Path) -> bool:
     try:
         def ready() -> bool:
             try:
-                return bool(control.send(state, {"command": "status"})["can"]["start"])
-            except control.ControlUnavailable:
+                return bool(command_socket.send(state, {"command": "status"})["can"]["start"])
+            except command_socket.ControlUnavailable:
                 return False
 
         if not _until(ready, 30):
             return False
         running.send_signal(signal.SIGSTOP)
         try:
-            control.send(state, {"command": "start"}, timeout=3.0)
+            command_socket.send(state, {"command": "start"}, timeout=3.0)
             return False  # a stopped table cannot have answered
-        except control.ControlUnavailable:
+        except command_socket.ControlUnavailable:
             pass
         finally:
             running.send_signal(signal.SIGCONT)
         dropped = _until(lambda: "dropped the start command" in log.read_text(), 20)
-        return dropped and control.send(state, {"command": "status"})["state"] == "setup"
+        return dropped and command_socket.send(state, {"command": "status"})["state"] == "setup"
     finally:
         running.terminate()
         running.wait(20)

@@ -275,7 +275,7 @@ def export(args: argparse.Namespace) -> int:
 def _running_table(command: str, needed: bool = True):
     """The directory of the table running, for a command typed with no --state-dir, said in
     words; none: None, and (``needed``) what to type said instead."""
-    from firmware.service.control import running_tables
+    from firmware.service.command_socket import running_tables
     from firmware.store.state_dir import dir_words, kept_a_table, table_dirs
 
     places = table_dirs()

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware.core.palette import LED_TEST as _LIT
 from firmware.core.palette import OFF as _OFF
-from firmware.service.control import ControlUnavailable, running_tables, send
+from firmware.service.command_socket import ControlUnavailable, running_tables, send
 from firmware.store.state_dir import dir_words, table_dirs
 from hardware.devices import TableDevices, open_table
 from hardware.profile import Profile, load_profile

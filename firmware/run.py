@@ -90,7 +90,8 @@ def run_service(profile_name: str, state_dir: str | None = None, game: str | Non
             if stream is not None:
                 later.callback(stream.close)
             # the stream's readers hear of each move after its LED frame
-            service = TableService(devices, table, spec.view_of(), stream=stream)
+            service = TableService(devices, table, spec.view_of(), stream=stream,
+                                   pin_dir=state.path)
             service.start_table()
             _say_hello(profile, spec.id, journal, table.problem)
             service.after_ready.append(lambda: _after_ready(
@@ -111,23 +112,22 @@ def _after_ready(service: TableService, directory, profile: Profile, journal: Jo
     table plays on, run from its buttons only), and then the collector back on.
 
     Until the command socket exists, a command gets "the table is starting" from
-    ``firmware.service.control.send``.
+    ``firmware.service.command_socket.send``.
     """
-    from firmware.service.command_handlers import TableMaker  # the page's, not the table's
-    from firmware.service.control import serve_controls
-    from firmware.service.pin import PinError, table_pin
+    from firmware.service.command_socket import serve_commands
+    from firmware.service.pin import PinError
+    from firmware.service.table_maker import TableMaker  # the page's, not the table's
     from firmware.sim.fingers import serve_fingers
 
     fingers = serve_fingers(service.devices.buttons, profile, directory)
     if fingers is not None:
         later.callback(fingers.close)
     try:
-        service.pin = table_pin(directory)
-        service.pin_dir = directory
+        service.load_pin()
     except PinError as exc:
         log.warning("%s; the page cannot control this table", exc)
     else:
-        controls = serve_controls(service, directory, TableMaker(profile, journal, solo=solo))
+        controls = serve_commands(service, directory, TableMaker(profile, journal, solo=solo))
         if controls is not None:
             later.callback(controls.close)
     # `obelisk run` starts with the collector off (start-up makes much and frees little):

@@ -27,7 +27,7 @@ It holds everything that does not depend on the game:
 
 The table is one class with collaborators that keep their own state, made with it:
 ``Turn`` (whose turn, and the decision on each settled reading), ``Repair``,
-``Choosing``, ``Takebacks``, ``Start`` (start and resume, the seed) and ``Lights``.
+``Choosing``, ``Takebacks``, ``Start`` (start and resume, the seed) and ``Lighting``.
 
 A game's table adds only what differs, through the hooks declared in
 ``firmware.core.hooks`` (what a settled view means, whether the board is set out, its
@@ -54,7 +54,7 @@ from firmware.core import events
 from firmware.core.choosing import Actions, Choosing
 from firmware.core.events import Mark
 from firmware.core.hooks import Records, SeatAfar, TableGame, V
-from firmware.core.lights import Lights
+from firmware.core.lighting import Lighting
 from firmware.core.palette import Frame
 from firmware.core.repair import Repair
 from firmware.core.settle import Settler
@@ -181,7 +181,7 @@ class Table(Generic[V, S]):
         self.takebacks = Takebacks(self, self.repair, self.choosing)
         self.turn = Turn(self, self.repair, self.choosing, self.takebacks)
         self.starter = Start(self, seed, self.turn, self.choosing, self.takebacks)
-        self.lighting = Lights(self)
+        self.lighting = Lighting(self)
         self.machine = Machine(model=self, states=list(self.STATES),
                                transitions=[dict(t) for t in self.TRANSITIONS],
                                initial=TableState.setup, auto_transitions=False, queued=True)
@@ -676,7 +676,7 @@ class Table(Generic[V, S]):
         return self.lighting.frame(now, ring_pixels)
 
     def tell_lights(self, frame: Frame) -> None:
-        """Tell the page what the LEDs show (``Lights.tell``)."""
+        """Tell the page what the LEDs show (``Lighting.tell``)."""
         self.lighting.tell(frame)
 
     def board_shape(self) -> tuple[int, int]:

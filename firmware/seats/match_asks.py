@@ -185,7 +185,7 @@ class MatchAsks:
         elif ask.kind == "resume":
             table.resume()
         elif ask.kind == "end":
-            self.end_due = True  # the service sets the game aside (``Controls.follow_up``)
+            self.end_due = True  # the service sets the game aside (``CommandRunner.follow_up``)
         else:
             self.agreed_to = ask.to
             table.take_back_agreed()

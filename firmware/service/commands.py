@@ -30,28 +30,27 @@ table was out of touch, from ``obelisk remote`` |
 hourglass as that table reported it, from ``obelisk remote``, for the page |
 
 A command read here is only well formed: what it asks is checked against the
-table when the service's loop carries it out (``firmware.service.command_handlers``);
-a malformed one never reaches the service's queue. The socket that takes the
-lines is ``firmware.service.control``.
+table when the service's loop carries it out (``firmware.service.command_runner``,
+its handlers grouped by concern); a malformed one never reaches the service's
+queue. The socket that takes the lines is ``firmware.service.command_socket``.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 from dataclasses import dataclass
 from typing import TypeGuard
 
-from firmware.contract import GameType
 from firmware.games import GAMES
 
 COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new",
             "hint", "answer", "claim")
 """The page's commands (``obelisk web`` passes on these and no others)."""
 LOCAL_COMMANDS = ("diag", "peer", "link", "clock", "peer_ask", "peer_answer", "peer_claim")
-"""Commands only a person at the table's computer sends: ``obelisk diag`` through the
-running service (an LED lit for a test, the sensors as the service sees them)."""
+"""Commands the page never passes on: ``obelisk diag`` through the running service (an LED
+lit for a test, the sensors as the service sees them), and ``obelisk remote``'s for a match
+with another table (its actions, asks and answers, the link, its player's hourglass)."""
 FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led", "deadline",
           "match", "n", "action", "state", "message", "seconds", "left", "remote", "seat",
           "secret", "agreed", "ask", "agree"}
@@ -263,44 +262,3 @@ def _led_and_deadline(data: dict) -> tuple[int | None, float | None]:
         raise CommandRefused("the deadline is a number of seconds on the machine's monotonic "
                              "clock")
     return led, deadline
-
-
-def options_of(game: GameType, given: tuple[tuple[str, object], ...]) -> object:
-    """A game's options from the page's form: each named as its flag (``hourglass``,
-    ``size``, ``sudden_death``), read as the command line reads it."""
-    flags = {f.dest: f for f in game.flags}
-    chosen: dict[str, object] = {}
-    for key, value in given:
-        flag = flags.get(key)
-        if flag is None:
-            raise CommandRefused(f"{game.id} has no option {key!r} (its options: "
-                                 f"{', '.join(flags) or 'none'})")
-        if flag.switch:
-            if type(value) is not bool:
-                raise CommandRefused(f"{key} is on or off (true or false)")
-            parsed: object = value
-        else:
-            text = str(value)
-            try:
-                parsed = flag.type(text) if flag.type is not None else text
-            except (argparse.ArgumentTypeError, ValueError) as exc:
-                words = str(exc) if isinstance(exc, argparse.ArgumentTypeError) else \
-                    f"{text!r} is not a value of {key}"
-                raise CommandRefused(words) from None
-            if flag.choices is not None and parsed not in flag.choices:
-                raise CommandRefused(f"{key} is one of {', '.join(map(str, flag.choices))}, "
-                                     f"not {text}")
-        chosen.update(flag.values(parsed))
-    try:
-        return game.options_with(chosen)
-    except argparse.ArgumentTypeError as exc:
-        raise CommandRefused(str(exc)) from None
-
-
-def games() -> dict:
-    """Every game, its options and its seats' names ({} where they are player A and B) as
-    the page's form offers them."""
-    return {game.id: {"help": game.help, "seats": game.seat_names(), "options": [
-        {"name": f.dest, "flag": f.name, "label": f.label, "help": f.help, "switch": f.switch,
-         "choices": [str(c) for c in f.choices] if f.choices else None,
-         "metavar": f.metavar} for f in game.flags]} for game in GAMES.values()}

@@ -5,9 +5,10 @@ thread) are put on one queue; a single loop takes them in order, feeds the
 game, ticks its clock at the next deadline, and redraws the LEDs when the
 picture changed. The loop holds the table's lock while it does, so that
 whoever else looks at the table (a demo's hands) sees it between events.
-Under systemd the loop also reports readiness and feeds the watchdog, but
-only while it and the scanner link's reader are alive: a service that can no
-longer see the board stops, and systemd starts it again.
+Under systemd the loop also reports readiness and feeds the watchdog
+(``notify``), but only while it and the scanner link's reader are alive: a
+service that can no longer see the board stops, and systemd starts it again.
+Over the game's LED frame it lays the PIN and diag's LED test (``overlays``).
 
 When the journal cannot take an action (a full disk), nothing is confirmed:
 the table shows why and waits, and the loop tries the same reading again
@@ -16,20 +17,18 @@ every few seconds until the disk allows it.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import logging
-import os
 import queue
-import socket
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from firmware.core import palette
-from firmware.service.pin import PinError, next_pin_change, pin_frame, read_pin
+from firmware.service import notify
+from firmware.service.collector import collect_young
+from firmware.service.diag_answer import diag_answer
+from firmware.service.overlays import LedTest, PinShow, UnseenBoard
 from firmware.store.journal import JournalError
 from hardware.buttons import ButtonEvent
 from hardware.devices import TableDevices
@@ -38,7 +37,7 @@ from hardware.sensors import BoardStatus, Snapshot
 from hardware.trouble import Missing
 
 if TYPE_CHECKING:
-    from firmware.service.command_handlers import Controls
+    from firmware.service.command_runner import CommandRunner
 
 log = logging.getLogger(__name__)
 
@@ -51,50 +50,10 @@ ASK_EARLY_SHARE = 0.1
 """...but never earlier than the window's last tenth: the answer must still show the reading
 held (a demo's fast clock makes 10 ms longer than a whole window; asked at its start, a
 transient whose put-back frame was lost would pass)."""
-UNSEEN_S = 1.0
-"""Real seconds the board may be out of sync before the LEDs say it is not seen."""
-NO_BOARD = palette.NO_BOARD
-"""Every other ring pixel in this colour: the scanner board is not seen."""
-LED_TEST_S = 2.0
-"""Real seconds an LED lit by ``obelisk diag`` through the service stays lit after diag's
-last ask: a diag that is killed leaves the game's picture back in a moment."""
 
 
 class LinkDeadError(RuntimeError):
     """The scanner link's reader stopped: the service cannot see the board any more."""
-
-
-def sd_notify(message: str) -> bool:
-    """Tell systemd something (READY=1, WATCHDOG=1); False when not under systemd."""
-    address = os.environ.get("NOTIFY_SOCKET")
-    if not address:
-        return False
-    if address.startswith("@"):
-        address = "\0" + address[1:]
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-            sock.sendto(message.encode(), address)
-        return True
-    except OSError as exc:
-        log.warning("could not notify systemd: %s", exc)
-        return False
-
-
-def _collect_young() -> None:
-    """After a wake-up's LED frame, collect the young garbage once it passes half the
-    collector's threshold: the collector then seldom stops the loop in the middle of a move
-    (bench/latency.py saw two thirds of its collections inside a wake-up before)."""
-    if not gc.isenabled():
-        return  # `obelisk run` still starting (firmware.run turns it on)
-    threshold, count = gc.get_threshold(), gc.get_count()
-    if count[0] > threshold[0] // 2:
-        gc.collect(1 if count[1] + 1 >= threshold[1] else 0)
-
-
-def watchdog_period_s() -> float | None:
-    """Half the watchdog interval systemd asked for, or None without one."""
-    usec = os.environ.get("WATCHDOG_USEC")
-    return int(usec) / 2_000_000 if usec and usec.isdigit() else None
 
 
 class _Stopping(threading.Event):
@@ -119,7 +78,8 @@ class TableService:
 
     def __init__(self, devices: TableDevices, table, view_of: Callable[[Snapshot], object],
                  clock: Callable[[], float] = time.monotonic, *, rate: float = 1.0,
-                 stream=None) -> None:
+                 stream=None, pin_dir: Path | None = None) -> None:
+        """``pin_dir``: where the table PIN is kept (``load_pin`` reads it once ready)."""
         self.devices = devices
         self.table = table
         self.view_of = view_of
@@ -135,17 +95,10 @@ class TableService:
         self._started = False
         self._retry_at: float | None = None  # when to try recording again
         self._refused = ""  # the journal's last refusal, logged once
-        self._unsynced_since: float | None = None  # real time the board was last seen going
-        self._unseen_shown = False  # the rings say the board is not seen
+        self.unseen = UnseenBoard()  # the rings say so when the board is not seen
         self._asked: tuple[float, int] | None = None  # (settle deadline, the link's ticket)
-        self.controls: Controls | None = None  # once the command socket is open
+        self.command_runner: CommandRunner | None = None  # once the command socket is open
         self.stream = stream  # stream.EventStream: its events go after the LED frame
-        self.pin: str | None = None  # the table PIN the menu button's hold shows
-        self._pin_since: float | None = None  # real time the rings began showing it
-        self.pin_dir: Path | None = None  # where the PIN is kept: read again at each hold
-        self._holds = 0  # holds that showed the PIN: each opens the page's PIN entry again
-        self._led_test: tuple[tuple, float] | None = None  # (LED lit by diag, real deadline)
-        self._boot = os.urandom(4).hex()  # (``secrets`` would cost start-up hmac's import)
         self.on_swap: list[Callable[[object], None]] = []  # told of each new table
         if stream is not None:  # its new readers start from the table now played
             self.on_swap.append(stream.follow)
@@ -159,6 +112,9 @@ class TableService:
         devices.buttons.on_event = lambda event: self.events.put(("button", event))
         self._rings = max((n for kind, _, n in devices.leds.parts() if kind == "ring"),
                           default=0)
+        self.pin_show = PinShow({owner: n for kind, owner, n in devices.leds.parts()
+                                 if kind == "ring"}, pin_dir)
+        self.led_test = LedTest(devices.leds)  # an LED lit by ``obelisk diag``
 
     def start_table(self) -> None:
         """Resume the journal's game or set up a new one; raises if the journal refuses."""
@@ -175,8 +131,8 @@ class TableService:
             self.start_table()
         snapshot = self.devices.link.snapshot()  # the link tells only what comes after
         self.events.put(("snapshot", snapshot) if snapshot is not None else ("unsynced", None))
-        sd_notify("READY=1")
-        watchdog = watchdog_period_s()
+        notify.sd_notify("READY=1")
+        watchdog = notify.watchdog_period_s()
         next_pat = time.monotonic()
         try:  # Ctrl-C or a dead link stop the loop too: systemd hears of it either way
             for work in self.after_ready:
@@ -190,10 +146,10 @@ class TableService:
                 self.wakes += 1
                 self._step(kind, item)
                 if watchdog is not None and time.monotonic() >= next_pat:
-                    sd_notify("WATCHDOG=1")
+                    notify.sd_notify("WATCHDOG=1")
                     next_pat = time.monotonic() + watchdog
         finally:
-            sd_notify("STOPPING=1")
+            notify.sd_notify("STOPPING=1")
             self._keep_standing()
 
     def _keep_standing(self) -> None:
@@ -222,7 +178,7 @@ class TableService:
                             figures=item if kind == "status" else None)
         if ripe is not None:  # ripened by what came (a press, a retry): read it too
             self._locked(now, self._confirm, ripe, self._reread(), now)
-        _collect_young()
+        collect_young()
 
     def _locked(self, now: float, work: Callable[..., Any], *args: Any,
                 figures: Any = None) -> Any:
@@ -252,8 +208,8 @@ class TableService:
             if read is not None:
                 self._answer(*read, now)
             self._take(kind, item, now)
-            if self.controls is not None:
-                self.controls.follow_up(now)  # what an input agreed to (a match's end)
+            if self.command_runner is not None:
+                self.command_runner.follow_up(now)  # what an input agreed to (a match's end)
             if self._retry_at is not None and now >= self._retry_at:
                 self._retry_at = None
                 self.table.reconsider()  # decide the same reading once more
@@ -274,11 +230,11 @@ class TableService:
             self.table.on_view(self.view_of(item), now)
         elif kind == "button" and isinstance(item, ButtonEvent):
             self._button(item, now)
-        elif kind == "control" and self.controls is not None:
-            from firmware.service.control import Request  # loaded with the controls
+        elif kind == "control" and self.command_runner is not None:
+            from firmware.service.command_queue import Request  # loaded with the command socket
 
             if isinstance(item, Request):
-                item.carry_out(self.controls, now)
+                item.carry_out(self.command_runner, now)
 
     def _answer(self, ripe: object, fresh: object, now: float) -> None:
         """The board read again after ``ripe`` held still: the same reading stands (it
@@ -316,89 +272,42 @@ class TableService:
             due += [self.table.next_deadline(), self._ask_at()]
         waits = [max(0.0, t - now) / self.rate for t in due if t is not None]
         real = time.monotonic()
-        if self._unsynced_since is not None and not self._unseen_shown:
-            waits.append(max(0.0, self._unsynced_since + UNSEEN_S - real))
         if next_pat is not None:
             waits.append(max(0.0, next_pat - real))
-        if self._pin_since is not None and self.pin is not None:
-            change = next_pin_change(self.pin, real - self._pin_since)
-            waits.append(change if change is not None else 0.0)
-        if self._led_test is not None:
-            waits.append(max(0.0, self._led_test[1] - real))
+        waits += [w for w in (self.unseen.wait(real), self.pin_show.wait(real),
+                              self.led_test.wait(real)) if w is not None]
         return min(waits, default=None)
 
-    # ------------------------------------------------------------ the PIN, a new table
+    # ------------------------------------------------------------ the PIN, diag
 
     def _button(self, event, now: float) -> None:
         """A button to the table; holding the menu button also shows the PIN on the rings."""
-        if event.button == "menu" and event.kind == "hold" and self.pin is not None:
-            if self.pin_dir is not None:
-                with contextlib.suppress(PinError):
-                    self.pin = read_pin(self.pin_dir) or self.pin
-            self._pin_since = time.monotonic()
-            self._holds += 1
+        if event.button == "menu" and event.kind == "hold":
+            self.pin_show.held()
         self.table.on_button(event, now)
 
     @property
+    def pin(self) -> str | None:
+        """The table PIN the menu button's hold shows (None: the table has none)."""
+        return self.pin_show.pin
+
+    @property
+    def pin_dir(self) -> Path | None:
+        """Where the PIN is kept: read again at each hold (``obelisk pin --new``)."""
+        return self.pin_show.directory
+
+    def load_pin(self) -> str:
+        """The table PIN, read (or made) in ``pin_dir`` (``PinShow.load``)."""
+        return self.pin_show.load()
+
+    @property
     def pin_mark(self) -> str:
-        """Changes with each hold that shows the PIN (and each start of the service): the page
-        opens PIN entry again, closed after many wrong PINs, when it sees this change."""
-        return f"{self._boot}-{self._holds}"
-
-    def _pin_overlay(self, frame: dict) -> None:
-        """While the PIN shows, the rings show its digits instead of the game."""
-        if self._pin_since is None or self.pin is None:
-            return
-        rings = {owner: n for kind, owner, n in self.devices.leds.parts() if kind == "ring"}
-        shown = pin_frame(self.pin, time.monotonic() - self._pin_since, rings)
-        if shown is None:  # shown: the game's picture again, every ring pixel of it
-            self._pin_since = None
-            for owner, count in rings.items():
-                for i in range(count):
-                    frame.setdefault(("ring", owner, i), palette.OFF)
-        else:
-            frame.update(shown)
-
-    # ------------------------------------------------------------ diag through the service
+        """Changes with each hold that shows the PIN (``PinShow.mark``), for the page."""
+        return self.pin_show.mark
 
     def diag(self, led: int | None) -> dict:
-        """``obelisk diag`` while this service runs: it holds the LEDs (on a Pi 5 the LED pin
-        cannot be opened twice), the scanner's port and the buttons' pins, so diag asks it.
-
-        ``led``: light the table's LED of that number (counted round) alone for
-        ``LED_TEST_S``, over the game's picture; None ends the test at once. The answer has
-        the diag screen of the devices as this service sees them, and which LED is lit.
-        """
-        from hardware.readout import render  # diag's own screen, of the service's devices
-
-        leds = self.devices.leds
-        keys = list(leds.keys())
-        lit = None
-        if led is None or not keys:
-            self._led_test = None
-        else:
-            key = keys[led % len(keys)]
-            self._led_test = (key, time.monotonic() + LED_TEST_S)
-            chain, pixel = leds.locate(key)
-            lit = {"led": list(key), "chain": chain, "pixel": pixel}
-        return {"screen": render(self.devices), "leds": len(keys), "lit": lit,
-                "synced": self.devices.link.synced}
-
-    def _led_test_overlay(self, frame: dict) -> None:
-        """While diag tests the LEDs, one is lit and every other is dark; after it, every LED
-        is drawn again from the game's picture."""
-        if self._led_test is None:
-            return
-        key, until = self._led_test
-        dark = dict.fromkeys(self.devices.leds.keys(), palette.OFF)
-        if time.monotonic() >= until:
-            self._led_test = None
-            for other, colour in dark.items():
-                frame.setdefault(other, colour)
-            return
-        frame.clear()
-        frame.update(dark)
-        frame[key] = palette.LED_TEST
+        """``obelisk diag`` while this service runs (``firmware.service.diag_answer``)."""
+        return diag_answer(self.devices, self.led_test, led)
 
     def swap_table(self, table, view_of: Callable[[Snapshot], object], now: float) -> None:
         """Play on a fresh table in setup (another game, or the game ended from the page).
@@ -457,12 +366,10 @@ class TableService:
     def _draw(self, now: float) -> None:
         frame = self.table.led_frame(now, self._rings)
         game = dict(frame)  # the game's frame only: the page never sees the PIN on the rings
-        self._pin_overlay(frame)
-        if self._board_unseen():
-            for key in frame:
-                if key[0] == "ring":
-                    frame[key] = NO_BOARD if key[2] % 2 == 0 else (0, 0, 0)
-        self._led_test_overlay(frame)  # last: a table with no board yet is tested too
+        self.pin_show.overlay(frame)
+        if self.unseen.check(self.devices.link.synced):
+            self.unseen.overlay(frame)
+        self.led_test.overlay(frame)  # last: a table with no board yet is tested too
         if frame != self._last_frame:
             self._show(frame)
         self._tell_lights(game)
@@ -491,7 +398,7 @@ class TableService:
         """Tell the log and the page whenever what the table cannot use changes: a table not
         wired up yet (no GPIO chip, no LEDs, no scanner board) runs, and says what to do."""
         missing = [m.as_dict() for m in self.devices.missing()]
-        if self._unseen_shown and not self.devices.profile.simulated:
+        if self.unseen.shown and not self.devices.profile.simulated:
             link = self.devices.link
             why = link.health.last_error or "it does not answer"  # the link's own words
             missing.append(Missing("scanner board", f"not seen on {link.port} ({why}); "
@@ -513,18 +420,3 @@ class TableService:
         log.info("the scanner board measured %s", status.words())
         if self.stream is not None:
             self.stream.publish(event)
-
-    def _board_unseen(self) -> bool:
-        """The board has been out of sync a while (unplugged, silent, another protocol).
-
-        Real seconds, not the table's clock: a demo's fast clock would make a
-        moment's resync look like a lost board.
-        """
-        if self.devices.link.synced:
-            self._unsynced_since, self._unseen_shown = None, False
-            return False
-        real = time.monotonic()
-        if self._unsynced_since is None:
-            self._unsynced_since = real
-        self._unseen_shown = real - self._unsynced_since >= UNSEEN_S
-        return self._unseen_shown

@@ -4,8 +4,7 @@ The PIN is made once, the first time the service (or ``obelisk pin``) asks
 for it, and kept in ``<state dir>/pin`` (mode 0600: the table's user only;
 ``obelisk web`` runs as that user and reads it). Whoever can see the table
 can learn it: ``obelisk pin`` prints it, and holding the menu button shows
-it on the rings, one digit after another, as a count of lit pixels (ten
-pixels for a 0), on both rings at once.
+it on the rings (``firmware.service.overlays``).
 
 ``obelisk pin --new`` makes another PIN and counts its generation up (the
 file's second line); the page's sessions remember the generation they were
@@ -18,16 +17,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware.core import palette
 from firmware.store.state_dir import StateDirError, write_whole
 from hardware.files import FileRefused, read_limited
 
 PIN_FILE = "pin"
 DIGITS = 4
-LIT_S = 1.5
-"""How long each digit stays lit on the rings."""
-DARK_S = 0.6
-"""The dark gap before each digit, so that two equal digits read as two."""
 
 
 class PinError(OSError):
@@ -119,34 +113,3 @@ def new_pin(directory: str | Path) -> TablePin:
     made = TablePin(_digits(old.pin if old else ""), old.generation + 1 if old else 1)
     _write(directory, made)
     return made
-
-
-def pixels_for(digit: str) -> int:
-    """How many ring pixels show a digit: its value, ten for a 0."""
-    return int(digit) or 10
-
-
-def showing_s(pin: str) -> float:
-    """How long the rings take to show the whole PIN."""
-    return len(pin) * (DARK_S + LIT_S)
-
-
-def pin_frame(pin: str, elapsed: float, rings: dict[str, int]) -> dict | None:
-    """The rings' pixels ``elapsed`` seconds into showing ``pin`` (None once it is shown).
-
-    ``rings`` maps each ring's owner to its pixel count; every ring shows the same digit.
-    """
-    if elapsed < 0 or elapsed >= showing_s(pin):
-        return None
-    step, into = divmod(elapsed, DARK_S + LIT_S)
-    lit = pixels_for(pin[int(step)]) if into >= DARK_S else 0
-    return {("ring", owner, i): palette.PIN if i < lit else palette.OFF
-            for owner, count in rings.items() for i in range(count)}
-
-
-def next_pin_change(pin: str, elapsed: float) -> float | None:
-    """Seconds from ``elapsed`` until the PIN's picture changes (None: it is over)."""
-    if elapsed >= showing_s(pin):
-        return None
-    into = max(elapsed, 0.0) % (DARK_S + LIT_S)
-    return (DARK_S - into) if into < DARK_S else (DARK_S + LIT_S - into)

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from hardware.local_socket import listen
+from hardware.local_socket import LocalServer
 
 log = logging.getLogger("obelisk.stream")
 
@@ -38,13 +38,11 @@ class StreamError(OSError):
 
 
 class _Reader:
-    """One connected reader: its queue, drained by a thread of its own."""
+    """One connected reader: its queue, drained by its connection's thread."""
 
-    def __init__(self, conn: socket.socket, gone: Callable[[_Reader], None]) -> None:
+    def __init__(self, conn: socket.socket) -> None:
         self.conn = conn
         self.lines: queue.Queue[bytes | None] = queue.Queue(BACKLOG)
-        self._gone = gone
-        self.thread = threading.Thread(target=self._drain, name="stream-reader", daemon=True)
 
     def put(self, line: bytes) -> bool:
         """Queue a line; False when the reader is too far behind (it is then dropped)."""
@@ -54,21 +52,14 @@ class _Reader:
         except queue.Full:
             return False
 
-    def _drain(self) -> None:
-        try:
-            while (line := self.lines.get()) is not None:
-                self.conn.sendall(line)
-        except OSError:
-            pass  # the reader went away
-        finally:
-            self.close()
-            self._gone(self)
+    def drain(self) -> None:
+        """Send each queued line until the end is queued (None); OSError: the reader left."""
+        while (line := self.lines.get()) is not None:
+            self.conn.sendall(line)
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self.conn.shutdown(socket.SHUT_RDWR)
-        with contextlib.suppress(OSError):
-            self.conn.close()
 
 
 class EventStream:
@@ -88,7 +79,8 @@ class EventStream:
         self._table_lock = lock
         self._lock = threading.Lock()
         self._readers: list[_Reader] = []
-        self._server: socket.socket | None = None
+        self._server = LocalServer(self.path, self._serve, name="stream", backlog=16)
+        self._open = False  # serving: events are sent, readers taken
         self.dropped = 0  # readers dropped for falling behind
         self._held: list[dict] | None = None  # told while held, sent on release
 
@@ -96,12 +88,11 @@ class EventStream:
         """Start listening. The caller holds the state directory's lock, so a socket file
         already there is a stale one from a stopped table."""
         try:
-            server = listen(self.path, 16)
+            self._server.open()
         except OSError as exc:
             raise StreamError(f"cannot open the event stream {self.path}: {exc.strerror}; "
                               "the table plays on without it") from None
-        self._server = server
-        threading.Thread(target=self._accept, name="stream-accept", daemon=True).start()
+        self._open = True
         return self
 
     def hold(self) -> None:
@@ -120,7 +111,7 @@ class EventStream:
 
     def publish(self, event: dict) -> None:
         """Send one event to every reader; a reader too far behind is dropped."""
-        if self._server is None:
+        if not self._open:
             return
         if self._held is not None:
             self._held.append(event)
@@ -143,21 +134,13 @@ class EventStream:
     def close(self, drain_s: float = 1.0) -> None:
         """Stop serving. Each reader first gets the lines already told to it (for up to
         ``drain_s`` in all): a table that stops as its game ends still shows the end."""
-        server, self._server = self._server, None
-        if server is not None:
-            with contextlib.suppress(OSError):
-                server.close()
-            with contextlib.suppress(OSError):
-                self.path.unlink()
         with self._lock:
+            self._open = False
             readers, self._readers = list(self._readers), []
-        deadline = time.monotonic() + drain_s
         for reader in readers:
             with contextlib.suppress(queue.Full):
                 reader.lines.put_nowait(None)  # after its last line; a full queue is cut short
-            if reader.thread.is_alive():
-                reader.thread.join(max(0.0, deadline - time.monotonic()))
-            reader.close()
+        self._server.close(drain_s)
 
     def __enter__(self) -> EventStream:
         return self.open()
@@ -165,26 +148,26 @@ class EventStream:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _accept(self) -> None:
-        while (server := self._server) is not None:
-            try:
-                conn, _ = server.accept()
-            except OSError:
-                return  # closed
-            conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 16)
-            reader = _Reader(conn, self._forget)
-            try:
-                with self._table_lock:
-                    first = b"".join((json.dumps(event) + "\n").encode()
-                                     for event in self._state())
-                    with self._lock:
-                        reader.put(first)
-                        self._readers.append(reader)
-            except Exception as exc:  # a state that cannot be told: this reader only
-                log.warning("a reader of the event stream was turned away: %s", exc)
-                reader.close()
-                continue
-            reader.thread.start()
+    def _serve(self, conn: socket.socket) -> None:
+        """One reader, on its own thread: the whole state, then what the table tells."""
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 16)
+        reader = _Reader(conn)
+        try:
+            with self._table_lock:
+                first = b"".join((json.dumps(event) + "\n").encode()
+                                 for event in self._state())
+                with self._lock:
+                    if not self._open:
+                        return  # the stream closed as it came
+                    reader.put(first)
+                    self._readers.append(reader)
+        except Exception as exc:  # a state that cannot be told: this reader only
+            log.warning("a reader of the event stream was turned away: %s", exc)
+            return
+        try:
+            reader.drain()
+        finally:
+            self._forget(reader)
 
     def _drop(self, reader: _Reader) -> None:
         """Called with ``_lock`` held: the reader fell behind."""

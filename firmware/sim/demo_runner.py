@@ -216,10 +216,10 @@ def _match_controls(service: TableService, table: Any, journal: Journal) -> Any:
 
     if not isinstance(table.solo, Peer):
         return None
-    from firmware.service.command_handlers import TableMaker
-    from firmware.service.control import serve_controls
+    from firmware.service.command_socket import serve_commands
+    from firmware.service.table_maker import TableMaker
 
-    return serve_controls(service, journal.dir, TableMaker(None, journal, solo=table.solo.solo))
+    return serve_commands(service, journal.dir, TableMaker(None, journal, solo=table.solo.solo))
 
 
 def _emitter(settings: DemoSettings, resolved: Resolved, out: Any,

@@ -55,7 +55,7 @@ from urllib.parse import urlsplit
 
 from engine.errors import ObeliskError
 from firmware.games import GAMES
-from firmware.service.control import SOCKET as CONTROL_SOCKET
+from firmware.service.command_socket import SOCKET as CONTROL_SOCKET
 from firmware.service.pin import read_pin
 from firmware.store.journal import Journal
 from firmware.store.resume import resolve

@@ -10,14 +10,12 @@ the server.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import socket
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from hardware.local_socket import listen
+from hardware.local_socket import LocalServer, read_lines
 
 MAX_LINE = 64 * 1024
 """A request longer than this is no act of a hand: the connection is closed."""
@@ -30,30 +28,21 @@ class LineSocketError(OSError):
 
 
 class LineServer:
-    """Serves ``answer(request) -> reply`` on a Unix socket, a thread per connection."""
+    """Serves ``answer(request) -> reply`` on a Unix socket (``LocalServer``: a thread per
+    connection)."""
 
     def __init__(self, path: str | Path, answer: Callable[[JsonObject], JsonObject]) -> None:
         self.path = Path(path)
         self._answer = answer
-        self._server: socket.socket | None = None
-        self._closed = threading.Event()
+        self._server = LocalServer(self.path, self._serve, name=self.path.name)
 
     def open(self) -> LineServer:
         """Start listening (a stale socket file of a stopped process is replaced)."""
-        self._server = listen(self.path, 8)
-        threading.Thread(target=self._accept, args=(self._server,),
-                         name=f"{self.path.name}-accept", daemon=True).start()
+        self._server.open()
         return self
 
     def close(self) -> None:
-        self._closed.set()
-        if self._server is not None:
-            with contextlib.suppress(OSError):
-                self._server.shutdown(socket.SHUT_RDWR)
-            with contextlib.suppress(OSError):
-                self._server.close()
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
+        self._server.close()
 
     def __enter__(self) -> LineServer:
         return self.open()
@@ -61,24 +50,11 @@ class LineServer:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _accept(self, server: socket.socket) -> None:
-        while not self._closed.is_set():
-            try:
-                conn, _ = server.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(conn,), name=f"{self.path.name}-conn",
-                             daemon=True).start()
-
     def _serve(self, conn: socket.socket) -> None:
-        with conn, conn.makefile("rb") as lines:
-            try:
-                for raw in iter(lambda: lines.readline(MAX_LINE + 1), b""):
-                    if len(raw) > MAX_LINE:
-                        return
-                    conn.sendall(json.dumps(self._reply(raw)).encode() + b"\n")
-            except OSError:
+        for raw in read_lines(conn, MAX_LINE):
+            if len(raw) > MAX_LINE:
                 return
+            conn.sendall(json.dumps(self._reply(raw)).encode() + b"\n")
 
     def _reply(self, raw: bytes) -> JsonObject:
         try:

@@ -14,7 +14,7 @@ import os
 import pytest
 
 from firmware.games import GAMES
-from firmware.service.control import send
+from firmware.service.command_socket import send
 from tests.support import ROOT
 from tests.support.browser import LAPTOP, PHONE
 from tests.support.page import PlayPage

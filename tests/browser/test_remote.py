@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from firmware.service.control import send
+from firmware.service.command_socket import send
 from tests.support.ahead import wanted
 from tests.support.broker import Mosquitto
 from tests.support.page import PlayPage

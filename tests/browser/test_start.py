@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from firmware.service.control import send
+from firmware.service.command_socket import send
 from firmware.store.journal import Journal
 from tests.support.page import PlayPage
 from tests.support.processes import until

@@ -709,7 +709,7 @@ def _catch(run, failure: list) -> None:
 def test_the_rings_say_when_the_board_is_not_seen(tmp_path, block_set):
     import threading
 
-    from firmware.service.loop import NO_BOARD
+    from firmware.service.overlays import NO_BOARD
 
     devices, service = _service(tmp_path, block_set)
     loop = threading.Thread(target=service.run, daemon=True)

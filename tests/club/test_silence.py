@@ -80,7 +80,7 @@ def test_the_link_names_a_silent_broker_on_the_tables_page_and_tries_again(tmp_p
     broker does not answer; the link keeps trying, and a refused port is told the same way."""
     monkeypatch.setattr(connect, "HANDSHAKE_S", 1.0, raising=False)
     told: list[dict] = []
-    monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: told.append(c)
+    monkeypatch.setattr(remote_link.command_socket, "send", lambda d, c, timeout=0: told.append(c)
                         or {"ok": True})
     silent = Silent()
     link = remote_link.RemoteLink(config_from({"broker": silent.url, "table": "ta"}), tmp_path)

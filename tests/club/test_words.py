@@ -152,7 +152,7 @@ def _exception_names(tree: ast.AST) -> list[tuple[str, str, list[ast.AST]]]:
                 seen.add(id(node))
                 caught = {n.id if isinstance(n, ast.Name) else n.attr
                           for n in ast.walk(node.type) if isinstance(n, ast.Name | ast.Attribute)}
-                if not caught - {"control", "ssl", "tomllib", "socket"} <= OWN_WORDS:
+                if not caught - {"command_socket", "ssl", "tomllib", "socket"} <= OWN_WORDS:
                     found.append((func.name, node.name, node.body))
         for arg in func.args.args:
             hint = ast.unparse(arg.annotation) if arg.annotation else ""

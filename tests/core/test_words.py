@@ -97,7 +97,7 @@ def test_the_new_game_form_names_each_option_in_the_rules_words(game_id):
     """The page's form labels each option as a person reads it: the stones' "move limit"
     (its rules' word), never the flag's "ply limit"; every label is in the game's rules
     sheet or its own help."""
-    from firmware.service.commands import games
+    from firmware.service.game_choices import games
 
     spec = GAMES[game_id]
     sheet = " ".join(spec.rules_text(spec.make(spec.options())).split()).lower()

@@ -170,11 +170,12 @@ class _Service:
     """A stand-in service for the commands: its table, swapped for a fresh one at the end."""
 
     def __init__(self, t: StonesHarness) -> None:
-        from firmware.service.command_handlers import Controls, TableMaker
+        from firmware.service.command_runner import CommandRunner
+        from firmware.service.table_maker import TableMaker
         from hardware.profile import load_profile
 
         self.t, self.table = t, t.table
-        self.controls = Controls(self, TableMaker(load_profile("sim"), t.journal,
+        self.runner = CommandRunner(self, TableMaker(load_profile("sim"), t.journal,
                                                   solo=t.table.solo.solo))
 
     def swap_table(self, table, view_of, now: float) -> None:
@@ -183,9 +184,9 @@ class _Service:
     def do(self, name: str, **fields) -> dict:
         from firmware.service.commands import parse
 
-        said = self.controls.carry_out(parse(json.dumps({"command": name, **fields})),
+        said = self.runner.carry_out(parse(json.dumps({"command": name, **fields})),
                                        self.t.now)
-        self.controls.follow_up(self.t.now)  # as the service's loop does after any input
+        self.runner.follow_up(self.t.now)  # as the service's loop does after any input
         return said
 
 

@@ -103,7 +103,7 @@ def test_a_match_ends_with_both_journals_equal_across_a_killed_link_a_restarted_
 def _pause_agreed_and_undone(a: Table, b: Table) -> None:
     """Table A asks to pause; nothing pauses until B's player agrees, then both do; B asks to
     play on, A agrees, and both play on (each ask carried by the links, through the broker)."""
-    from firmware.service.control import send
+    from firmware.service.command_socket import send
 
     def state(t: Table) -> str:
         return send(t.dir, {"command": "status"})["state"]
@@ -140,7 +140,7 @@ def test_the_other_tables_moves_reach_the_table_in_their_order_once_each(tmp_pat
                                     "action": command["action"]}) + "\n")
         return {"ok": True, "message": "lit"}
 
-    monkeypatch.setattr(remote_link.control, "send", send)
+    monkeypatch.setattr(remote_link.command_socket, "send", send)
     from firmware.readers.club.config import config_from
 
     link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
@@ -181,7 +181,7 @@ def test_the_other_table_out_of_touch_is_said_as_such_and_its_return_too(tmp_pat
     """The other link's last will (offline) shows the match waiting, not a timeout; its
     return says play on; the same twice says nothing more."""
     told: list[tuple[str, str]] = []
-    monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: told.append(
+    monkeypatch.setattr(remote_link.command_socket, "send", lambda d, c, timeout=0: told.append(
         (c["state"], c["message"])) or {"ok": True})
     from firmware.readers.club.config import config_from
 
@@ -207,7 +207,7 @@ def _linked(tmp_path, monkeypatch, game: str, **extra) -> tuple[remote_link.Remo
     from firmware.readers.club.config import config_from
 
     sent: list[dict] = []
-    monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: sent.append(c)
+    monkeypatch.setattr(remote_link.command_socket, "send", lambda d, c, timeout=0: sent.append(c)
                         or {"ok": True})
     (tmp_path / "journal.jsonl").write_text(json.dumps(
         {"t": "start", "game": game, "options": {}, "seed": 1,
@@ -375,7 +375,7 @@ def test_a_takeback_both_agreed_starts_a_new_line_and_the_old_ones_actions_are_n
              {"t": "takeback", "to": 1, "agreed": True}]
     journal.write_text("".join(json.dumps(e) + "\n" for e in lines))
     handed: list[tuple[int, int]] = []
-    monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: handed.append(
+    monkeypatch.setattr(remote_link.command_socket, "send", lambda d, c, timeout=0: handed.append(
         (c["n"], c["agreed"])) or {"ok": True, "message": "lit"} if c["command"] == "peer"
         else {"ok": True})
     from firmware.readers.club.config import config_from

@@ -196,7 +196,7 @@ def test_a_stranger_claiming_the_other_seat_first_does_not_take_it(tmp_path, mon
     from tests.support.remote import sealed_by
 
     told: list[dict] = []
-    monkeypatch.setattr(remote_link.control, "send", lambda d, c, timeout=0: told.append(c)
+    monkeypatch.setattr(remote_link.command_socket, "send", lambda d, c, timeout=0: told.append(c)
                         or {"ok": True})
     (tmp_path / "journal.jsonl").write_text(json.dumps(
         {"t": "start", "game": "stones", "options": {}, "seed": match_seed("m", "tulip"),

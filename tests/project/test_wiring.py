@@ -8,9 +8,10 @@ import ast
 
 from tests.support import ROOT
 
-AROUND = {"emit", "beep", "lock", "missing", "scanner", "confirm", "solo"}
+AROUND = {"emit", "beep", "lock", "missing", "scanner", "confirm", "solo", "pin", "pin_dir"}
 """What used to be assigned onto a made table (or its settler) from outside: its far seat
-(``solo``) too, which a resumed game once set from its journal."""
+(``solo``) too, which a resumed game once set from its journal, and the service's PIN (``pin``,
+``pin_dir``), which `obelisk run` once set after the service was ready."""
 
 
 def _own(base: ast.expr) -> bool:

@@ -25,11 +25,18 @@ from engine.towers.tower import resting_placements
 from engine.towers.turns import Phase
 from firmware.core import palette
 from firmware.core.surroundings import Surroundings
-from firmware.service import command_handlers, commands, control
-from firmware.service.command_handlers import TableMaker
+from firmware.service import (
+    command_queue,
+    command_socket,
+    commands,
+    game_choices,
+    status_answer,
+)
+from firmware.service.command_socket import CommandServer, send
 from firmware.service.commands import CommandRefused, parse
-from firmware.service.control import ControlServer, send
-from firmware.service.pin import pin_frame, pixels_for, read_pin, table_pin
+from firmware.service.overlays import pin_frame, pixels_for
+from firmware.service.pin import read_pin, table_pin
+from firmware.service.table_maker import TableMaker
 from firmware.store.journal import Journal
 from hardware.profile import load_profile
 from tests.support.scenarios import SCENARIOS, stones_table
@@ -64,14 +71,22 @@ def played(block_set, tmp_path):
     (b'{"command": "new", "options": {"size": {"rows": 3}}}', "the options are an object"),
     (b"[" * 100_000 + b"]" * 100_000, "one JSON object a line"),
 ])
-def test_a_malformed_command_is_refused_in_words_and_never_reaches_the_table(line, words):
+def test_a_malformed_command_is_refused_in_words_and_never_reaches_the_table(line, words,
+                                                                            tmp_path):
     queued = types.SimpleNamespace(events=types.SimpleNamespace(put=pytest.fail))
-    server = ControlServer.__new__(ControlServer)
-    server.service = queued
+    server = _unopened(queued, tmp_path)
     answer = server.handle(line)
     assert answer["ok"] is False and words in answer["error"]
     with pytest.raises(CommandRefused):
         parse(line)
+
+
+def test_each_command_of_the_vocabulary_has_one_handler_and_each_handler_a_command():
+    from firmware.service.command_runner import HANDLERS
+
+    answered_only = {"status", "diag"}
+    assert set(HANDLERS) == set(commands.COMMANDS + commands.LOCAL_COMMANDS) - answered_only
+    assert len(set(HANDLERS.values())) == len(HANDLERS)  # one meaning per name
 
 
 # ---------------------------------------------------------------------- the same inputs
@@ -163,7 +178,7 @@ def test_what_status_offers_in_each_state_of_each_table(tmp_path, block_set, cls
     game's table (the towers' toss included): a game is on from its toss to its end."""
     table = bring(tmp_path, block_set).table
     assert table.state == state
-    can = command_handlers.status(table)["can"]
+    can = status_answer.status(table)["can"]
     assert can["pause"] is (state in ("play", "choose", "repair"))
     assert can["resume"] is (state == "paused")
     assert not can["start"]  # in setup, once the table is set out: the test below
@@ -177,11 +192,11 @@ def test_the_start_is_offered_once_the_table_is_set_out(tmp_path, block_set):
     once its switches see the stones set out as at the start, and no longer once they are
     gone; the table's words say what stands in the way."""
     t = stones_table(tmp_path, block_set)
-    assert not command_handlers.status(t.table)["can"]["start"]  # nothing read yet
+    assert not status_answer.status(t.table)["can"]["start"]  # nothing read yet
     t.see(sight(t.table.position))
-    assert command_handlers.status(t.table)["can"]["start"]
+    assert status_answer.status(t.table)["can"]["start"]
     t.see(set())
-    now = command_handlers.status(t.table)
+    now = status_answer.status(t.table)
     assert not now["can"]["start"] and now["problem"].startswith("set the stones out")
     assert now["can"]["new"]  # another game may still be set up
 
@@ -190,9 +205,9 @@ def test_new_game_options_are_read_as_the_command_line_reads_them(block_set):
     from firmware.games import GAMES
 
     towers, stones = GAMES["towers"], GAMES["stones"]
-    assert commands.options_of(towers, (("hourglass", "90"), ("sudden_death", True))) \
+    assert game_choices.options_of(towers, (("hourglass", "90"), ("sudden_death", True))) \
         .hourglass_s == 90
-    got = commands.options_of(stones, (("mode", "bounded"), ("size", "5x5")))
+    got = game_choices.options_of(stones, (("mode", "bounded"), ("size", "5x5")))
     assert (got.rows, got.cols, got.mode.value) == (5, 5, "bounded")
     for given, words in [((("hourglass", "5"),), "10 to 600 seconds"),
                          ((("turns", "15"),), "towers has no option 'turns'"),
@@ -201,7 +216,7 @@ def test_new_game_options_are_read_as_the_command_line_reads_them(block_set):
                          ((("size", "3x4"),), "a stones board is 4x4 to 8x8")]:
         game = towers if given[0][0] != "size" else stones
         with pytest.raises(CommandRefused, match=words):
-            commands.options_of(game, given)
+            game_choices.options_of(game, given)
 
 
 # ---------------------------------------------------------------------- the PIN
@@ -234,7 +249,7 @@ def _until(check, seconds: float = 20.0):
 
 def test_commands_over_the_socket_run_the_table_and_its_journal(service):
     d = service.dir
-    assert stat.S_IMODE(os.stat(d / control.SOCKET).st_mode) == 0o660
+    assert stat.S_IMODE(os.stat(d / command_socket.SOCKET).st_mode) == 0o660
     _until(lambda: send(d, {"command": "status"})["can"]["start"])  # the board read: clear
     assert send(d, {"command": "start"})["ok"]
     starts = [e for e in service.journal.read().entries if e["t"] == "start"]
@@ -331,8 +346,8 @@ def test_diag_through_the_service_lights_one_led_at_a_time_then_gives_the_pictur
 
 
 def test_an_led_test_left_by_a_killed_diag_ends_by_itself(service, monkeypatch):
-    from firmware.service import loop as service_module
-    monkeypatch.setattr(service_module, "LED_TEST_S", 0.3)
+    from firmware.service import overlays
+    monkeypatch.setattr(overlays, "LED_TEST_S", 0.3)
     d, leds = service.dir, service.devices.leds
     game = _until(lambda: (a := _frame(leds)) == _frame(leds) and any(
         c != palette.OFF for c in a.values()) and a)
@@ -355,7 +370,7 @@ def test_obelisk_diag_asks_the_running_service_instead_of_opening_its_devices(se
                        f"LED test {where}: ring A 1 lit (chain 0, pixel 1)"]
     assert "link: connected, synced" in run.stdout
     # diag's last word ended the test: the game's own picture is back at once
-    _until(lambda: service.service._led_test is None, 10)
+    _until(lambda: service.service.led_test.lit is None, 10)
 
 
 def _pixel(leds, key):
@@ -368,17 +383,21 @@ def _pixel(leds, key):
 # ---------------------------------------------------------------------- a late answer
 
 
-def test_a_command_refused_as_too_late_never_runs_afterwards(played, monkeypatch):
+def _unopened(service: object, where: Path) -> CommandServer:
+    """A command server for ``service`` that is not listening: its ``handle`` alone."""
+    return CommandServer(where, service, TableMaker(load_profile("sim"), Journal(where)))
+
+
+def test_a_command_refused_as_too_late_never_runs_afterwards(played, monkeypatch, tmp_path):
     import queue
 
     waiting = types.SimpleNamespace(events=queue.SimpleQueue())  # a loop busy elsewhere
-    server = ControlServer.__new__(ControlServer)
-    server.service = waiting
-    monkeypatch.setattr(control, "ANSWER_S", 0.05)
-    assert server.handle(b'{"command": "pause"}') == control.refusal(control.TOO_LATE)
+    server = _unopened(waiting, tmp_path)
+    monkeypatch.setattr(command_queue, "ANSWER_S", 0.05)
+    assert server.handle(b'{"command": "pause"}') == command_queue.refusal(command_queue.TOO_LATE)
     kind, request = waiting.events.get_nowait()
     assert kind == "control"
-    request.carry_out(played.controls, played.helper.now)  # the loop gets to it at last
+    request.carry_out(played.runner, played.helper.now)  # the loop gets to it at last
     assert played.inputs == [] and played.table.state == "play"  # refused, so never done
     assert request.answer is None
 
@@ -388,17 +407,17 @@ def test_a_command_the_loop_comes_to_past_its_deadline_is_dropped_and_said_so(pl
     on the command wake together, and the loop must not do what the asker reported as
     not done."""
     command = parse(json.dumps({"command": "pause", "deadline": time.monotonic() - 0.5}))
-    request = control.Request(command)
+    request = command_queue.Request(command)
     with caplog.at_level("WARNING", logger="obelisk.control"):
-        request.carry_out(played.controls, played.helper.now)
+        request.carry_out(played.runner, played.helper.now)
     assert played.inputs == [] and played.table.state == "play"
-    assert request.answer == control.refusal(control.TOO_LATE) and request.done.is_set()
+    assert request.answer == command_queue.refusal(command_queue.TOO_LATE) and request.done.is_set()
     assert "dropped the pause command" in caplog.text
     # the asker's deadline, not only the table's own five seconds, is the one kept
-    on_time = control.Request(parse(json.dumps({"command": "pause",
+    on_time = command_queue.Request(parse(json.dumps({"command": "pause",
                                                 "deadline": time.monotonic() + 60})))
-    assert on_time.deadline <= time.monotonic() + control.ANSWER_S
-    on_time.carry_out(played.controls, played.helper.now)
+    assert on_time.deadline <= time.monotonic() + command_queue.ANSWER_S
+    on_time.carry_out(played.runner, played.helper.now)
     assert on_time.answer["ok"] and played.table.state == "paused"
 
 
@@ -411,11 +430,11 @@ def test_a_command_sent_to_a_stopped_service_is_not_done_when_it_wakes(tmp_path)
         running = subprocess.Popen([str(obelisk), "run", "--state-dir", str(state)],
                                    stdout=out, stderr=subprocess.STDOUT)
     try:
-        _until(lambda: (state / control.SOCKET).exists())
+        _until(lambda: (state / command_socket.SOCKET).exists())
         _until(lambda: send(state, {"command": "status"})["can"]["start"])
         running.send_signal(signal.SIGSTOP)  # as a Pi swapping hard, or a debugger, does
         try:
-            with pytest.raises(control.ControlUnavailable, match="so nothing was done"):
+            with pytest.raises(command_socket.ControlUnavailable, match="so nothing was done"):
                 send(state, {"command": "start"}, timeout=3.0)
         finally:
             running.send_signal(signal.SIGCONT)
@@ -427,26 +446,25 @@ def test_a_command_sent_to_a_stopped_service_is_not_done_when_it_wakes(tmp_path)
         running.wait(20)
 
 
-def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypatch):
+def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypatch, tmp_path):
     import queue
 
     waiting = types.SimpleNamespace(events=queue.SimpleQueue())
-    server = ControlServer.__new__(ControlServer)
-    server.service = waiting
-    monkeypatch.setattr(control, "ANSWER_S", 0.05)
+    server = _unopened(waiting, tmp_path)
+    monkeypatch.setattr(command_queue, "ANSWER_S", 0.05)
     begun, finish = threading.Event(), threading.Event()
-    real = played.controls.carry_out
+    real = played.runner.carry_out
 
     def slow(command, now):  # the loop takes it up in time, then takes long over it
         begun.set()
         assert finish.wait(20)
         return real(command, now)
 
-    played.controls.carry_out = slow
+    played.runner.carry_out = slow
 
     def loop():
         _, request = waiting.events.get(timeout=20)
-        request.carry_out(played.controls, played.helper.now)
+        request.carry_out(played.runner, played.helper.now)
 
     runner = threading.Thread(target=loop)
     runner.start()
@@ -461,6 +479,24 @@ def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypa
     assert answers[0]["ok"] and answers[0]["state"] == "paused"
 
 
+def test_a_command_queued_when_the_socket_closes_is_given_up_and_never_runs(played, tmp_path):
+    import queue
+
+    waiting = types.SimpleNamespace(events=queue.SimpleQueue())  # a loop that has stopped
+    server = _unopened(waiting, tmp_path)
+    answers: list[dict] = []
+    asker = threading.Thread(target=lambda: answers.append(server.handle(b'{"command": "pause"}')))
+    asker.start()
+    _, request = waiting.events.get(timeout=20)
+    started = time.monotonic()
+    server.close()
+    asker.join(20)
+    assert answers == [command_queue.refusal(command_queue.TOO_LATE)]
+    assert time.monotonic() - started < command_queue.ANSWER_S  # not left to its deadline
+    request.carry_out(played.runner, played.helper.now)  # a loop that wakes after all
+    assert played.inputs == [] and played.table.state == "play"
+
+
 # ---------------------------------------------------------------------- a new table first
 
 
@@ -470,7 +506,7 @@ def _no_table(*_: object) -> int:
 
 def test_end_refused_for_a_table_that_cannot_be_made_keeps_the_game_and_its_journal(played):
     t = played.helper
-    played.controls.maker = TableMaker(load_profile("sim"), t.journal, seed=_no_table)
+    played.runner.maker = TableMaker(load_profile("sim"), t.journal, seed=_no_table)
     with pytest.raises(CommandRefused, match="cannot play that game: no seed"):
         played.do("end")
     assert not list(t.journal.dir.glob("journal-*.jsonl"))  # nothing archived
@@ -481,7 +517,7 @@ def test_new_after_the_end_refused_presses_nothing(played):
     t = played.helper
     played.table.machine.set_state("over", played.table)  # as a game played to its end
     assert played.table.state == "over"
-    played.controls.maker = TableMaker(load_profile("sim"), t.journal, seed=_no_table)
+    played.runner.maker = TableMaker(load_profile("sim"), t.journal, seed=_no_table)
     with pytest.raises(CommandRefused, match="cannot play that game"):
         played.do("new", game="stones")
     assert played.inputs == [] and played.table.state == "over"
@@ -512,8 +548,8 @@ def test_a_solo_table_made_fresh_keeps_the_computer_and_a_hint_is_the_persons_ho
     t.table.solo = Computer(Solo(B, 2), "stones")
     t.started()
     pressed = Pressed(t)
-    pressed.controls.maker = TableMaker(load_profile("sim"), t.journal, solo=Solo(B, 2))
-    made, _ = pressed.controls.maker.make(GAMES["stones"], t.table.game.options, {},
+    pressed.runner.maker = TableMaker(load_profile("sim"), t.journal, solo=Solo(B, 2))
+    made, _ = pressed.runner.maker.make(GAMES["stones"], t.table.game.options, {},
                                           t.table.around)
     assert made.solo.solo == Solo(B, 2) and made is not t.table
     now = pressed.do("status")
@@ -556,7 +592,7 @@ def test_ending_a_solo_game_sets_up_another_game_alone(service):
 
 def test_a_hold_after_a_new_pin_shows_the_new_one(service):
     old = read_pin(service.dir)
-    service.service.pin_dir = service.dir  # as `obelisk run` sets it
+    assert service.service.pin_dir == service.dir  # as `obelisk run` makes it
     digit = "3" if old[0] != "3" else "5"
     (service.dir / "pin").write_text(f"{digit}000\n1\n")  # as `obelisk pin --new` leaves it
     shown = service.devices.leds

@@ -10,7 +10,8 @@ import types
 import pytest
 
 from engine.towers.game import TowersGame
-from firmware.service.loop import ASK_EARLY_S, UNSEEN_S, TableService
+from firmware.service.loop import ASK_EARLY_S, TableService
+from firmware.service.overlays import UNSEEN_S
 from firmware.store.journal import Journal
 from firmware.towers.table import TowersTable
 from firmware.towers.view import view_of

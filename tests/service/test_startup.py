@@ -18,9 +18,8 @@ import time
 import pytest
 
 from firmware.run import run_service
-from firmware.service import control, pin
-from firmware.service import loop as service_module
-from firmware.service.control import ControlUnavailable, send
+from firmware.service import command_socket, notify, pin
+from firmware.service.command_socket import ControlUnavailable, send
 from firmware.sim import fingers
 
 WAIT_S = 30.0
@@ -40,10 +39,10 @@ def test_ready_comes_before_the_pages_sockets_and_a_command_meanwhile_hears_it_i
     at_ready: dict = {}
     after: dict = {}
 
-    def notify(message: str) -> bool:
+    def tell(message: str) -> bool:
         if message == "READY=1":
             at_ready["files"] = {name: (state / name).exists()
-                                 for name in (control.SOCKET, fingers.SOCKET, pin.PIN_FILE)}
+                                 for name in (command_socket.SOCKET, fingers.SOCKET, pin.PIN_FILE)}
             try:
                 send(state, {"command": "status"}, timeout=5)
             except ControlUnavailable as exc:
@@ -53,26 +52,26 @@ def test_ready_comes_before_the_pages_sockets_and_a_command_meanwhile_hears_it_i
 
     def then_stop() -> None:
         try:
-            _until(lambda: (state / control.SOCKET).exists())
+            _until(lambda: (state / command_socket.SOCKET).exists())
             after["status"] = send(state, {"command": "status"})
             after["files"] = {name: (state / name).exists()
                               for name in (fingers.SOCKET, pin.PIN_FILE)}
         finally:
             os.kill(os.getpid(), signal.SIGTERM)  # the service's own stop, as systemd's
 
-    monkeypatch.setattr(service_module, "sd_notify", notify)
+    monkeypatch.setattr(notify, "sd_notify", tell)
     old = signal.getsignal(signal.SIGTERM)
     try:
         assert run_service("sim", str(state)) == 0
     finally:
         signal.signal(signal.SIGTERM, old)
-    assert at_ready["files"] == {control.SOCKET: False, fingers.SOCKET: False,
+    assert at_ready["files"] == {command_socket.SOCKET: False, fingers.SOCKET: False,
                                  pin.PIN_FILE: False}
     assert at_ready["answer"] == ("the table is starting and opens its commands in a moment: "
                                   "try again")
     assert after["status"]["ok"] is True and after["status"]["state"] == "setup"
     assert after["files"] == {fingers.SOCKET: True, pin.PIN_FILE: True}
-    assert not (state / control.SOCKET).exists()  # closed with the service
+    assert not (state / command_socket.SOCKET).exists()  # closed with the service
 
 
 @pytest.mark.processes

@@ -205,3 +205,29 @@ def test_a_stream_that_closes_first_sends_each_reader_what_it_was_told(tmp_path)
     stream.close()
     reading.join(10)
     assert got == told
+
+
+def test_a_second_stream_on_a_running_tables_directory_is_refused_in_words(played, tmp_path):
+    """Only one table serves a state directory's stream: another one opening there is told
+    so, and the first one's readers read on."""
+    from firmware.service.stream import EventStream
+
+    second = EventStream(tmp_path, lambda: [{"event": "table"}], threading.RLock())
+    with pytest.raises(StreamError, match="another process already serves on"):
+        second.open()
+    assert next(read_events(tmp_path, timeout=10))["event"] == "table"
+
+
+def test_a_closed_stream_leaves_no_thread_and_no_socket_file(tmp_path):
+    from firmware.service.stream import EventStream
+
+    stream = EventStream(tmp_path, lambda: [{"event": "table"}], threading.RLock()).open()
+    readers = [read_events(tmp_path, timeout=10) for _ in range(3)]
+    for reader in readers:
+        assert next(reader)["event"] == "table"
+    assert [t for t in threading.enumerate() if t.name.startswith("stream-")]
+    stream.close()
+    assert not [t for t in threading.enumerate() if t.name.startswith("stream-")]
+    assert not (tmp_path / SOCKET).exists()
+    for reader in readers:
+        assert list(reader) == []  # each hears the end

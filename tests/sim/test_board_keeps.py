@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.service.control import send
+from firmware.service.command_socket import send
 from firmware.sim.hands_board import TABLE_FILE, hands_for
 from hardware.sim.board import SimBoard
 from hardware.sim.line_socket import ask

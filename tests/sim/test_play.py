@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware.service.control import SOCKET as CONTROL_SOCKET
-from firmware.service.control import send
+from firmware.service.command_socket import SOCKET as CONTROL_SOCKET
+from firmware.service.command_socket import send
 from firmware.store.journal import Journal
 from hardware.sim.line_socket import ask
 from tests.support.play import GONE_S, START_S, Play

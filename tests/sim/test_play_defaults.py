@@ -112,7 +112,7 @@ def test_with_two_tables_running_pin_takes_the_first_and_names_the_other(
     for where, pin in ((first, "1111"), (second, "2222")):
         where.mkdir(parents=True)
         (where / "pin").write_text(pin + "\n")
-    monkeypatch.setattr("firmware.service.control.running_tables",
+    monkeypatch.setattr("firmware.service.command_socket.running_tables",
                         lambda places, ask=None: iter([first, second]))
     status, out = _obelisk(monkeypatch, "pin")
     said = capsys.readouterr().err

@@ -23,7 +23,8 @@ from engine.stones.sensing import sight_after
 from firmware.cli import main
 from firmware.games import GAMES
 from firmware.readers.terminal.screen import ending
-from firmware.service.commands import CommandRefused, options_of
+from firmware.service.commands import CommandRefused
+from firmware.service.game_choices import options_of
 from tests.support.stones import LOOP, mv
 from tests.support.tables import StonesHarness as Table
 

@@ -195,15 +195,16 @@ def test_a_game_ended_from_the_page_is_listed_and_exported_with_how_it_ended(tmp
                                                                             monkeypatch):
     from engine.stones.sensing import sight
     from firmware.readers.web.records import listing as pages_history
-    from firmware.service.command_handlers import Controls, TableMaker
+    from firmware.service.command_runner import CommandRunner
     from firmware.service.commands import parse
+    from firmware.service.table_maker import TableMaker
     from hardware.profile import load_profile
     from tests.support.tables import StonesHarness
 
     t = StonesHarness(tmp_path).started()
     move = t.table.position.legal_actions()[0]
     t.see(sight(t.table.position.apply_action(move)))
-    controls = Controls(_Service(t.table), TableMaker(load_profile("sim"), t.journal))
+    controls = CommandRunner(_Service(t.table), TableMaker(load_profile("sim"), t.journal))
     said = controls.carry_out(parse(json.dumps({"command": "end"})), t.now)
     assert said["ok"] and list(tmp_path.glob("journal-*.jsonl"))
     status, listing = _obelisk(monkeypatch, "games", "--state-dir", str(tmp_path))

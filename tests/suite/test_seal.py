@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.service.control import send
+from firmware.service.command_socket import send
 from firmware.store.state_dir import (
     SERVICE_STATE_ENV,
     default_state_dir,

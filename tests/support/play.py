@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware.service.control import send
+from firmware.service.command_socket import send
 from hardware.sim.line_socket import ask
 from tests.support.processes import OBELISK, interrupt, on_directory, until
 

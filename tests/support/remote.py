@@ -100,14 +100,14 @@ class LinkedPair:
         from firmware.readers.club.config import config_from
         from firmware.readers.club.remote_link import RemoteLink
         from firmware.seats.remote import match_seed
-        from firmware.service import control
+        from firmware.service import command_socket
 
         self.match = match
         seed = match_seed(match, secret)
         self.a = StandIn(home / "ta", match, "A", seed)
         self.b = StandIn(home / "tb", match, "B", seed)
         tables = {str(self.a.dir): self.a, str(self.b.dir): self.b}
-        monkeypatch.setattr(control, "send", lambda where, command, timeout=0:
+        monkeypatch.setattr(command_socket, "send", lambda where, command, timeout=0:
                             tables[str(where)].take(command))
         self.links = {name: RemoteLink(config_from({"broker": broker.url, "table": name}),
                                        table.dir) for name, table in (("ta", self.a),

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from engine.towers.game import TowersGame
-from firmware.service.command_handlers import Controls, TableMaker
+from firmware.service.command_runner import CommandRunner
+from firmware.service.command_socket import CommandServer
 from firmware.service.commands import parse
-from firmware.service.control import ControlServer
 from firmware.service.loop import TableService
-from firmware.service.pin import table_pin
+from firmware.service.table_maker import TableMaker
 from firmware.store.journal import Journal
 from firmware.towers.table import TowersTable
 from firmware.towers.view import view_of
@@ -43,10 +43,10 @@ class Pressed:
             real(event, now)
 
         self.table.on_button = on_button
-        self.controls = Controls(self, TableMaker(load_profile("sim"), helper.journal))
+        self.runner = CommandRunner(self, TableMaker(load_profile("sim"), helper.journal))
 
     def do(self, name: str, **fields: Any) -> dict:
-        return self.controls.carry_out(parse(json.dumps({"command": name, **fields})),
+        return self.runner.carry_out(parse(json.dumps({"command": name, **fields})),
                                        self.helper.now)
 
 
@@ -58,9 +58,9 @@ def running_service(state: Path, block_set: Any) -> Iterator[types.SimpleNamespa
     devices = open_table(load_profile("sim"))
     journal = Journal(state)
     table = TowersTable(TowersGame(block_set), journal, toss_s=0.2)
-    running = TableService(devices, table, view_of)
-    running.pin = table_pin(state)
-    server = ControlServer(state, running, TableMaker(load_profile("sim"), journal)).open()
+    running = TableService(devices, table, view_of, pin_dir=state)  # as `obelisk run` makes it
+    running.load_pin()
+    server = CommandServer(state, running, TableMaker(load_profile("sim"), journal)).open()
     loop = threading.Thread(target=running.run, daemon=True)
     loop.start()
     try:

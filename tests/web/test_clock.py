@@ -14,7 +14,7 @@ import asyncio
 
 from firmware.readers.web import controls
 from firmware.readers.web.controls import ASK_EVERY_S, CLOSE_AFTER, SESSION_S, Sessions
-from firmware.readers.web.pins import FILE, PinGuard
+from firmware.readers.web.wrong_pins import FILE, PinGuard
 from firmware.service.pin import table_pin
 
 DAY = 86400.0

@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from firmware.readers.web import pins
+from firmware.readers.web import wrong_pins
 from firmware.readers.web.controls import SESSIONS_FILE, Sessions
-from firmware.readers.web.pins import FILE, PinGuard
+from firmware.readers.web.wrong_pins import FILE, PinGuard
 from firmware.service.pin import table_pin
 from tests.support.files import HUNG, device, fifo, folder, huge, outcome_within
 from tests.support.http import Phone
 from tests.support.web import Web
 
-WEB = Path(pins.__file__).parent
+WEB = Path(wrong_pins.__file__).parent
 
 BAD = {"a huge sparse file": (huge, "larger than"), "a named pipe": (fifo, "named pipe"),
        "a folder": (folder, "directory"), "a link to /dev/zero": (device, "device"),

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from firmware.readers.web.controls import CLOSE_AFTER, PinGuard, Sessions
-from firmware.readers.web.pins import FILE
+from firmware.readers.web.wrong_pins import FILE
 from tests.support.http import raw, read_answer, request
 from tests.support.web import Web
 

@@ -16,8 +16,8 @@ import subprocess
 import pytest
 
 from firmware.readers.web.controls import Sessions
-from firmware.readers.web.pins import FILE, PinGuard, StateDirError
 from firmware.readers.web.server import listen_words
+from firmware.readers.web.wrong_pins import FILE, PinGuard, StateDirError
 from firmware.service.pin import table_pin
 from tests.support.http import Phone
 from tests.support.processes import OBELISK

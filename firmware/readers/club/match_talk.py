@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from firmware.readers.club.config import PREFIX
-from firmware.service import control
+from firmware.service import command_socket
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
@@ -67,8 +67,8 @@ class TableTalk:
                                "agree": opened.get("agree")},
                    "claim": {"command": "peer_claim", "player": opened.get("by")}}[part]
         try:
-            answer = control.send(self.dir, command, timeout=3.0)
-        except control.ControlUnavailable as exc:
+            answer = command_socket.send(self.dir, command, timeout=3.0)
+        except command_socket.ControlUnavailable as exc:
             self._say(f"the other table's ask did not reach this table: {exc}")
             return
         if not answer.get("ok"):
@@ -79,8 +79,8 @@ class TableTalk:
         fields = {k: data.get(k) for k in ("player", "state", "seconds", "left")}
         if fields["player"] == self._seat():
             return  # this table's own player's: it runs here
-        with contextlib.suppress(control.ControlUnavailable):
-            answer = control.send(self.dir, {"command": "clock", **fields}, timeout=2.0)
+        with contextlib.suppress(command_socket.ControlUnavailable):
+            answer = command_socket.send(self.dir, {"command": "clock", **fields}, timeout=2.0)
             if not answer.get("ok"):
                 log.warning("the other table's hourglass was not shown: %s", answer.get("error"))
 

@@ -47,7 +47,7 @@ def run(state_dir: str | Path, config: ClubConfig,
     """Publish the table on ``state_dir`` until SIGTERM or Ctrl-C: 0 then; 1 if one of its
     threads died (systemd starts it again)."""
     from firmware.readers.web.follow import Follower
-    from firmware.service.loop import sd_notify, watchdog_period_s
+    from firmware.service.notify import sd_notify, watchdog_period_s
 
     handler = logging.StreamHandler()
     handler.setFormatter(CleanFormatter("obelisk mqtt: %(message)s"))

@@ -75,7 +75,7 @@ from firmware.readers.club.match_guard import PACKET_MAX, Guard
 from firmware.readers.club.match_peer import PeerTalk
 from firmware.readers.club.match_talk import TableTalk, match_topic
 from firmware.readers.club.trouble import reason_words
-from firmware.service import control
+from firmware.service import command_socket
 from firmware.store.journal import Journal, JournalError
 
 log = logging.getLogger("obelisk.remote")
@@ -231,8 +231,8 @@ class RemoteLink(PeerTalk, TableTalk):
             return
         self._asked_at = now
         try:
-            answer = control.send(self.dir, {"command": "status"}, timeout=2.0)
-        except control.ControlUnavailable:
+            answer = command_socket.send(self.dir, {"command": "status"}, timeout=2.0)
+        except command_socket.ControlUnavailable:
             return
         remote = answer.get("remote") if isinstance(answer.get("remote"), dict) else None
         if remote != self.setup:
@@ -268,8 +268,8 @@ class RemoteLink(PeerTalk, TableTalk):
     def _tell(self, state: str, words: str) -> None:
         """Show how the match stands on the table's page (and in this log)."""
         self._say(words, logging.INFO if state == "linked" else logging.WARNING)
-        with contextlib.suppress(control.ControlUnavailable):  # said in the log at least
-            control.send(self.dir, {"command": "link", "state": state, "message": words},
+        with contextlib.suppress(command_socket.ControlUnavailable):  # said in the log at least
+            command_socket.send(self.dir, {"command": "link", "state": state, "message": words},
                          timeout=2.0)
 
     def _read_journal(self) -> bool:
@@ -344,10 +344,10 @@ class RemoteLink(PeerTalk, TableTalk):
         if action is None or (self.handed == n and now - self.handed_at < RESEND_S):
             return
         try:
-            answer = control.send(self.dir, {"command": "peer", "match": match, "n": n,
+            answer = command_socket.send(self.dir, {"command": "peer", "match": match, "n": n,
                                              "action": action, "agreed": game.agreed},
                                   timeout=3.0)
-        except control.ControlUnavailable as exc:
+        except command_socket.ControlUnavailable as exc:
             self._say(f"the table did not take the other table's move: {exc}")
             return
         if answer.get("ok") and not str(answer.get("message", "")).startswith("waiting"):

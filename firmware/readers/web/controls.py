@@ -24,7 +24,7 @@ button: the service counts the holds that show the PIN, and this process
 sees that count change in the table's ``status`` (its ``pin_mark``). So a
 guesser gets ``CLOSE_AFTER`` tries in 10,000 per hold, and phones that
 already have a session keep running the table meanwhile. Every count is on
-disk (``firmware/readers/web/pins.py``): restarting the page forgets none of them.
+disk (``firmware/readers/web/wrong_pins.py``): restarting the page forgets none of them.
 A body longer than any command needs is refused before it is read.
 
 Every request that changes something (POST, DELETE) must be
@@ -69,7 +69,8 @@ import tornado.web
 from tornado.http1connection import HTTP1Connection
 
 from firmware.readers.web.clocks import Clocks, Stamp, boot_id, stamp_from
-from firmware.readers.web.pins import (
+from firmware.readers.web.safe import MAX_BODY, JsonHandler
+from firmware.readers.web.wrong_pins import (
     CLOSE_AFTER,
     FILE,
     FIRST_WAIT_S,
@@ -79,9 +80,8 @@ from firmware.readers.web.pins import (
     folder_words,
     why_unreadable,
 )
-from firmware.readers.web.safe import MAX_BODY, JsonHandler
+from firmware.service.command_socket import ControlUnavailable, send
 from firmware.service.commands import COMMANDS
-from firmware.service.control import ControlUnavailable, send
 from firmware.service.pin import PinError, TablePin, read_table_pin
 from firmware.store.state_dir import write_whole
 from hardware.files import read_limited

@@ -7,7 +7,7 @@ out: a ring as a ring; the board's and the rods' LEDs each by the square (or rod
 (the table's ``light_places``), so the page draws them as the board, whatever the physical
 strip's order; and, where a light tells something a person must read off it (the size of
 the pyramid the computer asks for, as a count of ring pixels), those words beside it.
-``Lights`` keeps what it told last, for a reader that joins later; one of the table's
+``Lighting`` keeps what it told last, for a reader that joins later; one of the table's
 collaborators (``firmware.core.table.Table``).
 """
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from firmware.core.palette import Frame
 
 
-class Lights(Generic[V, S]):
+class Lighting(Generic[V, S]):
     """The table's LED frames, and the page's copy of them as last told."""
 
     def __init__(self, table: CoreTable[V, S]) -> None:

@@ -7,15 +7,13 @@ JSON object a line, ``{"command": "pause"}``, and reads one JSON line back:
 
 What a command may say, and how it is read, is ``firmware.service.commands``; a
 well-formed one is put on the service's one queue and answered once its
-loop has carried it out (``firmware.service.command_handlers``).
+loop has carried it out (``firmware.service.command_queue``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import math
 import os
 import socket
 import threading
@@ -24,12 +22,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from firmware.service.command_handlers import Controls, TableMaker
-from firmware.service.commands import Command, CommandRefused, parse
-from firmware.store.journal import JournalError
+from firmware.service.command_queue import ANSWER_S, TOO_LATE, Request, refusal
+from firmware.service.command_runner import CommandRunner
+from firmware.service.commands import CommandRefused, parse
+from firmware.service.table_maker import TableMaker
 from firmware.store.state_dir import LOCK
 from hardware.files import read_limited
-from hardware.local_socket import listen
+from hardware.local_socket import LocalServer, read_lines
 
 log = logging.getLogger("obelisk.control")
 
@@ -37,8 +36,6 @@ SOCKET = "control.sock"
 """The command socket's name in the state directory."""
 MAX_LINE = 4096
 """The longest command line taken (a new game's options fit many times over)."""
-ANSWER_S = 5.0
-"""How long a command waits for the table's loop to take it up; past that it is dropped."""
 CARRY_S = 2.0
 """How much longer than its deadline an asker waits: a command the loop took up just in
 time still finishes and is answered, so what the asker reports is what happened."""
@@ -48,105 +45,40 @@ class ControlUnavailable(OSError):
     """No table answers on the command socket (none runs there, or no permission)."""
 
 
-TOO_LATE = "the table did not answer in time, so nothing was done: try again"
-
-
-def refusal(words: str) -> dict:
-    """The answer to a command that was refused."""
-    return {"ok": False, "error": words}
-
-
-class Request:
-    """A command on its way through the service's queue, and its answer.
-
-    Giving up on it (``withdraw``, when the table did not answer in time) and
-    the loop taking it up (``carry_out``) exclude each other under one lock: a
-    command refused as too late is never carried out later, and one the loop
-    has begun is waited for, never refused while it runs.
-    """
-
-    def __init__(self, command: Command, received: float | None = None) -> None:
-        self.command = command
-        received = time.monotonic() if received is None else received
-        self.deadline = min(received + ANSWER_S, command.deadline if command.deadline
-                            is not None else math.inf)
-        self.answer: dict | None = None
-        self.done = threading.Event()
-        self._lock = threading.Lock()
-        self._state = "queued"  # then "taken" by the loop, "withdrawn" by the asker, or
-        # "expired": the loop came to it past its deadline (the service was stopped a while)
-
-    def withdraw(self) -> bool:
-        """Give up on a command the loop has not begun; False when it already has."""
-        with self._lock:
-            if self._state == "queued":
-                self._state = "withdrawn"
-            return self._state == "withdrawn"
-
-    def _take(self) -> bool:
-        with self._lock:
-            if self._state == "queued":
-                late = time.monotonic() - self.deadline
-                self._state = "taken" if late <= 0 else "expired"
-                if late > 0:
-                    log.warning("dropped the %s command: the table came to it %.1f s after "
-                                "its asker stopped waiting", self.command.name, late)
-            return self._state == "taken"
-
-    def carry_out(self, controls: Controls, now: float) -> None:
-        """In the service's loop: do it, and answer (a journal refusal is also the loop's);
-        nothing at all when the asker gave up on it or its deadline has passed."""
-        if not self._take():
-            if self._state == "expired":
-                self.answer = refusal(TOO_LATE)
-                self.done.set()
-            return
-        try:
-            self.answer = controls.carry_out(self.command, now)
-        except CommandRefused as exc:
-            self.answer = refusal(str(exc))
-        except JournalError as exc:
-            self.answer = refusal(str(exc))
-            raise
-        finally:
-            if self.answer is None:
-                self.answer = refusal("the table could not do that")
-            self.done.set()
-
-
 # ---------------------------------------------------------------------- the socket
 
 
-class ControlServer:
+class CommandServer:
     """Listens on ``<state dir>/control.sock`` and hands each command to the service's queue."""
 
     def __init__(self, directory: str | Path, service: Any, maker: TableMaker) -> None:
         self.path = Path(directory) / SOCKET
         self.service = service
-        self.controls = Controls(service, maker)
-        service.controls = self.controls
-        self._server: socket.socket | None = None
+        self.runner = CommandRunner(service, maker)
+        service.command_runner = self.runner
+        self._server = LocalServer(self.path, self._serve, name="control")
+        self._waiting: set[Request] = set()  # the commands put on the queue, not answered
+        self._lock = threading.Lock()
 
-    def open(self) -> ControlServer:
+    def open(self) -> CommandServer:
         """Start listening (a socket file already there is a stale one: the caller holds the
         state directory's lock)."""
         try:
-            server = listen(self.path, 8)
+            self._server.open()
         except OSError as exc:
             raise ControlUnavailable(f"cannot open the command socket {self.path}: "
                                      f"{exc.strerror}; the table plays on without "
                                      "controls from the page") from None
-        self._server = server
-        threading.Thread(target=self._accept, name="control-accept", daemon=True).start()
         return self
 
     def close(self) -> None:
-        server, self._server = self._server, None
-        if server is not None:
-            with contextlib.suppress(OSError):
-                server.close()
-            with contextlib.suppress(OSError):
-                self.path.unlink()
+        """Stop taking commands; one queued but not begun is given up (too late), so no
+        asker's thread is left waiting for a loop that may have stopped."""
+        with self._lock:
+            waiting = list(self._waiting)
+        for request in waiting:
+            request.abandon()
+        self._server.close()
 
     def handle(self, line: bytes) -> dict:
         """One command line's answer (waits for the loop to carry it out)."""
@@ -155,49 +87,44 @@ class ControlServer:
         except CommandRefused as exc:
             return refusal(str(exc))
         request = Request(command)
+        with self._lock:
+            self._waiting.add(request)
+        try:
+            return self._wait(request)
+        finally:
+            with self._lock:
+                self._waiting.discard(request)
+
+    def _wait(self, request: Request) -> dict:
         self.service.events.put(("control", request))
         if not request.done.wait(max(0.0, request.deadline - time.monotonic())) and \
                 request.withdraw():
             log.warning("dropped the %s command: the table did not come to it before its "
-                        "deadline", command.name)
+                        "deadline", request.command.name)
             return refusal(TOO_LATE)
         request.done.wait()  # begun in the loop: its answer comes in a moment
         assert request.answer is not None
         return request.answer
 
-    def _accept(self) -> None:
-        while (server := self._server) is not None:
-            try:
-                conn, _ = server.accept()
-            except OSError:
-                return  # closed
-            threading.Thread(target=self._serve, args=(conn,), name="control-client",
-                             daemon=True).start()
-
     def _serve(self, conn: socket.socket) -> None:
+        """One client: each line it sends is a command, answered in turn."""
         conn.settimeout(60)
-        try:
-            with conn, conn.makefile("rb") as lines:
-                while self._server is not None:
-                    line = lines.readline(MAX_LINE + 1)
-                    if not line:
-                        return
-                    if len(line) > MAX_LINE:
-                        conn.sendall(_line(refusal(f"a command is at most {MAX_LINE} bytes")))
-                        return
-                    conn.sendall(_line(self.handle(line)))
-        except OSError:
-            pass  # the client went away
+        for line in read_lines(conn, MAX_LINE):
+            if len(line) > MAX_LINE:
+                conn.sendall(_line(refusal(f"a command is at most {MAX_LINE} bytes")))
+                return
+            conn.sendall(_line(self.handle(line)))
 
 
 def _line(answer: dict) -> bytes:
     return (json.dumps(answer) + "\n").encode()
 
 
-def serve_controls(service: Any, directory: str | Path, maker: TableMaker) -> ControlServer | None:
+def serve_commands(service: Any, directory: str | Path,
+                   maker: TableMaker) -> CommandServer | None:
     """The service's command socket, or None (with a warning) when it cannot open."""
     try:
-        return ControlServer(directory, service, maker).open()
+        return CommandServer(directory, service, maker).open()
     except ControlUnavailable as exc:
         log.warning("%s", exc)
         return None
