@@ -42,7 +42,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from transitions import Machine
 
@@ -52,7 +52,7 @@ from engine.players import PLAYERS, Player
 from engine.reading import Reading, Takeback
 from engine.record import options_to_dict
 from firmware.service import events
-from firmware.service.settle import Settler
+from firmware.service.settle import QUICK_S, Settler
 from firmware.service.surroundings import Surroundings
 from firmware.service.table_asks import Asking
 from firmware.service.table_lights import Lighting
@@ -63,6 +63,17 @@ from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
 
 V = TypeVar("V")
+
+
+class Prepared(NamedTuple):
+    """One action of a sure reading, worked out while the reading settles: the position
+    before and after it, its words as the ``accepted`` event says them, the observation
+    after it."""
+
+    before: Any
+    after: Any
+    text: str
+    seen: dict
 
 CORE_STATES: tuple[StrEnum, ...] = tuple(TableState)
 CORE_TRANSITIONS = (
@@ -116,7 +127,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     def __init__(self, game: Any, journal: Journal, *, around: Surroundings | None = None,
                  emit: Callable[[dict], None] | None = None,
                  beep: Callable[[], None] | None = None, settle_s: float = 0.3,
-                 quick_s: float = 0.1, seed: int | None = None, solo: Any = None) -> None:
+                 quick_s: float = QUICK_S, seed: int | None = None, solo: Any = None) -> None:
         """``around``: what surrounds the table (its lock, listeners, buzzer, what is known
         of the devices), handed on from the table before; a table on its own may be given
         only a listener (``emit``) and a buzzer (``beep``) instead."""
@@ -133,7 +144,7 @@ class Table(Starting, Asking, Lighting, Generic[V]):
         if solo is not None:  # a match's tables both start from the match's own seed
             self.seed = solo.first_seed(self.seed)
         self.settler: Settler[V] = Settler(settle_s, quick_s)
-        self._prepared: dict = {}  # action -> (position before, position after)
+        self._prepared: dict[Any, Prepared] = {}  # a sure reading's actions, worked out
         self._meant: tuple | None = None  # (position, view and key, its Reading or refusal)
         self.view: V | None = None
         self.decided: V | None = None  # the last settled view fully dealt with
@@ -396,7 +407,8 @@ class Table(Starting, Asking, Lighting, Generic[V]):
     def _sure_now(self, view: V) -> bool:
         """Whether a fresh reading may count after the short window: only in plain play,
         nothing offered, and the game sure it is complete legal actions. Those are applied
-        now, while the reading settles, so that the decision has less to do."""
+        now, while the reading settles, with what their ``accepted`` events will say, so
+        that the decision has less to do between the window's end and the LEDs."""
         if not self.in_plain_play():
             return False
         try:
@@ -405,8 +417,11 @@ class Table(Starting, Asking, Lighting, Generic[V]):
             for action in actions:
                 after = pos.apply_action(action)
                 after.legal_actions()  # worked out once, kept by the position
-                prepared[action] = (pos, after)
+                prepared[action] = Prepared(pos, after, self._done(action, pos),
+                                            after.observation())
                 pos = after
+            if actions:
+                self._phase_words(pos)  # the next turn's words: a game that keeps them has them
         except (ObeliskError, KeyError, ValueError):
             return False
         self._prepared = prepared
@@ -442,10 +457,16 @@ class Table(Starting, Asking, Lighting, Generic[V]):
 
     def _apply(self, pos: Any, action: Any) -> Any:
         """The position after ``action`` (worked out already if the reading was sure)."""
-        before, after = self._prepared.get(action, (None, None))
-        if before is pos:
-            return after
+        prepared = self._prepared.get(action)
+        if prepared is not None and prepared.before is pos:
+            return prepared.after
         return pos.apply_action(action)
+
+    def _foreseen(self, action: Any) -> Prepared | None:
+        """What a sure reading worked out for ``action`` made in the position now, if it did:
+        the ``accepted`` event's words and observation are then ready."""
+        prepared = self._prepared.get(action)
+        return prepared if prepared is not None and prepared.before is self.position else None
 
     # ------------------------------------------------------------------ recording
 
@@ -466,14 +487,17 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                 return
             self.journal.append({"t": "action", "n": len(self.actions) + 1,
                                  **self._entry_of(action)})
-            told: dict[str, object] = {"action": self._notation(action),
-                                       "text": self._done(action)}
+            foreseen = self._foreseen(action)
+            told: dict[str, object] = {
+                "action": self._notation(action),
+                "text": self._done(action) if foreseen is None else foreseen.text}
             move = self._public_move(action)
             if move is not None:
                 told["move"] = move
             self._record(action, after)
-            self.tell("accepted", player=actor.value, **told,
-                      observation=self.position.observation())
+            seen = foreseen.seen if foreseen is not None and foreseen.after is after \
+                else self.position.observation()
+            self.tell("accepted", player=actor.value, **told, observation=seen)
         self._accepted(before)
         if self.position.is_terminal():
             self._end()
