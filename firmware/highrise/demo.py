@@ -22,6 +22,7 @@ from firmware.highrise.calibrate import calibrate, load_calibration, save_calibr
 from firmware.highrise.table import HighriseTable
 from firmware.highrise.view import view_of
 from firmware.service import events
+from firmware.service.settle import QUICK_S
 from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
@@ -146,7 +147,7 @@ def run_demo(settings: DemoSettings) -> int:
         assert isinstance(options, HighriseOptions)  # resolve refuses another game's journal
         return HighriseTable(HighriseGame(options), journal, holder["cal"], seed=seed,
                              around=around, settle_s=max(0.3, 0.15 * settings.speed),
-                             quick_s=max(0.1, 0.15 / 3 * settings.speed), solo=solo)
+                             quick_s=max(QUICK_S, 0.15 / 3 * settings.speed), solo=solo)
 
     return run_table_demo("highrise", settings, make_table, HighrisePlayers, view_of,
                           profile=profile, prepare=prepare)

@@ -23,6 +23,7 @@ from engine.maze.record import action_from_dict, action_to_dict
 from engine.maze.sensing import MazeView
 from firmware.maze.table import MazeTable
 from firmware.maze.view import view_of
+from firmware.service.settle import QUICK_S
 from firmware.service.surroundings import Surroundings
 from firmware.service.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
@@ -181,7 +182,7 @@ def run_demo(settings: DemoSettings) -> int:
         assert isinstance(options, MazeOptions)  # resolve refuses a journal of another game
         return MazeTable(MazeGame(options), journal, around=around, seed=seed,
                          settle_s=max(0.3, 0.04 * settings.speed),
-                         quick_s=max(0.1, 0.04 / 3 * settings.speed), solo=solo)
+                         quick_s=max(QUICK_S, 0.04 / 3 * settings.speed), solo=solo)
 
     return run_table_demo("maze", settings, make_table, MazePlayers, view_of,
                           profile=lambda options: load_profile("sim-maze"))

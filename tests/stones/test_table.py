@@ -7,6 +7,7 @@ import pytest
 from engine.players import Player
 from engine.stones.game import EndReason, StonesGame, StonesOptions
 from engine.stones.sensing import BoardView, sight, sight_after
+from firmware.service.settle import QUICK_S
 from firmware.stones.table import StonesTable
 from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
@@ -113,16 +114,18 @@ def test_a_silent_move_is_announced_with_the_button(tmp_path):
 
 
 def test_a_clear_move_counts_after_the_short_window_and_a_lifted_stone_waits(t):
-    """A stone down on a square only one move can mean counts after 0.1 s; a stone in
-    the air (it could go to several squares) waits out the whole 0.3 s."""
-    start = t.now
+    """A stone down on a square only one move can mean counts after the short window
+    (``QUICK_S``); a stone in the air (it could go to several squares) waits out the whole
+    0.3 s."""
+    start, quick = t.now, t.table.settler.quick_s
+    assert quick == QUICK_S < 0.3
     t.table.on_view(BoardView.of((s, 1) for s in t.after("-c1")), start)
     t.table.tick(start + 0.15)
     assert t.table.lifted is None and t.table.actions == []   # still settling
     t.table.on_view(BoardView.of((s, 1) for s in t.after("-c1", "+b2")), start + 0.2)
-    t.table.tick(start + 0.29)
+    t.table.tick(start + 0.2 + quick - 0.01)
     assert t.table.actions == []
-    t.table.tick(start + 0.3)
+    t.table.tick(start + 0.2 + quick)
     assert t.table.actions == [mv("c1", "b2")]
 
 
