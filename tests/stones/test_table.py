@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.players import Player
-from engine.stones.game import EndReason, StonesGame, StonesOptions
+from engine.stones.game import EndReason, StonesGame, StonesOptions, StonesState
 from engine.stones.sensing import BoardView, sight, sight_after
 from firmware.service.settle import QUICK_S
 from firmware.stones.table import StonesTable
@@ -224,3 +224,19 @@ def test_the_leds_light_each_square_where_it_lies_on_the_physical_board(tmp_path
     table.tell_lights(frame)
     (board,) = [s for s in table.lights["strips"] if s["strip"] == "board"]
     assert board["places"][1 * 8 + 2] == "c2" and board["places"][1 * 4 + 2] == ""
+
+
+def test_a_sure_move_is_worked_out_before_its_window_closes(t, monkeypatch):
+    """What the accepted event says of a sure move (its words, the board after) is worked
+    out as the reading arrives, not between the window's end and the LEDs; it is the same."""
+    start = t.now
+    t.table.on_view(BoardView.of((s, 1) for s in t.after("-c1", "+b2")), start)
+    asked: list[StonesState] = []
+    observation = StonesState.observation
+    monkeypatch.setattr(StonesState, "observation",
+                        lambda self: asked.append(self) or observation(self))
+    t.table.tick(start + t.table.settler.quick_s)
+    assert t.table.actions == [mv("c1", "b2")] and asked == []
+    accepted = [e for e in t.events if e["event"] == "accepted"][-1]
+    assert accepted["observation"] == observation(t.table.position)
+    assert accepted["text"] == "moved the " + t.table.history[-2].move_to_string(mv("c1", "b2"))
