@@ -420,8 +420,8 @@ class Table(Starting, Asking, Lighting, Generic[V]):
                 prepared[action] = Prepared(pos, after, self._done(action, pos),
                                             after.observation())
                 pos = after
-            if actions:
-                self._phase_words(pos)  # the next turn's words: a game that keeps them has them
+            if actions and not pos.is_terminal():  # the next turn's words, asked now: a
+                self._phase_words(pos)  # game that keeps them (stones) has them ready
         except (ObeliskError, KeyError, ValueError):
             return False
         self._prepared = prepared
