@@ -75,6 +75,7 @@ class Prepared(NamedTuple):
     text: str
     seen: dict
 
+
 CORE_STATES: tuple[StrEnum, ...] = tuple(TableState)
 CORE_TRANSITIONS = (
     {"trigger": "begin", "source": TableState.setup, "dest": TableState.play},
