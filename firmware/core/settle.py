@@ -7,8 +7,8 @@ pass without a trace.
 
 That wait is most of what a player feels, so a reading the table is sure
 of (fed with ``sure=True``: exactly one complete legal action, nothing else out
-of place) counts sooner, once it has held for ``quick_s`` (about 100 ms, a few
-of the board's own debounced scans). Whatever is ambiguous, illegal or
+of place) counts sooner, once it has held for ``quick_s`` (``QUICK_S``, 75 ms after
+the board's own debounce). Whatever is ambiguous, illegal or
 half done still waits the whole ``settle_s``.
 
 The settler is a value fed readings and times: it calls nothing. Whoever feeds it
@@ -24,6 +24,11 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
+QUICK_S = 0.075
+"""The short window, in seconds, of a reading the table is sure of. The board's own debounce
+(three scans, 15 ms) comes before it, so such a reading has stood 90 ms when it counts: a
+hand carrying a stone across squares each a legal move rests on each for less than that
+(``bench/faults_carry.py`` carries them at 50 ms a square; with no window they count)."""
 NO_ANSWER_S = 0.1
 """When the re-read of a ripe reading gets no answer, how long before asking again."""
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Generic
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple
 
 from transitions import Machine
 
@@ -57,7 +57,7 @@ from firmware.core.hooks import Records, SeatAfar, TableGame, V
 from firmware.core.lighting import Lighting
 from firmware.core.palette import Frame
 from firmware.core.repair import Repair
-from firmware.core.settle import Settler
+from firmware.core.settle import QUICK_S, Settler
 from firmware.core.start import Start, fresh_seed
 from firmware.core.surroundings import Listener, Surroundings
 from firmware.core.table_state import READING_STATES, TableState
@@ -67,6 +67,18 @@ from firmware.store import standing
 from firmware.store.journal import GameEntries, Journal
 from hardware.buttons import ButtonEvent
 from hardware.profile import Profile
+
+
+class Prepared(NamedTuple, Generic[S]):
+    """One action of a sure reading, worked out while the reading settles: the position
+    before and after it, its words as the ``accepted`` event says them, the observation
+    after it."""
+
+    before: S
+    after: S
+    text: str
+    seen: dict[str, Any]
+
 
 CORE_STATES: tuple[StrEnum, ...] = tuple(TableState)
 CORE_TRANSITIONS = (
@@ -145,7 +157,7 @@ class Table(Generic[V, S]):
     def __init__(self, game: TableGame[S], journal: Journal, *, around: Surroundings | None = None,
                  emit: Listener | None = None,
                  beep: Callable[[], None] | None = None, settle_s: float = 0.3,
-                 quick_s: float = 0.1, seed: int | None = None,
+                 quick_s: float = QUICK_S, seed: int | None = None,
                  solo: SeatAfar | None = None) -> None:
         """``around``: what surrounds the table (its lock, listeners, buzzer, what is known
         of the devices), handed on from the table before; a table on its own may be given
@@ -164,7 +176,7 @@ class Table(Generic[V, S]):
             seed = solo.first_seed(seed)
         self.solo = solo  # a far seat: the computer (seats.solo.Computer), a peer (Peer)
         self.settler: Settler[V] = Settler(settle_s, quick_s)
-        self._prepared: dict[Any, tuple[S, S]] = {}  # action -> (position before, after)
+        self._prepared: dict[Any, Prepared[S]] = {}  # a sure reading's actions, worked out
         # (position, view and key, its Reading or refusal)
         self._meant: tuple[S, tuple[V, object], Reading | ObeliskError] | None = None
         self.view: V | None = None
@@ -474,7 +486,8 @@ class Table(Generic[V, S]):
     def _sure_now(self, view: V) -> bool:
         """Whether a fresh reading may count after the short window: only in plain play,
         nothing offered, and the game sure it is complete legal actions. Those are applied
-        now, while the reading settles, so that the decision has less to do."""
+        now, while the reading settles, with what their ``accepted`` events will say, so
+        that the decision has less to do between the window's end and the LEDs."""
         if not self.in_plain_play():
             return False
         try:
@@ -483,8 +496,11 @@ class Table(Generic[V, S]):
             for action in actions:
                 after = pos.apply_action(action)
                 after.legal_actions()  # worked out once, kept by the position
-                prepared[action] = (pos, after)
+                prepared[action] = Prepared(pos, after, self._done(action, pos),
+                                            after.observation())
                 pos = after
+            if actions and not pos.is_terminal():  # the next turn's words, asked now: a
+                self._phase_words(pos)  # game that keeps them (stones) has them ready
         except (ObeliskError, KeyError, ValueError):
             return False
         self._prepared = prepared
@@ -521,9 +537,15 @@ class Table(Generic[V, S]):
     def _apply(self, pos: S, action: Any) -> S:
         """The position after ``action`` (worked out already if the reading was sure)."""
         prepared = self._prepared.get(action)
-        if prepared is not None and prepared[0] is pos:
-            return prepared[1]
+        if prepared is not None and prepared.before is pos:
+            return prepared.after
         return pos.apply_action(action)
+
+    def _foreseen(self, action: Any) -> Prepared[S] | None:
+        """What a sure reading worked out for ``action`` made in the position now, if it did:
+        the ``accepted`` event's words and observation are then ready."""
+        prepared = self._prepared.get(action)
+        return prepared if prepared is not None and prepared.before is self.position else None
 
     # ------------------------------------------------------------------ recording
 
@@ -544,14 +566,17 @@ class Table(Generic[V, S]):
                 return
             self.journal.append({"t": "action", "n": len(self.actions) + 1,
                                  **self._entry_of(action)})
-            told: dict[str, object] = {"action": self._notation(action),
-                                       "text": self._done(action)}
+            foreseen = self._foreseen(action)
+            told: dict[str, object] = {
+                "action": self._notation(action),
+                "text": self._done(action) if foreseen is None else foreseen.text}
             move = self._public_move(action)
             if move is not None:
                 told["move"] = move
             self._record(action, after)
-            self.tell("accepted", player=actor.value, **told,
-                      observation=self.position.observation())
+            seen = foreseen.seen if foreseen is not None and foreseen.after is after \
+                else self.position.observation()
+            self.tell("accepted", player=actor.value, **told, observation=seen)
         self._accepted(before)
         if self.position.is_terminal():
             self._end()

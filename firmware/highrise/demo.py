@@ -19,6 +19,7 @@ import random
 from engine.highrise.game import HighriseGame, HighriseOptions, HighriseState, Place
 from engine.highrise.sensing import CalibrationError
 from firmware.core import events
+from firmware.core.settle import QUICK_S
 from firmware.core.surroundings import Surroundings
 from firmware.core.table_state import TableState
 from firmware.highrise.calibrate import calibrate, load_calibration, save_calibration, sim_hand
@@ -146,7 +147,7 @@ def run_demo(settings: DemoSettings) -> int:
         assert isinstance(options, HighriseOptions)  # resolve refuses another game's journal
         return HighriseTable(HighriseGame(options), journal, holder["cal"], seed=seed,
                              around=around, settle_s=max(0.3, 0.15 * settings.speed),
-                             quick_s=max(0.1, 0.15 / 3 * settings.speed), solo=solo)
+                             quick_s=max(QUICK_S, 0.15 / 3 * settings.speed), solo=solo)
 
     return run_table_demo("highrise", settings, make_table, HighrisePlayers, view_of,
                           profile=profile, prepare=prepare)

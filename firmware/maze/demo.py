@@ -21,6 +21,7 @@ from engine.maze.game import MazeGame, MazeOptions, MazeState, Role
 from engine.maze.plan import plan
 from engine.maze.record import action_from_dict, action_to_dict
 from engine.maze.sensing import MazeView
+from firmware.core.settle import QUICK_S
 from firmware.core.surroundings import Surroundings
 from firmware.core.table_state import TableState
 from firmware.maze.table import MazeTable
@@ -181,7 +182,7 @@ def run_demo(settings: DemoSettings) -> int:
         assert isinstance(options, MazeOptions)  # resolve refuses a journal of another game
         return MazeTable(MazeGame(options), journal, around=around, seed=seed,
                          settle_s=max(0.3, 0.04 * settings.speed),
-                         quick_s=max(0.1, 0.04 / 3 * settings.speed), solo=solo)
+                         quick_s=max(QUICK_S, 0.04 / 3 * settings.speed), solo=solo)
 
     return run_table_demo("maze", settings, make_table, MazePlayers, view_of,
                           profile=lambda options: load_profile("sim-maze"))

@@ -17,6 +17,7 @@ import random
 
 from engine.stones.game import Move, StonesGame, StonesOptions, StonesState
 from engine.stones.sensing import BoardView, Heights, sight, sight_after, stack_heights
+from firmware.core.settle import QUICK_S
 from firmware.core.surroundings import Surroundings
 from firmware.core.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
@@ -150,7 +151,7 @@ def run_demo(settings: DemoSettings, *, stack_sensors: bool = False) -> int:
         assert isinstance(options, StonesOptions)  # resolved for "stones"
         return StonesTable(StonesGame(options), journal, around=around, seed=seed,
                            settle_s=max(0.3, 0.04 * settings.speed),
-                           quick_s=max(0.1, 0.04 / 3 * settings.speed), solo=solo)
+                           quick_s=max(QUICK_S, 0.04 / 3 * settings.speed), solo=solo)
 
     return run_table_demo("stones", settings, make_table, StonesPlayers, view_of,
                           profile=profile)

@@ -25,6 +25,7 @@ from engine.towers.placement import find_placement
 from engine.towers.sensing import TowersView, expected_towers
 from engine.towers.tower import LEVELS, resting_placements
 from engine.towers.turns import Phase
+from firmware.core.settle import QUICK_S
 from firmware.core.surroundings import Surroundings
 from firmware.core.table_state import TableState
 from firmware.sim.demo_runner import DemoSettings, run_table_demo
@@ -306,7 +307,7 @@ def run_demo(settings: DemoSettings) -> int:
                    solo) -> TowersTable:
         return TowersTable(resolved.make(), journal, seed=seed, around=around,
                            settle_s=max(0.3, 0.15 * settings.speed),
-                           quick_s=max(0.1, 0.15 / 3 * settings.speed), toss_s=2.0,
+                           quick_s=max(QUICK_S, 0.15 / 3 * settings.speed), toss_s=2.0,
                            solo=solo)
 
     return run_table_demo("towers", settings, make_table, DemoPlayers, view_of)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from firmware.service.settle import QUICK_S
 
 from engine.players import Player
-from engine.stones.game import EndReason, StonesGame, StonesOptions
+from engine.stones.game import EndReason, StonesGame, StonesOptions, StonesState
 from engine.stones.sensing import BoardView, sight, sight_after
 from firmware.stones.table import StonesTable
 from firmware.store.journal import Journal
@@ -113,16 +114,18 @@ def test_a_silent_move_is_announced_with_the_button(tmp_path):
 
 
 def test_a_clear_move_counts_after_the_short_window_and_a_lifted_stone_waits(t):
-    """A stone down on a square only one move can mean counts after 0.1 s; a stone in
-    the air (it could go to several squares) waits out the whole 0.3 s."""
-    start = t.now
+    """A stone down on a square only one move can mean counts after the short window
+    (``QUICK_S``); a stone in the air (it could go to several squares) waits out the whole
+    0.3 s."""
+    start, quick = t.now, t.table.settler.quick_s
+    assert quick == QUICK_S < 0.3
     t.table.on_view(BoardView.of((s, 1) for s in t.after("-c1")), start)
     t.table.tick(start + 0.15)
     assert t.table.lifted is None and t.table.actions == []   # still settling
     t.table.on_view(BoardView.of((s, 1) for s in t.after("-c1", "+b2")), start + 0.2)
-    t.table.tick(start + 0.29)
+    t.table.tick(start + 0.2 + quick - 0.01)
     assert t.table.actions == []
-    t.table.tick(start + 0.3)
+    t.table.tick(start + 0.2 + quick)
     assert t.table.actions == [mv("c1", "b2")]
 
 
@@ -221,3 +224,19 @@ def test_the_leds_light_each_square_where_it_lies_on_the_physical_board(tmp_path
     table.tell_lights(frame)
     (board,) = [s for s in table.lights["strips"] if s["strip"] == "board"]
     assert board["places"][1 * 8 + 2] == "c2" and board["places"][1 * 4 + 2] == ""
+
+
+def test_a_sure_move_is_worked_out_before_its_window_closes(t, monkeypatch):
+    """What the accepted event says of a sure move (its words, the board after) is worked
+    out as the reading arrives, not between the window's end and the LEDs; it is the same."""
+    start = t.now
+    t.table.on_view(BoardView.of((s, 1) for s in t.after("-c1", "+b2")), start)
+    asked: list[StonesState] = []
+    observation = StonesState.observation
+    monkeypatch.setattr(StonesState, "observation",
+                        lambda self: asked.append(self) or observation(self))
+    t.table.tick(start + t.table.settler.quick_s)
+    assert t.table.actions == [mv("c1", "b2")] and asked == []
+    accepted = [e for e in t.events if e["event"] == "accepted"][-1]
+    assert accepted["observation"] == observation(t.table.position)
+    assert accepted["text"] == "moved the " + t.table.history[-2].move_to_string(mv("c1", "b2"))
