@@ -33,12 +33,12 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from firmware.service.settle import QUICK_S
 from latency import Timed
 from sim_board import BoardProcess
 
 from engine.stones.game import Move, StonesGame, StonesOptions, StonesState
 from engine.stones.sensing import BoardView, candidate_moves, sight_after, stack_heights
+from firmware.core.settle import QUICK_S
 from firmware.stones.table import StonesTable
 from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent

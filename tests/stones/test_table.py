@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from firmware.service.settle import QUICK_S
 
 from engine.players import Player
 from engine.stones.game import EndReason, StonesGame, StonesOptions, StonesState
 from engine.stones.sensing import BoardView, sight, sight_after
+from firmware.core.settle import QUICK_S
 from firmware.stones.table import StonesTable
 from firmware.store.journal import Journal
 from hardware.buttons import ButtonEvent
