@@ -313,10 +313,6 @@ class Table(Generic[V, S]):
             events.append(self.lights)
         return events + self._lasting_events(now)
 
-    def _lasting_events(self, now: float) -> list[dict[str, Any]]:
-        """A game's own lasting state for a new reader (its hourglass), as events."""
-        return []
-
     def players(self) -> dict[str, Any]:
         """Who plays, as the game names its seats (a game may name roles); playing alone, the
         computer's seat says so ("player B (computer, level 2)")."""
@@ -366,20 +362,6 @@ class Table(Generic[V, S]):
         """When ``tick`` next has something to do (for the service's sleep)."""
         times = [t for t in (self.settler.deadline(), self._clocks_due()) if t is not None]
         return min(times) if times else None
-
-    @classmethod
-    def for_service(cls, game: Any, journal: Journal, profile: Profile, *, seed: int,
-                    around: Surroundings, solo: SeatAfar | None = None) -> Table[Any, Any]:
-        """The table ``obelisk run`` plays on ``profile`` (``solo``: the computer's seat, a
-        ``firmware.seats.solo.Computer``, or None); a game whose table needs more of the profile
-        (wall switches, load cells) checks it here first. ``game`` is Any: each game's table
-        takes its own game class here, which no one parameter type of the core admits."""
-        return cls(game, journal, around=around, seed=seed, solo=solo)
-
-    def led_change(self, now: float, ring_pixels: int) -> float | None:
-        """When the LED frame next changes with only time passing (None: only input changes
-        it); a game whose frame moves on its own sets this to its ``leds.next_change``."""
-        return None
 
     def on_button(self, event: ButtonEvent, now: float) -> None:
         """A button: the menu pauses, a player's press or hold means what the state says."""
@@ -444,25 +426,10 @@ class Table(Generic[V, S]):
         """A choice awaits its chooser: presses step through the candidates, a hold plays."""
         return self.may_picked() and self.choosing.waiting
 
-    def _setup_menu(self) -> None:
-        """The menu button before a game (towers: the next options)."""
-
     def _setup_button(self, player: Player, kind: str) -> None:
         """A player's button before a game: start it once the table is set up."""
         if kind == "press" and self.decided is not None and self.ready(self.decided):
             self.starter.begin()
-
-    def ready(self, view: V) -> bool:
-        """Whether a settled view is the table set up for a new game."""
-        return False
-
-    def decliners(self) -> tuple[Player, ...]:
-        """The players who may decline something now with their button (a game with
-        nothing to decline: nobody)."""
-        return ()
-
-    def _play_button(self, player: Player, kind: str) -> None:
-        """A player's button during play (a game's own meaning: decline, pass, a move...)."""
 
     def _decide(self, view: V, now: float) -> None:
         """A settled reading, dealt with once: before a game, whether the pieces are set out;
@@ -478,10 +445,6 @@ class Table(Generic[V, S]):
                           **({} if seen is None else {"observation": seen}))
         elif self.state in READING_STATES:
             self.turn.read(view)
-
-    def _setup_view(self, view: V) -> None:
-        """Before a game: tell the players whether the table is set out (``ready``)."""
-        self.problem = self.READY if self.ready(view) else self.SETUP
 
     def _sure_now(self, view: V) -> bool:
         """Whether a fresh reading may count after the short window: only in plain play,
@@ -506,11 +469,6 @@ class Table(Generic[V, S]):
         self._prepared = prepared
         return bool(actions)
 
-    def _sure(self, view: V) -> tuple[Any, ...]:
-        """The complete legal actions ``view`` surely means, or (): a reading that is only
-        actions (no choice, nothing lifted or offered back)."""
-        return self._meaning(view).sure()
-
     def _meaning(self, view: V) -> Reading:
         """The game's ``_reading`` of ``view``, worked out once and kept: the short settle
         window asks it as the view arrives, the decision once it has settled. A position
@@ -529,10 +487,6 @@ class Table(Generic[V, S]):
         if isinstance(meant, ObeliskError):
             raise meant
         return meant
-
-    def _reading_key(self) -> object:
-        """What a game's ``_reading`` reads besides the position and the view (none)."""
-        return None
 
     def _apply(self, pos: S, action: Any) -> S:
         """The position after ``action`` (worked out already if the reading was sure)."""
@@ -583,48 +537,11 @@ class Table(Generic[V, S]):
         else:
             self.turn.tell(before)
 
-    def _words(self, action: Any, pos: S | None = None) -> str:
-        """An action in a player's words, made in ``pos`` (by default the position now): its
-        notation unless the game says more."""
-        return (self.position if pos is None else pos).action_to_string(action)
-
-    def _done(self, action: Any, pos: S | None = None) -> str:
-        """An action made in ``pos`` as something its player did: the words after their name
-        in the moves list and the terminal (``moved the capstone d1-c2 (step)``). A game
-        whose ``_words`` already say it so keeps them. Given ``pos``, neither looks at
-        anything else of the table: a finished game's replay asks a bare one (records.py)."""
-        return self._words(action, pos)
-
-    def _notation(self, action: Any) -> str:
-        """An action as the ``accepted`` event names it (its notation, unless that is secret)."""
-        return self.position.action_to_string(action)
-
-    def _public_move(self, action: Any) -> dict[str, Any] | None:
-        """An action as data the page may draw from (its record form), or None when it
-        would tell a secret."""
-        return self.record.action_to_dict(action)
-
-    def _entry_of(self, action: Any) -> dict[str, Any]:
-        """What the journal keeps of an action (High Rise seals it)."""
-        return {"action": self.record.action_to_dict(action)}
-
-    def _action_of(self, entry: dict[str, Any]) -> Any:
-        """The action a journal entry holds (``_entry_of``'s inverse)."""
-        return self.record.action_from_dict(entry["action"])
-
-    def _accepted(self, before: S) -> None:
-        """After actions were recorded (a game's clocks, its extra words)."""
-
     def _record(self, action: Any, after: S) -> None:
         self.position = after
         self.turn.lifted = None  # a piece lifted was read in the one before
         self.history.append(self.position)
         self.actions.append(action)
-
-    def _phase_words(self, state: S | None = None) -> str:
-        """What the player to act is to do, in a sentence."""
-        state = self.position if state is None else state
-        return state.describe_phase()
 
     def cannot_record(self, message: str) -> None:
         """The journal refused the last action (a full disk): nothing was confirmed.
@@ -660,9 +577,6 @@ class Table(Generic[V, S]):
         self._ending(outcome)
         self.tell("game_over", game=self.game.id, outcome=outcome.to_dict(self.SEATS),
                   observation=self.position.observation())
-
-    def _ending(self, outcome: Outcome) -> None:
-        """Just before the game_over event (High Rise reveals its stacks)."""
 
     def result(self) -> dict[str, Any]:
         """The outcome as plain data (``Outcome.to_dict``)."""
@@ -904,6 +818,92 @@ class Table(Generic[V, S]):
         """An event's fields as this game lets the world see them (High Rise hides its
         stacks until the end)."""
         return fields
+
+    def _lasting_events(self, now: float) -> list[dict[str, Any]]:
+        """A game's own lasting state for a new reader (its hourglass), as events."""
+        return []
+
+    @classmethod
+    def for_service(cls, game: Any, journal: Journal, profile: Profile, *, seed: int,
+                    around: Surroundings, solo: SeatAfar | None = None) -> Table[Any, Any]:
+        """The table ``obelisk run`` plays on ``profile`` (``solo``: the computer's seat, a
+        ``firmware.seats.solo.Computer``, or None); a game whose table needs more of the profile
+        (wall switches, load cells) checks it here first. ``game`` is Any: each game's table
+        takes its own game class here, which no one parameter type of the core admits."""
+        return cls(game, journal, around=around, seed=seed, solo=solo)
+
+    def led_change(self, now: float, ring_pixels: int) -> float | None:
+        """When the LED frame next changes with only time passing (None: only input changes
+        it); a game whose frame moves on its own sets this to its ``leds.next_change``."""
+        return None
+
+    def _setup_menu(self) -> None:
+        """The menu button before a game (towers: the next options)."""
+
+    def ready(self, view: V) -> bool:
+        """Whether a settled view is the table set up for a new game."""
+        return False
+
+    def decliners(self) -> tuple[Player, ...]:
+        """The players who may decline something now with their button (a game with
+        nothing to decline: nobody)."""
+        return ()
+
+    def _play_button(self, player: Player, kind: str) -> None:
+        """A player's button during play (a game's own meaning: decline, pass, a move...)."""
+
+    def _setup_view(self, view: V) -> None:
+        """Before a game: tell the players whether the table is set out (``ready``)."""
+        self.problem = self.READY if self.ready(view) else self.SETUP
+
+    def _sure(self, view: V) -> tuple[Any, ...]:
+        """The complete legal actions ``view`` surely means, or (): a reading that is only
+        actions (no choice, nothing lifted or offered back)."""
+        return self._meaning(view).sure()
+
+    def _reading_key(self) -> object:
+        """What a game's ``_reading`` reads besides the position and the view (none)."""
+        return None
+
+    def _words(self, action: Any, pos: S | None = None) -> str:
+        """An action in a player's words, made in ``pos`` (by default the position now): its
+        notation unless the game says more."""
+        return (self.position if pos is None else pos).action_to_string(action)
+
+    def _done(self, action: Any, pos: S | None = None) -> str:
+        """An action made in ``pos`` as something its player did: the words after their name
+        in the moves list and the terminal (``moved the capstone d1-c2 (step)``). A game
+        whose ``_words`` already say it so keeps them. Given ``pos``, neither looks at
+        anything else of the table: a finished game's replay asks a bare one (records.py)."""
+        return self._words(action, pos)
+
+    def _notation(self, action: Any) -> str:
+        """An action as the ``accepted`` event names it (its notation, unless that is secret)."""
+        return self.position.action_to_string(action)
+
+    def _public_move(self, action: Any) -> dict[str, Any] | None:
+        """An action as data the page may draw from (its record form), or None when it
+        would tell a secret."""
+        return self.record.action_to_dict(action)
+
+    def _entry_of(self, action: Any) -> dict[str, Any]:
+        """What the journal keeps of an action (High Rise seals it)."""
+        return {"action": self.record.action_to_dict(action)}
+
+    def _action_of(self, entry: dict[str, Any]) -> Any:
+        """The action a journal entry holds (``_entry_of``'s inverse)."""
+        return self.record.action_from_dict(entry["action"])
+
+    def _accepted(self, before: S) -> None:
+        """After actions were recorded (a game's clocks, its extra words)."""
+
+    def _phase_words(self, state: S | None = None) -> str:
+        """What the player to act is to do, in a sentence."""
+        state = self.position if state is None else state
+        return state.describe_phase()
+
+    def _ending(self, outcome: Outcome) -> None:
+        """Just before the game_over event (High Rise reveals its stacks)."""
 
 
 def _actor(pos: S, action: Any) -> Player:
