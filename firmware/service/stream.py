@@ -206,7 +206,8 @@ def read_events(directory: str | Path, timeout: float | None = None) -> Iterator
         conn.close()
         raise StreamError(f"no permission to read {path}: run as the table's user or a "
                           "member of its group") from None
-    with conn, conn.makefile("rb") as lines:
+    with conn, conn.makefile("rb") as lines, contextlib.suppress(ConnectionResetError):
+        # (reset: the table stopped before it took this reader in; its stream ends too)
         for line in lines:
             try:
                 yield json.loads(line)

@@ -231,3 +231,30 @@ def test_a_closed_stream_leaves_no_thread_and_no_socket_file(tmp_path):
     assert not (tmp_path / SOCKET).exists()
     for reader in readers:
         assert list(reader) == []  # each hears the end
+
+
+def test_a_table_that_stops_as_a_reader_comes_ends_the_stream_without_an_error(tmp_path):
+    """A reader that connects as the table stops is dropped unanswered (its connection was
+    never accepted, and the kernel resets it): ``obelisk watch`` and the club's link see the
+    stream end, as at any stop, not a ConnectionResetError."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(tmp_path / SOCKET))
+    listener.listen(1)
+    reader = read_events(tmp_path, timeout=10)
+    seen: list[dict] = []
+    failed: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            seen.extend(reader)
+        except BaseException as exc:
+            failed.append(exc)
+
+    first = threading.Thread(target=read, daemon=True)
+    first.start()
+    import select
+
+    assert select.select([listener], [], [], 10)[0], "the reader never connected"
+    listener.close()  # the table stops: its queue of unaccepted readers goes with it
+    first.join(timeout=10)
+    assert not first.is_alive() and failed == [] and seen == []
