@@ -17,7 +17,9 @@ ended: the service must wake for it) to the LED frame that confirms it.
 The floor is the same path with a table that decides nothing: the same
 board, link, service, settling and LED frames, but its decision is only to
 toggle one LED, with no engine and no journal. The ratio shows what the
-table adds. Target: p99 <= 5 ms on this class of machine.
+table adds. Target: p99 <= 5 ms on this class of machine. The processing line
+also says how long the table's journal line took, written and synced: what the
+disk adds (``--journal-dir /dev/shm`` puts the journal on no disk, to compare).
 
 Ends with `latency: confirm_p50_ms=A confirm_p99_ms=B processing_p99_ms=C
 floor_p99_ms=D` (confirm: the worst game). With ``--cpu-limit`` the table runs
@@ -27,6 +29,7 @@ confirm demo carries its simulated board and hands inside (as a table whose Pi
 scans its own sensors would: the harder case).
 
 Run: .venv/bin/python bench/latency.py [--moves 200] [--seconds 30] [--cpu-limit [PERCENT]]
+     [--journal-dir DIR]
 """
 
 from __future__ import annotations
@@ -77,6 +80,15 @@ class Timed:
 
     def __init__(self, board: BoardProcess, table: StonesTable) -> None:
         self.board, self.table = board, table
+        self.synced: list[float] = []  # ms each journal line took, written and synced
+        append = table.journal.append
+
+        def timed_append(entry: dict) -> None:
+            started = time.perf_counter()
+            append(entry)
+            self.synced.append((time.perf_counter() - started) * 1000)
+
+        table.journal.append = timed_append
         self.devices = open_table(board.profile())
         self.service = TableService(self.devices, table, view_of)
         self.due: list[float] = []  # when each settled reading had settled
@@ -170,22 +182,27 @@ def summary(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
-def processing(count: int, seed: int) -> dict[str, list[float]]:
-    """The table's and the floor's samples, each table on a board process of its own."""
+def processing(count: int, seed: int, journal_dir: str | None = None
+               ) -> dict[str, list[float]]:
+    """The table's and the floor's samples, each table on a board process of its own, and
+    how long each journal line took (``journal``); ``journal_dir``: where the journal is
+    (``/dev/shm``: no disk, to see what the disk's sync costs)."""
     limit = CpuLimit.from_env()  # under --cpu-limit: the board is hardware of its own
     results = {}
     for name, make in (("table", StonesTable), ("floor", FloorTable)):
         board = BoardProcess()
         if limit is not None:
             limit.exempt(board.pid)
-        table = Timed(board, make(StonesGame(StonesOptions(ply_limit=10_000)),
-                                  Journal(tempfile.mkdtemp(prefix="obelisk-latency-"))))
+        table = Timed(board, make(StonesGame(StonesOptions(ply_limit=10_000)), Journal(
+            tempfile.mkdtemp(prefix="obelisk-latency-", dir=journal_dir))))
         try:
             results[name] = (moves(table, count, random.Random(seed))
                              if name == "table" else floor(table, count))
         finally:
             table.close()
             board.close()
+        if name == "table":
+            results["journal"] = table.synced
         samples = results[name]
         print(f"{name}: {len(samples)} changes; settled -> LED frame, ms: min "
               f"{min(samples):.2f}, mean {statistics.fmean(samples):.2f}, max "
@@ -193,10 +210,12 @@ def processing(count: int, seed: int) -> dict[str, list[float]]:
     return results
 
 
-def limited_processing(limit: CpuLimit, count: int, seed: int) -> dict[str, list[float]]:
+def limited_processing(limit: CpuLimit, count: int, seed: int,
+                       journal_dir: str | None = None) -> dict[str, list[float]]:
     """``processing`` in a process of its own under the limit (its board exempt)."""
     run = limit.run([sys.executable, str(Path(__file__).resolve()), "--processing-only",
-                     "--moves", str(count), "--seed", str(seed)],
+                     "--moves", str(count), "--seed", str(seed)]
+                    + ([] if journal_dir is None else ["--journal-dir", journal_dir]),
                     stdout=subprocess.PIPE, text=True, timeout=1800)
     lines = (run.stdout or "").strip().splitlines()
     if run.returncode != 0 or not lines:
@@ -212,22 +231,27 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0,
                         help="real seconds of play per game for the confirm latency")
     add_option(parser)
+    parser.add_argument("--journal-dir", default=None,
+                        help="where the processing table keeps its journal (default: a new "
+                        "directory under the system's temporary one; /dev/shm: no disk)")
     parser.add_argument("--processing-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.processing_only:  # the child of a limited run: the samples as JSON, last
-        print(json.dumps(processing(args.moves, args.seed)))
+        print(json.dumps(processing(args.moves, args.seed, args.journal_dir)))
         return
     limit = open_limit(args.cpu_limit)
     try:
         if limit is None:
-            results = processing(args.moves, args.seed)
+            results = processing(args.moves, args.seed, args.journal_dir)
         else:
             print(f"the table runs under {limit.note()}; the simulated board does not",
                   flush=True)
-            results = limited_processing(limit, args.moves, args.seed)
+            results = limited_processing(limit, args.moves, args.seed, args.journal_dir)
         (p50, p99), (f50, f99) = summary(results["table"]), summary(results["floor"])
+        (j50, j99) = summary(results["journal"])
         print(f"processing: p50={p50:.2f} p99={p99:.2f} ms, floor p50={f50:.2f} p99={f99:.2f} "
-              f"ms (the table adds {p50 - f50:.2f} ms at the median)", flush=True)
+              f"ms (the table adds {p50 - f50:.2f} ms at the median); a journal line, "
+              f"written and synced: p50={j50:.2f} p99={j99:.2f} ms", flush=True)
         c50, c99 = confirm.measure(list(confirm.GAMES), args.seconds, args.seed, limit)
     finally:
         if limit is not None:
