@@ -121,12 +121,22 @@ def _inner_run(tmp_path: Path, tag: str, *args: str) -> subprocess.Popen:
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     env = {**os.environ, "INNER_RUN": tag, "READY": str(tmp_path / "ready"),
            "PYTHONPATH": str(ROOT)}
-    with open(tmp_path / "inner.log", "w") as log:
-        return subprocess.Popen(
-            [sys.executable, "-m", "pytest", "-p", "tests.support.plugin", "-p",
-             "no:cacheprovider", "-q", "-c", str(tmp_path / "pytest.ini"), "--rootdir",
-             str(tmp_path), str(tmp_path / "test_inner.py"), *args],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    # A run started in the background by a shell without job control (as a CI runner may
+    # start it) ignores Ctrl-C, and its children would inherit that: the inner run starts
+    # as if from a terminal, where Ctrl-C stops it.
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with open(tmp_path / "inner.log", "w") as log:
+            return subprocess.Popen(
+                [sys.executable, "-m", "pytest", "-p", "tests.support.plugin", "-p",
+                 "no:cacheprovider", "-q", "-c", str(tmp_path / "pytest.ini"), "--rootdir",
+                 str(tmp_path), str(tmp_path / "test_inner.py"), *args],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @pytest.mark.parametrize("how", list(HOW))
