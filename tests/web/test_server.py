@@ -354,3 +354,45 @@ def test_a_page_started_before_its_directory_exists_says_to_start_the_table_ther
     assert absent["event"] == "absent"
     assert "no table is running on" in absent["words"] and "this page waits" in absent["words"]
     assert "`" not in absent["words"]
+
+
+def test_a_stream_closed_before_a_word_is_no_table_that_stopped(tmp_path):
+    """A table starting (or stopping) may take a page's connection and close it before it
+    says anything: the page then tries again, and never says the table has stopped (it
+    said "the table has stopped" between "no table is running" and the table, once)."""
+    import asyncio
+    import threading
+
+    from firmware.readers.web import follow
+    from firmware.service.stream import SOCKET
+
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(tmp_path / SOCKET))
+    listener.listen(2)
+
+    def serve() -> None:
+        first, _ = listener.accept()
+        first.close()  # taken in, then dropped without a word
+        second, _ = listener.accept()
+        second.sendall(json.dumps({"event": "table", "game": "stones", "options": {},
+                                   "players": {}, "state": "setup"}).encode() + b"\n")
+        second.recv(1)  # held open until the page lets go
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    follower = follow.Follower(tmp_path)
+    said: list[str] = []
+    follower._say_absent = said.append
+
+    async def until_the_table() -> None:
+        task = asyncio.ensure_future(follower._follow())
+        for _ in range(400):
+            if follower.seen_table:
+                break
+            await asyncio.sleep(0.025)
+        task.cancel()
+
+    asyncio.run(until_the_table())
+    listener.close()
+    assert follower.seen_table
+    assert follow.STOPPED not in said, said

@@ -128,6 +128,7 @@ class Follower:
         self.kept: list[KeptEvent] = []
         self.absent: str | None = None  # the ``absent`` message while no table answers
         self.seen_table = False
+        self._heard = False  # the stream now followed has told something
         self._draw: Callable[[Any], str] | None = None  # the board in text, of the game named
         self._names: dict[str, str] = {}  # the seats' names, of the game last named
         self._task: asyncio.Task | None = None
@@ -194,6 +195,7 @@ class Follower:
                 await asyncio.sleep(RECONNECT_S)
                 continue
             self.absent = None
+            self._heard = False
             try:
                 await self._read(stream)
                 continue  # too much kept: start afresh from a new whole state, at once
@@ -201,7 +203,10 @@ class Follower:
                 pass
             finally:
                 stream.close()
-            self._say_absent(STOPPED)
+            if self._heard:
+                self._say_absent(STOPPED)
+            else:  # closed before a word (a table starting or stopping): no news, try again
+                await asyncio.sleep(RECONNECT_S)
 
     async def _connect(self) -> tuple[tornado.iostream.IOStream | None, str]:
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -249,6 +254,7 @@ class Follower:
             except ValueError:
                 continue  # half a line as the table stopped
             if isinstance(event, dict) and isinstance(event.get("event"), str):
+                self._heard = True
                 self._take(event)
 
     def _figures(self) -> list[KeptEvent]:
