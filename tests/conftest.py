@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -114,13 +118,32 @@ def whole_matches(tmp_path_factory):
 @pytest.fixture(scope="session", autouse=True)
 def _whole_matches_early(request):
     """When a selected test checks the whole matches, they start with the session's first
-    test and play while the rest of the suite runs (they mostly wait on real time)."""
+    test and play while the rest of the suite runs (they mostly wait on real time). With
+    processes side by side (pytest-xdist), each would start them: there the process that
+    takes their file plays them, while the other runs the rest (``workers.heaviest_first``
+    hands that file out first)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
     if any("whole_matches" in getattr(item, "fixturenames", ()) for item in
            request.session.items):
         from tests.support.plugin import started_ahead
 
         with started_ahead():
             request.getfixturevalue("whole_matches")
+
+
+@pytest.fixture
+def home(monkeypatch):
+    """This test's default state directory (``XDG_STATE_HOME``, for this process and the
+    commands it starts), and a Pi service directory of its own where no table runs. Short,
+    under /tmp rather than the test's own directory: a table's sockets live in
+    ``play/<game>`` there, and a socket's path may hold only 107 bytes."""
+    short = Path(tempfile.mkdtemp(prefix="obelisk-home-", dir="/tmp"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(short / "state"))
+    monkeypatch.setenv("OBELISK_SERVICE_STATE_DIR", str(short / "no-service"))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    yield short / "state" / "obelisk"
+    shutil.rmtree(short, ignore_errors=True)
 
 
 @pytest.fixture

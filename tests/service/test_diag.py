@@ -155,16 +155,6 @@ def test_diag_shows_the_boards_own_figures_or_that_none_came_yet():
 # ------------------------------------------------------------------ what diag was told
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    """This test's default state directory (for the commands it starts), and a Pi service
-    directory of its own where no table runs."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("OBELISK_SERVICE_STATE_DIR", str(tmp_path / "no-service"))
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
-    return tmp_path / "state" / "obelisk"
-
-
 @pytest.mark.processes
 def test_diag_does_what_it_was_told_beside_a_running_play(home, tmp_path):
     """``--profile`` opens that profile (it drove the running play's table instead);

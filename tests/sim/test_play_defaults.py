@@ -26,22 +26,11 @@ from engine.stones.game import StonesGame
 from engine.stones.record import action_to_dict
 from firmware.cli import main
 from firmware.service.pin import read_pin
-from firmware.store import state_dir as state_dir_module
 from firmware.store.journal import Journal
 from hardware.sim.line_socket import ask
 from tests.support.person import Follow
 from tests.support.play import START_S, Play
 from tests.support.processes import OBELISK, until
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    """This test's XDG_STATE_HOME (for this process and the commands it starts), the Pi's
-    service directory out of the way."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
-    monkeypatch.setattr(state_dir_module, "SERVICE_STATE_DIR", tmp_path / "no-service")
-    return tmp_path / "state" / "obelisk"
 
 
 def _obelisk(monkeypatch, *argv) -> tuple[int, str]:

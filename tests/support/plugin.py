@@ -1,4 +1,5 @@
-"""The suite's pytest plugin: sealed (``seal``), swept (``reaper``) and tiered (``tiers``).
+"""The suite's pytest plugin: sealed (``seal``), swept (``reaper``), tiered (``tiers``), and
+run side by side where the machine allows (``workers``).
 
 ``tests/conftest.py`` loads it for the suite; a test that runs pytest inside pytest loads
 it with ``-p tests.support.plugin``, so the inner run is held to the same rules.
@@ -11,7 +12,7 @@ import contextlib
 
 import pytest
 
-from tests.support import reaper, tiers
+from tests.support import reaper, tiers, workers
 from tests.support.seal import Seal, seal, unseal
 
 _GUARD = tiers.Guard()
@@ -30,9 +31,15 @@ def pytest_configure(config: pytest.Config) -> None:
     atexit.register(_last_sweep)  # after pytest's threads are joined: what they started
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    return workers.this_machine()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     tiers.mark_tiers(items)
+    workers.heaviest_first(items)
 
 
 @pytest.hookimpl(wrapper=True)
