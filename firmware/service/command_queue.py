@@ -41,8 +41,10 @@ class Request:
     has begun is waited for, never refused while it runs.
     """
 
-    def __init__(self, command: Command, received: float | None = None) -> None:
+    def __init__(self, command: Command, runner: CommandRunner,
+                 received: float | None = None) -> None:
         self.command = command
+        self.runner = runner  # who carries it out, in the service's loop
         received = time.monotonic() if received is None else received
         self.deadline = min(received + ANSWER_S, command.deadline if command.deadline
                             is not None else math.inf)
@@ -76,7 +78,7 @@ class Request:
                                 "its asker stopped waiting", self.command.name, late)
             return self._state == "taken"
 
-    def carry_out(self, runner: CommandRunner, now: float) -> None:
+    def carry_out(self, now: float) -> None:
         """In the service's loop: do it, and answer (a journal refusal is also the loop's);
         nothing at all when the asker gave up on it or its deadline has passed."""
         if not self._take():
@@ -85,7 +87,7 @@ class Request:
                 self.done.set()
             return
         try:
-            self.answer = runner.carry_out(self.command, now)
+            self.answer = self.runner.carry_out(self.command, now)
         except CommandRefused as exc:
             self.answer = refusal(str(exc))
         except JournalError as exc:

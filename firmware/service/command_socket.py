@@ -55,7 +55,7 @@ class CommandServer:
         self.path = Path(directory) / SOCKET
         self.service = service
         self.runner = CommandRunner(service, maker)
-        service.command_runner = self.runner
+        service.after_input.append(self.runner.follow_up)  # what an input agreed to
         self._server = LocalServer(self.path, self._serve, name="control")
         self._waiting: set[Request] = set()  # the commands put on the queue, not answered
         self._lock = threading.Lock()
@@ -86,7 +86,7 @@ class CommandServer:
             command = parse(line)
         except CommandRefused as exc:
             return refusal(str(exc))
-        request = Request(command)
+        request = Request(command, self.runner)
         with self._lock:
             self._waiting.add(request)
         try:

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from firmware.service import notify
 from firmware.service.collector import collect_young
@@ -35,9 +35,6 @@ from hardware.devices import TableDevices
 from hardware.link import CHECK_BOARD
 from hardware.sensors import BoardStatus, Snapshot
 from hardware.trouble import Missing
-
-if TYPE_CHECKING:
-    from firmware.service.command_runner import CommandRunner
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +94,9 @@ class TableService:
         self._refused = ""  # the journal's last refusal, logged once
         self.unseen = UnseenBoard()  # the rings say so when the board is not seen
         self._asked: tuple[float, int] | None = None  # (settle deadline, the link's ticket)
-        self.command_runner: CommandRunner | None = None  # once the command socket is open
+        # Told after each turn's input is decided (the command socket's runner: what an
+        # input agreed to, such as a match's end, is carried out then).
+        self.after_input: list[Callable[[float], None]] = []
         self.stream = stream  # stream.EventStream: its events go after the LED frame
         self.on_swap: list[Callable[[object], None]] = []  # told of each new table
         if stream is not None:  # its new readers start from the table now played
@@ -208,8 +207,8 @@ class TableService:
             if read is not None:
                 self._answer(*read, now)
             self._take(kind, item, now)
-            if self.command_runner is not None:
-                self.command_runner.follow_up(now)  # what an input agreed to (a match's end)
+            for follow_up in self.after_input:
+                follow_up(now)
             if self._retry_at is not None and now >= self._retry_at:
                 self._retry_at = None
                 self.table.reconsider()  # decide the same reading once more
@@ -230,11 +229,11 @@ class TableService:
             self.table.on_view(self.view_of(item), now)
         elif kind == "button" and isinstance(item, ButtonEvent):
             self._button(item, now)
-        elif kind == "control" and self.command_runner is not None:
+        elif kind == "control":
             from firmware.service.command_queue import Request  # loaded with the command socket
 
             if isinstance(item, Request):
-                item.carry_out(self.command_runner, now)
+                item.carry_out(now)
 
     def _answer(self, ripe: object, fresh: object, now: float) -> None:
         """The board read again after ``ripe`` held still: the same reading stands (it

@@ -8,10 +8,13 @@ import ast
 
 from tests.support import ROOT
 
-AROUND = {"emit", "beep", "lock", "missing", "scanner", "confirm", "solo", "pin", "pin_dir"}
+AROUND = {"emit", "beep", "lock", "missing", "scanner", "confirm", "solo", "pin", "pin_dir",
+          "command_runner"}
 """What used to be assigned onto a made table (or its settler) from outside: its far seat
-(``solo``) too, which a resumed game once set from its journal, and the service's PIN (``pin``,
-``pin_dir``), which `obelisk run` once set after the service was ready."""
+(``solo``) too, which a resumed game once set from its journal, the service's PIN (``pin``,
+``pin_dir``), which `obelisk run` once set after the service was ready, and the runner of
+its commands, which the command socket once set (each command now carries its runner, and
+the service tells its ``after_input`` listeners)."""
 
 
 def _own(base: ast.expr) -> bool:

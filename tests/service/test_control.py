@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import queue
 import signal
 import stat
 import subprocess
@@ -73,7 +74,7 @@ def played(block_set, tmp_path):
 ])
 def test_a_malformed_command_is_refused_in_words_and_never_reaches_the_table(line, words,
                                                                             tmp_path):
-    queued = types.SimpleNamespace(events=types.SimpleNamespace(put=pytest.fail))
+    queued = types.SimpleNamespace(events=types.SimpleNamespace(put=pytest.fail), after_input=[])
     server = _unopened(queued, tmp_path)
     answer = server.handle(line)
     assert answer["ok"] is False and words in answer["error"]
@@ -383,21 +384,24 @@ def _pixel(leds, key):
 # ---------------------------------------------------------------------- a late answer
 
 
+def _queued(played: Pressed) -> types.SimpleNamespace:
+    """``played``'s table behind a queue no loop takes from (until the test does)."""
+    return types.SimpleNamespace(events=queue.SimpleQueue(), after_input=[], table=played.table)
+
+
 def _unopened(service: object, where: Path) -> CommandServer:
     """A command server for ``service`` that is not listening: its ``handle`` alone."""
     return CommandServer(where, service, TableMaker(load_profile("sim"), Journal(where)))
 
 
 def test_a_command_refused_as_too_late_never_runs_afterwards(played, monkeypatch, tmp_path):
-    import queue
-
-    waiting = types.SimpleNamespace(events=queue.SimpleQueue())  # a loop busy elsewhere
+    waiting = _queued(played)  # a loop busy elsewhere
     server = _unopened(waiting, tmp_path)
     monkeypatch.setattr(command_queue, "ANSWER_S", 0.05)
     assert server.handle(b'{"command": "pause"}') == command_queue.refusal(command_queue.TOO_LATE)
     kind, request = waiting.events.get_nowait()
     assert kind == "control"
-    request.carry_out(played.runner, played.helper.now)  # the loop gets to it at last
+    request.carry_out(played.helper.now)  # the loop gets to it at last
     assert played.inputs == [] and played.table.state == "play"  # refused, so never done
     assert request.answer is None
 
@@ -407,17 +411,18 @@ def test_a_command_the_loop_comes_to_past_its_deadline_is_dropped_and_said_so(pl
     on the command wake together, and the loop must not do what the asker reported as
     not done."""
     command = parse(json.dumps({"command": "pause", "deadline": time.monotonic() - 0.5}))
-    request = command_queue.Request(command)
+    request = command_queue.Request(command, played.runner)
     with caplog.at_level("WARNING", logger="obelisk.control"):
-        request.carry_out(played.runner, played.helper.now)
+        request.carry_out(played.helper.now)
     assert played.inputs == [] and played.table.state == "play"
     assert request.answer == command_queue.refusal(command_queue.TOO_LATE) and request.done.is_set()
     assert "dropped the pause command" in caplog.text
     # the asker's deadline, not only the table's own five seconds, is the one kept
     on_time = command_queue.Request(parse(json.dumps({"command": "pause",
-                                                "deadline": time.monotonic() + 60})))
+                                                "deadline": time.monotonic() + 60})),
+                                    played.runner)
     assert on_time.deadline <= time.monotonic() + command_queue.ANSWER_S
-    on_time.carry_out(played.runner, played.helper.now)
+    on_time.carry_out(played.helper.now)
     assert on_time.answer["ok"] and played.table.state == "paused"
 
 
@@ -447,24 +452,22 @@ def test_a_command_sent_to_a_stopped_service_is_not_done_when_it_wakes(tmp_path)
 
 
 def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypatch, tmp_path):
-    import queue
-
-    waiting = types.SimpleNamespace(events=queue.SimpleQueue())
+    waiting = _queued(played)
     server = _unopened(waiting, tmp_path)
     monkeypatch.setattr(command_queue, "ANSWER_S", 0.05)
     begun, finish = threading.Event(), threading.Event()
-    real = played.runner.carry_out
+    real = server.runner.carry_out
 
     def slow(command, now):  # the loop takes it up in time, then takes long over it
         begun.set()
         assert finish.wait(20)
         return real(command, now)
 
-    played.runner.carry_out = slow
+    server.runner.carry_out = slow
 
     def loop():
         _, request = waiting.events.get(timeout=20)
-        request.carry_out(played.runner, played.helper.now)
+        request.carry_out(played.helper.now)
 
     runner = threading.Thread(target=loop)
     runner.start()
@@ -480,9 +483,7 @@ def test_a_command_the_loop_has_begun_is_waited_for_not_refused(played, monkeypa
 
 
 def test_a_command_queued_when_the_socket_closes_is_given_up_and_never_runs(played, tmp_path):
-    import queue
-
-    waiting = types.SimpleNamespace(events=queue.SimpleQueue())  # a loop that has stopped
+    waiting = _queued(played)  # a loop that has stopped
     server = _unopened(waiting, tmp_path)
     answers: list[dict] = []
     asker = threading.Thread(target=lambda: answers.append(server.handle(b'{"command": "pause"}')))
@@ -493,7 +494,7 @@ def test_a_command_queued_when_the_socket_closes_is_given_up_and_never_runs(play
     asker.join(20)
     assert answers == [command_queue.refusal(command_queue.TOO_LATE)]
     assert time.monotonic() - started < command_queue.ANSWER_S  # not left to its deadline
-    request.carry_out(played.runner, played.helper.now)  # a loop that wakes after all
+    request.carry_out(played.helper.now)  # a loop that wakes after all
     assert played.inputs == [] and played.table.state == "play"
 
 
