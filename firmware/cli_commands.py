@@ -30,7 +30,7 @@ def _solo(args: argparse.Namespace):
     """Who plays the far seat: the computer (``--solo``, ``--level``), a friend at another
     table (``--remote``, ``--seat``), or no one (None: two people play here)."""
     if args.remote is not None or args.seat is not None or args.secret is not None:
-        return _remote(args)
+        return _match(args)
     if args.solo is None:
         if args.level is not None:
             raise argparse.ArgumentTypeError("--level is the computer's: add --solo A or "
@@ -42,7 +42,7 @@ def _solo(args: argparse.Namespace):
     return Solo(Player(args.solo), args.level or 1)
 
 
-def _remote(args: argparse.Namespace):
+def _match(args: argparse.Namespace):
     """What ``--remote`` and ``--seat`` ask for."""
     if args.remote is None:
         raise argparse.ArgumentTypeError("--seat is for a match with another table: add "
@@ -54,10 +54,10 @@ def _remote(args: argparse.Namespace):
         raise argparse.ArgumentTypeError("--remote needs --seat A or --seat B: the seat the "
                                          "person at this table plays")
     from engine.players import Player
-    from firmware.seats.remote import SECRET_ENV, Remote
+    from firmware.match.seat import SECRET_ENV, Match
 
     secret = args.secret if args.secret is not None else os.environ.get(SECRET_ENV, "")
-    return Remote(args.remote, Player(args.seat), secret)
+    return Match(args.remote, Player(args.seat), secret)
 
 
 def rules(args: argparse.Namespace) -> int:
@@ -174,8 +174,8 @@ def mqtt(args: argparse.Namespace) -> int:
 
 
 def remote(args: argparse.Namespace) -> int:
+    from firmware.match.link import run_link
     from firmware.readers.club.config import config_from, find_config, load_config
-    from firmware.readers.club.remote_link import run_link
     from firmware.store.state_dir import default_state_dir
 
     where = args.state_dir or default_state_dir()
@@ -206,7 +206,7 @@ def play(args: argparse.Namespace) -> int:
     if solo is not None:
         flags += solo.flag_values()
         if getattr(solo, "secret", ""):  # to the service by its environment, not its argv
-            from firmware.seats.remote import SECRET_ENV
+            from firmware.match.seat import SECRET_ENV
 
             os.environ[SECRET_ENV] = solo.secret
     if args.new_game:

@@ -190,7 +190,7 @@ class GameType:
     hands_page: str = "hands_stones"  # the page's module of the hands panel; the default
     # draws pieces standing on squares (``firmware.sim.hands.SquareHands``)
     hidden_chance: bool = False  # its chance stays hidden until the end: a remote match
-    # cannot draw it from the match's name (``firmware.seats.remote``)
+    # cannot draw it from the match's name (``firmware.match.seat``)
     seats: str = ""  # {seat: name} where the game names its seats (the maze's roles) in
     # every word said; none: player A and player B
 

@@ -161,7 +161,8 @@ class TakesBack(Protocol):
 
 
 class SeatSetting(Protocol):
-    """What the journal keeps of a far seat (``firmware.seats``' ``Solo``, ``Remote``)."""
+    """What the journal keeps of a far seat (``Solo`` of ``firmware.seats.solo``, ``Match`` of
+    ``firmware.match.seat``)."""
 
     @property
     def journal_key(self) -> str: ...  # its key in the journal's start line

@@ -174,7 +174,7 @@ class Table(Generic[V, S]):
         seed = fresh_seed() if seed is None else seed
         if solo is not None:  # a match's tables both start from the match's own seed
             seed = solo.first_seed(seed)
-        self.solo = solo  # a far seat: the computer (seats.solo.Computer), a peer (Peer)
+        self.solo = solo  # a far seat: the computer (Computer), a match's other table (MatchSeat)
         self.settler: Settler[V] = Settler(settle_s, quick_s)
         self._prepared: dict[Any, Prepared[S]] = {}  # a sure reading's actions, worked out
         # (position, view and key, its Reading or refusal)

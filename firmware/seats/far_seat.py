@@ -1,5 +1,5 @@
 """A seat played from afar at this table: the computer's (``firmware.seats.solo``) or a
-friend's at another table (``firmware.seats.remote``).
+friend's at another table (``firmware.match.seat``).
 
 Its moves are asked of the person here, lit on the LEDs and in words, and
 count once the sensors see them made. What differs between the two is where
@@ -50,7 +50,7 @@ class FarSeat:
     """A seat played from afar at this table (the computer, or a friend at another table):
     its moves are asked of the person here, lit on the LEDs, and count once made.
 
-    ``setting`` is what the journal keeps of it (``Solo``, ``Remote``); a kind of far
+    ``setting`` is what the journal keeps of it (``Solo``, ``Match``); a kind of far
     seat says where its moves come from (``_plan``).
     """
 
@@ -261,7 +261,7 @@ class FarSeat:
         seat here, so that a club's page shows the match's two tables as one)."""
         return {}
 
-    # What the other table of a match must agree to first (``firmware.seats.match_asks``);
+    # What the other table of a match must agree to first (``firmware.match.asks``);
     # with the computer, each is as at a table of two people (False: not taken here).
 
     def answers(self, table: CoreTable[V, S], player: Player, kind: str) -> bool:

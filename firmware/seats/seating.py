@@ -49,17 +49,17 @@ def _as_alone(entries: GameEntries, journal: Journal, game_id: str,
     return given
 
 
-def _remote_in_start(start: dict[str, Any]) -> Any:
-    from firmware.seats.remote import Remote
+def _match_in_start(start: dict[str, Any]) -> Any:
+    from firmware.match.seat import Match
 
-    return None if start.get("remote") is None else Remote.from_dict(start["remote"])
+    return None if start.get("remote") is None else Match.from_dict(start["remote"])
 
 
 def _as_match(entries: GameEntries, journal: Journal, game_id: str,
               given: FarSeat | None) -> FarSeat | None:
-    from firmware.seats.remote import Peer
+    from firmware.match.seat import MatchSeat
 
-    kept = read_start(entries, _remote_in_start)
+    kept = read_start(entries, _match_in_start)
     if kept is None:
         return given
     asked = None if given is None else given.solo
@@ -68,9 +68,9 @@ def _as_match(entries: GameEntries, journal: Journal, game_id: str,
             f"{journal.dir} holds an unfinished {game_id} game where "
             f"{kept.words()}, and this command asks for a game where {asked.words()}. To "
             f"continue it, run the command without {asked.flags} (or with --remote "
-            f"{kept.match} --seat {kept.seat.value}); to start the new game instead, add "
+            f"{kept.name} --seat {kept.seat.value}); to start the new game instead, add "
             "--new-game (the unfinished game is kept in an archived journal beside it)")
-    peer = given if isinstance(given, Peer) else Peer(kept, game_id)  # the same match
-    peer.agreed = sum(1 for e in entries.entries if e.get("t") == "takeback"
-                      and e.get("agreed"))  # both tables count them alike
-    return peer
+    agreed = sum(1 for e in entries.entries if e.get("t") == "takeback"
+                 and e.get("agreed"))  # both tables count them alike
+    match = given.match if isinstance(given, MatchSeat) else kept  # the same match
+    return MatchSeat(match, game_id, agreed)

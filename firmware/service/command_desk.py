@@ -1,6 +1,6 @@
 """What a command's handler works with: the service's table, its buttons, the next table.
 
-Each handler (``game_commands``, ``match_commands``, ``setup_commands``) is handed one
+Each handler (``game_commands``, ``firmware.match.commands``, ``setup_commands``) is handed one
 ``CommandDesk`` with the table as the command found it; a command that stands for a press
 makes that press here, so every rule applies and the journal records what the buttons
 would record. A fresh table is made before anything changes (``make``), and a game ended

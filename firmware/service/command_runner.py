@@ -3,17 +3,18 @@
 A well-formed command (``firmware.service.commands``) comes off the service's one queue
 (``firmware.service.command_queue``) and is carried out here with the table's lock held.
 Its handler is found by name in ``HANDLERS``, grouped by concern: the game in play
-(``game_commands``), a match with another table (``match_commands``), setting a table up
-afresh (``setup_commands``); ``status`` and ``diag`` only answer. There is no second way
-to change a game: a handler makes the presses its command stands for, or swaps in a table
-made before anything changed.
+(``game_commands``), a match with another table (``firmware.match.commands``), setting a
+table up afresh (``setup_commands``); ``status`` and ``diag`` only answer. There is no
+second way to change a game: a handler makes the presses its command stands for, or swaps
+in a table made before anything changed.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from firmware.service import game_commands, match_commands, setup_commands
+from firmware.match import commands as match_commands
+from firmware.service import game_commands, setup_commands
 from firmware.service.command_desk import CommandDesk, Handler
 from firmware.service.commands import Command
 from firmware.service.status_answer import status

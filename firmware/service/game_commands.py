@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from firmware.core.table_state import TableState
+from firmware.match.commands import asked, match_of
 from firmware.service.command_desk import CommandDesk
 from firmware.service.commands import Command, CommandRefused
-from firmware.service.match_commands import asked, match_of
 
 
 def bonus_earners(table: Any) -> list[str]:
@@ -26,9 +26,9 @@ def takeback_owners(table: Any) -> list[str]:
     """The players who may still confirm the takeback on offer."""
     if not table.takeback_waiting():
         return []
-    peer = match_of(table)
-    if peer is not None:  # a match: the person here asks the other table, once
-        return [] if peer.mine is not None else [peer.person.value]
+    seat = match_of(table)
+    if seat is not None:  # a match: the person here asks the other table, once
+        return [] if seat.asking.mine is not None else [seat.person.value]
     return sorted(p.value for p in table.offer.owners - table.confirmed)
 
 

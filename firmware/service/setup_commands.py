@@ -14,10 +14,10 @@ from typing import Any
 
 from engine.errors import ObeliskError
 from firmware.games import GAMES
+from firmware.match.commands import asking, match_of
 from firmware.service.command_desk import CommandDesk
 from firmware.service.commands import Command, CommandRefused
 from firmware.service.game_choices import options_of
-from firmware.service.match_commands import asking, match_of
 from firmware.service.table_maker import solo_of, solo_wanted
 
 
@@ -26,7 +26,7 @@ def end(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
     if not table.game_on():
         raise CommandRefused("no game is on to end")
     if match_of(table) is not None:  # both tables end it, once the other one agrees
-        return asking(table.solo.propose, table, "end")
+        return asking(table.solo.asking.propose, table, "end")
     return desk.set_aside(table, now)
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.record import options_to_dict
+from firmware.match.commands import match_of
 from firmware.service.game_choices import games
 from firmware.service.game_commands import bonus_earners, set_out, takeback_owners, why_no_hint
-from firmware.service.match_commands import match_of
 from firmware.service.table_maker import solo_of
 
 
@@ -29,7 +29,7 @@ def status(table: Any) -> dict:
                 "choose": choose,
                 "start": set_out(table), "end": table.game_on(),
                 "new": table.between_games(), "hint": not why_no_hint(table),
-                "answer": match_of(table) is not None and match_of(table).theirs is not None,
+                "answer": match_of(table) is not None and match_of(table).asking.theirs is not None,
                 "claim": match_of(table) is not None and match_of(table).claimable
                 and table.game_on()},
             "solo": solo.to_dict() if solo is not None and solo.journal_key == "solo" else None,

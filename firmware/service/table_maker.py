@@ -74,10 +74,10 @@ def solo_wanted(command: Command, now: Any) -> Any:
     or no one (absent: ``now``, the table's own)."""
     if command.remote is not None:
         from engine.players import Player
-        from firmware.seats.remote import Remote
+        from firmware.match.seat import Match
 
         match, seat, secret = command.remote
-        return Remote(match, Player(seat), secret)
+        return Match(match, Player(seat), secret)
     if command.solo is None:
         return now
     if command.solo == "none":

@@ -210,11 +210,11 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
 
 
 def _match_controls(service: TableService, table: Any, journal: Journal) -> Any:
-    """A demo of a remote match takes the other table's moves on its command socket, from
+    """A demo of a match takes the other table's moves on its command socket, from
     ``obelisk remote`` (other demos take no commands)."""
-    from firmware.seats.remote import Peer
+    from firmware.match.seat import MatchSeat
 
-    if not isinstance(table.solo, Peer):
+    if not isinstance(table.solo, MatchSeat):
         return None
     from firmware.service.command_socket import serve_commands
     from firmware.service.table_maker import TableMaker

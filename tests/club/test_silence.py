@@ -15,8 +15,10 @@ import time
 
 import pytest
 
-from firmware.readers.club import connect, remote_link
+from firmware.match.link import Link
+from firmware.readers.club import connect
 from firmware.readers.club.config import config_from
+from firmware.service import command_socket
 from tests.support import ROOT
 from tests.support.broker import Silent
 from tests.support.club import ended, start_publisher
@@ -80,10 +82,10 @@ def test_the_link_names_a_silent_broker_on_the_tables_page_and_tries_again(tmp_p
     broker does not answer; the link keeps trying, and a refused port is told the same way."""
     monkeypatch.setattr(connect, "HANDSHAKE_S", 1.0, raising=False)
     told: list[dict] = []
-    monkeypatch.setattr(remote_link.command_socket, "send", lambda d, c, timeout=0: told.append(c)
+    monkeypatch.setattr(command_socket, "send", lambda d, c, timeout=0: told.append(c)
                         or {"ok": True})
     silent = Silent()
-    link = remote_link.RemoteLink(config_from({"broker": silent.url, "table": "ta"}), tmp_path)
+    link = Link(config_from({"broker": silent.url, "table": "ta"}), tmp_path)
     runner = threading.Thread(target=link.run, daemon=True)
     runner.start()
     try:
@@ -96,8 +98,8 @@ def test_the_link_names_a_silent_broker_on_the_tables_page_and_tries_again(tmp_p
         link.stop()
         runner.join(30)
         silent.close()
-    refused = remote_link.RemoteLink(config_from({"broker": f"mqtt://127.0.0.1:{silent.port}",
-                                                  "table": "ta"}), tmp_path)
+    refused = Link(config_from({"broker": f"mqtt://127.0.0.1:{silent.port}",
+                                "table": "ta"}), tmp_path)
     told.clear()
     runner = threading.Thread(target=refused.run, daemon=True)
     runner.start()

@@ -126,11 +126,14 @@ def test_a_certificate_not_vouched_for_is_said_in_words():
 
 
 AREA = [*sorted(path for path in (ROOT / "firmware" / "readers" / "club").glob("*.py")
-               if path.name != "trouble.py"), ROOT / "firmware" / "seats" / "remote.py"]
-"""The club's code and the match's seat (``trouble.py`` is where an exception becomes words:
-it reads their text to find a place in it, and shows none)."""
+               if path.name != "trouble.py"),
+        *sorted(path for path in (ROOT / "firmware" / "match").glob("*.py")
+                if path.name != "commands.py")]
+"""The club's code and the match's (``trouble.py`` is where an exception becomes words:
+it reads their text to find a place in it, and shows none; the match's ``commands.py`` is
+the service's handlers, which this never read: it was ``firmware/service/``'s)."""
 OWN_WORDS = {"ClubError", "FileRefused", "HistoryError", "JournalError", "ControlUnavailable",
-             "SealError", "ObeliskError", "RemoteError", "AskRefused", "StateDirError",
+             "SealError", "ObeliskError", "MatchError", "AskRefused", "StateDirError",
              "CommandRefused"}
 """Exceptions the project raises with its own words for a person: their text may be shown."""
 TRANSLATORS = {"disk_advice", "unreachable_words", "os_words", "text_words", "name_words",

@@ -15,8 +15,8 @@ import json
 from engine.players import Player
 from engine.reading import Reading, Takeback
 from engine.stones.sensing import sight
-from firmware.seats.match_asks import Ask
-from firmware.seats.remote import Peer, Remote
+from firmware.match.asks import Ask
+from firmware.match.seat import Match, MatchSeat
 from hardware.buttons import ButtonEvent
 from tests.support.tables import StonesHarness
 
@@ -27,7 +27,7 @@ def _tables(tmp_path) -> tuple[StonesHarness, StonesHarness]:
     tables = []
     for seat in (A, B):
         t = StonesHarness(tmp_path / seat.value)
-        t.table.solo = Peer(Remote("derby", seat), "stones")
+        t.table.solo = MatchSeat(Match("derby", seat), "stones")
         t.started()
         tables.append(t)
     return tables[0], tables[1]
@@ -78,7 +78,7 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     a.press(A)  # the person's press asks the other table
     [ask] = _asks(a, "asked")
     assert ask.kind == "takeback" and ask.to == 0 and len(a.table.actions) == 1
-    assert b.table.solo.offered_ask(b.table, ask) == "put to the person here"
+    assert b.table.solo.asking.offered_ask(b.table, ask) == "put to the person here"
     assert "the other table (player A) asks to take back the last 1 action" in _asks_words(b)
     b.press(B)  # B agrees: B's table waits for its pieces, and says which
     [agreed] = _asks(b, "agreed")
@@ -87,9 +87,9 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     b.see(sight(b.table.position))  # nothing lifted yet: a new move would be refused
     assert len(b.table.actions) == 1
     _lift(b, 0)  # B lifts the stone: taken back at B
-    assert b.table.actions == [] and b.table.solo.agreed == 1
-    assert a.table.solo.answered(a.table, ask, True) == "agreed"  # the answer reaches A
-    assert a.table.actions == [] and a.table.solo.agreed == 1
+    assert b.table.actions == [] and b.table.solo.asking.agreed == 1
+    assert a.table.solo.asking.answered(a.table, ask, True) == "agreed"  # the answer reaches A
+    assert a.table.actions == [] and a.table.solo.asking.agreed == 1
     assert _journal(a) == _journal(b)
     assert [e.get("agreed") for e in a.table.journal.read().entries if e["t"] == "takeback"] \
         == [True]
@@ -97,7 +97,7 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     old = b.table.history[0].legal_actions()[0]
     assert b.table.solo.offered(b.table, 0, old, agreed=0) == "taken back already"
     assert b.table.solo.offered(b.table, 0, old, agreed=2).startswith("waiting")
-    assert a.table.solo.answered(a.table, ask, True).startswith("nothing to do")  # a repeat
+    assert a.table.solo.asking.answered(a.table, ask, True).startswith("nothing to do")  # a repeat
 
 
 def _asks_words(t: StonesHarness) -> str:
@@ -110,10 +110,10 @@ def test_a_declined_takeback_changes_nothing_and_the_pieces_go_back(tmp_path):
     _lift(a, 0)
     a.press(A)
     [ask] = _asks(a, "asked")
-    b.table.solo.offered_ask(b.table, ask)
+    b.table.solo.asking.offered_ask(b.table, ask)
     _menu(b)  # B's menu button declines
     assert _asks(b, "declined") == [ask] and len(b.table.actions) == 1
-    a.table.solo.answered(a.table, ask, False)
+    a.table.solo.asking.answered(a.table, ask, False)
     assert len(a.table.actions) == 1 and "declined" in _asks_words(a)
     assert not b.table.solo.on_takeback(b.table, 0)  # nothing agreed: no takeback at B
 
@@ -124,19 +124,19 @@ def test_a_pause_is_asked_and_both_pause_once_agreed(tmp_path):
     assert a.table.state == "play"
     [ask] = _asks(a, "asked")
     assert ask.kind == "pause"
-    b.table.solo.offered_ask(b.table, ask)
-    assert b.table.solo.offered_ask(b.table, ask) == "asked already"
+    b.table.solo.asking.offered_ask(b.table, ask)
+    assert b.table.solo.asking.offered_ask(b.table, ask) == "asked already"
     b.press(B)
     assert b.table.state == "paused"
-    a.table.solo.answered(a.table, ask, True)
+    a.table.solo.asking.answered(a.table, ask, True)
     assert a.table.state == "paused"
-    assert a.table.solo.answered(a.table, ask, True).startswith("nothing to do")  # a repeat
+    assert a.table.solo.asking.answered(a.table, ask, True).startswith("nothing to do")  # a repeat
     _menu(b)  # B asks to play on
     [resume] = _asks(b, "asked")
     assert resume.kind == "resume" and b.table.state == "paused"
-    a.table.solo.offered_ask(a.table, resume)
+    a.table.solo.asking.offered_ask(a.table, resume)
     a.press(A)
-    b.table.solo.answered(b.table, resume, True)
+    b.table.solo.asking.answered(b.table, resume, True)
     assert a.table.state == b.table.state == "play"
 
 
@@ -145,25 +145,25 @@ def test_a_takeback_asked_of_a_game_that_moved_on_is_stale_a_pause_is_not(tmp_pa
     _menu(a)
     [pause] = _asks(a, "asked")
     _a_moves_and_b_makes_it(a, b)
-    assert b.table.solo.offered_ask(b.table, pause) == "put to the person here"
-    b.table.solo.answer(b.table, agree=False)
+    assert b.table.solo.asking.offered_ask(b.table, pause) == "put to the person here"
+    b.table.solo.asking.answer(b.table, agree=False)
     takeback = Ask("takeback", "A", 0, 0, 0)  # asked before the move both tables hold
-    assert b.table.solo.offered_ask(b.table, takeback).startswith(
+    assert b.table.solo.asking.offered_ask(b.table, takeback).startswith(
         "nothing to answer: the game moved on")
-    assert b.table.solo.offered_ask(b.table, Ask("takeback", "A", 1, 1, 0)).startswith(
+    assert b.table.solo.asking.offered_ask(b.table, Ask("takeback", "A", 1, 1, 0)).startswith(
         "nothing to answer: the game moved on")  # counted after another takeback
 
 
 def test_the_end_agreed_is_due_at_both_tables(tmp_path):
     a, b = _tables(tmp_path)
-    ask = a.table.solo.propose(a.table, "end")
+    ask = a.table.solo.asking.propose(a.table, "end")
     [ask] = _asks(a, "asked")
-    assert ask.words() == "end the game here, unfinished" and not a.table.solo.end_due
-    b.table.solo.offered_ask(b.table, ask)
-    b.table.solo.answer(b.table, agree=True)
-    assert b.table.solo.end_due
-    a.table.solo.answered(a.table, ask, True)
-    assert a.table.solo.end_due
+    assert ask.words() == "end the game here, unfinished" and not a.table.solo.asking.end_due
+    b.table.solo.asking.offered_ask(b.table, ask)
+    b.table.solo.asking.answer(b.table, agree=True)
+    assert b.table.solo.asking.end_due
+    a.table.solo.asking.answered(a.table, ask, True)
+    assert a.table.solo.asking.end_due
 
 
 class _Service:
@@ -213,8 +213,8 @@ def test_the_end_is_asked_by_command_and_both_tables_set_the_game_aside_once_agr
         [kept] = (tmp_path / seat).glob("journal-*.jsonl")
         entries = [json.loads(line) for line in kept.read_text().splitlines()]
         assert [e["t"] for e in entries] == ["start", "action", "ended"]
-    assert at_a.table.solo.remote == Remote("derby", A)  # the match goes on, a game afresh
-    assert at_b.table.solo.remote == Remote("derby", B)
+    assert at_a.table.solo.match == Match("derby", A)  # the match goes on, a game afresh
+    assert at_b.table.solo.match == Match("derby", B)
 
 
 def test_a_claim_needs_the_links_leave_and_sets_the_game_aside_at_both_tables(tmp_path):

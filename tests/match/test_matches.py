@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
-from firmware.readers.club import remote_link
+from firmware.match.link import Link
+from firmware.match.messages import status_topic
+from firmware.service import command_socket
 from tests.support.ahead import played_ahead
 from tests.support.broker import Heard, Mosquitto
 from tests.support.processes import until
@@ -140,22 +143,22 @@ def test_the_other_tables_moves_reach_the_table_in_their_order_once_each(tmp_pat
                                     "action": command["action"]}) + "\n")
         return {"ok": True, "message": "lit"}
 
-    monkeypatch.setattr(remote_link.command_socket, "send", send)
+    monkeypatch.setattr(command_socket, "send", send)
     from firmware.readers.club.config import config_from
 
-    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
-                                  tmp_path)
-    link._read_journal()
-    link.peer = "tb"
+    link = Link(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}), tmp_path)
+    link.read_journal()
+    link.broker.other.name = "tb"
 
     class Message:  # sealed with the game's key, its place inside the seal
         def __init__(self, n: int) -> None:
             self.topic = "obelisk/matches/m/tb/actions"
             self.payload = json.dumps({"match": "m", "n": n, "sealed": sealed_by(
-                link.game, "tb", "actions", {"n": n, "agreed": 0, "action": {"k": n}})}).encode()
+                link.playing.game, "tb", "actions",
+                {"n": n, "agreed": 0, "action": {"k": n}})}).encode()
 
     for n in (3, 1, 1, 4, 2, 3):
-        link._on_message(None, None, Message(n))
+        link.broker._on_message(None, None, Message(n))
     for step in range(10):
         link.step(float(step))
     assert handed == [1, 2, 3, 4]
@@ -181,41 +184,40 @@ def test_the_other_table_out_of_touch_is_said_as_such_and_its_return_too(tmp_pat
     """The other link's last will (offline) shows the match waiting, not a timeout; its
     return says play on; the same twice says nothing more."""
     told: list[tuple[str, str]] = []
-    monkeypatch.setattr(remote_link.command_socket, "send", lambda d, c, timeout=0: told.append(
+    monkeypatch.setattr(command_socket, "send", lambda d, c, timeout=0: told.append(
         (c["state"], c["message"])) or {"ok": True})
     from firmware.readers.club.config import config_from
 
-    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
-                                  tmp_path)
-    link.peer = "tb"
+    link = Link(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}), tmp_path)
+    link.broker.other.name = "tb"
 
     class Status:
         def __init__(self, table: str, payload: bytes) -> None:
-            self.topic, self.payload = remote_link.status_topic(table), payload
+            self.topic, self.payload = status_topic(table), payload
 
     for table, payload in (("tb", b"offline"), ("tb", b"offline"), ("tc", b"online"),
                            ("tb", b"online")):
-        link._on_message(None, None, Status(table, payload))
+        link.broker._on_message(None, None, Status(table, payload))
     assert [state for state, _ in told] == ["apart", "linked"]
     assert "the match waits" in told[0][1] and "nothing times out" in told[0][1]
 
 
-def _linked(tmp_path, monkeypatch, game: str, **extra) -> tuple[remote_link.RemoteLink,
+def _linked(tmp_path, monkeypatch, game: str, **extra) -> tuple[Link,
                                                                   list[dict]]:
     """A link of table "ta" (seat A of match "m", its journal started) whose peer is "tb",
     and the commands it sends its table (none reaches a real one)."""
     from firmware.readers.club.config import config_from
 
     sent: list[dict] = []
-    monkeypatch.setattr(remote_link.command_socket, "send", lambda d, c, timeout=0: sent.append(c)
+    monkeypatch.setattr(command_socket, "send", lambda d, c, timeout=0: sent.append(c)
                         or {"ok": True})
     (tmp_path / "journal.jsonl").write_text(json.dumps(
         {"t": "start", "game": game, "options": {}, "seed": 1,
          "remote": {"match": "m", "seat": "A"}}) + "\n")
-    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
-                                  tmp_path, **extra)
-    link._read_journal()
-    link.peer = "tb"
+    link = Link(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}), tmp_path,
+                **extra)
+    link.read_journal()
+    link.broker.other.name = "tb"
     return link, sent
 
 
@@ -227,11 +229,11 @@ def test_the_other_tables_hourglass_is_shown_here_and_ours_is_not_sent_back(tmp_
         def __init__(self, table: str, player: str) -> None:
             self.topic = f"obelisk/matches/m/{table}/timer"
             self.payload = json.dumps({"match": "m", "sealed": sealed_by(
-                link.game, table, "timer", {"player": player, "state": "started",
+                link.playing.game, table, "timer", {"player": player, "state": "started",
                                             "seconds": 60, "left": 60})}).encode()
 
     for table, player in (("tb", "B"), ("tb", "A"), ("tc", "B")):
-        link._on_message(None, None, Timer(table, player))
+        link.broker._on_message(None, None, Timer(table, player))
     assert sent == [{"command": "clock", "player": "B", "state": "started", "seconds": 60,
                      "left": 60}]
 
@@ -239,16 +241,16 @@ def test_the_other_tables_hourglass_is_shown_here_and_ours_is_not_sent_back(tmp_
 def test_asks_and_answers_cross_sealed_and_retained_and_only_the_peers_reach_the_table(
         tmp_path, monkeypatch):
     link, sent = _linked(tmp_path, monkeypatch, "stones")
-    link.connected = True
+    link.broker.connected = True
     published: list[tuple[str, bytes | str, bool]] = []
-    monkeypatch.setattr(link.client, "publish", lambda topic, payload, qos=0, retain=False:
+    monkeypatch.setattr(link.broker.client, "publish", lambda topic, payload, qos=0, retain=False:
                         published.append((topic, payload, retain)))
-    sealer = link.game.sealer()
+    sealer = link.playing.game.sealer()
     ours = {"kind": "pause", "by": "A", "n": 3, "agreed": 0, "to": -1}
     theirs = {**ours, "by": "B"}
     for state, ask in (("asked", ours), ("offered", theirs), ("agreed", theirs),
                        ("agreed", ours)):
-        link._publish_ask({"event": "match", "state": state, "ask": ask, "message": ""})
+        link.broker.heard({"event": "match", "state": state, "ask": ask, "message": ""})
     topics = [(t.rsplit("/", 1)[1], retain) for t, _, retain in published]
     assert topics == [("asks", True), ("answers", True), ("asks", True)]  # offered: not sent
     first, second = (sealer.unseal(json.loads(p[1])["sealed"]) for p in published[:2])
@@ -261,12 +263,12 @@ def test_asks_and_answers_cross_sealed_and_retained_and_only_the_peers_reach_the
         def __init__(self, table: str, part: str, said: dict | None) -> None:
             self.topic = f"obelisk/matches/m/{table}/{part}"
             self.payload = b"" if said is None else json.dumps(
-                {"match": "m", "sealed": sealed_by(link.game, table, part, said)}).encode()
+                {"match": "m", "sealed": sealed_by(link.playing.game, table, part, said)}).encode()
 
     for message in (Message("tb", "asks", {"ask": theirs}), Message("tc", "asks", {"ask": theirs}),
                     Message("tb", "asks", None), Message("tb", "answers", {"ask": ours,
                                                                           "agree": False})):
-        link._on_message(None, None, message)
+        link.broker._on_message(None, None, message)
     assert sent == [{"command": "peer_ask", "ask": theirs},
                     {"command": "peer_answer", "ask": ours, "agree": False}]
 
@@ -320,7 +322,7 @@ def test_each_tables_result_names_the_match_game_both_share():
 def _tower(tmp_path: Path) -> tuple:
     """A High Rise match with a secret word: both tables' games read from their journals,
     and all the broker carried, in order (topic, payload)."""
-    from firmware.readers.club.match_game import read_game
+    from firmware.match.game import read_game
     from firmware.store.journal import Journal
 
     broker = Mosquitto(tmp_path / "broker").start()
@@ -350,7 +352,7 @@ def test_a_high_rise_match_tells_the_broker_nothing_hidden_before_the_end(tower)
     """Point 5: both tables draw the hidden values from the match and a secret word no one
     on the broker hears; what crosses is sealed with a key from that seed; the hello commits
     to the seed and reveals it only once the game is over."""
-    from firmware.readers.club.match_game import commitment
+    from firmware.match.game import commitment
 
     ours, theirs, said = tower
     assert ours.actions == theirs.actions and ours.seed == theirs.seed and len(ours.actions) > 20
@@ -375,67 +377,65 @@ def test_a_takeback_both_agreed_starts_a_new_line_and_the_old_ones_actions_are_n
              {"t": "takeback", "to": 1, "agreed": True}]
     journal.write_text("".join(json.dumps(e) + "\n" for e in lines))
     handed: list[tuple[int, int]] = []
-    monkeypatch.setattr(remote_link.command_socket, "send", lambda d, c, timeout=0: handed.append(
+    monkeypatch.setattr(command_socket, "send", lambda d, c, timeout=0: handed.append(
         (c["n"], c["agreed"])) or {"ok": True, "message": "lit"} if c["command"] == "peer"
         else {"ok": True})
     from firmware.readers.club.config import config_from
 
-    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
-                                  tmp_path)
-    link._read_journal()
-    assert link.game.actions == [{"k": 1}] and link.game.agreed == 1
-    link.peer = "tb"
+    link = Link(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}), tmp_path)
+    link.read_journal()
+    assert link.playing.game.actions == [{"k": 1}] and link.playing.game.agreed == 1
+    link.broker.other.name = "tb"
 
     class Message:
         def __init__(self, n: int, agreed: int) -> None:
             self.topic = "obelisk/matches/m/tb/actions"
             self.payload = json.dumps({"match": "m", "n": n, "agreed": agreed,
-                                       "sealed": sealed_by(link.game, "tb", "actions", {
+                                       "sealed": sealed_by(link.playing.game, "tb", "actions", {
                                            "n": n, "agreed": agreed, "action": {"k": n}})}
                                       ).encode()
 
-    link._on_message(None, None, Message(2, 0))  # the line taken back: never lit
+    link.broker._on_message(None, None, Message(2, 0))  # the line taken back: never lit
     link.step(0.0)
     assert handed == []
-    link._on_message(None, None, Message(2, 1))
+    link.broker._on_message(None, None, Message(2, 1))
     link.step(1.0)
     assert handed == [(2, 1)]
-    assert (0, 2) not in link.inbox  # dropped once this table took back
+    assert (0, 2) not in link.broker.other.inbox  # dropped once this table took back
 
 
 def test_a_table_out_of_touch_past_claim_after_may_be_claimed_and_its_claim_reaches_it(
         tmp_path, monkeypatch):
-    monkeypatch.setattr(remote_link.time, "monotonic", lambda: 1000.0)
+    monkeypatch.setattr(time, "monotonic", lambda: 1000.0)
     from firmware.readers.club.config import config_from
 
     link, told = _linked(tmp_path, monkeypatch, "stones", claim_after_min=10)
 
     class Message:
         def __init__(self, part: str, payload: bytes) -> None:
-            self.topic = (remote_link.status_topic("tb") if part == "status"
+            self.topic = (status_topic("tb") if part == "status"
                           else f"obelisk/matches/m/tb/{part}")
             self.payload = payload
 
-    link._on_message(None, None, Message("status", b"offline"))
-    link._offer_claim(1000.0 + 9 * 60)
+    link.broker._on_message(None, None, Message("status", b"offline"))
+    link.broker.other.offer_claim(1000.0 + 9 * 60)
     assert [c["state"] for c in told if c["command"] == "link"] == ["apart"]
-    link._offer_claim(1000.0 + 10 * 60)
-    link._offer_claim(1000.0 + 11 * 60)  # said once
+    link.broker.other.offer_claim(1000.0 + 10 * 60)
+    link.broker.other.offer_claim(1000.0 + 11 * 60)  # said once
     claimable = [c for c in told if c["command"] == "link" and c["state"] == "claimable"]
     assert len(claimable) == 1 and "out of touch for 10 minutes" in claimable[0]["message"]
-    link._on_message(None, None, Message("status", b"online"))  # back: the offer is taken back
+    link.broker._on_message(None, None, Message("status", b"online"))  # back: offer taken back
     assert told[-1]["state"] == "linked"
-    sealed = sealed_by(link.game, "tb", "claim", {"by": "B"})
-    link._on_message(None, None, Message("claim", json.dumps({"match": "m",
+    sealed = sealed_by(link.playing.game, "tb", "claim", {"by": "B"})
+    link.broker._on_message(None, None, Message("claim", json.dumps({"match": "m",
                                                               "sealed": sealed}).encode()))
     assert told[-1] == {"command": "peer_claim", "player": "B"}
-    never = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1",
-                                                "table": "tc"}), tmp_path)
-    never._read_journal()
-    never.peer, never.away_since = "tb", 0.0
+    never = Link(config_from({"broker": "mqtt://127.0.0.1:1", "table": "tc"}), tmp_path)
+    never.read_journal()
+    never.broker.other.name, never.broker.other.away_since = "tb", 0.0
     before = len(told)
-    never._offer_claim(1e9)  # without --claim-after the match waits for ever
-    assert len(told) == before and not never.claim_said
+    never.broker.other.offer_claim(1e9)  # without --claim-after the match waits for ever
+    assert len(told) == before and not never.broker.other.claim_said
 
 
 @pytest.mark.processes
@@ -453,13 +453,13 @@ def test_the_secret_word_never_goes_on_a_command_line_and_may_come_from_the_envi
     import argparse
 
     from firmware import cli_commands
-    from firmware.seats.remote import SECRET_ENV, Remote
+    from firmware.match.seat import SECRET_ENV, Match
 
     args = argparse.Namespace(remote="m", seat="A", solo=None, level=None, secret=None)
     monkeypatch.setenv(SECRET_ENV, "tulip")
-    from_env = cli_commands._remote(args)
+    from_env = cli_commands._match(args)
     assert from_env.secret == "tulip" and "tulip" not in from_env.flag_values()
     monkeypatch.delenv(SECRET_ENV)
-    assert cli_commands._remote(args).secret == ""
-    given = cli_commands._remote(argparse.Namespace(**{**vars(args), "secret": "rose"}))
-    assert given.secret == "rose" and given == Remote("m", from_env.seat)
+    assert cli_commands._match(args).secret == ""
+    given = cli_commands._match(argparse.Namespace(**{**vars(args), "secret": "rose"}))
+    assert given.secret == "rose" and given == Match("m", from_env.seat)

@@ -1,7 +1,7 @@
 """One table of a remote match, in-process: the other table's seat as it reaches the table core.
 
 The stones table with the person in seat A and the other table in seat B: the
-other table's actions come as the link hands them (``Peer.offered``, then the
+other table's actions come as the link hands them (``MatchSeat.offered``, then the
 table asks), are lit and said, and count once the sensors see them made.
 """
 
@@ -11,7 +11,7 @@ import pytest
 
 from engine.players import Player
 from engine.stones.sensing import sight
-from firmware.seats.remote import Peer, Remote, RemoteError, match_seed
+from firmware.match.seat import Match, MatchError, MatchSeat, match_seed
 from tests.support.tables import StonesHarness
 
 A, B = Player.A, Player.B
@@ -19,7 +19,7 @@ A, B = Player.A, Player.B
 
 def _match(tmp_path) -> StonesHarness:
     t = StonesHarness(tmp_path)
-    t.table.solo = Peer(Remote("derby", A), "stones")
+    t.table.solo = MatchSeat(Match("derby", A), "stones")
     t.started()
     return t
 
@@ -71,9 +71,9 @@ def test_the_two_tables_disagreeing_stops_the_match_with_where(tmp_path):
     t = _match(tmp_path)
     mine = _person_moves(t)
     other = next(a for a in t.table.history[0].legal_actions() if a != mine)
-    with pytest.raises(RemoteError, match="disagree at action 1"):
+    with pytest.raises(MatchError, match="disagree at action 1"):
         _offer(t, 1, other)  # the other table recorded another first move
-    with pytest.raises(RemoteError, match="the rules here refuse"):
+    with pytest.raises(MatchError, match="the rules here refuse"):
         _offer(t, 2, mine)  # A's own first move again, as B's: no rule allows it
     assert _offer(t, 5, mine).startswith("waiting")  # too early: kept by the link
 
@@ -85,9 +85,9 @@ def test_both_tables_start_from_the_matchs_seed(tmp_path):
 
     for seat in (A, B):
         table = StonesTable(StonesGame(), Journal(tmp_path / seat.value), seed=7,
-                            solo=Peer(Remote("derby", seat), "stones"))
+                            solo=MatchSeat(Match("derby", seat), "stones"))
         assert table.seed == match_seed("derby")
-    assert Peer(Remote("derby", B), "stones").first_seed(12345) == match_seed("derby")
+    assert MatchSeat(Match("derby", B), "stones").first_seed(12345) == match_seed("derby")
     assert match_seed("derby") != match_seed("derbyx")
 
 
@@ -151,8 +151,8 @@ def test_a_table_started_again_tells_its_whole_state_with_every_move_after_the_r
 def test_a_secret_word_that_is_no_text_is_refused_in_words(secret):
     """A byte the terminal or the environment passed on that is not UTF-8 arrives as a lone
     surrogate: refused with what to do, never the codec's words."""
-    with pytest.raises(RemoteError) as refused:
-        Remote("m", A, secret)
+    with pytest.raises(MatchError) as refused:
+        Match("m", A, secret)
     words = str(refused.value)
     assert "the secret word" in words and "type it again" in words, words
     assert "codec" not in words and "surrogate" not in words, words
@@ -175,7 +175,7 @@ def test_a_secret_word_that_is_no_text_is_refused_in_one_line(tmp_path, how):
     import os
     import subprocess
 
-    from firmware.seats.remote import SECRET_ENV
+    from firmware.match.seat import SECRET_ENV
     from tests.support.processes import OBELISK
 
     command = [os.fsencode(OBELISK), b"demo", b"stones", b"--remote", b"m", b"--seat", b"A",

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware.readers.club.match_game import MatchGame
-from firmware.seats.remote import match_seed
+from firmware.match.game import MatchGame
+from firmware.match.seat import match_seed
 from tests.support.broker import Heard
 from tests.support.processes import OBELISK, stop, until
 from tests.support.remote import LinkedPair
@@ -70,7 +70,7 @@ def test_forged_messages_from_a_third_client_change_nothing_and_are_said(tmp_pat
             pair.play(table, {"k": n})
         until(lambda: third.on("obelisk/matches/_/tb/status")[-1:] == ["online"], 30,
               "table B's status put back online by its own link")
-        until(lambda: pair.links["ta"].peer_there, 30, "table A seeing table B there again")
+        until(lambda: pair.links["ta"].broker.other.there, 30, "table A seeing table B there again")
     finally:
         pair.close()
         third.close()
@@ -78,7 +78,7 @@ def test_forged_messages_from_a_third_client_change_nothing_and_are_said(tmp_pat
     for kind in ("peer_ask", "peer_answer", "peer_claim", "clock"):
         assert pair.a.told(kind) == [], kind
     assert [c for c in pair.a.told("link") if c["state"] == "stopped"] == []
-    assert pair.links["ta"].peer == "tb" and pair.links["ta"].peer_agreed == 0
+    assert pair.links["ta"].broker.other.name == "tb" and pair.links["ta"].broker.other.agreed == 0
     said = "\n".join(r.getMessage() for r in caplog.records)
     for words in ("is not sealed", "this game's key does not open it", "not a JSON object"):
         assert words in said, words
@@ -98,11 +98,11 @@ def test_messages_a_third_client_sends_again_change_nothing(tmp_path, broker, mo
         for n, table in ((1, pair.a), (2, pair.b), (3, pair.a), (4, pair.b)):
             pair.play(table, {"k": n})
         ask = {"kind": "pause", "by": "A", "n": 4, "agreed": 0, "to": -1}
-        a._publish_ask({"event": "match", "state": "asked", "ask": ask})
+        a.broker.heard({"event": "match", "state": "asked", "ask": ask})
         until(lambda: pair.b.told("peer_ask"), 30, "A's ask at table B")
-        b._publish_ask({"event": "match", "state": "agreed", "ask": ask})
+        b.broker.heard({"event": "match", "state": "agreed", "ask": ask})
         until(lambda: pair.a.told("peer_answer"), 30, "B's answer at table A")
-        a._publish_ask({"event": "match", "state": "agreed", "ask": ask})  # taken off
+        a.broker.heard({"event": "match", "state": "agreed", "ask": ask})  # taken off
         until(lambda: third.on("obelisk/matches/m/ta/asks")[-1:] == [""], 30, "A's ask off")
         with third._lock:
             recorded = [(t, p) for t, p, _ in third.messages if p]
@@ -191,20 +191,20 @@ def test_a_giant_message_on_a_matchs_topics_costs_the_link_no_memory(tmp_path, b
 def test_a_stranger_claiming_the_other_seat_first_does_not_take_it(tmp_path, monkeypatch):
     """Once the games started, only a hello this game's key opens names the other table; one
     that came first without it (its game's setup copied from the broker) is not the peer."""
-    from firmware.readers.club import remote_link
+    from firmware.match.link import Link
     from firmware.readers.club.config import config_from
+    from firmware.service import command_socket
     from tests.support.remote import sealed_by
 
     told: list[dict] = []
-    monkeypatch.setattr(remote_link.command_socket, "send", lambda d, c, timeout=0: told.append(c)
+    monkeypatch.setattr(command_socket, "send", lambda d, c, timeout=0: told.append(c)
                         or {"ok": True})
     (tmp_path / "journal.jsonl").write_text(json.dumps(
         {"t": "start", "game": "stones", "options": {}, "seed": match_seed("m", "tulip"),
          "remote": {"match": "m", "seat": "A"}}) + "\n")
-    link = remote_link.RemoteLink(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}),
-                                  tmp_path)
-    link._read_journal()
-    setup = link.game.fingerprint()
+    link = Link(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}), tmp_path)
+    link.read_journal()
+    setup = link.playing.game.fingerprint()
 
     class Hello:
         def __init__(self, table: str, sealed: str | None) -> None:
@@ -213,10 +213,11 @@ def test_a_stranger_claiming_the_other_seat_first_does_not_take_it(tmp_path, mon
                                        "agreed": 0, "game_setup": setup,
                                        **({"sealed": sealed} if sealed else {})}).encode()
 
-    link._on_message(None, None, Hello("intruder", None))
-    assert link.peer is None and not link.peer_proven
-    link._on_message(None, None, Hello("tb", sealed_by(link.game, "tb", "hello", {
+    link.broker._on_message(None, None, Hello("intruder", None))
+    assert link.broker.other.name is None and not link.broker.other.proven
+    link.broker._on_message(None, None, Hello("tb", sealed_by(link.playing.game, "tb", "hello", {
         "seat": "B", "n": 0, "agreed": 0})))
-    assert (link.peer, link.peer_proven, link.peer_n) == ("tb", True, 0)
+    other = link.broker.other
+    assert (other.name, other.proven, other.n) == ("tb", True, 0)
     assert [c["message"] for c in told if c["command"] == "link"] == [
         "playing the table 'tb' (seat B)"]

@@ -220,9 +220,12 @@ INSIDE = {
         ("firmware.contract", "firmware.games"),  # what a game declares, and the registry
         ("firmware.store",),  # journal, sealed facts, finished games, the state directory
         ("firmware.core",),  # the table core: its machine, settling, events, lights
-        ("firmware.seats",),  # the far seats: the computer, the other table
-        ("firmware.service",),  # the process: the loop, the stream, commands, the PIN
-        ("firmware.readers",),  # the terminal, the page and the club
+        ("firmware.seats",  # the far seats: the computer, the other table of a match
+         "firmware.match.seat", "firmware.match.asks"),
+        ("firmware.service",  # the process: the loop, the stream, commands, the PIN
+         "firmware.match.commands"),  # (the match's commands among them)
+        ("firmware.readers",  # the terminal, the page and the club
+         "firmware.match"),  # (a match's link between its table and the broker)
         ("firmware.sim",),  # the demos, a person's hands, obelisk play's processes
         ("firmware.towers", "firmware.stones", "firmware.highrise", "firmware.maze"),
         ("firmware",),  # the command line and obelisk run, which put it all together
@@ -230,7 +233,10 @@ INSIDE = {
 }
 """Within a layer, lowest first: the real devices below their simulated twins (and the
 assembly of a profile's devices, real or simulated, above both); the firmware's store,
-table core, far seats, service process, readers, simulation, games and entry points.
+table core, far seats, service process, readers, simulation, games and entry points. A
+match (``firmware.match``) spans three levels, each module at its own: the other table's
+seat and the asks with the far seats, the service's match commands with the service, the
+rest (the link) with the readers.
 Each imports only its own level and those before it (the registry loads a game's package,
 which imports only the contract, by the name its declaration is listed under)."""
 
@@ -286,6 +292,24 @@ def test_the_level_check_catches_the_store_reaching_into_the_service() -> None:
     assert level_breaches(sources, packages) == [
         "firmware.store.journal -> firmware.core.table (line 1: Table)",
         "hardware.leds -> hardware.sim.table (line 1: the module)"]
+
+
+def test_a_match_sits_at_three_levels_and_its_seat_may_not_reach_its_link() -> None:
+    """The match's seat and asks are far seats, its commands the service's, its link a
+    reader's: the seat importing the link (or the commands) is an import upward."""
+    assert _level("firmware.match.seat") == _level("firmware.match.asks") == \
+        _level("firmware.seats.solo")
+    assert _level("firmware.match.commands") == _level("firmware.service.loop")
+    assert _level("firmware.match.link") == _level("firmware.match") == \
+        _level("firmware.readers.club.publisher")
+    sources = {"firmware": "", "firmware.match": "",
+               "firmware.match.seat": "from firmware.match.link import Link\n",
+               "firmware.match.commands": "from firmware.match.seat import MatchSeat\n",
+               "firmware.match.link": "from firmware.service import command_socket\n",
+               "firmware.service": "", "firmware.service.command_socket": ""}
+    packages = {"firmware", "firmware.match", "firmware.service"}
+    assert level_breaches(sources, packages) == [
+        "firmware.match.seat -> firmware.match.link (line 1: Link)"]
 
 
 def test_hardware_loads_no_module_by_a_computed_name() -> None:

@@ -41,8 +41,8 @@ def is_over(where: Path) -> bool:
 
 def sealed_by(game, table: str, part: str, value: dict) -> str:
     """``value`` as ``table``'s link seals it for ``part`` of ``game`` (its topic, its table and
-    its place inside the seal: ``firmware.readers.club.match_guard``)."""
-    from firmware.readers.club.match_guard import Guard
+    its place inside the seal: ``firmware.match.guard``)."""
+    from firmware.match.guard import Guard
 
     return Guard(table).seal(game, part, value)
 
@@ -97,9 +97,9 @@ class LinkedPair:
 
     def __init__(self, home: Path, broker: Mosquitto, monkeypatch, match: str = "m",
                  secret: str = "tulip") -> None:
+        from firmware.match.link import Link
+        from firmware.match.seat import match_seed
         from firmware.readers.club.config import config_from
-        from firmware.readers.club.remote_link import RemoteLink
-        from firmware.seats.remote import match_seed
         from firmware.service import command_socket
 
         self.match = match
@@ -109,14 +109,15 @@ class LinkedPair:
         tables = {str(self.a.dir): self.a, str(self.b.dir): self.b}
         monkeypatch.setattr(command_socket, "send", lambda where, command, timeout=0:
                             tables[str(where)].take(command))
-        self.links = {name: RemoteLink(config_from({"broker": broker.url, "table": name}),
-                                       table.dir) for name, table in (("ta", self.a),
-                                                                      ("tb", self.b))}
+        self.links = {name: Link(config_from({"broker": broker.url, "table": name}),
+                                 table.dir) for name, table in (("ta", self.a),
+                                                                ("tb", self.b))}
         self._threads = [threading.Thread(target=link.run, daemon=True)
                          for link in self.links.values()]
         for thread in self._threads:
             thread.start()
-        until(lambda: self.links["ta"].peer == "tb" and self.links["tb"].peer == "ta", 30,
+        until(lambda: self.links["ta"].broker.other.name == "tb"
+              and self.links["tb"].broker.other.name == "ta", 30,
               "the two links finding each other")
 
     def play(self, table: StandIn, action: dict) -> None:

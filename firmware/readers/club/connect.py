@@ -2,7 +2,7 @@
 could not be reached or did not answer.
 
 Shared by ``obelisk mqtt`` (``firmware.readers.club.publisher``), ``obelisk remote``
-(``firmware.readers.club.remote_link``) and ``obelisk club``
+(``firmware.match.link``) and ``obelisk club``
 (``firmware.readers.club.viewer``), so all say the same words for the same trouble.
 """
 

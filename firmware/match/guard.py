@@ -13,26 +13,21 @@ copied to another topic or table, or one sent again later changes nothing
 here: it is set aside, and said in the log (the first of a kind at once,
 then how many more once a minute). Anything larger than a match's message
 never reaches the link: it asks the broker (MQTT 5's maximum packet size)
-not to send it. A retained message of its own that someone else overwrote
-(its hello, its asks, its status) is put back.
+not to send it (``firmware.match.messages``). A retained message of its own
+that someone else overwrote (its hello, its asks, its status) is put back.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections import deque
 
-from firmware.readers.club.match_game import MatchGame
+from firmware.match.game import MatchGame
 from firmware.store.seal import SealError
 
 log = logging.getLogger("obelisk.remote")
 
-MESSAGE_MAX = 64 * 1024
-"""The largest message a match carries (an action is some hundred bytes)."""
-PACKET_MAX = MESSAGE_MAX + 1024
-"""What the link asks the broker to send it at most: a message, its topic and headers."""
 SUMMARY_S = 60.0
 """How often the link says how many more messages it set aside of kinds already said."""
 KINDS_MAX = 100
@@ -40,28 +35,6 @@ KINDS_MAX = 100
 to make up)."""
 HEAL_S = 2.0
 """The least time between two puttings back of the same topic of this table's own."""
-
-
-def json_object(payload: bytes) -> dict | None:
-    """A message's JSON object (None: empty, not JSON, or not an object)."""
-    try:
-        data = json.loads(payload) if payload else None
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def differs(theirs: object, ours: dict) -> str:
-    """How another table's game differs from this one's, in words."""
-    if not isinstance(theirs, dict):
-        return "it did not say which"
-    for key in ("game", "options", "extras"):
-        if theirs.get(key) != ours.get(key):
-            return f"its {key} is {theirs.get(key)!r}, this table's {ours.get(key)!r}"
-    if theirs.get("seed") != ours.get("seed"):
-        return ("the two tables drew different games from the match (were both given the "
-                "same secret word, or both none?)")
-    return "it differs"
 
 
 class Guard:

@@ -1,6 +1,6 @@
 """What one table of a match asks the other: a pause, play on, the end, a takeback.
 
-Both tables of a match (``firmware.seats.remote``) must hold the same game,
+Both tables of a match (``firmware.match.seat``) must hold the same game,
 so none of these happens at one table alone. The person here asks (the menu
 button or the page's Pause, the page's End the game, their press confirming
 a takeback of pieces they lifted off); ``obelisk remote`` carries the ask to
@@ -77,19 +77,20 @@ class Ask:
         return cls(kind, str(by), n, agreed, to)
 
 
-class MatchAsks:
-    """A match's asks at one table (a part of ``firmware.seats.remote.Peer``)."""
+class Asks:
+    """A match's asks at one table: the one made here and the other table's, each waiting
+    for its answer, and what was agreed (held by ``firmware.match.seat.MatchSeat``)."""
 
-    seat: Player  # the other table's
-    person: Player  # the person here
-
-    def _start_asking(self) -> None:
+    def __init__(self, seat: Player, agreed: int = 0) -> None:
+        """``seat``: the other table's; ``agreed``: the takebacks agreed in the game so far
+        (a resumed game's journal counts them again)."""
+        self.seat = seat
+        self.person = seat.other  # the person here
         self.mine: Ask | None = None  # asked of the other table, not answered yet
         self.theirs: Ask | None = None  # the other table's, for the person here to answer
         self.agreed_to: int | None = None  # a takeback agreed: the actions that stay
-        self.agreed = 0  # takebacks agreed in this game (the journal counts them again)
+        self.agreed = agreed  # takebacks agreed in this game
         self.end_due = False  # the end was agreed: the service sets the game aside
-        self.claimable = False  # the other table was out of touch long enough to claim
 
     # ---------------------------------------------------------------- asking
 
@@ -221,7 +222,7 @@ class MatchAsks:
             self.propose(table, "takeback", table.offer.to)
         return True
 
-    def standing_asks(self, table: CoreTable[V, S]) -> list[dict[str, Any]]:
+    def standing(self, table: CoreTable[V, S]) -> list[dict[str, Any]]:
         """The asks that stand, as events: for a reader that joins (a page, the link)."""
         out = []
         if self.mine is not None:

@@ -1,4 +1,4 @@
-"""A remote match's game as one table's journal holds it, for its link (``remote_link``).
+"""A match's game as one table's journal holds it, for its link (``firmware.match.link``).
 
 The link reads the journal as it grows: the game's start (which match, which
 seat), its seed (sealed in High Rise's journal, opened with the table's own
@@ -29,7 +29,8 @@ class MatchGame:
         self.length = length  # the journal's entries of this game: only ever grows
 
     @property
-    def remote(self) -> dict | None:
+    def setting(self) -> dict | None:
+        """The match and the seat played here, as the start entry keeps them."""
         kept = self.start.get("remote")
         return kept if isinstance(kept, dict) else None
 

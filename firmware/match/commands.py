@@ -1,5 +1,5 @@
-"""The commands of a match with another table: its actions, asks and answers, its link and
-hourglass, and a claim of the game.
+"""The service's handlers of a match's commands: the other table's actions, asks and
+answers, how the link stands, the other player's hourglass, and a claim of the game.
 
 Most come from ``obelisk remote`` (the other table's action to light and make here, its
 asks and answers, how the link stands, its player's hourglass); ``answer`` and ``claim``
@@ -19,14 +19,14 @@ from firmware.service.commands import Command, CommandRefused
 
 def match_of(table: Any) -> Any:
     """The other table's seat, when this table plays a match (else None)."""
-    from firmware.seats.remote import Peer
+    from firmware.match.seat import MatchSeat
 
-    return table.solo if isinstance(table.solo, Peer) else None
+    return table.solo if isinstance(table.solo, MatchSeat) else None
 
 
 def asking(do: Callable, *args: Any) -> str:
     """A match's ask or answer, its refusal as the command's."""
-    from firmware.seats.match_asks import AskRefused
+    from firmware.match.asks import AskRefused
 
     try:
         return do(*args)
@@ -36,42 +36,43 @@ def asking(do: Callable, *args: Any) -> str:
 
 def asked(table: Any) -> str:
     """What the menu's press did in a match: the ask made, or why none was."""
-    peer = match_of(table)
-    if peer is not None and peer.mine is not None:
-        return f"asked the other table to {peer.mine.words()}: it happens when its player agrees"
+    seat = match_of(table)
+    if seat is not None and seat.asking.mine is not None:
+        return (f"asked the other table to {seat.asking.mine.words()}: it happens when its "
+                "player agrees")
     return table.problem or "nothing changed"
 
 
 def claim(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
     """The person here claims the game: the other table was out of touch long enough."""
-    peer = match_of(table)
-    if peer is None or not peer.claimable or not table.game_on():
+    seat = match_of(table)
+    if seat is None or not seat.claimable or not table.game_on():
         raise CommandRefused("a game may be claimed only in a match whose other table has "
                              "been out of touch as long as `obelisk remote --claim-after` "
                              "allows")
-    seat = peer.person.value
-    words = desk.set_aside(table, now, f"claim-{seat}")
-    desk.table.tell("remote", state="claimed", message=f"player {seat} claimed "
+    person = seat.person.value
+    words = desk.set_aside(table, now, f"claim-{person}")
+    desk.table.tell("remote", state="claimed", message=f"player {person} claimed "
                             "the game: the other table is told when it is back")
     return words
 
 
 def peer_claim(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
     """The other table's player claimed the game while this one was out of touch."""
-    peer = match_of(table)
-    if peer is None or command.player != peer.seat.value or not table.game_on():
+    seat = match_of(table)
+    if seat is None or command.player != seat.seat.value or not table.game_on():
         raise CommandRefused("no game of this match for the other table to claim")
     return desk.set_aside(table, now, f"claim-{command.player}")
 
 
 def peer(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
-    """The other table's action of a remote match: lit here for the person to make."""
-    from firmware.seats.remote import Peer, RemoteError
+    """The other table's action in a match: lit here for the person to make."""
+    from firmware.match.seat import MatchError
 
     assert command.peer is not None  # ``parse`` sets it for this command
     match, n, data, agreed = command.peer
-    peer = table.solo
-    if not isinstance(peer, Peer) or peer.remote.match != match:
+    seat = match_of(table)
+    if seat is None or seat.match.name != match:
         raise CommandRefused(f"this table plays no match {match!r}")
     if not table.started:
         raise CommandRefused("waiting: the game has not started at this table yet")
@@ -80,8 +81,8 @@ def peer(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
     except (ObeliskError, ValueError, KeyError, TypeError) as exc:
         raise CommandRefused(f"the other table's action {n} cannot be read ({exc})") from None
     try:
-        said = peer.offered(table, n - 1, action, agreed)
-    except RemoteError as exc:
+        said = seat.offered(table, n - 1, action, agreed)
+    except MatchError as exc:
         table.tell("remote", state="stopped", message=str(exc))
         if table.may_pause():
             table.pause()  # nothing more is recorded until the two tables agree again
@@ -93,40 +94,41 @@ def peer(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
 
 def answer(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
     """The person here answers the other table's ask (as their press, or the menu)."""
-    peer = match_of(table)
-    if peer is None or peer.theirs is None:
+    seat = match_of(table)
+    if seat is None or seat.asking.theirs is None:
         raise CommandRefused("the other table asks nothing now")
-    peer.answer(table, bool(command.agree))
+    seat.asking.answer(table, bool(command.agree))
     return table.problem or ("agreed" if command.agree else "declined")
 
 
 def peer_ask(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
     """The other table asks (a pause, play on, the end, a takeback): put to the person."""
-    from firmware.seats.match_asks import Ask
+    from firmware.match.asks import Ask
 
-    peer = match_of(table)
-    if peer is None:
+    seat = match_of(table)
+    if seat is None:
         raise CommandRefused("this table plays no match")
-    return asking(lambda: peer.offered_ask(table, Ask.from_dict(command.ask)))
+    return asking(lambda: seat.asking.offered_ask(table, Ask.from_dict(command.ask)))
 
 
 def peer_answer(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
     """The other table's player answered this table's ask."""
-    from firmware.seats.match_asks import Ask
+    from firmware.match.asks import Ask
 
-    peer = match_of(table)
-    if peer is None:
+    seat = match_of(table)
+    if seat is None:
         raise CommandRefused("this table plays no match")
-    return asking(lambda: peer.answered(table, Ask.from_dict(command.ask),
-                                         bool(command.agree)))
+    return asking(lambda: seat.asking.answered(table, Ask.from_dict(command.ask),
+                                               bool(command.agree)))
 
 
 def link(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
     """How the link to the other table stands: told to every page."""
     assert command.link is not None  # ``parse`` sets it for this command
     state, words = command.link
-    if match_of(table) is not None:
-        match_of(table).claimable = state == "claimable"
+    seat = match_of(table)
+    if seat is not None:
+        seat.claimable = state == "claimable"
     table.tell("remote", state=state, message=words)
     return words
 
@@ -134,9 +136,8 @@ def link(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
 def clock(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
     """The other table's player's hourglass, as that table runs it: shown here too
     (this table runs no hourglass for a player who is not at it)."""
-    from firmware.seats.remote import Peer
-
-    if not isinstance(table.solo, Peer) or command.player != table.solo.seat.value:
+    seat = match_of(table)
+    if seat is None or command.player != seat.seat.value:
         raise CommandRefused("only the other table's player's hourglass is shown from afar")
     assert command.clock is not None  # ``parse`` sets it for this command
     state, seconds, left = command.clock
@@ -147,8 +148,9 @@ def clock(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
 def follow_up(desk: CommandDesk, now: float) -> None:
     """After any input: the end of a match's game, once the two tables agreed on it."""
     table = desk.table
-    if getattr(table.solo, "end_due", False):  # (after every reading: kept cheap)
-        table.solo.end_due = False
+    seat = match_of(table) if table.solo is not None else None  # (after every reading: cheap)
+    if seat is not None and seat.asking.end_due:
+        seat.asking.end_due = False
         if table.game_on():
             try:
                 desk.set_aside(table, now, "agreed")

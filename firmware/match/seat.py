@@ -1,20 +1,23 @@
-"""Playing a friend at another table: the peer's seat, whose moves come over the club's broker.
+"""Playing a friend at another table: the match's setting, its seed, and the other table's
+seat here, whose moves come over the club's broker.
 
-``Remote`` is what a table holds when ``--remote MATCH --seat A|B`` is given:
+``Match`` is what a table holds when ``--remote MATCH --seat A|B`` is given:
 the person here plays one seat, the player at the other table the other.
 Both tables start the same game from the same seed (drawn from the match's
 name, so neither has to send it). The link between them is ``obelisk
-remote`` (``firmware.readers.club.remote_link``), a reader like the page: the
-table service itself has no network.
+remote`` (``firmware.match.link``), a reader like the page: the table
+service itself has no network.
 
-The peer's actions reach the table as the local command ``peer``, each with
-its place in the game (the number of actions before it). The table takes
-only the next one; one it holds already must be the one it holds (else the
-two tables disagree, and the match stops with where). The next one is
-checked by the local rules and shown as the computer's move is in solo play
-(``Peer`` is a far seat, like ``firmware.seats.solo.Computer``), and it is
-recorded only once the sensors here see it made with the pieces: both
-journals then hold the same actions in the same order.
+The other table's actions reach the table as the local command ``peer``,
+each with its place in the game (the number of actions before it). The
+table takes only the next one; one it holds already must be the one it
+holds (else the two tables disagree, and the match stops with where). The
+next one is checked by the local rules and shown as the computer's move is
+in solo play (``MatchSeat`` is a far seat, like
+``firmware.seats.solo.Computer``), and it is recorded only once the sensors
+here see it made with the pieces: both journals then hold the same actions
+in the same order. What one table asks the other (a pause, the end, a
+takeback) the seat's ``Asks`` keeps (``firmware.match.asks``).
 
 Where both players may act at once (the towers' placing), a match takes
 them in seat order, A first: each table must record them in the same order,
@@ -31,8 +34,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.core import counted
 from engine.errors import ObeliskError
 from engine.players import Player
+from firmware.match.asks import AskRefused, Asks
 from firmware.seats.far_seat import FarSeat, movers
-from firmware.seats.match_asks import AskRefused, MatchAsks
 
 if TYPE_CHECKING:
     from engine.core import S, State
@@ -44,8 +47,8 @@ SECRET_ENV = "OBELISK_MATCH_SECRET"
 machine sees in ``ps``); ``obelisk play`` hands it to its service so."""
 
 
-class RemoteError(ObeliskError):
-    """A remote match that cannot be played as asked; the message names the fix."""
+class MatchError(ObeliskError):
+    """A match that cannot be played as asked; the message names the fix."""
 
 
 def match_seed(match: str, secret: str = "") -> int:
@@ -57,10 +60,10 @@ def match_seed(match: str, secret: str = "") -> int:
 
 
 @dataclass(frozen=True)
-class Remote:
+class Match:
     """Which match this table plays and which seat its person takes."""
 
-    match: str
+    name: str
     seat: Player  # the person at this table
     secret: str = field(default="", compare=False, repr=False)
     """A word both players agreed on (not the broker): the seed of a game with hidden values
@@ -68,94 +71,97 @@ class Remote:
     journal_key: ClassVar[str] = "remote"  # the start entry's key (``firmware.seats.seating``)
 
     def __post_init__(self) -> None:
-        if not MATCH_NAME.fullmatch(self.match):
-            raise RemoteError(f"a match's name is 1 to 40 lowercase letters, digits, - and _, "
-                              f"not {self.match!r}: for example --remote friday-night")
+        if not MATCH_NAME.fullmatch(self.name):
+            raise MatchError(f"a match's name is 1 to 40 lowercase letters, digits, - and _, "
+                              f"not {self.name!r}: for example --remote friday-night")
         try:
             self.secret.encode("utf-8")
         except UnicodeEncodeError:  # a byte that was no UTF-8, passed on as a lone surrogate
-            raise RemoteError("the secret word holds a character that is no text (a byte that "
+            raise MatchError("the secret word holds a character that is no text (a byte that "
                               "is not UTF-8, passed on by the terminal or the environment): "
                               "type it again in plain letters, the same at both tables") \
                 from None
 
     @property
-    def peer(self) -> Player:
+    def other(self) -> Player:
         """The seat the other table's player takes."""
         return self.seat.other
 
     flags: ClassVar[str] = "--remote and --seat"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"match": self.match, "seat": self.seat.value}
+        return {"match": self.name, "seat": self.seat.value}
 
     def words(self) -> str:
-        return f"match {self.match!r} is played, the person here in seat {self.seat.value}"
+        return f"match {self.name!r} is played, the person here in seat {self.seat.value}"
 
     def flag_values(self) -> list[str]:
         """This setting as the command line gives it (the secret word goes by ``SECRET_ENV``,
         never on a command line)."""
-        return ["--remote", self.match, "--seat", self.seat.value]
+        return ["--remote", self.name, "--seat", self.seat.value]
 
-    def far_seat(self, game_id: str) -> Peer:
+    def far_seat(self, game_id: str) -> MatchSeat:
         """The other table's seat at a table of ``game_id``."""
         from firmware.games import GAMES
 
         if GAMES[game_id].hidden_chance and not self.secret:
-            raise RemoteError(f"{game_id} hides values until the end: a match of it needs "
+            raise MatchError(f"{game_id} hides values until the end: a match of it needs "
                               "--secret WORD (or OBELISK_MATCH_SECRET=WORD in the "
                               "environment), a word both players agree on between them (by "
                               "phone, not through the club) and type at both tables, so that "
                               "no one on the broker can work the hidden values out")
-        return Peer(self, game_id)
+        return MatchSeat(self, game_id)
 
     @classmethod
-    def from_dict(cls, data: object) -> Remote:
+    def from_dict(cls, data: object) -> Match:
         if not isinstance(data, dict) or not isinstance(data.get("match"), str) \
                 or data.get("seat") not in ("A", "B"):
             raise ValueError(f"the remote match {data!r} is not a match name and a seat A or B")
         return cls(data["match"], Player(data["seat"]))
 
     def marked(self, seats: dict[str, str]) -> dict[str, str]:
-        """The seats as the game names them, the peer's marked as at the other table."""
-        seat = self.peer.value
+        """The seats as the game names them, the other table's marked as at the other table."""
+        seat = self.other.value
         return {**seats, seat: f"{seats.get(seat, seat)} (at the other table)"}
 
 
-class Peer(MatchAsks, FarSeat):
+class MatchSeat(FarSeat):
     """The other table's seat here: its moves arrive as actions, are lit, and count once made;
-    a pause, the end or a takeback is asked of it (``MatchAsks``)."""
+    a pause, the end or a takeback is asked of it through ``asking``, which it holds."""
 
     called = "the other table"
     pressed_here = False  # the other table's players press its buttons
 
-    def __init__(self, remote: Remote, game_id: str) -> None:
-        super().__init__(remote, remote.peer, game_id)
-        self.remote = remote
-        self.arrived: dict[int, Any] = {}  # the peer's next action, by its place in the game
+    def __init__(self, match: Match, game_id: str, agreed: int = 0) -> None:
+        """``agreed``: the takebacks the two tables agreed in the game so far (a resumed
+        game's journal counts them: both tables count them alike)."""
+        super().__init__(match, match.other, game_id)
+        self.match = match
+        self.asking = Asks(match.other, agreed)
+        self.arrived: dict[int, Any] = {}  # its next action, by its place in the game
         self.problem = ""  # why the match cannot go on (the tables disagree), in words
-        self._start_asking()
+        self.claimable = False  # the other table was out of touch long enough to claim
 
     def public(self) -> dict[str, Any]:
-        return {"match": self.remote.to_dict()}
+        return {"match": self.match.to_dict()}
 
     def first_seed(self, seed: int) -> int:
-        return match_seed(self.remote.match, self.remote.secret)
+        return match_seed(self.match.name, self.match.secret)
 
     def next_seed(self, seed: int) -> int:
         """The next game of the match: both tables draw the same seed."""
-        return match_seed(f"{self.remote.match}:{seed}", self.remote.secret)
+        return match_seed(f"{self.match.name}:{seed}", self.match.secret)
 
-    # ---------------------------------------------------------------- the peer's actions
+    # ---------------------------------------------------------------- the other table's actions
 
     def offered(self, table: CoreTable[V, S], index: int, action: Any, agreed: int = 0) -> str:
-        """The peer's action ``action`` at place ``index`` came, after ``agreed`` takebacks
-        agreed: what became of it, in words. RemoteError when the two tables disagree (the
-        match cannot go on)."""
-        have = len(table.actions)
-        if agreed != self.agreed:
-            return (f"waiting: this table has {self.agreed} takebacks agreed, the other "
-                    f"{agreed}" if agreed > self.agreed else "taken back already")
+        """The other table's action ``action`` at place ``index`` came, after ``agreed``
+        takebacks agreed: what became of it, in words. MatchError when the two tables
+        disagree (the match cannot go on)."""
+        have, ours = len(table.actions), self.asking.agreed
+        if agreed != ours:
+            return (f"waiting: this table has {ours} takebacks agreed, the other "
+                    f"{agreed}" if agreed > ours else "taken back already")
         if index < have:
             if self._same_record(table, index, action):
                 return "already recorded"
@@ -166,6 +172,14 @@ class Peer(MatchAsks, FarSeat):
             return f"waiting: this table has {counted(have, 'action')}, this is action {index + 1}"
         if self.arrived.get(index) == action:
             return "lit already"
+        self._check(table, index, action)
+        self.arrived = {index: action}
+        self._for = None  # worked out afresh: the asked move is this one
+        return "lit for the person here to make"
+
+    def _check(self, table: CoreTable[V, S], index: int, action: Any) -> None:
+        """The local rules take the other table's next action, made by its seat; MatchError
+        in words when they do not."""
         pos = table.position
         try:
             actor = pos.actor(action)
@@ -181,9 +195,6 @@ class Peer(MatchAsks, FarSeat):
         if actor is not self.seat:
             raise self._disagree(table, index, f"the other table sent a move of player "
                                  f"{actor.value}, who plays here")
-        self.arrived = {index: action}
-        self._for = None  # worked out afresh: the asked move is this one
-        return "lit for the person here to make"
 
     def _same_record(self, table: CoreTable[V, S], index: int, action: Any) -> bool:
         return table.record.action_to_dict(table.actions[index]) == \
@@ -195,14 +206,14 @@ class Peer(MatchAsks, FarSeat):
         except (ObeliskError, ValueError, AttributeError):
             return str(action)
 
-    def _disagree(self, table: CoreTable[V, S], index: int, words: str) -> RemoteError:
+    def _disagree(self, table: CoreTable[V, S], index: int, words: str) -> MatchError:
         self.problem = f"the tables disagree at action {index + 1}: {words}; the match stops here"
-        return RemoteError(self.problem)
+        return MatchError(self.problem)
 
     # ---------------------------------------------------------------- the far seat
 
     def _plan(self, table: CoreTable[V, S], seat: Player) -> tuple[Any, ...]:
-        """The peer's move, once it came: the next action in the game, only that one."""
+        """The other table's move, once it came: the next action in the game, only that one."""
         action = self.arrived.get(len(table.actions))
         return () if action is None else (action,)
 
@@ -211,13 +222,13 @@ class Peer(MatchAsks, FarSeat):
         return True
 
     def hands_free(self, action: Any) -> bool:
-        """The peer's hourglass ran out, a bonus declined, a pass: the table plays it itself."""
+        """Its hourglass ran out, a bonus declined, a pass: the table plays it itself."""
         return self.rules.hands_free(action) or type(action).__name__ == "Timeout"
 
     def refuse(self, table: CoreTable[V, S], action: Any,
                actor: Player) -> tuple[str, tuple[Any, ...]] | None:
-        if self.agreed_to is not None:
-            return self.takeback_words(table), ()
+        if self.asking.agreed_to is not None:
+            return self.asking.takeback_words(table), ()
         pos = table.position
         if actor is self.seat:
             if not self.asked:
@@ -232,41 +243,51 @@ class Peer(MatchAsks, FarSeat):
 
     def doing(self, table: CoreTable[V, S], words: str) -> str:
         """The turn's words, or what an agreed takeback still needs lifted off here."""
-        return self.takeback_words(table) or super().doing(table, words)
+        return self.asking.takeback_words(table) or super().doing(table, words)
 
     def standing(self, table: CoreTable[V, S]) -> list[dict[str, Any]]:
-        return super().standing(table) + self.standing_asks(table)
+        return super().standing(table) + self.asking.standing(table)
 
     def answers(self, table: CoreTable[V, S], player: Player, kind: str) -> bool:
         """The person's press agrees to the other table's ask."""
-        if self.theirs is None or player is not self.person or kind != "press":
+        if self.asking.theirs is None or player is not self.person or kind != "press":
             return False
-        self.answer(table, agree=True)
+        self.asking.answer(table, agree=True)
         return True
 
     def menu(self, table: CoreTable[V, S]) -> bool:
         """The menu button declines the other table's ask, or asks it to pause (play on)."""
-        if self.theirs is not None:
-            self.answer(table, agree=False)
+        if self.asking.theirs is not None:
+            self.asking.answer(table, agree=False)
             return True
         kind = "pause" if table.may_pause() else "resume" if table.may_resume() else None
         if kind is None:
             return False
         try:
-            self.propose(table, kind)
+            self.asking.propose(table, kind)
         except AskRefused as exc:
             table.tell("notice", message=str(exc))
         return True
 
+    def confirms(self, table: CoreTable[V, S], player: Player) -> bool:
+        """A press confirming a takeback on offer asks the other table (``Asks.confirms``)."""
+        return self.asking.confirms(table, player)
+
+    def on_takeback(self, table: CoreTable[V, S], to: int) -> bool:
+        """The pieces stand as the game before ``to``: a takeback the two tables agreed
+        (``Asks.on_takeback``)."""
+        return self.asking.on_takeback(table, to)
+
     def recorded(self, pos: State, made: Any) -> Any:
-        """What the journal keeps for a move made here: the peer's own action when this is
-        it (a towers block of the same colour may be another of the set's)."""
+        """What the journal keeps for a move made here: the other table's own action when
+        this is it (a towers block of the same colour may be another of the set's)."""
         for wanted in self.asked:
             if self.rules.same(pos, wanted, made):
                 return wanted
         return made
 
     def first_to_act(self, pos: State) -> bool:
-        """The peer acts first when it alone may, or when both may and its seat comes first."""
+        """The other table acts first when it alone may, or when both may and its seat
+        comes first."""
         mover = movers(pos)
         return self.seat in mover and (len(mover) == 1 or self.seat.value < self.person.value)
