@@ -173,6 +173,19 @@ def mqtt(args: argparse.Namespace) -> int:
     return run(where, load_config(find_config(where, args.config)))
 
 
+def _broker_and_table(args: argparse.Namespace) -> None:
+    """``--broker`` and ``--table`` come together, and never with ``--config``."""
+    if args.config is not None:
+        raise argparse.ArgumentTypeError("give either --broker with --table, or a "
+                                         "configuration file (--config), not both")
+    if args.table is None:
+        raise argparse.ArgumentTypeError("--broker needs --table too: this table's name on "
+                                         "the broker, a different one at each table")
+    if args.broker is None:
+        raise argparse.ArgumentTypeError("--table needs --broker too: the club's broker, "
+                                         "mqtt://host[:port]")
+
+
 def remote(args: argparse.Namespace) -> int:
     from firmware.match.link import run_link
     from firmware.readers.club.config import config_from, find_config, load_config
@@ -180,9 +193,7 @@ def remote(args: argparse.Namespace) -> int:
 
     where = args.state_dir or default_state_dir()
     if args.broker is not None or args.table is not None:
-        if args.broker is None or args.table is None or args.config is not None:
-            raise argparse.ArgumentTypeError("give --broker and --table together, or a "
-                                             "configuration file (--config), not both")
+        _broker_and_table(args)
         config = config_from({"broker": args.broker, "table": args.table}, "the command line")
     else:
         config = load_config(find_config(where, args.config))

@@ -149,3 +149,16 @@ def test_the_flags_words_are_the_engines():
         for flag in game.flags:
             if flag.enum:
                 assert tuple(e.value for e in load(flag.enum)) == flag.choices
+
+
+@pytest.mark.parametrize(("given", "words"), [
+    (["--broker", "mqtt://127.0.0.1:1"], "--broker needs --table too"),
+    (["--table", "ta"], "--table needs --broker too"),
+    (["--broker", "mqtt://127.0.0.1:1", "--table", "ta", "--config", "mqtt.toml"],
+     "either --broker with --table, or a configuration file (--config), not both"),
+])
+def test_the_link_says_which_of_its_broker_options_is_missing_or_too_many(
+        given, words, tmp_path, capsys):
+    assert main(["remote", "--state-dir", str(tmp_path), *given]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
