@@ -481,9 +481,10 @@ def run_play(game: str, state_dir: str | None, port: int, address: str,
             "page; reopen it at this one)" if play.moved else ""
         print(f"obelisk play: open {play.url} in a browser and play {game} with the hands "
               f"panel{moved}", flush=True)
+        logs = [LOGS[name] for name in ("service", "board", "page")] + (
+            [LOGS["link"]] if link is not None else [])
         print(f"obelisk play: the table on {where}; what its processes say is in {where}/"
-              f"{LOGS['service']}, {LOGS['board']} and {LOGS['page']}; Ctrl-C stops",
-              flush=True)
+              f"{', '.join(logs[:-1])} and {logs[-1]}; Ctrl-C stops", flush=True)
         for words in play.later:
             print(f"obelisk play: {words}", file=sys.stderr, flush=True)
         if play.resumes is not None:

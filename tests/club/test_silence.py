@@ -134,6 +134,8 @@ def test_obelisk_play_with_a_silent_broker_says_so_on_the_page_and_plays_on(tmp_
         assert "gave no MQTT answer" in remote[0]["message"], remote
         assert play.page() == 200 and play.process.poll() is None
         assert "gave no MQTT answer" in _said(tmp_path / "table" / "link.log", "MQTT answer")
+        logs = next(line for line in play.out.read_text().splitlines() if "Ctrl-C stops" in line)
+        assert "service.log, board.log, page.log and link.log" in logs, logs  # all it writes
     finally:
         play.stop()
         silent.close()
