@@ -247,3 +247,22 @@ def test_a_claim_needs_the_links_leave_and_sets_the_game_aside_at_both_tables(tm
         ended = json.loads(kept.read_text().splitlines()[-1])
         assert ended == {"t": "ended", "how": "claim-A"}
     assert SET_ASIDE["claim-A"].startswith("claimed by player A")
+
+
+def test_every_ask_and_answer_is_said_in_words_at_both_tables(tmp_path):
+    """What happened, at either table, says the ask and its answer in words: never the ask's
+    fields as a dict (the page and the terminal both read ``headline``)."""
+    from firmware.readers.terminal.screen import headline
+
+    a, b = _tables(tmp_path)
+    _menu(a)
+    [ask] = _asks(a, "asked")
+    b.table.solo.asking.offered_ask(b.table, ask)
+    b.press(B)
+    a.table.solo.asking.answered(a.table, ask, True)
+    said = {t: [headline(e) for e in t.events if e["event"] == "match"] for t in (a, b)}
+    assert said[a] == ["the match: asked the other table to pause the game: it happens when "
+                       "its player agrees", "the match: the other table agreed to pause the game"]
+    assert said[b][0].startswith("the match: the other table (player A) asks to pause the game")
+    assert said[b][1] == "the match: the other table's ask to pause the game was agreed"
+    assert not any("{" in line or "'kind'" in line for lines in said.values() for line in lines)

@@ -139,7 +139,7 @@ def _table_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str 
                     f"{counted(event['actions'], 'action')} played){turn}")
         case "notice":
             return f"{who + ': ' if who else ''}{event['message']}"
-        case "remote":
+        case "remote" | "match":  # how the link stands; an ask between the tables
             return f"the match: {event['message']}"
         case "devices":
             if not event["missing"]:
