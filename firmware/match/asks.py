@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.core import counted
 from engine.errors import ObeliskError
 from engine.players import Player
 
@@ -196,10 +197,12 @@ class Asks:
         to = self.agreed_to
         if to is None:
             return ""
-        words = "; ".join(table.history[k].action_to_string(table.actions[k])
-                          for k in range(to, len(table.actions)))
-        return (f"as agreed with the other table, take back {words}: lift those pieces "
-                "off as they were before")
+        done = "; then ".join(table._done(table.actions[k], table.history[k])
+                              for k in range(to, len(table.actions)))
+        undone = len(table.actions) - to
+        return (f"as agreed with the other table, take back the last "
+                f"{counted(undone, 'action')} ({done}): lift those pieces off as they were "
+                "before")
 
     def on_takeback(self, table: CoreTable[V, S], to: int) -> bool:
         """The pieces here stand as the game did before ``to`` of its actions: True when a

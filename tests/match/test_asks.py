@@ -83,7 +83,11 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     b.press(B)  # B agrees: B's table waits for its pieces, and says which
     [agreed] = _asks(b, "agreed")
     assert agreed == ask and len(b.table.actions) == 1
-    assert "as agreed with the other table, take back" in b.table.turn.doing()
+    doing = b.table.turn.doing()
+    made = a.table._done(a.table.actions[0], a.table.history[0])  # in words, as it was said
+    assert f"as agreed with the other table, take back the last 1 action ({made})" in doing
+    notation = b.table.history[0].action_to_string(b.table.actions[0])
+    assert made != notation and f"take back {notation}" not in doing  # words, not notation
     b.see(sight(b.table.position))  # nothing lifted yet: a new move would be refused
     assert len(b.table.actions) == 1
     _lift(b, 0)  # B lifts the stone: taken back at B
