@@ -97,8 +97,14 @@ def takeback(desk: CommandDesk, table: Any, command: Command, now: float) -> str
                              "piece came off, may confirm this takeback")
     for player in [command.player] if command.player else owners:
         desk.press(player, now)
-    return "confirmed" if desk.table.offer is None else "confirmed for " \
-        f"{seats.get(command.player, command.player)}; the other owner confirms too"
+    if desk.table.offer is None:
+        return "confirmed"
+    if desk.table.solo is not None and "match" in desk.table.solo.public():
+        # a match: the person's press asked the other table, whose player answers there
+        return ("confirmed here, and asked of the other table: it happens when its player "
+                "agrees")
+    return f"confirmed for {seats.get(command.player, command.player)}; the other owner " \
+        "confirms too"
 
 
 def choose(desk: CommandDesk, table: Any, command: Command, now: float) -> str:

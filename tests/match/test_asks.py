@@ -270,3 +270,15 @@ def test_every_ask_and_answer_is_said_in_words_at_both_tables(tmp_path):
     assert said[b][0].startswith("the match: the other table (player A) asks to pause the game")
     assert said[b][1] == "the match: the other table's ask to pause the game was agreed"
     assert not any("{" in line or "'kind'" in line for lines in said.values() for line in lines)
+
+
+def test_a_takeback_confirmed_on_the_page_in_a_match_says_it_asked_the_other_table(tmp_path):
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    _lift(a, 0)
+    answer = _Service(a).do("takeback", player="A")
+    assert answer["ok"], answer
+    [ask] = _asks(a, "asked")
+    assert ask.kind == "takeback"
+    assert "the other table" in answer["message"], answer
+    assert "the other owner confirms" not in answer["message"]  # no owner here to press
