@@ -299,8 +299,7 @@ class Play:
         resolved = resolve(Journal(self.dir), self.game, lambda _game: chosen,
                            continue_with=f"`obelisk play {{game}}{named}` without game options")
         if resolved.unfinished:
-            self.resumes = sum(1 for entry in resolved.unfinished.entries
-                               if entry.get("t") == "action")
+            self.resumes = resolved.unfinished.standing()
 
     def _said(self, name: str, process: subprocess.Popen,
               check: Callable[[str], T | None]) -> T | None:

@@ -87,7 +87,7 @@ class FinishedGame:
         last = self.entries.entries[-1]
         said = last.get("how") if last.get("t") == ENDED else None
         how = SET_ASIDE.get(said, LEFT) if isinstance(said, str) else LEFT
-        played = _played(self.entries.entries)
+        played = self.entries.standing()
         return f"{how}, {played} action{'' if played == 1 else 's'} in"
 
     def summary(self) -> str:
@@ -103,17 +103,6 @@ class FinishedGame:
         return "  ".join(part for part in (self.id, self.when, self.game, options or "-",
                                            computer and f"computer: {computer}", self.ending)
                          if part)
-
-
-def _played(entries: tuple[dict, ...]) -> int:
-    """How many actions a game's entries leave standing (after its takebacks)."""
-    played = 0
-    for entry in entries:
-        if entry.get("t") == "action":
-            played += 1
-        elif entry.get("t") == "takeback" and type(entry.get("to")) is int:
-            played = min(played, entry["to"])
-    return played
 
 
 def computer_of(start: dict) -> dict | None:

@@ -76,6 +76,17 @@ class GameEntries:
     def line(self, index: int) -> int:
         return self.first_line + index
 
+    def standing(self) -> int:
+        """How many actions the game holds after its takebacks: what its moves list shows
+        and a resumed game counts (not every action line: a takeback undid some)."""
+        held = 0
+        for entry in self.entries:
+            if entry.get("t") == "action":
+                held += 1
+            elif entry.get("t") == "takeback" and type(entry.get("to")) is int:
+                held = min(held, entry["to"])
+        return held
+
     def damaged(self, index: int, what: str) -> JournalError:
         """The error for entry ``index``: the file, its line, what is wrong, what to do."""
         return JournalError(f"{self.path} line {self.line(index)}: {what}. The unfinished game "

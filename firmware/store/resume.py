@@ -101,7 +101,7 @@ def resolve(journal: Journal, wanted: str | None, chosen: Callable[[GameType], d
         what = f"{game.id} game" + (f" ({shown})" if shown else "")
         other = "another game" if asked is not game else \
             f"other options ({', '.join(_named(game, k, kept.get(k)) for k in differ)})"
-        actions = sum(1 for e in unfinished.entries if e.get("t") == "action")
+        actions = unfinished.standing()
         raise ResumeError(
             f"{journal.dir} holds an unfinished {what}, {counted(actions, 'action')} in, and this "
             f"command asks for {other}. To continue it, run "

@@ -173,3 +173,19 @@ def test_play_keeps_its_table_where_pin_watch_and_the_next_play_find_it(home, tm
     finally:
         follow.close()
         again.stop()
+
+
+def test_a_resumed_game_counts_the_actions_its_takebacks_left_standing(tmp_path):
+    """The terminal's "resumes, N actions in" counts as the page's moves list does: a
+    takeback undoes the actions after it (the count once took every action line)."""
+    from firmware.sim.play import Play
+    from tests.support.tables import StonesHarness
+
+    t = StonesHarness(tmp_path).started()  # its start journalled
+    t.play_random(3)
+    for n, action in enumerate(t.table.actions, 1):
+        t.table.journal.append({"t": "action", "n": n, **t.table._entry_of(action)})
+    t.table.journal.append({"t": "takeback", "to": 2, "agreed": True})  # one taken back
+    play = Play("stones", tmp_path, chosen={})
+    play._unfinished()
+    assert play.resumes == 2
