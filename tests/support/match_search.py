@@ -274,7 +274,10 @@ class Table:
 
     def receive(self, message: Any) -> None:
         if isinstance(message, tuple):  # the other table's hello
+            behind = message[1] < self.game.number and message[1] != self.peer_game
             self.peer_game = message[1]
+            if behind:  # it lags a game behind: what this table holds of that game, again
+                self.again()
         elif isinstance(message, Action):
             self._take(message)
             self._moved()
@@ -375,7 +378,7 @@ class Table:
         return {e.decision.ask.id: e.decision for e in self.journal if isinstance(e, kind)}
 
     def fingerprint(self) -> tuple[Any, ...]:
-        return (len(self.journal), self.asks, self.game.summary())
+        return (len(self.journal), self.asks, self.game.summary(), self.peer_game)
 
 
 def _topic(message: Message) -> str | None:
