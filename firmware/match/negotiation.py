@@ -24,20 +24,20 @@ from dataclasses import dataclass, replace
 from firmware.match.negotiation_values import (
     Acknowledged,
     Adopted,
-    Ask,
     Asked,
     AskId,
+    AskKind,
+    AskOutcome,
     AskUnfit,
     CarryOut,
     Decided,
     Decision,
     Effect,
     Fact,
-    Kind,
     Message,
     NothingAsked,
     Offer,
-    Outcome,
+    PlacedAsk,
     Standing,
     Told,
     Withdrawn,
@@ -46,22 +46,22 @@ from firmware.match.negotiation_values import (
 SEATS = ("A", "B")
 
 
-def unfit(ask: Ask, here: Standing) -> str:
+def unfit(ask: PlacedAsk, here: Standing) -> str:
     """Why ``ask`` cannot happen in the game as it stands here, at the ask's own place
     ("": it can)."""
     if here.over:
         return "the game is over"
-    if ask.kind is Kind.PAUSE and here.paused:
+    if ask.kind is AskKind.PAUSE and here.paused:
         return "the game is paused already"
-    if ask.kind is Kind.RESUME and not here.paused:
+    if ask.kind is AskKind.RESUME and not here.paused:
         return "the game is not paused"
-    if ask.kind is Kind.TAKEBACK and not 0 <= ask.to < ask.at.actions:
+    if ask.kind is AskKind.TAKEBACK and not 0 <= ask.to < ask.at.actions:
         undone = ask.at.actions - ask.to
         return f"there are not {undone} actions to take back"
     return ""
 
 
-def place(ask: Ask, here: Standing) -> str | None:
+def place(ask: PlacedAsk, here: Standing) -> str | None:
     """Where the game here stands to ``ask``: None while it has not reached the ask's place
     (the ask waits), "" at it, else why the ask lapsed."""
     if ask.id.game < here.game:
@@ -98,10 +98,10 @@ class Negotiation:
     acknowledged yet."""
 
     seat: str
-    mine: tuple[Ask, ...] = ()
+    mine: tuple[PlacedAsk, ...] = ()
     withdrawn: frozenset[AskId] = frozenset()
     numbered: tuple[int, int] = (0, 0)  # (game, number) of this table's last ask
-    theirs: Ask | None = None
+    theirs: PlacedAsk | None = None
     offered: bool = False
     made: tuple[Decision, ...] = ()
     acked: tuple[int, int] = (0, 0)  # the other's asks decided there up to (game, number)
@@ -116,14 +116,14 @@ class Negotiation:
 
     # ------------------------------------------------------------ the person here asks
 
-    def ask(self, here: Standing, kind: Kind, to: int = -1) -> Step:
+    def ask(self, here: Standing, kind: AskKind, to: int = -1) -> Step:
         """The person here asks the other table; AskUnfit (with why) when it cannot be."""
         if self.theirs is not None and self.offered:
             raise AskUnfit(f"the other table asked to {self.theirs.words()} first: agree or "
                            "decline that first")
         game, last = self.numbered
         number = last + 1 if game == here.game else 1
-        ask = Ask(AskId(here.game, self.seat, number), kind, here.at, to)
+        ask = PlacedAsk(AskId(here.game, self.seat, number), kind, here.at, to)
         why = unfit(ask, here)
         if why:
             raise AskUnfit(f"the other table cannot be asked to {ask.words()}: {why}")
@@ -152,8 +152,8 @@ class Negotiation:
             raise NothingAsked("the other table asks nothing now")
         why = place(ask, here)
         if why:  # (``moved`` lapses it first, so only a caller that skipped it lands here)
-            return self._decide(ask, Outcome.LAPSED, why)
-        return self._decide(ask, Outcome.AGREED if agree else Outcome.DECLINED)
+            return self._decide(ask, AskOutcome.LAPSED, why)
+        return self._decide(ask, AskOutcome.AGREED if agree else AskOutcome.DECLINED)
 
     def moved(self, here: Standing) -> Step:
         """The game here changed (an action, a takeback, a pause, the next game): the other
@@ -165,12 +165,12 @@ class Negotiation:
         if where is None:
             return Step(self)
         if where:
-            return self._decide(ask, Outcome.LAPSED, where)
+            return self._decide(ask, AskOutcome.LAPSED, where)
         if self.mine:
-            return self._decide(ask, Outcome.LAPSED, "both tables asked at once: ask again "
+            return self._decide(ask, AskOutcome.LAPSED, "both tables asked at once: ask again "
                                 "once this table's ask is answered")
-        if ask.kind is Kind.CLAIM:  # the table answers a claim: its player was away
-            return self._decide(ask, Outcome.AGREED)
+        if ask.kind is AskKind.CLAIM:  # the table answers a claim: its player was away
+            return self._decide(ask, AskOutcome.AGREED)
         if self.offered:
             return Step(self)
         return Step(replace(self, offered=True), effects=(Offer(ask),))
@@ -191,7 +191,7 @@ class Negotiation:
             return Step(replace(self, acked=upto, made=made))
         return Step(self)
 
-    def _heard(self, ask: Ask, here: Standing) -> Step:
+    def _heard(self, ask: PlacedAsk, here: Standing) -> Step:
         kept = self._made(ask.id)
         if kept is not None:
             return Step(self, sends=(Decided(kept),))  # (its decision may have been lost)
@@ -200,11 +200,11 @@ class Negotiation:
         held = [] if self.theirs is None else [_key(self.theirs.id)]
         newest = max([_key(d.ask.id) for d in self.made] + held, default=(0, 0))
         if _key(ask.id) < newest:
-            return self._decide(ask, Outcome.LAPSED, "a newer ask of the other table "
+            return self._decide(ask, AskOutcome.LAPSED, "a newer ask of the other table "
                                 "replaced it")
         step = Step(self)
         if self.theirs is not None:
-            step = self._decide(self.theirs, Outcome.LAPSED, "a newer ask of the other "
+            step = self._decide(self.theirs, AskOutcome.LAPSED, "a newer ask of the other "
                                 "table replaced it")
         holding = replace(step.state, theirs=ask, offered=False)
         return step.then(holding.moved(here))
@@ -214,7 +214,7 @@ class Negotiation:
         if kept is not None:
             return Step(self, sends=(Decided(kept),))
         if self.theirs is not None and self.theirs.id == id:
-            return self._decide(self.theirs, Outcome.LAPSED, "the other table took it back")
+            return self._decide(self.theirs, AskOutcome.LAPSED, "the other table took it back")
         return Step(self)  # (its ask has not come yet: the asking table sends both again)
 
     def _adopt(self, decision: Decision) -> Step:
@@ -224,7 +224,7 @@ class Negotiation:
         state = replace(self, mine=mine, withdrawn=self.withdrawn - {decision.ask.id})
         return Step(state, (Adopted(decision),), (), _effects(decision))
 
-    def _decide(self, ask: Ask, outcome: Outcome, why: str = "") -> Step:
+    def _decide(self, ask: PlacedAsk, outcome: AskOutcome, why: str = "") -> Step:
         decision = Decision(ask, outcome, why)
         state = replace(self, made=(*self.made, decision))
         if self.theirs == ask:
@@ -274,4 +274,4 @@ def _key(id: AskId) -> tuple[int, int]:
 
 def _effects(decision: Decision) -> tuple[Effect, ...]:
     told = Told(decision)
-    return (CarryOut(decision), told) if decision.outcome is Outcome.AGREED else (told,)
+    return (CarryOut(decision), told) if decision.outcome is AskOutcome.AGREED else (told,)

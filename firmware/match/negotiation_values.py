@@ -23,7 +23,7 @@ class NothingAsked(AskUnfit):
     """An answer when the other table asks nothing of the person here."""
 
 
-class Kind(StrEnum):
+class AskKind(StrEnum):
     """What one table may ask of the other."""
 
     PAUSE = "pause"
@@ -33,7 +33,7 @@ class Kind(StrEnum):
     CLAIM = "claim"
 
 
-class Outcome(StrEnum):
+class AskOutcome(StrEnum):
     """What became of an ask: only the answering table decides it."""
 
     AGREED = "agreed"
@@ -42,7 +42,7 @@ class Outcome(StrEnum):
 
 
 @dataclass(frozen=True, order=True)
-class Position:
+class GamePlace:
     """Where a game stands: the takebacks agreed in it, then its actions. Ordered so, since a
     game only moves forward in that order (an agreed takeback starts a new line)."""
 
@@ -61,30 +61,30 @@ class AskId:
 
 
 @dataclass(frozen=True)
-class Ask:
+class PlacedAsk:
     """One table's ask, bound to the place in the game where it was asked."""
 
     id: AskId
-    kind: Kind
-    at: Position
+    kind: AskKind
+    at: GamePlace
     to: int = -1  # a takeback: how many actions stay
 
     def words(self) -> str:
         """What is asked, as a player reads it."""
-        if self.kind is Kind.TAKEBACK:
+        if self.kind is AskKind.TAKEBACK:
             undone = self.at.actions - self.to
             return f"take back the last {undone} action{'s' if undone != 1 else ''}"
-        return {Kind.PAUSE: "pause the game", Kind.RESUME: "play on",
-                Kind.END: "end the game here, unfinished",
-                Kind.CLAIM: "claim the game (the other table was out of touch)"}[self.kind]
+        return {AskKind.PAUSE: "pause the game", AskKind.RESUME: "play on",
+                AskKind.END: "end the game here, unfinished",
+                AskKind.CLAIM: "claim the game (the other table was out of touch)"}[self.kind]
 
 
 @dataclass(frozen=True)
 class Decision:
     """The answering table's decision on one ask, with its reason in a player's words."""
 
-    ask: Ask
-    outcome: Outcome
+    ask: PlacedAsk
+    outcome: AskOutcome
     why: str = ""
 
     def words(self) -> str:
@@ -98,7 +98,7 @@ class Standing:
     it stands, paused or not, over or not."""
 
     game: int
-    at: Position
+    at: GamePlace
     paused: bool = False
     over: bool = False
 
@@ -107,7 +107,7 @@ class Standing:
 class Asked:
     """Message and record: this table asks (sent again until decided)."""
 
-    ask: Ask
+    ask: PlacedAsk
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,7 @@ Fact = Asked | Withdrawn | Decided | Adopted
 class Offer:
     """Effect: put this ask to the person here (their button agrees, the menu declines)."""
 
-    ask: Ask
+    ask: PlacedAsk
 
 
 @dataclass(frozen=True)

@@ -28,17 +28,17 @@ from firmware.match.negotiation import Negotiation, Step, unfit
 from firmware.match.negotiation_values import (
     Acknowledged,
     Adopted,
-    Ask,
     Asked,
     AskId,
+    AskKind,
+    AskOutcome,
     AskUnfit,
     CarryOut,
     Decided,
     Decision,
-    Kind,
+    GamePlace,
     Message,
-    Outcome,
-    Position,
+    PlacedAsk,
     Standing,
     Withdrawn,
 )
@@ -116,7 +116,7 @@ class Game:
         return self.ended or bool(self.actions and self.actions[-1].final)
 
     def standing(self) -> Standing:
-        return Standing(self.number, Position(self.line, len(self.actions)), self.paused,
+        return Standing(self.number, GamePlace(self.line, len(self.actions)), self.paused,
                         self.over)
 
     def summary(self) -> tuple[Any, ...]:
@@ -194,7 +194,7 @@ class Table:
             else:
                 facts.append(entry)
                 if isinstance(entry, Decided | Adopted) and \
-                        entry.decision.outcome is Outcome.AGREED:
+                        entry.decision.outcome is AskOutcome.AGREED:
                     self._carry_out(entry.decision)
         self.asks = Negotiation.restored(self.seat, facts)
         self.connect()
@@ -222,21 +222,21 @@ class Table:
         self._moved()
         return f"moved {index}"
 
-    def ask(self, kind: Kind, back: int) -> str:
+    def ask(self, kind: AskKind, back: int) -> str:
         here = self.game.standing()
         try:
-            to = here.at.actions - back if kind is Kind.TAKEBACK else -1
+            to = here.at.actions - back if kind is AskKind.TAKEBACK else -1
             step = self.asks.ask(here, kind, to)
         except AskUnfit as exc:
             return f"refused: {exc}"
         self._apply(step)
         return f"asked {kind.value}"
 
-    def fitting(self) -> list[Kind]:
+    def fitting(self) -> list[AskKind]:
         """The kinds of ask that fit the game here now (the takeback: of the last action)."""
         here = self.game.standing()
         return [kind for kind in KINDS
-                if not unfit(Ask(AskId(0, self.seat, 0), kind, here.at, here.at.actions - 1),
+                if not unfit(PlacedAsk(AskId(0, self.seat, 0), kind, here.at, here.at.actions - 1),
                              here)]
 
     def withdraw(self) -> str:
@@ -357,15 +357,15 @@ class Table:
         if ask.id.game != game.number:
             self.problem = f"{decision} carried out in game {game.number}"
             return
-        if ask.kind in (Kind.PAUSE, Kind.RESUME):
-            game.paused = ask.kind is Kind.PAUSE
+        if ask.kind in (AskKind.PAUSE, AskKind.RESUME):
+            game.paused = ask.kind is AskKind.PAUSE
             return
         if ask.at.takebacks != game.line or len(game.actions) < ask.at.actions:
             self.problem = f"{decision} carried out at line {game.line}, " \
                            f"{len(game.actions)} actions"
             return
         game.early = None
-        if ask.kind is Kind.TAKEBACK:
+        if ask.kind is AskKind.TAKEBACK:
             del game.actions[ask.to:]
             game.line += 1
         else:  # the end, or a claim: set aside as it stood when asked
@@ -406,7 +406,7 @@ def _ahead(message: Asked, here: Standing) -> bool:
 STEPS = (("move", 16), ("ask", 10), ("answer", 10), ("withdraw", 2), ("deliver", 30),
          ("drop", 6), ("double", 4), ("again", 8), ("crash", 2), ("boot", 3),
          ("disconnect", 2), ("connect", 3), ("broker", 1), ("broker-lost", 1))
-KINDS = tuple(Kind)
+KINDS = tuple(AskKind)
 
 
 def schedule(seed: int, length: int = 60) -> list[tuple[Any, ...]]:
@@ -489,7 +489,7 @@ class Match:
         if what == "move":
             return table.move(final=number % 7 == 0)
         if what == "ask":
-            kinds = table.fitting() if step[2] == "fitting" else [Kind(step[2])]
+            kinds = table.fitting() if step[2] == "fitting" else [AskKind(step[2])]
             return table.ask(kinds[(number - 1) % len(kinds)], number) if kinds else "no ask fits"
 
         if what == "answer":
