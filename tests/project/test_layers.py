@@ -220,7 +220,7 @@ INSIDE = {
         ("firmware.contract", "firmware.games"),  # what a game declares, and the registry
         ("firmware.store",),  # journal, sealed facts, finished games, the state directory
         ("firmware.core",),  # the table core: its machine, settling, events, lights
-        ("firmware.seats",),  # the far seats: the computer, the other table
+        ("firmware.seats", "firmware.match"),  # the far seats, the match's asks
         ("firmware.service",),  # the process: the loop, the stream, commands, the PIN
         ("firmware.readers",),  # the terminal, the page and the club
         ("firmware.sim",),  # the demos, a person's hands, obelisk play's processes

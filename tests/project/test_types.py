@@ -45,8 +45,10 @@ def test_the_gate_is_strict_and_can_fail(tmp_path):
         checked.stdout + checked.stderr)
 
 
-STRICT_IN_FIRMWARE = ("firmware.core.*", "firmware.seats.*")
-"""The firmware packages held to --strict like engine/ and hardware/ (issue 46)."""
+STRICT_IN_FIRMWARE = ("firmware.core.*", "firmware.seats.*", "firmware.match.negotiation",
+                      "firmware.match.negotiation_values")
+"""The firmware packages held to --strict like engine/ and hardware/ (issue 46), and the
+match's pure protocol of asks (issue 47)."""
 
 
 def test_the_table_core_and_the_seats_are_strict(tmp_path):
