@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from engine.core import counted
 from firmware.match.negotiation_values import (
     Acknowledged,
     Adopted,
@@ -56,8 +57,7 @@ def unfit(ask: PlacedAsk, here: Standing) -> str:
     if ask.kind is AskKind.RESUME and not here.paused:
         return "the game is not paused"
     if ask.kind is AskKind.TAKEBACK and not 0 <= ask.to < ask.at.actions:
-        undone = ask.at.actions - ask.to
-        return f"there are not {undone} actions to take back"
+        return f"there are not {counted(ask.at.actions - ask.to, 'action')} to take back"
     return ""
 
 

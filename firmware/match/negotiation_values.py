@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.core import counted
 from engine.errors import ObeliskError
 
 
@@ -72,8 +73,7 @@ class PlacedAsk:
     def words(self) -> str:
         """What is asked, as a player reads it."""
         if self.kind is AskKind.TAKEBACK:
-            undone = self.at.actions - self.to
-            return f"take back the last {undone} action{'s' if undone != 1 else ''}"
+            return f"take back the last {counted(self.at.actions - self.to, 'action')}"
         return {AskKind.PAUSE: "pause the game", AskKind.RESUME: "play on",
                 AskKind.END: "end the game here, unfinished",
                 AskKind.CLAIM: "claim the game (the other table was out of touch)"}[self.kind]
