@@ -68,6 +68,7 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "pause": {"state": str},
     "remote": {"state": str, "message": str},
     "match": {"state": str, "ask": dict, "message": str},
+    "negotiation": {"messages": list},
     "game_over": {"game": str, "outcome": dict, "observation": dict},
     "reveal": {"square": str, "value": int, "pips": dict, "controller": (str, _NONE),
                "points": int},
@@ -103,7 +104,7 @@ WORDS = {
     "refused": {"rule", "takeback", "task", "fault"},
     "asked": {"the computer", "the other table"},
     "remote": {"waiting", "linked", "apart", "stopped", "claimable", "claimed"},
-    "match": {"asked", "offered", "agreed", "declined"},
+    "match": {"asked", "offered", "agreed", "declined", "lapsed"},
 }
 """The values a few text fields may take."""
 

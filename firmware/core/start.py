@@ -136,7 +136,7 @@ class Start(Generic[V, S]):
             entry["extras"] = extras
         solo = table.solo
         if solo is not None:  # a game alone resumes alone, a match as a match (seating)
-            entry[solo.solo.journal_key] = solo.solo.to_dict()
+            entry[solo.solo.journal_key] = solo.start_fields()
         return table._start_entry(entry, state)
 
     def _announce(self) -> None:

@@ -1,196 +1,200 @@
-"""What one table of a match asks the other: a pause, play on, the end, a takeback.
+"""What one table of a match asks the other: a pause, play on, the end, a takeback, carried
+out as the asks' protocol (``firmware.match.negotiation``) says.
 
-Both tables of a match (``firmware.match.seat``) must hold the same game,
-so none of these happens at one table alone. The person here asks (the menu
-button or the page's Pause, the page's End the game, their press confirming
-a takeback of pieces they lifted off); ``obelisk remote`` carries the ask to
-the other table, whose player agrees (their own button, or Agree on their
-page) or declines (the menu button, or Decline). Only an agreement makes the
-tables pause, play on, end or take back, and each table then does it itself.
+Both tables of a match (``firmware.match.seat``) must hold the same game, so none of these
+happens at one table alone. The person here asks (the menu button or the page's Pause, the
+page's End the game, their press confirming a takeback of pieces they lifted off); the
+other table's player agrees (their own button, or Agree on their page) or declines (the
+menu button, or Decline). Only the answering table decides; the asking one adopts the
+decision, whatever game the answering table plays by then.
 
-A takeback agreed happens at each table once its pieces stand as the game
-did before the moves taken back (lifted off there, if they were not yet):
-neither table ever shows a position its pieces do not. Each agreed takeback
-is journalled as one (``"agreed": true``), so both tables count them alike;
-the link sends each action with that count, and an action of a line that
-was taken back is never lit.
+Every input goes through one ``Negotiation`` value, replaced by each step: its records are
+journalled first (``{"t": "negotiation", ...}`` entries), then what it sends again is told
+to the link (a ``negotiation`` event), then its effects are carried out here: an ask put
+to the person, a pause, play on, a takeback or the end, and the words that say it.
 
-A takeback is bound to the game as it stood when it was asked (its actions,
-its takebacks so far): one that comes after the game moved on is stale and
-changes nothing. A pause, play on or the end holds while the game is in that
-state, and an answer counts only for the ask still waiting here, so a repeat
-(the broker keeps a table's last ask and last answer) never does anything
-twice.
+A takeback agreed happens at each table once its pieces stand as the game did before the
+moves taken back (lifted off there, if they were not yet): neither table ever shows a
+position its pieces do not. Each agreed takeback is journalled as one (``"agreed": true``),
+so both tables count them alike, and an ask's place counts them too.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.core import counted
-from engine.errors import ObeliskError
 from engine.players import Player
+from firmware.match.negotiation import Negotiation, Step
+from firmware.match.negotiation_dicts import (
+    ask_to_dict,
+    fact_to_entry,
+    message_from_dict,
+    message_to_dict,
+)
+from firmware.match.negotiation_values import (
+    Acknowledged,
+    AskKind,
+    AskOutcome,
+    AskUnfit,
+    CarryOut,
+    Decision,
+    Effect,
+    Fact,
+    GamePlace,
+    Offer,
+    PlacedAsk,
+    Standing,
+)
 
 if TYPE_CHECKING:
     from engine.core import S
     from firmware.core.hooks import CoreTable, V
 
-KINDS = ("pause", "resume", "end", "takeback")
-
-
-class AskRefused(ObeliskError):
-    """An ask or an answer that makes no sense now; the message says why."""
-
-
-@dataclass(frozen=True)
-class Ask:
-    """One table's ask of the other, as both tables see it."""
-
-    kind: str  # one of KINDS
-    by: str  # the seat whose player asks: "A" or "B"
-    n: int  # the game's actions when it was asked
-    agreed: int  # the takebacks agreed in the game before it
-    to: int = -1  # a takeback: how many actions stay
-
-    def words(self) -> str:
-        """What is asked, as the other player reads it."""
-        if self.kind == "takeback":
-            undone = self.n - self.to
-            return f"take back the last {undone} action{'s' if undone != 1 else ''}"
-        return {"pause": "pause the game", "resume": "play on",
-                "end": "end the game here, unfinished"}[self.kind]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Ask:
-        """An ask as the link carried it; AskRefused when it is not one."""
-        fields = data if isinstance(data, dict) else {}
-        kind, by, n, agreed = (fields.get(k) for k in ("kind", "by", "n", "agreed"))
-        to = fields.get("to", -1)
-        if not (isinstance(kind, str) and kind in KINDS and by in ("A", "B")
-                and type(n) is int and type(agreed) is int and type(to) is int
-                and min(n, agreed, to) >= -1) or set(fields) - {"kind", "by", "n", "agreed",
-                                                                "to"}:
-            raise AskRefused(f"{str(data)[:80]} is not an ask of the other table")
-        return cls(kind, str(by), n, agreed, to)
+AskRefused = AskUnfit  # (the name the service's commands catch)
 
 
 class Asks:
-    """A match's asks at one table: the one made here and the other table's, each waiting
-    for its answer, and what was agreed (held by ``firmware.match.seat.MatchSeat``)."""
+    """A match's asks at one table: its side of the negotiation, the game of the match it
+    plays, and what was agreed (held by ``firmware.match.seat.MatchSeat``)."""
 
-    def __init__(self, seat: Player, agreed: int = 0) -> None:
-        """``seat``: the other table's; ``agreed``: the takebacks agreed in the game so far
-        (a resumed game's journal counts them again)."""
+    def __init__(self, seat: Player, agreed: int = 0, game: int = 1,
+                 facts: tuple[Fact, ...] = ()) -> None:
+        """``seat``: the other table's; ``agreed``: the takebacks agreed in the game so far;
+        ``game``: which game of the match; ``facts``: the asks' records of the journal (a
+        resumed game rebuilds its side from them)."""
         self.seat = seat
         self.person = seat.other  # the person here
-        self.mine: Ask | None = None  # asked of the other table, not answered yet
-        self.theirs: Ask | None = None  # the other table's, for the person here to answer
+        self.negotiation = Negotiation.restored(self.person.value, facts)
+        self.game = game
         self.agreed_to: int | None = None  # a takeback agreed: the actions that stay
         self.agreed = agreed  # takebacks agreed in this game
         self.end_due = False  # the end was agreed: the service sets the game aside
+        self.unwritten: list[Fact] = []  # records made before the game's start was journalled
 
-    # ---------------------------------------------------------------- asking
+    # ---------------------------------------------------------------- what the others read
+
+    @property
+    def mine(self) -> PlacedAsk | None:
+        """This table's ask waiting for the other's decision (the newest)."""
+        waiting = self.negotiation.mine
+        return waiting[-1] if waiting else None
+
+    @property
+    def theirs(self) -> PlacedAsk | None:
+        """The other table's ask on offer to the person here."""
+        held = self.negotiation
+        return held.theirs if held.offered else None
+
+    def here(self, table: CoreTable[V, S]) -> Standing:
+        """The game here as the negotiation needs it; a game not started yet stands before
+        every place of it (an ask of it waits)."""
+        if not table.started:
+            return Standing(self.game, GamePlace(-1, -1))
+        return Standing(self.game, GamePlace(self.agreed, len(table.actions)),
+                        paused=table.may_resume(), over=table.between_games())
+
+    def settled(self) -> bool:
+        """Every ask this table made in its game is decided: it may set the game aside."""
+        return self.negotiation.settled(self.game)
+
+    def follow(self, before: Asks) -> None:
+        """This table's next game of the match after ``before``'s: its negotiation goes on
+        (decisions not acknowledged are sent again), recorded again once this game starts."""
+        self.game, self.agreed, self.agreed_to = before.game + 1, 0, None
+        self.negotiation = before.negotiation
+        self.unwritten = [m for m in self.negotiation.again(self.game)
+                          if not isinstance(m, Acknowledged)]
+
+    # ---------------------------------------------------------------- the inputs
 
     def propose(self, table: CoreTable[V, S], kind: str, to: int = -1) -> str:
         """The person here asks the other table (``kind``); the words that say so."""
-        if self.theirs is not None:
-            raise AskRefused(f"the other table asked to {self.theirs.words()} first: agree "
-                             "or decline that first")
-        ask = Ask(kind, self.person.value, len(table.actions), self.agreed, to)
-        why = self._stale(table, ask)
-        if why:
-            raise AskRefused(why)
-        self.mine = ask
+        step = self.negotiation.ask(self.here(table), AskKind(kind), to)
+        ask = step.state.mine[-1]
         words = (f"asked the other table to {ask.words()}: it happens when its player "
                  "agrees")
-        table.tell("match", state="asked", ask=ask.to_dict(), message=words)
+        self._apply(table, step)
+        table.tell("match", state="asked", ask=ask_to_dict(ask), message=words)
         return words
 
-    def answered(self, table: CoreTable[V, S], ask: Ask, agree: bool) -> str:
-        """The other table's player answered an ask of this table's (``peer_answer``)."""
-        if ask.by != self.person.value:
-            raise AskRefused("that answer is to an ask of the other table's own")
-        why = self._stale(table, ask)
-        if not why and ask != self.mine and ask.kind != "takeback":
-            why = "this table asks nothing of the kind now"  # (a repeat from the broker)
-        if why:
-            return f"nothing to do: {why}"
-        self.mine = None if self.mine == ask else self.mine
-        state = "agreed" if agree else "declined"
-        table.tell("match", state=state, ask=ask.to_dict(),
-                   message=f"the other table {state} to {ask.words()}")
-        if agree:
-            self._carry_out(table, ask)
-        return state
-
-    # ---------------------------------------------------------------- answering
-
-    def offered_ask(self, table: CoreTable[V, S], ask: Ask) -> str:
-        """The other table asks (``peer_ask``): put to the person here, once."""
-        if ask.by != self.seat.value:
-            raise AskRefused("an ask of the other table comes from its own seat")
-        why = self._stale(table, ask)
-        if why:
-            return f"nothing to answer: {why}"
-        if ask == self.theirs:
-            return "asked already"
-        self.theirs = ask
-        table.tell("match", state="offered", ask=ask.to_dict(),
-                   message=self._offer_words(ask, table))
-        return "put to the person here"
-
-    def _offer_words(self, ask: Ask, table: CoreTable[V, S]) -> str:
-        who = table.SEATS.get(ask.by, f"player {ask.by}")  # as the game names its seats
-        return (f"the other table ({who}) asks to {ask.words()}: press your button or Agree "
-                "to agree; the menu button or Decline to decline")
-
-    def answer(self, table: CoreTable[V, S], agree: bool) -> Ask:
-        """The person here answers the other table's ask; the ask answered."""
+    def answer(self, table: CoreTable[V, S], agree: bool) -> PlacedAsk:
+        """The person here answers the other table's ask on offer; the ask answered."""
         ask = self.theirs
         if ask is None:
             raise AskRefused("the other table asks nothing now")
-        self.theirs = None
-        why = self._stale(table, ask)
-        state = "agreed" if agree and not why else "declined"
-        words = f"the other table's ask to {ask.words()} was {state}" + (
-            f": {why}" if agree and why else "")
-        table.tell("match", state=state, ask=ask.to_dict(), message=words)
-        if state == "agreed":
-            self._carry_out(table, ask)
+        self._apply(table, self.negotiation.answer(self.here(table), agree))
         return ask
 
-    # ---------------------------------------------------------------- both tables
+    def moved(self, table: CoreTable[V, S]) -> None:
+        """The game here changed: the other table's ask held may be offered, or lapse."""
+        self._apply(table, self.negotiation.moved(self.here(table)))
 
-    def _stale(self, table: CoreTable[V, S], ask: Ask) -> str:
-        """Why ``ask`` no longer fits the game here ("": it fits)."""
-        if ask.kind == "takeback" and (ask.agreed != self.agreed or ask.n != len(
-                table.actions)):
-            return "the game moved on since it was asked"
-        if ask.kind == "pause" and not table.may_pause():
-            return "the game is not in play" if not table.may_resume() else "it is paused"
-        if ask.kind == "resume" and not table.may_resume():
-            return "the game is not paused"
-        if ask.kind == "end" and not table.game_on():
-            return "no game is on"
-        if ask.kind == "takeback" and not 0 <= ask.to < ask.n:
-            return f"there are not {ask.n - ask.to} actions to take back"
-        return ""
+    def received(self, table: CoreTable[V, S], data: object) -> str:
+        """A message of the other table's negotiation, as the link carried it."""
+        message = message_from_dict(data)
+        self._apply(table, self.negotiation.received(message, self.here(table)))
+        return "taken"
 
-    def _carry_out(self, table: CoreTable[V, S], ask: Ask) -> None:
-        self.mine = None
-        if ask.kind == "pause":
-            table.pause()
-        elif ask.kind == "resume":
-            table.resume()
-        elif ask.kind == "end":
-            self.end_due = True  # the service sets the game aside (``CommandRunner.follow_up``)
+    def again(self) -> list[dict[str, Any]]:
+        """What this table sends the other again, as dicts (the link keeps it retained)."""
+        return [message_to_dict(m) for m in self.negotiation.again(self.game)]
+
+    # ---------------------------------------------------------------- a step, carried out
+
+    def _apply(self, table: CoreTable[V, S], step: Step) -> None:
+        """Records first, then what is sent, then what is done."""
+        before = self.again()
+        self.negotiation = step.state
+        self.unwritten += step.records
+        if table.started and self.unwritten:
+            for fact in self.unwritten:
+                table.journal.append(fact_to_entry(fact))
+            self.unwritten = []
+        if step.sends or self.again() != before:
+            table.tell("negotiation", messages=self.again())
+        for effect in step.effects:
+            self._effect(table, effect)
+
+    def _effect(self, table: CoreTable[V, S], effect: Effect) -> None:
+        if isinstance(effect, Offer):
+            table.tell("match", state="offered", ask=ask_to_dict(effect.ask),
+                       message=self._offer_words(effect.ask, table))
+        elif isinstance(effect, CarryOut):
+            self._carry_out(table, effect.decision.ask)
+        else:
+            decision = effect.decision
+            table.tell("match", state=decision.outcome.value, ask=ask_to_dict(decision.ask),
+                       message=self._told(decision))
+
+    def _told(self, decision: Decision) -> str:
+        """A decision as the person here reads it: as the asker, or as the answerer."""
+        ask, outcome = decision.ask, decision.outcome
+        if outcome is AskOutcome.LAPSED:
+            return f"the ask to {ask.words()} lapsed: {decision.why}"
+        if ask.id.seat == self.person.value:
+            return f"the other table {outcome.value} to {ask.words()}"
+        return f"the other table's ask to {ask.words()} was {outcome.value}"
+
+    def _offer_words(self, ask: PlacedAsk, table: CoreTable[V, S]) -> str:
+        who = table.SEATS.get(ask.id.seat, f"player {ask.id.seat}")  # as the game names them
+        return (f"the other table ({who}) asks to {ask.words()}: press your button or Agree "
+                "to agree; the menu button or Decline to decline")
+
+    def _carry_out(self, table: CoreTable[V, S], ask: PlacedAsk) -> None:
+        if ask.kind is AskKind.PAUSE:
+            if table.may_pause():
+                table.pause()
+        elif ask.kind is AskKind.RESUME:
+            if table.may_resume():
+                table.resume()
+        elif ask.kind in (AskKind.END, AskKind.CLAIM):
+            self.end_due = True  # the service sets the game aside (``follow_up``)
         else:
             self.agreed_to = ask.to
             table.take_back_agreed()
+
+    # ---------------------------------------------------------------- a takeback agreed
 
     def takeback_words(self, table: CoreTable[V, S]) -> str:
         """While an agreed takeback waits for the pieces: what to lift off here."""
@@ -216,6 +220,7 @@ class Asks:
         self.agreed_to = None
         self.agreed += 1
         table.takebacks.take_back(to, why="agreed")
+        self.moved(table)
         return True
 
     def confirms(self, table: CoreTable[V, S], player: Player) -> bool:
@@ -227,11 +232,14 @@ class Asks:
 
     def standing(self, table: CoreTable[V, S]) -> list[dict[str, Any]]:
         """The asks that stand, as events: for a reader that joins (a page, the link)."""
-        out = []
-        if self.mine is not None:
-            out.append(table.event("match", state="asked", ask=self.mine.to_dict(),
-                                   message=f"asked the other table to {self.mine.words()}"))
-        if self.theirs is not None:
-            out.append(table.event("match", state="offered", ask=self.theirs.to_dict(),
-                                   message=self._offer_words(self.theirs, table)))
+        out = [table.event("negotiation", messages=self.again())]
+        mine = self.mine
+        if mine is not None:
+            out.append(table.event("match", state="asked", ask=ask_to_dict(mine),
+                                   message=f"asked the other table to {mine.words()}"))
+        theirs = self.theirs
+        if theirs is not None:
+            out.append(table.event("match", state="offered", ask=ask_to_dict(theirs),
+                                   message=self._offer_words(theirs, table)))
         return out
+

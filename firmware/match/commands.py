@@ -1,10 +1,10 @@
-"""The service's handlers of a match's commands: the other table's actions, asks and
-answers, how the link stands, the other player's hourglass, and a claim of the game.
+"""The service's handlers of a match's commands: the other table's actions, the asks'
+messages, how the link stands, the other player's hourglass, and a claim of the game.
 
-Most come from ``obelisk remote`` (the other table's action to light and make here, its
-asks and answers, how the link stands, its player's hourglass); ``answer`` and ``claim``
-are the person here. After any input the loop asks ``follow_up`` whether the two tables
-agreed to end the game.
+Most come from ``obelisk remote`` (the other table's action to light and make here, the
+messages of its asks, how the link stands, its player's hourglass); ``answer`` and ``claim``
+are the person here. After any input the loop tells the asks the game may have moved, and
+sets the game aside once the two tables agreed to end it.
 """
 
 from __future__ import annotations
@@ -101,25 +101,12 @@ def answer(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
     return table.problem or ("agreed" if command.agree else "declined")
 
 
-def peer_ask(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
-    """The other table asks (a pause, play on, the end, a takeback): put to the person."""
-    from firmware.match.asks import Ask
-
+def negotiation(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
+    """One message of the other table's asks (its ask, a decision on this table's, ...)."""
     seat = match_of(table)
     if seat is None:
         raise CommandRefused("this table plays no match")
-    return asking(lambda: seat.asking.offered_ask(table, Ask.from_dict(command.ask)))
-
-
-def peer_answer(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
-    """The other table's player answered this table's ask."""
-    from firmware.match.asks import Ask
-
-    seat = match_of(table)
-    if seat is None:
-        raise CommandRefused("this table plays no match")
-    return asking(lambda: seat.asking.answered(table, Ask.from_dict(command.ask),
-                                               bool(command.agree)))
+    return asking(seat.asking.received, table, command.ask)
 
 
 def link(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
@@ -149,7 +136,10 @@ def follow_up(desk: CommandDesk, now: float) -> None:
     """After any input: the end of a match's game, once the two tables agreed on it."""
     table = desk.table
     seat = match_of(table) if table.solo is not None else None  # (after every reading: cheap)
-    if seat is not None and seat.asking.end_due:
+    if seat is None:
+        return
+    seat.asking.moved(table)
+    if seat.asking.end_due and seat.asking.settled():  # (an ask of its own still open: not yet)
         seat.asking.end_due = False
         if table.game_on():
             try:

@@ -35,6 +35,7 @@ from engine.core import counted
 from engine.errors import ObeliskError
 from engine.players import Player
 from firmware.match.asks import AskRefused, Asks
+from firmware.match.negotiation_values import Fact
 from firmware.seats.far_seat import FarSeat, movers
 
 if TYPE_CHECKING:
@@ -132,12 +133,14 @@ class MatchSeat(FarSeat):
     called = "the other table"
     pressed_here = False  # the other table's players press its buttons
 
-    def __init__(self, match: Match, game_id: str, agreed: int = 0) -> None:
+    def __init__(self, match: Match, game_id: str, agreed: int = 0, game: int = 1,
+                 facts: tuple[Fact, ...] = ()) -> None:
         """``agreed``: the takebacks the two tables agreed in the game so far (a resumed
-        game's journal counts them: both tables count them alike)."""
+        game's journal counts them: both tables count them alike); ``game``: which game of
+        the match (kept in the start entry); ``facts``: the asks' records of its journal."""
         super().__init__(match, match.other, game_id)
         self.match = match
-        self.asking = Asks(match.other, agreed)
+        self.asking = Asks(match.other, agreed, game, facts)
         self.arrived: dict[int, Any] = {}  # its next action, by its place in the game
         self.problem = ""  # why the match cannot go on (the tables disagree), in words
         self.claimable = False  # the other table was out of touch long enough to claim
@@ -145,11 +148,23 @@ class MatchSeat(FarSeat):
     def public(self) -> dict[str, Any]:
         return {"match": self.match.to_dict()}
 
+    def start_fields(self) -> dict[str, Any]:
+        """The match and which of its games this is: both tables count the games alike (each
+        finished or set aside, at both), so an ask names its game by this count."""
+        return {**self.match.to_dict(), "game": self.asking.game}
+
+    def follows(self, before: Any) -> None:
+        """This table's game comes after ``before``'s (a game set aside): the next game of
+        the match, its asks' negotiation going on."""
+        if isinstance(before, MatchSeat):
+            self.asking.follow(before.asking)
+
     def first_seed(self, seed: int) -> int:
         return match_seed(self.match.name, self.match.secret)
 
     def next_seed(self, seed: int) -> int:
-        """The next game of the match: both tables draw the same seed."""
+        """The next game of the match: both tables draw the same seed (and count it)."""
+        self.asking.game += 1
         return match_seed(f"{self.match.name}:{seed}", self.match.secret)
 
     # ---------------------------------------------------------------- the other table's actions
@@ -247,6 +262,12 @@ class MatchSeat(FarSeat):
 
     def standing(self, table: CoreTable[V, S]) -> list[dict[str, Any]]:
         return super().standing(table) + self.asking.standing(table)
+
+    def ask(self, table: CoreTable[V, S]) -> None:
+        """After every turn said: the game here moved, so the other table's ask may be
+        offered now, or lapse."""
+        super().ask(table)
+        self.asking.moved(table)
 
     def answers(self, table: CoreTable[V, S], player: Player, kind: str) -> bool:
         """The person's press agrees to the other table's ask."""

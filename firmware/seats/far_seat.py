@@ -74,6 +74,10 @@ class FarSeat:
         """The move ``seat`` makes now (empty: none yet)."""
         raise NotImplementedError
 
+    def start_fields(self) -> dict[str, Any]:
+        """What the journal's start entry keeps of this seat's setting (a match: its game)."""
+        return self.solo.to_dict()
+
     def first_seed(self, seed: int) -> int:
         """The seed of the table's first game, given the one it would draw (by default that)."""
         return seed

@@ -57,6 +57,8 @@ def _match_in_start(start: dict[str, Any]) -> Any:
 
 def _as_match(entries: GameEntries, journal: Journal, game_id: str,
               given: FarSeat | None) -> FarSeat | None:
+    from firmware.match.negotiation_dicts import facts_in
+    from firmware.match.negotiation_values import AskUnfit
     from firmware.match.seat import MatchSeat
 
     kept = read_start(entries, _match_in_start)
@@ -73,4 +75,9 @@ def _as_match(entries: GameEntries, journal: Journal, game_id: str,
     agreed = sum(1 for e in entries.entries if e.get("t") == "takeback"
                  and e.get("agreed"))  # both tables count them alike
     match = given.match if isinstance(given, MatchSeat) else kept  # the same match
-    return MatchSeat(match, game_id, agreed)
+    game = entries.start["remote"].get("game", 1)  # (a journal before games were counted: 1)
+    try:
+        facts = tuple(facts_in(entries.entries))
+    except AskUnfit as exc:
+        raise entries.damaged(0, str(exc)) from None
+    return MatchSeat(match, game_id, agreed, game if type(game) is int else 1, facts)

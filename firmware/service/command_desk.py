@@ -53,6 +53,9 @@ class CommandDesk:
             kept = table.journal.set_aside(how)
         except JournalError as exc:
             raise CommandRefused(str(exc)) from None
+        follows = getattr(made[0].solo, "follows", None)
+        if follows is not None:  # a match's next game: its asks go on
+            follows(table.solo)
         self.service.swap_table(*made, now)
         ended = "the game was ended" if how == "end" else f"the game was {SET_ASIDE[how]}"
         words = f"{ended}; its moves are kept in {kept.name} (obelisk games lists it)"

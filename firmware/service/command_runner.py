@@ -27,7 +27,7 @@ HANDLERS: dict[str, Handler] = {
     "end": setup_commands.end, "new": setup_commands.new,
     "answer": match_commands.answer, "claim": match_commands.claim,
     "peer": match_commands.peer, "link": match_commands.link, "clock": match_commands.clock,
-    "peer_ask": match_commands.peer_ask, "peer_answer": match_commands.peer_answer,
+    "negotiation": match_commands.negotiation,
     "peer_claim": match_commands.peer_claim,
 }
 """Each command that acts, by name (``status`` and ``diag`` only answer)."""

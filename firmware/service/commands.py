@@ -20,8 +20,9 @@ moment); never passed on by the page |
 remote match, from ``obelisk remote``; never passed on by the page |
 | ``link`` | ``state``, ``message`` | none: how the link to the other table stands, from \
 ``obelisk remote``, for the page |
-| ``peer_ask``, ``peer_answer`` | ``ask``; ``agree`` | none: the other table's ask (a pause, \
-play on, the end, a takeback), or its player's answer to this table's, from ``obelisk remote`` |
+| ``negotiation`` | ``ask`` | none: one message of the other table's asks (an ask, a \
+withdrawal, a decision, an acknowledgement: ``firmware.match.negotiation_dicts``), from \
+``obelisk remote`` |
 | ``claim`` | | a match: none; the person here claims the game, once the link says the \
 other table was out of touch long enough (``obelisk remote --claim-after``) |
 | ``peer_claim`` | ``player`` | none: the other table's player claimed the game while this \
@@ -47,7 +48,7 @@ from firmware.games import GAMES
 COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new",
             "hint", "answer", "claim")
 """The page's commands (``obelisk web`` passes on these and no others)."""
-LOCAL_COMMANDS = ("diag", "peer", "link", "clock", "peer_ask", "peer_answer", "peer_claim")
+LOCAL_COMMANDS = ("diag", "peer", "link", "clock", "negotiation", "peer_claim")
 """Commands the page never passes on: ``obelisk diag`` through the running service (an LED
 lit for a test, the sensors as the service sees them), and ``obelisk remote``'s for a match
 with another table (its actions, asks and answers, the link, its player's hourglass)."""
@@ -91,9 +92,10 @@ class Command:
     remote: tuple[str, str, str] | None = None
     """``new``: a match with another table: its name, the seat played here, the secret word."""
     ask: dict | None = None
-    """``peer_ask``, ``peer_answer``: the ask as the link carried it (the table checks it)."""
+    """``negotiation``: the other table's message as the link carried it (the table checks
+    it)."""
     agree: bool | None = None
-    """``answer``, ``peer_answer``: whether the ask is agreed to."""
+    """``answer``: whether the ask is agreed to."""
 
 
 def parse(line: bytes | str) -> Command:
@@ -110,13 +112,12 @@ def parse(line: bytes | str) -> Command:
 def _ask(data: dict) -> tuple[dict | None, bool | None]:
     """An ``answer``'s agreement, or the other table's ask and answer, checked for shape."""
     name, ask, agree = data["command"], data.get("ask"), data.get("agree")
-    wants = {"answer": ("agree",), "peer_ask": ("ask",), "peer_answer": ("ask", "agree")}
+    wants = {"answer": ("agree",), "negotiation": ("ask",)}
     needed = wants.get(name, ())
     if (set(data) & {"ask", "agree"}) != set(needed) or (ask is not None and not isinstance(
             ask, dict)) or (agree is not None and type(agree) is not bool):
         if not needed:
-            raise CommandRefused("ask and agree belong to the answer, peer_ask and peer_answer "
-                                 "commands")
+            raise CommandRefused("ask and agree belong to the answer and negotiation commands")
         raise CommandRefused(f"{name} is {{\"command\": \"{name}\", " + ", ".join(
             f'"{k}": ' + ("true or false" if k == "agree" else "{...}") for k in needed) + "}")
     return ask, agree

@@ -156,7 +156,7 @@ def replay_journal(unfinished: GameEntries, state: S,
                                       f"{len(actions) - 1} can be taken back to")
                 del history[to + 1:], actions[to:]
                 state = history[-1]
-            elif kind == "over":  # a finished game's result: nothing to rebuild
+            elif kind in ("over", "negotiation"):  # a result, the asks' records: no position
                 continue
             else:
                 raise RecordError(f"{kind!r} is not a kind of journal entry (start, action, "

@@ -15,7 +15,8 @@ import json
 from engine.players import Player
 from engine.reading import Reading, Takeback
 from engine.stones.sensing import sight
-from firmware.match.asks import Ask
+from firmware.match.negotiation_dicts import ask_from_dict
+from firmware.match.negotiation_values import AskKind, PlacedAsk
 from firmware.match.seat import Match, MatchSeat
 from hardware.buttons import ButtonEvent
 from tests.support.tables import StonesHarness
@@ -48,9 +49,22 @@ def _menu(t: StonesHarness) -> None:
     t.table.on_button(ButtonEvent("menu", "press"), t.now)
 
 
-def _asks(t: StonesHarness, state: str) -> list[Ask]:
-    return [Ask.from_dict(e["ask"]) for e in t.events
+def _asks(t: StonesHarness, state: str) -> list[PlacedAsk]:
+    return [ask_from_dict(e["ask"]) for e in t.events
             if e["event"] == "match" and e["state"] == state]
+
+
+def _sent(t: StonesHarness) -> list[dict]:
+    """What ``t``'s table sends again now (its last ``negotiation`` event)."""
+    said = [e for e in t.events if e["event"] == "negotiation"]
+    return said[-1]["messages"] if said else []
+
+
+def _carry(src: StonesHarness, dst: StonesHarness) -> None:
+    """What the link carries: every message ``src`` sends again, to ``dst``'s asks."""
+    said = [e for e in src.events if e["event"] == "negotiation"]
+    for message in said[-1]["messages"] if said else []:
+        dst.table.solo.asking.received(dst.table, message)
 
 
 def _journal(t: StonesHarness) -> list[tuple]:
@@ -77,8 +91,8 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     assert not _asks(a, "asked")
     a.press(A)  # the person's press asks the other table
     [ask] = _asks(a, "asked")
-    assert ask.kind == "takeback" and ask.to == 0 and len(a.table.actions) == 1
-    assert b.table.solo.asking.offered_ask(b.table, ask) == "put to the person here"
+    assert ask.kind is AskKind.TAKEBACK and ask.to == 0 and len(a.table.actions) == 1
+    _carry(a, b)
     assert "the other table (player A) asks to take back the last 1 action" in _asks_words(b)
     b.press(B)  # B agrees: B's table waits for its pieces, and says which
     [agreed] = _asks(b, "agreed")
@@ -92,7 +106,7 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     assert len(b.table.actions) == 1
     _lift(b, 0)  # B lifts the stone: taken back at B
     assert b.table.actions == [] and b.table.solo.asking.agreed == 1
-    assert a.table.solo.asking.answered(a.table, ask, True) == "agreed"  # the answer reaches A
+    _carry(b, a)  # the answer reaches A
     assert a.table.actions == [] and a.table.solo.asking.agreed == 1
     assert _journal(a) == _journal(b)
     assert [e.get("agreed") for e in a.table.journal.read().entries if e["t"] == "takeback"] \
@@ -101,7 +115,8 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     old = b.table.history[0].legal_actions()[0]
     assert b.table.solo.offered(b.table, 0, old, agreed=0) == "taken back already"
     assert b.table.solo.offered(b.table, 0, old, agreed=2).startswith("waiting")
-    assert a.table.solo.asking.answered(a.table, ask, True).startswith("nothing to do")  # a repeat
+    _carry(b, a)  # a repeat changes nothing
+    assert a.table.actions == [] and a.table.solo.asking.agreed == 1
 
 
 def _asks_words(t: StonesHarness) -> str:
@@ -114,10 +129,10 @@ def test_a_declined_takeback_changes_nothing_and_the_pieces_go_back(tmp_path):
     _lift(a, 0)
     a.press(A)
     [ask] = _asks(a, "asked")
-    b.table.solo.asking.offered_ask(b.table, ask)
+    _carry(a, b)
     _menu(b)  # B's menu button declines
     assert _asks(b, "declined") == [ask] and len(b.table.actions) == 1
-    a.table.solo.asking.answered(a.table, ask, False)
+    _carry(b, a)
     assert len(a.table.actions) == 1 and "declined" in _asks_words(a)
     assert not b.table.solo.on_takeback(b.table, 0)  # nothing agreed: no takeback at B
 
@@ -127,46 +142,49 @@ def test_a_pause_is_asked_and_both_pause_once_agreed(tmp_path):
     _menu(a)  # the menu button asks; A's table plays on until B agrees
     assert a.table.state == "play"
     [ask] = _asks(a, "asked")
-    assert ask.kind == "pause"
-    b.table.solo.asking.offered_ask(b.table, ask)
-    assert b.table.solo.asking.offered_ask(b.table, ask) == "asked already"
+    assert ask.kind is AskKind.PAUSE
+    _carry(a, b)
+    _carry(a, b)  # a repeat is offered once
+    assert len(_asks(b, "offered")) == 1
     b.press(B)
     assert b.table.state == "paused"
-    a.table.solo.asking.answered(a.table, ask, True)
+    _carry(b, a)
     assert a.table.state == "paused"
-    assert a.table.solo.asking.answered(a.table, ask, True).startswith("nothing to do")  # a repeat
+    _carry(b, a)  # a repeat changes nothing
+    assert len(_asks(a, "agreed")) == 1
     _menu(b)  # B asks to play on
     [resume] = _asks(b, "asked")
-    assert resume.kind == "resume" and b.table.state == "paused"
-    a.table.solo.asking.offered_ask(a.table, resume)
+    assert resume.kind is AskKind.RESUME and b.table.state == "paused"
+    _carry(b, a)
     a.press(A)
-    b.table.solo.asking.answered(b.table, resume, True)
+    _carry(a, b)
     assert a.table.state == b.table.state == "play"
 
 
-def test_a_takeback_asked_of_a_game_that_moved_on_is_stale_a_pause_is_not(tmp_path):
+def test_an_ask_that_comes_after_the_game_moved_on_lapses_at_both_tables(tmp_path):
     a, b = _tables(tmp_path)
     _menu(a)
     [pause] = _asks(a, "asked")
-    _a_moves_and_b_makes_it(a, b)
-    assert b.table.solo.asking.offered_ask(b.table, pause) == "put to the person here"
-    b.table.solo.asking.answer(b.table, agree=False)
-    takeback = Ask("takeback", "A", 0, 0, 0)  # asked before the move both tables hold
-    assert b.table.solo.asking.offered_ask(b.table, takeback).startswith(
-        "nothing to answer: the game moved on")
-    assert b.table.solo.asking.offered_ask(b.table, Ask("takeback", "A", 1, 1, 0)).startswith(
-        "nothing to answer: the game moved on")  # counted after another takeback
+    _a_moves_and_b_makes_it(a, b)  # B moved past the place the pause was asked at
+    _carry(a, b)
+    assert _asks(b, "lapsed") == [pause] and not _asks(b, "offered")
+    _carry(b, a)
+    assert _asks(a, "lapsed") == [pause] and a.table.solo.asking.mine is None
+    said = [e["message"] for t in (a, b) for e in t.events if e["event"] == "match"
+            and e["state"] == "lapsed"]
+    assert said == ["the ask to pause the game lapsed: the game moved on since it was asked"] * 2
+    assert a.table.state == b.table.state == "play"
 
 
 def test_the_end_agreed_is_due_at_both_tables(tmp_path):
     a, b = _tables(tmp_path)
-    ask = a.table.solo.asking.propose(a.table, "end")
+    a.table.solo.asking.propose(a.table, "end")
     [ask] = _asks(a, "asked")
     assert ask.words() == "end the game here, unfinished" and not a.table.solo.asking.end_due
-    b.table.solo.asking.offered_ask(b.table, ask)
+    _carry(a, b)
     b.table.solo.asking.answer(b.table, agree=True)
     assert b.table.solo.asking.end_due
-    a.table.solo.asking.answered(a.table, ask, True)
+    _carry(b, a)
     assert a.table.solo.asking.end_due
 
 
@@ -207,16 +225,18 @@ def test_the_end_is_asked_by_command_and_both_tables_set_the_game_aside_once_agr
     assert "asked the other table to end the game" in at_a.do("end")["message"]
     assert at_a.table is a.table and at_a.table.game_on()  # nothing ends before the answer
     [ask] = _asks(a, "asked")
-    at_b.do("peer_ask", ask=ask.to_dict())
+    at_b.do("negotiation", ask=_sent(a)[0])
     assert at_b.do("status")["can"]["answer"] is True
     at_b.do("answer", agree=True)
     assert at_b.table is not b.table and not at_b.table.started  # set aside, set up again
-    at_a.do("peer_answer", ask=ask.to_dict(), agree=True)
+    for message in _sent(b):  # B's table is on the next game: its decision still comes
+        at_a.do("negotiation", ask=message)
     assert at_a.table is not a.table and not at_a.table.started
     for seat in "AB":  # each table kept the game it set aside, its one action in it
         [kept] = (tmp_path / seat).glob("journal-*.jsonl")
         entries = [json.loads(line) for line in kept.read_text().splitlines()]
-        assert [e["t"] for e in entries] == ["start", "action", "ended"]
+        assert [e["t"] for e in entries if e["t"] != "negotiation"] == ["start", "action",
+                                                                        "ended"]
     assert at_a.table.solo.match == Match("derby", A)  # the match goes on, a game afresh
     assert at_b.table.solo.match == Match("derby", B)
 
@@ -261,9 +281,9 @@ def test_every_ask_and_answer_is_said_in_words_at_both_tables(tmp_path):
     a, b = _tables(tmp_path)
     _menu(a)
     [ask] = _asks(a, "asked")
-    b.table.solo.asking.offered_ask(b.table, ask)
+    _carry(a, b)
     b.press(B)
-    a.table.solo.asking.answered(a.table, ask, True)
+    _carry(b, a)
     said = {t: [headline(e) for e in t.events if e["event"] == "match"] for t in (a, b)}
     assert said[a] == ["the match: asked the other table to pause the game: it happens when "
                        "its player agrees", "the match: the other table agreed to pause the game"]
@@ -279,6 +299,6 @@ def test_a_takeback_confirmed_on_the_page_in_a_match_says_it_asked_the_other_tab
     answer = _Service(a).do("takeback", player="A")
     assert answer["ok"], answer
     [ask] = _asks(a, "asked")
-    assert ask.kind == "takeback"
+    assert ask.kind is AskKind.TAKEBACK
     assert "the other table" in answer["message"], answer
     assert "the other owner confirms" not in answer["message"]  # no owner here to press
