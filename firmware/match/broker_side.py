@@ -6,11 +6,11 @@ the game, its options, a commitment to the seed, the seat played here and
 acknowledgement: the other table sends again every action past it. It sends
 each action the journal holds past the other table's count, as ``{"match",
 "n", "agreed", "sealed"}`` (QoS 1; the action, its number and the takebacks
-agreed before it inside the seal), and this table's hourglass, asks, answers
-and claim, retained, so what was said while the other link was away still
-reaches it. What comes from the other table it gives to ``OtherTable``,
-which it holds; every retained message of its own that someone else
-overwrote it puts back.
+agreed before it inside the seal), and this table's hourglass, what its asks
+send again (``firmware.match.asks``) and claim, retained, so what was said
+while the other link was away still reaches it. What comes from the other
+table it gives to ``OtherTable``, which it holds; every retained message of
+its own that someone else overwrote it puts back.
 """
 
 from __future__ import annotations
@@ -224,8 +224,8 @@ class BrokerSide:
         claim, to the other table."""
         if event.get("event") == "timer" and event.get("player") == self.playing.seat():
             self._publish_clock(event)
-        elif event.get("event") == "match":
-            self._publish_ask(event)
+        elif event.get("event") == "negotiation":
+            self._publish_asks(event)
         elif event.get("event") == "remote" and event.get("state") == "claimed":
             self._publish_claim()
 
@@ -237,24 +237,19 @@ class BrokerSide:
         self._put(match_topic(match, self.config.table, "timer"), json.dumps(
             {"match": match, "sealed": self.guard.seal(game, "timer", clock)}))
 
-    def _publish_ask(self, event: dict) -> None:
-        """This table's ask, or its player's answer to the other's, to the other table; an
-        ask of ours answered is taken off the broker."""
-        match, game, ask = self.playing.name(), self.playing.current(), event.get("ask") or {}
-        if match is None or game is None or not self.connected:
+    def _publish_asks(self, event: dict) -> None:
+        """What this table's asks send again (its asks waiting, its decisions not
+        acknowledged, its acknowledgement), retained for the other table: each change
+        replaces it, and a restarted link sends it again from the table's standing events."""
+        # (the game set aside, the next not begun: sealed with the last, which the asking
+        # table, still in it, opens: a decision reaches it whatever this table does next)
+        match, game = self.playing.name(), self.playing.current() or self.playing.last_game
+        messages = event.get("messages")
+        if match is None or game is None or not self.connected or not isinstance(messages,
+                                                                                list):
             return
-        ours, state = ask.get("by") == self.playing.seat(), event.get("state")
-        if state == "asked" and ours:
-            part, said = "asks", {"ask": ask}
-        elif state in ("agreed", "declined") and not ours:
-            part, said = "answers", {"ask": ask, "agree": state == "agreed"}
-        elif state in ("agreed", "declined"):
-            self._put(match_topic(match, self.config.table, "asks"), b"")
-            return
-        else:
-            return
-        self._put(match_topic(match, self.config.table, part), json.dumps(
-            {"match": match, "sealed": self.guard.seal(game, part, said)}))
+        self._put(match_topic(match, self.config.table, "asks"), json.dumps(
+            {"match": match, "sealed": self.guard.seal(game, "asks", {"messages": messages})}))
 
     def _publish_claim(self) -> None:
         """The person here claimed the game: the other table is told when it is back (the

@@ -5,8 +5,8 @@ It follows the table's journal (the match's game is the last one started;
 its start entry names the match and the seat played here: ``playing``) and
 holds its two sides: toward the broker (``broker_side``: what this table
 holds and sends, and the other table as it knows it, ``other_table``) and
-toward its own table (``table_side``: the other table's next action, asks,
-answers and hourglass handed in as local commands; this table's events
+toward its own table (``table_side``: the other table's next action, the
+messages of its asks and its hourglass handed in as local commands; this table's events
 read). The journal is the outbox: written whole and fsynced before the table
 shows a move, read again after any restart, so nothing is lost; a repeat is
 harmless, since the table takes an action by its number once. Every action

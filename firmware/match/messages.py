@@ -8,7 +8,6 @@ under its own name)::
     obelisk/matches/<match>/<table>/actions
     obelisk/matches/<match>/<table>/timer     retained: its player's hourglass, as it runs
     obelisk/matches/<match>/<table>/asks      retained: its ask not answered yet (or empty)
-    obelisk/matches/<match>/<table>/answers   retained: its player's last answer
     obelisk/matches/<match>/<table>/claim     retained: its player claimed the game
     obelisk/matches/_/<table>/status          retained: online, or offline (its last will)
 
@@ -28,7 +27,7 @@ PACKET_MAX = MESSAGE_MAX + 1024
 RESEND_S = 2.0
 """The least time between two sendings of the same actions to a table that lags behind, and
 between two handings of the same action of the other table's to this one."""
-FROM_THE_OTHER = ("actions", "timer", "asks", "answers", "claim")
+FROM_THE_OTHER = ("actions", "timer", "asks", "claim")
 """What the other table sends besides its hello, each sealed."""
 
 

@@ -65,7 +65,7 @@ def ask_from_dict(data: object) -> PlacedAsk:
     """An ask as it was carried; AskUnfit when it is not one."""
     fields = data if isinstance(data, dict) else {}
     try:
-        kind = AskKind(fields.get("kind"))
+        kind = AskKind(str(fields.get("kind")))
     except ValueError:
         raise AskUnfit(f"{str(data)[:80]} is not an ask of the other table") from None
     takebacks, actions, to = _whole(fields, "takebacks", "actions", "to")
@@ -74,7 +74,7 @@ def ask_from_dict(data: object) -> PlacedAsk:
 
 def _decision_from(fields: dict[str, Any]) -> Decision:
     try:
-        outcome = AskOutcome(fields.get("outcome"))
+        outcome = AskOutcome(str(fields.get("outcome")))
     except ValueError:
         raise AskUnfit(f"{str(fields)[:80]} is no decision on an ask") from None
     why = fields.get("why", "")

@@ -1,5 +1,5 @@
 """What a link knows of the other table of its match, and what it takes from it: its hello,
-actions, hourglass, asks, answers, claim and status, each checked by the match's guard
+actions, hourglass, the messages of its asks, claim and status, each checked by the match's guard
 (``firmware.match.guard``) before it counts.
 
 Which table is the other one: before this table's game starts, the first that
@@ -107,6 +107,8 @@ class OtherTable:
             return None
         if part == "actions":
             self._action(table, data, opened)
+        elif part == "asks":  # the asks' messages count once however often, in any order:
+            return opened  # (an older one, a game's last, may be the decision still owed)
         elif self.guard.newer(table, part, opened):
             if part != "timer":
                 return opened

@@ -2,7 +2,7 @@
 
 The table service has no network; its link speaks to it as any reader does.
 What the other table sends, the link hands to this table as local commands
-on its command socket (``peer``, ``peer_ask``, ``peer_answer``,
+on its command socket (``peer``, ``negotiation`` for each message of its asks,
 ``peer_claim``, ``clock``) and says how the match stands (``link``); what
 this table tells (``timer``, ``match`` and ``remote`` events), the link
 reads from its event stream (a reader that joins gets the standing ones
@@ -75,17 +75,20 @@ class TableSide:
         """The other table's ask, its player's answer to ours, or its claim: to this table."""
         if not isinstance(opened, dict):
             return
-        command = {"asks": {"command": "peer_ask", "ask": opened.get("ask")},
-                   "answers": {"command": "peer_answer", "ask": opened.get("ask"),
-                               "agree": opened.get("agree")},
-                   "claim": {"command": "peer_claim", "player": opened.get("by")}}[part]
-        try:
-            answer = command_socket.send(self.dir, command, timeout=3.0)
-        except command_socket.ControlUnavailable as exc:
-            self.say(f"the other table's ask did not reach this table: {exc}")
-            return
-        if not answer.get("ok"):
-            log.warning("the other table's %s was refused: %s", part[:-1], answer.get("error"))
+        if part == "claim":
+            commands = [{"command": "peer_claim", "player": opened.get("by")}]
+        else:
+            said = opened.get("messages")
+            commands = [{"command": "negotiation", "ask": m} for m in (
+                said if isinstance(said, list) else []) if isinstance(m, dict)]
+        for command in commands:
+            try:
+                answer = command_socket.send(self.dir, command, timeout=3.0)
+            except command_socket.ControlUnavailable as exc:
+                self.say(f"the other table's ask did not reach this table: {exc}")
+                return
+            if not answer.get("ok"):
+                log.warning("the other table's %s was refused: %s", part, answer.get("error"))
 
     def hand_clock(self, data: dict) -> None:
         """The other table's hourglass changed: shown on this table's page."""

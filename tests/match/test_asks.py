@@ -224,7 +224,6 @@ def test_the_end_is_asked_by_command_and_both_tables_set_the_game_aside_once_agr
         at_b.do("answer", agree=True)
     assert "asked the other table to end the game" in at_a.do("end")["message"]
     assert at_a.table is a.table and at_a.table.game_on()  # nothing ends before the answer
-    [ask] = _asks(a, "asked")
     at_b.do("negotiation", ask=_sent(a)[0])
     assert at_b.do("status")["can"]["answer"] is True
     at_b.do("answer", agree=True)
@@ -280,7 +279,6 @@ def test_every_ask_and_answer_is_said_in_words_at_both_tables(tmp_path):
 
     a, b = _tables(tmp_path)
     _menu(a)
-    [ask] = _asks(a, "asked")
     _carry(a, b)
     b.press(B)
     _carry(b, a)
@@ -302,3 +300,53 @@ def test_a_takeback_confirmed_on_the_page_in_a_match_says_it_asked_the_other_tab
     assert ask.kind is AskKind.TAKEBACK
     assert "the other table" in answer["message"], answer
     assert "the other owner confirms" not in answer["message"]  # no owner here to press
+
+
+def test_a_takeback_asked_ahead_of_the_other_table_is_offered_once_it_catches_up(tmp_path):
+    """Issue 47: A took back a move B had not made yet; B held the ask, and offers it once
+    it stands where it was asked (today's B judged it stale and dropped it for good)."""
+    a, b = _tables(tmp_path)
+    move = a.table.position.legal_actions()[0]
+    a.see(sight(a.table.position.apply_action(move)))
+    _lift(a, 0)
+    a.press(A)  # asked before B made A's move
+    [ask] = _asks(a, "asked")
+    _carry(a, b)
+    assert not _asks(b, "offered") and not _asks(b, "lapsed")  # it waits at B
+    assert b.table.solo.offered(b.table, 0, move).startswith("lit for")
+    b.table.ask_far_seat()
+    b.see(sight(b.table.position.apply_action(move)))  # B catches up
+    assert _asks(b, "offered") == [ask]
+    b.press(B)
+    _lift(b, 0)
+    _carry(b, a)
+    assert a.table.actions == b.table.actions == []
+    assert _journal(a) == _journal(b) == [("action", a.table.record.action_to_dict(move), None),
+                                          ("takeback", None, 0)]
+
+
+def test_the_end_agreed_while_the_askers_link_is_away_reaches_it_from_the_next_game(tmp_path):
+    """Issue 47: B agreed to A's end and set up the match's next game while nothing reached
+    A; B still sends its decision (it is in B's journal), and A adopts it then."""
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    at_a, at_b = _Service(a), _Service(b)
+    at_a.do("end")
+    at_b.do("negotiation", ask=_sent(a)[0])
+    at_b.do("answer", agree=True)  # what B sent now is lost: A's link is away
+    assert at_b.table is not b.table and at_b.table.solo.asking.game == 2
+    kept = [e for e in json.loads("[" + ",".join((tmp_path / "B").glob(
+        "journal-*.jsonl").__next__().read_text().splitlines()) + "]")
+        if e["t"] == "negotiation"]
+    assert [e["m"] for e in kept] == ["decided"] and kept[0]["outcome"] == "agreed"
+    [standing] = [e for e in at_b.table.solo.standing(at_b.table)
+                  if e["event"] == "negotiation"]  # what B's link sends on (re)connection
+    for message in standing["messages"]:
+        at_a.do("negotiation", ask=message)
+    assert at_a.table is not a.table and at_a.table.solo.asking.game == 2
+    assert not at_a.table.started and not at_b.table.started  # both on the next game
+    assert [e["message"] for e in a.events if e["event"] == "match"][-1] == \
+        "the other table agreed to end the game here, unfinished"
+    for message in _sent(a):  # A's acknowledgement: B need not send its decision again
+        at_b.do("negotiation", ask=message)
+    assert not at_b.table.solo.asking.negotiation.made

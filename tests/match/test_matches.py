@@ -92,39 +92,68 @@ def _friday(tmp_path: Path) -> tuple[list[dict], list[dict], Path]:
 def test_a_match_ends_with_both_journals_equal_across_a_killed_link_a_restarted_broker_and_strays(
         friday):
     ours, theirs, tmp_path = friday
-    assert [e for e in ours if e["t"] != "start"] == [e for e in theirs if e["t"] != "start"]
+    assert _game(ours) == _game(theirs)
+    # each table adopted, once, just what the other decided on its asks (a pause, play on)
+    assert _asks(ours, "adopted") == _asks(theirs, "decided") != []
+    assert _asks(theirs, "adopted") == _asks(ours, "decided") != []
+    assert {outcome for _, outcome in _asks(ours, "adopted") + _asks(theirs, "adopted")} == \
+        {"agreed"}
     numbers = [e["n"] for e in ours if e["t"] == "action"]
     assert numbers == list(range(1, len(numbers) + 1))  # none lost, none twice
     start_a, start_b = ours[0], theirs[0]
     assert start_a["seed"] == start_b["seed"] and start_a["options"] == start_b["options"]
-    assert start_a["remote"] == {"match": "friday", "seat": "A"}
-    assert start_b["remote"] == {"match": "friday", "seat": "B"}
+    assert start_a["remote"] == {"match": "friday", "seat": "A", "game": 1}
+    assert start_b["remote"] == {"match": "friday", "seat": "B", "game": 1}
     assert len(numbers) > 30  # the faults came in the middle of the game
     assert "intruder" in (tmp_path / "link-A.log").read_text()  # and the stray was seen
 
 
+def _game(journal: list[dict]) -> list[dict]:
+    """A journal's game: its entries but the start and the asks' records."""
+    return [e for e in journal if e["t"] not in ("start", "negotiation")]
+
+
+def _asks(journal: list[dict], kind: str) -> list[tuple[dict, str]]:
+    """The asks' records of one kind (``decided``, ``adopted``): each ask and its outcome."""
+    return [(e["ask"], e["outcome"]) for e in journal if e["t"] == "negotiation"
+            and e["m"] == kind]
+
+
 def _pause_agreed_and_undone(a: Table, b: Table) -> None:
     """Table A asks to pause; nothing pauses until B's player agrees, then both do; B asks to
-    play on, A agrees, and both play on (each ask carried by the links, through the broker)."""
+    play on, A agrees, and both play on (each ask carried by the links, through the broker).
+    An ask the other table's moves overtook lapses (its place passed): asked again."""
     from firmware.service.command_socket import send
 
     def state(t: Table) -> str:
         return send(t.dir, {"command": "status"})["state"]
 
-    def asked_of(t: Table) -> bool:
-        return send(t.dir, {"command": "status"})["can"]["answer"]
-
-    assert "asked the other table to pause" in send(a.dir, {"command": "pause"})["message"]
-    until(lambda: asked_of(b), 30, "A's ask at table B")
-    assert state(a) != "paused"
-    assert send(b.dir, {"command": "answer", "agree": True})["ok"]
+    _agreed(a, b, "pause")
     until(lambda: state(a) == "paused", 30, "table A paused once B agreed")
     assert state(b) == "paused"
-    assert send(b.dir, {"command": "resume"})["ok"]
-    until(lambda: asked_of(a), 30, "B's ask at table A")
-    assert send(a.dir, {"command": "answer", "agree": True})["ok"]
+    _agreed(b, a, "resume")  # (nobody moves while paused: asked once)
     until(lambda: state(b) != "paused", 30, "table B playing on once A agreed")
     assert state(a) != "paused"
+
+
+def _agreed(asker: Table, answerer: Table, command: str) -> None:
+    """``asker`` asks (``command``) until ``answerer``'s player can agree before the game
+    moves past the ask, and does."""
+    from firmware.service.command_socket import send
+
+    def decided() -> int:
+        return sum(1 for e in journal_of(asker.dir) if e["t"] == "negotiation"
+                   and e["m"] == "adopted")
+
+    for _ in range(20):
+        before = decided()
+        assert "asked the other table to" in send(asker.dir, {"command": command})["message"]
+        until(lambda before=before: send(answerer.dir, {"command": "status"})["can"]["answer"]
+              or decided() > before, 30, "the ask on offer at the other table, or lapsed")
+        if send(answerer.dir, {"command": "answer", "agree": True})["ok"]:
+            return
+        until(lambda before=before: decided() > before, 30, "the lapsed ask's decision back")
+    raise AssertionError(f"20 asks to {command} overtaken by moves")
 
 
 def test_the_other_tables_moves_reach_the_table_in_their_order_once_each(tmp_path, monkeypatch):
@@ -238,7 +267,7 @@ def test_the_other_tables_hourglass_is_shown_here_and_ours_is_not_sent_back(tmp_
                      "left": 60}]
 
 
-def test_asks_and_answers_cross_sealed_and_retained_and_only_the_peers_reach_the_table(
+def test_the_asks_messages_cross_sealed_and_retained_and_only_the_peers_reach_the_table(
         tmp_path, monkeypatch):
     link, sent = _linked(tmp_path, monkeypatch, "stones")
     link.broker.connected = True
@@ -246,17 +275,15 @@ def test_asks_and_answers_cross_sealed_and_retained_and_only_the_peers_reach_the
     monkeypatch.setattr(link.broker.client, "publish", lambda topic, payload, qos=0, retain=False:
                         published.append((topic, payload, retain)))
     sealer = link.playing.game.sealer()
-    ours = {"kind": "pause", "by": "A", "n": 3, "agreed": 0, "to": -1}
-    theirs = {**ours, "by": "B"}
-    for state, ask in (("asked", ours), ("offered", theirs), ("agreed", theirs),
-                       ("agreed", ours)):
-        link.broker.heard({"event": "match", "state": state, "ask": ask, "message": ""})
-    topics = [(t.rsplit("/", 1)[1], retain) for t, _, retain in published]
-    assert topics == [("asks", True), ("answers", True), ("asks", True)]  # offered: not sent
-    first, second = (sealer.unseal(json.loads(p[1])["sealed"]) for p in published[:2])
-    assert first["ask"] == ours and (first["part"], first["table"]) == ("asks", "ta")
-    assert (second["ask"], second["agree"], second["part"]) == (theirs, True, "answers")
-    assert published[2][1] == b""  # ours answered: taken off the broker
+    ask = {"game": 1, "seat": "A", "number": 1, "kind": "pause", "takebacks": 0, "actions": 3,
+           "to": -1}
+    ours = [{"m": "asked", "ask": ask}, {"m": "acknowledged", "game": 1, "seat": "A",
+                                         "number": 0}]
+    link.broker.heard({"event": "match", "state": "asked", "ask": ask, "message": ""})
+    link.broker.heard({"event": "negotiation", "messages": ours})
+    assert [(t.rsplit("/", 1)[1], retain) for t, _, retain in published] == [("asks", True)]
+    opened = sealer.unseal(json.loads(published[0][1])["sealed"])
+    assert opened["messages"] == ours and (opened["part"], opened["table"]) == ("asks", "ta")
     assert b"pause" not in published[0][1]  # sealed: the broker's other users read nothing
 
     class Message:
@@ -265,12 +292,12 @@ def test_asks_and_answers_cross_sealed_and_retained_and_only_the_peers_reach_the
             self.payload = b"" if said is None else json.dumps(
                 {"match": "m", "sealed": sealed_by(link.playing.game, table, part, said)}).encode()
 
-    for message in (Message("tb", "asks", {"ask": theirs}), Message("tc", "asks", {"ask": theirs}),
-                    Message("tb", "asks", None), Message("tb", "answers", {"ask": ours,
-                                                                          "agree": False})):
+    decided = {"m": "decided", "ask": ask, "outcome": "declined", "why": ""}
+    theirs = {"messages": [decided]}
+    for message in (Message("tb", "asks", theirs), Message("tc", "asks", theirs),
+                    Message("tb", "asks", None), Message("tb", "asks", theirs)):
         link.broker._on_message(None, None, message)
-    assert sent == [{"command": "peer_ask", "ask": theirs},
-                    {"command": "peer_answer", "ask": ours, "agree": False}]
+    assert sent == [{"command": "negotiation", "ask": decided}] * 2  # again: counted once there
 
 
 def test_a_clock_command_shows_only_the_far_players_hourglass():
