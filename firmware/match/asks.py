@@ -147,7 +147,7 @@ class Asks:
         before = self.again()
         self.negotiation = step.state
         self.unwritten += step.records
-        if table.started and self.unwritten:
+        if table.game_on() and self.unwritten:  # (after its end: with the next game's start)
             for fact in self.unwritten:
                 table.journal.append(fact_to_entry(fact))
             self.unwritten = []

@@ -47,7 +47,7 @@ def test_the_gate_is_strict_and_can_fail(tmp_path):
 
 STRICT_IN_FIRMWARE = ("firmware.core.*", "firmware.seats.*", "firmware.match.seat",
                       "firmware.match.asks", "firmware.match.negotiation",
-                      "firmware.match.negotiation_values")
+                      "firmware.match.negotiation_values", "firmware.match.negotiation_dicts")
 """The firmware packages held to --strict like engine/ and hardware/ (issue 46), and the
 match's modules at the far seats' level: its seat, its asks and their pure protocol (issue
 47)."""
