@@ -350,3 +350,38 @@ def test_the_end_agreed_while_the_askers_link_is_away_reaches_it_from_the_next_g
     for message in _sent(a):  # A's acknowledgement: B need not send its decision again
         at_b.do("negotiation", ask=message)
     assert not at_b.table.solo.asking.negotiation.made
+
+
+def test_a_table_restarted_from_its_journal_keeps_its_asks_and_decisions(tmp_path):
+    """After a restart each table rebuilds its side of the asks from its journal: the asker
+    still waits for its ask, the answerer still sends its decision, and the asker adopts it
+    once (the game number kept in the start entry too)."""
+    from firmware.seats.seating import seated
+    from firmware.store.journal import Journal
+
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    _menu(a)
+    _carry(a, b)
+    b.press(B)  # B agrees and pauses; nothing reached A yet
+    assert b.table.state == "paused" and a.table.state == "play"
+    start = b.table.journal.read().entries[0]
+    assert start["remote"] == {"match": "derby", "seat": "B", "game": 1}
+
+    def restarted(t: StonesHarness, seat: Player) -> MatchSeat:
+        again = seated(Journal(t.table.journal.dir), "stones",
+                       MatchSeat(Match("derby", seat), "stones"))
+        assert isinstance(again, MatchSeat) and again.asking.game == 1
+        return again
+
+    at_b, at_a = restarted(b, B).asking, restarted(a, A).asking
+    [asked] = _asks(a, "asked")
+    assert at_a.mine == asked and at_a.negotiation.numbered == (1, 1)
+    [decision] = at_b.negotiation.made
+    assert decision.ask == asked and decision.outcome.value == "agreed"
+    for message in at_b.again():  # what B's restarted table sends again
+        a.table.solo.asking.received(a.table, message)
+    assert a.table.state == "paused" and len(_asks(a, "agreed")) == 1
+    for message in at_b.again():  # and again: adopted once
+        a.table.solo.asking.received(a.table, message)
+    assert len(_asks(a, "agreed")) == 1
