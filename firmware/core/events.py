@@ -84,8 +84,10 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
               "turn": (str, _NONE), "doing": str, "problem": str, "actions": int,
               "observation": dict},
 }
-QUIET = frozenset({"lights"})
-"""Events a page draws but nobody logs, prints or publishes: they come with every LED change."""
+QUIET = frozenset({"lights", "negotiation"})
+"""Events nobody logs, prints or publishes: the LEDs' every change (for a page to draw), and
+what a match's asks send again (for its link to carry; its ``match`` events say it in
+words)."""
 OPTIONAL: dict[str, set[str]] = {
     "accepted": {"move"},
     "notice": {"player"},

@@ -385,3 +385,16 @@ def test_a_table_restarted_from_its_journal_keeps_its_asks_and_decisions(tmp_pat
     for message in at_b.again():  # and again: adopted once
         a.table.solo.asking.received(a.table, message)
     assert len(_asks(a, "agreed")) == 1
+
+
+def test_what_the_asks_send_again_is_for_the_link_only(tmp_path):
+    """The ``negotiation`` event carries the protocol's messages to the link: no line of it
+    reaches a person (the terminal, the page's What happened, the logs, the club)."""
+    from firmware.core.events import QUIET
+    from firmware.readers.terminal.screen import headline
+
+    a, _ = _tables(tmp_path)
+    _menu(a)
+    said = [e for e in a.events if e["event"] == "negotiation"]
+    assert said and said[-1]["messages"][0]["m"] == "asked"
+    assert all(headline(e) == "" for e in said) and "negotiation" in QUIET

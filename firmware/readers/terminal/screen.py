@@ -141,6 +141,8 @@ def _table_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str 
             return f"{who + ': ' if who else ''}{event['message']}"
         case "remote" | "match":  # how the link stands; an ask between the tables
             return f"the match: {event['message']}"
+        case "negotiation":  # what a match's link carries: its match events say it
+            return ""
         case "devices":
             if not event["missing"]:
                 return "every device of the table answers"
