@@ -110,6 +110,8 @@ class Asks:
 
     def propose(self, table: CoreTable[V, S], kind: str, to: int = -1) -> str:
         """The person here asks the other table (``kind``); the words that say so."""
+        if not table.game_on():
+            raise AskRefused("no game is on: the other table is asked during a game only")
         step = self.negotiation.ask(self.here(table), AskKind(kind), to)
         ask = step.state.mine[-1]
         words = (f"asked the other table to {ask.words()}: it happens when its player "
