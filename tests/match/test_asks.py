@@ -282,3 +282,15 @@ def test_a_takeback_confirmed_on_the_page_in_a_match_says_it_asked_the_other_tab
     assert ask.kind == "takeback"
     assert "the other table" in answer["message"], answer
     assert "the other owner confirms" not in answer["message"]  # no owner here to press
+
+
+def test_while_the_other_tables_move_has_not_come_the_turn_speaks_to_the_person_here(tmp_path):
+    """The turn line is for the person at this table: while the other table's player is to
+    move and nothing has come, it says so (it once told the absent player to lift a stone)."""
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)  # now B is to move, at both tables
+    turns = [e for e in a.events if e["event"] == "turn"]
+    assert turns[-1]["player"] == "B"
+    assert turns[-1]["doing"] == ("the other table is to move: its move is lit here when it "
+                                  "comes, for you to make with the pieces")
+    assert b.table.turn.doing() == b.table._phase_words()  # at B's table: B's own words
