@@ -1,19 +1,27 @@
 """Whether the other table of a match is there (issue 47): a link that stops cleanly says
-offline before it goes, a killed one leaves its last will, and either way the other table
-says it is out of touch within the time docs/clubs.md states, through a real mosquitto."""
+offline before it goes, a killed one leaves its last will, a silent one is given up by the
+broker's keepalive, and each way the other table says it is out of touch within the time
+docs/clubs.md states, through a real mosquitto."""
 
 from __future__ import annotations
 
 import signal
 import subprocess
 import threading
+from pathlib import Path
 
-from tests.support.remote import OBELISK, LinkedPair, StandIn
+import pytest
+
 from tests.support.processes import until
+from tests.support.remote import OBELISK, LinkedPair, StandIn
 
 STOPPED_S = 5.0
 """docs/clubs.md: a table stopped, or its link killed, is out of touch at the other table
 within 5 s."""
+
+SILENT_S = 20.0
+"""docs/clubs.md: a table that lost its network is out of touch at the other table within
+20 s (the broker's keepalive check: 1.5 times the link's 10 s)."""
 
 GONE = ("the other table (player B) is out of touch since ", ": the match waits; its "
         "player's hourglass is stopped here")
@@ -39,33 +47,65 @@ def test_a_link_stopped_cleanly_is_out_of_touch_at_the_other_table_at_once(
         pair.close()
 
 
-def test_a_killed_link_is_out_of_touch_at_the_other_table_by_its_last_will(
-        tmp_path, broker, monkeypatch):
-    from firmware.match.link import Link
-    from firmware.match.seat import match_seed
-    from firmware.readers.club.config import config_from
-    from firmware.service import command_socket
+class OneLinkHere:
+    """Table A's link in this process beside table B's as a process of its own (``obelisk
+    remote``), to be killed or stopped as a machine that lost its network."""
 
-    seed = match_seed("m", "tulip")
-    a = StandIn(tmp_path / "ta", "m", "A", seed)
-    b = StandIn(tmp_path / "tb", "m", "B", seed)
-    monkeypatch.setattr(command_socket, "send", lambda where, command, timeout=0:
-                        a.take(command))
-    link = Link(config_from({"broker": broker.url, "table": "ta"}), a.dir)
-    running = threading.Thread(target=link.run, daemon=True)
-    running.start()
-    other = subprocess.Popen(  # table B's link as its own process, to be killed
-        [*OBELISK, "remote", "--state-dir", str(b.dir), "--broker", broker.url,
-         "--table", "tb"], stdout=subprocess.DEVNULL, stderr=open(tmp_path / "tb.log", "w"))
-    try:
-        until(lambda: link.broker.other.proven, 30, "table A's link finding table B's")
-        other.send_signal(signal.SIGKILL)
-        other.wait(10)
-        until(lambda: _said_gone(_out_of_touch(a)), STOPPED_S,
-              "table A saying table B out of touch")
-    finally:
-        if other.poll() is None:
-            other.kill()
-            other.wait(10)
-        link.stop()
-        running.join(30)
+    def __init__(self, home: Path, broker, monkeypatch) -> None:
+        from firmware.match.link import Link
+        from firmware.match.seat import match_seed
+        from firmware.readers.club.config import config_from
+        from firmware.service import command_socket
+
+        seed = match_seed("m", "tulip")
+        self.a = StandIn(home / "ta", "m", "A", seed)
+        b = StandIn(home / "tb", "m", "B", seed)
+        monkeypatch.setattr(command_socket, "send", lambda where, command, timeout=0:
+                            self.a.take(command))
+        self.link = Link(config_from({"broker": broker.url, "table": "ta"}), self.a.dir)
+        self._running = threading.Thread(target=self.link.run, daemon=True)
+        self._running.start()
+        with open(home / "tb.log", "w") as log:  # (the process keeps its own copy)
+            self.other = subprocess.Popen(
+                [*OBELISK, "remote", "--state-dir", str(b.dir), "--broker", broker.url,
+                 "--table", "tb"], stdout=subprocess.DEVNULL, stderr=log)
+        until(lambda: self.link.broker.other.proven, 30, "table A's link finding table B's")
+
+    def close(self) -> None:
+        if self.other.poll() is None:
+            self.other.send_signal(signal.SIGCONT)
+            self.other.kill()
+            self.other.wait(10)
+        self.link.stop()
+        self._running.join(30)
+
+
+@pytest.fixture
+def one_link_here(tmp_path, broker, monkeypatch):
+    pair = OneLinkHere(tmp_path, broker, monkeypatch)
+    yield pair
+    pair.close()
+
+
+@pytest.mark.parametrize("stop, code", [(signal.SIGTERM, 0), (signal.SIGINT, 0),
+                                        (signal.SIGKILL, -signal.SIGKILL)])
+def test_a_link_stopped_or_killed_is_out_of_touch_at_the_other_table_at_once(
+        one_link_here, stop, code):
+    """Stopped (it says offline before it goes) or killed (the broker's last will): the
+    other table says so within the stated time."""
+    one_link_here.other.send_signal(stop)
+    assert one_link_here.other.wait(10) == code
+    until(lambda: _said_gone(_out_of_touch(one_link_here.a)), STOPPED_S,
+          "table A saying table B out of touch")
+
+
+def test_a_table_that_lost_its_network_is_out_of_touch_and_then_back(one_link_here):
+    """B's link silent (stopped, as a cable pulled: no goodbye, no closed connection): the
+    broker's keepalive gives its last will; once it runs again it reconnects and is back."""
+    here = one_link_here.a
+    one_link_here.other.send_signal(signal.SIGSTOP)
+    until(lambda: _said_gone(_out_of_touch(here)), SILENT_S,
+          "table A saying table B out of touch")
+    one_link_here.other.send_signal(signal.SIGCONT)
+    until(lambda: any(c["state"] == "linked" and "is back" in c["message"]
+                      for c in here.told("link")), 30, "table A saying table B is back")
