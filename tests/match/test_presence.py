@@ -109,3 +109,46 @@ def test_a_table_that_lost_its_network_is_out_of_touch_and_then_back(one_link_he
     one_link_here.other.send_signal(signal.SIGCONT)
     until(lambda: any(c["state"] == "linked" and "is back" in c["message"]
                       for c in here.told("link")), 30, "table A saying table B is back")
+
+
+def test_a_link_back_on_the_broker_sends_its_players_hourglass_again_as_it_runs_now(
+        tmp_path, monkeypatch):
+    """What the hourglass said while the broker was away never left: on reconnecting, the
+    link sends it again, a running one with the seconds it has left now (its own table's
+    report is the truth at the other table)."""
+    import json
+    import time
+    from types import SimpleNamespace
+
+    from firmware.match import broker_side
+    from firmware.match.link import Link
+    from firmware.readers.club.config import config_from
+    from firmware.service import command_socket
+
+    monkeypatch.setattr(command_socket, "send", lambda where, command, timeout=0: {"ok": True})
+    StandIn(tmp_path, "m", "A", 1, game="towers")
+    link = Link(config_from({"broker": "mqtt://127.0.0.1:1", "table": "ta"}), tmp_path)
+    link.read_journal()
+    published: list[tuple[str, bytes]] = []
+    monkeypatch.setattr(link.broker.client, "publish", lambda topic, payload, qos=0,
+                        retain=False: published.append((topic, payload)))
+    now = [1000.0]  # the link's monotonic clock, in the test's hands
+    monkeypatch.setattr(broker_side, "time", SimpleNamespace(
+        monotonic=lambda: now[0], strftime=time.strftime))
+    link.broker.heard({"event": "timer", "player": "A", "state": "started", "seconds": 60,
+                       "left": 60})
+    assert published == []  # not connected: nothing left
+    now[0] += 15
+
+    class Client:
+        def subscribe(self, *args, **kwargs) -> None:
+            pass
+
+    class Reason:
+        is_failure = False
+
+    link.broker._on_connect(Client(), None, None, Reason(), None)
+    timers = [json.loads(p)["sealed"] for t, p in published if t.endswith("/ta/timer")]
+    assert len(timers) == 1
+    said = link.playing.game.sealer().unseal(timers[0])
+    assert (said["state"], said["left"]) == ("started", 45)
