@@ -149,9 +149,12 @@ class BrokerSide:
                             "waits, and the link tries again")
 
     def _subscribe_claim(self, match: str, table: str) -> None:
-        """The other table's claim, if it holds one, again (``OtherTable``: a table linked)."""
+        """The other table's claim, if it holds one, and its status, again (``OtherTable``: a
+        table linked; its status, heard before it was known, is heard again: offline when this
+        link joined while it was away)."""
         if self.connected:
             self.client.subscribe(match_topic(match, table, "claim"), qos=1)
+            self.client.subscribe(status_topic(table), qos=1)
 
     # ------------------------------------------------------------------ what comes
 

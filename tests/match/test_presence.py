@@ -152,3 +152,29 @@ def test_a_link_back_on_the_broker_sends_its_players_hourglass_again_as_it_runs_
     assert len(timers) == 1
     said = link.playing.game.sealer().unseal(timers[0])
     assert (said["state"], said["left"]) == ("started", 45)
+
+
+def test_a_link_that_joins_while_the_other_table_is_away_says_it_is_out_of_touch(
+        tmp_path, broker, monkeypatch):
+    """B's link restarted while A's was stopped: A's offline status came before B knew A
+    (from its hello); B hears it again once it does, and says A is out of touch."""
+    from firmware.match.link import Link
+    from firmware.readers.club.config import config_from
+
+    pair = LinkedPair(tmp_path, broker, monkeypatch)
+    again = None
+    try:
+        for name in ("ta", "tb"):
+            pair.links[name].stop()
+        until(lambda: not any(thread.is_alive() for thread in pair._threads), 30,
+              "both links stopped")
+        pair.b.commands.clear()
+        again = Link(config_from({"broker": broker.url, "table": "tb"}), pair.b.dir)
+        threading.Thread(target=again.run, daemon=True).start()
+        until(lambda: [c for c in pair.b.told("link") if c["state"] == "apart"
+                       and "the other table (player A) is out of touch" in c["message"]],
+              STOPPED_S, "table B saying table A out of touch")
+    finally:
+        if again is not None:
+            again.stop()
+        pair.close()
