@@ -22,6 +22,7 @@ import threading
 import time
 from typing import Any
 
+from firmware.match.far_clock import RUNNING
 from firmware.match.guard import Guard
 from firmware.match.messages import PACKET_MAX, RESEND_S, match_topic, status_topic
 from firmware.match.other_table import OtherTable
@@ -39,6 +40,13 @@ from firmware.readers.club.connect import (
 from firmware.readers.club.trouble import reason_words
 
 log = logging.getLogger("obelisk.remote")
+
+KEEPALIVE_S = 10
+"""The link's MQTT keepalive: the broker gives a silent link's last will (offline) after
+1.5 times this, and this link notices a silent broker after at most twice this."""
+GOODBYE_S = 2.0
+"""How long a stopping link waits for the broker to take its offline status."""
+
 
 class BrokerSide:
     """One link's client on the club's broker: its connection, what it sends, and the other
@@ -61,6 +69,7 @@ class BrokerSide:
                                 claim_after_s)
         self.connected = False
         self.broker_trouble = False  # the page was told the broker cannot be reached
+        self.clock: tuple[dict, float] | None = None  # this table's hourglass, heard when
         self.client = club_client(config, f"obelisk-remote-{config.table}", (1.0, 5.0),
                                   status_topic(config.table), most=PACKET_MAX)
         self.client.on_connect = self._on_connect
@@ -74,10 +83,20 @@ class BrokerSide:
     # ------------------------------------------------------------------ the connection
 
     def connect(self) -> None:
-        connect(self.client, self.config.broker, keepalive=10, most=PACKET_MAX)
+        connect(self.client, self.config.broker, keepalive=KEEPALIVE_S, most=PACKET_MAX)
 
     def close(self) -> None:
+        """Stop cleanly: say offline first, as the last will would (a clean disconnect sends
+        none), so that the other table shows this one out of touch at once."""
         self.handshake.close()
+        if self.connected:
+            topic = status_topic(self.config.table)
+            self.guard.sent(topic, b"offline")
+            sent = self.client.publish(topic, b"offline", qos=1, retain=True)
+            try:
+                sent.wait_for_publish(GOODBYE_S)
+            except (RuntimeError, ValueError):  # (gone meanwhile: the last will says it)
+                log.info("the broker did not take this table's offline status")
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -109,6 +128,8 @@ class BrokerSide:
         if match is not None:
             client.subscribe(match_topic(match, "+", "#"), qos=1)
             self.hello()
+            if self.clock is not None:  # what its player's hourglass shows now, again
+                self._publish_clock(*self.clock)
         self.wake.set()
 
     def _on_connect_fail(self, client, userdata) -> None:
@@ -128,9 +149,12 @@ class BrokerSide:
                             "waits, and the link tries again")
 
     def _subscribe_claim(self, match: str, table: str) -> None:
-        """The other table's claim, if it holds one, again (``OtherTable``: a table linked)."""
+        """The other table's claim, if it holds one, and its status, again (``OtherTable``: a
+        table linked; its status, heard before it was known, is heard again: offline when this
+        link joined while it was away)."""
         if self.connected:
             self.client.subscribe(match_topic(match, table, "claim"), qos=1)
+            self.client.subscribe(status_topic(table), qos=1)
 
     # ------------------------------------------------------------------ what comes
 
@@ -168,6 +192,7 @@ class BrokerSide:
             if self.playing.name() != before:
                 self.other.forget()
                 self.guard.forget()
+                self.clock = None
                 match = self.playing.name()
                 if self.connected and match is not None:
                     self.client.subscribe(match_topic(match, "+", "#"), qos=1)
@@ -223,17 +248,23 @@ class BrokerSide:
         """An event of this table's stream: its player's hourglass, an ask or answer, a
         claim, to the other table."""
         if event.get("event") == "timer" and event.get("player") == self.playing.seat():
+            self.clock = (event, time.monotonic())
             self._publish_clock(event)
         elif event.get("event") == "negotiation":
             self._publish_asks(event)
         elif event.get("event") == "remote" and event.get("state") == "claimed":
             self._publish_claim()
 
-    def _publish_clock(self, event: dict) -> None:
+    def _publish_clock(self, event: dict, heard_at: float | None = None) -> None:
+        """This table's player's hourglass, as its event said it; ``heard_at`` (monotonic):
+        sent again on reconnecting, a running one with the seconds it has left now."""
         match, game = self.playing.name(), self.playing.current()
         if match is None or game is None or not self.connected:
             return
         clock = {k: event[k] for k in ("player", "state", "seconds", "left")}
+        if heard_at is not None and clock["state"] in RUNNING and \
+                isinstance(clock["left"], int | float):
+            clock["left"] = max(0.0, clock["left"] - (time.monotonic() - heard_at))
         self._put(match_topic(match, self.config.table, "timer"), json.dumps(
             {"match": match, "sealed": self.guard.seal(game, "timer", clock)}))
 

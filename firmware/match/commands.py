@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.errors import ObeliskError
+from firmware.match.far_clock import Report
 from firmware.service.command_desk import CommandDesk
 from firmware.service.commands import Command, CommandRefused
 
@@ -110,13 +111,20 @@ def negotiation(desk: CommandDesk, table: Any, command: Command, now: float) -> 
 
 
 def link(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
-    """How the link to the other table stands: told to every page."""
+    """How the link to the other table stands: told to every page; while the other table is
+    out of touch, its player's hourglass is shown stopped at its last report."""
     assert command.link is not None  # ``parse`` sets it for this command
     state, words = command.link
     seat = match_of(table)
     if seat is not None:
         seat.claimable = state == "claimable"
     table.tell("remote", state=state, message=words)
+    if seat is not None:
+        held = {"apart": seat.far_clock.hold, "linked": seat.far_clock.release}.get(state)
+        shown = held() if held is not None else None
+        if shown is not None:  # out of touch: its glass stops here; back: its last report
+            table.tell("timer", player=seat.seat.value, state=shown.state,
+                       seconds=shown.seconds, left=shown.left)
     return words
 
 
@@ -128,6 +136,7 @@ def clock(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
         raise CommandRefused("only the other table's player's hourglass is shown from afar")
     assert command.clock is not None  # ``parse`` sets it for this command
     state, seconds, left = command.clock
+    seat.far_clock.reported(Report(state, seconds, left))
     table.tell("timer", player=command.player, state=state, seconds=seconds, left=left)
     return f"player {command.player}'s hourglass {state}"
 

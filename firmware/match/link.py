@@ -14,7 +14,8 @@ and count says how many takebacks the two tables agreed before it: an
 action of a line taken back is never handed on.
 
 Each player's hourglass runs on their own table; the link tells the other
-table each change of it, which shows it from those reports.
+table each change of it, which shows it from those reports (and holds it
+still while that table is out of touch: ``firmware.match.far_clock``).
 
 A table takes actions only from the table whose ``hello`` this game's key
 opens, and only when game, options and seed are its own; everything crosses
@@ -146,7 +147,8 @@ class Link:
 
 def run_link(state_dir: str | Path, config: ClubConfig,
              claim_after_min: float | None = None) -> int:
-    """Link the table on ``state_dir`` to its matches until SIGTERM or Ctrl-C (0 then);
+    """Link the table on ``state_dir`` to its matches until SIGTERM or Ctrl-C (0 then, once
+    the broker holds this table offline: ``BrokerSide.close``);
     ``claim_after_min``: the minutes out of touch after which the person may claim the game."""
     import signal
 

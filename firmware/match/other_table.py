@@ -9,9 +9,10 @@ word can take the seat, change the count this table sends from, or stop the
 match. The hellos heard are kept and weighed again when this table's game
 changes (the other table's may have come first).
 
-A table whose link goes silent (its status turns offline: the broker says so
-when the link's keepalive runs out) is shown as out of touch, not timed out:
-the match waits for it, its hourglass does not run here.
+A table whose link goes silent (its status turns offline: the link says so as
+it stops, the broker as its last will when the link dies or its keepalive runs
+out) is shown as out of touch, not timed out: the match waits for it, and the
+table here shows its player's hourglass stopped (``firmware.match.far_clock``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from engine.players import Player
 from firmware.match.guard import Guard
 from firmware.match.messages import FROM_THE_OTHER, MESSAGE_MAX, differs, json_object
 from firmware.match.playing import Playing
@@ -217,9 +219,11 @@ class OtherTable:
         if there:
             self.table.tell("linked", f"the other table ({self.name}) is back: play on")
         else:
-            self.table.tell("apart", f"the other table ({self.name}) is out of touch since "
-                            f"{time.strftime('%H:%M')}: the match waits for it (nothing times "
-                            "out)")
+            seat = self.playing.seat()
+            who = f" ({Player(seat).other})" if seat in ("A", "B") else ""
+            self.table.tell("apart", f"the other table{who} is out of touch "
+                            f"since {time.strftime('%H:%M')}: the match waits; its player's "
+                            "hourglass is stopped here")
 
     def offer_claim(self, now: float) -> None:
         """The other table out of touch as long as ``--claim-after`` allows: the person here

@@ -35,6 +35,7 @@ from engine.core import counted
 from engine.errors import ObeliskError
 from engine.players import Player
 from firmware.match.asks import AskRefused, Asks
+from firmware.match.far_clock import FarClock
 from firmware.match.negotiation_values import Fact
 from firmware.seats.far_seat import FarSeat, movers
 
@@ -144,6 +145,7 @@ class MatchSeat(FarSeat):
         self.arrived: dict[int, Any] = {}  # its next action, by its place in the game
         self.problem = ""  # why the match cannot go on (the tables disagree), in words
         self.claimable = False  # the other table was out of touch long enough to claim
+        self.far_clock = FarClock()  # its player's hourglass, as its table reported it
 
     def public(self) -> dict[str, Any]:
         return {"match": self.match.to_dict()}

@@ -136,6 +136,11 @@ class FarSeat:
         if pos.current_player() is self.seat and not self.asks(pos):
             return f"{words} ({self.called} leaves this one to you)"  # the maze's obelisk
         if not self.asked or pos is not self._for or pos.current_player() is not self.seat:
+            if pos.current_player() is self.seat and self.person not in movers(pos):
+                # its move not come yet: nothing here for the person to do (the phase's words
+                # would speak to a player who is not at this table)
+                return (f"{self.called} is to move: its move is lit here when it comes, for "
+                        "you to make with the pieces")
             return words
         also = "; and your own move too" if self.person in movers(pos) else ""
         return f"make {self.called}'s move: {self.rules.words(pos, self.asked)}{also}"

@@ -112,6 +112,9 @@ def test_two_pages_play_the_first_moves_of_a_remote_towers_match(derby):
         "() => /the other table \\(player [AB]\\) asks to pause the game/"
         ".test(document.getElementById('link').textContent)", timeout=30_000)
     assert "asked the other table to pause" in (here.page.text_content("#link") or "")
+    here.page.wait_for_function(  # the Pause button's answer, under it
+        "() => /asked the other table to pause/"
+        ".test(document.getElementById('controls-said').textContent)", timeout=30_000)
     for played in (here, there):  # asked, not agreed: both still play
         assert send(played.dir, {"command": "status"})["state"] != "paused"
     there.page.click("#ctl-agree")
@@ -121,6 +124,9 @@ def test_two_pages_play_the_first_moves_of_a_remote_towers_match(derby):
             timeout=30_000)
         assert send(played.dir, {"command": "status"})["state"] == "paused"
     assert "agreed to pause the game" in (here.page.text_content("#notice") or "")
+    here.page.wait_for_function(  # answered: the controls no longer say it was only asked
+        "() => !/asked the other table/"
+        ".test(document.getElementById('controls-said').textContent)", timeout=30_000)
 
 
 def test_a_match_is_set_up_from_each_tables_page_with_the_pin(club):

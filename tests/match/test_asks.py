@@ -398,3 +398,15 @@ def test_what_the_asks_send_again_is_for_the_link_only(tmp_path):
     said = [e for e in a.events if e["event"] == "negotiation"]
     assert said and said[-1]["messages"][0]["m"] == "asked"
     assert all(headline(e) == "" for e in said) and "negotiation" in QUIET
+
+
+def test_while_the_other_tables_move_has_not_come_the_turn_speaks_to_the_person_here(tmp_path):
+    """The turn line is for the person at this table: while the other table's player is to
+    move and nothing has come, it says so (it once told the absent player to lift a stone)."""
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)  # now B is to move, at both tables
+    turns = [e for e in a.events if e["event"] == "turn"]
+    assert turns[-1]["player"] == "B"
+    assert turns[-1]["doing"] == ("the other table is to move: its move is lit here when it "
+                                  "comes, for you to make with the pieces")
+    assert b.table.turn.doing() == b.table._phase_words()  # at B's table: B's own words

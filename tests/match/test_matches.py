@@ -228,7 +228,8 @@ def test_the_other_table_out_of_touch_is_said_as_such_and_its_return_too(tmp_pat
                            ("tb", b"online")):
         link.broker._on_message(None, None, Status(table, payload))
     assert [state for state, _ in told] == ["apart", "linked"]
-    assert "the match waits" in told[0][1] and "nothing times out" in told[0][1]
+    assert "the match waits" in told[0][1] and \
+        "its player's hourglass is stopped here" in told[0][1]
 
 
 def _linked(tmp_path, monkeypatch, game: str, **extra) -> tuple[Link,

@@ -222,7 +222,8 @@ INSIDE = {
         ("firmware.core",),  # the table core: its machine, settling, events, lights
         ("firmware.seats",  # the far seats: the computer, the other table of a match
          "firmware.match.seat", "firmware.match.asks", "firmware.match.negotiation",
-         "firmware.match.negotiation_values", "firmware.match.negotiation_dicts"),
+         "firmware.match.negotiation_values", "firmware.match.negotiation_dicts",
+         "firmware.match.far_clock"),
         ("firmware.service",  # the process: the loop, the stream, commands, the PIN
          "firmware.match.commands"),  # (the match's commands among them)
         ("firmware.readers",  # the terminal, the page and the club

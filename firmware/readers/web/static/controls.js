@@ -349,9 +349,12 @@ $("pin-form").addEventListener("submit", enterPin);
 $("controls-leave").addEventListener("click", leave);
 /** Events after which the last answer no longer holds: the game has moved on. */
 const MOVED_ON = new Set(["accepted", "takeback", "game_over"]);
+/** A match's ask answered, either way: "asked the other table to ..." no longer holds. */
+const ANSWERED = new Set(["agreed", "declined"]);
 window.addEventListener("obelisk:event", (e) => {
   if (!(e instanceof CustomEvent)) return;
-  if (MOVED_ON.has(e.detail?.event)) Object.assign(ctl, { said: "", wrong: false });
+  const answered = e.detail?.event === "match" && ANSWERED.has(e.detail.state);
+  if (MOVED_ON.has(e.detail?.event) || answered) Object.assign(ctl, { said: "", wrong: false });
   // the game's seats by their names, as the table's whole state and a start say them
   if (e.detail?.event === "table" || e.detail?.event === "start") ctl.names = e.detail.players;
   soon();
