@@ -184,6 +184,8 @@ class Asks:
                 "to agree; the menu button or Decline to decline")
 
     def _carry_out(self, table: CoreTable[V, S], ask: PlacedAsk) -> None:
+        if ask.kind.of_the_clock and ask.id.game != self.game:
+            return  # play on in a game over here (the other table still had moves to make)
         if ask.kind is AskKind.PAUSE:
             if table.may_pause():
                 table.pause()

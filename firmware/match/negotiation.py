@@ -52,6 +52,8 @@ def unfit(ask: PlacedAsk, here: Standing) -> str:
     ("": it can)."""
     if here.over:
         return "the game is over"
+    if here.paused and not ask.kind.of_the_clock:
+        return "the game is paused: ask to play on first"
     if ask.kind is AskKind.PAUSE and here.paused:
         return "the game is paused already"
     if ask.kind is AskKind.RESUME and not here.paused:
@@ -68,9 +70,18 @@ def place(ask: PlacedAsk, here: Standing) -> str | None:
         return "that game is over"
     if ask.id.game == here.game and here.over:
         return "the game is over"
-    if ask.id.game > here.game or ask.at > here.at:
+    if ask.id.game > here.game:
         return None
-    if ask.at < here.at:
+    if ask.kind.of_the_clock:  # bound to the line: the tables pause where each stands
+        ahead, behind = (ask.at.takebacks > here.at.takebacks,
+                         ask.at.takebacks < here.at.takebacks)
+    elif here.paused:  # no move is made here until play goes on: a later place never comes
+        return unfit(ask, here)
+    else:
+        ahead, behind = ask.at > here.at, ask.at < here.at
+    if ahead:
+        return None
+    if behind:
         return "the game moved on since it was asked"
     return unfit(ask, here)
 
@@ -161,6 +172,10 @@ class Negotiation:
         ask = self.theirs
         if ask is None:
             return Step(self)
+        if ask.kind is AskKind.RESUME and (ask.id.game < here.game or here.over):
+            # The game ended here while the asking table stood paused before its last
+            # move: it must play on to make that move, and nothing here changes.
+            return self._decide(ask, AskOutcome.AGREED, "the game is over at this table")
         where = place(ask, here)
         if where is None:
             return Step(self)

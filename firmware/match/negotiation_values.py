@@ -33,6 +33,14 @@ class AskKind(StrEnum):
     END = "end"
     CLAIM = "claim"
 
+    @property
+    def of_the_clock(self) -> bool:
+        """A pause or play on: it stops or starts the hourglasses and changes no action, so
+        it is bound to the line it was asked in, not to its count. A paused table makes and
+        records no move, so the two tables may pause one action apart (a move that was on
+        its way); that move is made once play goes on."""
+        return self in (AskKind.PAUSE, AskKind.RESUME)
+
 
 class AskOutcome(StrEnum):
     """What became of an ask: only the answering table decides it."""

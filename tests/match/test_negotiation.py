@@ -56,7 +56,7 @@ def test_an_ask_ahead_of_the_answering_table_waits_then_is_offered() -> None:
 
 def test_an_ask_the_answering_table_moved_past_lapses_and_the_asker_learns_it() -> None:
     a, b = Negotiation("A"), Negotiation("B")
-    step = a.ask(at(5), AskKind.PAUSE)
+    step = a.ask(at(5), AskKind.END)
     lapsed = b.received(asked(step), at(6))
     decision = decided(lapsed).decision
     assert decision.outcome is AskOutcome.LAPSED
@@ -65,6 +65,44 @@ def test_an_ask_the_answering_table_moved_past_lapses_and_the_asker_learns_it() 
     adopted = step.state.received(Decided(decision), at(6))
     assert adopted.records == (Adopted(decision),) and adopted.state.mine == ()
     assert adopted.effects == (Told(decision),)
+
+
+def test_a_pause_is_bound_to_the_line_not_to_the_count() -> None:
+    """A paused table makes no move, so the tables may pause one action apart (a move on its
+    way when the pause was agreed): a pause or play on asked at another count of the same
+    line is offered; one asked before a takeback agreed since lapses."""
+    a, b = Negotiation("A"), Negotiation("B")
+    pause = asked(a.ask(at(5), AskKind.PAUSE))
+    assert b.received(pause, at(4)).effects == (Offer(pause.ask),)  # A's 5th not made here
+    assert b.received(pause, at(6)).effects == (Offer(pause.ask),)  # B's 6th not there yet
+    later = b.received(pause, at(3, takebacks=1))
+    assert decided(later).decision.why == "the game moved on since it was asked"
+    play_on = asked(a.ask(at(5, paused=True), AskKind.RESUME))
+    assert b.received(play_on, at(4, paused=True)).effects == (Offer(play_on.ask),)
+    assert b.received(play_on, at(4, takebacks=-1, paused=True)).effects == ()  # waits
+
+
+def test_a_paused_table_asks_and_grants_only_play_on() -> None:
+    """A paused table records no move, so an ask bound to a later count would wait there for
+    ever: it lapses, and the person here is told to play on first."""
+    with pytest.raises(AskUnfit, match="the game is paused: ask to play on first"):
+        Negotiation("A").ask(at(3, paused=True), AskKind.END)
+    end = asked(Negotiation("A").ask(at(4), AskKind.END))
+    step = Negotiation("B").received(end, at(3, paused=True))
+    assert decided(step).decision.outcome is AskOutcome.LAPSED
+    assert decided(step).decision.why == "the game is paused: ask to play on first"
+
+
+def test_play_on_in_a_game_the_answering_table_finished_is_agreed_by_the_table() -> None:
+    """B paused before A's last move reached it; A's game is over. B must play on to make
+    that move, and nothing changes at A: A's table agrees by itself (else B stood paused in
+    a game A had left, for ever)."""
+    play_on = asked(Negotiation("B").ask(at(4, paused=True), AskKind.RESUME))
+    for here in (at(5, over=True), at(0, game=2)):
+        step = Negotiation("A").received(play_on, here)
+        assert decided(step).decision.outcome is AskOutcome.AGREED
+        assert decided(step).decision.why == "the game is over at this table"
+        assert not step.state.offered
 
 
 def test_an_offered_ask_lapses_when_the_game_here_moves_on() -> None:
@@ -196,7 +234,7 @@ def test_an_ask_of_a_game_set_aside_lapses() -> None:
 
 
 def test_a_game_is_set_aside_only_once_its_asks_are_decided() -> None:
-    step = Negotiation("A").ask(at(6), AskKind.PAUSE)
+    step = Negotiation("A").ask(at(6), AskKind.TAKEBACK, to=5)
     assert not step.state.settled(1) and step.state.settled(0)
     decision = Negotiation("B").received(asked(step), at(7))
     assert step.state.received(decided(decision), at(7)).state.settled(1)

@@ -28,6 +28,16 @@ NEXT_GAME = [("ask", "A", "end", 1), ("deliver", "B", 0), ("answer", "B", 0),
 """A asks to end the game, B agrees and sets up the next game; the answer to A is lost.
 Today's main sends answers only of the game its link follows: A never learns."""
 
+PAUSED_APART = [("ask", "A", "pause", 1), ("deliver", "B", 0), ("answer", "B", 0),
+                ("move", "A", 0)]
+"""Stones: B agrees to A's pause; A moves before the agreement reaches it. A pauses one
+action past B, whose table (paused) makes no move. With a pause bound to its count, A's
+"play on" waited at B for a place B never reached and B's lapsed at A: paused for ever."""
+OVER_WHILE_PAUSED = [("ask", "A", "pause", 1), ("deliver", "B", 0), ("answer", "B", 0),
+                     ("move", "A", 0)]
+"""The maze: the same, but A's move ends the game. A sets it aside; B, paused before that
+move, could never play on in a game A had left ("that game is over")."""
+
 
 def test_the_short_search_finds_no_failing_schedule() -> None:
     failed = search(SHORT)
@@ -42,7 +52,9 @@ def test_the_short_search_decides_every_kind_in_every_game() -> None:
         assert seen.get((kind, "agreed"), 0) > 0, kind
 
 
-@pytest.mark.parametrize(("shape", "steps"), [("towers", AHEAD), ("stones", NEXT_GAME),
+@pytest.mark.parametrize(("shape", "steps"), [("stones", PAUSED_APART),
+                                              ("maze", OVER_WHILE_PAUSED),
+                                              ("towers", AHEAD), ("stones", NEXT_GAME),
                                               ("stones", [*NEXT_GAME, ("crash", "A", 0),
                                                           ("boot", "A", 0)])])
 def test_a_kept_schedule_holds(shape: str, steps: list[tuple[object, ...]]) -> None:

@@ -279,6 +279,8 @@ class Table:
             if behind:  # it lags a game behind: what this table holds of that game, again
                 self.again()
         elif isinstance(message, Action):
+            if self.game.paused and message.seat != self.seat:
+                return  # as a real table: paused, it makes no move; the link sends it again
             self._take(message)
             self._moved()
         elif isinstance(message, Asked | Withdrawn | Decided | Acknowledged):
@@ -314,7 +316,8 @@ class Table:
             if early is not None and early.index == len(game.actions) and not action.final:
                 game.actions.append(early)
                 game.early = None
-        elif action.index == have + 1 and action.seat == self.seat and self.shape.placing:
+        elif action.index == have + 1 and action.seat == self.seat and self.shape.placing \
+                and game.early != action:  # (its own placement sent back: held already)
             if record:
                 self.journal.append(action)
             game.early = action
@@ -354,6 +357,8 @@ class Table:
 
     def _carry_out(self, decision: Decision) -> None:
         game, ask = self.game, decision.ask
+        if ask.kind.of_the_clock and (ask.id.game != game.number or game.over):
+            return  # as a real table: a game over here is neither paused nor played on
         if ask.id.game != game.number:
             self.problem = f"{decision} carried out in game {game.number}"
             return
@@ -536,7 +541,12 @@ class Match:
                     table.answer(agree=table.rng.random() < 0.5)
                     self._deliver_all()
             if before == [t.fingerprint() for t in self.tables.values()]:
-                return ""
+                paused = [t for t in self.tables.values()
+                          if t.game.paused and not t.asks.mine and not t.asks.offered]
+                if not paused:
+                    return ""
+                paused[0].ask(AskKind.RESUME, 0)  # the people play on in the end
+                self._deliver_all()
         return f"still changing after {SETTLE_ROUNDS} rounds of sending again"
 
     def _deliver_all(self) -> None:
