@@ -163,16 +163,42 @@ def test_a_pause_is_asked_and_both_pause_once_agreed(tmp_path):
 
 def test_an_ask_that_comes_after_the_game_moved_on_lapses_at_both_tables(tmp_path):
     a, b = _tables(tmp_path)
-    _menu(a)
-    [pause] = _asks(a, "asked")
-    _a_moves_and_b_makes_it(a, b)  # B moved past the place the pause was asked at
+    _Service(a).do("end")
+    [end] = _asks(a, "asked")
+    _a_moves_and_b_makes_it(a, b)  # B moved past the place the end was asked at
     _carry(a, b)
-    assert _asks(b, "lapsed") == [pause] and not _asks(b, "offered")
+    assert _asks(b, "lapsed") == [end] and not _asks(b, "offered")
     _carry(b, a)
-    assert _asks(a, "lapsed") == [pause] and a.table.solo.asking.mine is None
+    assert _asks(a, "lapsed") == [end] and a.table.solo.asking.mine is None
     said = [e["message"] for t in (a, b) for e in t.events if e["event"] == "match"
             and e["state"] == "lapsed"]
-    assert said == ["the ask to pause the game lapsed: the game moved on since it was asked"] * 2
+    assert said == ["the ask to end the game here, unfinished lapsed: the game moved on since "
+                    "it was asked"] * 2
+
+
+def test_a_pause_agreed_one_action_apart_is_played_on_and_the_move_made(tmp_path):
+    """A's move left before B's agreement to A's pause came back: A pauses one action past
+    B. Both play on when asked (a pause is bound to the line, not the count), and B then
+    makes A's move, which waited, lit, while B was paused."""
+    a, b = _tables(tmp_path)
+    _menu(a)
+    _carry(a, b)
+    b.press(B)  # B agrees: B pauses
+    move = a.table.position.legal_actions()[0]
+    a.see(sight(a.table.position.apply_action(move)))  # A moves: its pause not back yet
+    assert b.table.solo.offered(b.table, 0, move).startswith("lit for")
+    _carry(b, a)
+    assert a.table.state == b.table.state == "paused"
+    assert (len(a.table.actions), len(b.table.actions)) == (1, 0)
+    _menu(b)  # B asks to play on, from one action behind
+    _carry(b, a)
+    assert _asks(a, "offered")[-1].kind is AskKind.RESUME
+    a.press(A)
+    _carry(a, b)
+    assert a.table.state == b.table.state == "play"
+    b.table.ask_far_seat()
+    b.see(sight(b.table.position.apply_action(move)))
+    assert _journal(a) == _journal(b) == [("action", a.table.record.action_to_dict(move), None)]
     assert a.table.state == b.table.state == "play"
 
 
