@@ -163,10 +163,11 @@ def test_a_pause_is_asked_and_both_pause_once_agreed(tmp_path):
 
 def test_an_ask_that_comes_after_the_game_moved_on_lapses_at_both_tables(tmp_path):
     a, b = _tables(tmp_path)
-    _Service(a).do("end")
+    _a_moves_and_b_makes_it(a, b)
+    b.see(sight(b.table.position.apply_action(b.table.position.legal_actions()[0])))
+    _Service(a).do("end")  # before B's move reached A
     [end] = _asks(a, "asked")
-    _a_moves_and_b_makes_it(a, b)  # B moved past the place the end was asked at
-    _carry(a, b)
+    _carry(a, b)  # B moved past the place the end was asked at
     assert _asks(b, "lapsed") == [end] and not _asks(b, "offered")
     _carry(b, a)
     assert _asks(a, "lapsed") == [end] and a.table.solo.asking.mine is None
@@ -436,3 +437,26 @@ def test_while_the_other_tables_move_has_not_come_the_turn_speaks_to_the_person_
     assert turns[-1]["doing"] == ("the other table is to move: its move is lit here when it "
                                   "comes, for you to make with the pieces")
     assert b.table.turn.doing() == b.table._phase_words()  # at B's table: B's own words
+
+
+def test_a_table_whose_end_or_takeback_waits_makes_no_move_of_its_own_meanwhile(tmp_path):
+    """A move made while the person's own end (or takeback) waits could end the game here
+    while the other table agrees to undo it: the two would part ways for good. So the table
+    refuses it in words until the answer comes; the other table's moves still count."""
+    a, b = _tables(tmp_path)
+    _Service(a).do("end")
+    move = a.table.position.legal_actions()[0]
+    a.see(sight(a.table.position.apply_action(move)))
+    assert a.table.actions == []
+    assert a.table.problem.startswith("you asked the other table to end the game here, "
+                                      "unfinished: wait for its answer before you move")
+    assert a.table.solo.next_game_held(a.table) == (
+        "the next game is set up once the other table has answered your ask to end the game "
+        "here, unfinished: press again then")
+    _carry(a, b)
+    _menu(b)  # B's player declines with the menu button
+    _carry(b, a)
+    assert a.table.solo.asking.mine is None and a.table.solo.next_game_held(a.table) == ""
+    a.see(sight(a.table.position))  # the piece put back as it was: the refusal is over
+    a.see(sight(a.table.position.apply_action(move)))
+    assert a.table.actions == [move]
