@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import ObeliskError
+from firmware import typed
 from firmware.core.events import QUIET
 from firmware.core.surroundings import Surroundings
 from firmware.core.table_state import TableState
@@ -121,8 +122,8 @@ def run_table_demo(game_id: str, settings: DemoSettings, make_table: Callable,
     keep_up(game.options_with({**game.demo_defaults, **settings.chosen}), settings.speed)
     path = settings.state_dir or tempfile.mkdtemp(prefix=f"obelisk-{game_id}-")
     if not settings.state_dir:  # say where, so `obelisk games` (and a page) can find it
-        print(f"{game_id}: the journal is kept in {path} (see its games with `obelisk games "
-              f"--state-dir {path}`)", file=sys.stderr, flush=True)
+        print(f"{game_id}: the journal is kept in {path} (see its games with "
+              f"`{typed.obelisk()} games --state-dir {path}`)", file=sys.stderr, flush=True)
     with StateDir(path).open(f"obelisk demo {game_id}{where}") as state:
         journal = Journal(state.path)
         resolved = resolve(journal, game_id, lambda game: settings.chosen,
@@ -197,8 +198,8 @@ def _play(settings: DemoSettings, resolved: Resolved, journal: Journal, devices:
             time.sleep(min(0.2, 0.5 / speed) if ready else 0.002)
         if not settings.state_dir:
             where = journal.path.parent
-            print(f"{name}: the game is kept in {where}: `obelisk games --state-dir {where}` "
-                  "lists it", file=sys.stderr, flush=True)
+            print(f"{name}: the game is kept in {where}: `{typed.obelisk()} games --state-dir "
+                  f"{where}` lists it", file=sys.stderr, flush=True)
         return 0
     finally:
         service.stopping.set()

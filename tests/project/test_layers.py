@@ -217,7 +217,8 @@ def layer_breaches(sources: dict[str, str], packages: set[str]) -> list[str]:
 INSIDE = {
     "hardware": (("hardware",), ("hardware.sim",), ("hardware.devices", "hardware.readout")),
     "firmware": (
-        ("firmware.contract", "firmware.games"),  # what a game declares, and the registry
+        ("firmware.contract", "firmware.games",  # what a game declares, and the registry
+         "firmware.typed"),  # (how the person typed the command, for hints)
         ("firmware.store",),  # journal, sealed facts, finished games, the state directory
         ("firmware.core",),  # the table core: its machine, settling, events, lights
         ("firmware.seats",  # the far seats: the computer, the other table of a match

@@ -2,8 +2,11 @@
 
 A demo prints it, and so does ``obelisk watch``: each event as a line in words,
 then the table as the last event that carried an observation left it, then
-what is wrong, if anything. Nothing here looks at a table object, so a
-reader at the other end of a socket draws the same screen. A game gives
+what is wrong, if anything; the board and what is wrong each only when they
+changed since they were last shown (a whole game once read as 2,300 lines,
+the same board again after every hourglass tick and turn line). Nothing
+here looks at a table object, so a reader at the other end of a socket
+draws the same screen. A game gives
 only ``draw(observation)``, its board in text (``firmware/<game>/screen.py``),
 and its seats' names (``seat_names``: the maze's roles, the Architect and the
 Maze Master, where another game says player A and player B).
@@ -161,6 +164,7 @@ class Screen:
         self.names = names or {}  # the seats' names, from the game each event names
         self.observation: dict | None = None
         self.problem = ""
+        self.shown = ("", "")  # the board and the problem last shown: each again only changed
 
     def show(self, event: dict) -> str | None:
         """The screen after ``event`` (None: nothing to show again, the LEDs' changes and
@@ -173,10 +177,12 @@ class Screen:
         if not said:
             return None
         text = f"--- {said}"
-        if self.observation is not None:
-            text += "\n" + self.draw(self.observation)
-        if self.problem:
+        board = "" if self.observation is None else self.draw(self.observation)
+        if board and board != self.shown[0]:
+            text += "\n" + board
+        if self.problem and self.problem != self.shown[1]:
             text += f"\n!! {self.problem}"
+        self.shown = (board or self.shown[0], self.problem)
         if kind == "game_over":
             text += "\n\n" + ending(event["outcome"])
         return text
