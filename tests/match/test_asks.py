@@ -141,6 +141,24 @@ def test_the_asker_who_lifted_its_pieces_plays_on_once_its_takeback_is_agreed(tm
     assert a.table.problem == ""
 
 
+def test_the_move_of_a_line_taken_back_is_not_lit_again_at_the_other_table(tmp_path):
+    """B made A's move as lit; A took it back, B agreed and lifted it off: B's table does
+    not light that move again as the other table's next one (A has not made it again, and
+    may make another), neither in its turn's words nor on its LEDs."""
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    _lift(a, 0)
+    a.press(A)
+    _carry(a, b)
+    b.press(B)
+    since = len(b.events)
+    _lift(b, 0)
+    assert b.table.actions == []
+    assert not b.table.solo.asked
+    assert not [e for e in b.events[since:] if e["event"] == "asked"]
+    assert "make the other table's move" not in b.table.turn.doing()
+
+
 def _asks_words(t: StonesHarness) -> str:
     return " ".join(e["message"] for e in t.events if e["event"] == "match")
 
