@@ -109,8 +109,8 @@ class Takebacks(Generic[V, S]):
         table.tell("takeback", undone=undone, actions=to, why=why,
                    observation=table.position.observation())
         table.tell_turn(None)
-        if why == "confirmed":
-            if table.state == TableState.repair:
+        if why in ("confirmed", "agreed"):  # the offer's repair ends with it (a match's
+            if table.state == TableState.repair:  # asker waited in it for the other table)
                 table.fixed()
             table.reconsider()
         table._taken_back()

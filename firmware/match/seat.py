@@ -311,7 +311,10 @@ class MatchSeat(FarSeat):
 
     def on_takeback(self, table: CoreTable[V, S], to: int) -> bool:
         """The pieces stand as the game before ``to``: a takeback the two tables agreed
-        (``Asks.on_takeback``)."""
+        (``Asks.on_takeback``). The other table's move that came for the line taken back
+        is dropped first: it is never lit again (that table may make another)."""
+        if self.asking.agreed_to == to:
+            self.arrived = {}
         return self.asking.on_takeback(table, to)
 
     def recorded(self, pos: State, made: Any) -> Any:

@@ -15,6 +15,7 @@ import json
 from engine.players import Player
 from engine.reading import Reading, Takeback
 from engine.stones.sensing import sight
+from firmware.core.table_state import TableState
 from firmware.match.negotiation_dicts import ask_from_dict
 from firmware.match.negotiation_values import AskKind, PlacedAsk
 from firmware.match.seat import Match, MatchSeat
@@ -117,6 +118,45 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     assert b.table.solo.offered(b.table, 0, old, agreed=2).startswith("waiting")
     _carry(b, a)  # a repeat changes nothing
     assert a.table.actions == [] and a.table.solo.asking.agreed == 1
+
+
+def test_the_asker_who_lifted_its_pieces_plays_on_once_its_takeback_is_agreed(tmp_path):
+    """A person lifts their last move off and presses: their table offers the takeback (a
+    repair) and asks the other table. Once the other agrees, the takeback is done at the
+    asker and the offer is gone with it: play goes on, with no "a piece came off ... press
+    their button" left standing (the asker's page and LEDs kept it, and refused the next
+    move, while the other table played on)."""
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    _lift(a, 0)
+    assert a.table.state == TableState.repair and "came off" in a.table.problem
+    a.press(A)
+    _carry(a, b)
+    b.press(B)
+    _lift(b, 0)
+    _carry(b, a)
+    assert a.table.actions == [] and a.table.offer is None
+    assert a.table.state == b.table.state == TableState.play, (a.table.problem,
+                                                                b.table.problem)
+    assert a.table.problem == ""
+
+
+def test_the_move_of_a_line_taken_back_is_not_lit_again_at_the_other_table(tmp_path):
+    """B made A's move as lit; A took it back, B agreed and lifted it off: B's table does
+    not light that move again as the other table's next one (A has not made it again, and
+    may make another), neither in its turn's words nor on its LEDs."""
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    _lift(a, 0)
+    a.press(A)
+    _carry(a, b)
+    b.press(B)
+    since = len(b.events)
+    _lift(b, 0)
+    assert b.table.actions == []
+    assert not b.table.solo.asked
+    assert not [e for e in b.events[since:] if e["event"] == "asked"]
+    assert "make the other table's move" not in b.table.turn.doing()
 
 
 def _asks_words(t: StonesHarness) -> str:
