@@ -64,9 +64,10 @@ def set_out(h: TableHarness, game_id: str, obelisk: str = OBELISK_AT) -> None:
     maze the obelisk put down (by the person here for whichever seat is the Architect)."""
     h.show(cleared(game_id, h.table))
     if game_id == "maze":
+        afar = h.table.solo is not None and h.pos.current_player() is h.table.solo.seat
         h.show(MazeView(frozenset({parse_square(obelisk)}), frozenset()))
-        if h.table.solo is not None and h.pos.current_player() is h.table.solo.seat:
-            h.show(cleared(game_id, h.table))  # the other table's Architect puts it: lit here
+        if afar:  # the other table's Architect puts it: lit here, then made
+            h.show(cleared(game_id, h.table))
         return
     h.press(Player.A)
     if game_id == "towers":
