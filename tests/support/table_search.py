@@ -469,7 +469,7 @@ def run(game_id: str, steps: list[tuple[Any, ...]], seed: int = 0,
             for desk in match.desks.values():
                 if seen is not None:
                     tally(desk.dir, seen)
-    except Exception as exc:  # noqa: BLE001 (a fault of a table is the search's finding)
+    except Exception as exc:  # (a fault of a table, even a traceback, is the finding)
         done.failure = f"raised {type(exc).__name__}: {exc}"
     finally:
         shutil.rmtree(home, ignore_errors=True)
