@@ -377,7 +377,10 @@ class Table(Generic[V, S]):
     def _player_button(self, player: Player, event: ButtonEvent) -> None:
         """A player's press or hold, as the state says."""
         if self.may_new_game():
-            if event.kind == "press":
+            held = "" if self.solo is None else self.solo.next_game_held(self)
+            if event.kind == "press" and held:
+                self.tell("notice", message=held)
+            elif event.kind == "press":
                 self.new_game()
         elif self.state == TableState.choose:
             if player is self.chooser:

@@ -81,6 +81,13 @@ class Asks:
         return waiting[-1] if waiting else None
 
     @property
+    def holding(self) -> PlacedAsk | None:
+        """This table's ask that holds its person's moves until it is decided: a takeback or
+        the end, bound to the place it was asked at. A move made meanwhile could end the
+        game here while the other table agrees to undo it, and the two would part ways."""
+        return next((ask for ask in self.negotiation.mine if not ask.kind.of_the_clock), None)
+
+    @property
     def theirs(self) -> PlacedAsk | None:
         """The other table's ask on offer to the person here."""
         held = self.negotiation

@@ -31,8 +31,10 @@ class MatchGame:
     @property
     def setting(self) -> dict | None:
         """The match and the seat played here, as the start entry keeps them."""
-        kept = self.start.get("remote")
-        return kept if isinstance(kept, dict) else None
+        kept = self.start.get("remote")  # (with the game of the match, which is no setting)
+        if not isinstance(kept, dict):
+            return None
+        return {key: kept[key] for key in ("match", "seat") if key in kept}
 
     def fingerprint(self) -> dict:
         """What both tables must agree on before a move crosses: the game, its options and

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from engine.core import counted
 from engine.players import Player
 from firmware.match.guard import Guard
 from firmware.match.messages import FROM_THE_OTHER, MESSAGE_MAX, differs, json_object
@@ -61,12 +62,13 @@ class OtherTable:
         self.away_since: float | None = None  # out of touch since (monotonic)
         self.claim_said = False
         self.problem = ""
+        self.ahead: int | None = None  # its actions when it was last said to have begun first
 
     def forget(self) -> None:
         """Another match: nothing of the other table is known."""
         self.name, self.n, self.sent_upto, self.inbox = None, 0, 0, {}
         self.agreed = self.sent_agreed = 0
-        self.proven, self.hellos = False, {}
+        self.proven, self.hellos, self.ahead = False, {}, None
 
     # ---------------------------------------------------------------- its messages
 
@@ -150,7 +152,9 @@ class OtherTable:
                         table, seat, self.playing.name(), self.name)
             return
         proof = None
-        if game is not None:
+        if game is None:
+            self._begun_there(seat, data)
+        else:
             if sealed is None and data.get("game_setup") is None:
                 return  # that table has not started its game yet: nothing to take now
             proof = self.guard.opened(game, table, "hello", sealed, quiet=game.over)
@@ -166,6 +170,22 @@ class OtherTable:
                 self.table.tell("stopped", self.problem)
                 return
         self._adopt(table, seat, proof)
+
+    def _begun_there(self, seat: str, data: dict) -> None:
+        """The other table began the game (and moved) before this one: said here, since
+        nothing of it reaches this table until its own game starts. Its count is not proven
+        (no key before this game starts): it is only words."""
+        if data.get("game_setup") is None:
+            return  # it has not begun either
+        n = data.get("n")
+        n = n if type(n) is int and 0 <= n < 10_000 else 0
+        if n == self.ahead:
+            return
+        self.ahead = n
+        made = f", {counted(n, 'action')} made there so far" if n else ""
+        self.table.tell("waiting", f"the other table (player {seat}) has started the "
+                        f"game{made}: press a player button here to start it too; its "
+                        "moves are lit here for you to make with the pieces")
 
     def _other_game(self, table: str, seat: str, theirs: object, game: Any) -> None:
         """A hello this game's key does not open that names another game: the other table
@@ -191,7 +211,8 @@ class OtherTable:
                     self.sent_upto = n  # it restarted without some: send them again
                 self.n, self.agreed = n, agreed
         match = self.playing.name()
-        if first:
+        if first or (proof is not None and self.ahead is not None):
+            self.ahead = None  # (the words that it began first are true no more)
             self.table.tell("linked", f"playing the table {table!r} (seat {seat})")
             if match is not None:  # its claim, if it holds one, again
                 self._subscribe(match, table)

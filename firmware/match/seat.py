@@ -252,11 +252,24 @@ class MatchSeat(FarSeat):
                 return (f"player {self.seat.value}'s move comes from the other table: wait "
                         "for it to light, then make it; put this piece back as it was"), ()
             return super().refuse(table, action, actor)
+        holding = self.asking.holding
+        if holding is not None:
+            return (f"you asked the other table to {holding.words()}: wait for its answer "
+                    "before you move; put this piece back as it was"), ()
         if self.first_to_act(pos):
             return (f"player {self.seat.value} moves first at this moment of a game between "
                     "two tables: wait for their move to light, make it, then yours; put "
                     "this piece back as it was"), ()
         return None
+
+    def next_game_held(self, table: CoreTable[V, S]) -> str:
+        """The match's next game waits for the other table's decision on every ask this one
+        made in the game that ended (the rule the protocol is proven under)."""
+        mine = self.asking.mine
+        if mine is None or self.asking.settled():
+            return ""
+        return (f"the next game is set up once the other table has answered your ask to "
+                f"{mine.words()}: press again then")
 
     def doing(self, table: CoreTable[V, S], words: str) -> str:
         """The turn's words, or what an agreed takeback still needs lifted off here."""

@@ -290,6 +290,10 @@ class FarSeat:
         happens (True), else it is offered to the owners' buttons (False)."""
         return False
 
+    def next_game_held(self, table: CoreTable[V, S]) -> str:
+        """Why the next game may not be set up yet, in words ("": it may)."""
+        return ""
+
 
 if TYPE_CHECKING:
     def _as_the_core_asks(seat: FarSeat) -> SeatAfar:

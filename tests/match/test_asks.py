@@ -163,16 +163,43 @@ def test_a_pause_is_asked_and_both_pause_once_agreed(tmp_path):
 
 def test_an_ask_that_comes_after_the_game_moved_on_lapses_at_both_tables(tmp_path):
     a, b = _tables(tmp_path)
-    _menu(a)
-    [pause] = _asks(a, "asked")
-    _a_moves_and_b_makes_it(a, b)  # B moved past the place the pause was asked at
-    _carry(a, b)
-    assert _asks(b, "lapsed") == [pause] and not _asks(b, "offered")
+    _a_moves_and_b_makes_it(a, b)
+    b.see(sight(b.table.position.apply_action(b.table.position.legal_actions()[0])))
+    _Service(a).do("end")  # before B's move reached A
+    [end] = _asks(a, "asked")
+    _carry(a, b)  # B moved past the place the end was asked at
+    assert _asks(b, "lapsed") == [end] and not _asks(b, "offered")
     _carry(b, a)
-    assert _asks(a, "lapsed") == [pause] and a.table.solo.asking.mine is None
+    assert _asks(a, "lapsed") == [end] and a.table.solo.asking.mine is None
     said = [e["message"] for t in (a, b) for e in t.events if e["event"] == "match"
             and e["state"] == "lapsed"]
-    assert said == ["the ask to pause the game lapsed: the game moved on since it was asked"] * 2
+    assert said == ["the ask to end the game here, unfinished lapsed: the game moved on since "
+                    "it was asked"] * 2
+
+
+def test_a_pause_agreed_one_action_apart_is_played_on_and_the_move_made(tmp_path):
+    """A's move left before B's agreement to A's pause came back: A pauses one action past
+    B. Both play on when asked (a pause is bound to the line, not the count), and B then
+    makes A's move, which waited, lit, while B was paused."""
+    a, b = _tables(tmp_path)
+    _menu(a)
+    _carry(a, b)
+    b.press(B)  # B agrees: B pauses
+    move = a.table.position.legal_actions()[0]
+    a.see(sight(a.table.position.apply_action(move)))  # A moves: its pause not back yet
+    assert b.table.solo.offered(b.table, 0, move).startswith("lit for")
+    _carry(b, a)
+    assert a.table.state == b.table.state == "paused"
+    assert (len(a.table.actions), len(b.table.actions)) == (1, 0)
+    _menu(b)  # B asks to play on, from one action behind
+    _carry(b, a)
+    assert _asks(a, "offered")[-1].kind is AskKind.RESUME
+    a.press(A)
+    _carry(a, b)
+    assert a.table.state == b.table.state == "play"
+    b.table.ask_far_seat()
+    b.see(sight(b.table.position.apply_action(move)))
+    assert _journal(a) == _journal(b) == [("action", a.table.record.action_to_dict(move), None)]
     assert a.table.state == b.table.state == "play"
 
 
@@ -410,3 +437,26 @@ def test_while_the_other_tables_move_has_not_come_the_turn_speaks_to_the_person_
     assert turns[-1]["doing"] == ("the other table is to move: its move is lit here when it "
                                   "comes, for you to make with the pieces")
     assert b.table.turn.doing() == b.table._phase_words()  # at B's table: B's own words
+
+
+def test_a_table_whose_end_or_takeback_waits_makes_no_move_of_its_own_meanwhile(tmp_path):
+    """A move made while the person's own end (or takeback) waits could end the game here
+    while the other table agrees to undo it: the two would part ways for good. So the table
+    refuses it in words until the answer comes; the other table's moves still count."""
+    a, b = _tables(tmp_path)
+    _Service(a).do("end")
+    move = a.table.position.legal_actions()[0]
+    a.see(sight(a.table.position.apply_action(move)))
+    assert a.table.actions == []
+    assert a.table.problem.startswith("you asked the other table to end the game here, "
+                                      "unfinished: wait for its answer before you move")
+    assert a.table.solo.next_game_held(a.table) == (
+        "the next game is set up once the other table has answered your ask to end the game "
+        "here, unfinished: press again then")
+    _carry(a, b)
+    _menu(b)  # B's player declines with the menu button
+    _carry(b, a)
+    assert a.table.solo.asking.mine is None and a.table.solo.next_game_held(a.table) == ""
+    a.see(sight(a.table.position))  # the piece put back as it was: the refusal is over
+    a.see(sight(a.table.position.apply_action(move)))
+    assert a.table.actions == [move]

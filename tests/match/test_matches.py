@@ -345,6 +345,8 @@ def test_each_tables_result_names_the_match_game_both_share():
     b = match_of({"remote": {"match": "derby", "seat": "B"}, "seed": 77})
     assert a["key"] == b["key"] == "derby:77" and (a["seat"], b["seat"]) == ("A", "B")
     assert match_of({"seed": 77}) is None
+    again = match_of({"remote": {"match": "derby", "seat": "A", "game": 2}, "seed": 77})
+    assert again["key"] == "derby:77:2"  # the match's next game starts from the same seed
 
 
 def _tower(tmp_path: Path) -> tuple:

@@ -210,6 +210,8 @@ class Table:
         game = self.game
         if game.over or game.paused:
             return "no move: the game is over or paused"
+        if any(not ask.kind.of_the_clock for ask in self.asks.mine):
+            return "no move: this table's takeback or end waits for its answer"
         index = len(game.actions)
         if self.shape.mover(index) != self.seat:
             if not (self.shape.placing and index % 2 == 0 and game.early is None):

@@ -87,8 +87,9 @@ def match_of(start: dict) -> dict | None:
     kept = start.get("remote")
     if not isinstance(kept, dict) or not isinstance(kept.get("match"), str):
         return None
-    return {"match": kept["match"], "seat": kept.get("seat"),
-            "key": f"{kept['match']}:{start.get('seed')}"}
+    again = kept.get("game", 1)  # a game set aside starts again from the match's seed
+    key = f"{kept['match']}:{start.get('seed')}" + (f":{again}" if again != 1 else "")
+    return {"match": kept["match"], "seat": kept.get("seat"), "key": key}
 
 
 class Publisher:

@@ -1,0 +1,74 @@
+"""What a link follows (``firmware.match.playing``): the journal's game of the match, also
+once it is over and the table that played it has gone."""
+
+from __future__ import annotations
+
+from firmware.match.playing import Playing
+from firmware.store.journal import Journal
+from tests.support.remote import sealed_by
+
+
+def test_a_finished_game_is_still_the_matchs_while_the_table_is_set_up_for_that_match(
+        tmp_path):
+    """The start entry also counts the game of the match; the table's setup (its status
+    answer) does not. The maze's whole match stalled on it: the winner's table ended, its
+    link took the finished game for another match's and said 0 actions, so the loser's
+    table never got the last move."""
+    journal = Journal(tmp_path)
+    journal.append({"t": "start", "game": "maze", "options": {}, "seed": 5,
+                    "remote": {"match": "derby", "seat": "A", "game": 1}})
+    journal.append({"t": "action", "n": 1, "action": {"a": "pass"}})
+    journal.append({"t": "over", "result": {}})
+    playing = Playing(journal)
+    playing.take(playing.read())
+    playing.setup = {"match": "derby", "seat": "A"}  # what the table says it is set up for
+    game = playing.current()
+    assert game is not None and len(game.actions) == 1
+    assert playing.name() == "derby" and playing.seat() == "A"
+
+
+class _Told:
+    """The link's side toward its table, as far as words go: what it told, in order."""
+
+    def __init__(self) -> None:
+        self.said: list[tuple[str, str]] = []
+
+    def tell(self, state: str, words: str) -> None:
+        self.said.append((state, words))
+
+
+def test_a_table_whose_opponent_began_first_says_so_and_stops_saying_it_once_it_starts(
+        tmp_path):
+    """Issue 47: B was not told that A had started or moved until B pressed its own button.
+    Nothing of A's game reaches B's table before B's game starts, so B's link says it (each
+    count once), and says the tables play together once B's game is on."""
+    from firmware.match.guard import Guard
+    from firmware.match.other_table import OtherTable
+
+    playing = Playing(Journal(tmp_path))
+    playing.setup = {"match": "derby", "seat": "B"}  # set up, its game not started
+    told = _Told()
+    other = OtherTable(playing, told, Guard("tb"), lambda match, table: None)  # type: ignore[arg-type]
+    hello = {"match": "derby", "table": "ta", "seat": "A", "n": 0}
+    other.take("ta", "hello", hello)
+    assert told.said == [("linked", "playing the table 'ta' (seat A)")]  # not begun there
+    setup = {"game": "stones", "options": {}, "extras": None, "seed": "c0ffee"}
+    for n in (0, 0, 1):
+        other.take("ta", "hello", {**hello, "n": n, "game_setup": setup})
+    assert [words for _, words in told.said[1:]] == [
+        "the other table (player A) has started the game: press a player button here to "
+        "start it too; its moves are lit here for you to make with the pieces",
+        "the other table (player A) has started the game, 1 action made there so far: press "
+        "a player button here to start it too; its moves are lit here for you to make with "
+        "the pieces"]
+    assert {state for state, _ in told.said[1:]} == {"waiting"}
+    journal = Journal(tmp_path)  # B's player pressed: its game starts, the same as A's
+    journal.append({"t": "start", "game": "stones", "options": {}, "seed": 77,
+                    "remote": {"match": "derby", "seat": "B", "game": 1}})
+    playing.take(playing.read())
+    game = playing.current()
+    assert game is not None
+    sealed = sealed_by(game, "ta", "hello", {"seat": "A", "n": 1, "agreed": 0, "seq": 1})
+    other.take("ta", "hello", {**hello, "n": 1, "game_setup": game.fingerprint(),
+                               "sealed": sealed})
+    assert told.said[-1] == ("linked", "playing the table 'ta' (seat A)")
