@@ -362,12 +362,6 @@ UNLINKED = "UNLINKED: "
 """A failure's mark when a link never learned the other table (its hello, retained, was lost
 on a live connection and is not sent again until the link reconnects or its table's game
 changes): reported in docs/match-protocol.md, not fixed."""
-ENDED_PAST = "ENDED PAST ITS PLACE: "
-"""A failure's mark when the two journals differ only in the games ended by agreement: a
-table that recorded actions after the place the end was asked at keeps them in the game it
-sets aside (the model drops them). Reported as a product decision, not fixed."""
-
-
 DISAGREED = "DISAGREED: "
 """A failure's mark when a table stopped the match, the two tables disagreeing on an action
 (the maze: after a takeback of its first action, the Maze Master's table recorded an
@@ -376,13 +370,7 @@ obelisk for the Architect's seat). Found, not yet diagnosed: reported."""
 
 def _known(games: dict[str, dict[int, tuple[Any, ...]]], unlinked: list[str]) -> str:
     """The mark of a known, reported fault the difference shows ("": none)."""
-    if unlinked:
-        return UNLINKED
-    a, b = games["A"], games["B"]
-    differ = [n for n in set(a) | set(b) if a.get(n) != b.get(n)]
-    ended = [n for n in differ if a.get(n) and b.get(n) and a[n][-1] == b[n][-1] ==
-             ("ended", None, None, "agreed")]
-    return ENDED_PAST if differ and ended == differ else ""
+    return UNLINKED if unlinked else ""
 
 
 def standing(desk: TableAtDesk) -> tuple[Any, ...]:
