@@ -70,6 +70,7 @@ class BrokerSide:
         self.connected = False
         self.broker_trouble = False  # the page was told the broker cannot be reached
         self.clock: tuple[dict, float] | None = None  # this table's hourglass, heard when
+        self.asks: dict | None = None  # what this table's asks send again (their last event)
         self.client = club_client(config, f"obelisk-remote-{config.table}", (1.0, 5.0),
                                   status_topic(config.table), most=PACKET_MAX)
         self.client.on_connect = self._on_connect
@@ -130,6 +131,8 @@ class BrokerSide:
             self.hello()
             if self.clock is not None:  # what its player's hourglass shows now, again
                 self._publish_clock(*self.clock)
+            if self.asks is not None:  # again: a broker that restarted may have lost them
+                self._publish_asks(self.asks)
         self.wake.set()
 
     def _on_connect_fail(self, client, userdata) -> None:
@@ -188,15 +191,20 @@ class BrokerSide:
     def matched(self, before: str | None) -> None:
         """The match may have changed (``before``: the one played till now): begin afresh
         with the new one; say where this table stands."""
+        match = self.playing.name()
         with self.lock:
-            if self.playing.name() != before:
+            if match != before:
                 self.other.forget()
                 self.guard.forget()
                 self.clock = None
-                match = self.playing.name()
+                if before is not None and match is not None:
+                    self.asks = None  # another match: its asks are none of this one's
                 if self.connected and match is not None:
                     self.client.subscribe(match_topic(match, "+", "#"), qos=1)
         self.hello()
+        if match != before and match is not None and self.asks is not None:
+            self._publish_asks(self.asks)  # heard while no match was known (a game set
+            # aside, the next not set up yet): sent now, or the decision in it never goes
 
     def hello(self) -> None:
         match, game, seat = self.playing.name(), self.playing.current(), self.playing.seat()
@@ -251,6 +259,7 @@ class BrokerSide:
             self.clock = (event, time.monotonic())
             self._publish_clock(event)
         elif event.get("event") == "negotiation":
+            self.asks = event
             self._publish_asks(event)
         elif event.get("event") == "remote" and event.get("state") == "claimed":
             self._publish_claim()

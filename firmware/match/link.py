@@ -129,6 +129,7 @@ class Link:
             for key in [k for k in inbox if k[0] < done[0] or k <= done]:
                 del inbox[key]  # recorded here (the journal keeps it), or taken back
         self._hand_theirs(now)
+        self.table.hand_owed()
 
     def run(self) -> None:
         self.start()

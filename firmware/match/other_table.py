@@ -98,6 +98,11 @@ class OtherTable:
             self._hello(table, data)
         elif part in FROM_THE_OTHER and table == self.name:
             return self._from_it(table, part, data)
+        elif part == "asks" and self.name is None:
+            # no table known yet: its hello proves nothing while its game is set aside and the
+            # next not begun, but its asks are sealed with the last game's key (and name it),
+            # so the decision in them reaches this table, still in that game
+            return self._from_it(table, part, data)
         elif part in FROM_THE_OTHER and self.proven:
             self.guard.aside(table, part, f"it comes from a table that does not play this "
                              f"match with this table (table {self.name!r} does)")

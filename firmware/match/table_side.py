@@ -32,6 +32,8 @@ class TableSide:
         self.said = ""  # the last words said in the log (the same words are said once)
         self.handed = 0  # the last action number of theirs the table took to light
         self.handed_at = 0.0
+        self.owed: dict[str, dict] = {}  # what the other table sent that this one did not
+        # take (it was down): handed again at the link's next step (``hand_owed``)
 
     def say(self, words: str, level: int = logging.WARNING) -> None:
         """Said in the link's log, once for the same words."""
@@ -86,9 +88,17 @@ class TableSide:
                 answer = command_socket.send(self.dir, command, timeout=3.0)
             except command_socket.ControlUnavailable as exc:
                 self.say(f"the other table's ask did not reach this table: {exc}")
+                self.owed[part] = opened  # (retained: the broker will not send it again)
                 return
             if not answer.get("ok"):
                 log.warning("the other table's %s was refused: %s", part, answer.get("error"))
+        self.owed.pop(part, None)
+
+    def hand_owed(self) -> None:
+        """What the table did not take while it was down, handed again (a table counts each
+        message of the asks once, so a repeat changes nothing)."""
+        for part, opened in list(self.owed.items()):
+            self.hand_ask(part, opened)
 
     def hand_clock(self, data: dict) -> None:
         """The other table's hourglass changed: shown on this table's page."""

@@ -1,0 +1,101 @@
+"""The randomized search of a match between two real tables and their real links, a short run
+(the long one is ``bench/table_search.py``), what it reaches in each game, and the schedules
+kept from it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support.table_search import (
+    DISAGREED,
+    GAMES,
+    UNLINKED,
+    run,
+    schedule,
+    search,
+)
+
+SHORT = range(120)
+"""Schedules in the suite's short run (30 a game, a few seconds); the bench runs 10,000."""
+KNOWN = (UNLINKED, DISAGREED)
+"""The marks of the two faults the search found and docs/match-protocol.md reports, not
+fixed here: each has a kept schedule below, expected to fail until it is decided."""
+
+
+@pytest.fixture(autouse=True)
+def quiet_links() -> Iterator[None]:
+    """The links say every lost broker and every table out of touch in their log: hundreds
+    of lines over a search, none of them this test's outcome."""
+    log = logging.getLogger("obelisk.remote")
+    was, log.disabled = log.disabled, True
+    yield
+    log.disabled = was
+
+
+def test_the_short_search_finds_no_failing_schedule_but_the_reported_ones() -> None:
+    failed = [(seed, done) for seed, done in search(SHORT)
+              if not done.failure.startswith(KNOWN)]
+    assert not failed, "\n\n".join(done.report(seed) for seed, done in failed[:3])
+
+
+WHAT_EACH_GAME_REACHES = {
+    "stones": {"pause", "resume", "end"},  # (stones reads no takeback)
+    "towers": {"pause", "resume", "end"},
+    "highrise": {"pause", "resume", "end"},  # (High Rise reads no takeback)
+    "maze": {"pause", "resume", "end", "takeback"},
+}
+"""The kinds of ask decided in each game's searched schedules. A claim is not among them: it
+still travels outside the asks' protocol. The towers' takeback (of a placement) needs longer
+games than these schedules play: docs/match-protocol.md says so."""
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_search_reaches_every_kind_of_ask_and_outcome_in_each_game(game_id: str) -> None:
+    seen: dict[tuple[str, str], int] = {}
+    search(range(40), (game_id,), 60, seen)
+    assert {kind for kind, _ in seen} == WHAT_EACH_GAME_REACHES[game_id], seen
+    assert {outcome for _, outcome in seen} == {"agreed", "declined", "lapsed"}, seen
+    for kind in WHAT_EACH_GAME_REACHES[game_id]:
+        assert seen.get((kind, "agreed"), 0) > 0, (kind, seen)
+
+
+@pytest.mark.parametrize(("game_id", "seed"), [
+    ("stones", 168),  # the broker restarted without its retained messages: A's ask lost
+    ("stones", 184),  # B's decision heard by its link between a game set aside and the next
+    ("towers", 165),  # A set the game aside before B's link heard A's sealed hello
+    ("stones", 100), ("highrise", 42), ("maze", 51),  # an ask came while its table was down
+    ("stones", 140),  # A asked to end, then moved; B agreed before A's move reached it
+])
+def test_a_kept_schedule_holds(game_id: str, seed: int) -> None:
+    """Kept from the search: each failed with the link of branch wire47 at 59aa150 (an ask
+    left waiting for ever, or one table setting the game aside alone), fixed in
+    ``firmware/match``'s broker side, table side and other table; the last (the two
+    journals differing by A's move after its end was asked) by wire47's 89b6e20, which holds
+    a table's moves while its own end waits."""
+    done = run(game_id, schedule(seed), seed)
+    assert not done.failure, done.report(seed)
+
+
+@pytest.mark.xfail(strict=True, reason="reported, not fixed: a hello lost on a live "
+                   "connection is not sent again until the link reconnects or its game changes")
+def test_a_lost_hello_does_not_keep_the_two_links_apart() -> None:
+    done = run("towers", schedule(309), 309)
+    assert not done.failure, done.report(309)
+
+
+@pytest.mark.xfail(strict=True, reason="reported, not diagnosed: the maze's first action "
+                   "taken back, the Maze Master's table records an obelisk for the other seat")
+def test_the_mazes_first_action_taken_back_keeps_the_tables_agreeing() -> None:
+    done = run("maze", schedule(35), 35)
+    assert not done.failure, done.report(35)
+
+
+def test_a_failing_schedule_says_its_seed_and_steps() -> None:
+    done = run("towers", schedule(309), 309)
+    said = done.report(309)
+    assert said.startswith(f"FAILED: towers seed 309: {UNLINKED}")
+    assert repr(schedule(309)[0]) in said
+    assert run("towers", done.steps, 309).failure == done.failure
