@@ -213,7 +213,7 @@ class BrokerSide:
         payload: dict[str, object] = {"match": match, "table": self.config.table,
                                       "seat": seat, "n": 0}
         if game is not None:  # started: its count, and the game it is (the seed committed)
-            payload.update(n=len(game.actions), agreed=game.agreed,
+            payload.update(n=len(game.actions), agreed=game.agreed, match_game=game.number,
                            game_setup=game.fingerprint(), sealed=self.guard.seal(
                                game, "hello", {"seat": seat, "n": len(game.actions),
                                                "agreed": game.agreed}))

@@ -36,6 +36,13 @@ class MatchGame:
             return None
         return {key: kept[key] for key in ("match", "seat") if key in kept}
 
+    @property
+    def number(self) -> int:
+        """Which game of the match this is (the start entry counts them; before it did: 1)."""
+        kept = self.start.get("remote")
+        number = kept.get("game", 1) if isinstance(kept, dict) else 1
+        return number if type(number) is int and number >= 1 else 1
+
     def fingerprint(self) -> dict:
         """What both tables must agree on before a move crosses: the game, its options and
         a commitment to its seed (never the seed, which would tell hidden values early)."""

@@ -175,8 +175,14 @@ class OtherTable:
         """The other table began the game (and moved) before this one: said here, since
         nothing of it reaches this table until its own game starts. Its count is not proven
         (no key before this game starts): it is only words."""
-        if data.get("game_setup") is None:
-            return  # it has not begun either
+        last, theirs = self.playing.last_game, data.get("match_game", 1)
+        played = 0 if last is None else last.number  # the game this table set aside
+        if data.get("game_setup") is None or "seed" in data or type(theirs) is not int \
+                or theirs <= played:  # not begun; over; or the game set aside here
+            if self.ahead is not None:  # (said before, no longer true)
+                self.ahead = None
+                self.table.tell("linked", f"the other table{self._who()} is linked")
+            return
         n = data.get("n")
         n = n if type(n) is int and 0 <= n < 10_000 else 0
         if n == self.ahead:
@@ -242,14 +248,18 @@ class OtherTable:
             return
         self.there = there
         self.away_since, self.claim_said = None if there else time.monotonic(), False
+        who = self._who()
         if there:
-            self.table.tell("linked", f"the other table ({self.name}) is back: play on")
+            self.table.tell("linked", f"the other table{who} is back")
         else:
-            seat = self.playing.seat()
-            who = f" ({Player(seat).other})" if seat in ("A", "B") else ""
             self.table.tell("apart", f"the other table{who} is out of touch "
                             f"since {time.strftime('%H:%M')}: the match waits; its player's "
                             "hourglass is stopped here")
+
+    def _who(self) -> str:
+        """" (player B)": the other table as the person here knows it, by its seat."""
+        seat = self.playing.seat()
+        return f" ({Player(seat).other})" if seat in ("A", "B") else ""
 
     def offer_claim(self, now: float) -> None:
         """The other table out of touch as long as ``--claim-after`` allows: the person here

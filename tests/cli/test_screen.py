@@ -55,3 +55,10 @@ def test_a_hint_names_the_command_as_it_was_typed(tmp_path, monkeypatch):
     elsewhere.write_text("#!/bin/sh\n")
     monkeypatch.chdir(tmp_path)
     assert typed.obelisk(str(elsewhere)) == os.path.join("venv", "bin", "obelisk")
+
+
+def test_a_takeback_on_offer_is_said_in_words_not_by_its_kind():
+    """What happened once read "player B may take back 1 action (takeback)"."""
+    line = Screen(_board).show({"event": "offer", "kind": "takeback", "players": ["B"],
+                                "candidates": ["take back 1 action"]})
+    assert line == "--- player B may take back 1 action: each presses their button to agree"

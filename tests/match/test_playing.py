@@ -72,3 +72,30 @@ def test_a_table_whose_opponent_began_first_says_so_and_stops_saying_it_once_it_
     other.take("ta", "hello", {**hello, "n": 1, "game_setup": game.fingerprint(),
                                "sealed": sealed})
     assert told.said[-1] == ("linked", "playing the table 'ta' (seat A)")
+
+
+def test_the_other_tables_game_set_aside_here_is_not_said_to_have_begun(tmp_path):
+    """After an agreed end, B set the game aside while A's hello still showed it (A had not
+    taken in the agreement yet): B's page said "the other table has started the game, 9
+    actions made there". Only a later game of the match than the one set aside here has
+    begun there."""
+    from firmware.match.guard import Guard
+    from firmware.match.other_table import OtherTable
+
+    journal = Journal(tmp_path)
+    journal.append({"t": "start", "game": "stones", "options": {}, "seed": 77,
+                    "remote": {"match": "derby", "seat": "B", "game": 1}})
+    playing = Playing(journal)
+    playing.setup = {"match": "derby", "seat": "B"}
+    playing.take(playing.read())
+    playing.take(None)  # the game set aside here: the journal starts afresh
+    told = _Told()
+    other = OtherTable(playing, told, Guard("tb"), lambda match, table: None)  # type: ignore[arg-type]
+    setup = {"game": "stones", "options": {}, "extras": None, "seed": "c0ffee"}
+    hello = {"match": "derby", "table": "ta", "seat": "A", "game_setup": setup}
+    other.take("ta", "hello", {**hello, "n": 9, "match_game": 1})
+    assert not any("has started" in words for _, words in told.said)
+    other.take("ta", "hello", {**hello, "n": 0, "match_game": 2})
+    assert told.said[-1][1].startswith("the other table (player A) has started the game: ")
+    other.take("ta", "hello", {"match": "derby", "table": "ta", "seat": "A", "n": 0})
+    assert told.said[-1] == ("linked", "the other table (player A) is linked")

@@ -107,8 +107,9 @@ def test_a_table_that_lost_its_network_is_out_of_touch_and_then_back(one_link_he
     until(lambda: _said_gone(_out_of_touch(here)), SILENT_S,
           "table A saying table B out of touch")
     one_link_here.other.send_signal(signal.SIGCONT)
-    until(lambda: any(c["state"] == "linked" and "is back" in c["message"]
-                      for c in here.told("link")), 30, "table A saying table B is back")
+    back = ("linked", "the other table (player B) is back")
+    until(lambda: any((c["state"], c["message"]) == back for c in here.told("link")), 30,
+          "table A saying table B is back")
 
 
 def test_a_link_back_on_the_broker_sends_its_players_hourglass_again_as_it_runs_now(

@@ -86,9 +86,10 @@ def test_a_lost_hello_does_not_keep_the_two_links_apart() -> None:
     assert not done.failure, done.report(309)
 
 
-@pytest.mark.xfail(strict=True, reason="reported, not diagnosed: the maze's first action "
-                   "taken back, the Maze Master's table records an obelisk for the other seat")
 def test_the_mazes_first_action_taken_back_keeps_the_tables_agreeing() -> None:
+    """The Maze Master's table recorded an obelisk for the other seat after the first action
+    was taken back: it lit the taken-back move again as the other table's next (fixed in
+    firmware/match/seat.py: an agreed takeback drops the move that came for that line)."""
     done = run("maze", schedule(35), 35)
     assert not done.failure, done.report(35)
 

@@ -130,7 +130,8 @@ def _offer_line(event: dict, names: dict[str, str]) -> str:
     if event.get("computer"):  # the computer presses no button: the person, for it
         return (f"{players} may {' or '.join(event['candidates'])} (takeback: press "
                 f"{_seat(names, event['computer'])}'s button for the computer)")
-    return f"{players} may {' or '.join(event['candidates'])} ({event['kind']})"
+    return (f"{players} may {' or '.join(event['candidates'])}: each presses their button to "
+            "agree")  # (a takeback, the only other offer: in a match the other table is asked)
 
 
 def _table_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str | None:
