@@ -102,7 +102,7 @@ WORDS = {
     "timer": {"started", "paused", "resumed", "expired", "stopped"},
     "offer": {"bonus", "takeback", "choose"},
     "pause": {"paused", "resumed"},
-    "takeback": {"confirmed", "slide", "agreed"},
+    "takeback": {"confirmed", "slide", "agreed", "claimed"},
     "refused": {"rule", "takeback", "task", "fault"},
     "asked": {"the computer", "the other table"},
     "remote": {"waiting", "linked", "apart", "stopped", "claimable", "claimed"},

@@ -99,7 +99,8 @@ class Takebacks(Generic[V, S]):
     def take_back(self, to: int, why: str = "confirmed") -> None:
         """Undo the actions after ``to`` (journalled first); ``why`` is "confirmed" for a
         player's takeback, "slide" when a piece moved on and its move is replaced, "agreed"
-        for a match's."""
+        for a match's, "claimed" for the moves made out of touch after the other table of a
+        match claimed the game."""
         table = self._table
         undone = len(table.actions) - to
         agreed = {"agreed": True} if why == "agreed" else {}  # a match's: both count them

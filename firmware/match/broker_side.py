@@ -293,7 +293,8 @@ class BrokerSide:
 
     def _publish_claim(self) -> None:
         """The person here claimed the game: the other table is told when it is back (the
-        claim stays on the broker, sealed with the game's key)."""
+        claim stays on the broker, sealed with the game's key), with the place it was claimed
+        at (the moves the other table made after it, out of touch, never came here)."""
         game = self.playing.game or self.playing.last_game  # (the journal may have moved on)
         if game is None or game.setting is None:
             return
@@ -301,5 +302,5 @@ class BrokerSide:
         if match is None or not self.connected:
             return
         self._put(match_topic(match, self.config.table, "claim"), json.dumps(
-            {"match": match, "sealed": self.guard.seal(game, "claim",
-                                                       {"by": self.playing.seat()})}))
+            {"match": match, "sealed": self.guard.seal(game, "claim", {
+                "by": self.playing.seat(), "n": len(game.actions), "agreed": game.agreed})}))

@@ -63,6 +63,9 @@ def peer_claim(desk: CommandDesk, table: Any, command: Command, now: float) -> s
     seat = match_of(table)
     if seat is None or command.player != seat.seat.value or not table.game_on():
         raise CommandRefused("no game of this match for the other table to claim")
+    at = command.claimed_at
+    if at is not None and at[1] == seat.asking.agreed and at[0] < len(table.actions):
+        table.takebacks.take_back(at[0], why="claimed")  # made here out of touch: never there
     return desk.set_aside(table, now, f"claim-{command.player}")
 
 

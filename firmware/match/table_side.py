@@ -77,8 +77,9 @@ class TableSide:
         """The other table's ask, its player's answer to ours, or its claim: to this table."""
         if not isinstance(opened, dict):
             return
-        if part == "claim":
-            commands = [{"command": "peer_claim", "player": opened.get("by")}]
+        if part == "claim":  # (with its place, unless from a link before it was sent)
+            place = {k: opened[k] for k in ("n", "agreed") if type(opened.get(k)) is int}
+            commands = [{"command": "peer_claim", "player": opened.get("by"), **place}]
         else:
             said = opened.get("messages")
             commands = [{"command": "negotiation", "ask": m} for m in (

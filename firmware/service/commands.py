@@ -25,8 +25,9 @@ withdrawal, a decision, an acknowledgement: ``firmware.match.negotiation_dicts``
 ``obelisk remote`` |
 | ``claim`` | | a match: none; the person here claims the game, once the link says the \
 other table was out of touch long enough (``obelisk remote --claim-after``) |
-| ``peer_claim`` | ``player`` | none: the other table's player claimed the game while this \
-table was out of touch, from ``obelisk remote`` |
+| ``peer_claim`` | ``player``, ``n``, ``agreed`` | none: the other table's player claimed \
+the game while this table was out of touch, at its ``n`` actions after ``agreed`` \
+takebacks, from ``obelisk remote`` |
 | ``clock`` | ``player``, ``state``, ``seconds``, ``left`` | none: the other table's player's \
 hourglass as that table reported it, from ``obelisk remote``, for the page |
 
@@ -96,6 +97,8 @@ class Command:
     it)."""
     agree: bool | None = None
     """``answer``: whether the ask is agreed to."""
+    claimed_at: tuple[int, int] | None = None
+    """``peer_claim``: the claiming table's actions, and the takebacks agreed before them."""
 
 
 def parse(line: bytes | str) -> Command:
@@ -106,7 +109,7 @@ def parse(line: bytes | str) -> Command:
     led, deadline = _led_and_deadline(data)
     return Command(data["command"], player, index, game, tuple(sorted(options.items())), solo,
                    level, led, deadline, _peer(data), _link(data), _clock(data),
-                   _remote(data), *_ask(data))
+                   _remote(data), *_ask(data), _claimed_at(data))
 
 
 def _ask(data: dict) -> tuple[dict | None, bool | None]:
@@ -172,11 +175,24 @@ def _remote(data: dict) -> tuple[str, str, str] | None:
     return match, seat, secret
 
 
+def _claimed_at(data: dict) -> tuple[int, int] | None:
+    """A ``peer_claim``'s place: how many actions, after how many takebacks (None: a link of
+    an earlier version said none)."""
+    if data["command"] != "peer_claim" or "n" not in data:
+        return None
+    n, agreed = data.get("n"), data.get("agreed", 0)
+    if type(n) is not int or n < 0 or type(agreed) is not int or agreed < 0:
+        raise CommandRefused('peer_claim is {"command": "peer_claim", "player": "A" or "B", '
+                             '"n": ACTIONS, "agreed": TAKEBACKS AGREED}')
+    return n, agreed
+
+
 def _peer(data: dict) -> tuple[str, int, dict, int] | None:
     """A ``peer`` command's match, action number and action, checked for their shape (the
     table checks the action itself with the rules)."""
     if data["command"] != "peer":
-        if {"match", "n", "action", "agreed"} & set(data):
+        if {"match", "n", "action", "agreed"} & set(data) and not (
+                data["command"] == "peer_claim" and {"match", "action"}.isdisjoint(data)):
             raise CommandRefused("match, n and action belong to the peer command")
         return None
     match, n, action = data.get("match"), data.get("n"), data.get("action")

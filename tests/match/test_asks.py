@@ -19,6 +19,8 @@ from firmware.core.table_state import TableState
 from firmware.match.negotiation_dicts import ask_from_dict
 from firmware.match.negotiation_values import AskKind, PlacedAsk
 from firmware.match.seat import Match, MatchSeat
+from firmware.readers.terminal.screen import headline
+from firmware.store.journal import GameEntries
 from hardware.buttons import ButtonEvent
 from tests.support.tables import StonesHarness
 
@@ -337,6 +339,30 @@ def test_a_claim_needs_the_links_leave_and_sets_the_game_aside_at_both_tables(tm
         ended = json.loads(kept.read_text().splitlines()[-1])
         assert ended == {"t": "ended", "how": "claim-A"}
     assert SET_ASIDE["claim-A"].startswith("claimed by player A")
+
+
+def test_a_claim_drops_the_moves_the_absent_table_made_after_it(tmp_path):
+    """B's link was down, but its player moved (B's table records without a network). A
+    claimed at 1 action; B's move never reached A. B hears the claim with its place: its
+    own later move is dropped before the game is set aside, so both keep the same game."""
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    b.see(sight(b.table.position.apply_action(b.table.position.legal_actions()[0])))
+    assert len(b.table.actions) == 2  # made at B, out of touch: never sent
+    at_a, at_b = _Service(a), _Service(b)
+    at_a.do("link", state="claimable", message="out of touch long enough")
+    at_a.do("claim")
+    at_b.do("peer_claim", player="A", n=1, agreed=0)
+    standing = []
+    for seat in "AB":
+        [kept] = (tmp_path / seat).glob("journal-*.jsonl")
+        entries = [json.loads(line) for line in kept.read_text().splitlines()]
+        assert entries[-1] == {"t": "ended", "how": "claim-A"}
+        standing.append(GameEntries(kept, tuple(entries)).standing())
+    assert standing[0] == standing[1] == 1
+    dropped = [e for e in b.events if e["event"] == "takeback"]
+    assert headline(dropped[-1]) == ("1 action dropped: the other table claimed the game "
+                                     "before them")
 
 
 def test_every_ask_and_answer_is_said_in_words_at_both_tables(tmp_path):

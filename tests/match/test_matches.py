@@ -456,10 +456,10 @@ def test_a_table_out_of_touch_past_claim_after_may_be_claimed_and_its_claim_reac
     assert len(claimable) == 1 and "out of touch for 10 minutes" in claimable[0]["message"]
     link.broker._on_message(None, None, Message("status", b"online"))  # back: offer taken back
     assert told[-1]["state"] == "linked"
-    sealed = sealed_by(link.playing.game, "tb", "claim", {"by": "B"})
+    sealed = sealed_by(link.playing.game, "tb", "claim", {"by": "B", "n": 3, "agreed": 0})
     link.broker._on_message(None, None, Message("claim", json.dumps({"match": "m",
                                                               "sealed": sealed}).encode()))
-    assert told[-1] == {"command": "peer_claim", "player": "B"}
+    assert told[-1] == {"command": "peer_claim", "player": "B", "n": 3, "agreed": 0}
     never = Link(config_from({"broker": "mqtt://127.0.0.1:1", "table": "tc"}), tmp_path)
     never.read_journal()
     never.broker.other.name, never.broker.other.away_since = "tb", 0.0

@@ -78,7 +78,9 @@ def _course_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str
         case "accepted":  # what the player did: "player B chose the green block G01 ..."
             return f"{who} {event['text']}"
         case "takeback":
-            why = "taken back" if event["why"] == "confirmed" else "moved on"
+            why = {"confirmed": "taken back", "agreed": "taken back, as both tables agreed",
+                   "claimed": "dropped: the other table claimed the "
+                   "game before them"}.get(event["why"], "moved on")
             return f"{counted(event['undone'], 'action')} {why}"
         case "game_over":
             return f"the game is over: {event['outcome']['words']}"
