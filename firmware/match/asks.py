@@ -239,6 +239,9 @@ class Asks:
         person's press), and the other seat's button means nothing here. True: taken."""
         if player is self.person and table.offer is not None and self.mine is None:
             self.propose(table, "takeback", table.offer.to)
+            for mine in self.negotiation.mine[-1:]:  # the line asking to press is untrue now
+                table.repair.refuse(f"asked the other table to {mine.words()}: wait for its "
+                                    "answer, the pieces off as they are", kind="takeback")
         return True
 
     def standing(self, table: CoreTable[V, S]) -> list[dict[str, Any]]:

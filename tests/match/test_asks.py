@@ -526,3 +526,20 @@ def test_a_table_whose_end_or_takeback_waits_makes_no_move_of_its_own_meanwhile(
     a.see(sight(a.table.position))  # the piece put back as it was: the refusal is over
     a.see(sight(a.table.position.apply_action(move)))
     assert a.table.actions == [move]
+
+
+def test_once_the_person_asked_for_a_takeback_the_table_no_longer_asks_them_to_press(tmp_path):
+    """A person's walk: after B pressed, B's table still said "a piece came off: player B may
+    press their button to take it back" beside "asked the other table"."""
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    _lift(a, 0)
+    assert "may press their button" in a.table.problem
+    a.press(A)
+    assert a.table.problem == ("asked the other table to take back the last 1 action: wait "
+                               "for its answer, the pieces off as they are")
+    _carry(a, b)
+    b.press(B)
+    _lift(b, 0)
+    _carry(b, a)
+    assert a.table.actions == b.table.actions == [] and a.table.problem == ""
