@@ -100,7 +100,8 @@ export function scoreLine(seen, p) {
   const held = seen.symmetry?.[p];
   if (!held) return "";
   const [colour, shape] = held;
-  return `symmetry: colour ${colour ? "✓" : "–"}, shape ${shape ? "✓" : "–"}`;
+  // no-break spaces: a narrow card never leaves a mark alone at the start of a line
+  return `symmetry: colour\u00a0${colour ? "✓" : "–"}, shape\u00a0${shape ? "✓" : "–"}`;
 }
 
 /** @param {StonesObservation | null} before @param {StonesObservation} after
