@@ -1,13 +1,14 @@
 """Whether the lines a page shows still hold, by rules against the table's state as its events say.
 
-``RECORD`` is installed in a page: after each event the page handles (once it follows the
-table live), it keeps the event and every line the page then shows (the turn line, what
-is wrong, the notice, the status, the answer under Run the table's buttons, the hands'
-prompt, the newest lines of What happened). ``contradictions`` replays those events into
-``Truth`` (whose turn, paused, over, what was refused, what the computer asked, where the
-maze's obelisk stands) and names every shown line a rule finds untrue then. The rules are
-explicit and each can fail; ``tests/browser/test_true_lines.py`` shows each one catching
-the faults of issue 48.
+``RECORD`` is installed in a page: after each event the page handles, it keeps the event
+and every line the page then shows (the turn line, what is wrong, the notice, the status,
+the answer under Run the table's buttons, the hands' prompt, the newest lines of What
+happened). ``contradictions`` replays those events into ``Truth`` (whose turn, paused,
+over, what was refused, what the computer asked, where the maze's obelisk stands) and
+names every shown line a rule finds untrue after a step the page drew as it came (a
+backlog is drawn once it is all in). The rules are explicit and each can fail: on the
+code before issue 48's point 3, the demo pages of all four games and
+``tests/browser/test_true_lines.py`` fail on them.
 """
 
 from __future__ import annotations
@@ -57,7 +58,9 @@ RECORD = f"""() => {{
     const event = e.detail;
     if (event.event === "live") live = true;
     // after the page's own handling and drawing of this event, before the next one
-    queueMicrotask(() => {{ if (live) window.shownAfter.push({{ event, shown: look() }}); }});
+    // (every event, for the table's state; only those drawn as they came are judged)
+    const drawn = live;
+    queueMicrotask(() => {{ window.shownAfter.push({{ event, live: drawn, shown: look() }}); }});
   }});
 }}"""
 """Installed in a page (``page.evaluate``, or an init script: ``f"({RECORD})()"``) before its
@@ -85,7 +88,8 @@ def lines_now(page: Any) -> dict:
 
 
 def recorded(page: Any) -> list[dict]:
-    """Each event the page handled live, with the lines it showed after it."""
+    """Each event the page handled, with the lines it showed after it and whether it drew
+    them as the event came (``live``; a backlog is drawn once it is all in)."""
     return page.evaluate("() => window.shownAfter")
 
 
@@ -234,7 +238,8 @@ def contradictions(records: list[dict], skip: tuple[str, ...] = ()) -> list[str]
         event, shown = record["event"], record["shown"]
         truth.take(event)
         following = records[n + 1]["event"]["event"] if n + 1 < len(records) else ""
-        if event["event"] in ("absent", "live") or following in FOLLOW_UPS:
+        if not record["live"] or event["event"] in ("absent", "live") \
+                or following in FOLLOW_UPS:
             continue
         rules: list[tuple[str, list[str]]] = [("places", _places(truth, shown))]
         if truth.over:
