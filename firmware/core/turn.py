@@ -108,9 +108,23 @@ class Turn(Generic[V, S]):
         may go), so that no settled reading goes unanswered."""
         table = self._table
         self._meaning_acted_on(view)
-        if table.state in (TableState.play, TableState.choose) \
-                and not table.position.is_terminal():
+        if table.position.is_terminal():
+            return
+        if table.state in (TableState.play, TableState.choose):
             self.tell(table.position)
+        elif table.state == TableState.repair:
+            self.tell_again()
+
+    def tell_again(self) -> None:
+        """While a refusal stands, the turn's words again if what it said no longer holds (the
+        maze's obelisk said off its square, now read put down where it may not go): a line
+        names where things stand now, as the whole state tells a page that joins."""
+        table = self._table
+        player = table.position.current_player()
+        doing = self.doing()
+        if player is not None and doing != self.said:
+            self.said = doing
+            table.tell("turn", player=player.value, doing=doing)
 
     def _meaning_acted_on(self, view: V) -> None:
         """A refusal to repair, a takeback to confirm, a choice to pick, or actions to play."""

@@ -74,9 +74,10 @@ def words(pos: MazeState, actions: tuple) -> str:
 
 
 def differs(pos: MazeState, asked: tuple, made: Action, by: str = "the computer") -> str:
-    """The asked move and the one made, each in the ask's words."""
-    return (f"{by} asked for {words(pos, asked)}, but this is {words(pos, (made,))}: put it "
-            "back as it was and make the lit move")
+    """The move made, in the ask's words, and how to put it right (the turn line says the
+    move asked: not again here)."""
+    return (f"{by} asked for another move; this is {words(pos, (made,))}: put it back as it "
+            "was and make the lit move")
 
 
 def where(pos: MazeState, actions: tuple) -> list[Mark]:

@@ -263,9 +263,10 @@ def notation(pos: State, actions: tuple[Any, ...]) -> str:
 
 
 def differs(pos: State, asked: tuple[Any, ...], made: Any, by: str = "the computer") -> str:
-    """What a player reads when the move made for the computer is not the one asked."""
-    return (f"{by} asked for {words(pos, asked)}, but this is {made}: put it back "
-            "as it was and make the lit move")
+    """What a player reads when the move made for the computer is not the one asked: what
+    was made and how to put it right (the turn line says the move asked: not again here)."""
+    return (f"{by} asked for another move; this is {made}: put it back as it was and make "
+            "the lit move")
 
 
 # -------------------------------------------------------------------- reading the LEDs

@@ -44,9 +44,10 @@ def words(pos: StonesState, actions: tuple) -> str:
 
 
 def differs(pos: StonesState, asked: tuple, made: Move, by: str = "the computer") -> str:
-    """The asked move and the one made, in the player's words."""
-    return (f"{by} asked for {words(pos, asked)}, but this is "
-            f"{pos.move_to_string(made)}: put the stone back and move the lit one")
+    """The move made, in the player's words, and how to put it right (the turn line says
+    the move asked: not again here)."""
+    return (f"{by} asked for another move, not {pos.move_to_string(made)}: put the stone "
+            "back and move the lit one")
 
 
 def where(pos: StonesState, actions: tuple) -> list[Mark]:

@@ -122,20 +122,21 @@ def _bottom_up(cells: Any) -> tuple:
 
 
 def differs(pos: TowersState, asked: tuple, made: Action, by: str = "the computer") -> str:
-    """What differs, in the player's words, and how to put it right."""
-    wanted = words(pos, asked)
+    """What differs, in the player's words, and how to put it right: the move made, not the
+    one asked again (the turn line says it, part of it perhaps made already: the block
+    taken from the zone)."""
     if isinstance(made, Choose):
-        return (f"{by} asked to {wanted}, not a {_colour(pos, made.block)} one: put "
+        return (f"{by} asked for another colour, not a {_colour(pos, made.block)} block: put "
                 "it back in the pile and fetch the lit colour")
     if isinstance(made, Place):
         kind = next((a for a in asked if isinstance(a, Place)), None)
         if kind is not None and kind.tower is made.tower and \
                 pos.block(kind.block).colour is not pos.block(made.block).colour:
-            return (f"{by} asked to {wanted}, not the {_colour(pos, made.block)} "
+            return (f"{by} asked for another block, not the {_colour(pos, made.block)} "
                     "block: lift it off and place the lit one")
-        return (f"{by} asked to {wanted}; this block is at {cells_text(made.cells)}: "
+        return (f"{by} asked for this block elsewhere; it is at {cells_text(made.cells)}: "
                 "lift it off and place it on the lit rods")
-    return (f"{by} asked to {wanted}, not to {pos.action_words(made)}: put it back as "
+    return (f"{by} asked for another move, not to {pos.action_words(made)}: put it back as "
             "it was")
 
 

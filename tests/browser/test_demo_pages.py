@@ -28,6 +28,7 @@ from tests.support import ROOT
 from tests.support.browser import DIGEST, LAPTOP, PHONE, SPEECH, WATCH
 from tests.support.demo import Demo
 from tests.support.processes import OBELISK, stop, until
+from tests.support.true_lines import RECORD, contradictions, recorded
 from tests.support.web import Web
 
 GAMES = {
@@ -58,6 +59,7 @@ class Followed:
     same_mid_game: int | None = None  # moves shown when both pages first matched
     events: list = field(default_factory=list)
     seen: dict = field(default_factory=dict)
+    lines: dict = field(default_factory=dict)  # each page's lines after each event (RECORD)
     ends: dict = field(default_factory=dict)  # digest of each page at the end
     shots: list = field(default_factory=list)
 
@@ -92,6 +94,7 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
             early.add_init_script(SPEECH)
             early.goto(web.url + "/")
             early.evaluate(WATCH)
+            early.evaluate(RECORD)
             early.check("#speak")  # this page reads each refusal aloud
             early.wait_for_function("() => document.getElementById('status').textContent"
                                     ".includes('no table is running')")
@@ -107,6 +110,7 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
                     if run.demo.paused():
                         run.opened_at = len(run.demo.accepted())
                         run.late = browser.new_context(viewport=PHONE).new_page()
+                        run.late.add_init_script(f"({RECORD})()")
                         run.late.goto(run.web.url + "/")
                     elif run.demo.finished():
                         raise AssertionError(f"the {game} demo ended before it paused")
@@ -132,6 +136,7 @@ def followed(browser, tmp_path_factory) -> dict[str, Followed]:
                           20, "every High Rise stack revealed")
             run.seen = {**run.early.evaluate("() => window.seen"),
                         "spoken": run.early.evaluate("() => window.spoken")}
+            run.lines = {"early": recorded(run.early), "late": recorded(run.late)}
             run.ends = {"early": run.early.evaluate(DIGEST), "late": run.late.evaluate(DIGEST)}
             for name, page in (("laptop", run.early), ("phone", run.late)):
                 shot = root / f"{run.game}-end-{name}.png"
@@ -211,6 +216,19 @@ def test_the_end_shows_the_breakdown(followed, game):
     elif game == "stones":
         final = run.one("game_over")["observation"]
         assert drawing.locator(".stack").count() == len(final["stacks"])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_line_shown_contradicts_the_table_after_any_event(followed, game):
+    """After every event of the whole game, on the page open from the start and on the one
+    opened mid-game, each line shown holds against the table's state as its events say it
+    (``tests.support.true_lines``: whose turn, paused, over, a refusal not saying the turn
+    line again, where the maze's obelisk is off)."""
+    run = followed[game]
+    for page, lines in run.lines.items():
+        assert len(lines) > len(run.accepted()), (page, len(lines))  # every event recorded
+        found = contradictions(lines)
+        assert not found, f"{page}: " + "\n".join(found)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -115,9 +115,11 @@ def test_the_stones_options_refuse_a_move_limit_below_one_in_the_rules_words():
 
 
 @pytest.mark.parametrize("game_id", ["towers", "stones", "maze"])
-def test_a_move_made_for_the_computer_but_not_asked_is_refused_naming_the_asked_one(game_id):
-    """The refusal names the computer's asked move as its ask said it (the maze's "a wall on
-    c5 blocking its north and east sides", not its notation), and the move made."""
+def test_a_move_made_for_the_computer_but_not_asked_is_refused_naming_the_move_made(game_id):
+    """The refusal names the move made as an ask would say it (the maze's "a wall on c5
+    blocking its north and east sides", not its notation; a towers block by its colour), and
+    not the asked move again: the turn line above it says that (issue 48: a towers refusal
+    said the whole turn line again under it). Once named "..._naming_the_asked_one"."""
     spec = GAMES[game_id]
     rules = spec.solo_rules()
     pos, rng = seeded_start(spec.make(spec.options()), 3)[0], random.Random(2)
@@ -128,7 +130,10 @@ def test_a_move_made_for_the_computer_but_not_asked_is_refused_naming_the_asked_
     hands = [a for a in pos.legal_actions() if not rules.hands_free(a)]  # (a pass: none)
     asked, made = hands[0], hands[-1]
     said = rules.differs(pos, (asked,), made)
-    assert rules.words(pos, (asked,)) in said, said
+    assert rules.words(pos, (asked,)) not in said, said
+    named = pos.block(made.block).colour.label if game_id == "towers" \
+        else rules.words(pos, (made,))
+    assert named in said, said
 
 
 @pytest.mark.parametrize("game_id", ["towers", "stones", "highrise", "maze"])

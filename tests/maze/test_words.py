@@ -203,6 +203,25 @@ def test_the_obelisk_on_a_segment_it_cannot_reach_is_answered(tmp_path):
     assert _turn(t) == "move the obelisk like a queen (turn 1 of 20)"
 
 
+def test_the_obelisk_set_down_where_it_may_not_go_is_no_longer_said_off_its_square(tmp_path):
+    """Lifted off d4, the turn line said "the obelisk is off d4: put it down ..."; set down
+    on d6 beyond a wall and refused, it still said so while the obelisk stood on d6 (issue
+    48: "off a2" while it stood on a5). A line naming a place names where things stand now:
+    once the table reads the obelisk put down, the turn says the move again, as a page
+    opened then says it."""
+    from engine.maze.actions import Orientation, PlaceWall
+
+    t = MazeHarness(tmp_path).ready("d4", ("c6", "h8", "a1", "a7"))
+    t.wall("d5")
+    t.pick("B", PlaceWall(sq("d5"), Orientation.NE))
+    t.lift("d4")
+    assert _turn(t).startswith("the obelisk is off d4"), _turn(t)
+    t.put("d6")                                    # beyond the wall: refused
+    assert t.table.state == "repair", t.table.state
+    assert _turn(t) == "move the obelisk like a queen (turn 1 of 20)", _turn(t)
+    assert t.table.public_state()["doing"] == _turn(t)
+
+
 def test_a_wall_between_is_said_so(tmp_path):
     """The trial's own case: a segment in line with the obelisk, a wall between them (the
     one segment out of reach is said with why, in the rules' words)."""

@@ -191,7 +191,9 @@ def test_a_wrong_move_for_the_computer_is_refused_guided_and_corrected(tmp_path)
     refused = [e for e in t.events if e["event"] == "refused"]
     assert t.table.state == "repair" and refused
     assert "the computer asked for" in refused[-1]["message"]
-    assert pos.move_to_string(wanted) in refused[-1]["message"]
+    # the move made, not the asked one again: the turn line says that (issue 48)
+    assert pos.move_to_string(other) in refused[-1]["message"]
+    assert pos.move_to_string(wanted) not in refused[-1]["message"]
     assert len(t.table.actions) == 1  # nothing recorded
     t.see(sight(pos))  # put back
     assert t.table.state == "play" and t.table.solo.asked == (wanted,)
@@ -391,6 +393,28 @@ def test_the_computers_towers_ask_says_each_thing_once(block_set):
     assert words(pos, (Choose("G01"), Choose("R01"))) == (
         "put a green block from the pile on a zone pad; put a red block from the pile on a "
         "zone pad")
+
+
+def test_a_refusal_of_the_computers_towers_move_does_not_say_the_turn_line_again(block_set):
+    """A block placed wrong for the computer was refused with the whole turn line again,
+    under that same turn line ("... asked to take the green block from the zone; place it
+    ...", the block taken long since). Each refusal says what was made and how to put it
+    right; what was asked, the turn line says."""
+    from engine.towers.actions import Place
+    from engine.towers.game import TowersGame
+    from firmware.towers.solo import differs, words
+
+    pos = TowersGame(block_set).new_initial_state(first=Player.A)
+    asked_place = Place(Player.B, "G01", frozenset({(0, 0, 0)}))
+    cases = [((Take("G01"), asked_place), Place(Player.B, "G01", frozenset({(1, 0, 0)})),
+              "b1 level 1"),
+             ((Take("G01"), asked_place), Place(Player.B, "R01", frozenset({(0, 0, 0)})), "red"),
+             ((Choose("G01"),), Choose("R01"), "red")]
+    for asked, made, named in cases:
+        said = differs(pos, asked, made)
+        assert named in said and said.startswith("the computer asked for "), said
+        for part in words(pos, asked).split("; "):
+            assert part not in said, (part, said)
 
 
 def test_the_computers_asked_move_outlives_a_restart(tmp_path, monkeypatch):

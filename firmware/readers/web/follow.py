@@ -13,7 +13,9 @@ now, so a late page drains it in step with the ring. Each page has a
 bounded queue of its own; one that falls too far behind is closed and its
 browser reconnects (``retry:``) into a fresh backlog. When the table stops,
 the pages are told (an ``absent`` event) and the reader waits for it to
-come back; the new ``table`` event then redraws every page.
+come back; the new ``table`` event then redraws every page. That event carries which
+table it is (``table_key``), so that a page moved to another table on the same address
+starts afresh.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import hashlib
 import json
 import logging
 import socket
@@ -124,6 +127,9 @@ class Follower:
 
     def __init__(self, state_dir: str | Path) -> None:
         self.state_dir = Path(state_dir)
+        # which table this is, for a page that moves from one to another on the same address
+        # (it starts afresh): its state directory, as a digest that keeps the path here
+        self.key = hashlib.sha256(str(self.state_dir.resolve()).encode()).hexdigest()[:16]
         self.pages: set[Page] = set()
         self.kept: list[KeptEvent] = []
         self.absent: str | None = None  # the ``absent`` message while no table answers
@@ -269,7 +275,7 @@ class Follower:
         if kind in ("table", "start"):
             self._names = seat_names(event.get("game"))
         shown = dressed(event, self._draw, self._names)
-        text = message(shown)
+        text = message({**shown, "table_key": self.key} if kind == "table" else shown)
         kept = KeptEvent(monotonic(), shown, text)
         if kind == "table":
             self.seen_table = True

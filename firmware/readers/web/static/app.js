@@ -57,6 +57,7 @@ import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./ta
  * @property {PageEvents["remote"] | null} link  a match with another table: how it stands
  * @property {PageEvents["match"] | null} ask  a match's ask waiting for an answer (either way)
  * @property {string} board
+ * @property {string} key  which table the page follows (the `table` event's `table_key`)
  * @property {import("./service.js").HandsTable | null} set  the wooden set, as this page's hands
  *   panel last saw it (obelisk play with the PIN; null otherwise)
  */
@@ -76,6 +77,7 @@ const page = {
   outcome: null, over: false, timers: {}, paused: false, offer: null, notice: "",
   moves: [], movesFrom: 0, log: [], lights: [], status: "connecting to the table…", live: false,
   absent: false, missing: [], scanner: null, asked: null, board: "", set: null, link: null, ask: null,
+  key: "",
 };
 
 // ------------------------------------------------------------------ the events
@@ -105,6 +107,9 @@ function observe(obs, change = true, move) {
  * @type {{[K in EventKind]?: (event: PageEvents[K]) => void}} */
 const handlers = {
   table(e) {
+    // another table (on the same address): nothing the last one said holds here
+    if (page.key && e.table_key && e.table_key !== page.key) page.log = [];
+    page.key = e.table_key || page.key;
     reset(e);
     // the moves so far, as the table has them (a table started again on its journal too)
     const moves = e.moves || [];
@@ -238,7 +243,9 @@ function handle(kind, event) {
 /** @param {PageEvent} event */
 function take(event) {
   // the table back after a line said none was running: said too, so that line is not the last
-  const back = page.absent && event.event === "table";
+  // (another table is not that one back: the page starts afresh)
+  const back = page.absent && event.event === "table"
+    && !(page.key && event.table_key && event.table_key !== page.key);
   if (event.event !== "absent" && event.event !== "live") page.absent = false;
   handle(event.event, event);
   if (back) page.log.unshift({ kind: "notice", words: "the table is running again" });
@@ -283,7 +290,8 @@ function paint() {
   const setup = page.machine === "setup";
   // at the end, the result and what comes next (a player's button: the table's new game)
   $("turn").textContent = page.over ? `${page.outcome?.words || "the game is over"}; a player `
-    + "button sets up the next game" : setup ? page.problem : turnWords();
+    + "button sets up the next game" : setup ? page.problem : page.paused ? pausedWords()
+    : turnWords();
   $("turn").hidden = !$("turn").textContent;
   renderBandGlass();
   cardsAway();
@@ -329,6 +337,12 @@ function statusWords() {
   return `${counted(page.actions, "action")} played`;
 }
 
+/** Paused, in every game: the turn line says so and whose turn waits, and asks for no move
+ * (how play goes on, the status says). */
+function pausedWords() {
+  return page.turn ? `paused: ${bare(nameOf(page.turn))}'s turn waits` : "paused";
+}
+
 /** The notice, unless it only says again the move asked that the turn line says ("make the
  * computer's move: ..."): each thing said once. Where the turn line does not say it, the
  * notice does.
@@ -336,7 +350,8 @@ function statusWords() {
 function noticeWords(turn) {
   const ask = page.asked;
   const repeats = ask?.said === page.notice && Boolean(ask?.text) && turn.includes(ask?.text || "");
-  return repeats ? "" : page.notice;
+  // paused, the move asked waits with the turn (the turn line says so)
+  return repeats || (page.paused && ask?.said === page.notice) ? "" : page.notice;
 }
 
 function turnWords() {

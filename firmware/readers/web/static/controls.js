@@ -16,15 +16,20 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const POLL_MS = 3000;
 /**
  * The panel's state: this phone's session and token, the table's status, what the panel
- * said last and the command it answered, the new-game form's choice, the drawn buttons (as
- * JSON), the seats' names as the game gives them (the maze's roles), whether the page has
- * the hands panel (`obelisk play`).
+ * said last and the command it answered, whether that was about the connection (`away`: the
+ * table or the page's server out of reach), the new-game form's choice, the drawn buttons
+ * (as JSON), the seats' names as the game gives them (the maze's roles), whether the page
+ * has the hands panel (`obelisk play`).
  * @type {{session: boolean, token: string, status: ControlStatus | null, said: string,
- *   wrong: boolean, asked: string, ending: boolean, form: {game: string} | null,
- *   checking: number, drawn: string, names: Record<string, string>, hands: boolean}}
+ *   wrong: boolean, away: boolean, asked: string, ending: boolean,
+ *   form: {game: string} | null, checking: number, drawn: string,
+ *   names: Record<string, string>, hands: boolean}}
  */
-const ctl = { session: false, token: "", status: null, said: "", wrong: false, asked: "",
-  ending: false, form: null, checking: 0, drawn: "", names: {}, hands: false };
+const ctl = { session: false, token: "", status: null, said: "", wrong: false, away: false,
+  asked: "", ending: false, form: null, checking: 0, drawn: "", names: {}, hands: false };
+/** The answers of a table or a server out of reach (service.js `call`: 0; the web process:
+ * 503): they hold only until the table answers again. */
+const AWAY = new Set([0, 503]);
 /** Where the panel's answers show: moved under the buttons that asked (`placeSaid`). */
 const saidNode = $("controls-said");
 /** The hands panel's act that sets every piece out for a new game (hands.js `sweeps`). */
@@ -37,10 +42,12 @@ function seatName(seat) {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-/** @param {string | undefined} words @param {boolean} [wrong] */
-function say(words, wrong = false) {
+/** @param {string | undefined} words @param {boolean} [wrong] @param {boolean} [away] the
+ * words are about the connection (they go once the table answers again) */
+function say(words, wrong = false, away = false) {
   ctl.said = words || "";
   ctl.wrong = wrong;
+  ctl.away = away;
   paint();
 }
 
@@ -91,7 +98,11 @@ async function refresh() {
   }
   // (an answer of 200 that is not the status, which cannot be read, shows no buttons)
   ctl.status = status === 200 && data.ok ? data : null;
-  if (status !== 200) ctl.said = (!data.ok && data.error) || "";
+  if (status !== 200) {
+    Object.assign(ctl, { said: (!data.ok && data.error) || "", away: AWAY.has(status) });
+  } else if (ctl.away) { // the table answers again: what said it was away no longer holds
+    Object.assign(ctl, { said: "", wrong: false, away: false });
+  }
   paint();
 }
 
@@ -109,7 +120,8 @@ async function command(name, fields = {}) {
     Object.assign(ctl, { session: false, token: "", status: null });
   }
   Object.assign(ctl, { ending: false, asked: name });
-  say(data.ok ? data.message || "done" : data.error || `refused (${status})`, !data.ok);
+  say(data.ok ? data.message || "done" : data.error || `refused (${status})`, !data.ok,
+    AWAY.has(status));
   await refresh();
 }
 
@@ -349,12 +361,19 @@ $("pin-form").addEventListener("submit", enterPin);
 $("controls-leave").addEventListener("click", leave);
 /** Events after which the last answer no longer holds: the game has moved on. */
 const MOVED_ON = new Set(["accepted", "takeback", "game_over"]);
+/** The table's pause that undoes what a command's answer said (paused from the table's
+ * menu button after "play goes on", or played on after "paused"). */
+const UNDONE = { pause: "resumed", resume: "paused" };
 /** A match's ask answered, either way: "asked the other table to ..." no longer holds. */
 const ANSWERED = new Set(["agreed", "declined"]);
 window.addEventListener("obelisk:event", (e) => {
   if (!(e instanceof CustomEvent)) return;
   const answered = e.detail?.event === "match" && ANSWERED.has(e.detail.state);
-  if (MOVED_ON.has(e.detail?.event) || answered) Object.assign(ctl, { said: "", wrong: false });
+  const undone = e.detail?.event === "pause"
+    && UNDONE[/** @type {"pause" | "resume"} */ (ctl.asked)] === e.detail.state;
+  if (MOVED_ON.has(e.detail?.event) || answered || undone) {
+    Object.assign(ctl, { said: "", wrong: false, away: false });
+  }
   // the game's seats by their names, as the table's whole state and a start say them
   if (e.detail?.event === "table" || e.detail?.event === "start") ctl.names = e.detail.players;
   soon();

@@ -61,8 +61,9 @@ const hands = { table: null, seat: "A", follow: true, turn: null, acts: 0, busy:
  * @param {string} seat */
 const nameOf = (seat) => hands.names[seat] || `player ${seat}`;
 
-/** Events after which the hands' last answer no longer holds: the game has moved on. */
-const MOVED_ON = new Set(["accepted", "takeback", "repaired", "start", "game_over"]);
+/** Events after which the hands' last answer no longer holds: the game has moved on, or
+ * the table is there again (whole: "the page lost the table" no longer holds). */
+const MOVED_ON = new Set(["accepted", "takeback", "repaired", "start", "game_over", "table"]);
 
 /** What a table event says of whose turn it is (undefined: nothing).
  * @param {Record<string, unknown>} e */

@@ -73,7 +73,9 @@ export function drawHands(table, seat, act, obs, who) {
     ? html("div", { class: "hands-held", "data-held": held.join(",") },
       `${capital(who)} holds ${holding(table, seat, obs)}: click a square to put it there. `,
       button("lay it beside the board", { "data-act": "back" }, () => act({ act: "back", seat })))
-    : html("p", { class: "hands-held" }, `${capital(who)}'s hand is empty: click a stone.`);
+    // (a game over asks for no move: nobody is to play)
+    : html("p", { class: "hands-held" }, `${capital(who)}'s hand is empty${
+      obs && obs.to_play === null ? "." : ": click a stone."}`);
   // the board first, right under the drawing; what is beside it and the modes below
   return html("div", { class: "hands-stones" }, hand,
     html("section", {}, html("h3", {}, `The board (${rows}x${cols}, bottom to top, a stack `

@@ -97,7 +97,8 @@
 /**
  * Every event the page receives, by kind: the table's, dressed, and the two its server
  * sends itself: `absent` (the table stopped) and `live` (the backlog is all in).
- * @typedef {{[K in keyof TableEventFields]: {event: K} & TableEventFields[K] & Dressed}
+ * @typedef {{[K in keyof TableEventFields]: {event: K} & TableEventFields[K] & Dressed
+ *   & (K extends "table" ? {table_key?: string} : {})}
  *   & {absent: {event: "absent", words: string, board?: undefined},
  *      live: {event: "live", words?: undefined, board?: undefined}}} PageEvents
  */
