@@ -348,4 +348,4 @@ def test_the_stones_cards_say_nothing_of_symmetry_while_the_stones_are_set_out(s
     assert scripts.evaluate(lines, table.setup_seen(None)) == ["", ""]
     said = "symmetry: colour\N{NO-BREAK SPACE}✓, shape\N{NO-BREAK SPACE}\N{EN DASH}"
     assert scripts.evaluate(lines, table.position.observation()) == [said, said]  # (issue 48:
-    # "shape –" broke with the mark alone at the start of a line on a phone's card)
+    # "shape" and its dash broke apart at the start of a line on a phone's card)
