@@ -24,7 +24,13 @@ from typing import Any
 
 from firmware.match.far_clock import RUNNING
 from firmware.match.guard import Guard
-from firmware.match.messages import PACKET_MAX, RESEND_S, match_topic, status_topic
+from firmware.match.messages import (
+    AGAIN_S,
+    PACKET_MAX,
+    RESEND_S,
+    match_topic,
+    status_topic,
+)
 from firmware.match.other_table import OtherTable
 from firmware.match.playing import Playing
 from firmware.match.table_side import TableSide
@@ -71,6 +77,7 @@ class BrokerSide:
         self.broker_trouble = False  # the page was told the broker cannot be reached
         self.clock: tuple[dict, float] | None = None  # this table's hourglass, heard when
         self.asks: dict | None = None  # what this table's asks send again (their last event)
+        self.said_at = 0.0  # when the hello and the asks were last published again
         self.client = club_client(config, f"obelisk-remote-{config.table}", (1.0, 5.0),
                                   status_topic(config.table), most=PACKET_MAX)
         self.client.on_connect = self._on_connect
@@ -220,6 +227,18 @@ class BrokerSide:
         if game is not None and game.over:  # the reveal: the seed, once the game is over
             payload["seed"] = game.seed
         self._put(match_topic(match, self.config.table, "hello"), json.dumps(payload))
+
+    def say_again(self, now: float) -> None:
+        """This table's hello and asks published again every ``AGAIN_S``, whether or not the
+        other table is known: neither link can tell that the other holds its last ones (a
+        message lost on a live connection is not sent again by the broker), and whatever the
+        other table holds, a copy changes nothing there."""
+        if not self.connected or now - self.said_at < AGAIN_S:
+            return
+        self.said_at = now
+        self.hello()
+        if self.asks is not None:
+            self._publish_asks(self.asks)
 
     def _put(self, topic: str, payload: str | bytes) -> None:
         """A retained message of this table's (kept, to be put back if someone overwrites
