@@ -307,6 +307,10 @@ class BrokerSide:
         if match is None or game is None or not self.connected or not isinstance(messages,
                                                                                 list):
             return
+        earlier = self.playing.earlier()
+        if earlier is not None and earlier.number < game.number and \
+                any(0 < _game_of(m) < game.number for m in messages):
+            game = earlier  # (a decision owed to a table still in the game before: its key)
         self._put(match_topic(match, self.config.table, "asks"), json.dumps(
             {"match": match, "sealed": self.guard.seal(game, "asks", {"messages": messages})}))
 
@@ -322,3 +326,12 @@ class BrokerSide:
         self._put(match_topic(match, self.config.table, "claim"), json.dumps(
             {"match": match, "sealed": self.guard.seal(game, "claim",
                                                        {"by": self.playing.seat()})}))
+
+
+def _game_of(message: object) -> int:
+    """Which game of the match a message of the asks is about (its ask's, or its own)."""
+    if not isinstance(message, dict):
+        return 0
+    about = message.get("ask") or message.get("id") or message
+    number = about.get("game") if isinstance(about, dict) else None
+    return number if type(number) is int else 0

@@ -111,7 +111,7 @@ class OtherTable:
     def _from_it(self, table: str, part: str, data: dict) -> dict | None:
         """A sealed message of the other table: opened, in its place, newer than the last;
         an ask, an answer or a claim is returned to be handed on."""
-        opened = self.guard.opened(self.playing.current(), table, part, data.get("sealed"))
+        opened = self._opened(table, part, data.get("sealed"))
         if opened is None:
             return None
         if part == "actions":
@@ -123,6 +123,17 @@ class OtherTable:
                 return opened
             self.table.hand_clock(opened)
         return None
+
+    def _opened(self, table: str, part: str, sealed: object) -> dict | None:
+        """A sealed message of the other table's, opened with this game's key; its asks also
+        with the key of the game before (sent by a table still in it: an ask this table
+        must answer, or the decision on this table's own ask)."""
+        game, earlier = self.playing.current(), self.playing.earlier()
+        if part != "asks" or earlier is None or earlier is game:
+            return self.guard.opened(game, table, part, sealed)
+        opened = self.guard.opened(game, table, part, sealed, quiet=True)
+        return opened if opened is not None else self.guard.opened(earlier, table, part,
+                                                                   sealed)
 
     def _action(self, table: str, data: dict, opened: dict) -> None:
         """The other table's action: kept until the table here comes to it."""

@@ -128,3 +128,33 @@ def test_a_failing_schedule_says_its_seed_and_steps(monkeypatch: pytest.MonkeyPa
     assert repr(schedule(309)[0]) in said
     assert run("towers", done.steps, 309).failure == done.failure
 
+
+ASKED_OF_A_TABLE_BETWEEN_GAMES = [
+    ("ask", "A", "end", 292), ("link", "A", 899),  # A asks to end the game
+    ("drop", "B", 900), ("deliver", "B", 586), ("deliver", "B", 383),
+    ("answer", "B", 892),  # B agrees, and sets the game aside
+    ("ask", "A", "pause", 562),  # A, still in it, asks to pause before it hears
+]
+"""Kept from the search (stones seed 2940, shrunk): B, between two games, could not open A's
+asks (sealed with the game's key, which B set aside with it), so A's pause was never
+decided, and A's end, agreed, waited for it for ever: A never set the game aside."""
+
+
+def test_a_table_between_games_answers_the_asks_of_the_game_it_set_aside() -> None:
+    done = run("stones", ASKED_OF_A_TABLE_BETWEEN_GAMES, 2940)
+    assert not done.failure, done.report(2940)
+
+
+LINK_RESTARTED_BETWEEN_GAMES = [
+    ("ask", "A", "end", 262), ("link", "A", 197), ("deliver", "B", 503),
+    ("answer", "B", 668),  # B agrees to end the game and sets it aside ...
+    ("relink", "B", 362),  # ... and its link restarts before it sent the decision
+]
+"""Kept from the search (towers seed 5189, shrunk): B's new link, started between two games,
+knew no game to seal the decision with, so it never sent it; A waited for ever."""
+
+
+def test_a_link_started_between_games_sends_the_decision_on_the_last() -> None:
+    done = run("towers", LINK_RESTARTED_BETWEEN_GAMES, 5189)
+    assert not done.failure, done.report(5189)
+
