@@ -158,3 +158,20 @@ def test_a_link_started_between_games_sends_the_decision_on_the_last() -> None:
     done = run("towers", LINK_RESTARTED_BETWEEN_GAMES, 5189)
     assert not done.failure, done.report(5189)
 
+
+PAUSED_THEN_KILLED = [
+    ("deliver", "A", 617), ("deliver", "A", 929), ("move", "A", 604),
+    ("ask", "A", "pause", 12), ("link", "A", 556),  # A asks to pause (the menu button)
+    ("deliver", "B", 834), ("double", "B", 388),
+    ("answer", "B", 928),  # B agrees: both pause
+    ("crash", "B", 155),  # B is killed; it comes back from its journal
+]
+"""Kept from the search (stones seed 1056, shrunk): B came back playing while A stood
+paused, and A's play on then lapsed at B ("the game is not paused"): A could never play on.
+A table killed while a pause agreed stands now comes back paused
+(``MatchSeat.paused_by_agreement``)."""
+
+
+def test_a_table_killed_while_paused_comes_back_paused() -> None:
+    done = run("stones", PAUSED_THEN_KILLED, 1056)
+    assert not done.failure, done.report(1056)
