@@ -258,7 +258,6 @@ class Asks:
         return out
 
 
-
 def _left_paused(facts: tuple[Fact, ...], game: int) -> bool:
     """Whether the last pause or play on agreed in ``game`` (decided here or adopted) was a
     pause: the game stands paused at both tables until one is agreed to play on."""
