@@ -77,7 +77,9 @@ class Start(Generic[V, S]):
                    actions=len(table.actions), observation=table.position.observation())
         with table.around.muted():  # what play's start says (the turn's hourglass), the
             table.resumed()  # opening below says again after the whole state: once
-            if kept.values.get("paused") is True and table.may_pause():  # as it was left
+            paused = kept.values.get("paused") is True or (  # as it was left, or as the
+                table.solo is not None and table.solo.paused_by_agreement())  # match agreed
+            if paused and table.may_pause():
                 table.pause()
         if table.position.is_terminal():  # its end was not written before the stop
             try:

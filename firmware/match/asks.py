@@ -34,10 +34,12 @@ from firmware.match.negotiation_dicts import (
 )
 from firmware.match.negotiation_values import (
     Acknowledged,
+    Adopted,
     AskKind,
     AskOutcome,
     AskUnfit,
     CarryOut,
+    Decided,
     Decision,
     Effect,
     Fact,
@@ -71,6 +73,7 @@ class Asks:
         self.agreed = agreed  # takebacks agreed in this game
         self.end_due = False  # the end was agreed: the service sets the game aside
         self.unwritten: list[Fact] = []  # records made before the game's start was journalled
+        self.left_paused = _left_paused(facts, game)  # (as the journal leaves the game)
 
     # ---------------------------------------------------------------- what the others read
 
@@ -257,3 +260,13 @@ class Asks:
                                    message=self._offer_words(theirs, table)))
         return out
 
+
+def _left_paused(facts: tuple[Fact, ...], game: int) -> bool:
+    """Whether the last pause or play on agreed in ``game`` (decided here or adopted) was a
+    pause: the game stands paused at both tables until one is agreed to play on."""
+    paused = False
+    for fact in facts:
+        if isinstance(fact, Decided | Adopted) and fact.decision.outcome is AskOutcome.AGREED \
+                and fact.decision.ask.id.game == game and fact.decision.ask.kind.of_the_clock:
+            paused = fact.decision.ask.kind is AskKind.PAUSE
+    return paused

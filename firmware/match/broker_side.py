@@ -24,7 +24,13 @@ from typing import Any
 
 from firmware.match.far_clock import RUNNING
 from firmware.match.guard import Guard
-from firmware.match.messages import PACKET_MAX, RESEND_S, match_topic, status_topic
+from firmware.match.messages import (
+    AGAIN_S,
+    PACKET_MAX,
+    RESEND_S,
+    match_topic,
+    status_topic,
+)
 from firmware.match.other_table import OtherTable
 from firmware.match.playing import Playing
 from firmware.match.table_side import TableSide
@@ -71,6 +77,7 @@ class BrokerSide:
         self.broker_trouble = False  # the page was told the broker cannot be reached
         self.clock: tuple[dict, float] | None = None  # this table's hourglass, heard when
         self.asks: dict | None = None  # what this table's asks send again (their last event)
+        self.said_at = 0.0  # when the hello and the asks were last published again
         self.client = club_client(config, f"obelisk-remote-{config.table}", (1.0, 5.0),
                                   status_topic(config.table), most=PACKET_MAX)
         self.client.on_connect = self._on_connect
@@ -221,6 +228,18 @@ class BrokerSide:
             payload["seed"] = game.seed
         self._put(match_topic(match, self.config.table, "hello"), json.dumps(payload))
 
+    def say_again(self, now: float) -> None:
+        """This table's hello and asks published again every ``AGAIN_S``, whether or not the
+        other table is known: neither link can tell that the other holds its last ones (a
+        message lost on a live connection is not sent again by the broker), and whatever the
+        other table holds, a copy changes nothing there."""
+        if not self.connected or now - self.said_at < AGAIN_S:
+            return
+        self.said_at = now
+        self.hello()
+        if self.asks is not None:
+            self._publish_asks(self.asks)
+
     def _put(self, topic: str, payload: str | bytes) -> None:
         """A retained message of this table's (kept, to be put back if someone overwrites
         it)."""
@@ -288,6 +307,10 @@ class BrokerSide:
         if match is None or game is None or not self.connected or not isinstance(messages,
                                                                                 list):
             return
+        earlier = self.playing.earlier()
+        if earlier is not None and earlier.number < game.number and \
+                any(0 < _game_of(m) < game.number for m in messages):
+            game = earlier  # (a decision owed to a table still in the game before: its key)
         self._put(match_topic(match, self.config.table, "asks"), json.dumps(
             {"match": match, "sealed": self.guard.seal(game, "asks", {"messages": messages})}))
 
@@ -304,3 +327,12 @@ class BrokerSide:
         self._put(match_topic(match, self.config.table, "claim"), json.dumps(
             {"match": match, "sealed": self.guard.seal(game, "claim", {
                 "by": self.playing.seat(), "n": len(game.actions), "agreed": game.agreed})}))
+
+
+def _game_of(message: object) -> int:
+    """Which game of the match a message of the asks is about (its ask's, or its own)."""
+    if not isinstance(message, dict):
+        return 0
+    about = message.get("ask") or message.get("id") or message
+    number = about.get("game") if isinstance(about, dict) else None
+    return number if type(number) is int else 0

@@ -11,7 +11,9 @@ the seed, which only the two tables hold.
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
+from firmware.store.history import journals
 from firmware.store.journal import Journal, JournalError
 from firmware.store.seal import Sealer, SealError
 
@@ -59,10 +61,11 @@ def commitment(seed: object) -> str:
     return hashlib.sha256(f"obelisk-commit:{seed}".encode()).hexdigest()
 
 
-def read_game(journal: Journal) -> MatchGame | None:
+def read_game(journal: Journal, path: Path | None = None) -> MatchGame | None:
     """The last game the journal started (None: none yet), its sealed entries opened with
-    the table's own key (the link runs as the table's user)."""
-    entries = journal.read().entries
+    the table's own key (the link runs as the table's user); ``path``: an archived journal
+    of the state directory instead of the one kept."""
+    entries = journal.read(path).entries
     starts = [i for i, e in enumerate(entries) if e.get("t") == "start"]
     if not starts:
         return None
@@ -86,6 +89,17 @@ def read_game(journal: Journal) -> MatchGame | None:
             actions.append(entry["action"])
     return MatchGame(start, seed, actions, any(e.get("t") == "over" for e in game), agreed,
                 len(game))
+
+
+def archived_game(journal: Journal) -> MatchGame | None:
+    """The game of the newest journal the table archived (a game ended or set aside), when
+    it was a match's (None: none, or it cannot be read)."""
+    archived = journals(journal.dir)[:-1]
+    try:
+        game = read_game(journal, archived[-1]) if archived else None
+    except JournalError:
+        return None
+    return game if game is not None and game.setting else None
 
 
 def _opened(sealer: Sealer, text: object) -> dict:

@@ -121,6 +121,7 @@ class Link:
         self._ask_setup(now)
         self.broker.other.offer_claim(now)
         self.broker.guard.summary(now)
+        self.broker.say_again(now)
         with self._lock:
             self.broker.send_ours(now)
             game = self.playing.current()

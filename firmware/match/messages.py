@@ -27,6 +27,10 @@ PACKET_MAX = MESSAGE_MAX + 1024
 RESEND_S = 2.0
 """The least time between two sendings of the same actions to a table that lags behind, and
 between two handings of the same action of the other table's to this one."""
+AGAIN_S = 5.0
+"""How often a link publishes its hello and its asks again while it is connected: MQTT sends
+a retained message to a client once, as it subscribes, so one lost on a live connection
+would never come again, and the two tables would wait for each other for ever."""
 FROM_THE_OTHER = ("actions", "timer", "asks", "claim")
 """What the other table sends besides its hello, each sealed."""
 

@@ -62,6 +62,7 @@ class OtherTable:
         self.away_since: float | None = None  # out of touch since (monotonic)
         self.claim_said = False
         self.problem = ""
+        self._said: tuple[str, str] | None = None  # the last told the table
         self.ahead: int | None = None  # its actions when it was last said to have begun first
 
     def forget(self) -> None:
@@ -111,7 +112,7 @@ class OtherTable:
     def _from_it(self, table: str, part: str, data: dict) -> dict | None:
         """A sealed message of the other table: opened, in its place, newer than the last;
         an ask, an answer or a claim is returned to be handed on."""
-        opened = self.guard.opened(self.playing.current(), table, part, data.get("sealed"))
+        opened = self._opened(table, part, data.get("sealed"))
         if opened is None:
             return None
         if part == "actions":
@@ -123,6 +124,17 @@ class OtherTable:
                 return opened
             self.table.hand_clock(opened)
         return None
+
+    def _opened(self, table: str, part: str, sealed: object) -> dict | None:
+        """A sealed message of the other table's, opened with this game's key; its asks also
+        with the key of the game before (sent by a table still in it: an ask this table
+        must answer, or the decision on this table's own ask)."""
+        game, earlier = self.playing.current(), self.playing.earlier()
+        if part != "asks" or earlier is None or earlier is game:
+            return self.guard.opened(game, table, part, sealed)
+        opened = self.guard.opened(game, table, part, sealed, quiet=True)
+        return opened if opened is not None else self.guard.opened(earlier, table, part,
+                                                                   sealed)
 
     def _action(self, table: str, data: dict, opened: dict) -> None:
         """The other table's action: kept until the table here comes to it."""
@@ -142,8 +154,8 @@ class OtherTable:
         mine, seat = self.playing.seat(), data.get("seat")
         if seat == mine or seat not in ("A", "B"):
             if self.name is None:
-                self.table.tell("waiting", f"table {table!r} also claims seat {mine} in this "
-                                "match: one of the two must play the other seat")
+                self._say("waiting", f"table {table!r} also claims seat {mine} in this "
+                          "match: one of the two must play the other seat")
             return
         self._keep_hello(table, data)
         game, sealed = self.playing.current(), data.get("sealed")
@@ -167,7 +179,7 @@ class OtherTable:
                 self.problem = (f"the other table ({table}) set up another game: "
                                 f"{differs(data.get('game_setup'), game.fingerprint())}; "
                                 "both must start the same game with the same options")
-                self.table.tell("stopped", self.problem)
+                self._say("stopped", self.problem)
                 return
         self._adopt(table, seat, proof)
 
@@ -181,7 +193,7 @@ class OtherTable:
                 or theirs <= played:  # not begun; over; or the game set aside here
             if self.ahead is not None:  # (said before, no longer true)
                 self.ahead = None
-                self.table.tell("linked", f"the other table{self._who()} is linked")
+                self._say("linked", f"the other table{self._who()} is linked")
             return
         n = data.get("n")
         n = n if type(n) is int and 0 <= n < 10_000 else 0
@@ -189,7 +201,7 @@ class OtherTable:
             return
         self.ahead = n
         made = f", {counted(n, 'action')} made there so far" if n else ""
-        self.table.tell("waiting", f"the other table (player {seat}) has started the "
+        self._say("waiting", f"the other table (player {seat}) has started the "
                         f"game{made}: press a player button here to start it too; its "
                         "moves are lit here for you to make with the pieces")
 
@@ -198,7 +210,7 @@ class OtherTable:
         with another game or secret word, or someone else; said while no table proved."""
         if theirs is not None and theirs != game.fingerprint() and not game.over and \
                 not self.proven:
-            self.table.tell("waiting", f"table {table!r} says it plays seat {seat} of this "
+            self._say("waiting", f"table {table!r} says it plays seat {seat} of this "
                             f"match, but not this game: {differs(theirs, game.fingerprint())}; "
                             "if it is the other table, both must start the same game with the "
                             "same options and the same secret word (or both none)")
@@ -219,7 +231,7 @@ class OtherTable:
         match = self.playing.name()
         if first or (proof is not None and self.ahead is not None):
             self.ahead = None  # (the words that it began first are true no more)
-            self.table.tell("linked", f"playing the table {table!r} (seat {seat})")
+            self._say("linked", f"playing the table {table!r} (seat {seat})")
             if match is not None:  # its claim, if it holds one, again
                 self._subscribe(match, table)
 
@@ -250,11 +262,19 @@ class OtherTable:
         self.away_since, self.claim_said = None if there else time.monotonic(), False
         who = self._who()
         if there:
-            self.table.tell("linked", f"the other table{who} is back")
+            self._say("linked", f"the other table{who} is back")
         else:
-            self.table.tell("apart", f"the other table{who} is out of touch "
+            self._say("apart", f"the other table{who} is out of touch "
                             f"since {time.strftime('%H:%M')}: the match waits; its player's "
                             "hourglass is stopped here")
+
+    def _say(self, state: str, words: str) -> None:
+        """How the match stands, to the table: once, not again while it is the last said
+        (a hello comes again every few seconds, and with it the same words)."""
+        if (state, words) == self._said:
+            return
+        self._said = (state, words)
+        self.table.tell(state, words)
 
     def _who(self) -> str:
         """" (player B)": the other table as the person here knows it, by its seat."""
@@ -269,6 +289,6 @@ class OtherTable:
             return
         self.claim_said = True
         minutes = round(self.claim_after_s / 60)
-        self.table.tell("claimable", f"the other table ({self.name}) has been out of touch "
+        self._say("claimable", f"the other table ({self.name}) has been out of touch "
                         f"for {minutes} minute{'s' if minutes != 1 else ''}: you may claim the "
                         "game (Claim the game on the page), or wait for it")

@@ -8,7 +8,7 @@ under the lock it shares with its broker side.
 
 from __future__ import annotations
 
-from firmware.match.game import MatchGame, read_game
+from firmware.match.game import MatchGame, archived_game, read_game
 from firmware.store.journal import Journal
 
 
@@ -20,6 +20,8 @@ class Playing:
         self.game: MatchGame | None = None  # the journal's last game, when it is a match's
         self.last_game: MatchGame | None = None  # the match's game before the journal moved on
         self.setup: dict | None = None  # the match the table is set up for, before its game
+        self.before: MatchGame | None = None  # the match's game before the journal's one
+        self._looked_back = False  # (the archive read for it, once, as the link starts)
         self._size = -1
         self._seed: object = None  # the seed of the game read last (a new one: a new key)
 
@@ -41,8 +43,14 @@ class Playing:
     def take(self, game: MatchGame | None) -> bool:
         """``game``, read from the journal, is the one played now; True when its seed is new
         (a new game: a new key)."""
-        self.last_game = self.game or self.last_game
-        self.game = game if game is not None and game.setting else None
+        if not self._looked_back:  # (a link started between two games knows the last one)
+            self._looked_back = True
+            self.before = archived_game(self.journal)
+        now = game if game is not None and game.setting else None
+        if self.game is not None and (now is None or now.start != self.game.start):
+            self.before = self.game
+        self.last_game = self.game or self.last_game or self.before
+        self.game = now
         seed, self._seed = self._seed, None if self.game is None else self.game.seed
         return self._seed != seed
 
@@ -54,6 +62,14 @@ class Playing:
                                                   or self.setup == game.setting):
             return game.setting
         return self.setup
+
+    def earlier(self) -> MatchGame | None:
+        """This match's game before the journal's (ended or set aside; None: none): the other
+        table may still be in it, and its asks' messages of it are sealed with its key."""
+        before, match = self.before, self.name()
+        if before is None or match is None or (before.setting or {}).get("match") != match:
+            return None
+        return before
 
     def current(self) -> MatchGame | None:
         """The journal's game, if it is the match's (not one before it)."""

@@ -317,6 +317,11 @@ class MatchSeat(FarSeat):
             self.arrived = {}
         return self.asking.on_takeback(table, to)
 
+    def paused_by_agreement(self) -> bool:
+        """The two tables last agreed to pause the game resumed here (its journal says so:
+        a table killed while paused comes back paused, as the other table stands)."""
+        return self.asking.left_paused
+
     def recorded(self, pos: State, made: Any) -> Any:
         """What the journal keeps for a move made here: the other table's own action when
         this is it (a towers block of the same colour may be another of the set's)."""

@@ -294,6 +294,11 @@ class FarSeat:
         """Why the next game may not be set up yet, in words ("": it may)."""
         return ""
 
+    def paused_by_agreement(self) -> bool:
+        """Whether the game resumed here was left paused by an agreement the journal records
+        (a far seat that pauses nothing: never)."""
+        return False
+
 
 if TYPE_CHECKING:
     def _as_the_core_asks(seat: FarSeat) -> SeatAfar:

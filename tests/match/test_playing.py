@@ -99,3 +99,19 @@ def test_the_other_tables_game_set_aside_here_is_not_said_to_have_begun(tmp_path
     assert told.said[-1][1].startswith("the other table (player A) has started the game: ")
     other.take("ta", "hello", {"match": "derby", "table": "ta", "seat": "A", "n": 0})
     assert told.said[-1] == ("linked", "the other table (player A) is linked")
+
+
+def test_words_a_repeated_hello_brings_are_said_once(tmp_path):
+    """A link says its hello again every few seconds: a table that also claims this seat
+    was said on the page each time (a line of What happened every 5 s)."""
+    from firmware.match.guard import Guard
+    from firmware.match.other_table import OtherTable
+
+    playing = Playing(Journal(tmp_path))
+    playing.setup = {"match": "derby", "seat": "B"}
+    told = _Told()
+    other = OtherTable(playing, told, Guard("tb"), lambda match, table: None)  # type: ignore[arg-type]
+    for _ in range(3):
+        other.take("tx", "hello", {"match": "derby", "table": "tx", "seat": "B", "n": 0})
+    assert told.said == [("waiting", "table 'tx' also claims seat B in this match: one of "
+                                     "the two must play the other seat")]
