@@ -21,6 +21,7 @@ apply the same actions in the same order; a game ended is followed by the match'
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -416,21 +417,27 @@ STEPS = (("move", 16), ("ask", 10), ("answer", 10), ("withdraw", 2), ("deliver",
 KINDS = tuple(AskKind)
 
 
-def schedule(seed: int, length: int = 60) -> list[tuple[Any, ...]]:
-    """A random schedule of ``length`` steps: each a plain tuple (what, seat, a number)."""
+def random_steps(seed: int, length: int, weighted: tuple[tuple[str, int], ...],
+                 ask: Callable[[random.Random], tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """A random schedule of ``length`` steps drawn from ``weighted`` (a step's name and
+    weight), each a plain tuple (what, seat, a number), so that a failing one can be pasted
+    into a test; an ask's tail is ``ask``'s (the model's and the real tables' differ)."""
     rng = random.Random(seed)
-    names = [name for name, _ in STEPS]
-    weights = [w for _, w in STEPS]
+    names = [name for name, _ in weighted]
+    weights = [w for _, w in weighted]
     steps: list[tuple[Any, ...]] = []
     for _ in range(length):
         what = rng.choices(names, weights)[0]
         seat = rng.choice(SEATS)
-        if what == "ask":
-            kind = rng.choice([*KINDS, *["fitting"] * 5])  # fitting: one that fits here
-            steps.append((what, seat, str(kind), rng.randint(1, 2)))
-        else:
-            steps.append((what, seat, rng.randrange(1000)))
+        steps.append((what, seat, *ask(rng)) if what == "ask" else
+                     (what, seat, rng.randrange(1000)))
     return steps
+
+
+def schedule(seed: int, length: int = 60) -> list[tuple[Any, ...]]:
+    """A random schedule of the model tables (an ask: any kind, or one that fits here)."""
+    return random_steps(seed, length, STEPS, lambda rng: (
+        str(rng.choice([*KINDS, *["fitting"] * 5])), rng.randint(1, 2)))
 
 
 @dataclass

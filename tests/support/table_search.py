@@ -34,7 +34,7 @@ from firmware.match.negotiation_values import Adopted, AskKind, Decided
 from firmware.match.seat import Match
 from firmware.store.journal import Journal
 from firmware.store.seal import Sealer
-from tests.support.match_search import Run
+from tests.support.match_search import Run, random_steps
 from tests.support.table_hands import make, set_out, view_of
 from tests.support.table_link import FakeBroker, TableAtDesk, in_process
 
@@ -58,19 +58,9 @@ KINDS = ("pause", "resume", "end")
 
 
 def schedule(seed: int, length: int = 40) -> list[tuple[Any, ...]]:
-    """A random schedule of ``length`` steps: each a plain tuple (what, seat, a number)."""
-    rng = random.Random(seed)
-    names = [name for name, _ in STEPS]
-    weights = [w for _, w in STEPS]
-    steps: list[tuple[Any, ...]] = []
-    for _ in range(length):
-        what = rng.choices(names, weights)[0]
-        seat = rng.choice(SEATS)
-        if what == "ask":
-            steps.append((what, seat, rng.choice(KINDS), rng.randrange(1000)))
-        else:
-            steps.append((what, seat, rng.randrange(1000)))
-    return steps
+    """A random schedule of the real tables (an ask: a kind their people ask by hand)."""
+    return random_steps(seed, length, STEPS, lambda rng: (rng.choice(KINDS),
+                                                         rng.randrange(1000)))
 
 
 class TableMatch:
