@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from engine.core import square_name
 from engine.players import Player
-from tests.support.page import PlayPage
+from tests.support.page import PlayPage, pressed_until_started
 from tests.support.play import Play
 from tests.support.processes import until
 from tests.support.stones import position
@@ -58,21 +58,6 @@ def _shown(page, kind: str, n: int = 1) -> None:
         arg=[kind, n], timeout=30_000)
 
 
-def _started(table: PlayPage) -> None:
-    """A press on A starts the game (a press counts for the reading the table settles on: if
-    the switches still moved, a person presses again)."""
-    follow = table.follow
-    for _ in range(30):
-        table.act({"act": "press", "seat": "A"})
-        try:
-            follow.until(lambda: any(e["event"] == "start" for e in follow.events), 2.0,
-                         "the start")
-            return
-        except AssertionError:
-            continue
-    raise AssertionError(f"stones did not start; problem {follow.problem!r}")
-
-
 def _move(table: PlayPage, seat: str, frm: str, to: str) -> None:
     table.act({"act": "lift", "seat": seat, "square": frm})
     table.act({"act": "put", "seat": seat, "square": to})
@@ -104,7 +89,7 @@ def test_a_stones_game_alone_shows_no_line_that_stopped_being_true(browser, tmp_
     try:
         table.act({"act": "setup"})
         follow.until(lambda: "press a player button" in follow.problem, 60, "the stones seen")
-        _started(table)
+        pressed_until_started(table, "stones")
         # paused: the turn line says so, and asks for no move
         table.act({"act": "press", "seat": "menu"})
         _shown(page, "pause")

@@ -169,15 +169,22 @@ def high_rise_started(table: PlayPage) -> None:
     follow = table.follow
     table.act({"act": "setup"})
     follow.until(lambda: "press a player button" in follow.problem, 60, "the covers seen")
-    for _ in range(30):  # a press counts for the reading the table settles on: if the load
-        table.act({"act": "press", "seat": "A"})  # cells still moved, a person presses again
+    pressed_until_started(table, "High Rise")
+
+
+def pressed_until_started(table: PlayPage, game: str) -> None:
+    """A press on A starts the game. A press counts for the reading the table settles on:
+    if the load cells or switches still moved, a person presses again."""
+    follow = table.follow
+    for _ in range(30):
+        table.act({"act": "press", "seat": "A"})
         try:
             follow.until(lambda: any(e["event"] == "start" for e in follow.events), 2.0,
                          "the start")
             return
         except AssertionError:
             continue
-    raise AssertionError(f"High Rise did not start; problem {follow.problem!r}")
+    raise AssertionError(f"{game} did not start; problem {follow.problem!r}")
 
 
 def high_rise_places(table: PlayPage, square: str, size: str = "small") -> None:
