@@ -85,7 +85,8 @@ def _solo_flags(parser: argparse.ArgumentParser) -> None:
                         "default) to 4")
     parser.add_argument("--remote", metavar="MATCH", default=None,
                         help="play a friend at another table through the club's broker: both "
-                        "tables name the same match (run `obelisk remote` beside the table)")
+                        "tables name the same match (obelisk play starts the link itself with "
+                        "--broker; obelisk run needs `obelisk remote` beside it)")
     parser.add_argument("--seat", choices=("A", "B"), default=None,
                         help="with --remote: the seat the person at this table plays (the "
                         "other table takes the other)")

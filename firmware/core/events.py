@@ -93,11 +93,11 @@ OPTIONAL: dict[str, set[str]] = {
     "notice": {"player"},
     "refused": {"player"},
     "setup": {"observation"},
-    "offer": {"pick", "computer"},
+    "offer": {"pick", "computer", "afar"},
     "table": {"match", "moves"},
 }
-_EXTRA_TYPES = {"player": str, "pick": int, "computer": str, "move": dict, "match": dict,
-                "moves": list, "observation": dict}
+_EXTRA_TYPES = {"player": str, "pick": int, "computer": str, "afar": bool, "move": dict,
+                "match": dict, "moves": list, "observation": dict}
 WORDS = {
     "timer": {"started", "paused", "resumed", "expired", "stopped"},
     "offer": {"bonus", "takeback", "choose"},

@@ -78,7 +78,9 @@ class Takebacks(Generic[V, S]):
         table = self._table
         owners = sorted(offer.owners, key=lambda p: p.value)
         far = self._pressed_for_computer(offer.owners)
-        extra = {} if far is None else {"computer": far.value}
+        extra: dict[str, Any] = {} if far is None else {"computer": far.value}
+        if table.solo is not None and not table.solo.pressed_here:
+            extra["afar"] = True  # a match: the press asks the other table, which decides
         return table.event("offer", kind="takeback", players=[p.value for p in owners],
                            candidates=["take back "
                                        + counted(len(table.actions) - offer.to, "action")],

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.core import counted
 from engine.players import Player
 from firmware.match.negotiation import Negotiation, Step
 from firmware.match.negotiation_dicts import (
@@ -47,6 +46,7 @@ from firmware.match.negotiation_values import (
     Offer,
     PlacedAsk,
     Standing,
+    last_actions,
 )
 
 if TYPE_CHECKING:
@@ -218,9 +218,8 @@ class Asks:
         done = "; then ".join(table._done(table.actions[k], table.history[k])
                               for k in range(to, len(table.actions)))
         undone = len(table.actions) - to
-        return (f"as agreed with the other table, take back the last "
-                f"{counted(undone, 'action')} ({done}): lift those pieces off as they were "
-                "before")
+        return (f"as agreed with the other table, take back {last_actions(undone)} ({done}): "
+                "lift those pieces off as they were before")
 
     def on_takeback(self, table: CoreTable[V, S], to: int) -> bool:
         """The pieces here stand as the game did before ``to`` of its actions: True when a
@@ -242,9 +241,9 @@ class Asks:
         person's press), and the other seat's button means nothing here. True: taken."""
         if player is self.person and table.offer is not None and self.mine is None:
             self.propose(table, "takeback", table.offer.to)
-            for mine in self.negotiation.mine[-1:]:  # the line asking to press is untrue now
-                table.repair.refuse(f"asked the other table to {mine.words()}: wait for its "
-                                    "answer, the pieces off as they are", kind="takeback")
+            if self.negotiation.mine:  # the line asking to press is untrue now (the ask's
+                table.repair.refuse("leave the pieces off until the other table answers",
+                                    kind="takeback")  # own line says what was asked)
         return True
 
     def standing(self, table: CoreTable[V, S]) -> list[dict[str, Any]]:

@@ -124,7 +124,7 @@ def link(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
     table.tell("remote", state=state, message=words)
     if seat is not None:
         held = {"apart": seat.far_clock.hold, "linked": seat.far_clock.release}.get(state)
-        shown = held() if held is not None else None
+        shown = held(now) if held is not None else None
         if shown is not None:  # out of touch: its glass stops here; back: its last report
             table.tell("timer", player=seat.seat.value, state=shown.state,
                        seconds=shown.seconds, left=shown.left)
@@ -139,7 +139,7 @@ def clock(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
         raise CommandRefused("only the other table's player's hourglass is shown from afar")
     assert command.clock is not None  # ``parse`` sets it for this command
     state, seconds, left = command.clock
-    seat.far_clock.reported(Report(state, seconds, left))
+    seat.far_clock.reported(Report(state, seconds, left), now)
     table.tell("timer", player=command.player, state=state, seconds=seconds, left=left)
     return f"player {command.player}'s hourglass {state}"
 

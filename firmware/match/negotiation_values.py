@@ -50,6 +50,11 @@ class AskOutcome(StrEnum):
     LAPSED = "lapsed"
 
 
+def last_actions(n: int) -> str:
+    """"the last action", "the last 3 actions": how a takeback names what it undoes."""
+    return "the last action" if n == 1 else f"the last {counted(n, 'action')}"
+
+
 @dataclass(frozen=True, order=True)
 class GamePlace:
     """Where a game stands: the takebacks agreed in it, then its actions. Ordered so, since a
@@ -81,9 +86,9 @@ class PlacedAsk:
     def words(self) -> str:
         """What is asked, as a player reads it."""
         if self.kind is AskKind.TAKEBACK:
-            return f"take back the last {counted(self.at.actions - self.to, 'action')}"
+            return f"take back {last_actions(self.at.actions - self.to)}"
         return {AskKind.PAUSE: "pause the game", AskKind.RESUME: "play on",
-                AskKind.END: "end the game here, unfinished",
+                AskKind.END: "end the game here (unfinished)",
                 AskKind.CLAIM: "claim the game (the other table was out of touch)"}[self.kind]
 
 

@@ -155,11 +155,14 @@ class MatchSeat(FarSeat):
         finished or set aside, at both), so an ask names its game by this count."""
         return {**self.match.to_dict(), "game": self.asking.game}
 
-    def follows(self, before: Any) -> None:
+    def follows(self, before: Any) -> str:
         """This table's game comes after ``before``'s (a game set aside): the next game of
-        the match, its asks' negotiation going on."""
-        if isinstance(before, MatchSeat):
-            self.asking.follow(before.asking)
+        the match, its asks' negotiation going on. The words that say so ("": no match)."""
+        if not isinstance(before, MatchSeat):
+            return ""
+        self.asking.follow(before.asking)
+        return (f"game {self.asking.game} of the match is set up: set out the pieces and "
+                "press a player button, as the other table does")
 
     def first_seed(self, seed: int) -> int:
         return match_seed(self.match.name, self.match.secret)

@@ -54,11 +54,11 @@ class CommandDesk:
         except JournalError as exc:
             raise CommandRefused(str(exc)) from None
         follows = getattr(made[0].solo, "follows", None)
-        if follows is not None:  # a match's next game: its asks go on
-            follows(table.solo)
+        nxt = follows(table.solo) if follows is not None else ""  # a match's next game
         self.service.swap_table(*made, now)
         ended = "the game was ended" if how == "end" else f"the game was {SET_ASIDE[how]}"
         words = f"{ended}; its moves are kept in {kept.name} (obelisk games lists it)"
+        words += f"; {nxt}" if nxt else ""
         self.service.table.tell("notice", message=words)
         return words
 

@@ -96,13 +96,13 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     [ask] = _asks(a, "asked")
     assert ask.kind is AskKind.TAKEBACK and ask.to == 0 and len(a.table.actions) == 1
     _carry(a, b)
-    assert "the other table (player A) asks to take back the last 1 action" in _asks_words(b)
+    assert "the other table (player A) asks to take back the last action" in _asks_words(b)
     b.press(B)  # B agrees: B's table waits for its pieces, and says which
     [agreed] = _asks(b, "agreed")
     assert agreed == ask and len(b.table.actions) == 1
     doing = b.table.turn.doing()
     made = a.table._done(a.table.actions[0], a.table.history[0])  # in words, as it was said
-    assert f"as agreed with the other table, take back the last 1 action ({made})" in doing
+    assert f"as agreed with the other table, take back the last action ({made})" in doing
     notation = b.table.history[0].action_to_string(b.table.actions[0])
     assert made != notation and f"take back {notation}" not in doing  # words, not notation
     b.see(sight(b.table.position))  # nothing lifted yet: a new move would be refused
@@ -215,7 +215,7 @@ def test_an_ask_that_comes_after_the_game_moved_on_lapses_at_both_tables(tmp_pat
     assert _asks(a, "lapsed") == [end] and a.table.solo.asking.mine is None
     said = [e["message"] for t in (a, b) for e in t.events if e["event"] == "match"
             and e["state"] == "lapsed"]
-    assert said == ["the ask to end the game here, unfinished lapsed: the game moved on since "
+    assert said == ["the ask to end the game here (unfinished) lapsed: the game moved on since "
                     "it was asked"] * 2
 
 
@@ -249,7 +249,7 @@ def test_the_end_agreed_is_due_at_both_tables(tmp_path):
     a, b = _tables(tmp_path)
     a.table.solo.asking.propose(a.table, "end")
     [ask] = _asks(a, "asked")
-    assert ask.words() == "end the game here, unfinished" and not a.table.solo.asking.end_due
+    assert ask.words() == "end the game here (unfinished)" and not a.table.solo.asking.end_due
     _carry(a, b)
     b.table.solo.asking.answer(b.table, agree=True)
     assert b.table.solo.asking.end_due
@@ -438,8 +438,12 @@ def test_the_end_agreed_while_the_askers_link_is_away_reaches_it_from_the_next_g
         at_a.do("negotiation", ask=message)
     assert at_a.table is not a.table and at_a.table.solo.asking.game == 2
     assert not at_a.table.started and not at_b.table.started  # both on the next game
+    said = [e["message"] for e in a.events if e["event"] == "notice"]  # (the fresh table's)
+    assert said[-1].endswith("; game 2 of the match is set up: set out the pieces and press "
+                             "a player button, as the other table does")  # (a walk: nothing
+    # on either page said the match goes on)
     assert [e["message"] for e in a.events if e["event"] == "match"][-1] == \
-        "the other table agreed to end the game here, unfinished"
+        "the other table agreed to end the game here (unfinished)"
     for message in _sent(a):  # A's acknowledgement: B need not send its decision again
         at_b.do("negotiation", ask=message)
     assert not at_b.table.solo.asking.negotiation.made
@@ -514,11 +518,11 @@ def test_a_table_whose_end_or_takeback_waits_makes_no_move_of_its_own_meanwhile(
     move = a.table.position.legal_actions()[0]
     a.see(sight(a.table.position.apply_action(move)))
     assert a.table.actions == []
-    assert a.table.problem.startswith("you asked the other table to end the game here, "
-                                      "unfinished: wait for its answer before you move")
+    assert a.table.problem.startswith("you asked the other table to end the game here "
+                                      "(unfinished): wait for its answer before you move")
     assert a.table.solo.next_game_held(a.table) == (
         "the next game is set up once the other table has answered your ask to end the game "
-        "here, unfinished: press again then")
+        "here (unfinished): press again then")
     _carry(a, b)
     _menu(b)  # B's player declines with the menu button
     _carry(b, a)
@@ -536,10 +540,20 @@ def test_once_the_person_asked_for_a_takeback_the_table_no_longer_asks_them_to_p
     _lift(a, 0)
     assert "may press their button" in a.table.problem
     a.press(A)
-    assert a.table.problem == ("asked the other table to take back the last 1 action: wait "
-                               "for its answer, the pieces off as they are")
+    assert a.table.problem == "leave the pieces off until the other table answers"
     _carry(a, b)
     b.press(B)
     _lift(b, 0)
     _carry(b, a)
     assert a.table.actions == b.table.actions == [] and a.table.problem == ""
+
+
+def test_a_takeback_on_offer_in_a_match_says_the_other_table_decides(tmp_path):
+    """A walk: "player A may take back 1 action: each presses their button to agree" at A,
+    whose other player is at the other table."""
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    _lift(a, 0)
+    [offer] = [e for e in a.events if e["event"] == "offer"]
+    assert headline(offer) == ("player A may take back 1 action: a press of their button asks "
+                               "the other table")

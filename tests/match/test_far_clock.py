@@ -1,5 +1,5 @@
 """The other player's hourglass as this table shows it (``firmware.match.far_clock``): held
-at the last report while their table is out of touch, that report shown again on its
+where it had run down to while their table is out of touch, running on from there on its
 return, and any report taken as the truth."""
 
 from __future__ import annotations
@@ -7,27 +7,35 @@ from __future__ import annotations
 from firmware.match.far_clock import FarClock, Report
 
 
-def test_a_running_glass_is_held_at_its_last_report_and_shown_again_as_reported():
+def test_a_running_glass_is_held_where_it_ran_down_to_and_runs_on_from_there():
+    """A walk: A's table stopped with 54 s left, 6 s after it reported 60; B showed "60 s
+    paused"."""
     clock = FarClock()
-    clock.reported(Report("started", 60.0, 40.0))
-    assert clock.hold() == Report("paused", 60.0, 40.0)
-    assert clock.hold() is None  # held once: a second word of it changes nothing
-    assert clock.release() == Report("started", 60.0, 40.0)
-    assert clock.release() is None
+    clock.reported(Report("started", 60.0, 60.0), now=100.0)
+    assert clock.hold(now=106.0) == Report("paused", 60.0, 54.0)
+    assert clock.hold(now=200.0) is None  # held once: a second word of it changes nothing
+    assert clock.release(now=300.0) == Report("started", 60.0, 54.0)
+    assert clock.release(now=301.0) is None
+
+
+def test_a_glass_held_never_shows_less_than_nothing():
+    clock = FarClock()
+    clock.reported(Report("resumed", 60.0, 5.0), now=0.0)
+    assert clock.hold(now=30.0) == Report("paused", 60.0, 0.0)
 
 
 def test_nothing_is_held_when_no_glass_runs():
     clock = FarClock()
-    assert clock.hold() is None and clock.release() is None  # no report yet
+    assert clock.hold(now=0.0) is None and clock.release(now=0.0) is None  # no report yet
     for state in ("paused", "stopped", "expired"):
-        clock.reported(Report(state, 60.0, 12.0))
-        assert clock.hold() is None and clock.release() is None
+        clock.reported(Report(state, 60.0, 12.0), now=1.0)
+        assert clock.hold(now=50.0) is None and clock.release(now=50.0) is None
 
 
 def test_a_report_while_held_is_the_truth():
     clock = FarClock()
-    clock.reported(Report("resumed", 60.0, 30.0))
-    assert clock.hold() == Report("paused", 60.0, 30.0)
-    clock.reported(Report("started", 60.0, 60.0))  # its table reports again: it is there
-    assert clock.release() is None
-    assert clock.hold() == Report("paused", 60.0, 60.0)
+    clock.reported(Report("resumed", 60.0, 30.0), now=0.0)
+    assert clock.hold(now=0.0) == Report("paused", 60.0, 30.0)
+    clock.reported(Report("started", 60.0, 60.0), now=10.0)  # its table reports: it is there
+    assert clock.release(now=11.0) is None
+    assert clock.hold(now=12.0) == Report("paused", 60.0, 58.0)

@@ -132,8 +132,11 @@ def _offer_line(event: dict, names: dict[str, str]) -> str:
     if event.get("computer"):  # the computer presses no button: the person, for it
         return (f"{players} may {' or '.join(event['candidates'])} (takeback: press "
                 f"{_seat(names, event['computer'])}'s button for the computer)")
+    if event.get("afar"):  # a match: the other table decides
+        return (f"{players} may {' or '.join(event['candidates'])}: a press of their button "
+                "asks the other table")
     return (f"{players} may {' or '.join(event['candidates'])}: each presses their button to "
-            "agree")  # (a takeback, the only other offer: in a match the other table is asked)
+            "agree")  # (a takeback, the only other offer)
 
 
 def _table_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str | None:
