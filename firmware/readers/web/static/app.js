@@ -7,7 +7,9 @@ import { followTable } from "./service.js";
 import { drawLights, ringOf } from "./lights.js";
 import { freeze, hourglass } from "./hourglass.js";
 import { counted, html } from "./svg.js";
-import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./table.js";
+import { tapPlace } from "./hands.js";
+import { placeReach } from "./reach.js";
+import { changeOf, drawTable, ending, oneBoard, revealsOf, scoreLine, trackOf } from "./table.js";
 
 /**
  * @typedef {import("./service.js").EventKind} EventKind
@@ -308,10 +310,15 @@ function paint() {
   const kind = page.offer?.kind === "takeback" ? "takeback" : page.problemKind;
   $("problem-head").textContent = PROBLEM_HEADS[kind] || PROBLEM_HEADS.rule;
   $("problem").classList.toggle("offered", kind === "takeback" || kind === "task");
+  // a game whose drawing is its one board: the lights on it, its places tapped (with hands)
+  const one = oneBoard(page.module);
+  document.body.classList.toggle("one-board", one);
   drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,
     change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
-    reveals: page.reveals, over: page.over, asked: page.asked, set: page.set });
-  drawLights($("lights"), page.lights);
+    reveals: page.reveals, over: page.over, asked: page.asked, set: page.set,
+    lights: page.lights, tap: page.set ? tapPlace : null });
+  drawLights($("lights"), one ? [] : page.lights);
+  placeReach(one);
   $("board-text").textContent = page.board || "";
   $("ending").replaceChildren(...ending(page.module, page.outcome, page.players));
   $("ending").hidden = !page.outcome;

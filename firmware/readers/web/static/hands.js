@@ -24,10 +24,12 @@ import { html } from "./svg.js";
  * hands of the seat chosen, each act through `act`; `obs` is the game's last observation, `name`
  * the seat's name ("player A", "the Architect"). A game whose hands hold pieces says what a
  * seat's hand holds (`holding`: "" for nothing; `obs` for the pieces' names), for the panel
- * to say it of the other hand.
+ * to say it of the other hand. A game whose drawing is its one board (table.js `oneBoard`)
+ * says what a tap on one of the drawing's places does (`onPlace`), and draws no board of its own.
  * @typedef {{drawHands(table: HandsTable, seat: string, act: Act, obs: Observation | null,
  *   name: string): Element, holding?(table: HandsTable, seat: string,
- *   obs: Observation | null): string}} HandsModule
+ *   obs: Observation | null): string, onPlace?(table: HandsTable, seat: string, act: Act,
+ *   place: string): void}} HandsModule
  */
 /**
  * Each game's hands module against the contract: types only, since this file loads the one
@@ -47,15 +49,16 @@ const panel = /** @type {HTMLElement} */ (document.getElementById("hands"));
  * is, unless the person chose one), whose turn it is, the game's module, the seats' names.
  * @type {{table: HandsTable | null, seat: string, follow: boolean, turn: string | null,
  *   acts: number, busy: boolean, said: string | undefined, page: string | null,
- *   draw: HandsModule["drawHands"] | null, holding: HandsModule["holding"] | null, token: string,
+ *   draw: HandsModule["drawHands"] | null, holding: HandsModule["holding"] | null,
+ *   onPlace: HandsModule["onPlace"] | null, token: string,
  *   obs: Observation | null, names: Record<string, string>, moved: string | null,
  *   guest: boolean}}
  * ``guest``: the hands' view was refused this page (no PIN's session): it asks no more
  * until a session begins.
  */
 const hands = { table: null, seat: "A", follow: true, turn: null, acts: 0, busy: false, said: "",
-  page: null, draw: null, holding: null, token: "", obs: null, names: {}, moved: null,
-  guest: false };
+  page: null, draw: null, holding: null, onPlace: null, token: "", obs: null, names: {},
+  moved: null, guest: false };
 
 /** A seat as the game names it ("player A"; the maze's roles: "the Architect").
  * @param {string} seat */
@@ -93,9 +96,10 @@ async function send(request) {
   return answer;
 }
 
-/** Do one act (or a button press), then draw the table as it is after it.
- * @type {Act} */
-export async function act(request) {
+/** Do one act (or a button press), then draw the table as it is after it; ``still``: the
+ * act came from the drawing, which the person is looking at: the page does not scroll.
+ * @param {HandsRequest} request @param {boolean} [still] */
+export async function act(request, still = false) {
   if (hands.busy) return;
   hands.busy = true;
   panel.dataset.busy = "1";
@@ -112,8 +116,18 @@ export async function act(request) {
     panel.dataset.acts = String(hands.acts);
     delete panel.dataset.busy;
     await draw();
-    if (!request.press) inView(); // (a button pressed again and again stays where it is)
+    // (a button pressed again and again stays where it is, and so does a tap on the drawing)
+    if (!request.press && !still) inView();
   }
+}
+
+/** A tap on one of the drawing's places (a square): the act the game's hands make there,
+ * by the hands of the seat that acts now; nothing on a page without hands.
+ * @param {string} place */
+export function tapPlace(place) {
+  const table = hands.table;
+  if (!table || hands.guest || !hands.onPlace || hands.busy) return;
+  hands.onPlace(table, seatNow(), (request) => act(request, true), place);
 }
 
 /** After an act, what the hands hold now and where it goes (the panel's top: a held block
@@ -279,6 +293,7 @@ async function draw() {
     hands.page = table.page;
     hands.draw = module.drawHands;
     hands.holding = module.holding || null;
+    hands.onPlace = module.onPlace || null;
   }
   const said = html("p", { id: "hands-said", role: "status" }, hands.said);
   const [head, warning] = whose(); // the warning under the board the wrong hands act on

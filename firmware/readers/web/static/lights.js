@@ -67,3 +67,21 @@ function spotOf(s, i) {
   if (!name) return null;
   return { row: Number(name.slice(1)) - 1, col: "abcdefgh".indexOf(name[0]) };
 }
+
+/** The board's lights drawn on the game's drawing, each lit square glowing in its colour
+ * under the pieces: the squares a person acts on are the ones the table lights (a game whose
+ * drawing is its one board; the strips' ``places`` say which square each LED lights).
+ * @param {import("./svg.js").Board} b @param {Strip[]} lights */
+export function glowOn(b, lights) {
+  const grid = b.root.querySelector("g.grid");
+  if (!grid) return;
+  for (const s of lights.filter((strip) => strip.strip === "board" && strip.places)) {
+    s.colours.forEach((colour, i) => {
+      const name = s.places?.[i] || "";
+      const spot = name && colour !== "#000000" ? b.place(name) : null;
+      if (!spot) return; // out, or beyond the game's board
+      grid.append(svg("rect", { x: spot.x + 1, y: spot.y + 1, width: b.size - 2, height: b.size - 2,
+        rx: 4, fill: colour, class: "glow", "data-lit": name, "data-colour": colour }));
+    });
+  }
+}
