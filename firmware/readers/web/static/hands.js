@@ -132,8 +132,10 @@ export function tapPlace(place) {
 
 /** After an act, what the hands hold now and where it goes (the panel's top: a held block
  * and the rods, a held stone and the squares) is brought into view below the board, unless
- * the panel's top is in view already. */
+ * the panel's top is in view already; never on a game whose drawing is its one board (the
+ * squares are there, and the bar holds the rest: the page stays where the person looks). */
 function inView() {
+  if (document.body.classList.contains("one-board")) return;
   const top = panel.getBoundingClientRect().top;
   const below = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
   if (top < below || top > innerHeight * 0.8) panel.scrollIntoView({ block: "start" });
