@@ -203,9 +203,16 @@ def _refused_then_fixed(person: Person, follow: Follow, words: str, undo) -> Non
     person.page.wait_for_selector("#problem", state="hidden", timeout=30_000)
 
 
-def _moved(person: Person, follow: Follow, frm: str, to: str, before: int) -> None:
-    person.click(f'[data-hand-square="{frm}"]')
-    person.click(f'[data-hand-square="{to}"]')
+SQUARE = '[data-hand-square="{}"]'
+"""A square of the hands panel's board (High Rise, the maze)."""
+TAPPED = '#drawing [data-tap="{}"]'
+"""A square of the drawing, tapped: the stones' one board (issue 48)."""
+
+
+def _moved(person: Person, follow: Follow, frm: str, to: str, before: int,
+           at: str = SQUARE) -> None:
+    person.click(at.format(frm))
+    person.click(at.format(to))
     follow.until(lambda: follow.accepted() > before or follow.over or follow.offer, 60,
                  f"the table taking {frm}-{to}")
 
@@ -223,7 +230,7 @@ def _stones(browser, tmp_path: Path) -> dict:
             stone = stack[0]
             person.seat(stone.owner.value)
             person.click(f'[data-piece="{stone.owner.value} {stone.kind.value}"]')
-            person.click(f'[data-hand-square="{square_name(square)}"]')
+            person.click(TAPPED.format(square_name(square)))
         _start(person, follow)
         refused = False
         while follow.over is None:
@@ -240,12 +247,12 @@ def _stones(browser, tmp_path: Path) -> dict:
                                   if st[0].owner is pos.to_play and len(st) == 1
                                   and 0 <= sq[0] + step < 4 and (sq[0] + step, sq[1])
                                   not in occupied)
-                person.click(f'[data-hand-square="{square_name(frm)}"]')
-                person.click(f'[data-hand-square="{square_name(ahead)}"]')
+                person.click(TAPPED.format(square_name(frm)))
+                person.click(TAPPED.format(square_name(ahead)))
 
                 def back(frm=frm, ahead=ahead) -> None:
-                    person.click(f'[data-hand-square="{square_name(ahead)}"]')
-                    person.click(f'[data-hand-square="{square_name(frm)}"]')
+                    person.click(TAPPED.format(square_name(ahead)))
+                    person.click(TAPPED.format(square_name(frm)))
 
                 _refused_then_fixed(person, follow, "", back)
                 refused = True
@@ -254,7 +261,7 @@ def _stones(browser, tmp_path: Path) -> dict:
             move = next(m for m in pos.legal_actions() if m.to not in occupied
                         and all(s.owner is pos.to_play for s in pos.board[m.frm]))
             _moved(person, follow, square_name(move.frm), square_name(move.to),
-                   follow.accepted())
+                   follow.accepted(), TAPPED)
         # the turn line says a player's button sets up the next game: the page's press does
         follow.until(lambda: follow.over, 30, "the end said")
         person.page.wait_for_selector("#ending:not([hidden])", timeout=30_000)

@@ -76,24 +76,28 @@ export function draw(view) {
   outlineView(b, view);
   glowOn(b, view.lights || []);
   drawSet(b, view, shapes);
-  tapTargets(b.root, squaresOf(b, seen), view.tap);
+  tapTargets(b.root, squaresOf(b, view), view.tap);
   return b.root;
 }
 
 /** The drawing is the board a person acts on: its lights and its squares to tap. */
 export const oneBoard = true;
 
-/** Every square of the game's board as a place to tap, named as the hands name it.
- * @param {import("./svg.js").Board} b @param {StonesObservation} seen
+/** Every square of the game's board as a place to tap, named as the hands name it, and said
+ * as the wooden set has it (what a tap acts on), or the game where the set is not known.
+ * @param {import("./svg.js").Board} b @param {StonesView} view
  * @returns {import("./taps.js").Target[]} */
-function squaresOf(b, seen) {
+function squaresOf(b, view) {
+  const seen = view.obs;
+  const wood = view.set && view.set.game === "stones"
+    ? /** @type {Record<string, string[]> | undefined} */ (view.set.squares) : undefined;
   /** @type {import("./taps.js").Target[]} */
   const targets = [];
   for (let row = 0; row < seen.rows; row += 1) {
     for (let col = 0; col < seen.cols; col += 1) {
       const name = squareName(row, col);
       const { x, y } = b.at(row, col);
-      const stack = seen.stacks[name] || [];
+      const stack = (wood || seen.stacks)[name] || [];
       targets.push({ name, x, y, width: b.size, height: b.size,
         label: `${name}: ${stack.length ? stack.join(" / ") : "empty"}` });
     }
