@@ -5,7 +5,8 @@ and two-handed, touching only what is on the screen: the PIN's form and the tabl
 in the bar fixed at the bottom, each stone moved by tapping its square on the drawing and
 the square it goes to. Before each tap the element's box must lie inside the viewport and
 be what a finger there would touch; the page never scrolls. On the way the drawing shows
-the table's lights on its squares (no separate grid of lights), and a stone lifted off its
+the table's lights on its squares (no separate grid of lights) and a player's ring around
+their card, and a stone lifted off its
 square stays drawn there, faint, its square outlined as the place to put right.
 """
 
@@ -129,6 +130,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
         page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
         follow = Follow(state_dir)
         _start(finger, follow)
+        page.wait_for_selector("#players .card[data-ring]", timeout=30_000)  # a ring around it
         solo = "--solo" in flags
         first = True
         while follow.over is None:

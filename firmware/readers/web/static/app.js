@@ -4,7 +4,7 @@
 // so a page opened mid-game shows what one open from the start shows.
 import { openHistory } from "./history.js";
 import { followTable } from "./service.js";
-import { drawLights, ringOf } from "./lights.js";
+import { drawLights, ringColour, ringOf } from "./lights.js";
 import { freeze, hourglass } from "./hourglass.js";
 import { counted, html } from "./svg.js";
 import { tapPlace } from "./hands.js";
@@ -398,6 +398,13 @@ function renderPlayers() {
     if (timer && !page.over) card.append(hourglass(timer));
     const ring = page.lights.find((s) => s.strip === "ring" && s.owner === p);
     if (ring) card.append(ringOf(ring, `${nameOf(p)}'s ring`));
+    // the ring around the card too, in the colour it mostly shows (one board: style.css;
+    // from script, as the page allows no inline style)
+    const glow = ring ? ringColour(ring) : null;
+    if (glow) {
+      card.dataset.ring = glow;
+      card.style.setProperty("--ring", glow);
+    }
     // what the ring tells that a person must read off it (High Rise: the size asked for)
     if (ring?.says) card.append(html("p", { class: "ring-says" }, ring.says));
     return card;

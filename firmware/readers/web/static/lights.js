@@ -19,6 +19,24 @@ export function ringOf(ring, label) {
     "data-ring": ring.owner }, ...dots);
 }
 
+/** The colour a ring mostly shows (its lit pixels' commonest; null: all out), for a player's
+ * card to glow in it: on a game whose drawing is its one board, the ring is drawn around the
+ * card as well as in it.
+ * @param {Strip} ring @returns {string | null} */
+export function ringColour(ring) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const colour of ring.colours) {
+    if (colour !== "#000000") counts.set(colour, (counts.get(colour) || 0) + 1);
+  }
+  let best = null;
+  let most = 0;
+  for (const [colour, n] of counts) {
+    if (n > most) [best, most] = [colour, n];
+  }
+  return best;
+}
+
 /** An LED's colour as the page shows it: off is a dark grey, so it reads as a light that is out.
  * @param {string} colour */
 function lit(colour) {
