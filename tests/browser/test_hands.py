@@ -481,26 +481,28 @@ def toy_played(whole_games) -> dict:
 FIRST_PANEL = """
 window.firstPanel = null;
 new MutationObserver(() => {
-  const squares = document.querySelectorAll("#hands [data-hand-square]");
+  const squares = document.querySelectorAll("#drawing [data-tap]");
   if (window.firstPanel === null && squares.length) {
     window.firstPanel = { squares: squares.length,
-      heading: squares[0].closest("section").querySelector("h3").textContent };
+      own: document.querySelectorAll("#hands [data-hand-square]").length };
   }
 }).observe(document, { childList: true, subtree: true });
 """
-"""Keeps what the hands panel showed the first time it drew a board, before any redraw."""
+"""Keeps the squares a person could tap the first time there were any, before any redraw:
+the drawing's (the stones' one board, issue 48), and any of the hands panel's own."""
 
 
 def test_the_stones_panel_has_the_games_size_from_its_first_frame(browser, tmp_path):
-    """A 6x4 game on the simulated table's 8x8 switches: the panel's very first board has
-    24 squares, not the switches' 64, both on entering the PIN and on a reload."""
+    """A 6x4 game on the simulated table's 8x8 switches: the very first board a person taps
+    has 24 squares, not the switches' 64, both on entering the PIN and on a reload. (It was
+    the hands panel's own board; the drawing is the one board now, and the panel has none.)"""
     with _playing(browser, tmp_path, "stones", "--size", "6x4", ends=False,
                   init_script=FIRST_PANEL) as (person, _follow):
         person.enter_pin()
         for _opening in ("after the PIN", "on a reload"):
             person.page.wait_for_function("() => window.firstPanel !== null", timeout=30_000)
             first = person.page.evaluate("() => window.firstPanel")
-            assert first["squares"] == 24 and "(6x4," in first["heading"], (_opening, first)
+            assert first == {"squares": 24, "own": 0}, (_opening, first)
             person.page.reload()
 
 

@@ -31,12 +31,18 @@ SMALL = {"width": 360, "height": 640}
 PLIES = 6
 """A short game: 4x4, drawn after six moves (unless won before)."""
 
-COVERED = """([x, y, selector]) => {
+WHERE = """(selector) => {
+  // the element's box now, and whether a finger at its middle touches it (nothing over it);
+  // asked in one go: the drawing is drawn again as the table's events come
   const meant = document.querySelector(selector);
+  if (!meant) return null;
+  const r = meant.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
   const hit = document.elementFromPoint(x, y);
-  return Boolean(meant && hit && (meant === hit || meant.contains(hit)));
+  return { x: r.left, y: r.top, width: r.width, height: r.height, scrolled: window.scrollY,
+    touched: Boolean(hit && (meant === hit || meant.contains(hit))) };
 }"""
-"""Whether a finger at (x, y) touches the element ``selector`` names (nothing over it)."""
+"""Where an element is on the screen, and whether a tap at its middle reaches it."""
 
 
 class Finger:
@@ -48,16 +54,15 @@ class Finger:
     def tap(self, selector: str) -> None:
         """Tap the middle of the element once it is drawn, if it is in view."""
         self.page.wait_for_selector(selector, state="visible", timeout=30_000)
-        assert self.page.evaluate("() => window.scrollY") == 0, f"the page scrolled ({selector})"
-        box = self.page.locator(selector).first.bounding_box()
+        box = self.page.evaluate(WHERE, selector)
         width, height = self.view["width"], self.view["height"]
-        inside = box is not None and box["x"] >= 0 and box["y"] >= 0 \
-            and box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
+        assert box is not None, f"{selector} is gone at {width}x{height}"
+        assert box["scrolled"] == 0, f"the page scrolled ({selector}): {box}"
+        inside = box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= width \
+            and box["y"] + box["height"] <= height
         assert inside, f"{selector} is out of view at {width}x{height}: {box}"
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        assert self.page.evaluate(COVERED, [x, y, selector]), \
-            f"{selector} is covered at {width}x{height} ({box})"
-        self.page.mouse.click(x, y)
+        assert box["touched"], f"{selector} is covered at {width}x{height}: {box}"
+        self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
     def act(self, selector: str) -> None:
         """Tap, then wait for the hands' act it makes to be answered."""

@@ -9,6 +9,7 @@
 // look's answer or the table's events, so its first frame is already the game's own size.
 import { hands as ask, sessionToken, tableStatus } from "./service.js";
 import { capital } from "./hands_board.js";
+import { oneBoard } from "./table.js";
 import { html } from "./svg.js";
 
 /**
@@ -24,10 +25,11 @@ import { html } from "./svg.js";
  * hands of the seat chosen, each act through `act`; `obs` is the game's last observation, `name`
  * the seat's name ("player A", "the Architect"). A game whose hands hold pieces says what a
  * seat's hand holds (`holding`: "" for nothing; `obs` for the pieces' names), for the panel
- * to say it of the other hand. A game whose drawing is its one board (table.js `oneBoard`)
- * says what a tap on one of the drawing's places does (`onPlace`), and draws no board of its own.
+ * to say it of the other hand. Where the game's drawing is its one board (table.js `oneBoard`:
+ * `drawn`), the module says what a tap on one of the drawing's places does (`onPlace`) and
+ * draws no board of its own; elsewhere (a game drawn in words only, the tests' toy) it does.
  * @typedef {{drawHands(table: HandsTable, seat: string, act: Act, obs: Observation | null,
- *   name: string): Element, holding?(table: HandsTable, seat: string,
+ *   name: string, drawn?: boolean): Element, holding?(table: HandsTable, seat: string,
  *   obs: Observation | null): string, onPlace?(table: HandsTable, seat: string, act: Act,
  *   place: string): void}} HandsModule
  */
@@ -52,13 +54,14 @@ const panel = /** @type {HTMLElement} */ (document.getElementById("hands"));
  *   draw: HandsModule["drawHands"] | null, holding: HandsModule["holding"] | null,
  *   onPlace: HandsModule["onPlace"] | null, token: string,
  *   obs: Observation | null, names: Record<string, string>, moved: string | null,
- *   guest: boolean}}
+ *   guest: boolean, drawing: string}}
  * ``guest``: the hands' view was refused this page (no PIN's session): it asks no more
- * until a session begins.
+ * until a session begins. ``drawing``: the game's page module (the events' ``page``), which
+ * says whether the drawing is the board a person taps.
  */
 const hands = { table: null, seat: "A", follow: true, turn: null, acts: 0, busy: false, said: "",
   page: null, draw: null, holding: null, onPlace: null, token: "", obs: null, names: {},
-  moved: null, guest: false };
+  moved: null, guest: false, drawing: "" };
 
 /** A seat as the game names it ("player A"; the maze's roles: "the Architect").
  * @param {string} seat */
@@ -126,7 +129,7 @@ export async function act(request, still = false) {
  * @param {string} place */
 export function tapPlace(place) {
   const table = hands.table;
-  if (!table || hands.guest || !hands.onPlace || hands.busy) return;
+  if (!table || hands.guest || !hands.onPlace || hands.busy || !oneBoard(hands.drawing)) return;
   hands.onPlace(table, seatNow(), (request) => act(request, true), place);
 }
 
@@ -301,7 +304,8 @@ async function draw() {
   const [head, warning] = whose(); // the warning under the board the wrong hands act on
   const seat = seatNow();
   panel.replaceChildren(head, seats(), said, ...otherHands(table, seat),
-    hands.draw(table, seat, act, observed(table), nameOf(seat)), ...(warning ? [warning] : []),
+    hands.draw(table, seat, act, observed(table), nameOf(seat), oneBoard(hands.drawing)),
+    ...(warning ? [warning] : []),
     buttons(), sweeps());
   panel.hidden = false;
 }
@@ -343,6 +347,7 @@ window.addEventListener("obelisk:event", (e) => { // the game's board size, whos
     hands.names = Object.fromEntries(Object.entries(players).map(([seat, name]) =>
       [seat, String(name).replace(/ \([^)]*\)$/, "")]));
   }
+  if (typeof e.detail.page === "string") hands.drawing = e.detail.page;
   if (MOVED_ON.has(e.detail.event)) hands.said = "";
   // who moved last: their hand may still hold the piece it moved (seatNow)
   if (e.detail.event === "accepted") hands.moved = e.detail.player;
