@@ -1,13 +1,14 @@
 """One board and what the turn asks in reach, on a phone (issue 48, points 1 and 2, stones).
 
-A person plays a whole stones game at 390x844 and at 360x640, alone against the computer
-and two-handed, touching only what is on the screen: the PIN's form and the table's buttons
-in the bar fixed at the bottom, each stone moved by tapping its square on the drawing and
-the square it goes to. Before each tap the element's box must lie inside the viewport and
-be what a finger there would touch; the page never scrolls. On the way the drawing shows
-the table's lights on its squares (no separate grid of lights) and a player's ring around
-their card, and a stone lifted off its
-square stays drawn there, faint, its square outlined as the place to put right.
+A person plays a whole stones game at 390x844 and at 360x640 (and on a laptop), alone
+against the computer and two-handed, touching only what is on the screen: the PIN's form
+and the table's buttons in the bar fixed at the bottom, each stone moved by tapping its
+square on the drawing and then the square it goes to. Before each tap the element's box
+must lie inside the viewport and be what a finger there would touch; the page never
+scrolls. The turn line in the bar takes at most two lines. On the way the drawing shows the
+table's lights on its squares (no separate grid of lights) and a player's ring around their
+card, and a stone lifted off its square stays drawn there, faint, its square outlined as
+the place to put right.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pytest
 from engine.core import square_name
 from engine.stones.game import StonesGame, StonesOptions
 from firmware.service.pin import read_pin
-from tests.support.browser import PHONE
+from tests.support.browser import LAPTOP, PHONE
 from tests.support.person import Follow
 from tests.support.play import Play
 
@@ -136,6 +137,9 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
         follow = Follow(state_dir)
         _start(finger, follow)
         page.wait_for_selector("#players .card[data-ring]", timeout=30_000)  # a ring around it
+        lines = page.evaluate("() => { const t = document.getElementById('turn'); return"
+                              " t.clientHeight / parseFloat(getComputedStyle(t).lineHeight); }")
+        assert lines <= 2.05, f"the turn line takes {lines:.1f} lines in the bar"
         solo = "--solo" in flags
         first = True
         while follow.over is None:
@@ -159,7 +163,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
         play.stop()
 
 
-@pytest.mark.parametrize("viewport", [PHONE, SMALL], ids=["390x844", "360x640"])
+@pytest.mark.parametrize("viewport", [PHONE, SMALL, LAPTOP], ids=["390x844", "360x640", "laptop"])
 @pytest.mark.parametrize("flags", [("--solo", "B"), ()], ids=["alone", "two-handed"])
 def test_a_whole_stones_game_is_played_by_tapping_only_what_is_on_the_screen(
         browser, tmp_path, viewport, flags):
