@@ -54,14 +54,15 @@ const panel = /** @type {HTMLElement} */ (document.getElementById("hands"));
  *   draw: HandsModule["drawHands"] | null, holding: HandsModule["holding"] | null,
  *   onPlace: HandsModule["onPlace"] | null, token: string,
  *   obs: Observation | null, names: Record<string, string>, moved: string | null,
- *   guest: boolean, drawing: string}}
+ *   guest: boolean, drawing: string, next: string | null}}
  * ``guest``: the hands' view was refused this page (no PIN's session): it asks no more
  * until a session begins. ``drawing``: the game's page module (the events' ``page``), which
- * says whether the drawing is the board a person taps.
+ * says whether the drawing is the board a person taps. ``next``: a place tapped while an act
+ * was on its way, tapped once it is answered.
  */
 const hands = { table: null, seat: "A", follow: true, turn: null, acts: 0, busy: false, said: "",
   page: null, draw: null, holding: null, onPlace: null, token: "", obs: null, names: {},
-  moved: null, guest: false, drawing: "" };
+  moved: null, guest: false, drawing: "", next: null };
 
 /** A seat as the game names it ("player A"; the maze's roles: "the Architect").
  * @param {string} seat */
@@ -121,6 +122,9 @@ export async function act(request, still = false) {
     await draw();
     // (a button pressed again and again stays where it is, and so does a tap on the drawing)
     if (!request.press && !still) inView();
+    const next = hands.next;
+    hands.next = null;
+    if (next) tapPlace(next);
   }
 }
 
@@ -129,7 +133,11 @@ export async function act(request, still = false) {
  * @param {string} place */
 export function tapPlace(place) {
   const table = hands.table;
-  if (!table || hands.guest || !hands.onPlace || hands.busy || !oneBoard(hands.drawing)) return;
+  if (!table || hands.guest || !hands.onPlace || !oneBoard(hands.drawing)) return;
+  if (hands.busy) { // (a quick finger: the stone taken, then at once its square)
+    hands.next = place;
+    return;
+  }
   hands.onPlace(table, seatNow(), (request) => act(request, true), place);
 }
 
