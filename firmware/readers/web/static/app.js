@@ -4,10 +4,12 @@
 // so a page opened mid-game shows what one open from the start shows.
 import { openHistory } from "./history.js";
 import { followTable } from "./service.js";
-import { drawLights, ringOf } from "./lights.js";
+import { drawLights, ringColour, ringOf } from "./lights.js";
 import { freeze, hourglass } from "./hourglass.js";
 import { counted, html } from "./svg.js";
-import { changeOf, drawTable, ending, revealsOf, scoreLine, trackOf } from "./table.js";
+import { tapPlace } from "./hands.js";
+import { placeReach } from "./reach.js";
+import { changeOf, drawTable, ending, oneBoard, revealsOf, scoreLine, trackOf } from "./table.js";
 
 /**
  * @typedef {import("./service.js").EventKind} EventKind
@@ -242,6 +244,7 @@ function handle(kind, event) {
 
 /** @param {PageEvent} event */
 function take(event) {
+  followed();
   // the table back after a line said none was running: said too, so that line is not the last
   // (another table is not that one back: the page starts afresh)
   const back = page.absent && event.event === "table"
@@ -259,6 +262,13 @@ function take(event) {
   window.dispatchEvent(new CustomEvent("obelisk:event", { detail: event })); // controls.js
   if (page.live) render(); // shown as it happens
   else soon(); // a backlog: drawn once it is all in
+}
+
+/** The page has heard from its server (an event, or that it is out of reach): it knows now
+ * where its parts stand (the PIN's form: in the bar, on a game with one board), and shows
+ * them there; a form that moved under a finger would lose its tap (style.css). */
+function followed() {
+  document.body.dataset.followed = "yes";
 }
 
 // ------------------------------------------------------------------ drawing the page
@@ -308,15 +318,37 @@ function paint() {
   const kind = page.offer?.kind === "takeback" ? "takeback" : page.problemKind;
   $("problem-head").textContent = PROBLEM_HEADS[kind] || PROBLEM_HEADS.rule;
   $("problem").classList.toggle("offered", kind === "takeback" || kind === "task");
-  drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,
-    change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
-    reveals: page.reveals, over: page.over, asked: page.asked, set: page.set });
-  drawLights($("lights"), page.lights);
+  // a game whose drawing is its one board: the lights on it, its places tapped (with hands)
+  const one = oneBoard(page.module);
+  document.body.classList.toggle("one-board", one);
+  if (touching) drawLater = true; // drawn once the finger lifts, its tap landed
+  else {
+    drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,
+      change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
+      reveals: page.reveals, over: page.over, asked: page.asked, set: page.set,
+      lights: page.lights, tap: page.set ? tapPlace : null });
+  }
+  drawLights($("lights"), one ? [] : page.lights);
+  placeReach(one);
   $("board-text").textContent = page.board || "";
   $("ending").replaceChildren(...ending(page.module, page.outcome, page.players));
   $("ending").hidden = !page.outcome;
   renderMoves();
   $("log").replaceChildren(...page.log.map((line) => html("li", { class: line.kind }, line.words)));
+}
+
+// A finger (or the mouse) down on the drawing, where a person acts: the drawing drawn again
+// now would take the square from under it, and the tap would do nothing. It waits until the
+// finger lifts, and after the tap's click (which follows the lift in the same turn).
+let touching = false;
+let drawLater = false;
+$("drawing").addEventListener("pointerdown", () => { touching = true; });
+for (const kind of ["pointerup", "pointercancel"]) {
+  addEventListener(kind, () => {
+    if (!touching) return;
+    touching = false;
+    if (drawLater) setTimeout(() => { drawLater = false; soon(); });
+  });
 }
 
 /** As `obelisk diag` says them (hardware/sensors.py period_words).
@@ -391,6 +423,13 @@ function renderPlayers() {
     if (timer && !page.over) card.append(hourglass(timer));
     const ring = page.lights.find((s) => s.strip === "ring" && s.owner === p);
     if (ring) card.append(ringOf(ring, `${nameOf(p)}'s ring`));
+    // the ring around the card too, in the colour it mostly shows (one board: style.css;
+    // from script, as the page allows no inline style)
+    const glow = ring ? ringColour(ring) : null;
+    if (glow) {
+      card.dataset.ring = glow;
+      card.style.setProperty("--ring", glow);
+    }
     // what the ring tells that a person must read off it (High Rise: the size asked for)
     if (ring?.says) card.append(html("p", { class: "ring-says" }, ring.says));
     return card;
@@ -474,6 +513,7 @@ followTable(KINDS, take, () => {
   page.live = false;
   page.absent = true;
   page.status = "this page lost its server (obelisk play or obelisk web stopped, or is starting again); trying again…";
+  followed();
   soon();
 });
 // the wooden set as the hands panel sees it (hands.js): the drawing says where it differs

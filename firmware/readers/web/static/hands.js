@@ -9,6 +9,7 @@
 // look's answer or the table's events, so its first frame is already the game's own size.
 import { hands as ask, sessionToken, tableStatus } from "./service.js";
 import { capital } from "./hands_board.js";
+import { oneBoard } from "./table.js";
 import { html } from "./svg.js";
 
 /**
@@ -24,10 +25,13 @@ import { html } from "./svg.js";
  * hands of the seat chosen, each act through `act`; `obs` is the game's last observation, `name`
  * the seat's name ("player A", "the Architect"). A game whose hands hold pieces says what a
  * seat's hand holds (`holding`: "" for nothing; `obs` for the pieces' names), for the panel
- * to say it of the other hand.
+ * to say it of the other hand. Where the game's drawing is its one board (table.js `oneBoard`:
+ * `drawn`), the module says what a tap on one of the drawing's places does (`onPlace`) and
+ * draws no board of its own; elsewhere (a game drawn in words only, the tests' toy) it does.
  * @typedef {{drawHands(table: HandsTable, seat: string, act: Act, obs: Observation | null,
- *   name: string): Element, holding?(table: HandsTable, seat: string,
- *   obs: Observation | null): string}} HandsModule
+ *   name: string, drawn?: boolean): Element, holding?(table: HandsTable, seat: string,
+ *   obs: Observation | null): string, onPlace?(table: HandsTable, seat: string, act: Act,
+ *   place: string): void}} HandsModule
  */
 /**
  * Each game's hands module against the contract: types only, since this file loads the one
@@ -47,15 +51,18 @@ const panel = /** @type {HTMLElement} */ (document.getElementById("hands"));
  * is, unless the person chose one), whose turn it is, the game's module, the seats' names.
  * @type {{table: HandsTable | null, seat: string, follow: boolean, turn: string | null,
  *   acts: number, busy: boolean, said: string | undefined, page: string | null,
- *   draw: HandsModule["drawHands"] | null, holding: HandsModule["holding"] | null, token: string,
+ *   draw: HandsModule["drawHands"] | null, holding: HandsModule["holding"] | null,
+ *   onPlace: HandsModule["onPlace"] | null, token: string,
  *   obs: Observation | null, names: Record<string, string>, moved: string | null,
- *   guest: boolean}}
+ *   guest: boolean, drawing: string, next: string | null}}
  * ``guest``: the hands' view was refused this page (no PIN's session): it asks no more
- * until a session begins.
+ * until a session begins. ``drawing``: the game's page module (the events' ``page``), which
+ * says whether the drawing is the board a person taps. ``next``: a place tapped while an act
+ * was on its way, tapped once it is answered.
  */
 const hands = { table: null, seat: "A", follow: true, turn: null, acts: 0, busy: false, said: "",
-  page: null, draw: null, holding: null, token: "", obs: null, names: {}, moved: null,
-  guest: false };
+  page: null, draw: null, holding: null, onPlace: null, token: "", obs: null, names: {},
+  moved: null, guest: false, drawing: "", next: null };
 
 /** A seat as the game names it ("player A"; the maze's roles: "the Architect").
  * @param {string} seat */
@@ -93,9 +100,10 @@ async function send(request) {
   return answer;
 }
 
-/** Do one act (or a button press), then draw the table as it is after it.
- * @type {Act} */
-export async function act(request) {
+/** Do one act (or a button press), then draw the table as it is after it; ``still``: the
+ * act came from the drawing, which the person is looking at: the page does not scroll.
+ * @param {HandsRequest} request @param {boolean} [still] */
+export async function act(request, still = false) {
   if (hands.busy) return;
   hands.busy = true;
   panel.dataset.busy = "1";
@@ -112,14 +120,33 @@ export async function act(request) {
     panel.dataset.acts = String(hands.acts);
     delete panel.dataset.busy;
     await draw();
-    if (!request.press) inView(); // (a button pressed again and again stays where it is)
+    // (a button pressed again and again stays where it is, and so does a tap on the drawing)
+    if (!request.press && !still) inView();
+    const next = hands.next;
+    hands.next = null;
+    if (next) tapPlace(next);
   }
+}
+
+/** A tap on one of the drawing's places (a square): the act the game's hands make there,
+ * by the hands of the seat that acts now; nothing on a page without hands.
+ * @param {string} place */
+export function tapPlace(place) {
+  const table = hands.table;
+  if (!table || hands.guest || !hands.onPlace || !oneBoard(hands.drawing)) return;
+  if (hands.busy) { // (a quick finger: the stone taken, then at once its square)
+    hands.next = place;
+    return;
+  }
+  hands.onPlace(table, seatNow(), (request) => act(request, true), place);
 }
 
 /** After an act, what the hands hold now and where it goes (the panel's top: a held block
  * and the rods, a held stone and the squares) is brought into view below the board, unless
- * the panel's top is in view already. */
+ * the panel's top is in view already; never on a game whose drawing is its one board (the
+ * squares are there, and the bar holds the rest: the page stays where the person looks). */
 function inView() {
+  if (document.body.classList.contains("one-board")) return;
   const top = panel.getBoundingClientRect().top;
   const below = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
   if (top < below || top > innerHeight * 0.8) panel.scrollIntoView({ block: "start" });
@@ -279,12 +306,14 @@ async function draw() {
     hands.page = table.page;
     hands.draw = module.drawHands;
     hands.holding = module.holding || null;
+    hands.onPlace = module.onPlace || null;
   }
   const said = html("p", { id: "hands-said", role: "status" }, hands.said);
   const [head, warning] = whose(); // the warning under the board the wrong hands act on
   const seat = seatNow();
   panel.replaceChildren(head, seats(), said, ...otherHands(table, seat),
-    hands.draw(table, seat, act, observed(table), nameOf(seat)), ...(warning ? [warning] : []),
+    hands.draw(table, seat, act, observed(table), nameOf(seat), oneBoard(hands.drawing)),
+    ...(warning ? [warning] : []),
     buttons(), sweeps());
   panel.hidden = false;
 }
@@ -326,6 +355,7 @@ window.addEventListener("obelisk:event", (e) => { // the game's board size, whos
     hands.names = Object.fromEntries(Object.entries(players).map(([seat, name]) =>
       [seat, String(name).replace(/ \([^)]*\)$/, "")]));
   }
+  if (typeof e.detail.page === "string") hands.drawing = e.detail.page;
   if (MOVED_ON.has(e.detail.event)) hands.said = "";
   // who moved last: their hand may still hold the piece it moved (seatNow)
   if (e.detail.event === "accepted") hands.moved = e.detail.player;

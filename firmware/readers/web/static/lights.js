@@ -19,6 +19,24 @@ export function ringOf(ring, label) {
     "data-ring": ring.owner }, ...dots);
 }
 
+/** The colour a ring mostly shows (its lit pixels' commonest; null: all out), for a player's
+ * card to glow in it: on a game whose drawing is its one board, the ring is drawn around the
+ * card as well as in it.
+ * @param {Strip} ring @returns {string | null} */
+export function ringColour(ring) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const colour of ring.colours) {
+    if (colour !== "#000000") counts.set(colour, (counts.get(colour) || 0) + 1);
+  }
+  let best = null;
+  let most = 0;
+  for (const [colour, n] of counts) {
+    if (n > most) [best, most] = [colour, n];
+  }
+  return best;
+}
+
 /** An LED's colour as the page shows it: off is a dark grey, so it reads as a light that is out.
  * @param {string} colour */
 function lit(colour) {
@@ -66,4 +84,22 @@ function spotOf(s, i) {
   const name = s.places[i] || "";
   if (!name) return null;
   return { row: Number(name.slice(1)) - 1, col: "abcdefgh".indexOf(name[0]) };
+}
+
+/** The board's lights drawn on the game's drawing, each lit square glowing in its colour
+ * under the pieces: the squares a person acts on are the ones the table lights (a game whose
+ * drawing is its one board; the strips' ``places`` say which square each LED lights).
+ * @param {import("./svg.js").Board} b @param {Strip[]} lights */
+export function glowOn(b, lights) {
+  const grid = b.root.querySelector("g.grid");
+  if (!grid) return;
+  for (const s of lights.filter((strip) => strip.strip === "board" && strip.places)) {
+    s.colours.forEach((colour, i) => {
+      const name = s.places?.[i] || "";
+      const spot = name && colour !== "#000000" ? b.place(name) : null;
+      if (!spot) return; // out, or beyond the game's board
+      grid.append(svg("rect", { x: spot.x + 1, y: spot.y + 1, width: b.size - 2, height: b.size - 2,
+        rx: 4, fill: colour, class: "glow", "data-lit": name, "data-colour": colour }));
+    });
+  }
 }

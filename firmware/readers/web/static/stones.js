@@ -1,6 +1,8 @@
 // @ts-check
 // Stones: the board with its stacks, each stone by kind (its shape) and owner (its colour).
-import { board, counted, html, outlineView, svg } from "./svg.js";
+import { glowOn } from "./lights.js";
+import { board, counted, html, outlineView, squareName, svg } from "./svg.js";
+import { tapTargets } from "./taps.js";
 
 /**
  * The stones game's public observation (engine/stones/game.py).
@@ -72,7 +74,62 @@ export function draw(view) {
     b.layer.append(g);
   }
   outlineView(b, view);
+  glowOn(b, view.lights || []);
+  drawSet(b, view, shapes);
+  tapTargets(b.root, squaresOf(b, view), view.tap);
   return b.root;
+}
+
+/** The drawing is the board a person acts on: its lights and its squares to tap. */
+export const oneBoard = true;
+
+/** Every square of the game's board as a place to tap, named as the hands name it, and said
+ * as the wooden set has it (what a tap acts on), or the game where the set is not known.
+ * @param {import("./svg.js").Board} b @param {StonesView} view
+ * @returns {import("./taps.js").Target[]} */
+function squaresOf(b, view) {
+  const seen = view.obs;
+  const wood = view.set && view.set.game === "stones"
+    ? /** @type {Record<string, string[]> | undefined} */ (view.set.squares) : undefined;
+  /** @type {import("./taps.js").Target[]} */
+  const targets = [];
+  for (let row = 0; row < seen.rows; row += 1) {
+    for (let col = 0; col < seen.cols; col += 1) {
+      const name = squareName(row, col);
+      const { x, y } = b.at(row, col);
+      const stack = (wood || seen.stacks)[name] || [];
+      targets.push({ name, x, y, width: b.size, height: b.size,
+        label: `${name}: ${stack.length ? stack.join(" / ") : "empty"}` });
+    }
+  }
+  return targets;
+}
+
+/** Where the wooden set differs from the game the table accepted, at a glance: a stone
+ * lifted off a square (in a hand, or put down where the table has not taken it) stays drawn
+ * there faint, a stone standing where the game has none is drawn hollow, and each such
+ * square is outlined dashed: the place to put right.
+ * @param {import("./svg.js").Board} b @param {StonesView} view
+ * @param {Record<string, string>} shapes */
+function drawSet(b, view, shapes) {
+  const set = view.set && view.set.game === "stones" ? view.set : null;
+  const squares = /** @type {Record<string, string[]> | undefined} */ (set?.squares);
+  if (!squares) return;
+  const seen = view.obs;
+  for (const name of new Set([...Object.keys(squares), ...Object.keys(seen.stacks)])) {
+    const spot = b.place(name);
+    const wood = squares[name] || [];
+    const game = seen.stacks[name] || [];
+    if (!spot || wood.join() === game.join()) continue;
+    b.layer.querySelector(`g.stack[data-square="${name}"]`)?.classList.add("lifted");
+    wood.forEach((piece, i) => {
+      const [owner, kind] = piece.split(" ");
+      b.layer.append(stone(shapes[kind] || "circle", owner, spot.x + b.size * 0.72,
+        spot.y + b.size * 0.3 - i * 6, b.size * 0.16, "wood"));
+    });
+    b.layer.append(svg("rect", { x: spot.x + 4, y: spot.y + 4, width: b.size - 8,
+      height: b.size - 8, rx: 3, class: "outline differs", "data-differs": name }));
+  }
 }
 
 /** @param {StonesView} view */

@@ -38,6 +38,10 @@ import * as towers from "./towers.js";
  * @property {Asked | null} [asked]
  * @property {import("./service.js").HandsTable | null} [set]  the wooden set as the page's hands
  *   panel last saw it (obelisk play): a game may say where it differs from the game
+ * @property {import("./service.js").Strip[]} [lights]  the table's LEDs: a game whose drawing is
+ *   its one board draws them on it
+ * @property {import("./taps.js").Tap} [tap]  what a tap on the drawing's places does (the hands'
+ *   act); none: nothing is acted on here
  */
 
 /**
@@ -57,7 +61,11 @@ import * as towers from "./towers.js";
  *     move?: Move): unknown,
  *   reveals?(obs: Observation): Record<string, Reveal> | null,
  *   breakdownRow?(row: string): HTMLLIElement,
+ *   oneBoard?: boolean,
  * }} GameModule
+ * ``oneBoard``: the drawing is where a person acts and sees the table's lights (its places
+ * tapped, its lit squares drawn): the page then shows no separate grid of lights, and keeps
+ * what the turn asks in the bar at the bottom (reach.js).
  */
 
 /** The page's game modules, by the name each game's declaration gives its page module
@@ -65,6 +73,12 @@ import * as towers from "./towers.js";
  * with none is followed in words and the board as text.
  * @type {Record<string, GameModule>} */
 export const MODULES = { towers, stones, highrise, maze };
+
+/** Whether a game's drawing is its one board (``oneBoard``), for the page to lay itself out.
+ * @param {string | null} page  the game's page module (its declaration's `page`) */
+export function oneBoard(page) {
+  return Boolean(page && MODULES[page]?.oneBoard);
+}
 
 /** The drawing and the game's own facts (pile, legend, pieces left) into their places.
  * @param {Element} drawing

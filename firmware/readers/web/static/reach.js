@@ -1,0 +1,111 @@
+// @ts-check
+// In reach: on a game whose drawing is its one board (table.js `oneBoard`), a bar fixed at the
+// bottom of the screen holds the turn line (two lines; a tap shows it whole) and whatever the
+// turn asks a person to press: the table's buttons (press and hold A or B, the menu), the
+// hands' setting out, and the controls' Start, Resume, Agree and Decline, or, for a guest,
+// the PIN's form. Each of its buttons presses the one of the panel it stands for, so a press
+// here is the same act as there. The drawing above it is sized to leave it room.
+import { html } from "./svg.js";
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const bar = $("reach");
+const line = $("reach-line");
+const row = $("reach-buttons");
+
+/** The controls' buttons the bar stands in for, while the table offers them: what a turn
+ * asks to press (the rest stay in "Run the table"). */
+const ASKED = ["ctl-start", "ctl-resume", "ctl-agree", "ctl-disagree"];
+const ASKED_TOO = /^ctl-(takeback|decline)-/;
+
+/** The buttons the bar stands in for now, each with its words: the table's buttons (with the
+ * hands), setting out the pieces before a game, and the controls the table offers.
+ * @returns {[HTMLElement, string, string][]} the button, the bar's words, its name */
+function standIns() {
+  /** @type {[HTMLElement, string, string][]} */
+  const found = [];
+  for (const node of document.querySelectorAll("#hands:not([hidden]) [data-press]")) {
+    const el = /** @type {HTMLElement} */ (node);
+    const name = `${el.dataset.hold ? "hold" : "press"}-${el.dataset.press}`;
+    found.push([el, el.textContent || name, name]);
+  }
+  const setUp = document.querySelector('#hands:not([hidden]) [data-act="setup"]');
+  if (setUp && document.body.dataset.state === "setup") {
+    found.unshift([/** @type {HTMLElement} */ (setUp), "set the pieces out", "setup"]);
+  }
+  for (const node of document.querySelectorAll("#controls-buttons:not([hidden]) button[id]")) {
+    const el = /** @type {HTMLElement} */ (node);
+    if (ASKED.includes(el.id) || ASKED_TOO.test(el.id)) {
+      found.unshift([el, el.textContent || el.id, el.id.replace(/^ctl-/, "")]);
+    }
+  }
+  return found;
+}
+
+let drawn = "";
+
+/** The bar's buttons again, only when what they stand for changed (a button drawn again
+ * under a finger would lose its tap). */
+function fill() {
+  const found = standIns();
+  const now = JSON.stringify(found.map(([, words, name]) => [words, name]));
+  if (now === drawn && row.childElementCount === found.length) return;
+  drawn = now;
+  row.replaceChildren(...found.map(([original, words, name]) => {
+    const button = html("button", { type: "button", "data-reach": name,
+      class: original.classList.contains("main") ? "main" : null }, words);
+    // the one it stands for, as it is then (the panel may have drawn it again since)
+    button.addEventListener("click", () => {
+      const id = original.id;
+      const now = id ? document.getElementById(id)
+        : standIns().find(([, , n]) => n === name)?.[0];
+      now?.click();
+    });
+    return button;
+  }));
+}
+
+/** Moves ``node`` into ``box`` (first), once. @param {HTMLElement} node @param {HTMLElement} box */
+function into(node, box) {
+  if (node.parentElement !== box) box.prepend(node);
+}
+
+/** The bar on or off (the page calls it after drawing): the turn line and a guest's PIN
+ * form move into it, and back; the drawing gets the room above it.
+ * @param {boolean} on */
+export function placeReach(on) {
+  bar.hidden = !on;
+  const turn = $("turn");
+  const pin = $("pin-form");
+  if (on) {
+    into(turn, line);
+    if (pin.parentElement !== bar) bar.append(pin);
+    fill();
+    room();
+    return;
+  }
+  into(turn, $("turn-row"));
+  if (pin.parentElement === bar) $("controls-guest").after(pin);
+}
+
+/** The drawing's height leaves the bar in view below it, on the page as it first shows. */
+function room() {
+  const drawing = $("drawing");
+  const top = drawing.getBoundingClientRect().top + window.scrollY;
+  const free = window.innerHeight - bar.offsetHeight - top - 16;
+  document.documentElement.style.setProperty("--reach-h", `${bar.offsetHeight}px`);
+  document.documentElement.style.setProperty("--board-room", `${Math.max(160, free)}px`);
+}
+
+// the turn line in the bar: two lines, a tap shows it whole (and a tap again, two lines)
+$("turn").addEventListener("click", () => {
+  if ($("turn").parentElement === line) $("turn").classList.toggle("whole");
+});
+// the panels the bar stands in for change between the table's events (a PIN taken, the
+// controls' status asked again, the hands drawn after an act)
+const watch = new MutationObserver(() => { if (!bar.hidden) fill(); });
+for (const id of ["controls", "hands"]) {
+  watch.observe($(id), { childList: true, subtree: true, attributes: true,
+    attributeFilter: ["hidden"] });
+}
+addEventListener("resize", () => { if (!bar.hidden) room(); });

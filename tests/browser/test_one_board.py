@@ -1,0 +1,172 @@
+"""One board and what the turn asks in reach, on a phone (issue 48, points 1 and 2, stones).
+
+A person plays a whole stones game at 390x844 and at 360x640 (and on a laptop), alone
+against the computer and two-handed, touching only what is on the screen: the PIN's form
+and the table's buttons in the bar fixed at the bottom, each stone moved by tapping its
+square on the drawing and then the square it goes to. Before each tap the element's box
+must lie inside the viewport and be what a finger there would touch; the page never
+scrolls. The turn line in the bar takes at most two lines. On the way the drawing shows the
+table's lights on its squares (no separate grid of lights) and a player's ring around their
+card, and a stone lifted off its square stays drawn there, faint, its square outlined as
+the place to put right.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.core import square_name
+from engine.stones.game import StonesGame, StonesOptions
+from firmware.service.pin import read_pin
+from tests.support.browser import LAPTOP, PHONE
+from tests.support.person import Follow
+from tests.support.play import Play
+
+pytestmark = [pytest.mark.browser, pytest.mark.processes]
+
+SMALL = {"width": 360, "height": 640}
+"""A small phone's screen."""
+
+PLIES = 6
+"""A short game: 4x4, drawn after six moves (unless won before)."""
+
+WHERE = """(selector) => {
+  // the element's box now, and whether a finger at its middle touches it (nothing over it);
+  // asked in one go: the drawing is drawn again as the table's events come
+  const meant = document.querySelector(selector);
+  if (!meant) return null;
+  const r = meant.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  return { x: r.left, y: r.top, width: r.width, height: r.height, scrolled: window.scrollY,
+    touched: Boolean(hit && (meant === hit || meant.contains(hit))) };
+}"""
+"""Where an element is on the screen, and whether a tap at its middle reaches it."""
+
+
+class Finger:
+    """Taps what is on the screen, and only that: fails naming the element out of view."""
+
+    def __init__(self, page, viewport: dict) -> None:
+        self.page, self.view = page, viewport
+
+    def tap(self, selector: str) -> None:
+        """Tap the middle of the element once it is drawn, if it is in view."""
+        self.page.wait_for_selector(selector, state="visible", timeout=30_000)
+        box = self.page.evaluate(WHERE, selector)
+        width, height = self.view["width"], self.view["height"]
+        assert box is not None, f"{selector} is gone at {width}x{height}"
+        assert box["scrolled"] == 0, f"the page scrolled ({selector}): {box}"
+        inside = box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= width \
+            and box["y"] + box["height"] <= height
+        assert inside, f"{selector} is out of view at {width}x{height}: {box}"
+        assert box["touched"], f"{selector} is covered at {width}x{height}: {box}"
+        self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    def act(self, selector: str) -> None:
+        """Tap, then wait for the hands' act it makes to be answered."""
+        acts = int(self.page.get_attribute("#hands", "data-acts") or 0)
+        self.tap(selector)
+        self.page.wait_for_function(
+            f"() => Number(document.getElementById('hands').dataset.acts || 0) > {acts}",
+            timeout=30_000)
+
+
+def _position(game: StonesGame, follow: Follow):
+    state = game.new_initial_state()
+    for e in follow.events:
+        if e["event"] == "accepted":
+            state = state.apply_action(state.string_to_action(e["action"]))
+    return state
+
+
+def _asked(follow: Follow, accepted: int) -> str:
+    """The computer's move asked after the ``accepted``-th action, as notation."""
+    def found():
+        seen = 0
+        for e in follow.events:
+            seen += e["event"] == "accepted"
+            if e["event"] == "asked" and seen == accepted:
+                return e["action"]
+        return None
+    return follow.until(found, 60, "the computer's move asked")
+
+
+def _start(finger: Finger, follow: Follow) -> None:
+    """Set the stones out from the bar, then press A there until the game starts."""
+    follow.until(lambda: follow.state == "setup", 30, "the table in setup")
+    finger.page.wait_for_selector("#drawing [data-lit]", timeout=30_000)  # lit on the board
+    assert finger.page.is_hidden("#lights"), "the lights drawn twice"
+    finger.act('[data-reach="setup"]')
+    for _ in range(30):
+        finger.act('[data-reach="press-A"]')
+        try:
+            follow.until(lambda: follow.state == "play", 1.0, "the game to start")
+            return
+        except AssertionError:
+            continue
+    raise AssertionError(f"the game did not start: {follow.problem!r}")
+
+
+def _move(finger: Finger, follow: Follow, frm: str, to: str, first: bool) -> None:
+    before = follow.accepted()
+    finger.act(f'[data-tap="{frm}"]')
+    if first:  # the stone in the hand: still drawn on its square, faint, the square outlined
+        finger.page.wait_for_selector(f'#drawing g.stack.lifted[data-square="{frm}"]',
+                                      timeout=30_000)
+        finger.page.wait_for_selector(f'#drawing [data-differs="{frm}"]', timeout=30_000)
+    finger.act(f'[data-tap="{to}"]')
+    follow.until(lambda: follow.accepted() > before or follow.over, 60, f"{frm}-{to} taken")
+
+
+def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, list[dict]]:
+    """A whole stones game at ``viewport``, every move tapped: its end, the moves accepted."""
+    game = StonesGame(StonesOptions(rows=4, cols=4, ply_limit=PLIES))
+    play = Play("stones", state_dir, "--size", "4x4", "--ply-limit", str(PLIES), *flags).start()
+    follow = None
+    try:
+        page = browser.new_context(viewport=viewport).new_page()
+        page.goto(play.url)
+        finger = Finger(page, viewport)
+        finger.tap("#pin")  # the PIN's form, in the bar for a guest
+        page.keyboard.type(read_pin(state_dir) or "")
+        finger.tap("#pin-enter")
+        page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
+        follow = Follow(state_dir)
+        _start(finger, follow)
+        page.wait_for_selector("#players .card[data-ring]", timeout=30_000)  # a ring around it
+        lines = page.evaluate("() => { const t = document.getElementById('turn'); return"
+                              " t.clientHeight / parseFloat(getComputedStyle(t).lineHeight); }")
+        assert lines <= 2.05, f"the turn line takes {lines:.1f} lines in the bar"
+        solo = "--solo" in flags
+        first = True
+        while follow.over is None:
+            pos = _position(game, follow)
+            if pos.is_terminal():
+                break
+            if solo and pos.to_play.value == "B":
+                move = pos.string_to_action(_asked(follow, follow.accepted()))
+            else:
+                occupied = {sq for sq, _ in pos.stacks}
+                move = next(m for m in pos.legal_actions() if m.to not in occupied
+                            and all(s.owner is pos.to_play for s in pos.board[m.frm]))
+            _move(finger, follow, square_name(move.frm), square_name(move.to), first)
+            first = False
+        follow.until(lambda: follow.over, 30, "the end")
+        page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
+        return follow.over, [e for e in follow.events if e["event"] == "accepted"]
+    finally:
+        if follow is not None:
+            follow.close()
+        play.stop()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL, LAPTOP], ids=["390x844", "360x640", "laptop"])
+@pytest.mark.parametrize("flags", [("--solo", "B"), ()], ids=["alone", "two-handed"])
+def test_a_whole_stones_game_is_played_by_tapping_only_what_is_on_the_screen(
+        browser, tmp_path, viewport, flags):
+    over, moves = _walk(browser, tmp_path / "table", viewport, *flags)
+    assert over["outcome"]["words"]
+    assert len(moves) >= 2 and {m["player"] for m in moves} == {"A", "B"}, moves
