@@ -478,8 +478,8 @@ def run_play(game: str, state_dir: str | None, port: int, address: str,
         play.start()
         moved = f" (a new address: a tab left open at {play.before} no longer finds the " \
             "page; reopen it at this one)" if play.moved else ""
-        print(f"obelisk play: open {play.url} in a browser and play {game} with the hands "
-              f"panel{moved}", flush=True)
+        print(f"obelisk play: open {play.url} in a browser and play {game} from the page "
+              f"(it moves the pieces for you){moved}", flush=True)
         logs = [LOGS[name] for name in ("service", "board", "page")] + (
             [LOGS["link"]] if link is not None else [])
         print(f"obelisk play: the table on {where}; what its processes say is in {where}/"
