@@ -106,6 +106,10 @@ def test_two_pages_play_the_first_moves_of_a_remote_towers_match(derby):
           "both journals holding the same two choices")
     link_words = there.page.text_content("#link") or ""
     assert "playing the table" in link_words, link_words
+    here.page.click("#ctl-end")  # a match's end is asked of the other table: the page says so
+    asked = here.page.text_content("#controls") or ""
+    assert "The other table is asked; it ends when its player agrees" in asked, asked
+    here.page.click("#ctl-end-no")
     # a pause asked on one page happens at both tables only once the other page agrees
     here.page.click("#ctl-pause")
     there.page.wait_for_function(

@@ -171,7 +171,9 @@ function buttons() {
   }
   if (can.end) {
     row.push(ctl.ending
-      ? html("div", { class: "ctl-row" }, html("span", {}, "End this game? Its moves are kept."),
+      ? html("div", { class: "ctl-row" }, html("span", {}, status.remote
+        ? "End this game? The other table is asked; it ends when its player agrees, its moves kept."
+        : "End this game? Its moves are kept."),
         button("ctl-end-yes", "Yes, end it", () => command("end"), "danger"),
         button("ctl-end-no", "No", () => { ctl.ending = false; paint(); }))
       : html("div", { class: "ctl-row" },
