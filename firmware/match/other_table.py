@@ -229,11 +229,13 @@ class OtherTable:
                     self.sent_upto = n  # it restarted without some: send them again
                 self.n, self.agreed = n, agreed
         match = self.playing.name()
-        if first or (proof is not None and self.ahead is not None):
-            self.ahead = None  # (the words that it began first are true no more)
+        if first and match is not None:  # its claim, if it holds one, again
+            self._subscribe(match, table)
+        if first and self.ahead is None:  # (else the words that it began first stand)
             self._say("linked", f"playing the table {table!r} (seat {seat})")
-            if match is not None:  # its claim, if it holds one, again
-                self._subscribe(match, table)
+        elif proof is not None and self.ahead is not None:  # they are true no more
+            self.ahead = None
+            self._say("linked", f"the game is on at both tables (the other: player {seat})")
 
     def _keep_hello(self, table: str, data: dict) -> None:
         self.hellos.pop(table, None)

@@ -71,7 +71,8 @@ def test_a_table_whose_opponent_began_first_says_so_and_stops_saying_it_once_it_
     sealed = sealed_by(game, "ta", "hello", {"seat": "A", "n": 1, "agreed": 0, "seq": 1})
     other.take("ta", "hello", {**hello, "n": 1, "game_setup": game.fingerprint(),
                                "sealed": sealed})
-    assert told.said[-1] == ("linked", "playing the table 'ta' (seat A)")
+    assert told.said[-1] == ("linked", "the game is on at both tables (the other: player A)")
+    assert [words for _, words in told.said].count("playing the table 'ta' (seat A)") == 1
 
 
 def test_the_other_tables_game_set_aside_here_is_not_said_to_have_begun(tmp_path):
@@ -115,3 +116,19 @@ def test_words_a_repeated_hello_brings_are_said_once(tmp_path):
         other.take("tx", "hello", {"match": "derby", "table": "tx", "seat": "B", "n": 0})
     assert told.said == [("waiting", "table 'tx' also claims seat B in this match: one of "
                                      "the two must play the other seat")]
+
+
+def test_a_first_hello_of_a_table_that_began_leaves_its_words_standing(tmp_path):
+    """The first hello this link hears may come from a table whose game has begun: "playing
+    the table ..." must not replace, at once, the words that tell the person to start."""
+    from firmware.match.guard import Guard
+    from firmware.match.other_table import OtherTable
+
+    playing = Playing(Journal(tmp_path))
+    playing.setup = {"match": "derby", "seat": "B"}
+    told = _Told()
+    other = OtherTable(playing, told, Guard("tb"), lambda match, table: None)  # type: ignore[arg-type]
+    setup = {"game": "stones", "options": {}, "extras": None, "seed": "c0ffee"}
+    other.take("ta", "hello", {"match": "derby", "table": "ta", "seat": "A", "n": 2,
+                               "game_setup": setup})
+    assert told.said[-1][1].startswith("the other table (player A) has started the game")
