@@ -165,22 +165,23 @@ class OtherTable:
             return
         proof = None
         if game is None:
-            self._begun_there(seat, data)
-        else:
-            if sealed is None and data.get("game_setup") is None:
-                return  # that table has not started its game yet: nothing to take now
-            proof = self.guard.opened(game, table, "hello", sealed, quiet=game.over)
-            if proof is None:
-                self._other_game(table, seat, data.get("game_setup"), game)
-                return
-            if proof.get("seat") != seat or not self.guard.newer(table, "hello", proof, True):
-                return
-            if data.get("game_setup") != game.fingerprint():
-                self.problem = (f"the other table ({table}) set up another game: "
-                                f"{differs(data.get('game_setup'), game.fingerprint())}; "
-                                "both must start the same game with the same options")
-                self._say("stopped", self.problem)
-                return
+            self._adopt(table, seat, proof)
+            self._begun_there(seat, data)  # (after: its words stand last, to start here too)
+            return
+        if sealed is None and data.get("game_setup") is None:
+            return  # that table has not started its game yet: nothing to take now
+        proof = self.guard.opened(game, table, "hello", sealed, quiet=game.over)
+        if proof is None:
+            self._other_game(table, seat, data.get("game_setup"), game)
+            return
+        if proof.get("seat") != seat or not self.guard.newer(table, "hello", proof, True):
+            return
+        if data.get("game_setup") != game.fingerprint():
+            self.problem = (f"the other table ({table}) set up another game: "
+                            f"{differs(data.get('game_setup'), game.fingerprint())}; "
+                            "both must start the same game with the same options")
+            self._say("stopped", self.problem)
+            return
         self._adopt(table, seat, proof)
 
     def _begun_there(self, seat: str, data: dict) -> None:
@@ -229,13 +230,14 @@ class OtherTable:
                     self.sent_upto = n  # it restarted without some: send them again
                 self.n, self.agreed = n, agreed
         match = self.playing.name()
-        if first and match is not None:  # its claim, if it holds one, again
-            self._subscribe(match, table)
-        if first and self.ahead is None:  # (else the words that it began first stand)
+        if first:
             self._say("linked", f"playing the table {table!r} (seat {seat})")
-        elif proof is not None and self.ahead is not None:  # they are true no more
-            self.ahead = None
-            self._say("linked", f"the game is on at both tables (the other: player {seat})")
+            if match is not None:  # its claim, if it holds one, again
+                self._subscribe(match, table)
+        elif proof is not None and self.ahead is not None:  # the words that it began first
+            self.ahead = None  # are true no more
+            self._say("linked", f"playing the table {table!r} (seat {seat}): the game is on "
+                      "at both tables")
 
     def _keep_hello(self, table: str, data: dict) -> None:
         self.hellos.pop(table, None)

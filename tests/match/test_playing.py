@@ -71,8 +71,8 @@ def test_a_table_whose_opponent_began_first_says_so_and_stops_saying_it_once_it_
     sealed = sealed_by(game, "ta", "hello", {"seat": "A", "n": 1, "agreed": 0, "seq": 1})
     other.take("ta", "hello", {**hello, "n": 1, "game_setup": game.fingerprint(),
                                "sealed": sealed})
-    assert told.said[-1] == ("linked", "the game is on at both tables (the other: player A)")
-    assert [words for _, words in told.said].count("playing the table 'ta' (seat A)") == 1
+    assert told.said[-1] == ("linked", "playing the table 'ta' (seat A): the game is on at "
+                                       "both tables")
 
 
 def test_the_other_tables_game_set_aside_here_is_not_said_to_have_begun(tmp_path):
