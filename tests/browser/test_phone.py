@@ -454,7 +454,9 @@ def test_a_tap_on_the_hands_lands_though_the_table_moved_on_meanwhile(plays):
     page = plays["stones"].page
     page.set_viewport_size(PHONE)
     seat = page.locator('#hands [data-seat="B"]')
-    seat.scroll_into_view_if_needed()
+    seat.wait_for()  # (the panel may be drawn again meanwhile: the page scrolls to the button
+    page.evaluate("""() => document.querySelector('#hands [data-seat="B"]')
+        .scrollIntoView({ block: "center" })""")  # as it is then, not to one taken away)
     box = seat.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
