@@ -163,9 +163,8 @@ class OtherTable:
             log.warning("table %r claims seat %s of match %r, which table %r plays: ignored",
                         table, seat, self.playing.name(), self.name)
             return
-        proof = None
-        if game is None:
-            self._adopt(table, seat, proof)
+        if game is None:  # no key to prove it by yet
+            self._adopt(table, seat, None)
             self._begun_there(seat, data)  # (after: its words stand last, to start here too)
             return
         if sealed is None and data.get("game_setup") is None:
