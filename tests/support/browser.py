@@ -16,6 +16,8 @@ CHROMIUM = "/usr/bin/chromium"
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
+SMALL = {"width": 360, "height": 640}
+"""A small phone's screen."""
 
 
 def chromium() -> str:
