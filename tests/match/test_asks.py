@@ -557,3 +557,31 @@ def test_a_takeback_on_offer_in_a_match_says_the_other_table_decides(tmp_path):
     [offer] = [e for e in a.events if e["event"] == "offer"]
     assert headline(offer) == ("player A may take back 1 action: a press of their button asks "
                                "the other table")
+
+
+def test_while_an_ask_waits_the_controls_offer_only_its_answer(tmp_path):
+    """A person's walk through a match saw Pause, Resume and End offered while an ask waited,
+    and 'Resume' beside 'Agree' while play on was asked: each would only be refused, or ask
+    again what was asked. While an ask of either table waits, the asker is offered none of
+    them and the other table only Agree and Decline; once it is decided they come back."""
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    at_a, at_b = _Service(a), _Service(b)
+    assert at_a.do("status")["can"]["pause"] and at_a.do("status")["can"]["end"]
+    at_a.do("pause")
+    at_b.do("negotiation", ask=_sent(a)[0])
+    for service, answer in ((at_a, False), (at_b, True)):
+        can = service.do("status")["can"]
+        offered = {k for k in ("pause", "resume", "end", "answer") if can[k]}
+        assert offered == ({"answer"} if answer else set()), (service, can)
+    at_b.do("answer", agree=True)  # paused at B; A hears it
+    for message in _sent(b):
+        at_a.do("negotiation", ask=message)
+    for service in (at_a, at_b):
+        can = service.do("status")["can"]
+        assert can["resume"] and not can["pause"] and not can["answer"], can
+    at_b.do("resume")  # play on asked by B: A is offered its answer, not Resume beside it
+    for message in _sent(b):
+        at_a.do("negotiation", ask=message)
+    can = at_a.do("status")["can"]
+    assert can["answer"] and not can["resume"] and not can["end"], can
