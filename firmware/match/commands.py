@@ -123,7 +123,8 @@ def link(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
         seat.claimable = state == "claimable"
     table.tell("remote", state=state, message=words)
     if seat is not None:
-        held = {"apart": seat.far_clock.hold, "linked": seat.far_clock.release}.get(state)
+        release = seat.far_clock.release
+        held = {"apart": seat.far_clock.hold, "linked": release, "back": release}.get(state)
         shown = held(now) if held is not None else None
         if shown is not None:  # out of touch: its glass stops here; back: its last report
             table.tell("timer", player=seat.seat.value, state=shown.state,
