@@ -66,3 +66,20 @@ def test_the_other_table_back_is_said_until_the_game_moves_on(browser, tmp_path)
     assert _seen(browser, tmp_path, playing, back, where="#link") == back["message"]
     assert _seen(browser, tmp_path / "2", playing, back, moved, where="#link") == \
         playing["message"]
+
+
+def test_before_the_start_a_match_s_hands_are_the_person_s_own(browser, broker, tmp_path):
+    """The walk: before the start, the page of B's table titled its hands "Player A's hands"
+    (no turn yet, so the panel fell back to seat A), though the person there plays B."""
+    from tests.support.page import PlayPage
+
+    state = tmp_path / "tb"
+    state.mkdir()
+    table = PlayPage(browser, "towers", state, "--remote", "derby", "--seat", "B",
+                     "--broker", broker.url, "--table", "tb", viewport=PHONE)
+    try:
+        head = table.page.wait_for_selector("#hands h2[data-hands-of]", timeout=30_000)
+        assert head.get_attribute("data-hands-of") == "B", head.text_content()
+        assert (head.text_content() or "").startswith("Player B's hands")
+    finally:
+        table.stop()
