@@ -102,7 +102,9 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     assert agreed == ask and len(b.table.actions) == 1
     doing = b.table.turn.doing()
     made = a.table._done(a.table.actions[0], a.table.history[0])  # in words, as it was said
-    assert f"as agreed with the other table, take back the last action ({made})" in doing
+    # who made it, and where its pieces go (a walk: no player named, nor where the block went)
+    assert doing.endswith(f"as agreed with the other table, take back the last action (player "
+                          f"A {made}): put the pieces back as they stood before it")
     notation = b.table.history[0].action_to_string(b.table.actions[0])
     assert made != notation and f"take back {notation}" not in doing  # words, not notation
     b.see(sight(b.table.position))  # nothing lifted yet: a new move would be refused
