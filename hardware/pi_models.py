@@ -24,6 +24,7 @@ outside the standard library.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shlex
 import sys
@@ -34,11 +35,14 @@ from typing import TypedDict
 from hardware.files import KIB, read_limited
 
 MODEL_FILE = Path("/proc/device-tree/model")
+"""Where the Pi's firmware names the board (setup.sh reads the same file)."""
+MODEL_FILE_ENV = "OBELISK_DEVICE_TREE_MODEL"
+"""A file to read instead of ``MODEL_FILE`` (setup.sh honours it too): a machine made to look
+like a given Pi, or a Pi made to look like none, for the tests and the pretend-Pi checks."""
 MODEL_MOST = 4 * KIB
 """A device tree's model string is a line; anything longer is not one."""
 UNIT_MOST = 64 * KIB
 """A unit of systemd/ is a page of text."""
-"""Where the Pi's firmware names the board (setup.sh reads the same file)."""
 
 
 class PiModelError(ValueError):
@@ -125,11 +129,17 @@ def pi_model(model: str) -> PiModel:
                        "64-bit Raspberry Pi OS (Bookworm or newer)")
 
 
+def model_file() -> Path:
+    """The file naming this board: ``MODEL_FILE``, or the one ``MODEL_FILE_ENV`` names."""
+    other = os.environ.get(MODEL_FILE_ENV)
+    return Path(other) if other else MODEL_FILE
+
+
 def read_model(path: Path | None = None) -> str | None:
     """The device tree's model string, or None off a Raspberry Pi (or any board without
     one). ``path``: another file to read (tests)."""
     try:
-        text = read_limited(path or MODEL_FILE, MODEL_MOST).decode("utf-8", "replace")
+        text = read_limited(path or model_file(), MODEL_MOST).decode("utf-8", "replace")
     except OSError:
         return None
     text = text.replace("\0", "").strip()

@@ -20,16 +20,21 @@ import pytest
 from gpiozero import Device
 
 import hardware.buttons
-from hardware.buttons import on_raspberry_pi
 from hardware.devices import expected_layout, open_table
 from hardware.leds import LedError
 from hardware.profile import ProfileError, board_layout, load_profile, parse_profile
+from tests.support.pi import pretend
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
-OFF_A_PI = pytest.mark.skipif(on_raspberry_pi(), reason="a Raspberry Pi has these GPIO pins")
 
 NATIVE = '[scanner]\nport = "sim"\n[buttons]\npin_factory = "native"\n'
 NO_BUTTONS = '[scanner]\nport = "sim"\nboard = "4x4"\n'
+
+
+@pytest.fixture
+def off_a_pi(monkeypatch, tmp_path):
+    """This machine, and the commands the test starts, are no Raspberry Pi (even on one)."""
+    pretend(monkeypatch, tmp_path, None)
 
 
 @pytest.fixture
@@ -43,7 +48,6 @@ def _threads() -> set[threading.Thread]:
     return set(threading.enumerate())
 
 
-@OFF_A_PI
 @pytest.mark.parametrize(("text", "source", "factory"), [
     (None, "reference", "lgpio"),
     (None, "gpio-only", "lgpio"),
@@ -52,7 +56,7 @@ def _threads() -> set[threading.Thread]:
     (NO_BUTTONS, "no-buttons.toml", "default"),
 ])
 def test_a_gpio_profile_off_a_pi_is_refused_naming_the_key_and_the_profile_to_use(
-        no_default_factory, text, source, factory):
+        off_a_pi, no_default_factory, text, source, factory):
     profile = load_profile(source) if text is None else parse_profile(text, source)
     before = _threads()
     with pytest.raises(ProfileError) as err:
@@ -97,9 +101,8 @@ def test_on_a_pi_whose_pins_cannot_be_claimed_the_fix_fits_the_cause(monkeypatch
 
 
 @pytest.mark.processes
-@OFF_A_PI
 @pytest.mark.parametrize("profile", ["reference", "gpio-only", "empty"])
-def test_obelisk_diag_with_a_pi_profile_off_a_pi_says_so_in_one_line(tmp_path, profile):
+def test_obelisk_diag_with_a_pi_profile_off_a_pi_says_so_in_one_line(off_a_pi, tmp_path, profile):
     if profile == "empty":
         (tmp_path / "empty.toml").write_text("", "utf-8")
         profile = str(tmp_path / "empty.toml")
@@ -124,7 +127,7 @@ def test_the_default_pin_factory_is_the_one_the_gpio_only_board_scans_with(monke
         assert seen is not None and (seen.layout.rows, seen.layout.cols) == (4, 4)
 
 
-def test_a_table_that_cannot_start_stops_what_it_had_started():
+def test_a_table_that_cannot_start_stops_what_it_had_started(off_a_pi):
     """The LEDs fail last (no NeoPixels here): the simulated board and the link stop again."""
     text = ('[scanner]\nport = "sim"\n[buttons]\npin_factory = "mock"\n'
             '[[leds.chain]]\noutput = "pi"\nparts = ["ring A 4"]\n')
