@@ -22,7 +22,9 @@ say() { printf 'setup: %s\n' "$*"; }
 die() { printf '\nsetup: FAILED: %s\n' "$*" >&2; exit 1; }
 trap 'die "the step \"$BASH_COMMAND\" (setup.sh line $LINENO) failed; see the messages above"' ERR
 
-is_pi() { grep -qas "Raspberry Pi" /proc/device-tree/model; }
+# The device tree's model, or the file OBELISK_DEVICE_TREE_MODEL names instead (a pretend Pi:
+# hardware/pi_models.py reads the same).
+is_pi() { grep -qas "Raspberry Pi" "${OBELISK_DEVICE_TREE_MODEL:-/proc/device-tree/model}"; }
 # sd_booted(3): systemd runs this machine (not a container, a chroot, a build root).
 systemd_runs() { [ -d /run/systemd/system ] && command -v systemctl >/dev/null; }
 
@@ -46,6 +48,22 @@ as_root() {
     else return 1
     fi
 }
+
+# 0. A 64-bit system, before anything is installed ---------------------------------
+# Some of the libraries (gpiod, tornado) have no 32-bit Arm builds for Python 3.11, so pip
+# would fail deep in a build. What counts is the programs' architecture (dpkg's), not the
+# kernel's: a 32-bit Raspberry Pi OS may run a 64-bit kernel.
+userland="$(dpkg --print-architecture 2>/dev/null || true)"
+kernel="$(uname -m 2>/dev/null || true)"
+if [[ $userland == arm* && $userland != arm64 ]] || { [ -z "$userland" ] && [[ $kernel == armv* ]]; }; then
+    if [ -n "$userland" ] && [ "$kernel" = aarch64 ]; then
+        found="32-bit programs (dpkg --print-architecture: $userland) on a 64-bit kernel (uname -m: $kernel)"
+    else
+        found="a 32-bit system (dpkg --print-architecture: ${userland:-none}; uname -m: $kernel)"
+    fi
+    machine="this machine"; if is_pi; then machine="this Raspberry Pi"; fi
+    die "$machine runs $found, and the table needs a 64-bit Raspberry Pi OS (Bookworm or newer): its libraries have no 32-bit builds. Nothing was installed. Write the card again with Raspberry Pi Imager (https://www.raspberrypi.com/software/), choosing \"Raspberry Pi OS (64-bit)\" (or \"Raspberry Pi OS Lite (64-bit)\" under \"Raspberry Pi OS (other)\"), then run ./setup.sh there. A Pi Zero 2 W, 3, 4 or 5 runs it; a Pi 1, 2, Zero or Zero W cannot."
+fi
 
 # 1. Python --------------------------------------------------------------------
 PYTHON="${PYTHON:-python3}"
@@ -103,6 +121,15 @@ else
     "${build[@]}" .venv/bin/python -m pip install --quiet --disable-pip-version-check \
         -e ".[$extras]"
     printf '%s' "$want" > "$stamp"
+fi
+# Blinka (on a Pi) offers to pip-install backends it misses the moment `board` is imported,
+# asking "[Y/n]" at a terminal: never at run time. setup.sh installs what the table uses, so
+# every Python of this venv carries BLINKA_SKIP_DEPENDENCY_CHECK=1 (site runs a .pth's import
+# line at start-up), whatever the entry point and with no environment set by hand.
+site_packages="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
+blinka_pth='import os; os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")'
+if [ "$(cat "$site_packages/obelisk-no-runtime-installs.pth" 2>/dev/null)" != "$blinka_pth" ]; then
+    printf '%s\n' "$blinka_pth" > "$site_packages/obelisk-no-runtime-installs.pth"
 fi
 # Bytecode now, so the service starts fast even where it may not write it
 # (under systemd the checkout is read-only); -q: quiet, only new sources.
