@@ -195,27 +195,27 @@ if is_pi; then
     done
     boot=/boot/firmware
     [ -f "$boot/config.txt" ] || boot=/boot
-    if [ "${#pi_boot_config[@]}" -gt 0 ]; then
-        config="$boot/config.txt"
-        [ -f "$config" ] || die "no $boot/config.txt: is this Raspberry Pi OS? The LEDs need these lines in it: ${pi_boot_config[*]}"
-        add=()
-        for line in "${pi_boot_config[@]}"; do
-            key="${line%=*}"  # dtparam=spi=on: dtparam=spi; core_freq=250: core_freq
-            if grep -qE "^[[:space:]]*${line}[[:space:]]*$" "$config"; then
-                continue
-            elif grep -qE "^[[:space:]]*${key}=" "$config"; then
-                say "note: $config sets $(grep -E "^[[:space:]]*${key}=" "$config" | head -1); the LEDs want $line, so it is left for you to decide"
+    config="$boot/config.txt"
+    if [ -f "$config" ]; then
+        # One "Obelisk Table" block, for this model: a card moved from another Pi gets the
+        # block rewritten (hardware/boot_config.py), never a second one beside it.
+        wanted="$(mktemp)"
+        "$PYTHON" -m hardware.boot_config "$config" --model "$pi_model" > "$wanted" \
+            || { rm -f "$wanted"; die "could not read $config (see the line above)"; }
+        if ! cmp -s "$wanted" "$config"; then
+            if [ "${#pi_boot_config[@]}" -gt 0 ]; then
+                say "setting ${pi_boot_config[*]} in $config, in its one Obelisk Table block, for this $pi_model (the LEDs' SPI clock; takes effect after a reboot)"
             else
-                add+=("$line")
+                say "removing the Obelisk Table block from $config: a $pi_model needs no boot settings for its LEDs (takes effect after a reboot)"
             fi
-        done
-        if [ "${#add[@]}" -gt 0 ]; then
-            say "adding ${add[*]} to $config (the LEDs' SPI clock; takes effect after a reboot)"
-            printf '\n# Obelisk Table (setup.sh): NeoPixels on SPI need SPI on and a steady core clock\n[all]\n%s\n' \
-                "$(printf '%s\n' "${add[@]}")" | as_root tee -a "$config" >/dev/null \
-                || die "could not edit $config; add these lines at its end by hand: ${add[*]}"
-            reboot_for+=("${add[@]}")
+            as_root tee "$config" < "$wanted" >/dev/null \
+                || { rm -f "$wanted"; die "could not edit $config; make its Obelisk Table block hold exactly: ${pi_boot_config[*]:-(nothing: remove it)}"; }
+            if [ "${#pi_boot_config[@]}" -gt 0 ]; then reboot_for+=("${pi_boot_config[@]}")
+            else reboot_for+=("the boot settings the LEDs no longer need"); fi
         fi
+        rm -f "$wanted"
+    elif [ "${#pi_boot_config[@]}" -gt 0 ]; then
+        die "no $boot/config.txt: is this Raspberry Pi OS? The LEDs need these lines in it: ${pi_boot_config[*]}"
     fi
     cmdline="$boot/cmdline.txt"
     for word in "${pi_cmdline[@]}"; do

@@ -112,11 +112,18 @@ _FAMILIES: tuple[tuple[tuple[str, ...], _Facts], ...] = (
      {"family": "zero2w", "boot_config": ("dtparam=spi=on", "core_freq=250"), **_SPI}),
 )
 SUPPORTED = "a Raspberry Pi Zero 2 W, 3, 4 or 5 (or a 400, 500, or Compute Module 3 to 5)"
+BOOT_KEYS = frozenset(line.rsplit("=", 1)[0] for _, facts in _FAMILIES
+                      for line in facts["boot_config"])
+"""Every config.txt setting any model's table writes (``dtparam=spi``, ``core_freq``...)."""
+_OLD = ("Raspberry Pi Model ", "Raspberry Pi 2 Model", "Raspberry Pi Zero Rev",
+        "Raspberry Pi Zero W", "Raspberry Pi Compute Module Rev")
+"""The 32-bit-only boards (Pi 1 A/B/A+/B+, 2, Zero, Zero W, Compute Module 1), by how their
+names start; any other name of a Raspberry Pi that no family above has is unknown."""
 
 
 def pi_model(model: str) -> PiModel:
     """The table's facts for the Pi the device tree names; PiModelError for a Pi it cannot
-    run on (the 32-bit-only Pi 1, 2, Zero and Zero W)."""
+    run on (the 32-bit-only Pi 1, 2, Zero and Zero W) or does not know (a newer one)."""
     name = model.replace("\0", "").strip()
     for prefixes, facts in _FAMILIES:
         for prefix in prefixes:
@@ -125,8 +132,14 @@ def pi_model(model: str) -> PiModel:
                 return PiModel(model=name, **facts)
     if not name.startswith("Raspberry Pi"):
         raise PiModelError(f"{name!r} is not a Raspberry Pi; the table runs on {SUPPORTED}")
-    raise PiModelError(f"the table cannot run on a {name}: it needs {SUPPORTED} with a "
-                       "64-bit Raspberry Pi OS (Bookworm or newer)")
+    if name.startswith(_OLD):
+        raise PiModelError(f"the table cannot run on a {name}: it needs {SUPPORTED} with a "
+                           "64-bit Raspberry Pi OS (Bookworm or newer)")
+    raise PiModelError(f"this Raspberry Pi is a model the table does not know: its device tree "
+                       f"names it {name!r}, and the table knows {SUPPORTED}. If it is a newer "
+                       "Pi, update this checkout (git pull) and run ./setup.sh again; if that "
+                       "does not know it either, report the name above as an issue of the "
+                       "project")
 
 
 def model_file() -> Path:

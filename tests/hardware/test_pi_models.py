@@ -236,3 +236,13 @@ def test_a_model_file_that_is_no_such_file_is_no_pi_and_never_read_for_ever(tmp_
     got: list = []
     assert outcome_within(lambda: got.append(read_model(tmp_path / "model")), 20) is None
     assert got == [None]
+
+
+def test_a_pi_the_table_does_not_know_is_named_as_unknown_not_as_32_bit():
+    with pytest.raises(PiModelError) as err:
+        pi_model("Raspberry Pi 9 Model Z Rev 1.0\0")
+    words = str(err.value)
+    assert words.startswith("this Raspberry Pi is a model the table does not know: its device "
+                            "tree names it 'Raspberry Pi 9 Model Z Rev 1.0'"), words
+    assert "Zero 2 W, 3, 4 or 5" in words and "git pull" in words
+    assert "64-bit" not in words and "cannot run" not in words
