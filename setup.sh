@@ -90,7 +90,7 @@ if is_pi; then
     # pi_model, pi_family, pi_leds, pi_extras, pi_boot_config, pi_cmdline (or words on
     # stderr and status 2 on a Pi the table cannot run on)
     facts="$("$PYTHON" -m hardware.pi_models shell)" \
-        || die "this Raspberry Pi cannot run the table (see the line above)"
+        || die "the table cannot be set up on this Raspberry Pi (see the line above)"
     eval "$facts"
     say "this is a $pi_model: its LEDs run through $pi_leds"
     extras="dev,$pi_extras"

@@ -20,12 +20,14 @@ import pytest
 from gpiozero import Device
 
 import hardware.buttons
+from hardware.buttons import on_raspberry_pi
 from hardware.devices import expected_layout, open_table
 from hardware.leds import LedError
 from hardware.profile import ProfileError, board_layout, load_profile, parse_profile
 from tests.support.pi import pretend
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
+OFF_A_PI = pytest.mark.skipif(on_raspberry_pi(), reason="a Raspberry Pi has these GPIO pins")
 
 NATIVE = '[scanner]\nport = "sim"\n[buttons]\npin_factory = "native"\n'
 NO_BUTTONS = '[scanner]\nport = "sim"\nboard = "4x4"\n'
@@ -33,7 +35,8 @@ NO_BUTTONS = '[scanner]\nport = "sim"\nboard = "4x4"\n'
 
 @pytest.fixture
 def off_a_pi(monkeypatch, tmp_path):
-    """This machine, and the commands the test starts, are no Raspberry Pi (even on one)."""
+    """This machine, and the commands the test starts, are no Raspberry Pi (even on one: for
+    a test that opens no real pins, only the table's judgement of the machine counts)."""
     pretend(monkeypatch, tmp_path, None)
 
 
@@ -48,6 +51,7 @@ def _threads() -> set[threading.Thread]:
     return set(threading.enumerate())
 
 
+@OFF_A_PI
 @pytest.mark.parametrize(("text", "source", "factory"), [
     (None, "reference", "lgpio"),
     (None, "gpio-only", "lgpio"),
@@ -56,7 +60,7 @@ def _threads() -> set[threading.Thread]:
     (NO_BUTTONS, "no-buttons.toml", "default"),
 ])
 def test_a_gpio_profile_off_a_pi_is_refused_naming_the_key_and_the_profile_to_use(
-        off_a_pi, no_default_factory, text, source, factory):
+        no_default_factory, text, source, factory):
     profile = load_profile(source) if text is None else parse_profile(text, source)
     before = _threads()
     with pytest.raises(ProfileError) as err:
@@ -101,8 +105,9 @@ def test_on_a_pi_whose_pins_cannot_be_claimed_the_fix_fits_the_cause(monkeypatch
 
 
 @pytest.mark.processes
+@OFF_A_PI
 @pytest.mark.parametrize("profile", ["reference", "gpio-only", "empty"])
-def test_obelisk_diag_with_a_pi_profile_off_a_pi_says_so_in_one_line(off_a_pi, tmp_path, profile):
+def test_obelisk_diag_with_a_pi_profile_off_a_pi_says_so_in_one_line(tmp_path, profile):
     if profile == "empty":
         (tmp_path / "empty.toml").write_text("", "utf-8")
         profile = str(tmp_path / "empty.toml")
