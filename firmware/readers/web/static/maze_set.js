@@ -140,48 +140,49 @@ function wallsOf(b, view, set, paint) {
 
 /** The strip under the board: the pieces beside it (each tapped to take it in the hand, or
  * to lay the hand's piece back beside the board), the walls in the box, and what each hand
- * holds, drawn as it looks. The targets to tap there.
+ * holds, drawn as it looks, a little smaller than on the board. The targets to tap there.
  * @param {import("./svg.js").Board} b @param {MazeSet} set @param {Painters} paint
  * @returns {import("./taps.js").Target[]} */
 export function sideStrip(b, set, paint) {
   const [, , width, height] = (b.root.getAttribute("viewBox") || "").split(" ").map(Number);
-  const s = b.size;
+  const s = b.size * 0.8; // a piece's spot here
   const top = height + 2;
-  b.root.setAttribute("viewBox", `0 0 ${width} ${top + s + 16}`);
+  const tall = s + 8;
+  b.root.setAttribute("viewBox", `0 0 ${width} ${top + tall + 2}`);
   const strip = svg("g", { class: "beside" },
-    svg("rect", { x: 2, y: top, width: width - 4, height: s + 14, rx: 6, class: "beside-ground" }),
-    svg("text", { x: 8, y: top + 11, class: "beside-label" }, "beside the board"));
+    svg("rect", { x: 2, y: top, width: width - 4, height: tall, rx: 6, class: "beside-ground" }),
+    svg("text", { x: 8, y: top + 7, class: "beside-label" }, "beside the board"));
   /** @type {import("./taps.js").Target[]} */
   const targets = [];
-  const held = Object.entries(set.held).flatMap(([seat, pieces]) => pieces.map((p) => [seat, p]));
+  /** @param {string} piece @param {number} x @param {string} cls */
+  const pieceAt = (piece, x, cls) => piece === "obelisk" ? paint.obelisk(x, top + 6, s, cls)
+    : paint.segment(x, top + 6, s, Number(piece.split(" ")[1]), cls);
   PIECES.forEach((piece, i) => {
     const x = 6 + i * s;
-    const number = piece === "obelisk" ? undefined : Number(piece.split(" ")[1]);
-    if (set.beside.includes(piece)) {
-      const drawn = piece === "obelisk" ? paint.obelisk(x, top + 12, s, "")
-        : paint.segment(x, top + 12, s, number, "");
+    const lies = set.beside.includes(piece);
+    if (lies) {
+      const drawn = pieceAt(piece, x, "");
       drawn.dataset.beside = piece;
       strip.append(drawn);
     }
-    const words = set.beside.includes(piece) ? `${piece === "obelisk" ? "the obelisk" : piece} `
-      + "beside the board" : "beside the board";
-    targets.push({ name: `beside:${piece}`, x, y: top, width: s, height: s + 14, label: words });
+    targets.push({ name: `beside:${piece}`, x, y: top, width: s, height: tall,
+      label: lies ? `${piece === "obelisk" ? "the obelisk" : piece} beside the board`
+        : "beside the board" });
   });
-  const boxX = 6 + PIECES.length * s;
+  const boxX = 10 + PIECES.length * s;
   strip.append(svg("g", { class: "box", "data-box": set.box },
     svg("title", {}, `${set.box} walls in the box`),
-    paint.wall(boxX + 6, top + 18, s * 0.6, "SW", ""),
-    svg("text", { x: boxX + s * 0.6 + 10, y: top + s * 0.55, class: "box-count" }, `×${set.box}`)));
-  const handX = boxX + s + 8;
-  strip.append(svg("text", { x: handX, y: top + 11, class: "beside-label" }, "in a hand"));
-  held.forEach(([seat, piece], i) => {
-    const number = piece === "obelisk" ? undefined : Number(piece.split(" ")[1]);
-    const x = handX + i * s * 0.6 - s * 0.2;
-    const drawn = piece === "obelisk" ? paint.obelisk(x, top + 12, s, "held")
-      : paint.segment(x, top + 12, s, number, "held");
-    drawn.dataset.held = `${seat} ${piece}`;
-    strip.append(drawn);
-  });
+    paint.wall(boxX, top + 12, s * 0.6, "SW", ""),
+    svg("text", { x: boxX + s * 0.6 + 4, y: top + tall / 2 + 2, class: "box-count" },
+      `×${set.box}`)));
+  const handX = boxX + s * 1.5;
+  strip.append(svg("text", { x: handX, y: top + 7, class: "beside-label" }, "in a hand"));
+  Object.entries(set.held).flatMap(([seat, pieces]) => pieces.map((p) => [seat, p]))
+    .forEach(([seat, piece], i) => {
+      const drawn = pieceAt(piece, handX + i * s * 0.6 - s * 0.15, "held");
+      drawn.dataset.held = `${seat} ${piece}`;
+      strip.append(drawn);
+    });
   b.root.append(strip);
   return targets;
 }
