@@ -63,6 +63,19 @@ def _taken(follow: Follow, before: int, what: str) -> None:
     follow.until(lambda: follow.accepted() > before or follow.over, 60, what)
 
 
+def _caught_up(finger: Finger, follow: Follow) -> None:
+    """Wait until the page shows every action the table took, and no offer once none is on:
+    a tap aimed while the board is drawn again in another size (an offer gone) lands on
+    another square."""
+    played = follow.accepted()
+    offered = bool(follow.offer)
+    finger.page.wait_for_function(
+        """([played, offered]) => document.getElementById('status').textContent
+             .startsWith(`${played} action`)
+           && document.getElementById('offer').hidden !== offered""",
+        arg=[played, offered], timeout=30_000)
+
+
 def _start(finger: Finger, follow: Follow) -> None:
     """Press A in the bar until the game starts, the lights drawn on the board."""
     follow.until(lambda: follow.state in ("setup", "play"), 30, "the maze table")
@@ -83,6 +96,7 @@ def _set_out(finger: Finger, follow: Follow) -> None:
     """The obelisk, then each segment, taken from beside the board and put on its square."""
     for piece, square in zip(("obelisk", "segment 2", "segment 3", "segment 4", "segment 5"),
                              (OBELISK, *LAID), strict=True):
+        _caught_up(finger, follow)
         before = follow.accepted()
         finger.act(f'#drawing [data-tap="beside:{piece}"]')
         finger.page.wait_for_selector(f'#drawing [data-held$=" {piece}"]', timeout=30_000)
@@ -92,6 +106,7 @@ def _set_out(finger: Finger, follow: Follow) -> None:
 
 def _wall(finger: Finger, follow: Follow) -> None:
     """A wall stood on its square, drawn facing the way lit; turned once, then held."""
+    _caught_up(finger, follow)
     before = follow.accepted()
     finger.act(f'#drawing [data-tap="{WALL}"]')
     follow.until(lambda: follow.offer and follow.offer["kind"] == "choose", 60,
@@ -111,6 +126,7 @@ def _wall(finger: Finger, follow: Follow) -> None:
 def _move(finger: Finger, follow: Follow, frm: str, to: str, first: bool) -> None:
     """The obelisk lifted off ``frm`` and put on ``to``; a claim held on the Architect's
     button, once lit (pressed on to it first)."""
+    _caught_up(finger, follow)
     before = follow.accepted()
     finger.act(f'#drawing [data-tap="{frm}"]')
     if first:  # in the hand: faint where it stood, outlined; its reach lit on the board
