@@ -237,7 +237,9 @@ def test_the_hands_lift_the_obelisk_as_a_hand_does_and_a_piece_off_the_board_is_
         look = _tap(table, "d4")
         assert look["squares"]["d4"] == ["segment 2", "obelisk"], look
         assert look["squares"]["f6"] == ["segment 5"], look
-        assert page.evaluate(LABEL, "d4") == "d4: the obelisk on segment 2"
+        # (the drawing is drawn again once the page has the set as it stands: waited for)
+        page.wait_for_function(f"() => ({LABEL})('d4') === 'd4: the obelisk on segment 2'",
+                               timeout=30_000)
         assert "only the obelisk moves" not in follow.problem, follow.problem
         _tap(table, "d4")
         _tap(table, "h8")  # back onto segment 3, and the claim confirmed

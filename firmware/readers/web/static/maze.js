@@ -103,7 +103,7 @@ export function draw(view) {
   const set = drawSet(b, view, { obelisk: obeliskAt, segment: segmentAt, wall: wallAt });
   const beside = set ? sideStrip(b, set, { obelisk: obeliskAt, segment: segmentAt, wall: wallAt })
     : [];
-  tapTargets(b.root, [...squaresOf(b, set), ...beside], view.tap);
+  tapTargets(b.root, [...squaresOf(b, size, set), ...beside], view.tap);
   return b.root;
 }
 
@@ -145,15 +145,15 @@ export function wallAt(x, y, s, orientation, cls) {
 
 /** Every square of the board as a place to tap, named as the hands name it, said as the
  * wooden set has it (what a tap acts on), or as empty where the set is not known.
- * @param {import("./svg.js").Board} b
+ * @param {import("./svg.js").Board} b @param {number} size  the board's rows and columns
  * @param {import("./maze_set.js").MazeSet | null} set
  * @returns {import("./taps.js").Target[]} */
-function squaresOf(b, set) {
+function squaresOf(b, size, set) {
   /** @type {import("./taps.js").Target[]} */
   const targets = [];
   const walls = new Set(set?.walls || []);
-  for (let row = 0; row < 8; row += 1) {
-    for (let col = 0; col < 8; col += 1) {
+  for (let row = 0; row < size; row += 1) {
+    for (let col = 0; col < size; col += 1) {
       const name = squareName(row, col);
       const { x, y } = b.at(row, col);
       const stack = set?.squares[name] || [];
