@@ -167,6 +167,9 @@ def _turns(finger: Finger, follow: Follow, solo: bool) -> None:
             continue
         to = pos.string_to_action(_asked(follow, follow.accepted())).to if solo \
             else plan(pos).route[0]
+        if solo:  # the ask drawn, and said above the board: the board moved down for it
+            finger.page.wait_for_selector(
+                f'#drawing .outline.ask[data-square="{square_name(to)}"]', timeout=30_000)
         _move(finger, follow, square_name(pos.obelisk), square_name(to), not first)
         first = True
 
