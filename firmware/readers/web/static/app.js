@@ -337,7 +337,7 @@ function paint() {
     drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,
       change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
       reveals: page.reveals, over: page.over, asked: page.asked, set: page.set,
-      lights: page.lights, tap: page.set ? tapPlace : null });
+      lights: page.lights, tap: page.set ? tapPlace : null, offer: page.offer });
   }
   drawLights($("lights"), one ? [] : page.lights);
   placeReach(one);
