@@ -255,6 +255,6 @@ export function drawHands(table, seat, act, _obs, who, drawn = false) {
   return html("div", { class: "hands-towers" },
     hand(seat, who, held, act), modes, html("div", { class: "hands-both" },
       tower(table, 0, seat, act, held, mode, drawn), tower(table, 1, seat, act, held, mode, drawn)),
-    drawn ? null : why,
+    why,
     pads(table, seat, act, held), pile(table, seat, act, held));
 }

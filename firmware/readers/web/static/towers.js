@@ -229,7 +229,11 @@ export function draw(view) {
     root.append(svg("text", { x: left + span / 2, y: height - 6, class: `tower-name player-${p.toLowerCase()}` },
       `tower ${p}: ${seen.scores?.[p] ?? 0}${over ? ` (−${seen.penalties[p]})` : ""}`));
     // with a block in a hand, a rod is where its corner goes; with none, a free block lifts
-    if (holds) targets.push(...rodTargets(p, width, left, base));
+    if (holds) {
+      const block = held(view, set)?.[1];
+      greyRods(g, p, width, block);
+      targets.push(...rodTargets(p, width, left, base, block));
+    }
     else if (set) targets.push(...blockTargets(p, set.towers[i] || [], left, base));
   });
   root.append(row(view, set, height - 2, targets));
@@ -250,7 +254,7 @@ const PILE_COLOURS = ["black", "yellow", "red", "green", "blue"];
  * The wooden set as the hands panel saw it last (firmware/towers/hands.py look): what the
  * drawing taps, and where it shows that the set differs from the game.
  * @typedef {{id: string, colour: string, cells: number[][]}} WoodBlock
- * @typedef {WoodBlock & {turn: number, turns: number, shape: number[][]}} WoodHeld
+ * @typedef {WoodBlock & {turn: number, turns: number, shape: number[][], spots: number[][]}} WoodHeld
  * @typedef {{game: string, pads: (WoodBlock | null)[], pile: WoodBlock[],
  *   fallen: WoodBlock[], held: Record<string, WoodHeld | null>,
  *   towers: (WoodBlock & {at: number[][], free: boolean})[][]}} WoodenSet
@@ -317,17 +321,40 @@ function differs(g, game, wood) {
   }
 }
 
-/** Each rod of player ``p``'s tower as a place to tap: its diamond on the plate.
+/** The rods where the held block, as it is turned, would stick out of the tower with its
+ * corner there: greyed on the plate.
+ * @param {SVGElement} g @param {string} p @param {number} width
+ * @param {WoodHeld | Block | undefined} block */
+function greyRods(g, p, width, block) {
+  if (!block || !("spots" in block)) return;
+  const spots = new Set(block.spots.map((s) => s.join()));
+  const plate = g.querySelector(".plate");
+  for (let x = 0; x < width; x += 1) {
+    for (let y = 0; y < width; y += 1) {
+      if (spots.has(`${x},${y}`)) continue;
+      plate?.after(svg("polygon", { points: points(diamond(x, y)), class: "cannot",
+        "data-cannot": `${p}:${rodName(x, y)}` }));
+    }
+  }
+}
+
+/** Each rod of player ``p``'s tower as a place to tap: its diamond on the plate, saying
+ * whether the held block (as it is turned) may go there with its corner, and why not.
  * @param {string} p @param {number} width @param {number} left @param {number} base
+ * @param {WoodHeld | Block | undefined} block  the block in the hand the drawing shows
  * @returns {import("./taps.js").Target[]} */
-function rodTargets(p, width, left, base) {
+function rodTargets(p, width, left, base, block) {
+  const spots = block && "spots" in block ? new Set(block.spots.map((s) => s.join())) : null;
   /** @type {import("./taps.js").Target[]} */
   const targets = [];
   for (let x = 0; x < width; x += 1) {
     for (let y = 0; y < width; y += 1) {
       const spot = diamond(x, y).map(([sx, sy]) => [sx + left, sy + base]);
+      const can = !spots || spots.has(`${x},${y}`);
       targets.push({ name: `rod-${p}-${rodName(x, y)}`, ...boxOf(spot), points: points(spot),
-        label: `rod ${rodName(x, y)} of tower ${p}: the held block's corner goes here` });
+        label: `rod ${rodName(x, y)} of tower ${p}: ${can ? "the held block's corner goes here"
+          : `the ${blockName(block || { colour: "" })}, turned as it is, would stick out of `
+            + "the tower with its corner here"}` });
     }
   }
   return targets;
@@ -377,21 +404,22 @@ function row(view, set, top, targets) {
     targets.push({ name: `pile-${colour}`, x, y: top + 2, width: PILE - 2, height: PAD + 2,
       label: `the pile: ${counts[colour]} ${colour}; with a block in the hand, it goes back` });
   });
-  g.append(svg("text", { x: 80, y: top + 58, class: "pile-name" }, "the pile"));
+  g.append(svg("text", { x: 80 + (PILE * PILE_COLOURS.length) / 2, y: top + 58,
+    class: "pile-name" }, "the pile"));
   const hand = held(view, set);
   if (hand) {
     const [who, block] = hand;
     const x = 220;
-    g.append(svg("text", { x, y: top + 8, class: "hand-name" }, `${who}'s hand`));
+    g.append(svg("text", { x: x + 24, y: top + 58, class: "hand-name" }, `${who}'s hand`));
     const shape = "shape" in block ? block.shape : [[0, 0, 0]];
-    const drawn = mini(shape, block.colour, x + 2, top + 46, 0.42, "held");
+    const drawn = mini(shape, block.colour, x, top + 40, 0.5, "held");
     drawn.setAttribute("data-held", block.id);
     if ("turn" in block) {
       drawn.setAttribute("data-turn", String(block.turn));
       drawn.append(svg("circle", { cx: (corner(0.5, 0.5, 0)[0]), cy: corner(0.5, 0.5, 0)[1],
         r: 4, class: "corner", "data-corner": "hand" }));
       targets.push({ name: "hand", x, y: top, width: 48, height: ROW - 2,
-        label: `the ${blockName(block)} in ${who}'s hand, turned ${block.turn + 1} of `
+        label: `the ${blockName(block)} in player ${who}'s hand, turned ${block.turn + 1} of `
           + `${block.turns}, its corner marked: tap to turn it` });
     }
     g.append(drawn);
@@ -422,16 +450,30 @@ function pad(view, set, i, x, top, targets) {
     drawn.setAttribute("data-ask", view.asked?.kind || "ask");
     g.append(drawn);
   }
-  const game = seen.zone.map((b) => b.colour).sort().join();
-  const wood = set ? set.pads.flatMap((b) => (b ? [b.colour] : [])).sort().join() : game;
-  if (wood !== game && block) {
+  const missing = set ? padsDiffer(seen, set)[i] : null;
+  if (missing !== null) { // the game's block lifted off this pad (drawn faint), or one it has not
+    if (missing) g.append(mini([[0, 0, 0]], missing, x + 8, top + 34, 0.95, "pad-cube lifted"));
     g.append(svg("rect", { x: x + 1, y: top + 3, width: PAD - 2, height: PAD - 2, rx: 4,
       class: "outline differs", "data-differs": `pad-${i + 1}` }));
   }
-  g.append(svg("text", { x: x + 3, y: top + 58, class: "pad-name" }, `pad ${i + 1}`));
+  g.append(svg("text", { x: x + PAD / 2, y: top + 58, class: "pad-name" }, `pad ${i + 1}`));
   targets.push({ name: `pad-${i + 1}`, x, y: top + 2, width: PAD, height: PAD,
     label: `zone pad ${i + 1}: ${block ? blockName(block) : "empty"}` });
   return g;
+}
+
+/** Which pads of the wooden set differ from the game's zone (told by colour, as the pads
+ * weigh them): for each pad, null where they agree, "" for a block the game has not taken,
+ * or the colour of the game's block no longer on an empty pad (in a hand).
+ * @param {TowersObservation} seen @param {WoodenSet} set @returns {(string | null)[]} */
+function padsDiffer(seen, set) {
+  const left = seen.zone.map((b) => b.colour);
+  const out = set.pads.map((b) => {
+    const at = b ? left.indexOf(b.colour) : -1;
+    if (at >= 0) left.splice(at, 1);
+    return b && at < 0 ? "" : null;
+  });
+  return out.map((d, i) => (set.pads[i] || !left.length ? d : left.shift() || null));
 }
 
 /** How many blocks of each colour lie in the pile: the wooden set's (knocked-off blocks
@@ -447,7 +489,7 @@ function pileCounts(seen, set) {
 }
 
 /** The block in a hand, and whose: the wooden set's (its shape as it is turned) for the seat
- * to move first, or the game's where the page has no set.
+ * to move first (its seat, "A"), or the game's where the page has no set.
  * @param {TowersView} view @param {WoodenSet | null} set
  * @returns {[string, WoodHeld | Block] | null} */
 function held(view, set) {
@@ -455,7 +497,7 @@ function held(view, set) {
   const hands = set ? set.held : view.obs.hands;
   const seat = order.find((p) => hands[p]);
   const block = seat ? hands[seat] : null;
-  return seat && block ? [view.players?.[seat] || `player ${seat}`, block] : null;
+  return seat && block ? [seat, block] : null;
 }
 
 /** A small picture of cubes (a block's shape, a pile's cube) at (x, y), scaled.
