@@ -222,7 +222,8 @@ export function draw(view) {
     const base = top * Z + width * H + 6;
     g.setAttribute("transform", `translate(${left},${base})`);
     g.setAttribute("data-player", p);
-    glowRods(g, p, view.lights || [], width);
+    // (the game over, the drawing is the game's end, as its replay draws it: no lights)
+    if (!view.over) glowRods(g, p, view.lights || [], width);
     cornerOf(g, p, asked.cubes.filter((c) => c.player === p).map((c) => c.cell));
     if (set) differs(g, seen.towers[p], set.towers[i] || []);
     root.append(g);
@@ -435,7 +436,7 @@ function pad(view, set, i, x, top, targets) {
   const seen = view.obs;
   const block = set ? set.pads[i] : seen.zone[i] || null;
   const g = svg("g", { class: "zone-pad", "data-pad": i + 1 });
-  const light = (view.lights || []).find((s) => s.strip === "zone")?.colours[i];
+  const light = view.over ? null : (view.lights || []).find((s) => s.strip === "zone")?.colours[i];
   g.append(svg("rect", { x, y: top + 2, width: PAD, height: PAD, rx: 4, class: "pad-plate" }));
   if (light && light !== "#000000") {
     g.append(svg("rect", { x: x + 2, y: top + 4, width: PAD - 4, height: PAD - 4, rx: 3,
@@ -447,7 +448,7 @@ function pad(view, set, i, x, top, targets) {
   else if (shape?.cells) {
     const low = shape.cells.map(([cx, cy, cz]) => [cx, cy, cz]);
     const drawn = mini(low, null, x + 4, top + 38, 0.34, `mark ${view.asked?.kind || "ask"}`);
-    drawn.setAttribute("data-ask", view.asked?.kind || "ask");
+    drawn.setAttribute("data-asked-pad", view.asked?.kind || "ask");
     g.append(drawn);
   }
   const missing = set ? padsDiffer(seen, set)[i] : null;
