@@ -108,7 +108,7 @@ function hand(seat, name, held, act) {
       ? `turned ${held.turn + 1} of ${counted(held.turns, "way")}` : "the same whichever way it turns"}`
       + " (from above, each rod with its cubes' levels):"),
     shape(held.shape),
-    button("turn it", { "data-act": "turn", "data-in-reach": held.turns > 1 ? "turn" : null,
+    button("turn it", { "data-act": "turn", "data-in-reach": "turn",
       "data-reach-words": "turn the block" }, () => act({ act: "turn", seat }), held.turns > 1,
       `the ${blockName(held)} looks the same whichever way it turns`),
     button("back to the pile", { "data-act": "back" }, () => act({ act: "back", seat })),
@@ -154,7 +154,9 @@ function tower(table, index, seat, act, held, mode, drawn) {
     html("h3", {}, `Player ${owner}'s tower`, table.hovering === index ? " (a hand hovers)" : ""),
     drawn ? null : grid, list,
     button("knock the tower", { "data-knock": index, "data-reach-words": `knock tower ${owner}`,
-      "data-in-reach": blocks.length && !held ? `knock-${owner}` : null },
+      // in the bar while the hand is empty (turning and hovering take its place while a
+      // block is held: the bar keeps its height, the drawing its size)
+      "data-in-reach": held ? null : `knock-${owner}` },
     () => act({ act: "knock", tower: index }), blocks.length > 0, "the tower is empty"));
 }
 

@@ -54,12 +54,14 @@ let drawn = "";
  * under a finger would lose its tap). */
 function fill() {
   const found = standIns();
-  const now = JSON.stringify(found.map(([, words, name]) => [words, name]));
+  const now = JSON.stringify(found.map(([original, words, name]) => [words, name,
+    original.hasAttribute("disabled")]));
   if (now === drawn && row.childElementCount === found.length) return;
   drawn = now;
   row.replaceChildren(...found.map(([original, words, name]) => {
     const button = html("button", { type: "button", "data-reach": name,
-      class: original.classList.contains("main") ? "main" : null }, words);
+      class: original.classList.contains("main") ? "main" : null,
+      disabled: original.hasAttribute("disabled") ? "" : null }, words);
     // the one it stands for, as it is then (the panel may have drawn it again since)
     button.addEventListener("click", () => {
       const id = original.id;
