@@ -29,6 +29,12 @@ function standIns() {
     const name = `${el.dataset.hold ? "hold" : "press"}-${el.dataset.press}`;
     found.push([el, el.textContent || name, name]);
   }
+  // what a game's hands offer that is not a place on its drawing (the towers' turning of the
+  // held block), each marked with its name in the bar and its words there
+  for (const node of document.querySelectorAll("#hands:not([hidden]) [data-in-reach]")) {
+    const el = /** @type {HTMLElement} */ (node);
+    found.push([el, el.dataset.reachWords || el.textContent || "", el.dataset.inReach || ""]);
+  }
   const setUp = document.querySelector('#hands:not([hidden]) [data-act="setup"]');
   if (setUp && document.body.dataset.state === "setup") {
     found.unshift([/** @type {HTMLElement} */ (setUp), "set the pieces out", "setup"]);
@@ -48,12 +54,14 @@ let drawn = "";
  * under a finger would lose its tap). */
 function fill() {
   const found = standIns();
-  const now = JSON.stringify(found.map(([, words, name]) => [words, name]));
+  const now = JSON.stringify(found.map(([original, words, name]) => [words, name,
+    original.hasAttribute("disabled")]));
   if (now === drawn && row.childElementCount === found.length) return;
   drawn = now;
   row.replaceChildren(...found.map(([original, words, name]) => {
     const button = html("button", { type: "button", "data-reach": name,
-      class: original.classList.contains("main") ? "main" : null }, words);
+      class: original.classList.contains("main") ? "main" : null,
+      disabled: original.hasAttribute("disabled") ? "" : null }, words);
     // the one it stands for, as it is then (the panel may have drawn it again since)
     button.addEventListener("click", () => {
       const id = original.id;
