@@ -115,12 +115,14 @@ class Walk:
 
 
 def _asked(follow: Follow) -> list[dict]:
-    """The computer's move asked since the person's last move was taken, as its marks."""
+    """The computer's move asked since the last action was taken (its own first choice of
+    two included: the ask before it still names the block already on its pad), as its
+    marks."""
     def found():
         events = follow.events
-        mine = max([i for i, e in enumerate(events) if e["event"] == "accepted"
-                    and e["player"] == "A"], default=0)
-        asks = [e for e in events[mine:] if e["event"] == "asked"]
+        last = max([i for i, e in enumerate(events) if e["event"] in ("accepted", "takeback")],
+                   default=0)
+        asks = [e for e in events[last:] if e["event"] == "asked"]
         return asks[-1]["where"] if asks else None
     return follow.until(found, STEP_S, "the computer's move asked")
 
@@ -136,7 +138,12 @@ def _computer(walk: Walk, obs: dict) -> None:
             for b in look["pads"]:
                 if b and b["colour"] in wanted:
                     wanted.remove(b["colour"])
-            if not wanted or None not in look["pads"]:
+            if not wanted or None not in look["pads"]:  # both on the pads: the choosing is
+                # over once the table took both (one taken alone is not the computer's turn
+                # over: its second choice comes, with no new ask)
+                walk.follow.until(lambda: walk.follow.obs["phase"] != "choose"
+                                  or walk.follow.over or walk.follow.offer, STEP_S,
+                                  "the computer's two choices taken")
                 return
             walk.take_colour(wanted[0])
             walk.take_pad(look["pads"].index(None))
