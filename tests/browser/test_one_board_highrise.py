@@ -72,9 +72,16 @@ def _start(finger: Finger, follow: Follow) -> None:
     raise AssertionError(f"the game did not start: {follow.problem!r}")
 
 
-def _lean_asked(finger: Finger) -> None:
+def _since(follow: Follow, told: int, kind: str) -> bool:
+    """Whether the table told an event of ``kind`` after its first ``told`` events."""
+    return any(e["event"] == kind for e in follow.events[told:])
+
+
+def _lean_asked(finger: Finger, follow: Follow) -> None:
     """A lean begun on a1: a1 and the squares beside it marked, the bar saying to tap one;
-    a1 again, and no lean is begun (nothing leans: the game goes on as it was)."""
+    a1 again, and no lean is begun. Then a lean made (a1 and a2): the table refuses it, the
+    drawing shows the leaning pyramid on both squares to put right, and lifting it from a1
+    (the bar's lift, the drawing's square) puts it right."""
     page = finger.page
     finger.act('[data-reach="mode-lean"]')
     finger.act('#drawing [data-tap="a1"]')
@@ -87,6 +94,16 @@ def _lean_asked(finger: Finger) -> None:
     finger.act('#drawing [data-tap="a1"]')
     page.wait_for_selector("#drawing [data-lean-to]", state="detached", timeout=30_000)
     assert page.is_hidden("#reach-say")
+    finger.act('#drawing [data-tap="a1"]')
+    told = len(follow.events)
+    finger.act('#drawing [data-tap="a2"]')  # leaned across a1 and a2: no pyramid weighs so
+    follow.until(lambda: _since(follow, told, "refused"), 60, "the lean refused")
+    for square in ("a1", "a2"):
+        page.wait_for_selector(f'#drawing [data-differs="{square}"]', timeout=30_000)
+    finger.act('[data-reach="mode-lift"]')
+    finger.act('#drawing [data-tap="a1"]')
+    follow.until(lambda: _since(follow, told, "repaired"), 60, "the lean put right")
+    page.wait_for_selector("#drawing [data-differs]", state="detached", timeout=30_000)
     finger.act('[data-reach="mode-set"]')
 
 
@@ -97,16 +114,23 @@ def _covered(page) -> None:
     assert page.query_selector("#drawing [data-value]") is None, "a hidden value drawn"
 
 
-def _place(finger: Finger, follow: Follow, size: str, square: str) -> None:
+def _place(finger: Finger, follow: Follow, seat: str, size: str, square: str) -> None:
+    """The size tapped in the bar unless it is the one chosen already, then the square."""
     before = follow.accepted()
-    finger.act(f'[data-reach="size-{size}"]')
+    # the bar's sizes are the mover's once the hands follow the turn (the other's may have
+    # none of that size left: greyed out, a tap on it does nothing)
+    finger.page.wait_for_selector(f'#hands [data-hands-of="{seat}"]', timeout=30_000)
+    chosen = f'[data-reach="size-{size}"]'
+    finger.page.wait_for_selector(f"{chosen}:not([disabled])", timeout=30_000)
+    if finger.page.get_attribute(chosen, "aria-pressed") != "true":
+        finger.act(chosen)
     finger.act(f'#drawing [data-tap="{square}"]')
     follow.until(lambda: follow.accepted() > before or follow.over, 60, f"{size} {square} taken")
 
 
 def _play(finger: Finger, follow: Follow, solo: bool) -> None:
-    """Every placement to the end: the computer's as asked, a person's of the size most left,
-    on each square in turn."""
+    """Every placement to the end: the computer's as asked, a person's the largest they have
+    left (the size chosen changes seldom), on each square in turn."""
     left = {seat: {size.label: n for size, n in OPTIONS.pieces().items()} for seat in "AB"}
     turn = 0
     while follow.over is None:
@@ -117,11 +141,11 @@ def _play(finger: Finger, follow: Follow, solo: bool) -> None:
         if solo and seat == "B":
             size, square = _asked(finger, follow, follow.accepted())
         else:
-            size = max(left[seat], key=lambda s: left[seat][s])
+            size = next(s for s in ("large", "medium", "small") if left[seat][s])
             square = SQUARES[turn % len(SQUARES)]
             turn += 1
         left[seat][size] -= 1
-        _place(finger, follow, size, square)
+        _place(finger, follow, seat, size, square)
 
 
 def _nothing_told_early(events: list[dict]) -> None:
@@ -151,7 +175,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
                               " t.clientHeight / parseFloat(getComputedStyle(t).lineHeight); }")
         assert lines <= 2.05, f"the turn line takes {lines:.1f} lines in the bar"
         _covered(page)
-        _lean_asked(finger)
+        _lean_asked(finger, follow)
         _play(finger, follow, "--solo" in flags)
         follow.until(lambda: follow.over, 60, "the end")
         page.wait_for_selector("#ending:not([hidden])", timeout=30_000)

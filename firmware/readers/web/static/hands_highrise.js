@@ -87,11 +87,13 @@ function squares(table, seat, act) {
       + "small, M medium), lean one leaning", table.cols));
 }
 
-/** What the bar says while a lean's second square is to pick (null: nothing to say). */
+/** What the bar says while a lean's second square is to pick (null: nothing to say): one
+ * short line, so the drawing keeps its room on a small phone (its first square tapped
+ * again, or another mode, and no lean is begun). */
 function leanWords() {
   const first = leanFrom();
-  return first ? html("p", { class: "hands-lean", "data-reach-say": "" }, `Lean from ${first}: tap a `
-    + `marked square beside it (${first} again: no lean).`)
+  return first ? html("p", { class: "hands-lean", "data-reach-say": "" }, `Lean from ${first}: now tap `
+    + "a marked square.")
     : null;
 }
 

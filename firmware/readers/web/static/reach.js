@@ -54,7 +54,8 @@ function standIns() {
 let drawn = "";
 
 /** The bar's buttons again, only when what they stand for changed (a button drawn again
- * under a finger would lose its tap). */
+ * under a finger would lose its tap): the same buttons in the same order keep their nodes,
+ * only their words and state brought up to date (a count of pieces left, the one chosen). */
 function fill() {
   const found = standIns();
   const said = document.querySelector("#hands:not([hidden]) [data-reach-say]")?.textContent || "";
@@ -67,21 +68,37 @@ function fill() {
     original.getAttribute("aria-pressed"), original.hasAttribute("disabled")]));
   if (now === drawn && row.childElementCount === found.length) return;
   drawn = now;
+  const names = found.map(([, , name]) => name);
+  const kept = [...row.children].map((b) => /** @type {HTMLElement} */ (b));
+  if (kept.length === names.length && kept.every((b, i) => b.dataset.reach === names[i])) {
+    found.forEach(([original, words], i) => standFor(kept[i], original, words));
+    return;
+  }
   row.replaceChildren(...found.map(([original, words, name]) => {
     const button = html("button", { type: "button", "data-reach": name,
-      class: original.classList.contains("main") ? "main" : null,
-      "aria-pressed": original.getAttribute("aria-pressed"),
-      disabled: original.hasAttribute("disabled") ? "" : null, title: original.title || null },
-    words);
+      class: original.classList.contains("main") ? "main" : null });
     // the one it stands for, as it is then (the panel may have drawn it again since)
+    const id = original.id;
     button.addEventListener("click", () => {
-      const id = original.id;
       const now = id ? document.getElementById(id)
         : standIns().find(([, , n]) => n === name)?.[0];
       now?.click();
     });
-    return button;
+    return standFor(button, original, words);
   }));
+}
+
+/** A stand-in's words and state as its original's now: pressed, greyed out (and why).
+ * @param {HTMLElement} button @param {HTMLElement} original @param {string} words */
+function standFor(button, original, words) {
+  if (button.textContent !== words) button.textContent = words;
+  for (const name of ["aria-pressed", "title"]) {
+    const value = original.getAttribute(name);
+    if (value === null) button.removeAttribute(name);
+    else button.setAttribute(name, value);
+  }
+  button.toggleAttribute("disabled", original.hasAttribute("disabled"));
+  return button;
 }
 
 /** Moves ``node`` into ``box`` (first), once. @param {HTMLElement} node @param {HTMLElement} box */
