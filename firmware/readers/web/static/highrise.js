@@ -155,7 +155,7 @@ function drawSet(b, seen, wood) {
   const [one, two] = (wood.leaning?.squares || []).map((name) => b.place(name));
   if (one && two && wood.leaning) {
     const owner = wood.leaning.pyramid.split(" ")[0].toLowerCase();
-    b.layer.append(pyramid((one.x + two.x) / 2 + s / 2, (one.y + two.y) / 2 + s * 0.25, s * 0.5,
+    b.layer.append(pyramid((one.x + two.x) / 2 + s / 2, (one.y + two.y) / 2 + s * 0.15, s * 0.7,
       `tier wood leaning player-${owner}`));
   }
 }
