@@ -22,7 +22,9 @@ say() { printf 'setup: %s\n' "$*"; }
 die() { printf '\nsetup: FAILED: %s\n' "$*" >&2; exit 1; }
 trap 'die "the step \"$BASH_COMMAND\" (setup.sh line $LINENO) failed; see the messages above"' ERR
 
-is_pi() { grep -qas "Raspberry Pi" /proc/device-tree/model; }
+# The device tree's model, or the file OBELISK_DEVICE_TREE_MODEL names instead (a pretend Pi:
+# hardware/pi_models.py reads the same).
+is_pi() { grep -qas "Raspberry Pi" "${OBELISK_DEVICE_TREE_MODEL:-/proc/device-tree/model}"; }
 # sd_booted(3): systemd runs this machine (not a container, a chroot, a build root).
 systemd_runs() { [ -d /run/systemd/system ] && command -v systemctl >/dev/null; }
 
@@ -46,6 +48,22 @@ as_root() {
     else return 1
     fi
 }
+
+# 0. A 64-bit system, before anything is installed ---------------------------------
+# Some of the libraries (gpiod, tornado) have no 32-bit Arm builds for Python 3.11, so pip
+# would fail deep in a build. What counts is the programs' architecture (dpkg's), not the
+# kernel's: a 32-bit Raspberry Pi OS may run a 64-bit kernel.
+userland="$(dpkg --print-architecture 2>/dev/null || true)"
+kernel="$(uname -m 2>/dev/null || true)"
+if [[ $userland == arm* && $userland != arm64 ]] || { [ -z "$userland" ] && [[ $kernel == armv* ]]; }; then
+    if [ -n "$userland" ] && [ "$kernel" = aarch64 ]; then
+        found="32-bit programs (dpkg --print-architecture: $userland) on a 64-bit kernel (uname -m: $kernel)"
+    else
+        found="a 32-bit system (dpkg --print-architecture: ${userland:-none}; uname -m: $kernel)"
+    fi
+    machine="this machine"; if is_pi; then machine="this Raspberry Pi"; fi
+    die "$machine runs $found, and the table needs a 64-bit Raspberry Pi OS (Bookworm or newer): its libraries have no 32-bit builds. Nothing was installed. Write the card again with Raspberry Pi Imager (https://www.raspberrypi.com/software/), choosing \"Raspberry Pi OS (64-bit)\" (or \"Raspberry Pi OS Lite (64-bit)\" under \"Raspberry Pi OS (other)\"), then run ./setup.sh there. A Pi Zero 2 W, 3, 4 or 5 runs it; a Pi 1, 2, Zero or Zero W cannot."
+fi
 
 # 1. Python --------------------------------------------------------------------
 PYTHON="${PYTHON:-python3}"
@@ -72,7 +90,7 @@ if is_pi; then
     # pi_model, pi_family, pi_leds, pi_extras, pi_boot_config, pi_cmdline (or words on
     # stderr and status 2 on a Pi the table cannot run on)
     facts="$("$PYTHON" -m hardware.pi_models shell)" \
-        || die "this Raspberry Pi cannot run the table (see the line above)"
+        || die "the table cannot be set up on this Raspberry Pi (see the line above)"
     eval "$facts"
     say "this is a $pi_model: its LEDs run through $pi_leds"
     extras="dev,$pi_extras"
@@ -103,6 +121,15 @@ else
     "${build[@]}" .venv/bin/python -m pip install --quiet --disable-pip-version-check \
         -e ".[$extras]"
     printf '%s' "$want" > "$stamp"
+fi
+# Blinka (on a Pi) offers to pip-install backends it misses the moment `board` is imported,
+# asking "[Y/n]" at a terminal: never at run time. setup.sh installs what the table uses, so
+# every Python of this venv carries BLINKA_SKIP_DEPENDENCY_CHECK=1 (site runs a .pth's import
+# line at start-up), whatever the entry point and with no environment set by hand.
+site_packages="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
+blinka_pth='import os; os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")'
+if [ "$(cat "$site_packages/obelisk-no-runtime-installs.pth" 2>/dev/null)" != "$blinka_pth" ]; then
+    printf '%s\n' "$blinka_pth" > "$site_packages/obelisk-no-runtime-installs.pth"
 fi
 # Bytecode now, so the service starts fast even where it may not write it
 # (under systemd the checkout is read-only); -q: quiet, only new sources.
@@ -168,27 +195,27 @@ if is_pi; then
     done
     boot=/boot/firmware
     [ -f "$boot/config.txt" ] || boot=/boot
-    if [ "${#pi_boot_config[@]}" -gt 0 ]; then
-        config="$boot/config.txt"
-        [ -f "$config" ] || die "no $boot/config.txt: is this Raspberry Pi OS? The LEDs need these lines in it: ${pi_boot_config[*]}"
-        add=()
-        for line in "${pi_boot_config[@]}"; do
-            key="${line%=*}"  # dtparam=spi=on: dtparam=spi; core_freq=250: core_freq
-            if grep -qE "^[[:space:]]*${line}[[:space:]]*$" "$config"; then
-                continue
-            elif grep -qE "^[[:space:]]*${key}=" "$config"; then
-                say "note: $config sets $(grep -E "^[[:space:]]*${key}=" "$config" | head -1); the LEDs want $line, so it is left for you to decide"
+    config="$boot/config.txt"
+    if [ -f "$config" ]; then
+        # One "Obelisk Table" block, for this model: a card moved from another Pi gets the
+        # block rewritten (hardware/boot_config.py), never a second one beside it.
+        wanted="$(mktemp)"
+        "$PYTHON" -m hardware.boot_config "$config" --model "$pi_model" > "$wanted" \
+            || { rm -f "$wanted"; die "could not read $config (see the line above)"; }
+        if ! cmp -s "$wanted" "$config"; then
+            if [ "${#pi_boot_config[@]}" -gt 0 ]; then
+                say "setting ${pi_boot_config[*]} in $config, in its one Obelisk Table block, for this $pi_model (the LEDs' SPI clock; takes effect after a reboot)"
             else
-                add+=("$line")
+                say "removing the Obelisk Table block from $config: a $pi_model needs no boot settings for its LEDs (takes effect after a reboot)"
             fi
-        done
-        if [ "${#add[@]}" -gt 0 ]; then
-            say "adding ${add[*]} to $config (the LEDs' SPI clock; takes effect after a reboot)"
-            printf '\n# Obelisk Table (setup.sh): NeoPixels on SPI need SPI on and a steady core clock\n[all]\n%s\n' \
-                "$(printf '%s\n' "${add[@]}")" | as_root tee -a "$config" >/dev/null \
-                || die "could not edit $config; add these lines at its end by hand: ${add[*]}"
-            reboot_for+=("${add[@]}")
+            as_root tee "$config" < "$wanted" >/dev/null \
+                || { rm -f "$wanted"; die "could not edit $config; make its Obelisk Table block hold exactly: ${pi_boot_config[*]:-(nothing: remove it)}"; }
+            if [ "${#pi_boot_config[@]}" -gt 0 ]; then reboot_for+=("${pi_boot_config[@]}")
+            else reboot_for+=("the boot settings the LEDs no longer need"); fi
         fi
+        rm -f "$wanted"
+    elif [ "${#pi_boot_config[@]}" -gt 0 ]; then
+        die "no $boot/config.txt: is this Raspberry Pi OS? The LEDs need these lines in it: ${pi_boot_config[*]}"
     fi
     cmdline="$boot/cmdline.txt"
     for word in "${pi_cmdline[@]}"; do

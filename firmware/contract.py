@@ -191,6 +191,8 @@ class GameType:
     # draws pieces standing on squares (``firmware.sim.hands.SquareHands``)
     hidden_chance: bool = False  # its chance stays hidden until the end: a remote match
     # cannot draw it from the match's name (``firmware.match.seat``)
+    first_by: str = ""  # what decides who begins, where chance does ("the coin toss"), so
+    # a person who pressed A is told why B begins; none: the rules name who begins
     seats: str = ""  # {seat: name} where the game names its seats (the maze's roles) in
     # every word said; none: player A and player B
 

@@ -24,6 +24,7 @@ outside the standard library.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shlex
 import sys
@@ -34,11 +35,14 @@ from typing import TypedDict
 from hardware.files import KIB, read_limited
 
 MODEL_FILE = Path("/proc/device-tree/model")
+"""Where the Pi's firmware names the board (setup.sh reads the same file)."""
+MODEL_FILE_ENV = "OBELISK_DEVICE_TREE_MODEL"
+"""A file to read instead of ``MODEL_FILE`` (setup.sh honours it too): a machine made to look
+like a given Pi, or a Pi made to look like none, for the tests and the pretend-Pi checks."""
 MODEL_MOST = 4 * KIB
 """A device tree's model string is a line; anything longer is not one."""
 UNIT_MOST = 64 * KIB
 """A unit of systemd/ is a page of text."""
-"""Where the Pi's firmware names the board (setup.sh reads the same file)."""
 
 
 class PiModelError(ValueError):
@@ -108,11 +112,18 @@ _FAMILIES: tuple[tuple[tuple[str, ...], _Facts], ...] = (
      {"family": "zero2w", "boot_config": ("dtparam=spi=on", "core_freq=250"), **_SPI}),
 )
 SUPPORTED = "a Raspberry Pi Zero 2 W, 3, 4 or 5 (or a 400, 500, or Compute Module 3 to 5)"
+BOOT_KEYS = frozenset(line.rsplit("=", 1)[0] for _, facts in _FAMILIES
+                      for line in facts["boot_config"])
+"""Every config.txt setting any model's table writes (``dtparam=spi``, ``core_freq``...)."""
+_OLD = ("Raspberry Pi Model ", "Raspberry Pi 2 Model", "Raspberry Pi Zero Rev",
+        "Raspberry Pi Zero W", "Raspberry Pi Compute Module Rev")
+"""The 32-bit-only boards (Pi 1 A/B/A+/B+, 2, Zero, Zero W, Compute Module 1), by how their
+names start; any other name of a Raspberry Pi that no family above has is unknown."""
 
 
 def pi_model(model: str) -> PiModel:
     """The table's facts for the Pi the device tree names; PiModelError for a Pi it cannot
-    run on (the 32-bit-only Pi 1, 2, Zero and Zero W)."""
+    run on (the 32-bit-only Pi 1, 2, Zero and Zero W) or does not know (a newer one)."""
     name = model.replace("\0", "").strip()
     for prefixes, facts in _FAMILIES:
         for prefix in prefixes:
@@ -121,15 +132,27 @@ def pi_model(model: str) -> PiModel:
                 return PiModel(model=name, **facts)
     if not name.startswith("Raspberry Pi"):
         raise PiModelError(f"{name!r} is not a Raspberry Pi; the table runs on {SUPPORTED}")
-    raise PiModelError(f"the table cannot run on a {name}: it needs {SUPPORTED} with a "
-                       "64-bit Raspberry Pi OS (Bookworm or newer)")
+    if name.startswith(_OLD):
+        raise PiModelError(f"the table cannot run on a {name}: it needs {SUPPORTED} with a "
+                           "64-bit Raspberry Pi OS (Bookworm or newer)")
+    raise PiModelError(f"this Raspberry Pi is a model the table does not know: its device tree "
+                       f"names it {name!r}, and the table knows {SUPPORTED}. If it is a newer "
+                       "Pi, update this checkout (git pull) and run ./setup.sh again; if that "
+                       "does not know it either, report the name above as an issue of the "
+                       "project")
+
+
+def model_file() -> Path:
+    """The file naming this board: ``MODEL_FILE``, or the one ``MODEL_FILE_ENV`` names."""
+    other = os.environ.get(MODEL_FILE_ENV)
+    return Path(other) if other else MODEL_FILE
 
 
 def read_model(path: Path | None = None) -> str | None:
     """The device tree's model string, or None off a Raspberry Pi (or any board without
     one). ``path``: another file to read (tests)."""
     try:
-        text = read_limited(path or MODEL_FILE, MODEL_MOST).decode("utf-8", "replace")
+        text = read_limited(path or model_file(), MODEL_MOST).decode("utf-8", "replace")
     except OSError:
         return None
     text = text.replace("\0", "").strip()

@@ -50,11 +50,11 @@ class _Chromium:
     def get(self):
         if self._browser is None or not self._browser.is_connected():
             self.close()
-            from playwright.sync_api import sync_playwright
-
             from tests.support.browser import chromium
 
-            executable = chromium()
+            executable = chromium()  # first: on a Pi it skips, and there is no Playwright
+            from playwright.sync_api import sync_playwright
+
             self._playwright = sync_playwright().start()
             self._browser = self._playwright.chromium.launch(executable_path=executable)
         return self._browser

@@ -105,7 +105,7 @@ WORDS = {
     "takeback": {"confirmed", "slide", "agreed", "claimed"},
     "refused": {"rule", "takeback", "task", "fault"},
     "asked": {"the computer", "the other table"},
-    "remote": {"waiting", "linked", "apart", "stopped", "claimable", "claimed"},
+    "remote": {"waiting", "linked", "back", "apart", "stopped", "claimable", "claimed"},
     "match": {"asked", "offered", "agreed", "declined", "lapsed"},
 }
 """The values a few text fields may take."""

@@ -18,6 +18,7 @@ GAME = GameType(
     prepare=".hands:prepare", calibrate=".calibrate:run_calibrate",
     calibrate_help="weigh an empty board and one piece of each size",
     page="highrise", hands_page="hands_highrise", hidden_chance=True,
+    first_by="the draw for the first turn",
     flags=(Flag("--size", ("rows", "cols"), "rows x columns, 3x3 (default) to 8x8",
                 type=board_size("highrise", 3), metavar="RxC"),),
 )

@@ -215,11 +215,18 @@ class Asks:
         to = self.agreed_to
         if to is None:
             return ""
-        done = "; then ".join(table._done(table.actions[k], table.history[k])
-                              for k in range(to, len(table.actions)))
+        done = "; then ".join(self._made(table, k) for k in range(to, len(table.actions)))
         undone = len(table.actions) - to
         return (f"as agreed with the other table, take back {last_actions(undone)} ({done}): "
-                "lift those pieces off as they were before")
+                "put the pieces back as they stood before it")
+
+    @staticmethod
+    def _made(table: CoreTable[V, S], k: int) -> str:
+        """Action ``k`` in words, with who made it ("player A placed ...")."""
+        action, pos = table.actions[k], table.history[k]
+        actor = pos.actor(action)
+        who = table.SEATS[actor.value] if actor is not None else ""
+        return f"{who} {table._done(action, pos)}".strip()
 
     def on_takeback(self, table: CoreTable[V, S], to: int) -> bool:
         """The pieces here stand as the game did before ``to`` of its actions: True when a

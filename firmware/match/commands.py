@@ -123,7 +123,8 @@ def link(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
         seat.claimable = state == "claimable"
     table.tell("remote", state=state, message=words)
     if seat is not None:
-        held = {"apart": seat.far_clock.hold, "linked": seat.far_clock.release}.get(state)
+        release = seat.far_clock.release
+        held = {"apart": seat.far_clock.hold, "linked": release, "back": release}.get(state)
         shown = held(now) if held is not None else None
         if shown is not None:  # out of touch: its glass stops here; back: its last report
             table.tell("timer", player=seat.seat.value, state=shown.state,
@@ -139,8 +140,10 @@ def clock(desk: CommandDesk, table: Any, command: Command, now: float) -> str:
         raise CommandRefused("only the other table's player's hourglass is shown from afar")
     assert command.clock is not None  # ``parse`` sets it for this command
     state, seconds, left = command.clock
-    seat.far_clock.reported(Report(state, seconds, left), now)
-    table.tell("timer", player=command.player, state=state, seconds=seconds, left=left)
+    news = seat.far_clock.reported(Report(state, seconds, left), now)
+    if news and table.game_on():  # (before the game here starts: shown once it does)
+        seat.far_clock.told = True
+        table.tell("timer", player=command.player, state=state, seconds=seconds, left=left)
     return f"player {command.player}'s hourglass {state}"
 
 

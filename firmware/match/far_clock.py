@@ -16,6 +16,8 @@ from typing import NamedTuple
 
 RUNNING = ("started", "resumed")
 """The states of an hourglass that drains."""
+SHOWN = (*RUNNING, "paused")
+"""The states of an hourglass a page shows on its player's card."""
 
 
 class Report(NamedTuple):
@@ -34,10 +36,26 @@ class FarClock:
         self.last: Report | None = None
         self.at = 0.0  # when the last report came
         self.held = False
+        self.told = False  # the last report was told to the pages (else: owed, ``owed``)
 
-    def reported(self, report: Report, now: float) -> None:
-        """A report of the other table's: the truth, shown as it is."""
-        self.last, self.at, self.held = report, now, False
+    def reported(self, report: Report, now: float) -> bool:
+        """A report of the other table's: the truth. Whether it is news to a page: a glass
+        to show, or the end of one shown (a stopped glass said again, as a link that comes
+        back sends it, is not)."""
+        news = report.state in SHOWN or (self.told and self.last is not None and
+                                         self.last.state in SHOWN)
+        self.last, self.at, self.held, self.told = report, now, False, False
+        return news
+
+    def owed(self, now: float) -> Report | None:
+        """The last report, as it stands now, if the pages were not told it (it came before
+        the game here started, which clears their glasses): once (None: nothing owed)."""
+        if self.told or self.last is None or self.last.state not in SHOWN:
+            return None
+        self.told = True
+        if self.held:
+            return self.last._replace(state="paused")
+        return self.last._replace(left=self._drained(now))
 
     def _drained(self, now: float) -> float:
         assert self.last is not None

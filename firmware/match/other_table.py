@@ -265,7 +265,8 @@ class OtherTable:
         self.away_since, self.claim_said = None if there else time.monotonic(), False
         who = self._who()
         if there:
-            self._say("linked", f"the other table{who} is back")
+            self._say("back", f"the other table{who} is back")  # true as it comes: the page
+            # says it until the game moves on
         else:
             self._say("apart", f"the other table{who} is out of touch "
                             f"since {time.strftime('%H:%M')}: the match waits; its player's "

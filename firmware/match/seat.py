@@ -286,6 +286,10 @@ class MatchSeat(FarSeat):
         offered now, or lapse."""
         super().ask(table)
         self.asking.moved(table)
+        owed = self.far_clock.owed(table._now) if table.game_on() else None
+        if owed is not None:  # its player's glass, reported before the game here started
+            table.tell("timer", player=self.seat.value, state=owed.state, seconds=owed.seconds,
+                       left=owed.left)
 
     def answers(self, table: CoreTable[V, S], player: Player, kind: str) -> bool:
         """The person's press agrees to the other table's ask."""

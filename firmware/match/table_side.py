@@ -43,7 +43,7 @@ class TableSide:
 
     def tell(self, state: str, words: str) -> None:
         """Show how the match stands on the table's page (and in this log)."""
-        self.say(words, logging.INFO if state == "linked" else logging.WARNING)
+        self.say(words, logging.INFO if state in ("linked", "back") else logging.WARNING)
         with contextlib.suppress(command_socket.ControlUnavailable):  # said in the log at least
             command_socket.send(self.dir, {"command": "link", "state": state, "message": words},
                                 timeout=2.0)

@@ -58,8 +58,9 @@ FIELDS = {"command", "player", "index", "game", "options", "solo", "level", "led
           "secret", "agreed", "ask", "agree"}
 
 
-LINK_STATES = ("waiting", "linked", "apart", "stopped", "claimable")
-"""How a remote match's link stands: waiting for the other table, playing it, out of touch,
+LINK_STATES = ("waiting", "linked", "back", "apart", "stopped", "claimable")
+"""How a remote match's link stands: waiting for the other table, playing it, just back after
+being out of touch (said until the game moves on), out of touch,
 stopped (the two tables disagree), or out of touch so long that the person here may claim
 the game (``obelisk remote --claim-after``)."""
 

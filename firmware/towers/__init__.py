@@ -36,7 +36,7 @@ GAME = GameType(
     maker=".sets:make_game", record="engine.towers.record", rules="engine.towers.rules:rules_text",
     table=".table:TowersTable", view=".view:view_of", demo=".demo:run_demo",
     screen=".screen:draw", tuning="engine.search.towers:TUNING", solo=".solo",
-    hands=".hands:Hands", page="towers", hands_page="hands_towers",
+    hands=".hands:Hands", page="towers", hands_page="hands_towers", first_by="the coin toss",
     flags=(
         Flag("--hourglass", ("hourglass_s",),
              "the active player's time to choose, in seconds (default: 60)",

@@ -38,9 +38,11 @@ from engine.towers.game import TowersGame, TowersOptions, TowersState
 from engine.towers.sensing import (
     LOST_TURN,
     TowersView,
+    expected_towers,
     next_fix,
     over_the_top_fits,
     read_view,
+    taken_colour,
 )
 from engine.towers.tower import LEVELS, cell_name, rod_name
 from engine.towers.turns import Phase
@@ -195,6 +197,12 @@ class TowersTable(Table[TowersView, TowersState]):
             return ("put one more block from the pile in the building zone" if state.zone
                     else "put two blocks from the pile in the building zone")
         mover = state.current_player()
+        # a block lifted off its pad, the towers as the game has them: it is in the passive
+        # player's hand, and the line follows it (placed wrong, the refusal says so)
+        view = self.view if state is self.position else None
+        taken = taken_colour(state, view)
+        if taken is not None and view is not None and view.towers == expected_towers(state):
+            return f"place the {taken.label} block on your tower{over_the_top_hint(state, mover)}"
         if state.phase is Phase.TAKE:
             return ("take one of the two blocks in the building zone and place it on your "
                     f"tower{over_the_top_hint(state, mover)}")

@@ -11,7 +11,6 @@ import contextlib
 import subprocess
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from firmware.service.pin import read_pin
 from firmware.store.journal import Journal
@@ -26,6 +25,8 @@ def _tap_start(page) -> None:
     """The start button tapped if it is there: gone meanwhile (the game it starts begun, the
     buttons drawn again without it) is no failure, the caller's check says what came of it
     (a click waits 30 s for a button that went)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # none on a Pi
+
     with contextlib.suppress(PlaywrightTimeout):
         page.locator("#ctl-start").click(timeout=1000)
 

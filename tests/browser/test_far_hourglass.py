@@ -23,6 +23,9 @@ def test_the_other_players_hourglass_holds_while_their_table_is_out_of_touch(
                      "--broker", broker.url, "--table", "ta", viewport=PHONE)
     page = table.page
     try:
+        # the game on here (a glass reported before it is shown once it starts, whose start
+        # clears the page's glasses)
+        table.follow.start_game(lambda: table.act({"act": "press", "seat": "A"}))
         # player B's table reports its hourglass running, 40 s left: shown running here
         answer = send(state, {"command": "clock", "player": "B", "state": "started",
                               "seconds": 60, "left": 40})

@@ -204,9 +204,10 @@ def _refused_then_fixed(person: Person, follow: Follow, words: str, undo) -> Non
 
 
 SQUARE = '[data-hand-square="{}"]'
-"""A square of the hands panel's board (High Rise, the maze)."""
+"""A square of the hands panel's board (High Rise)."""
 TAPPED = '#drawing [data-tap="{}"]'
-"""A square of the drawing, tapped: the one board of stones and High Rise (issue 48)."""
+"""A square of the drawing, tapped: the one board of stones, the maze and High Rise (issue
+48)."""
 
 
 def _moved(person: Person, follow: Follow, frm: str, to: str, before: int,
@@ -349,13 +350,13 @@ def _maze(browser, tmp_path: Path) -> dict:
         person.seat("A")
         person.click('[data-piece="obelisk"]')
         before = follow.accepted()
-        person.click('[data-hand-square="b2"]')
+        person.click(TAPPED.format("b2"))
         follow.until(lambda: follow.accepted() > before, 60, "the obelisk placed")
         person.seat("B")
         for n, square in zip(range(2, 6), ("b5", "e5", "e2", "g7"), strict=True):
             person.click(f'[data-piece="segment {n}"]')
             before = follow.accepted()
-            person.click(f'[data-hand-square="{square}"]')
+            person.click(TAPPED.format(square))
             follow.until(lambda b=before: follow.accepted() > b, 60, f"segment {n}")
         refused = walled = False
         while follow.over is None:
@@ -370,7 +371,7 @@ def _maze(browser, tmp_path: Path) -> dict:
                     person.press("B")  # the Maze Master passes
                 else:  # a wall on h1, turned once with the button, then held
                     person.click('[data-mode="wall"]')
-                    person.click('[data-hand-square="h1"]')
+                    person.click(TAPPED.format("h1"))
                     person.click('[data-mode="move"]')
                     follow.until(lambda: follow.offer and follow.offer["kind"] == "choose", 60,
                                  "the wall's facing offered")
@@ -383,12 +384,12 @@ def _maze(browser, tmp_path: Path) -> dict:
             frm = square_name(pos.obelisk)
             if not refused:  # a knight's jump: no queen moves like that
                 wrong = square_name((pos.obelisk[0] + 1, pos.obelisk[1] + 2))
-                person.click(f'[data-hand-square="{frm}"]')
-                person.click(f'[data-hand-square="{wrong}"]')
+                person.click(TAPPED.format(frm))
+                person.click(TAPPED.format(wrong))
 
                 def back(frm=frm, wrong=wrong) -> None:
-                    person.click(f'[data-hand-square="{wrong}"]')
-                    person.click(f'[data-hand-square="{frm}"]')
+                    person.click(TAPPED.format(wrong))
+                    person.click(TAPPED.format(frm))
 
                 _refused_then_fixed(person, follow, "the obelisk cannot go", back)
                 refused = True
@@ -396,8 +397,8 @@ def _maze(browser, tmp_path: Path) -> dict:
             route = plan(pos).route
             to = route[0] if route else pos.legal_actions()[0].to
             if to in pos.segments:  # a claim: the switches cannot see it, the button says it
-                person.click(f'[data-hand-square="{frm}"]')
-                person.click(f'[data-hand-square="{square_name(to)}"]')
+                person.click(TAPPED.format(frm))
+                person.click(TAPPED.format(square_name(to)))
                 want = f"to {square_name(to)}"
                 offer = follow.until(lambda b=before: follow.offer or follow.accepted() > b,
                                      60, "the claim offered")
@@ -410,7 +411,7 @@ def _maze(browser, tmp_path: Path) -> dict:
                 follow.until(lambda b=before: follow.accepted() > b or follow.over, 60,
                              "the claim")
             else:
-                _moved(person, follow, frm, square_name(to), before)
+                _moved(person, follow, frm, square_name(to), before, TAPPED)
     return {"refused": refused, "walled": walled, "over": follow.over,
             "accepted": [e["text"] for e in follow.events if e["event"] == "accepted"]}
 

@@ -132,7 +132,7 @@ def test_the_hand_that_lifted_the_obelisk_for_a_claim_keeps_the_panel_until_it_i
         head = page.evaluate(HANDS_OF)
         assert head.startswith("The Architect's hands") and "the obelisk" in head, head
         assert "the Maze Master's turn" in head, head
-        page.click('#hands [data-hand-square="g7"]')  # the tap a person makes: it goes down
+        page.click('#drawing [data-tap="g7"]')  # the tap a person makes: it goes down
         page.wait_for_function(f"() => ({HANDS_OF})().includes('(whose turn it is)')",
                                timeout=30_000)
         assert page.evaluate(HANDS_OF).startswith("The Maze Master's hands")
@@ -193,7 +193,7 @@ def test_the_maze_names_its_roles_wherever_it_speaks_of_a_player(maze):
     assert "the Maze Master's turn: stand a wall" in shown, shown
 
 
-LABEL = "(name) => document.querySelector(`#hands [data-hand-square='${name}']`)" \
+LABEL = "(name) => document.querySelector(`#drawing [data-tap='${name}']`)" \
         ".getAttribute('aria-label')"
 
 
@@ -201,10 +201,11 @@ OFF = "() => document.querySelector('#facts .off-the-board')?.textContent || ''"
 
 
 def _tap(table: PlayPage, square: str) -> dict:
-    """A tap on a square of the hands panel, waited for until the panel has drawn again."""
+    """A tap on a square of the drawing (the maze's one board, issue 48), waited for until the
+    hands panel has drawn again."""
     page = table.page
     acts = page.evaluate("() => Number(document.getElementById('hands').dataset.acts || 0)")
-    page.click(f"#hands [data-hand-square='{square}']")
+    page.click(f"#drawing [data-tap='{square}']")
     page.wait_for_function(f"() => Number(document.getElementById('hands').dataset.acts || 0)"
                            f" > {acts} && !document.getElementById('hands').dataset.busy",
                            timeout=30_000)
@@ -236,7 +237,9 @@ def test_the_hands_lift_the_obelisk_as_a_hand_does_and_a_piece_off_the_board_is_
         look = _tap(table, "d4")
         assert look["squares"]["d4"] == ["segment 2", "obelisk"], look
         assert look["squares"]["f6"] == ["segment 5"], look
-        assert page.evaluate(LABEL, "d4") == "d4: the obelisk on segment 2"
+        # (the drawing is drawn again once the page has the set as it stands: waited for)
+        page.wait_for_function(f"() => ({LABEL})('d4') === 'd4: the obelisk on segment 2'",
+                               timeout=30_000)
         assert "only the obelisk moves" not in follow.problem, follow.problem
         _tap(table, "d4")
         _tap(table, "h8")  # back onto segment 3, and the claim confirmed
@@ -280,7 +283,7 @@ def test_the_end_counts_the_turns_played_alike_and_a_reload_misses_nothing(brows
         stats = "() => [...document.querySelectorAll('#facts .maze-info .stat')]" \
                 ".map((s) => s.textContent)"
         page.wait_for_function(f"() => ({stats})().length > 0", timeout=30_000)
-        page.wait_for_selector("#hands [data-hand-square='a1']", timeout=30_000)
+        page.wait_for_selector("#drawing [data-tap='a1']", timeout=30_000)
         page.wait_for_load_state("networkidle")
         assert "4 of 20 turns played" in page.evaluate(stats), page.evaluate(stats)
         scores = page.evaluate("() => [...document.querySelectorAll('#players .score')]"

@@ -166,9 +166,11 @@ def test_the_board_is_in_view_with_each_control_of_the_hands(plays, viewport):
 
 
 def test_after_an_act_what_the_hands_hold_comes_into_view_below_the_board(plays):
-    """A block taken from the pile (at the panel's foot): the block now held, its "turn it"
-    and the rods it goes on come into view below the board, not hidden under it. (The block
-    goes back to the pile after.)"""
+    """A block taken from the pile: the block now held and what turns it are in view. On
+    the towers' one board (issue 48) the pile is tapped on the drawing, the held block is
+    drawn there in its hand, and "turn the block" stands in the bar at the bottom: both in
+    view at once, the page not scrolled. (The block goes back to the pile after, tapping
+    the pile again.)"""
     towers = plays["towers"]
     page = towers.page
     page.set_viewport_size(PHONE)
@@ -176,22 +178,22 @@ def test_after_an_act_what_the_hands_hold_comes_into_view_below_the_board(plays)
     if page.query_selector("#hands [data-held]"):   # (a block in hand: set it on a pad first)
         towers.person.click("#hands [data-set-pad]")
         page.wait_for_selector("#hands:not([data-busy]) [data-block]")
-    acts = page.get_attribute("#hands", "data-acts")
-    towers.person.click("#hands [data-block]")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    towers.person.click('#drawing [data-tap="pile-blue"]')
     try:
-        page.wait_for_function("(n) => document.querySelector('#hands').dataset.acts !== n",
-                               arg=acts)
-        page.wait_for_selector('#hands [data-act="turn"]')
+        page.wait_for_selector("#drawing [data-held] .corner", timeout=30_000)
+        page.wait_for_selector('#reach [data-reach="turn"]', timeout=30_000)
         seen = page.evaluate("""() => {
-          const band = document.querySelector("#board-view").getBoundingClientRect();
-          const turn = document.querySelector('#hands [data-act="turn"]')
-            .getBoundingClientRect();
-          return { band: band.bottom, turn: turn.top, bottom: turn.bottom,
-                   screen: innerHeight };
+          const box = (at) => document.querySelector(at).getBoundingClientRect();
+          const held = box("#drawing [data-held]");
+          const turn = box('#reach [data-reach="turn"]');
+          return { held: [held.top, held.bottom], turn: [turn.top, turn.bottom],
+                   screen: innerHeight, scrolled: scrollY };
         }""")
     finally:
-        towers.person.click('#hands [data-act="back"]')
-    assert seen["turn"] >= seen["band"] - 1 and seen["bottom"] <= seen["screen"], seen
+        towers.person.click('#drawing [data-tap="pile-blue"]')
+    assert seen["scrolled"] == 0 and seen["held"][0] >= 0 and seen["held"][1] <= seen["screen"] \
+        and seen["turn"][0] >= seen["held"][1] and seen["turn"][1] <= seen["screen"], seen
 
 
 BAND = """() => {
@@ -362,9 +364,9 @@ def test_no_hands_label_breaks_inside_a_word_at_a_phones_width(plays, game):
     page = played.page
     square, words = PIECES[game](played) if game in PIECES else (None, "")
     # the square's words: the hands panel's board, or the drawing itself on the one board of
-    # stones and High Rise (issue 48), where a screen reader reads them off the square a tap
-    # acts on
-    at = ('#drawing [data-tap="{}"]' if game in ("stones", "highrise")
+    # stones, the maze and High Rise (issue 48), where a screen reader reads them off the
+    # square a tap acts on
+    at = ('#drawing [data-tap="{}"]' if game in ("stones", "maze", "highrise")
           else '#hands [data-hand-square="{}"]')
     if square:  # the panel shows them (it looks again every 2 s)
         page.wait_for_function("([at, words]) => { const b = document.querySelector(at);"
@@ -372,7 +374,7 @@ def test_no_hands_label_breaks_inside_a_word_at_a_phones_width(plays, game):
                                " || b.textContent).includes(words); }",
                                arg=[at.format(square), words], timeout=30_000)
     else:
-        page.wait_for_selector("#hands [data-tower]")
+        page.wait_for_selector("#hands [data-tower-of]")  # (the towers' rods: the drawing's)
     for width in (360, 390, 414, LAPTOP["width"]):
         page.set_viewport_size({"width": width, "height": PHONE["height"]})
         broken = page.evaluate(BROKEN)
@@ -383,7 +385,7 @@ def test_no_hands_label_breaks_inside_a_word_at_a_phones_width(plays, game):
     if square:
         said = page.get_attribute(at.format(square), "aria-label") or ""
         assert said.startswith(f"{square}: ") and words in said, said
-        if game not in ("stones", "highrise"):  # (the drawing's square says its words to a
+        if game not in ("stones", "maze", "highrise"):  # (a square of the drawing: to a
             # screen reader)
             assert said == page.get_attribute(at.format(square), "title"), said
     page.evaluate("() => document.getElementById('hands').scrollIntoView()")

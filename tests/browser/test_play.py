@@ -88,7 +88,7 @@ def test_an_answer_of_the_controls_goes_once_the_game_has_moved_on(towers):
 
 def test_the_page_shows_what_the_leds_show_in_their_colours(towers):
     """Point 3: the rings, the rods' and the zone pads' lights are on the page too, each LED
-    in the colour the table shows it."""
+    in the colour the table shows it: the rods' and pads' on the drawing, where they are."""
     follow, page = towers.follow, towers.page
     told = follow.until(lambda: [e for e in follow.events if e["event"] == "lights"], 30,
                         "the LEDs told")[-1]
@@ -101,20 +101,23 @@ def test_the_page_shows_what_the_leds_show_in_their_colours(towers):
       for (const ring of document.querySelectorAll('[data-ring]')) {
         lights['ring' + ring.dataset.ring] = [...ring.querySelectorAll('circle')].length;
       }
-      for (const strip of document.querySelectorAll('#lights [data-strip]')) {
-        lights[strip.dataset.strip] = [...strip.querySelectorAll('[data-colour]')]
-          .map((led) => led.dataset.colour).sort();
-      }
+      // the rods' and the pads' lights that are on, each on its rod or pad of the drawing
+      // (the towers' one board, issue 48: no separate grid of lights)
+      const on = (at) => [...document.querySelectorAll(`#drawing [data-lit^="${at}"]`)]
+        .map((led) => led.dataset.colour).sort();
+      Object.assign(lights, { towerA: on("A:"), towerB: on("B:"), zone: on("pad-") });
       // what a person sees: each light's colour as drawn (no policy may blank it)
-      lights.drawn = [...document.querySelectorAll('#lights [data-colour]')].map((led) =>
-        [led.dataset.colour, getComputedStyle(led).fill]);
+      lights.drawn = [...document.querySelectorAll('#drawing [data-lit]')]
+        .map((led) => [led.dataset.colour, getComputedStyle(led).fill]);
+      lights.grid = !document.getElementById('lights').hidden;
       return lights;
     }""")
     last = [e for e in follow.events if e["event"] == "lights"][-1]  # it may have moved on
     now = {(s["strip"], s["owner"]): s["colours"] for s in last["strips"]}
     assert shown["ringA"] == len(now[("ring", "A")]) and shown["ringB"] == len(now[("ring", "B")])
+    assert not shown["grid"], "the lights drawn twice"
     for key in (("tower", "A"), ("tower", "B"), ("zone", "")):
-        assert shown["".join(key)] == sorted(now[key]), key
+        assert shown["".join(key)] == sorted(c for c in now[key] if c != "#000000"), key
 
     def rgb(colour: str) -> str:
         colour = "#3a3a3a" if colour == "#000000" else colour  # an LED that is off, as drawn

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.support.page import LAID_OUT, PlayPage, as_a_board
+from tests.support.page import PlayPage
 from tests.support.person import plan
 from tests.support.towers import BLOCK_ID
 
@@ -24,13 +24,21 @@ def towers(browser, tmp_path_factory):
     table.stop()
 
 
-def test_the_towers_rod_lights_are_drawn_as_the_rods_three_by_three(towers):
-    """Each tower's nine rods have a light under them: the page draws them as the 3x3 rods
-    seen from above, each named, not as a row of nine."""
-    towers.page.wait_for_selector('#lights [data-strip="towerA"] [data-square]',
-                                  timeout=30_000)
-    for strip in ("towerA", "towerB"):
-        as_a_board(towers.page.evaluate(LAID_OUT, strip), 3, 3)
+def test_the_towers_rod_lights_are_drawn_on_the_rods_of_the_drawing(towers):
+    """Each tower's nine rods have a light under them: the page draws each lit one on its own
+    rod of the drawing, named, not as a separate grid of lights (issue 48's one board; the
+    grid drew them as the 3x3 rods seen from above): a placed block's rods glow there."""
+    _towers_until(towers, "place")
+    last = next(e for e in reversed(towers.follow.events) if e["event"] == "accepted"
+                and e["action"].startswith("place"))
+    _, _, tower, *cells = last["action"].split()  # "place Y01 B a1:1 a2:1"
+    rods = {cell.split(":")[0] for cell in cells}
+    for rod in rods:
+        towers.page.wait_for_selector(f'#drawing [data-lit="{tower}:{rod}"]', timeout=30_000)
+    assert towers.page.is_hidden("#lights"), "the lights drawn twice"
+    lit = towers.page.eval_on_selector_all(f'#drawing [data-lit^="{tower}:"]',
+                                           "nodes => nodes.map((n) => n.dataset.lit)")
+    assert {name.split(":")[1] for name in lit} >= rods, (lit, rods)
 
 
 def _towers_until(table: PlayPage, phase: str) -> None:
@@ -69,8 +77,10 @@ def test_no_words_on_the_towers_page_name_a_block_by_its_id(towers):
     assert got and got[1] in page.text_content("#facts"), (moves, page.text_content("#facts"))
 
 
-HANDS_RODS = """() => [...document.querySelectorAll('#hands [data-tower][data-at]')].map((b) =>
-  ({disabled: b.disabled, title: b.title || ''}))"""
+HANDS_RODS = """() => [...document.querySelectorAll('#drawing [data-tap^="rod-"]')].map((b) =>
+  ({disabled: /stick out|empty/.test(b.getAttribute('aria-label') || ''),
+    title: b.getAttribute('aria-label') || ''}))"""
+"""The rods tapped on the drawing, each saying what a tap there does, or why it does nothing."""
 
 
 def test_after_a_takeback_the_hands_say_where_the_block_is_and_why_a_rod_is_grey(towers):

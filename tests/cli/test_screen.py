@@ -62,3 +62,18 @@ def test_a_takeback_on_offer_is_said_in_words_not_by_its_kind():
     line = Screen(_board).show({"event": "offer", "kind": "takeback", "players": ["B"],
                                 "candidates": ["take back 1 action"]})
     assert line == "--- player B may take back 1 action: each presses their button to agree"
+
+
+def test_who_begins_says_how_it_was_decided_where_chance_decided_it():
+    """Issue 48: "player B begins" after a press never said it was the coin toss, so a person
+    who pressed A read it as the table ignoring them."""
+    from firmware.readers.terminal.screen import headline
+
+    def start(game: str, first: str) -> str:
+        return headline({"event": "start", "game": game, "options": {}, "players": {},
+                         "first": first, "observation": {}})
+
+    assert start("towers", "B") == "a new game of towers: the coin toss says player B begins"
+    assert start("highrise", "A") == ("a new game of highrise: the draw for the first turn "
+                                      "says player A begins")
+    assert start("stones", "A") == "a new game of stones: player A begins"

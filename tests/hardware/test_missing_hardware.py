@@ -24,12 +24,20 @@ from hardware.buttons import on_raspberry_pi
 from hardware.devices import expected_layout, open_table
 from hardware.leds import LedError
 from hardware.profile import ProfileError, board_layout, load_profile, parse_profile
+from tests.support.pi import pretend
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
 OFF_A_PI = pytest.mark.skipif(on_raspberry_pi(), reason="a Raspberry Pi has these GPIO pins")
 
 NATIVE = '[scanner]\nport = "sim"\n[buttons]\npin_factory = "native"\n'
 NO_BUTTONS = '[scanner]\nport = "sim"\nboard = "4x4"\n'
+
+
+@pytest.fixture
+def off_a_pi(monkeypatch, tmp_path):
+    """This machine, and the commands the test starts, are no Raspberry Pi (even on one: for
+    a test that opens no real pins, only the table's judgement of the machine counts)."""
+    pretend(monkeypatch, tmp_path, None)
 
 
 @pytest.fixture
@@ -124,7 +132,7 @@ def test_the_default_pin_factory_is_the_one_the_gpio_only_board_scans_with(monke
         assert seen is not None and (seen.layout.rows, seen.layout.cols) == (4, 4)
 
 
-def test_a_table_that_cannot_start_stops_what_it_had_started():
+def test_a_table_that_cannot_start_stops_what_it_had_started(off_a_pi):
     """The LEDs fail last (no NeoPixels here): the simulated board and the link stop again."""
     text = ('[scanner]\nport = "sim"\n[buttons]\npin_factory = "mock"\n'
             '[[leds.chain]]\noutput = "pi"\nparts = ["ring A 4"]\n')

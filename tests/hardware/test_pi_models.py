@@ -16,12 +16,12 @@ from typing import ClassVar
 
 import pytest
 
-from hardware import pi_models
 from hardware.leds import LedError, Leds, RecordingPixels
 from hardware.pi_models import PiModelError, pi_model, read_model, render_unit
 from hardware.profile import parse_profile
 from tests.support import ROOT
 from tests.support.files import device, fifo, folder, huge, outcome_within
+from tests.support.pi import pretend
 
 UNITS = ("obelisk.service", "obelisk-web.service", "obelisk-mqtt.service",
          "obelisk-remote.service")
@@ -215,7 +215,7 @@ def test_a_chain_that_fails_mid_game_goes_dark_and_is_said(drivers):
 
 
 def test_the_leds_off_a_pi_still_say_to_use_the_sim_profile(monkeypatch, tmp_path):
-    monkeypatch.setattr(pi_models, "MODEL_FILE", tmp_path / "no-such-file")
+    pretend(monkeypatch, tmp_path, None)  # the device tree's model file is missing
     with pytest.raises(LedError, match=r"needs a Raspberry Pi .*use the sim profile"):
         Leds(PI_CHAIN)
 
@@ -236,3 +236,13 @@ def test_a_model_file_that_is_no_such_file_is_no_pi_and_never_read_for_ever(tmp_
     got: list = []
     assert outcome_within(lambda: got.append(read_model(tmp_path / "model")), 20) is None
     assert got == [None]
+
+
+def test_a_pi_the_table_does_not_know_is_named_as_unknown_not_as_32_bit():
+    with pytest.raises(PiModelError) as err:
+        pi_model("Raspberry Pi 9 Model Z Rev 1.0\0")
+    words = str(err.value)
+    assert words.startswith("this Raspberry Pi is a model the table does not know: its device "
+                            "tree names it 'Raspberry Pi 9 Model Z Rev 1.0'"), words
+    assert "Zero 2 W, 3, 4 or 5" in words and "git pull" in words
+    assert "64-bit" not in words and "cannot run" not in words

@@ -103,9 +103,9 @@ def test_the_page_shows_what_the_table_is_missing(unwired):
     _, state, heard = unwired
     assert heard == "READY=1"
     _missing(state, {"buttons", "LEDs", "scanner board"})
+    executable = chromium()  # first: it skips where Playwright is missing (a Pi)
     from playwright.sync_api import sync_playwright
 
-    executable = chromium()
     web = Web(state).start()
     try:
         with sync_playwright() as p:

@@ -102,7 +102,9 @@ def test_a_takeback_is_asked_and_happens_at_both_tables_only_once_agreed(tmp_pat
     assert agreed == ask and len(b.table.actions) == 1
     doing = b.table.turn.doing()
     made = a.table._done(a.table.actions[0], a.table.history[0])  # in words, as it was said
-    assert f"as agreed with the other table, take back the last action ({made})" in doing
+    # who made it, and where its pieces go (a walk: no player named, nor where the block went)
+    assert doing.endswith(f"as agreed with the other table, take back the last action (player "
+                          f"A {made}): put the pieces back as they stood before it")
     notation = b.table.history[0].action_to_string(b.table.actions[0])
     assert made != notation and f"take back {notation}" not in doing  # words, not notation
     b.see(sight(b.table.position))  # nothing lifted yet: a new move would be refused
@@ -557,3 +559,31 @@ def test_a_takeback_on_offer_in_a_match_says_the_other_table_decides(tmp_path):
     [offer] = [e for e in a.events if e["event"] == "offer"]
     assert headline(offer) == ("player A may take back 1 action: a press of their button asks "
                                "the other table")
+
+
+def test_while_an_ask_waits_the_controls_offer_only_its_answer(tmp_path):
+    """A person's walk through a match saw Pause, Resume and End offered while an ask waited,
+    and 'Resume' beside 'Agree' while play on was asked: each would only be refused, or ask
+    again what was asked. While an ask of either table waits, the asker is offered none of
+    them and the other table only Agree and Decline; once it is decided they come back."""
+    a, b = _tables(tmp_path)
+    _a_moves_and_b_makes_it(a, b)
+    at_a, at_b = _Service(a), _Service(b)
+    assert at_a.do("status")["can"]["pause"] and at_a.do("status")["can"]["end"]
+    at_a.do("pause")
+    at_b.do("negotiation", ask=_sent(a)[0])
+    for service, answer in ((at_a, False), (at_b, True)):
+        can = service.do("status")["can"]
+        offered = {k for k in ("pause", "resume", "end", "answer") if can[k]}
+        assert offered == ({"answer"} if answer else set()), (service, can)
+    at_b.do("answer", agree=True)  # paused at B; A hears it
+    for message in _sent(b):
+        at_a.do("negotiation", ask=message)
+    for service in (at_a, at_b):
+        can = service.do("status")["can"]
+        assert can["resume"] and not can["pause"] and not can["answer"], can
+    at_b.do("resume")  # play on asked by B: A is offered its answer, not Resume beside it
+    for message in _sent(b):
+        at_a.do("negotiation", ask=message)
+    can = at_a.do("status")["can"]
+    assert can["answer"] and not can["resume"] and not can["end"], can

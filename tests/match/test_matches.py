@@ -227,7 +227,7 @@ def test_the_other_table_out_of_touch_is_said_as_such_and_its_return_too(tmp_pat
     for table, payload in (("tb", b"offline"), ("tb", b"offline"), ("tc", b"online"),
                            ("tb", b"online")):
         link.broker._on_message(None, None, Status(table, payload))
-    assert [state for state, _ in told] == ["apart", "linked"]
+    assert [state for state, _ in told] == ["apart", "back"]
     assert "the match waits" in told[0][1] and \
         "its player's hourglass is stopped here" in told[0][1]
 
@@ -455,7 +455,7 @@ def test_a_table_out_of_touch_past_claim_after_may_be_claimed_and_its_claim_reac
     claimable = [c for c in told if c["command"] == "link" and c["state"] == "claimable"]
     assert len(claimable) == 1 and "out of touch for 10 minutes" in claimable[0]["message"]
     link.broker._on_message(None, None, Message("status", b"online"))  # back: offer taken back
-    assert told[-1]["state"] == "linked"
+    assert told[-1]["state"] == "back"
     sealed = sealed_by(link.playing.game, "tb", "claim", {"by": "B", "n": 3, "agreed": 0})
     link.broker._on_message(None, None, Message("claim", json.dumps({"match": "m",
                                                               "sealed": sealed}).encode()))

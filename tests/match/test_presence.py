@@ -107,7 +107,7 @@ def test_a_table_that_lost_its_network_is_out_of_touch_and_then_back(one_link_he
     until(lambda: _said_gone(_out_of_touch(here)), SILENT_S,
           "table A saying table B out of touch")
     one_link_here.other.send_signal(signal.SIGCONT)
-    back = ("linked", "the other table (player B) is back")
+    back = ("back", "the other table (player B) is back")
     until(lambda: any((c["state"], c["message"]) == back for c in here.told("link")), 30,
           "table A saying table B is back")
 

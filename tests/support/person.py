@@ -158,9 +158,9 @@ class Person:
             self._click(f'[data-set-pad="{act["pad"]}"]')
         elif kind == "turn":
             self._click('[data-act="turn"]')
-        elif kind == "lower":
+        elif kind == "lower":  # the rod of the block's corner, tapped on the drawing
             x, y = act["at"]
-            self._click(f'[data-tower="{act["tower"]}"][data-at="{x},{y}"]')
+            self._click(f'#drawing [data-tap="rod-{"AB"[act["tower"]]}-{"abc"[x]}{y + 1}"]')
         elif kind == "press":
             self.press(act["seat"])
         elif kind == "lift":

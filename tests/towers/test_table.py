@@ -535,7 +535,8 @@ def test_a_press_during_a_flicker_that_settles_back_counts_for_the_table_as_it_w
 
 def test_a_choice_that_no_longer_holds_is_withdrawn_where_people_see_it(t):
     """Asked which block went above the rods, the player puts it back on its pad: the
-    choice is gone, and the pages that showed it are told."""
+    choice is gone, and the pages that showed it are told; the turn line then follows the
+    other block, still off its pad (issue 48: it no longer asks to take one from the zone)."""
     pads = _pair_above_the_rods(t)
     t.see(t.towers(), (None, None))
     t.press(A)
@@ -543,7 +544,9 @@ def test_a_choice_that_no_longer_holds_is_withdrawn_where_people_see_it(t):
     offered = len(t.events)
     t.see(t.towers(), (pads[0], None))    # the yellow back on its pad
     assert t.table.state == "play"
-    assert [e["event"] for e in t.events[offered:]] == ["repaired"], t.events[offered:]
+    told = t.events[offered:]
+    assert [e["event"] for e in told] == ["repaired", "turn"], told
+    assert told[-1]["doing"].startswith("place the green block on your tower"), told
 
 
 def test_the_hourglass_runs_out_while_something_is_wrong_and_the_turn_is_lost(t):

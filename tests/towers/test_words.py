@@ -114,6 +114,23 @@ def test_the_turn_line_after_one_block_asks_for_the_other(block_set, tmp_path):
     assert t.table.public_state()["doing"] == doing
 
 
+def test_the_turn_line_follows_the_block_taken_off_the_zone(block_set, tmp_path):
+    """Issue 48: "take one of the two blocks in the building zone" no longer holds once the
+    passive player has lifted one off its pad: the line says to place that block, and
+    asks again for the take if it goes back on its pad."""
+    t = TowersHarness(block_set, tmp_path).start_play()
+    t.see(t.towers(), t.zone_of("G01"))
+    t.see(t.towers(), t.zone_of("G01", "R01"))
+    taking = t.of("turn")[-1]["doing"]
+    assert taking.startswith("take one of the two blocks"), taking
+    t.see(t.towers(), t.zone_of("G01"))  # the red block in a hand
+    doing = t.of("turn")[-1]["doing"]
+    assert doing.startswith("place the red block on your tower"), doing
+    assert t.table.public_state()["doing"] == doing
+    t.see(t.towers(), t.zone_of("G01", "R01"))  # back on its pad
+    assert t.of("turn")[-1]["doing"] == taking
+
+
 def test_the_towers_moves_say_what_each_player_did_the_hourglass_and_a_bonus_too(tmp_path):
     from engine.players import Player
     from engine.towers.actions import Choose, Decline, Place, Take, Timeout

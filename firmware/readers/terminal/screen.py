@@ -64,12 +64,20 @@ def _seat(names: dict[str, str], seat: str) -> str:
     return names.get(seat) or f"player {seat}"
 
 
+def _who_begins(event: dict, names: dict[str, str]) -> str:
+    """": player B begins", saying what decided it where chance did (the game's ``first_by``)."""
+    if not event["first"]:
+        return ""
+    spec = GAMES.get(event["game"])
+    by = f"{spec.first_by} says " if spec is not None and spec.first_by else ""
+    return f": {by}{_seat(names, event['first'])} begins"
+
+
 def _course_line(kind: str, event: dict, who: str, names: dict[str, str]) -> str | None:
     """The game's course: its start, its moves and takebacks, its end (None: another kind)."""
     match kind:
         case "start":
-            first = f", {_seat(names, event['first'])} begins" if event["first"] else ""
-            return f"a new game of {event['game']}{first}"
+            return f"a new game of {event['game']}{_who_begins(event, names)}"
         case "resumed":
             return (f"the unfinished {event['game']} game goes on after "
                     f"{counted(event['actions'], 'action')}")

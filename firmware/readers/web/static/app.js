@@ -57,12 +57,20 @@ import { changeOf, drawTable, ending, oneBoard, revealsOf, scoreLine, trackOf } 
  * @property {PageEvents["scanner"] | null} scanner
  * @property {Asked | null} asked
  * @property {PageEvents["remote"] | null} link  a match with another table: how it stands
+ * @property {PageEvents["remote"] | null} linked  the last "linked" said (playing the table
+ *   ...): said again once the game moves on after the other table came back
  * @property {PageEvents["match"] | null} ask  a match's ask waiting for an answer (either way)
  * @property {string} board
  * @property {string} key  which table the page follows (the `table` event's `table_key`)
  * @property {import("./service.js").HandsTable | null} set  the wooden set, as this page's hands
  *   panel last saw it (obelisk play with the PIN; null otherwise)
  */
+
+/** The game moved on: "the other table is back" is news no more; how the link stands is said
+ * again as it was (playing the table ...). */
+function movedOn() {
+  if (page.link?.state === "back") page.link = page.linked;
+}
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -79,7 +87,7 @@ const page = {
   outcome: null, over: false, timers: {}, paused: false, offer: null, notice: "",
   moves: [], movesFrom: 0, log: [], lights: [], status: "connecting to the table…", live: false,
   absent: false, missing: [], scanner: null, asked: null, board: "", set: null, link: null, ask: null,
-  key: "",
+  linked: null, key: "",
 };
 
 // ------------------------------------------------------------------ the events
@@ -145,6 +153,7 @@ const handlers = {
     page.doing = e.doing;
   },
   accepted(e) { // a notice holds until the next action (the table says it after the action)
+    movedOn();
     page.actions += 1;
     page.notice = "";
     page.moves.push({ n: page.actions, player: e.player, text: e.text });
@@ -164,6 +173,7 @@ const handlers = {
     Object.assign(page, { problem: "", where: [], machine: "play", offer: null });
   },
   takeback(e) {
+    movedOn();
     page.actions = e.actions;
     page.moves = page.moves.filter((m) => m.n <= e.actions);
     Object.assign(page, { problem: "", where: [], offer: null, asked: null, notice: "" });
@@ -205,6 +215,7 @@ const handlers = {
   },
   remote(e) { // a match with another table: the link's state stays said until it changes
     page.link = e;
+    if (e.state === "linked") page.linked = e;
   },
   match(e) { // an ask between the two tables: said until it is answered, then the answer
     const waiting = e.state === "asked" || e.state === "offered";
@@ -326,7 +337,7 @@ function paint() {
     drawTable($("drawing"), $("facts"), page.module, { obs: page.obs, players: page.players,
       change: page.change, marks: page.problem && !setup ? page.where : [], trail: page.trail,
       reveals: page.reveals, over: page.over, asked: page.asked, set: page.set,
-      lights: page.lights, tap: page.set ? tapPlace : null });
+      lights: page.lights, tap: page.set ? tapPlace : null, offer: page.offer });
   }
   drawLights($("lights"), one ? [] : page.lights);
   placeReach(one);
@@ -457,13 +468,20 @@ function cardsAway() {
 addEventListener("scroll", cardsAway, { passive: true });
 addEventListener("resize", cardsAway);
 
+/** Whether the person here asked the other table of a match to take back (their press): the
+ * offer of a press no longer holds, the link's line says what was asked. */
+function askedAfar() {
+  return page.ask?.state === "asked" && page.ask.ask.kind === "takeback";
+}
+
 function renderOffer() {
-  const offer = page.offer;
+  const offer = page.offer && !(page.offer.afar && askedAfar()) ? page.offer : null;
   $("offer").hidden = !offer;
   if (!offer) return;
   const who = offer.players.map(nameOf).join(" and ");
   /** @type {Record<string, string>} */
-  const words = { choose: "press to show the next, hold to pick", takeback: "press your button to take it back",
+  const words = { choose: "press to show the next, hold to pick", takeback: offer.afar
+    ? "a press of your button asks the other table to take it back" : "press your button to take it back",
     bonus: "place a black block, or press your button to decline" };
   const only = offer.kind === "choose" && offer.candidates.length === 1;
   const what = only ? "hold your button if it was this" : words[offer.kind] || offer.kind;

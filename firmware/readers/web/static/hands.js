@@ -54,15 +54,16 @@ const panel = /** @type {HTMLElement} */ (document.getElementById("hands"));
  *   draw: HandsModule["drawHands"] | null, holding: HandsModule["holding"] | null,
  *   onPlace: HandsModule["onPlace"] | null, token: string,
  *   obs: Observation | null, names: Record<string, string>, moved: string | null,
- *   guest: boolean, drawing: string, next: string | null}}
+ *   guest: boolean, drawing: string, next: string | null, mine: string | null}}
  * ``guest``: the hands' view was refused this page (no PIN's session): it asks no more
  * until a session begins. ``drawing``: the game's page module (the events' ``page``), which
  * says whether the drawing is the board a person taps. ``next``: a place tapped while an act
- * was on its way, tapped once it is answered.
+ * was on its way, tapped once it is answered. ``mine``: in a match, the seat of the person
+ * here (the table event's ``match``): their hands before any turn is known.
  */
 const hands = { table: null, seat: "A", follow: true, turn: null, acts: 0, busy: false, said: "",
   page: null, draw: null, holding: null, onPlace: null, token: "", obs: null, names: {},
-  moved: null, guest: false, drawing: "", next: null };
+  moved: null, guest: false, drawing: "", next: null, mine: null };
 
 /** A seat as the game names it ("player A"; the maze's roles: "the Architect").
  * @param {string} seat */
@@ -185,6 +186,7 @@ function forget() {
  * while the hand of the seat that just moved still holds a piece (the maze's obelisk lifted
  * for a claim the table took as made), that hand, to put it down where the game has it. */
 function seatNow() {
+  if (hands.follow && !hands.turn && hands.mine) hands.seat = hands.mine;
   if (hands.follow && hands.turn) {
     const mover = hands.moved;
     hands.seat = mover && mover !== hands.turn && holds(mover) ? mover : hands.turn;
@@ -356,6 +358,7 @@ window.addEventListener("obelisk:event", (e) => { // the game's board size, whos
       [seat, String(name).replace(/ \([^)]*\)$/, "")]));
   }
   if (typeof e.detail.page === "string") hands.drawing = e.detail.page;
+  if (e.detail.event === "table") hands.mine = e.detail.match?.seat || null;
   if (MOVED_ON.has(e.detail.event)) hands.said = "";
   // who moved last: their hand may still hold the piece it moved (seatNow)
   if (e.detail.event === "accepted") hands.moved = e.detail.player;

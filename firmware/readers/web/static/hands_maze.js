@@ -1,8 +1,11 @@
 // @ts-check
-// Maze hands: the obelisk and segments beside the board, the 8x8 board with its pieces and
-// walls, what your hand holds. Click a square to lift its top piece (the obelisk with the
-// segments it claimed, as a hand lifts the wooden obelisk), another to put it down; stand a wall, then turn it with the Maze
-// Master's button (press: the next way, hold: this one).
+// Maze hands: the obelisk and segments beside the board, what your hand holds, the walls. The
+// board itself is the drawing (maze.js), whose squares a tap acts on (`onPlace`): lift a
+// square's top piece (the obelisk with the segments it claimed, as a hand lifts the wooden
+// obelisk), put what the hand holds down; the Maze Master's empty hand stands a wall on an
+// empty square or takes one off. A tap beside the board takes a piece lying there, or lays
+// the hand's back. The wall's facing: the Maze Master's button (press: the next way, hold:
+// this one). For a game with no drawing of its own, a board of buttons here.
 import { html } from "./svg.js";
 import { board, button, capital, heldWords, key, modes } from "./hands_board.js";
 
@@ -76,33 +79,48 @@ export function holding(table, seat) {
   return heldWords(table.held[seat], pieceWords);
 }
 
-/** The maze board, for ``seat``'s hands (A the Architect, B the Maze Master). */
-/**
+/** What the page last knew of the game (drawHands keeps it): which segments the obelisk
+ * claimed, which a hand lifts with it. @type {{obs: import("./service.js").Observation | null}} */
+const known = { obs: null };
+
+/** A tap on one of the drawing's places: a square, or beside the board ("beside:segment
+ * 2"): the act the panel's board and pile make there.
+ * @param {MazeHands} table @param {string} seat @param {import("./hands.js").Act} act
+ * @param {string} place */
+export function onPlace(table, seat, act, place) {
+  const held = table.held[seat];
+  if (place.startsWith("beside:")) {
+    const piece = place.slice("beside:".length);
+    if (held.length) act({ act: "back", seat });
+    else if (table.beside.includes(piece)) act({ act: "take", seat, piece });
+    return;
+  }
+  const stack = table.squares[place] || [];
+  const wall = table.walls.includes(place);
+  if (mode.value === "wall") act({ act: wall ? "unstand" : "stand", square: place });
+  else if (mode.value === "knock") act({ act: "knock", square: place });
+  else if (held.length) act({ act: "put", seat, square: place });
+  else if (stack.length) act({ act: "lift", seat, square: place,
+    count: lifted(stack, obeliskPieces(known.obs)) });
+  // the Maze Master's empty hand on an empty square: a wall from the box, or off again
+  else if (seat === "B" && (wall || table.box > 0)) {
+    act({ act: wall ? "unstand" : "stand", square: place });
+  }
+}
+
+/** The maze's hands for ``seat`` (A the Architect, B the Maze Master): what the hand holds,
+ * the modes, what lies beside the board, and, where the drawing is not the board
+ * (``drawn``), the board's squares as buttons.
  * @param {MazeHands} table
  * @param {string} seat
  * @param {import("./hands.js").Act} act
  * @param {import("./service.js").Observation | null} obs  the game's: which segments the
  *   obelisk claimed, which a hand lifts with it
- * @param {string} name  the seat's role ("the Architect") */
-export function drawHands(table, seat, act, obs, name) {
+ * @param {string} name  the seat's role ("the Architect")
+ * @param {boolean} [drawn]  the drawing is the board a person taps */
+export function drawHands(table, seat, act, obs, name, drawn = false) {
+  known.obs = obs;
   const held = table.held[seat];
-  const walls = new Set(table.walls);
-  const obelisk = obeliskPieces(obs);
-  const grid = board(table.rows, table.cols, (name) => {
-    const stack = table.squares[name] || [];
-    const onClick = () => {
-      if (mode.value === "wall") {
-        act({ act: walls.has(name) ? "unstand" : "stand", square: name });
-      } else if (mode.value === "knock") act({ act: "knock", square: name });
-      else if (held.length) act({ act: "put", seat, square: name });
-      else if (stack.length) act({ act: "lift", seat, square: name,
-        count: lifted(stack, obelisk) });
-    };
-    const wall = walls.has(name);
-    const short = [...shortStack(stack, obelisk), ...(wall ? ["w"] : [])];
-    return { words: squareWords(stack, wall), short: short.join(" "), onClick,
-      marked: stack.length > 0 || wall };
-  });
   const beside = html("div", { class: "hands-pile" },
     ...table.beside.map((p) => button(p, { "data-piece": p },
       () => act({ act: "take", seat, piece: p }))));
@@ -114,12 +132,27 @@ export function drawHands(table, seat, act, obs, name) {
     : html("p", { class: "hands-held" }, `${who}'s hand is empty.`);
   // the board first, right under the drawing; what is beside it and the modes below
   return html("div", { class: "hands-maze" }, hand,
-    html("section", {}, html("h3", {}, "The board (row 1, the Architect's edge, at the bottom)"),
-      grid, key("ob the obelisk, ob+2 the obelisk on 2 segments it claimed, s2 segment 2 "
-        + "(a square's pieces bottom first), w a wall", table.cols)),
+    drawn ? null : squares(table, seat, act),
     modes(mode, { move: "picks up or puts down", wall: `stands a wall (${table.box} in `
       + "the box) or takes it off", knock: "knocks a piece off" }, () => act({ act: "look" })),
     html("p", {}, "A wall's facing: the table lights one; press the Maze Master's button (B) "
       + "for the next, hold it on the one you want."),
     html("section", {}, html("h3", {}, "Beside the board"), beside));
+}
+
+/** The board as buttons, for a page whose drawing is not the board tapped.
+ * @param {MazeHands} table @param {string} seat @param {import("./hands.js").Act} act */
+function squares(table, seat, act) {
+  const walls = new Set(table.walls);
+  const obelisk = obeliskPieces(known.obs);
+  const grid = board(table.rows, table.cols, (name) => {
+    const stack = table.squares[name] || [];
+    const wall = walls.has(name);
+    const short = [...shortStack(stack, obelisk), ...(wall ? ["w"] : [])];
+    return { words: squareWords(stack, wall), short: short.join(" "),
+      onClick: () => onPlace(table, seat, act, name), marked: stack.length > 0 || wall };
+  });
+  return html("section", {}, html("h3", {}, "The board (row 1, the Architect's edge, at the bottom)"),
+    grid, key("ob the obelisk, ob+2 the obelisk on 2 segments it claimed, s2 segment 2 "
+      + "(a square's pieces bottom first), w a wall", table.cols));
 }

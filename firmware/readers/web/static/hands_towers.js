@@ -1,7 +1,9 @@
 // @ts-check
 // Towers hands: the pile, the two zone pads, the block in your hand (turn it), and both
-// towers seen from above, each rod with its height; with a block in hand, a rod is where its
-// corner goes (lower it there, or hover over it). Lift a block off, knock a tower.
+// towers' blocks; with a block in hand, a rod is where its corner goes (lower it there, or
+// hover over it). Lift a block off, knock a tower. The rods, the pads, the pile and the free
+// blocks are tapped on the drawing (towers.js, `onPlace`); what is not a place (turning the
+// block, hovering, knocking) stands in the bar at the bottom as well (reach.js, `data-in-reach`).
 import { button, capital } from "./hands_board.js";
 import { counted, html } from "./svg.js";
 import { blockName, cellsWords } from "./towers.js";
@@ -106,7 +108,8 @@ function hand(seat, name, held, act) {
       ? `turned ${held.turn + 1} of ${counted(held.turns, "way")}` : "the same whichever way it turns"}`
       + " (from above, each rod with its cubes' levels):"),
     shape(held.shape),
-    button("turn it", { "data-act": "turn" }, () => act({ act: "turn", seat }), held.turns > 1,
+    button("turn it", { "data-act": "turn", "data-in-reach": "turn",
+      "data-reach-words": "turn the block" }, () => act({ act: "turn", seat }), held.turns > 1,
       `the ${blockName(held)} looks the same whichever way it turns`),
     button("back to the pile", { "data-act": "back" }, () => act({ act: "back", seat })),
     button("take the hand away", { "data-act": "away" }, () => act({ act: "away", seat })));
@@ -118,8 +121,9 @@ function hand(seat, name, held, act) {
  * @param {string} seat
  * @param {Act} act
  * @param {Held | null} held
- * @param {{value: string}} mode  lower or hover */
-function tower(table, index, seat, act, held, mode) {
+ * @param {{value: string}} mode  lower or hover
+ * @param {boolean} drawn  the drawing is the board tapped: no rods here */
+function tower(table, index, seat, act, held, mode, drawn) {
   const blocks = table.towers[index];
   const heights = Array(SIDE * SIDE).fill(0);
   for (const b of blocks) for (const [x, y, z] of b.at) {
@@ -148,9 +152,12 @@ function tower(table, index, seat, act, held, mode) {
   const owner = "AB"[index];
   return html("section", { class: "hands-tower", "data-tower-of": owner },
     html("h3", {}, `Player ${owner}'s tower`, table.hovering === index ? " (a hand hovers)" : ""),
-    grid, list,
-    button("knock the tower", { "data-knock": index }, () => act({ act: "knock", tower: index }),
-      blocks.length > 0, "the tower is empty"));
+    drawn ? null : grid, list,
+    button("knock the tower", { "data-knock": index, "data-reach-words": `knock tower ${owner}`,
+      // in the bar while the hand is empty (turning and hovering take its place while a
+      // block is held: the bar keeps its height, the drawing its size)
+      "data-in-reach": held ? null : `knock-${owner}` },
+    () => act({ act: "knock", tower: index }), blocks.length > 0, "the tower is empty"));
 }
 
 /** Why a rod is greyed out for a corner: nothing in the hand, or the block as it is turned
@@ -177,18 +184,65 @@ function full(held) {
 
 const mode = { value: "lower" };
 
+/** A tap on one of the drawing's places (towers.js names them): a rod ("rod-A-b2") lowers
+ * the held block with its corner there (or hovers it, in that mode); a zone pad ("pad-1")
+ * takes its block, or sets the held one on it; the pile ("pile-red") gives a block of its
+ * colour, or takes the held one back; a free block ("block-G01") is lifted off; the hand
+ * ("hand") turns its block.
+ * @param {TowersHands} table @param {string} seat @param {Act} act @param {string} place */
+export function onPlace(table, seat, act, place) {
+  const held = table.held[seat];
+  const [kind, first, second] = place.split("-");
+  if (kind === "rod" && held) {
+    const tower = "AB".indexOf(first);
+    const at = ["abc".indexOf(second[0]), Number(second.slice(1)) - 1];
+    if (held.spots.some(([x, y]) => x === at[0] && y === at[1])) {
+      act({ act: mode.value, seat, tower, at });
+    }
+  } else if (kind === "pad") onPad(table, seat, act, Number(first) - 1);
+  else if (kind === "pile") onPile(table, seat, act, first);
+  else if (kind === "block" && !held) {
+    const tower = table.towers.findIndex((t) => t.some((b) => b.id === first && b.free));
+    if (tower >= 0) act({ act: "lift", seat, tower, block: first });
+  } else if (kind === "hand" && held && held.turns > 1) act({ act: "turn", seat });
+}
+
+/** A zone pad tapped: its block taken into an empty hand, or the held block set on it.
+ * @param {TowersHands} table @param {string} seat @param {Act} act @param {number} pad */
+function onPad(table, seat, act, pad) {
+  const held = table.held[seat];
+  if (table.pads[pad] && !held) act({ act: "take", seat, pad });
+  else if (!table.pads[pad] && held) act({ act: "set", seat, pad });
+}
+
+/** The pile tapped: a block of its colour into an empty hand (a knocked-off one once the
+ * pile has none), or the held block back.
+ * @param {TowersHands} table @param {string} seat @param {Act} act @param {string} colour */
+function onPile(table, seat, act, colour) {
+  if (table.held[seat]) {
+    act({ act: "back", seat });
+    return;
+  }
+  const block = [...table.pile, ...table.fallen].find((b) => b.colour === colour);
+  if (block) act({ act: "take", seat, block: block.id });
+}
+
 /** The towers table, for player ``seat``'s hands; ``act(request)`` does one act.
  * @param {TowersHands} table
  * @param {string} seat
  * @param {Act} act
  * @param {unknown} _obs  (the board is the hands' own)
- * @param {string} who  the seat's name ("player A") */
-export function drawHands(table, seat, act, _obs, who) {
+ * @param {string} who  the seat's name ("player A")
+ * @param {boolean} [drawn]  the drawing is the board tapped: its rods are the drawing's */
+export function drawHands(table, seat, act, _obs, who, drawn = false) {
   const held = table.held[seat];
-  const modes = html("div", { class: "hands-mode" }, "A rod below: ",
+  const modes = html("div", { class: "hands-mode" }, drawn ? "A rod tapped: " : "A rod below: ",
     ...["lower", "hover"].map((m) => {
       const b = button(m === "lower" ? "lowers the block there" : "hovers it there",
-        { "data-mode": m, "aria-pressed": String(mode.value === m) },
+        { "data-mode": m, "aria-pressed": String(mode.value === m),
+          // the other mode, in the bar while a block is held
+          "data-in-reach": held && mode.value !== m ? `mode-${m}` : null,
+          "data-reach-words": m === "lower" ? "a rod lowers it" : "a rod hovers it" },
         () => { mode.value = m; act({ act: "look" }); });
       return b;
     }));
@@ -202,6 +256,7 @@ export function drawHands(table, seat, act, _obs, who) {
   // what acts on the towers first, beside the drawing; the zone and the pile below
   return html("div", { class: "hands-towers" },
     hand(seat, who, held, act), modes, html("div", { class: "hands-both" },
-      tower(table, 0, seat, act, held, mode), tower(table, 1, seat, act, held, mode)), why,
+      tower(table, 0, seat, act, held, mode, drawn), tower(table, 1, seat, act, held, mode, drawn)),
+    why,
     pads(table, seat, act, held), pile(table, seat, act, held));
 }

@@ -1,7 +1,13 @@
 // @ts-check
 // The maze: the 8x8 board, its L-shaped walls, the obelisk, the segments still to claim, and
-// the route the obelisk took (gathered from the observations as they come).
-import { board, counted, html, outlineView, svg } from "./svg.js";
+// the route the obelisk took (gathered from the observations as they come). With hands on
+// the page (obelisk play) it is the board a person acts on (`oneBoard`): its squares tapped,
+// the table's lights on them, the wooden set drawn where it differs (maze_set.js), and
+// beside the board what lies there, the walls in the box and what a hand holds.
+import { glowOn } from "./lights.js";
+import { drawSet, sideStrip } from "./maze_set.js";
+import { board, counted, html, outlineView, squareName, svg } from "./svg.js";
+import { tapTargets } from "./taps.js";
 
 /**
  * The maze's public observation (engine/maze/game.py).
@@ -69,33 +75,95 @@ export function draw(view) {
     const spot = b.place(name);
     const number = seen.numbers?.[name];
     if (spot) {
-      b.layer.append(svg("rect", { x: spot.x + s * 0.27, y: spot.y + s * 0.27, width: s * 0.46,
-        height: s * 0.46, rx: 3, class: "segment", "data-square": name }));
-      if (number) {
-        b.layer.append(svg("text", { x: spot.x + s / 2, y: spot.y + s / 2, class: "segment-number",
-          "data-square": name, "font-size": 14, "font-weight": 700 }, number));
-      }
+      const piece = segmentAt(spot.x, spot.y, s, number, "");
+      piece.dataset.square = name;
+      piece.querySelectorAll(".segment, .segment-number").forEach((node) => {
+        /** @type {SVGElement} */ (node).dataset.square = name;
+      });
+      b.layer.append(piece);
     }
   }
   for (const [name, orientation] of seen.walls) {
     const spot = b.place(name);
     if (!spot) continue;
-    /** @param {number[]} corner */
-    const pt = ([x, y]) => `${spot.x + x * s},${spot.y + y * s}`;
-    b.layer.append(svg("polyline", { points: wallLine(orientation).map(pt).join(" "),
-      class: "wall", "data-square": name, "data-orientation": orientation }));
+    const wall = wallAt(spot.x, spot.y, s, orientation, "");
+    wall.dataset.square = name;
+    b.layer.append(wall);
   }
   if (seen.obelisk) {
     const spot = b.place(seen.obelisk);
     if (spot) {
-      const x = spot.x + s / 2;
-      const y = spot.y;
-      b.layer.append(svg("polygon", { class: "obelisk", "data-square": seen.obelisk,
-        points: `${x},${y + 5} ${x + 6},${y + 12} ${x + 8},${y + s - 6} ${x - 8},${y + s - 6} ${x - 6},${y + 12}` }));
+      const obelisk = obeliskAt(spot.x, spot.y, s, "");
+      obelisk.dataset.square = seen.obelisk;
+      b.layer.append(obelisk);
     }
   }
   outlineView(b, view);
+  glowOn(b, view.lights || []);
+  const set = drawSet(b, view, { obelisk: obeliskAt, segment: segmentAt, wall: wallAt });
+  const beside = set ? sideStrip(b, set, { obelisk: obeliskAt, segment: segmentAt, wall: wallAt })
+    : [];
+  tapTargets(b.root, [...squaresOf(b, size, set), ...beside], view.tap);
   return b.root;
+}
+
+/** The drawing is the board a person acts on: its lights and its squares to tap. */
+export const oneBoard = true;
+
+/** The obelisk standing on a square's spot (``x``, ``y``: its top left; ``s`` its side).
+ * @param {number} x @param {number} y @param {number} s @param {string} cls
+ * @returns {SVGElement} */
+export function obeliskAt(x, y, s, cls) {
+  const cx = x + s / 2;
+  return svg("polygon", { class: `obelisk ${cls}`.trim(), points: `${cx},${y + 5} `
+    + `${cx + 6},${y + 12} ${cx + 8},${y + s - 6} ${cx - 8},${y + s - 6} ${cx - 6},${y + 12}` });
+}
+
+/** A segment on a square's spot, with the number its wooden piece carries.
+ * @param {number} x @param {number} y @param {number} s @param {number | undefined} number
+ * @param {string} cls @returns {SVGElement} */
+export function segmentAt(x, y, s, number, cls) {
+  const g = svg("g", { class: `segment-piece ${cls}`.trim() },
+    svg("rect", { x: x + s * 0.27, y: y + s * 0.27, width: s * 0.46, height: s * 0.46, rx: 3,
+      class: "segment" }));
+  if (number) {
+    g.append(svg("text", { x: x + s / 2, y: y + s / 2, class: "segment-number",
+      "font-size": 14, "font-weight": 700 }, number));
+  }
+  return g;
+}
+
+/** A wall standing on a square's spot, its L along the two sides it blocks.
+ * @param {number} x @param {number} y @param {number} s @param {string} orientation
+ * @param {string} cls @returns {SVGElement} */
+export function wallAt(x, y, s, orientation, cls) {
+  /** @param {number[]} corner */
+  const pt = ([u, v]) => `${x + u * s},${y + v * s}`;
+  return svg("polyline", { points: wallLine(orientation).map(pt).join(" "),
+    class: `wall ${cls}`.trim(), "data-orientation": orientation });
+}
+
+/** Every square of the board as a place to tap, named as the hands name it, said as the
+ * wooden set has it (what a tap acts on), or as empty where the set is not known.
+ * @param {import("./svg.js").Board} b @param {number} size  the board's rows and columns
+ * @param {import("./maze_set.js").MazeSet | null} set
+ * @returns {import("./taps.js").Target[]} */
+function squaresOf(b, size, set) {
+  /** @type {import("./taps.js").Target[]} */
+  const targets = [];
+  const walls = new Set(set?.walls || []);
+  for (let row = 0; row < size; row += 1) {
+    for (let col = 0; col < size; col += 1) {
+      const name = squareName(row, col);
+      const { x, y } = b.at(row, col);
+      const stack = set?.squares[name] || [];
+      const words = [...(stack.length ? [[...stack].reverse().map((p) => p === "obelisk"
+        ? "the obelisk" : p).join(" on ")] : []), ...(walls.has(name) ? ["a wall"] : [])];
+      targets.push({ name, x, y, width: b.size, height: b.size,
+        label: `${name}: ${words.length ? words.join(" and ") : "empty"}` });
+    }
+  }
+  return targets;
 }
 
 /** Where the obelisk went down or claimed a segment, in words ("the obelisk claimed segment 4

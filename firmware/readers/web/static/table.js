@@ -42,6 +42,8 @@ import * as towers from "./towers.js";
  *   its one board draws them on it
  * @property {import("./taps.js").Tap} [tap]  what a tap on the drawing's places does (the hands'
  *   act); none: nothing is acted on here
+ * @property {import("./service.js").PageEvents["offer"] | null} [offer]  the choice on offer
+ *   (the candidates lit one at a time): a game may draw the one lit as it stands on the set
  */
 
 /**

@@ -6,9 +6,11 @@
 // guest's page, a replay).
 import { svg } from "./svg.js";
 
-/** One place to tap: its name (what the act names), its box on the drawing, its words.
+/** One place to tap: its name (what the act names), its box on the drawing, its words;
+ * ``points``: its outline where it is not its box (a rod's diamond on a tower's plate seen
+ * from a corner), a polygon's points inside the box.
  * @typedef {{name: string, x: number, y: number, width: number, height: number,
- *   label: string}} Target */
+ *   label: string, points?: string}} Target */
 
 /** What a tap on a target does (null: the drawing is only looked at).
  * @typedef {((name: string) => void) | null} Tap */
@@ -19,7 +21,10 @@ export function tapTargets(root, targets, tap) {
   if (!tap) return;
   const layer = svg("g", { class: "taps" });
   for (const t of targets) {
-    const node = svg("rect", { x: t.x, y: t.y, width: t.width, height: t.height, class: "tap",
+    const shape = t.points ? { points: t.points }
+      : { x: t.x, y: t.y, width: t.width, height: t.height };
+    /** @type {SVGElement} */
+    const node = svg(t.points ? "polygon" : "rect", { ...shape, class: "tap",
       "data-tap": t.name, role: "button", tabindex: 0, "aria-label": t.label });
     node.addEventListener("click", () => tap(t.name));
     node.addEventListener("keydown", (event) => {

@@ -2,6 +2,7 @@
 // Towers: the two towers as stacked cubes, seen from one corner (isometric), the building
 // zone's pads, the pile and the hands. Everything from the public observation.
 import { counted, html, points, svg } from "./svg.js";
+import { tapTargets } from "./taps.js";
 
 /** @typedef {{id: string, colour: string}} Block a block off the towers */
 /**
@@ -206,6 +207,11 @@ export function draw(view) {
   const across = 2 * span + gap + 12 + 2 * margin;
   const root = svg("svg", { viewBox: `${-margin} 0 ${across} ${height}`, class: "drawing towers",
     role: "img", "aria-label": "the two towers" });
+  root.setAttribute("viewBox", `${-margin} 0 ${across} ${height + ROW}`);
+  /** @type {import("./taps.js").Target[]} */
+  const targets = [];
+  const set = woodenSet(view.set);
+  const holds = Boolean(set && Object.values(set.held).some((b) => b));
   ["A", "B"].forEach((p, i) => {
     const over = (seen.penalties?.[p] ?? 0) > 0;
     const g = tower(seen.towers[p], { width, levels, top, newest, over,
@@ -213,13 +219,305 @@ export function draw(view) {
       marks: marks.filter((m) => m.player === p),
       asked: asked.cubes.filter((c) => c.player === p), kind: view.asked?.kind });
     const left = 6 + i * (span + gap);
-    g.setAttribute("transform", `translate(${left},${top * Z + width * H + 6})`);
+    const base = top * Z + width * H + 6;
+    g.setAttribute("transform", `translate(${left},${base})`);
     g.setAttribute("data-player", p);
+    // (the game over, the drawing is the game's end, as its replay draws it: no lights)
+    if (!view.over) glowRods(g, p, view.lights || [], width);
+    cornerOf(g, p, asked.cubes.filter((c) => c.player === p).map((c) => c.cell));
+    if (set) differs(g, seen.towers[p], set.towers[i] || []);
     root.append(g);
     root.append(svg("text", { x: left + span / 2, y: height - 6, class: `tower-name player-${p.toLowerCase()}` },
       `tower ${p}: ${seen.scores?.[p] ?? 0}${over ? ` (−${seen.penalties[p]})` : ""}`));
+    // with a block in a hand, a rod is where its corner goes; with none, a free block lifts
+    if (holds) {
+      const block = held(view, set)?.[1];
+      greyRods(g, p, width, block);
+      targets.push(...rodTargets(p, width, left, base, block));
+    }
+    else if (set) targets.push(...blockTargets(p, set.towers[i] || [], left, base));
   });
+  root.append(row(view, set, height - 2, targets));
+  tapTargets(root, targets, view.tap);
   return root;
+}
+
+/** The drawing is the board a person acts on: the rods, the zone's pads, the pile and the
+ * blocks are tapped on it, and the table's lights glow on it. */
+export const oneBoard = true;
+
+const ROW = 62; // the row under the towers: the zone's pads, the pile, the hand
+const PAD = 44; // a zone pad's side
+const PILE = 27; // a pile colour's room across
+const PILE_COLOURS = ["black", "yellow", "red", "green", "blue"];
+
+/**
+ * The wooden set as the hands panel saw it last (firmware/towers/hands.py look): what the
+ * drawing taps, and where it shows that the set differs from the game.
+ * @typedef {{id: string, colour: string, cells: number[][]}} WoodBlock
+ * @typedef {WoodBlock & {turn: number, turns: number, shape: number[][], spots: number[][]}} WoodHeld
+ * @typedef {{game: string, pads: (WoodBlock | null)[], pile: WoodBlock[],
+ *   fallen: WoodBlock[], held: Record<string, WoodHeld | null>,
+ *   towers: (WoodBlock & {at: number[][], free: boolean})[][]}} WoodenSet
+ */
+
+/** The towers' wooden set out of what the page was handed (null: none, or another game's).
+ * @param {import("./service.js").HandsTable | null | undefined} set
+ * @returns {WoodenSet | null} */
+function woodenSet(set) {
+  if (!set || set.game !== "towers" || !Array.isArray(set.towers)) return null;
+  return /** @type {WoodenSet} */ (/** @type {unknown} */ (set));
+}
+
+/** A rod's diamond on its tower's plate, in the tower's own coordinates.
+ * @param {number} x @param {number} y @param {number} [z] */
+const diamond = (x, y, z = 0) => [corner(x, y, z), corner(x + 1, y, z), corner(x + 1, y + 1, z),
+  corner(x, y + 1, z)];
+
+/** A rod's name, as the rules name it ("a1").
+ * @param {number} x @param {number} y */
+const rodName = (x, y) => `${"abc"[x]}${y + 1}`;
+
+/** The lit rods of player ``p``'s tower (the table's "tower" strips), each glowing in its
+ * colour on the plate, under the cubes.
+ * @param {SVGElement} g @param {string} p
+ * @param {import("./service.js").Strip[]} lights @param {number} width */
+function glowRods(g, p, lights, width) {
+  const strip = lights.find((s) => s.strip === "tower" && s.owner === p);
+  const plate = g.querySelector(".plate");
+  if (!strip || !plate) return;
+  strip.colours.forEach((colour, i) => {
+    const name = strip.places?.[i] || rodName(i % width, Math.floor(i / width));
+    const x = "abc".indexOf(name[0]);
+    const y = Number(name.slice(1)) - 1;
+    if (colour === "#000000" || x < 0) return;
+    plate.after(svg("polygon", { points: points(diamond(x, y)), fill: colour, class: "glow",
+      "data-lit": `${p}:${name}`, "data-colour": colour }));
+  });
+}
+
+/** Where the wooden tower differs from the game's: a block the game has but the set has not
+ * (lifted off, in a hand) drawn faint; a block on the set the game has not taken drawn as a
+ * dashed outline where it stands, the place to put right. Told apart by colour and cells
+ * (two blocks of one colour are alike to the table).
+ * @param {SVGElement} g @param {Cubes[]} game
+ * @param {(WoodBlock & {at: number[][]})[]} wood */
+function differs(g, game, wood) {
+  /** @param {{colour: string}} b @param {number[][]} cells */
+  const key = (b, cells) => `${b.colour}:${cells.map((c) => c.join(",")).sort().join(" ")}`;
+  const onWood = new Set(wood.map((b) => key(b, b.at)));
+  const inGame = new Set(game.map((b) => key(b, b.cells)));
+  for (const b of game) {
+    if (onWood.has(key(b, b.cells))) continue;
+    for (const node of g.querySelectorAll(`[data-block="${b.id}"]`)) node.classList.add("lifted");
+  }
+  for (const b of wood) {
+    if (inGame.has(key(b, b.at))) continue;
+    const cells = [...b.at].sort((m, n) => m[2] - n[2] || (m[0] - m[1]) - (n[0] - n[1]));
+    for (const cell of cells) {
+      const drawn = cube(cell, b.colour, "cube wood");
+      drawn.setAttribute("data-differs", b.id);
+      g.append(drawn);
+    }
+  }
+}
+
+/** The rods where the held block, as it is turned, would stick out of the tower with its
+ * corner there: greyed on the plate.
+ * @param {SVGElement} g @param {string} p @param {number} width
+ * @param {WoodHeld | Block | undefined} block */
+function greyRods(g, p, width, block) {
+  if (!block || !("spots" in block)) return;
+  const spots = new Set(block.spots.map((s) => s.join()));
+  const plate = g.querySelector(".plate");
+  for (let x = 0; x < width; x += 1) {
+    for (let y = 0; y < width; y += 1) {
+      if (spots.has(`${x},${y}`)) continue;
+      plate?.after(svg("polygon", { points: points(diamond(x, y)), class: "cannot",
+        "data-cannot": `${p}:${rodName(x, y)}` }));
+    }
+  }
+}
+
+/** Each rod of player ``p``'s tower as a place to tap: its diamond on the plate, saying
+ * whether the held block (as it is turned) may go there with its corner, and why not.
+ * @param {string} p @param {number} width @param {number} left @param {number} base
+ * @param {WoodHeld | Block | undefined} block  the block in the hand the drawing shows
+ * @returns {import("./taps.js").Target[]} */
+function rodTargets(p, width, left, base, block) {
+  const spots = block && "spots" in block ? new Set(block.spots.map((s) => s.join())) : null;
+  /** @type {import("./taps.js").Target[]} */
+  const targets = [];
+  for (let x = 0; x < width; x += 1) {
+    for (let y = 0; y < width; y += 1) {
+      const spot = diamond(x, y).map(([sx, sy]) => [sx + left, sy + base]);
+      const can = !spots || spots.has(`${x},${y}`);
+      targets.push({ name: `rod-${p}-${rodName(x, y)}`, ...boxOf(spot), points: points(spot),
+        label: `rod ${rodName(x, y)} of tower ${p}: ${can ? "the held block's corner goes here"
+          : `the ${blockName(block || { colour: "" })}, turned as it is, would stick out of `
+            + "the tower with its corner here"}` });
+    }
+  }
+  return targets;
+}
+
+/** Each free block of player ``p``'s wooden tower (nothing on top of it) as a place to tap:
+ * the box of its cubes, the nearer and higher drawn over the others.
+ * @param {string} p @param {(WoodBlock & {at: number[][], free: boolean})[]} wood
+ * @param {number} left @param {number} base
+ * @returns {import("./taps.js").Target[]} */
+function blockTargets(p, wood, left, base) {
+  return wood.filter((b) => b.free).map((b) => {
+    const spots = b.at.flatMap(([x, y, z]) => [corner(x, y, z), corner(x + 1, y + 1, z + 1),
+      corner(x + 1, y, z), corner(x, y + 1, z + 1)]).map(([sx, sy]) => [sx + left, sy + base]);
+    return { name: `block-${b.id}`, ...boxOf(spots),
+      label: `the ${blockName(b)} on tower ${p} at ${cellsWords(b.at)}: lift it off` };
+  });
+}
+
+/** Where the corner of the asked block goes: the rod of its box's corner (the cell nearest
+ * a1, which for some shapes, the T-shaped green, no cube fills), marked at the level the
+ * block's bottom will stand, as the hand's picture marks it.
+ * @param {SVGElement} g @param {string} p @param {number[][]} cells */
+function cornerOf(g, p, cells) {
+  if (!cells.length) return;
+  const x = Math.min(...cells.map((c) => c[0]));
+  const y = Math.min(...cells.map((c) => c[1]));
+  const z = Math.min(...cells.map((c) => c[2]));
+  const [cx, cy] = corner(x + 0.5, y + 0.5, z);
+  g.append(svg("g", { class: "corner", "data-corner": `${p}:${rodName(x, y)}` },
+    svg("polygon", { points: points(diamond(x, y, z)) }), svg("circle", { cx, cy, r: 3 })));
+}
+
+/** The row under the towers: the zone's two pads, the pile by colour and the block in a
+ * hand, each a place to tap (``targets`` gets them), drawn as the wooden set has them where
+ * the page knows it, with the table's lights on the pads.
+ * @param {TowersView} view @param {WoodenSet | null} set @param {number} top
+ * @param {import("./taps.js").Target[]} targets */
+function row(view, set, top, targets) {
+  const g = svg("g", { class: "towers-row" });
+  [0, 1].forEach((i) => g.append(pad(view, set, i, -20 + i * (PAD + 6), top, targets)));
+  const counts = pileCounts(view.obs, set);
+  PILE_COLOURS.forEach((colour, i) => {
+    const x = 80 + i * PILE;
+    g.append(mini([[0, 0, 0]], colour, x + 2, top + 22, 0.75, "pile-cube"),
+      svg("text", { x: x + PILE / 2 - 2, y: top + 44, class: "pile-count" }, `×${counts[colour]}`));
+    targets.push({ name: `pile-${colour}`, x, y: top + 2, width: PILE - 2, height: PAD + 2,
+      label: `the pile: ${counts[colour]} ${colour}; with a block in the hand, it goes back` });
+  });
+  g.append(svg("text", { x: 80 + (PILE * PILE_COLOURS.length) / 2, y: top + 58,
+    class: "pile-name" }, "the pile"));
+  const hand = held(view, set);
+  if (hand) {
+    const [who, block] = hand;
+    const x = 220;
+    g.append(svg("text", { x: x + 24, y: top + 58, class: "hand-name" }, `${who}'s hand`));
+    const shape = "shape" in block ? block.shape : [[0, 0, 0]];
+    const drawn = mini(shape, block.colour, x, top + 40, 0.5, "held");
+    drawn.setAttribute("data-held", block.id);
+    if ("turn" in block) {
+      drawn.setAttribute("data-turn", String(block.turn));
+      drawn.append(svg("circle", { cx: (corner(0.5, 0.5, 0)[0]), cy: corner(0.5, 0.5, 0)[1],
+        r: 4, class: "corner", "data-corner": "hand" }));
+      targets.push({ name: "hand", x, y: top, width: 48, height: ROW - 2,
+        label: `the ${blockName(block)} in player ${who}'s hand, turned ${block.turn + 1} of `
+          + `${block.turns}, its corner marked: tap to turn it` });
+    }
+    g.append(drawn);
+  }
+  return g;
+}
+
+/** One zone pad: what stands on it (the wooden set's block, or the game's), the computer's
+ * asked block for it, its light, and, where the set and the game differ, a dashed outline.
+ * @param {TowersView} view @param {WoodenSet | null} set @param {number} i
+ * @param {number} x @param {number} top @param {import("./taps.js").Target[]} targets */
+function pad(view, set, i, x, top, targets) {
+  const seen = view.obs;
+  const block = set ? set.pads[i] : seen.zone[i] || null;
+  const g = svg("g", { class: "zone-pad", "data-pad": i + 1 });
+  const light = view.over ? null : (view.lights || []).find((s) => s.strip === "zone")?.colours[i];
+  g.append(svg("rect", { x, y: top + 2, width: PAD, height: PAD, rx: 4, class: "pad-plate" }));
+  if (light && light !== "#000000") {
+    g.append(svg("rect", { x: x + 2, y: top + 4, width: PAD - 4, height: PAD - 4, rx: 3,
+      fill: light, class: "glow", "data-lit": `pad-${i + 1}`, "data-colour": light }));
+  }
+  const wanted = askedOf(view.asked?.where).zone;
+  const shape = !block ? wanted.filter((w) => w.cells)[i - seen.zone.length] : null;
+  if (block) g.append(mini([[0, 0, 0]], block.colour, x + 8, top + 34, 0.95, "pad-cube"));
+  else if (shape?.cells) {
+    const low = shape.cells.map(([cx, cy, cz]) => [cx, cy, cz]);
+    const drawn = mini(low, null, x + 4, top + 38, 0.34, `mark ${view.asked?.kind || "ask"}`);
+    drawn.setAttribute("data-asked-pad", view.asked?.kind || "ask");
+    g.append(drawn);
+  }
+  const missing = set ? padsDiffer(seen, set)[i] : null;
+  if (missing !== null) { // the game's block lifted off this pad (drawn faint), or one it has not
+    if (missing) g.append(mini([[0, 0, 0]], missing, x + 8, top + 34, 0.95, "pad-cube lifted"));
+    g.append(svg("rect", { x: x + 1, y: top + 3, width: PAD - 2, height: PAD - 2, rx: 4,
+      class: "outline differs", "data-differs": `pad-${i + 1}` }));
+  }
+  g.append(svg("text", { x: x + PAD / 2, y: top + 58, class: "pad-name" }, `pad ${i + 1}`));
+  targets.push({ name: `pad-${i + 1}`, x, y: top + 2, width: PAD, height: PAD,
+    label: `zone pad ${i + 1}: ${block ? blockName(block) : "empty"}` });
+  return g;
+}
+
+/** Which pads of the wooden set differ from the game's zone (told by colour, as the pads
+ * weigh them): for each pad, null where they agree, "" for a block the game has not taken,
+ * or the colour of the game's block no longer on an empty pad (in a hand).
+ * @param {TowersObservation} seen @param {WoodenSet} set @returns {(string | null)[]} */
+function padsDiffer(seen, set) {
+  const left = seen.zone.map((b) => b.colour);
+  const out = set.pads.map((b) => {
+    const at = b ? left.indexOf(b.colour) : -1;
+    if (at >= 0) left.splice(at, 1);
+    return b && at < 0 ? "" : null;
+  });
+  return out.map((d, i) => (set.pads[i] || !left.length ? d : left.shift() || null));
+}
+
+/** How many blocks of each colour lie in the pile: the wooden set's (knocked-off blocks
+ * lying on the table count with it), or the game's.
+ * @param {TowersObservation} seen @param {WoodenSet | null} set
+ * @returns {Record<string, number>} */
+function pileCounts(seen, set) {
+  /** @type {Record<string, number>} */
+  const counts = Object.fromEntries(PILE_COLOURS.map((c) => [c, 0]));
+  if (set) for (const b of [...set.pile, ...set.fallen]) counts[b.colour] = (counts[b.colour] || 0) + 1;
+  else Object.assign(counts, seen.pile, { black: seen.blacks_left });
+  return counts;
+}
+
+/** The block in a hand, and whose: the wooden set's (its shape as it is turned) for the seat
+ * to move first (its seat, "A"), or the game's where the page has no set.
+ * @param {TowersView} view @param {WoodenSet | null} set
+ * @returns {[string, WoodHeld | Block] | null} */
+function held(view, set) {
+  const order = [...new Set([...view.obs.to_move, "A", "B"])];
+  const hands = set ? set.held : view.obs.hands;
+  const seat = order.find((p) => hands[p]);
+  const block = seat ? hands[seat] : null;
+  return seat && block ? [seat, block] : null;
+}
+
+/** A small picture of cubes (a block's shape, a pile's cube) at (x, y), scaled.
+ * @param {number[][]} cells @param {string | null} colour @param {number} x
+ * @param {number} y @param {number} scale @param {string} cls */
+function mini(cells, colour, x, y, scale, cls) {
+  const g = svg("g", { class: cls, transform: `translate(${x},${y}) scale(${scale})` });
+  [...cells].sort((a, b) => a[2] - b[2] || (a[0] - a[1]) - (b[0] - b[1]))
+    .forEach((cell) => g.append(cube(cell, colour, colour ? "cube" : "cube outline")));
+  return g;
+}
+
+/** The box around points. @param {number[][]} spots */
+function boxOf(spots) {
+  const xs = spots.map(([x]) => x);
+  const ys = spots.map(([, y]) => y);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
 }
 
 /** A small cube picture for a colour, for lists and the breakdown.

@@ -1,0 +1,263 @@
+"""One board and what the turn asks in reach, on a phone (issue 48, points 1 and 2, towers).
+
+A person plays a whole towers game at 390x844, at 360x640 and on a laptop, alone against the
+computer and two-handed, touching only what is on the screen: the PIN's form and the table's
+buttons in the bar fixed at the bottom, and on the drawing the pile (a block of a colour),
+the zone's pads (set a block down, take one), the hand (turn its block) and the rods (the held
+block's corner lowered there). Before each tap the element's box must lie inside the
+viewport and be what a finger there would touch; the page never scrolls. To keep a game
+short each placement goes as high as it can, so a tower goes over the top within a few
+turns (which ends the game). On the way: a lit place on the drawing, no separate grid of
+lights, a player's ring around their card, the turn line at two lines at most in the bar,
+the held block drawn in its hand with its corner marked, and a block the computer asks for
+on a tower with the rod of its corner marked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.towers.tower import LEVELS, drop, heights_of
+from firmware.service.pin import read_pin
+from firmware.towers.sets import load_block_set
+from tests.support.browser import LAPTOP, PHONE, SMALL
+from tests.support.finger import Finger
+from tests.support.person import Follow, Person
+from tests.support.play import Play
+
+pytestmark = [pytest.mark.browser, pytest.mark.processes]
+
+SEATS = "AB"
+STEP_S = 60
+"""The table taking one act's result, on a busy 2-core machine."""
+
+
+def _rod(x: int, y: int) -> str:
+    return f"{'abc'[x]}{y + 1}"
+
+
+def _heights(look: dict, tower: int) -> list[int]:
+    return heights_of([tuple(c) for p in look["towers"][tower] for c in p["at"]])
+
+
+def _high_spot(look: dict, block: str, tower: int) -> tuple[int, tuple[int, int], bool]:
+    """(orientation, corner, seen) of the highest rest for a block: the tower goes over the
+    top soon, and the game ends. ``seen``: some cube stands on the rods (the rods see it)."""
+    heights = _heights(look, tower)
+    best = None
+    for turn, shape in enumerate(load_block_set()[block].orientations):
+        span_x = max(c[0] for c in shape) + 1
+        span_y = max(c[1] for c in shape) + 1
+        for y in range(4 - span_y):
+            for x in range(4 - span_x):
+                rest = drop(heights, shape, (x, y))
+                seen = min(c[2] for c in rest) < LEVELS
+                key = (seen, max(c[2] for c in rest), -turn)
+                if best is None or key > best[0]:
+                    best = (key, turn, (x, y), seen)
+    return best[1], best[2], best[3]
+
+
+def _spot_of(look: dict, block: str, tower: int, cells: list) -> tuple[int, tuple[int, int]] | None:
+    """The orientation and corner that rest the block on ``cells`` (the computer's ask), or
+    None: this block cannot."""
+    heights = _heights(look, tower)
+    wanted = {tuple(c) for c in cells}
+    for turn, shape in enumerate(load_block_set()[block].orientations):
+        for y in range(3):
+            for x in range(3):
+                try:
+                    rest = drop(heights, shape, (x, y))
+                except Exception:  # the block would stand off the tower there
+                    continue
+                if {tuple(c) for c in rest} == wanted:
+                    return turn, (x, y)
+    return None
+
+
+class Walk:
+    """A person at the towers page on a phone: the finger, the table's events, the hands."""
+
+    def __init__(self, finger: Finger, follow: Follow, person: Person) -> None:
+        self.finger, self.follow, self.person = finger, follow, person
+        self.seen_corner = False
+
+    def look(self) -> dict:
+        return self.person.look()
+
+    def take_colour(self, colour: str) -> None:
+        self.finger.act(f'[data-tap="pile-{colour}"]')
+        self.finger.page.wait_for_selector("#drawing [data-held] .corner", timeout=30_000)
+
+    def lower(self, seat: str, tower: int, turn: int, at: tuple[int, int], seen: bool) -> None:
+        """Turn the held block to ``turn`` (the bar's button, or a tap on the hand), then tap
+        the rod of its corner; a block wholly above the rods is told with the seat's button."""
+        held = self.look()["held"][seat]
+        turns = (turn - held["turn"]) % held["turns"]
+        for i in range(turns):
+            self.finger.act('[data-reach="turn"]' if i % 2 == 0 else '[data-tap="hand"]')
+        before = self.follow.accepted()
+        self.finger.act(f'[data-tap="rod-{SEATS[tower]}-{_rod(*at)}"]')
+        if not seen:
+            self.finger.act(f'[data-reach="press-{seat}"]')
+        self.follow.until(lambda: self.follow.accepted() > before or self.follow.over
+                          or self.follow.offer, STEP_S, f"the placement on tower {SEATS[tower]}")
+
+    def place_high(self, seat: str, tower: int) -> None:
+        block = self.look()["held"][seat]["id"]
+        turn, at, seen = _high_spot(self.look(), block, tower)
+        self.lower(seat, tower, turn, at, seen)
+
+    def take_pad(self, pad: int) -> None:
+        self.finger.act(f'[data-tap="pad-{pad + 1}"]')
+
+
+def _asked(follow: Follow) -> list[dict]:
+    """The computer's move asked since the person's last move was taken, as its marks."""
+    def found():
+        events = follow.events
+        mine = max([i for i, e in enumerate(events) if e["event"] == "accepted"
+                    and e["player"] == "A"], default=0)
+        asks = [e for e in events[mine:] if e["event"] == "asked"]
+        return asks[-1]["where"] if asks else None
+    return follow.until(found, STEP_S, "the computer's move asked")
+
+
+def _computer(walk: Walk, obs: dict) -> None:
+    """Make the move the computer (player B) asks for, as the lit places show it."""
+    where = _asked(walk.follow)
+    zone = [m["zone"] for m in where if m.get("zone")]
+    if obs["phase"] == "choose":
+        while True:
+            look = walk.look()
+            wanted = list(zone)
+            for b in look["pads"]:
+                if b and b["colour"] in wanted:
+                    wanted.remove(b["colour"])
+            if not wanted or None not in look["pads"]:
+                return
+            walk.take_colour(wanted[0])
+            walk.take_pad(look["pads"].index(None))
+    look = walk.look()
+    mark = next(m for m in _asked(walk.follow) if m.get("tower"))
+    tower = SEATS.index(mark["tower"])
+    if look["held"]["B"] is None:
+        if obs["phase"] == "bonus":
+            walk.take_colour("black")
+        else:  # the pad whose block rests there as asked (two reds may differ in shape)
+            walk.take_pad(next(i for i, b in enumerate(look["pads"])
+                               if b and _spot_of(look, b["id"], tower, mark["cells"])))
+    walk.finger.page.wait_for_selector("#drawing [data-corner]", timeout=30_000)
+    walk.seen_corner = True
+    block = walk.look()["held"]["B"]["id"]
+    turn, at = _spot_of(walk.look(), block, tower, mark["cells"]) or (0, (0, 0))
+    walk.lower("B", tower, turn, at, min(c[2] for c in mark["cells"]) < LEVELS)
+
+
+def _person(walk: Walk, obs: dict) -> None:
+    """A move of the person's own: two colours on the pads, or a block taken and placed high."""
+    look = walk.look()
+    phase = obs["phase"]
+    if phase == "choose":
+        pile = [b["colour"] for b in look["pile"] if b["colour"] != "black"]
+        walk.take_colour(pile[0])
+        walk.take_pad(look["pads"].index(None))
+        return
+    seat = obs["to_move"][0] if phase != "bonus" else obs["bonus"][0]
+    tower = SEATS.index(seat) if phase != "bonus" else 1 - SEATS.index(seat)
+    if look["held"][seat] is None:
+        if phase == "bonus":
+            walk.take_colour("black")
+        else:
+            walk.take_pad(next(i for i, b in enumerate(look["pads"]) if b))
+    walk.place_high(seat, tower)
+
+
+def _start(walk: Walk) -> None:
+    follow, finger = walk.follow, walk.finger
+    follow.until(lambda: follow.state == "setup", 30, "the table in setup")
+    assert finger.page.is_hidden("#lights"), "the lights drawn twice"
+    for _ in range(30):
+        finger.act('[data-reach="press-A"]')
+        try:
+            follow.until(lambda: follow.state == "play" and follow.obs
+                         and follow.obs["phase"] == "choose", 1.0, "the game to start")
+            return
+        except AssertionError:
+            continue
+    raise AssertionError(f"the game did not start: {follow.problem!r}")
+
+
+def _two_lines(page) -> None:
+    lines = page.evaluate("() => { const t = document.getElementById('turn'); return"
+                          " t.clientHeight / parseFloat(getComputedStyle(t).lineHeight); }")
+    assert lines <= 2.05, f"the turn line takes {lines:.1f} lines in the bar"
+
+
+def _step(walk: Walk, solo: bool) -> None:
+    follow = walk.follow
+    obs = follow.obs
+    if follow.offer is not None and follow.offer["kind"] == "choose":
+        walk.finger.act(f'[data-reach="hold-{follow.offer["players"][0]}"]')
+        return
+    computer = solo and (
+        (obs["phase"] == "choose" and obs["active"] == "B")
+        or (obs["phase"] in ("take", "place") and obs["to_move"][0] == "B")
+        or (obs["phase"] == "bonus" and obs["bonus"][0] == "B"))
+    # the page's hands are the seat whose turn it is (the turn's event reached the page)
+    seat = obs["bonus"][0] if obs["phase"] == "bonus" else obs["to_move"][0]
+    walk.finger.page.wait_for_selector(f'#hands [data-hands-of="{seat}"]', timeout=30_000)
+    before = follow.accepted()
+    if computer:
+        _computer(walk, obs)
+    else:
+        _person(walk, obs)
+    follow.until(lambda: follow.accepted() > before or follow.over or follow.offer, STEP_S,
+                 "the table taking the move")
+
+
+def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
+    """A whole towers game at ``viewport``, every act tapped: its end."""
+    play = Play("towers", state_dir, *flags).start()
+    follow = None
+    try:
+        page = browser.new_context(viewport=viewport).new_page()
+        page.goto(play.url)
+        finger = Finger(page, viewport)
+        finger.tap("#pin")  # the PIN's form, in the bar for a guest
+        page.keyboard.type(read_pin(state_dir) or "")
+        finger.tap("#pin-enter")
+        page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
+        follow = Follow(state_dir)
+        walk = Walk(finger, follow, Person(page, state_dir))
+        _start(walk)
+        page.wait_for_selector("#players .card[data-ring]", timeout=30_000)  # a ring around it
+        _two_lines(page)
+        lit = False
+        while follow.over is None:
+            if follow.obs["phase"] == "over":
+                break
+            lit = lit or page.locator("#drawing [data-lit]").count() > 0
+            _step(walk, "--solo" in flags)
+        follow.until(lambda: follow.over, 30, "the end")
+        page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
+        assert lit, "no lit place drawn on the drawing"
+        assert page.is_hidden("#lights"), "the lights drawn twice"
+        assert walk.seen_corner or "--solo" not in flags, "the asked block's corner not drawn"
+        return {**follow.over, "moves": [e for e in follow.events if e["event"] == "accepted"]}
+    finally:
+        if follow is not None:
+            follow.close()
+        play.stop()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL, LAPTOP], ids=["390x844", "360x640", "laptop"])
+@pytest.mark.parametrize("flags", [("--solo", "B"), ()], ids=["alone", "two-handed"])
+def test_a_whole_towers_game_is_played_by_tapping_only_what_is_on_the_screen(
+        browser, tmp_path, viewport, flags):
+    over = _walk(browser, tmp_path / "table", viewport, *flags)
+    assert over["outcome"]["words"]
+    moves = over["moves"]
+    assert len(moves) >= 6 and {m["player"] for m in moves} == {"A", "B"}, moves

@@ -1,0 +1,87 @@
+"""tools/pi-root.sh's checks can fail: a step whose output stalls or that runs past its time
+limit fails even when it exits 0 after SIGTERM, a step over its limit by a fraction fails,
+and the service runs with its unit's Environment= lines.
+
+The checks live in tools/pi-root-checks.sh, sourced here by bash with tiny commands in place
+of a Pi root's (no root, no qemu needed); each command runs in a process group the check
+stops, so none is left behind.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support import ROOT
+
+pytestmark = pytest.mark.processes
+
+CHECKS = ROOT / "tools" / "pi-root-checks.sh"
+SHRUGS_OFF_SIGTERM = "trap 'exit 0' TERM; echo started; while :; do sleep 0.1; done"
+"""A command that ends with 0 when stopped: what the demo did under load."""
+
+
+def _bash(script: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-c", f'. "{CHECKS}"; {script}', "checks", *args],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _watched(tmp_path: Path, limit: int, stall: int, command: str) -> tuple[int, str, float]:
+    """watch_run on ``bash -c COMMAND``: its status, what it said, and its seconds."""
+    start = time.monotonic()
+    run = _bash('watch_run "$1" "$2" "$3" bash -c "$4"', str(limit), str(stall),
+                str(tmp_path / "log"), command)
+    return run.returncode, run.stdout, time.monotonic() - start
+
+
+def test_a_step_whose_log_stops_growing_fails_though_it_exits_0_after_sigterm(tmp_path):
+    status, said, secs = _watched(tmp_path, 60, 1, SHRUGS_OFF_SIGTERM)
+    assert status == 1, said
+    assert said.startswith("FAIL: stalled: its log did not grow for 1 s; stopped with "
+                           "SIGTERM (it then ended with status 0, which does not count)"), said
+    assert secs < 30
+
+
+def test_a_step_over_its_time_limit_is_stopped_and_fails(tmp_path):
+    still_talking = "trap 'exit 0' TERM; while :; do echo move; sleep 0.1; done"
+    status, said, _ = _watched(tmp_path, 2, 60, still_talking)
+    assert status == 1 and said.startswith("FAIL: over its time limit of 2 s"), said
+    assert "move" in (tmp_path / "log").read_text("utf-8")
+
+
+@pytest.mark.parametrize(("command", "status", "said"), [
+    ("echo a game; exit 0", 0, ""),
+    ("echo a game; exit 3", 1, "FAIL: it ended with status 3\n"),
+    ("echo a game; kill -TERM $$", 1, "FAIL: killed by signal 15 (status 143)\n"),
+])
+def test_a_step_that_ends_by_itself_passes_only_with_0(tmp_path, command, status, said):
+    got, words, _ = _watched(tmp_path, 60, 60, command)
+    assert (got, words) == (status, said)
+
+
+@pytest.mark.parametrize(("status", "secs", "limit", "verdict"), [
+    ("0", "60.3", "60", "FAIL"),  # setup-second's 60.3 s once passed its 60 s
+    ("0", "60.0", "60", "PASS"),
+    ("0", "3.2", "60", "PASS"),
+    ("1", "3.2", "60", "FAIL"),
+])
+def test_the_verdict_counts_the_limit_to_the_tenth(status, secs, limit, verdict):
+    run = _bash('step_verdict "$1" "$2" "$3"', status, secs, limit)
+    assert run.stdout == f"{verdict}\n", run.stderr
+
+
+def test_the_service_gets_the_units_environment_as_systemd_applies_it(tmp_path):
+    unit = tmp_path / "obelisk.service"
+    unit.write_text("[Service]\nExecStart=/x run\nEnvironment=LG_WD=/tmp\n"
+                    'Environment="A=one two" B=3\n#Environment=C=4\n', "utf-8")
+    run = _bash('unit_environment "$1" "$2"', sys.executable, str(unit))
+    assert run.stdout.splitlines() == ["LG_WD=/tmp", "A=one two", "B=3"], run.stderr
+    table_unit = (ROOT / "systemd" / "obelisk.service")
+    run = _bash('unit_environment "$1" "$2"', sys.executable, str(table_unit))
+    assert "LG_WD=/tmp" in run.stdout.splitlines()
+    script = (ROOT / "tools" / "pi-root.sh").read_text("utf-8")
+    assert '"${unit_env[@]}"' in script and "watch_run 1800 180" in script

@@ -1,0 +1,75 @@
+# shellcheck shell=bash
+# The checks of tools/pi-root.sh that must be able to fail, kept apart so they can be tried
+# without root or a Pi root (tests/hardware/test_pi_root.py sources this file):
+#
+# - watch_run: a step's command under a time limit and a stall limit (its log not growing);
+#   a command stopped by either fails, whatever status it ends with after SIGTERM;
+# - step_verdict: PASS only for status 0 within the step's time limit (60.3 s is over 60);
+# - unit_environment: the Environment= settings of a systemd unit, as systemd applies them.
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# watch_run LIMIT STALL LOG COMMAND...: COMMAND, its output added to LOG, in a process group
+# of its own. Stopped (SIGTERM to the group, SIGKILL 10 s later) once it runs over LIMIT
+# seconds or LOG has not grown for STALL seconds. Status 0 only if it ended by itself with 0;
+# else a FAIL line on stdout says why.
+watch_run() {
+    local limit="$1" stall="$2" log="$3" pid start now grown size last=-1 rc=0 why="" waited=0
+    shift 3
+    : >>"$log"
+    setsid "$@" >>"$log" 2>&1 </dev/null &
+    pid=$!
+    start="$(now_ms)" grown="$start"
+    while kill -0 "$pid" 2>/dev/null; do
+        now="$(now_ms)"
+        size="$(stat -c %s "$log")"
+        if [ "$size" != "$last" ]; then last="$size" grown="$now"; fi
+        if (( now - start > limit * 1000 )); then
+            why="over its time limit of ${limit} s"; break
+        fi
+        if (( now - grown > stall * 1000 )); then
+            why="stalled: its log did not grow for ${stall} s"; break
+        fi
+        sleep 0.2
+    done
+    if [ -n "$why" ]; then
+        kill -TERM -- "-$pid" 2>/dev/null || true
+        while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 50 ]; do
+            sleep 0.2; waited=$((waited + 1))
+        done
+        kill -KILL -- "-$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || rc=$?
+        echo "FAIL: $why; stopped with SIGTERM (it then ended with status $rc, which does not count)"
+        return 1
+    fi
+    wait "$pid" || rc=$?
+    if [ "$rc" -gt 128 ]; then
+        echo "FAIL: killed by signal $((rc - 128)) (status $rc)"; return 1
+    elif [ "$rc" -ne 0 ]; then
+        echo "FAIL: it ended with status $rc"; return 1
+    fi
+}
+
+# step_verdict STATUS SECONDS LIMIT: PASS, or FAIL for a status other than 0 or a step that
+# took longer than LIMIT seconds (SECONDS may have decimals: 60.3 is over 60).
+step_verdict() {
+    local status="$1" secs="$2" limit="$3"
+    if [ "$status" != 0 ]; then echo FAIL
+    elif awk -v s="$secs" -v l="$limit" 'BEGIN { exit !(s > l) }'; then echo FAIL
+    else echo PASS
+    fi
+}
+
+# unit_environment PYTHON UNIT: each NAME=VALUE the unit's Environment= lines set, one a
+# line, in order (a later one wins, as in systemd); quotes as systemd reads them.
+unit_environment() {
+    "$1" - "$2" <<'PY'
+import shlex, sys
+for line in open(sys.argv[1], encoding="utf-8"):
+    key, _, value = line.strip().partition("=")
+    if key.strip() == "Environment":
+        for word in shlex.split(value):
+            if "=" in word:
+                print(word)
+PY
+}
