@@ -372,8 +372,10 @@ def test_every_game_replays_to_where_its_live_page_ended(browser, followed, game
         assert "cannot" not in title, title
         page.click("#replay-last")
         assert page.locator("#replay-ending").is_visible()
-        assert page.locator("#replay-drawing svg").evaluate("n => n.outerHTML") == \
-            run.ends["early"]["drawing"]
+        # (the table's lights drawn on a one-board game's live drawing are not the game's:
+        # the record has none, so the replay draws the game without them)
+        live = re.sub(r'<rect [^>]*class="glow"[^>]*></rect>', "", run.ends["early"]["drawing"])
+        assert page.locator("#replay-drawing svg").evaluate("n => n.outerHTML") == live
     finally:
         stop(web.process)
 

@@ -206,7 +206,8 @@ def _refused_then_fixed(person: Person, follow: Follow, words: str, undo) -> Non
 SQUARE = '[data-hand-square="{}"]'
 """A square of the hands panel's board (High Rise)."""
 TAPPED = '#drawing [data-tap="{}"]'
-"""A square of the drawing, tapped: the stones' and the maze's one board (issue 48)."""
+"""A square of the drawing, tapped: the one board of stones, the maze and High Rise (issue
+48)."""
 
 
 def _moved(person: Person, follow: Follow, frm: str, to: str, before: int,
@@ -278,7 +279,8 @@ def _stones(browser, tmp_path: Path) -> dict:
 
 def _highrise(browser, tmp_path: Path) -> dict:
     """The whole High Rise game at a phone's size, clicked, after a guest's hands are
-    refused; one leaning pyramid refused and lifted."""
+    refused; one leaning pyramid refused and lifted. Its squares are tapped on the drawing,
+    the one board (issue 48)."""
     with _playing(browser, tmp_path, "highrise", size=PHONE) as (person, follow):
         # A guest moves nothing: the hands need the PIN's session too
         status, words = person.page.evaluate("""async () => {
@@ -295,7 +297,7 @@ def _highrise(browser, tmp_path: Path) -> dict:
         person.enter_pin()
         person.click('[data-mode="cover"]')
         for square in person.look()["squares"]:
-            person.click(f'[data-hand-square="{square["square"]}"]')
+            person.click(TAPPED.format(square["square"]))
         person.click('[data-mode="set"]')
         _start(person, follow)
         refused = False
@@ -313,12 +315,12 @@ def _highrise(browser, tmp_path: Path) -> dict:
             before = follow.accepted()
             if not refused:  # leaned across two squares: no pyramid weighs like that
                 person.click('[data-mode="lean"]')
-                person.click('[data-hand-square="a1"]')
-                person.click('[data-hand-square="b1"]')
+                person.click(TAPPED.format("a1"))
+                person.click(TAPPED.format("b1"))
 
                 def lift() -> None:
                     person.click('[data-mode="lift"]')
-                    person.click('[data-hand-square="a1"]')
+                    person.click(TAPPED.format("a1"))
                     person.click('[data-mode="set"]')
 
                 _refused_then_fixed(person, follow, "", lift)
@@ -326,7 +328,7 @@ def _highrise(browser, tmp_path: Path) -> dict:
                 continue
             square = look["squares"][turn % len(look["squares"])]["square"]
             turn += 1
-            person.click(f'[data-hand-square="{square}"]')
+            person.click(TAPPED.format(square))
             follow.until(lambda b=before: follow.accepted() > b or follow.over, OTHER_GAME_S,
                          "the placement weighed")
     return {"refused": refused, "over": follow.over}

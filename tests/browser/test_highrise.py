@@ -1,5 +1,5 @@
 """High Rise's page as a person meets it: the moves after a restart, the computer's ring
-put in words, the board's lights drawn as the board, one action counted as one.
+put in words, the board's lights drawn on the board, one action counted as one.
 
 Each test opens the page of a running `obelisk play highrise` in Debian's chromium; the
 acts go through the hands' socket (the same acts the hands panel sends), so each test
@@ -14,15 +14,23 @@ import pytest
 from engine.core import square_name
 from tests.support.ahead import wanted
 from tests.support.page import (
-    LAID_OUT,
     PlayPage,
     Tables,
-    as_a_board,
     high_rise_asked,
     high_rise_places,
     high_rise_started,
     moves_shown,
 )
+
+GLOWS = """() => [...document.querySelectorAll('#drawing [data-lit]')].map((glow) => {
+  const square = document.querySelector(`#drawing rect.square[data-square="${glow.dataset.lit}"]`)
+    .getBBox();
+  const box = glow.getBBox();
+  return { lit: glow.dataset.lit, colour: glow.dataset.colour,
+    inside: box.x >= square.x && box.y >= square.y && box.x + box.width <= square.x + square.width
+      && box.y + box.height <= square.y + square.height };
+})"""
+"""Each light drawn on the drawing: its square, its colour, and whether it lies inside it."""
 
 TABLES = {"restarted": ("highrise",), "high_rise_alone": ("highrise", "--solo", "B"),
           "counted": ("highrise",)}
@@ -101,16 +109,19 @@ def test_the_size_the_computers_ring_shows_is_said_in_words_beside_it(high_rise_
 
 
 def test_the_high_rise_lights_are_drawn_as_its_board_each_on_its_square(high_rise_alone):
-    """High Rise's board LEDs are on the physical board's 8-wide strip; the page draws them as
-    the game's 3x3 board, the computer's asked square lit on its own square."""
+    """High Rise's board LEDs are on the physical board's 8-wide strip; the page draws them on
+    the game's own 3x3 drawing (its one board, issue 48: no separate grid of lights), the
+    computer's asked square lit on its own square and no other."""
     table = high_rise_alone
     page = table.page
-    page.wait_for_selector('#lights [data-strip="board"] [data-square]', timeout=30_000)
-    leds = page.evaluate(LAID_OUT, "board")
-    as_a_board(leds, 3, 3)
+    page.wait_for_selector("#drawing [data-lit]", timeout=30_000)
+    assert page.is_hidden("#lights"), "the lights drawn twice"
     asked = square_name(high_rise_asked(table).square)
-    lit = {led["square"] for led in leds if led["colour"] == "#a000ff"}  # palette.ASK
+    page.wait_for_selector(f'#drawing [data-lit="{asked}"]', timeout=30_000)
+    glows = page.evaluate(GLOWS)
+    lit = {g["lit"] for g in glows if g["colour"] == "#a000ff"}  # palette.ASK
     assert lit == {asked}, (lit, asked)
+    assert all(g["inside"] for g in glows), glows  # each light on its own square
 
 
 def test_one_action_is_said_as_one_on_the_page_and_the_terminal(counted):

@@ -363,10 +363,10 @@ def test_no_hands_label_breaks_inside_a_word_at_a_phones_width(plays, game):
     played = plays[game]
     page = played.page
     square, words = PIECES[game](played) if game in PIECES else (None, "")
-    # the square's words: the hands panel's board, or the drawing itself on the stones' and
-    # the maze's one board (issue 48), where a screen reader reads them off the square a tap
-    # acts on
-    at = ('#drawing [data-tap="{}"]' if game in ("stones", "maze")
+    # the square's words: the hands panel's board, or the drawing itself on the one board of
+    # stones, the maze and High Rise (issue 48), where a screen reader reads them off the
+    # square a tap acts on
+    at = ('#drawing [data-tap="{}"]' if game in ("stones", "maze", "highrise")
           else '#hands [data-hand-square="{}"]')
     if square:  # the panel shows them (it looks again every 2 s)
         page.wait_for_function("([at, words]) => { const b = document.querySelector(at);"
@@ -385,7 +385,8 @@ def test_no_hands_label_breaks_inside_a_word_at_a_phones_width(plays, game):
     if square:
         said = page.get_attribute(at.format(square), "aria-label") or ""
         assert said.startswith(f"{square}: ") and words in said, said
-        if game not in ("stones", "maze"):  # (a square of the drawing: to a screen reader)
+        if game not in ("stones", "maze", "highrise"):  # (a square of the drawing: to a
+            # screen reader)
             assert said == page.get_attribute(at.format(square), "title"), said
     page.evaluate("() => document.getElementById('hands').scrollIntoView()")
     page.screenshot(path=played.dir.parent / f"{game}-hands-phone.png")

@@ -152,7 +152,7 @@ def test_high_rise_hands_act_for_the_mover_say_whose_they_are_and_the_board_stan
     page.wait_for_function(  # (the default hands are A's: the mover's once the turn is known)
         "() => /whose turn it is/.test(document.querySelector('#hands h2')?.textContent)",
         timeout=30_000)
-    page.click('[data-hand-square="b2"]')  # the mover's pyramid, as the panel chose
+    page.click('#drawing [data-tap="b2"]')  # the mover's pyramid, as the panel chose
     follow.until(lambda: follow.accepted() == 1, 60, "the placement weighed")
     page.wait_for_selector('#drawing [data-square="b2"][data-height="1"]')
     # now it is the other's turn: the hands follow it

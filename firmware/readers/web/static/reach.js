@@ -4,7 +4,10 @@
 // turn asks a person to press: the table's buttons (press and hold A or B, the menu), the
 // hands' setting out, and the controls' Start, Resume, Agree and Decline, or, for a guest,
 // the PIN's form. Each of its buttons presses the one of the panel it stands for, so a press
-// here is the same act as there. The drawing above it is sized to leave it room.
+// here is the same act as there. A game's hands may put more of the panel's buttons in the bar
+// (`data-reach-as`: its name there, `data-reach-words`: its words there, the panel's pressed
+// and greyed out shown alike) and a line of their own under the turn line (`data-reach-say`).
+// The drawing above it is sized to leave it room.
 import { html } from "./svg.js";
 
 /** @param {string} id */
@@ -12,18 +15,24 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const bar = $("reach");
 const line = $("reach-line");
 const row = $("reach-buttons");
+const say = $("reach-say");
 
 /** The controls' buttons the bar stands in for, while the table offers them: what a turn
  * asks to press (the rest stay in "Run the table"). */
 const ASKED = ["ctl-start", "ctl-resume", "ctl-agree", "ctl-disagree"];
 const ASKED_TOO = /^ctl-(takeback|decline)-/;
 
-/** The buttons the bar stands in for now, each with its words: the table's buttons (with the
- * hands), setting out the pieces before a game, and the controls the table offers.
+/** The buttons the bar stands in for now, each with its words: what the game's hands put in
+ * the bar, the table's buttons (with the hands), setting out the pieces before a game, and
+ * the controls the table offers.
  * @returns {[HTMLElement, string, string][]} the button, the bar's words, its name */
 function standIns() {
   /** @type {[HTMLElement, string, string][]} */
   const found = [];
+  for (const node of document.querySelectorAll("#hands:not([hidden]) [data-reach-as]")) {
+    const el = /** @type {HTMLElement} */ (node);
+    found.push([el, el.dataset.reachWords || el.textContent || "", el.dataset.reachAs || ""]);
+  }
   for (const node of document.querySelectorAll("#hands:not([hidden]) [data-press]")) {
     const el = /** @type {HTMLElement} */ (node);
     const name = `${el.dataset.hold ? "hold" : "press"}-${el.dataset.press}`;
@@ -51,26 +60,51 @@ function standIns() {
 let drawn = "";
 
 /** The bar's buttons again, only when what they stand for changed (a button drawn again
- * under a finger would lose its tap). */
+ * under a finger would lose its tap): the same buttons in the same order keep their nodes,
+ * only their words and state brought up to date (a count of pieces left, the one chosen). */
 function fill() {
   const found = standIns();
+  const said = document.querySelector("#hands:not([hidden]) [data-reach-say]")?.textContent || "";
+  if (said !== say.textContent) { // a line more or less: the drawing's room again
+    say.textContent = said;
+    say.hidden = !said;
+    room();
+  }
   const now = JSON.stringify(found.map(([original, words, name]) => [words, name,
-    original.hasAttribute("disabled")]));
+    original.getAttribute("aria-pressed"), original.hasAttribute("disabled")]));
   if (now === drawn && row.childElementCount === found.length) return;
   drawn = now;
+  const names = found.map(([, , name]) => name);
+  const kept = [...row.children].map((b) => /** @type {HTMLElement} */ (b));
+  if (kept.length === names.length && kept.every((b, i) => b.dataset.reach === names[i])) {
+    found.forEach(([original, words], i) => standFor(kept[i], original, words));
+    return;
+  }
   row.replaceChildren(...found.map(([original, words, name]) => {
     const button = html("button", { type: "button", "data-reach": name,
-      class: original.classList.contains("main") ? "main" : null,
-      disabled: original.hasAttribute("disabled") ? "" : null }, words);
+      class: original.classList.contains("main") ? "main" : null });
     // the one it stands for, as it is then (the panel may have drawn it again since)
+    const id = original.id;
     button.addEventListener("click", () => {
-      const id = original.id;
       const now = id ? document.getElementById(id)
         : standIns().find(([, , n]) => n === name)?.[0];
       now?.click();
     });
-    return button;
+    return standFor(button, original, words);
   }));
+}
+
+/** A stand-in's words and state as its original's now: pressed, greyed out (and why).
+ * @param {HTMLElement} button @param {HTMLElement} original @param {string} words */
+function standFor(button, original, words) {
+  if (button.textContent !== words) button.textContent = words;
+  for (const name of ["aria-pressed", "title"]) {
+    const value = original.getAttribute(name);
+    if (value === null) button.removeAttribute(name);
+    else button.setAttribute(name, value);
+  }
+  button.toggleAttribute("disabled", original.hasAttribute("disabled"));
+  return button;
 }
 
 /** Moves ``node`` into ``box`` (first), once. @param {HTMLElement} node @param {HTMLElement} box */
@@ -114,6 +148,6 @@ $("turn").addEventListener("click", () => {
 const watch = new MutationObserver(() => { if (!bar.hidden) fill(); });
 for (const id of ["controls", "hands"]) {
   watch.observe($(id), { childList: true, subtree: true, attributes: true,
-    attributeFilter: ["hidden"] });
+    attributeFilter: ["hidden", "aria-pressed", "disabled"] });
 }
 addEventListener("resize", () => { if (!bar.hidden) room(); });
