@@ -3,7 +3,7 @@
 // towers' blocks; with a block in hand, a rod is where its corner goes (lower it there, or
 // hover over it). Lift a block off, knock a tower. The rods, the pads, the pile and the free
 // blocks are tapped on the drawing (towers.js, `onPlace`); what is not a place (turning the
-// block, hovering, knocking) stands in the bar at the bottom as well (reach.js, `data-in-reach`).
+// block, hovering, knocking) stands in the bar at the bottom as well (reach.js, `data-reach-as`).
 import { button, capital } from "./hands_board.js";
 import { counted, html } from "./svg.js";
 import { blockName, cellsWords } from "./towers.js";
@@ -108,7 +108,7 @@ function hand(seat, name, held, act) {
       ? `turned ${held.turn + 1} of ${counted(held.turns, "way")}` : "the same whichever way it turns"}`
       + " (from above, each rod with its cubes' levels):"),
     shape(held.shape),
-    button("turn it", { "data-act": "turn", "data-in-reach": "turn",
+    button("turn it", { "data-act": "turn", "data-reach-as": "turn",
       "data-reach-words": "turn the block" }, () => act({ act: "turn", seat }), held.turns > 1,
       `the ${blockName(held)} looks the same whichever way it turns`),
     button("back to the pile", { "data-act": "back" }, () => act({ act: "back", seat })),
@@ -156,7 +156,7 @@ function tower(table, index, seat, act, held, mode, drawn) {
     button("knock the tower", { "data-knock": index, "data-reach-words": `knock tower ${owner}`,
       // in the bar while the hand is empty (turning and hovering take its place while a
       // block is held: the bar keeps its height, the drawing its size)
-      "data-in-reach": held ? null : `knock-${owner}` },
+      "data-reach-as": held ? null : `knock-${owner}` },
     () => act({ act: "knock", tower: index }), blocks.length > 0, "the tower is empty"));
 }
 
@@ -241,7 +241,7 @@ export function drawHands(table, seat, act, _obs, who, drawn = false) {
       const b = button(m === "lower" ? "lowers the block there" : "hovers it there",
         { "data-mode": m, "aria-pressed": String(mode.value === m),
           // the other mode, in the bar while a block is held
-          "data-in-reach": held && mode.value !== m ? `mode-${m}` : null,
+          "data-reach-as": held && mode.value !== m ? `mode-${m}` : null,
           "data-reach-words": m === "lower" ? "a rod lowers it" : "a rod hovers it" },
         () => { mode.value = m; act({ act: "look" }); });
       return b;

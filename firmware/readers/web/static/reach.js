@@ -38,12 +38,6 @@ function standIns() {
     const name = `${el.dataset.hold ? "hold" : "press"}-${el.dataset.press}`;
     found.push([el, el.textContent || name, name]);
   }
-  // what a game's hands offer that is not a place on its drawing (the towers' turning of the
-  // held block), each marked with its name in the bar and its words there
-  for (const node of document.querySelectorAll("#hands:not([hidden]) [data-in-reach]")) {
-    const el = /** @type {HTMLElement} */ (node);
-    found.push([el, el.dataset.reachWords || el.textContent || "", el.dataset.inReach || ""]);
-  }
   const setUp = document.querySelector('#hands:not([hidden]) [data-act="setup"]');
   if (setUp && document.body.dataset.state === "setup") {
     found.unshift([/** @type {HTMLElement} */ (setUp), "set the pieces out", "setup"]);
