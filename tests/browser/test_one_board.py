@@ -23,6 +23,7 @@ from firmware.service.pin import read_pin
 from tests.support.browser import LAPTOP, PHONE, SMALL
 from tests.support.finger import Finger
 from tests.support.person import Follow
+from tests.support.pictures import Pictures
 from tests.support.play import Play
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -97,6 +98,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
                               " t.clientHeight / parseFloat(getComputedStyle(t).lineHeight); }")
         assert lines <= 2.05, f"the turn line takes {lines:.1f} lines in the bar"
         solo = "--solo" in flags
+        pictures = Pictures("stones", viewport, state_dir.parent)
         first = True
         while follow.over is None:
             pos = _position(game, follow)
@@ -104,6 +106,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
                 break
             if solo and pos.to_play.value == "B":
                 move = pos.string_to_action(_asked(follow, follow.accepted()))
+                pictures.draw(page)  # mid-game: the computer's move lit on the board
             else:
                 occupied = {sq for sq, _ in pos.stacks}
                 move = next(m for m in pos.legal_actions() if m.to not in occupied

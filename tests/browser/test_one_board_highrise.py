@@ -24,6 +24,7 @@ from firmware.service.pin import read_pin
 from tests.support.browser import LAPTOP, PHONE, SMALL
 from tests.support.finger import Finger
 from tests.support.person import Follow
+from tests.support.pictures import Pictures
 from tests.support.play import Play
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -128,9 +129,10 @@ def _place(finger: Finger, follow: Follow, seat: str, size: str, square: str) ->
     follow.until(lambda: follow.accepted() > before or follow.over, 60, f"{size} {square} taken")
 
 
-def _play(finger: Finger, follow: Follow, solo: bool) -> None:
+def _play(finger: Finger, follow: Follow, solo: bool, pictures: Pictures) -> None:
     """Every placement to the end: the computer's as asked, a person's the largest they have
-    left (the size chosen changes seldom), on each square in turn."""
+    left (the size chosen changes seldom), on each square in turn; the page's picture drawn
+    mid-game, the computer's placement lit."""
     left = {seat: {size.label: n for size, n in OPTIONS.pieces().items()} for seat in "AB"}
     turn = 0
     while follow.over is None:
@@ -140,6 +142,8 @@ def _play(finger: Finger, follow: Follow, solo: bool) -> None:
             break
         if solo and seat == "B":
             size, square = _asked(finger, follow, follow.accepted())
+            if follow.accepted() >= 10:
+                pictures.draw(finger.page)
         else:
             size = next(s for s in ("large", "medium", "small") if left[seat][s])
             square = SQUARES[turn % len(SQUARES)]
@@ -176,7 +180,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
         assert lines <= 2.05, f"the turn line takes {lines:.1f} lines in the bar"
         _covered(page)
         _lean_asked(finger, follow)
-        _play(finger, follow, "--solo" in flags)
+        _play(finger, follow, "--solo" in flags, Pictures("highrise", viewport, state_dir.parent))
         follow.until(lambda: follow.over, 60, "the end")
         page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
         _nothing_told_early(follow.events)

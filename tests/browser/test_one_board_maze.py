@@ -25,6 +25,7 @@ from firmware.service.pin import read_pin
 from tests.support.browser import LAPTOP, PHONE, SMALL
 from tests.support.finger import Finger
 from tests.support.person import Follow
+from tests.support.pictures import Pictures
 from tests.support.play import Play
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -147,7 +148,7 @@ def _move(finger: Finger, follow: Follow, frm: str, to: str, first: bool) -> Non
     _taken(follow, before, f"the obelisk {frm}-{to}")
 
 
-def _turns(finger: Finger, follow: Follow, solo: bool) -> None:
+def _turns(finger: Finger, follow: Follow, solo: bool, pictures: Pictures) -> None:
     """Every turn to the end: the Maze Master's wall, then passes; the Architect's moves,
     asked by the computer when it plays them."""
     game = MazeGame(MazeOptions(turns=15))
@@ -170,6 +171,8 @@ def _turns(finger: Finger, follow: Follow, solo: bool) -> None:
         if solo:  # the ask drawn, and said above the board: the board moved down for it
             finger.page.wait_for_selector(
                 f'#drawing .outline.ask[data-square="{square_name(to)}"]', timeout=30_000)
+        if solo and first:  # mid-game: the computer's move lit, its square outlined
+            pictures.draw(finger.page)
         _move(finger, follow, square_name(pos.obelisk), square_name(to), not first)
         first = True
 
@@ -191,7 +194,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
         _set_out(finger, follow)
         lines = page.evaluate(TURN_LINES)
         assert lines <= 2.05, f"the turn line takes {lines:.1f} lines in the bar"
-        _turns(finger, follow, "--solo" in flags)
+        _turns(finger, follow, "--solo" in flags, Pictures("maze", viewport, state_dir.parent))
         follow.until(lambda: follow.over, 30, "the end")
         page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
         return follow.over

@@ -25,6 +25,7 @@ from firmware.towers.sets import load_block_set
 from tests.support.browser import LAPTOP, PHONE, SMALL
 from tests.support.finger import Finger
 from tests.support.person import Follow, Person
+from tests.support.pictures import Pictures
 from tests.support.play import Play
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -80,8 +81,10 @@ def _spot_of(look: dict, block: str, tower: int, cells: list) -> tuple[int, tupl
 class Walk:
     """A person at the towers page on a phone: the finger, the table's events, the hands."""
 
-    def __init__(self, finger: Finger, follow: Follow, person: Person) -> None:
+    def __init__(self, finger: Finger, follow: Follow, person: Person,
+                 pictures: Pictures) -> None:
         self.finger, self.follow, self.person = finger, follow, person
+        self.pictures = pictures
         self.seen_corner = False
 
     def look(self) -> dict:
@@ -158,6 +161,8 @@ def _computer(walk: Walk, obs: dict) -> None:
                                if b and _spot_of(look, b["id"], tower, mark["cells"])))
     walk.finger.page.wait_for_selector("#drawing [data-corner]", timeout=30_000)
     walk.seen_corner = True
+    if walk.follow.accepted() >= 6:  # mid-game: the asked block's place lit, its corner drawn
+        walk.pictures.draw(walk.finger.page)
     block = walk.look()["held"]["B"]["id"]
     turn, at = _spot_of(walk.look(), block, tower, mark["cells"]) or (0, (0, 0))
     walk.lower("B", tower, turn, at, min(c[2] for c in mark["cells"]) < LEVELS)
@@ -238,7 +243,8 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
         finger.tap("#pin-enter")
         page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
         follow = Follow(state_dir)
-        walk = Walk(finger, follow, Person(page, state_dir))
+        walk = Walk(finger, follow, Person(page, state_dir),
+                    Pictures("towers", viewport, state_dir.parent))
         _start(walk)
         page.wait_for_selector("#players .card[data-ring]", timeout=30_000)  # a ring around it
         _two_lines(page)

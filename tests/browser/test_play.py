@@ -9,14 +9,11 @@ time on what the page shows.
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from firmware.games import GAMES
 from firmware.service.command_socket import send
-from tests.support import ROOT
-from tests.support.browser import LAPTOP, PHONE
+from tests.support.browser import PHONE
 from tests.support.page import PlayPage
 from tests.support.person import plan
 from tests.support.processes import until
@@ -201,7 +198,6 @@ def test_high_rise_draws_each_pyramid_in_its_owners_colour_and_says_where_it_wen
     assert bars == OWN_COLOURS, bars  # the pieces left, in the seats' colours too
 
 
-DOCS = ROOT / "docs" / "pages"
 FITS = """() => {
   const drawing = document.getElementById('drawing').getBoundingClientRect();
   // (the stones act on the drawing itself, their one board: issue 48)
@@ -213,12 +209,10 @@ FITS = """() => {
 
 
 @pytest.mark.parametrize("game", PLAYED)
-def test_every_games_page_fits_a_phone_with_its_board_and_hands_in_view(plays, game,
-                                                                         tmp_path):
+def test_every_games_page_fits_a_phone_with_its_board_and_hands_in_view(plays, game):
     """Point 4: at 360 to 414 px nothing scrolls sideways, and with the drawing at the top
-    of the screen the hands that act on the board are in view below it. The pages are
-    drawn at a phone's and a laptop's width as they are checked: into docs/pages/ with
-    OBELISK_DRAW_DOCS=1 (a plain run leaves the checkout as it was)."""
+    of the screen the hands that act on the board are in view below it (the pictures of
+    the pages are drawn by the one-board walks, ``tests.support.pictures``)."""
     played = plays(game)
     page = played.page
     page.wait_for_selector("#hands [data-tower], #hands .hands-board button, #drawing [data-tap]")
@@ -237,13 +231,6 @@ def test_every_games_page_fits_a_phone_with_its_board_and_hands_in_view(plays, g
         fills = page.evaluate("""() => ['a', 'b'].map((p) => getComputedStyle(
             document.querySelector('#drawing .stone.player-' + p)).fill)""")
         assert fills == ["rgb(34, 34, 34)", "rgb(244, 244, 244)"], fills
-    drawn = DOCS if os.environ.get("OBELISK_DRAW_DOCS") else tmp_path
-    page.set_viewport_size(PHONE)
-    page.evaluate("() => window.scrollTo(0, 0)")
-    page.screenshot(path=drawn / f"{game}-phone.png")
-    page.set_viewport_size(LAPTOP)
-    page.screenshot(path=drawn / f"{game}-laptop.png")
-    assert (drawn / f"{game}-phone.png").stat().st_size > 0
 
 
 def test_one_click_sets_the_stones_out_and_one_press_on_a_starts_the_game(browser, tmp_path):
