@@ -30,6 +30,7 @@ class Choosing(Generic[V, S]):
         self.candidates: tuple[Actions, ...] = ()
         self.chooser: Player | None = None
         self.pick = 0
+        self.question = ""  # what the choice asks, for the turn's words (who: the turn's)
 
     @property
     def waiting(self) -> bool:
@@ -38,18 +39,19 @@ class Choosing(Generic[V, S]):
 
     def withdraw(self) -> None:
         """No choice is on offer any more (play moved on, or a repair came first)."""
-        self.candidates, self.chooser = (), None
+        self.candidates, self.chooser, self.question = (), None, ""
 
-    def ask(self, chooser: Player, candidates: tuple[Actions, ...], problem: str = "") -> None:
-        """Light the candidates; the chooser steps with a press and plays one with a hold."""
+    def ask(self, chooser: Player, candidates: tuple[Actions, ...], question: str = "") -> None:
+        """Light the candidates; the chooser steps with a press and plays one with a hold.
+        ``question``: how the game asks it, without who is asked (the turn's words say it
+        while the choice waits; the table's problem names the chooser first)."""
         table = self._table
         if candidates != self.candidates:
             self.pick = 0
         self.chooser, self.candidates = chooser, candidates
-        table.problem = problem or (f"{table.SEATS[chooser.value]}: more than one move fits "
-                                    "what the table sees; "
-                                    "press your button to light the next, hold it on the "
-                                    "right one")
+        self.question = question or ("more than one move fits what the table sees; press "
+                                     "your button to light the next, hold it on the right one")
+        table.problem = f"{table.SEATS[chooser.value]}: {self.question}"
         if table.state != TableState.choose:
             table.ask()
         table.emit(self.event())

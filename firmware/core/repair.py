@@ -36,12 +36,15 @@ class Repair(Generic[V, S]):
         changed = (message, kind) != (table.problem, self.kind)
         table.problem, self.kind = message, kind
         self.where = where
+        asked = self._choosing.waiting
         self._choosing.withdraw()
         if table.state != TableState.repair and table.may_go_wrong():
             table.go_wrong()
         elif changed:
             table.beep()
             table.emit(self.event())
+        if asked:  # the turn said what the choice asked: it asks it no more
+            table.tell_turn(table.position)
 
     def event(self) -> dict[str, Any]:
         """The ``refused`` event of the problem now."""

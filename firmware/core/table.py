@@ -708,13 +708,11 @@ class Table(Generic[V, S]):
         choice among moves: the player only says it was that one, or sets the piece down."""
         if len(reading.choices) > 1:
             return ""  # ``Choosing.ask``'s words: press for the next, hold on the right one
-        assert reading.chooser is not None  # a choice always names who chooses
-        who = self.SEATS[reading.chooser.value]
         words = ", ".join(self._words(a) for a in reading.choices[0])
         if reading.lifted is not None:
-            return (f"{who}: set the piece down on a lit square; if it already stands as "
-                    f"{words}, hold your button")
-        return f"{who}: if that was {words}, hold your button"
+            return (f"set the piece down on a lit square; if it already stands as {words}, "
+                    "hold your button")
+        return f"if that was {words}, hold your button"
 
     def _refusal(self, action: Any, exc: ObeliskError) -> tuple[str, tuple[Any, ...]]:
         """What the players are told of an action the rules refuse, and where it is lit."""

@@ -68,8 +68,12 @@ class Turn(Generic[V, S]):
             solo.ask(table)
 
     def doing(self) -> str:
-        """The phase's words, or the far seat's move it asks of the person."""
+        """The phase's words, the far seat's move it asks of the person, or while a choice
+        waits what it asks (a walk: the maze's turn said to stand a wall while the table asked
+        which way the stood one faces)."""
         table = self._table
+        if self._choosing.waiting and self.lifted is None:  # (a piece in the hand: the
+            return self._choosing.question  # game's own words say where it may go, and why)
         words = table._phase_words()
         return words if table.solo is None else table.solo.doing(table, words)
 

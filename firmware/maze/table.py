@@ -182,19 +182,17 @@ class MazeTable(Table[MazeView, MazeState]):
             return Reading(takeback=takeback)
 
     def _question(self, reading: Reading) -> str:
-        names = self.SEATS
         if reading.lifted is not None and len(reading.choices) == 1:
             (claim,) = reading.choices[0]
-            return (f"{names[ARCHITECT.value]}: put the obelisk down on a lit square; if it "
-                    f"stands on {self.position.piece_on(claim.to)} on {square_name(claim.to)}, "
-                    "hold your button")
+            return (f"put the obelisk down on a lit square; if it stands on "
+                    f"{self.position.piece_on(claim.to)} on {square_name(claim.to)}, hold your "
+                    "button")
         if reading.lifted is not None:
-            return (f"{names[ARCHITECT.value]}: put the obelisk down on a lit square, or, if "
-                    "it stands on a segment, press your button to light that one and hold it")
+            return ("put the obelisk down on a lit square, or, if it stands on a segment, "
+                    "press your button to light that one and hold it")
         square = reading.choices[0][0].square
-        return (f"{names[MAZE_MASTER.value]}: which way does the wall on "
-                f"{square_name(square)} face? Press your button to turn the lit one, hold "
-                "it when it is right")
+        return (f"which way does the wall on {square_name(square)} face? Press your button "
+                "to turn the lit one, hold it when it is right")
 
     def _setup_view(self, view: MazeView) -> None:
         """Before a game: the first piece on the cleared board is the obelisk; it begins."""

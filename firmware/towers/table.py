@@ -78,7 +78,7 @@ def over_the_top_hint(state: TowersState, player: Player | None) -> str:
     return OVER_THE_TOP
 
 
-CHOOSE_PLACEMENT = ("{}: more than one placement fits what the rods see; press your button "
+CHOOSE_PLACEMENT = ("more than one placement fits what the rods see; press your button "
                     "to light the next, hold it on the right one")
 
 
@@ -377,7 +377,7 @@ class TowersTable(Table[TowersView, TowersState]):
         return (fix,) if fix else ()
 
     def _question(self, reading: Reading) -> str:
-        return CHOOSE_PLACEMENT.format(reading.chooser)
+        return CHOOSE_PLACEMENT
 
     def _sure(self, view: TowersView) -> tuple:
         """Blocks the sensors place without a doubt (none while a lost turn's blocks are
@@ -418,7 +418,7 @@ class TowersTable(Table[TowersView, TowersState]):
         if len(fits) == 1:
             self._accept(fits[0])
         else:
-            self.choosing.ask(player, fits, CHOOSE_PLACEMENT.format(player))
+            self.choosing.ask(player, fits, CHOOSE_PLACEMENT)
 
 
 def state_diagram() -> str:

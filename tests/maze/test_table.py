@@ -90,6 +90,21 @@ def test_a_wall_is_turned_with_the_button_and_confirmed_by_holding(t):
                             "doing": "move the obelisk like a queen (turn 1 of 20)"}
 
 
+def test_while_a_wall_s_facing_is_chosen_the_turn_says_so_and_after_it_the_turn_again(t):
+    """A walk: the turn line kept "stand a wall (10 left) or press your button to pass" while
+    the table asked which way the stood wall faces."""
+    t.wall("d6")
+    assert t.table.state == "choose"
+    assert t.last("turn") == {"event": "turn", "player": "B", "doing": (
+        "which way does the wall on d6 face? Press your button to turn the lit one, hold it "
+        "when it is right")}
+    assert t.table.problem.startswith("the Maze Master: which way does the wall on d6 face?")
+    t.walls.clear()  # taken off again before it was chosen: the turn as it was
+    t.settle()
+    assert t.table.state == "play"
+    assert t.last("turn")["doing"].startswith("stand a wall (10 left)")
+
+
 def test_the_maze_master_passes_with_a_press(t):
     t.press("A")                                   # the Architect cannot pass for them
     assert t.table.position.phase.value == "wall"
@@ -106,6 +121,8 @@ def test_a_sealing_wall_is_refused_and_waited_out(t):
     assert t.last("refused")["where"] == [{"words": "a1", "square": "a1"}]
     assert [e["t"] for e in t.journal.read().entries].count("action") == 5  # the segments
     assert t.table.led_frame(t.now, 16)[("board", "", 0)] == (255, 0, 0)
+    # the turn no longer says what the choice asked (which way the wall faces)
+    assert t.last("turn")["doing"].startswith("stand a wall (10 left)")
     t.walls.clear()
     t.settle()
     assert t.table.state == "play" and t.table.position.phase.value == "wall"

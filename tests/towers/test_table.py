@@ -385,8 +385,9 @@ def test_an_ambiguous_placement_is_chosen_with_the_button(t):
     t.deal("Y04", "R04")
     t.see(t.place_view(B, cells("a1:9")), (None, None))
     assert t.table.state == "choose" and t.table.chooser is B
-    offer = t.events[-1]
+    offer, turn = t.events[-2:]  # the choice, and the turn saying what it asks
     assert offer["event"] == "offer" and offer["kind"] == "choose" and offer["players"] == ["B"]
+    assert turn["event"] == "turn" and turn["doing"].startswith("more than one placement fits")
     assert len(offer["candidates"]) == 2 and offer["pick"] == 0
     first = t.table.candidates[0]
     frame = t.table.led_frame(t.now, 16)
