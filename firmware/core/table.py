@@ -871,6 +871,12 @@ class Table(Generic[V, S]):
         notation unless the game says more."""
         return (self.position if pos is None else pos).action_to_string(action)
 
+    def _still_to_do(self, asked: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Of the far seat's asked actions, what the person has still to do with the pieces
+        (a game whose sensors see the first one done before it counts says so: the towers'
+        block taken off its pad is in the hand, to place)."""
+        return asked
+
     def _done(self, action: Any, pos: S | None = None) -> str:
         """An action made in ``pos`` as something its player did: the words after their name
         in the moves list and the terminal (``moved the capstone d1-c2 (step)``). A game

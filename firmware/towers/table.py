@@ -32,7 +32,7 @@ from engine.players import Player
 from engine.reading import Reading
 from engine.record import options_to_dict
 from engine.towers import record
-from engine.towers.actions import Action, Decline, Place, Timeout
+from engine.towers.actions import Action, Decline, Place, Take, Timeout
 from engine.towers.blocks import WIDTH, Cell, block_set_to_dict
 from engine.towers.game import TowersGame, TowersOptions, TowersState
 from engine.towers.sensing import (
@@ -375,6 +375,18 @@ class TowersTable(Table[TowersView, TowersState]):
         """The first cube to put right (or take off) is lit, one at a time."""
         fix = next_fix(self.position, view)
         return (fix,) if fix else ()
+
+    def _still_to_do(self, asked: tuple[Any, ...]) -> tuple[Any, ...]:
+        """An asked take whose block is off its pad, the towers as the game has them: in the
+        person's hand, only its placement is left to say."""
+        view = self.view
+        if not asked or not isinstance(asked[0], Take) or view is None:
+            return asked
+        taken = taken_colour(self.position, view)
+        if taken is None or view.towers != expected_towers(self.position) \
+                or self.position.block(asked[0].block).colour is not taken:
+            return asked
+        return asked[1:]
 
     def _question(self, reading: Reading) -> str:
         return CHOOSE_PLACEMENT

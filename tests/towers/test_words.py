@@ -224,3 +224,26 @@ def test_the_towers_terminal_names_each_block_by_its_colour(tmp_path):
     assert f"player {dealt.active.value} places the blue block" in drawn, drawn
     assert f"{dealt.passive.value} holds the green block" in drawn, drawn
     assert not BLOCK_ID.search(drawn), drawn
+
+
+def test_the_computers_asked_take_is_said_no_more_once_its_block_is_in_the_hand(block_set,
+                                                                                tmp_path):
+    """Issue 48: the computer's turn kept "take the yellow block from the zone; place ..."
+    while the person held that block for it: the line says only what is left to do, and the
+    whole move again once the block is back on its pad."""
+    from engine.towers.actions import Take
+
+    t = TowersHarness(block_set, tmp_path).start_play()
+    t.table.solo = Computer(Solo(t.pos.active.other, 1), "towers")  # the passive takes
+    t.see(t.towers(), t.zone_of("G01"))
+    t.see(t.towers(), t.zone_of("G01", "R01"))
+    taking = t.of("turn")[-1]["doing"]
+    take = t.table.solo.asked[0]
+    assert isinstance(take, Take) and "from the zone" in taking, taking
+    left = "R01" if take.block == "G01" else "G01"
+    t.see(t.towers(), t.zone_of(left))  # the asked block in the person's hand
+    doing = t.of("turn")[-1]["doing"]
+    assert "from the zone" not in doing and "make the computer's move: place the " in doing, \
+        doing
+    t.see(t.towers(), t.zone_of("G01", "R01"))  # back on its pad
+    assert t.of("turn")[-1]["doing"] == taking
