@@ -5,7 +5,9 @@
 # - watch_run: a step's command under a time limit and a stall limit (its log not growing);
 #   a command stopped by either fails, whatever status it ends with after SIGTERM;
 # - step_verdict: PASS only for status 0 within the step's time limit (60.3 s is over 60);
-# - unit_environment: the Environment= settings of a systemd unit, as systemd applies them.
+# - unit_environment: the Environment= settings of a systemd unit, as systemd applies them;
+# - refused_32_bit: setup.sh on a 32-bit system said in words that it needs a 64-bit one,
+#   failed, and made no .venv.
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
@@ -72,4 +74,21 @@ for line in open(sys.argv[1], encoding="utf-8"):
             if "=" in word:
                 print(word)
 PY
+}
+
+# refused_32_bit STATUS LOG VENV: status 0 only if setup.sh (which ended with STATUS, its
+# output in LOG) failed, said the table needs a 64-bit Raspberry Pi OS and that nothing was
+# installed, started installing nothing and left no VENV folder; else a FAIL line says why.
+refused_32_bit() {
+    local status="$1" log="$2" venv="$3" want
+    if [ "$status" = 0 ]; then echo "FAIL: setup.sh ended with 0 on a 32-bit system"; return 1; fi
+    for want in "the table needs a 64-bit Raspberry Pi OS" "Nothing was installed."; do
+        grep -qF "$want" "$log" || { echo "FAIL: setup.sh never said '$want'"; return 1; }
+    done
+    if grep -qE '^setup: (installing|creating|building)|Traceback' "$log"; then
+        echo "FAIL: setup.sh started on it: $(grep -m1 -E '^setup: (installing|creating|building)|Traceback' "$log")"
+        return 1
+    fi
+    if [ -e "$venv" ]; then echo "FAIL: setup.sh made $venv"; return 1; fi
+    echo "setup.sh refused the 32-bit system in words (status $status) and installed nothing"
 }

@@ -85,3 +85,30 @@ def test_the_service_gets_the_units_environment_as_systemd_applies_it(tmp_path):
     assert "LG_WD=/tmp" in run.stdout.splitlines()
     script = (ROOT / "tools" / "pi-root.sh").read_text("utf-8")
     assert '"${unit_env[@]}"' in script and "watch_run 1800 180" in script
+
+
+REFUSAL = ("setup: FAILED: this Raspberry Pi runs a 32-bit system (dpkg --print-architecture: "
+           "armhf; uname -m: armv7l), and the table needs a 64-bit Raspberry Pi OS (Bookworm or "
+           "newer): its libraries have no 32-bit builds. Nothing was installed. Write the card "
+           "again with Raspberry Pi Imager.\n")
+
+
+@pytest.mark.parametrize(("status", "said", "venv", "verdict"), [
+    (1, REFUSAL, False, "setup.sh refused the 32-bit system in words (status 1) and installed "
+                        "nothing\n"),
+    (0, REFUSAL, False, "FAIL: setup.sh ended with 0 on a 32-bit system\n"),
+    (1, "setup: FAILED: gpiod failed to build\n", False,
+     "FAIL: setup.sh never said 'the table needs a 64-bit Raspberry Pi OS'\n"),
+    (1, "setup: creating .venv\n" + REFUSAL, False,
+     "FAIL: setup.sh started on it: setup: creating .venv\n"),
+    (1, REFUSAL, True, "FAIL: setup.sh made {venv}\n"),
+])
+def test_a_32_bit_root_passes_only_when_setup_refused_it_before_installing(
+        tmp_path, status, said, venv, verdict):
+    log, folder = tmp_path / "setup.log", tmp_path / ".venv"
+    log.write_text(said, "utf-8")
+    if venv:
+        folder.mkdir()
+    run = _bash('refused_32_bit "$1" "$2" "$3"', str(status), str(log), str(folder))
+    assert run.stdout == verdict.format(venv=folder), run.stderr
+    assert run.returncode == (0 if verdict.startswith("setup.sh refused") else 1)
