@@ -703,10 +703,10 @@ done
 
 # Summary ------------------------------------------------------------------------------------
 failed=0
-printf '\n%-40s %-14s %-5s %8s\n' "run" "step" "" "seconds"
+printf '\n%-46s %-14s %-5s %8s\n' "run" "step" "" "seconds"
 for line in "${results[@]}"; do
     IFS='|' read -r run step verdict secs log <<<"$line"
-    printf '%-40s %-14s %-5s %8s\n' "$run" "$step" "$verdict" "$secs"
+    printf '%-46s %-14s %-5s %8s\n' "$run" "$step" "$verdict" "$secs"
     if [ "$verdict" = FAIL ]; then
         failed=1
         tail -n 8 "$log" | sed 's/^/        | /'
