@@ -155,6 +155,7 @@ unmount_all() {
 
 cleanup() {
     local pid dir
+    stop_watched    # the demo or the tests, in a process group of their own
     for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     unmount_all
     for dir in "${work_dirs[@]}"; do

@@ -9,6 +9,8 @@ stops, so none is left behind.
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import ROOT
+from tests.support.processes import stop, until
 
 pytestmark = pytest.mark.processes
 
@@ -61,6 +64,35 @@ def test_a_step_over_its_time_limit_is_stopped_and_fails(tmp_path):
 def test_a_step_that_ends_by_itself_passes_only_with_0(tmp_path, command, status, said):
     got, words, _ = _watched(tmp_path, 60, 60, command)
     assert (got, words) == (status, said)
+
+
+def test_a_run_stopped_mid_step_stops_the_steps_command_too(tmp_path):
+    """Ctrl-C or SIGTERM to pi-root.sh while the tests ran left them running in their own
+    process group, in a root being unmounted: its clean-up stops what watch_run watches."""
+    pid_file = tmp_path / "pid"
+    runner = subprocess.Popen(
+        ["bash", "-c", f'. "{CHECKS}"; trap "stop_watched; exit 143" TERM; '
+         'watch_run 120 120 "$1" bash -c "echo \\$\\$ > $2; exec sleep 120"',
+         "checks", str(tmp_path / "log"), str(pid_file)])
+    step = 0
+    try:
+        until(lambda: pid_file.exists() and pid_file.read_text().strip(), 30, "the step")
+        step = int(pid_file.read_text())
+        runner.send_signal(signal.SIGTERM)
+        assert runner.wait(30) == 143
+        assert not _running(step), "the step's command outlived the run"
+    finally:
+        stop(runner)
+        if step and _running(step):
+            os.kill(step, signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    """Whether PID is a live process (not one ended and waiting to be reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
 
 
 @pytest.mark.parametrize(("status", "secs", "limit", "verdict"), [
