@@ -108,9 +108,23 @@ step_club() {
     vm "sudo mkdir -p /etc/obelisk && printf 'broker = \"mqtt://10.0.2.2:$broker_port\"\ntable = \"pi-boot\"\n' | sudo tee /etc/obelisk/mqtt.toml"
 }
 
+# setup.sh's pip is quiet for many minutes under emulation: what it has fetched and
+# installed so far is printed when it grows, so only a pip that stopped working stalls.
+show_growth() {
+    local last="" now
+    while sleep 30; do
+        now="$(vm 'du -sc --block-size=1M /tmp/pip-* /home/pi/obelisk/.venv 2>/dev/null | tail -n 1 | cut -f1 | tr "\n" " "' || true)"
+        if [ -n "$now" ] && [ "$now" != "$last" ]; then echo "  (pip's downloads and .venv: $now MB)"; last="$now"; fi
+    done
+}
+
 step_setup() {
-    vm './setup.sh' 2>&1 | tee "$run_dir/setup.out"
-    [ "${PIPESTATUS[0]}" = 0 ] || { echo "FAIL: setup.sh failed"; return 1; }
+    local growth rc=0
+    show_growth &
+    growth=$!
+    vm './setup.sh' 2>&1 | tee "$run_dir/setup.out" || rc=$?
+    kill "$growth" 2>/dev/null
+    [ "$rc" = 0 ] || { echo "FAIL: setup.sh failed"; return 1; }
 }
 
 boot_id() { vm 'cat /proc/sys/kernel/random/boot_id'; }
