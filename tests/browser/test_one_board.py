@@ -20,8 +20,15 @@ import pytest
 from engine.core import square_name
 from engine.stones.game import StonesGame, StonesOptions
 from firmware.service.pin import read_pin
-from tests.support.browser import LAPTOP, PHONE, SMALL
-from tests.support.finger import Finger
+from tests.support.finger import (
+    SCREENS,
+    Finger,
+    asked_after,
+    position,
+    signed_in,
+    started_from_the_bar,
+    two_lines_at_most,
+)
 from tests.support.person import Follow
 from tests.support.pictures import Pictures
 from tests.support.play import Play
@@ -30,41 +37,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.processes]
 
 PLIES = 6
 """A short game: 4x4, drawn after six moves (unless won before)."""
-
-def _position(game: StonesGame, follow: Follow):
-    state = game.new_initial_state()
-    for e in follow.events:
-        if e["event"] == "accepted":
-            state = state.apply_action(state.string_to_action(e["action"]))
-    return state
-
-
-def _asked(follow: Follow, accepted: int) -> str:
-    """The computer's move asked after the ``accepted``-th action, as notation."""
-    def found():
-        seen = 0
-        for e in follow.events:
-            seen += e["event"] == "accepted"
-            if e["event"] == "asked" and seen == accepted:
-                return e["action"]
-        return None
-    return follow.until(found, 60, "the computer's move asked")
-
-
-def _start(finger: Finger, follow: Follow) -> None:
-    """Set the stones out from the bar, then press A there until the game starts."""
-    follow.until(lambda: follow.state == "setup", 30, "the table in setup")
-    finger.page.wait_for_selector("#drawing [data-lit]", timeout=30_000)  # lit on the board
-    assert finger.page.is_hidden("#lights"), "the lights drawn twice"
-    finger.act('[data-reach="setup"]')
-    for _ in range(30):
-        finger.act('[data-reach="press-A"]')
-        try:
-            follow.until(lambda: follow.state == "play", 1.0, "the game to start")
-            return
-        except AssertionError:
-            continue
-    raise AssertionError(f"the game did not start: {follow.problem!r}")
 
 
 def _move(finger: Finger, follow: Follow, frm: str, to: str, first: bool) -> None:
@@ -84,28 +56,20 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
     play = Play("stones", state_dir, "--size", "4x4", "--ply-limit", str(PLIES), *flags).start()
     follow = None
     try:
-        page = browser.new_context(viewport=viewport).new_page()
-        page.goto(play.url)
-        finger = Finger(page, viewport)
-        finger.tap("#pin")  # the PIN's form, in the bar for a guest
-        page.keyboard.type(read_pin(state_dir) or "")
-        finger.tap("#pin-enter")
-        page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
+        page, finger = signed_in(browser, play.url, read_pin(state_dir) or "", viewport)
         follow = Follow(state_dir)
-        _start(finger, follow)
+        started_from_the_bar(finger, follow)
         page.wait_for_selector("#players .card[data-ring]", timeout=30_000)  # a ring around it
-        lines = page.evaluate("() => { const t = document.getElementById('turn'); return"
-                              " t.clientHeight / parseFloat(getComputedStyle(t).lineHeight); }")
-        assert lines <= 2.05, f"the turn line takes {lines:.1f} lines in the bar"
+        two_lines_at_most(page)
         solo = "--solo" in flags
         pictures = Pictures("stones", viewport, state_dir.parent)
         first = True
         while follow.over is None:
-            pos = _position(game, follow)
+            pos = position(game, follow)
             if pos.is_terminal():
                 break
             if solo and pos.to_play.value == "B":
-                move = pos.string_to_action(_asked(follow, follow.accepted()))
+                move = pos.string_to_action(asked_after(follow, follow.accepted()))
                 pictures.draw(page)  # mid-game: the computer's move lit on the board
             else:
                 occupied = {sq for sq, _ in pos.stacks}
@@ -122,7 +86,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
         play.stop()
 
 
-@pytest.mark.parametrize("viewport", [PHONE, SMALL, LAPTOP], ids=["390x844", "360x640", "laptop"])
+@pytest.mark.parametrize("viewport", SCREENS.values(), ids=SCREENS.keys())
 @pytest.mark.parametrize("flags", [("--solo", "B"), ()], ids=["alone", "two-handed"])
 def test_a_whole_stones_game_is_played_by_tapping_only_what_is_on_the_screen(
         browser, tmp_path, viewport, flags):

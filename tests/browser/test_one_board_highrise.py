@@ -21,8 +21,13 @@ import pytest
 
 from engine.highrise.game import HighriseOptions
 from firmware.service.pin import read_pin
-from tests.support.browser import LAPTOP, PHONE, SMALL
-from tests.support.finger import Finger
+from tests.support.finger import (
+    SCREENS,
+    Finger,
+    signed_in,
+    started_from_the_bar,
+    two_lines_at_most,
+)
 from tests.support.person import Follow
 from tests.support.pictures import Pictures
 from tests.support.play import Play
@@ -55,22 +60,6 @@ def _asked(finger: Finger, follow: Follow, accepted: int) -> tuple[str, str]:
         "(says) => [...document.querySelectorAll('#players .ring-says')]"
         ".some((p) => p.textContent === says)", arg=says, timeout=30_000)
     return next(size for size in ("small", "medium", "large") if size in says), square
-
-
-def _start(finger: Finger, follow: Follow) -> None:
-    """Set the covers out from the bar, then press A there until the game starts."""
-    follow.until(lambda: follow.state == "setup", 30, "the table in setup")
-    finger.page.wait_for_selector("#drawing [data-lit]", timeout=30_000)  # lit on the board
-    assert finger.page.is_hidden("#lights"), "the lights drawn twice"
-    finger.act('[data-reach="setup"]')
-    for _ in range(30):
-        finger.act('[data-reach="press-A"]')
-        try:
-            follow.until(lambda: follow.state == "play", 1.0, "the game to start")
-            return
-        except AssertionError:
-            continue
-    raise AssertionError(f"the game did not start: {follow.problem!r}")
 
 
 def _since(follow: Follow, told: int, kind: str) -> bool:
@@ -165,19 +154,11 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
     play = Play("highrise", state_dir, *flags).start()
     follow = None
     try:
-        page = browser.new_context(viewport=viewport).new_page()
-        page.goto(play.url)
-        finger = Finger(page, viewport)
-        finger.tap("#pin")  # the PIN's form, in the bar for a guest
-        page.keyboard.type(read_pin(state_dir) or "")
-        finger.tap("#pin-enter")
-        page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
+        page, finger = signed_in(browser, play.url, read_pin(state_dir) or "", viewport)
         follow = Follow(state_dir)
-        _start(finger, follow)
+        started_from_the_bar(finger, follow)
         page.wait_for_selector("#players .card[data-ring]", timeout=30_000)  # a ring around it
-        lines = page.evaluate("() => { const t = document.getElementById('turn'); return"
-                              " t.clientHeight / parseFloat(getComputedStyle(t).lineHeight); }")
-        assert lines <= 2.05, f"the turn line takes {lines:.1f} lines in the bar"
+        two_lines_at_most(page)
         _covered(page)
         _lean_asked(finger, follow)
         _play(finger, follow, "--solo" in flags, Pictures("highrise", viewport, state_dir.parent))
@@ -191,7 +172,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
         play.stop()
 
 
-@pytest.mark.parametrize("viewport", [PHONE, SMALL, LAPTOP], ids=["390x844", "360x640", "laptop"])
+@pytest.mark.parametrize("viewport", SCREENS.values(), ids=SCREENS.keys())
 @pytest.mark.parametrize("flags", [("--solo", "B"), ()], ids=["alone", "two-handed"])
 def test_a_whole_high_rise_game_is_played_by_tapping_only_what_is_on_the_screen(
         browser, tmp_path, viewport, flags):

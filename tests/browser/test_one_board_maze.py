@@ -22,8 +22,14 @@ from engine.core import square_name
 from engine.maze.game import MazeGame, MazeOptions
 from engine.maze.plan import plan
 from firmware.service.pin import read_pin
-from tests.support.browser import LAPTOP, PHONE, SMALL
-from tests.support.finger import Finger
+from tests.support.finger import (
+    SCREENS,
+    Finger,
+    asked_after,
+    position,
+    signed_in,
+    two_lines_at_most,
+)
 from tests.support.person import Follow
 from tests.support.pictures import Pictures
 from tests.support.play import Play
@@ -35,30 +41,6 @@ LAID = ("d5", "d6", "d7", "d8")
 """Where the Maze Master puts segments 2 to 5: a line the obelisk climbs one claim a turn."""
 WALL = "h1"
 """Where the Maze Master stands the one wall, away from the obelisk's line."""
-
-TURN_LINES = ("() => { const t = document.getElementById('turn'); return"
-              " t.clientHeight / parseFloat(getComputedStyle(t).lineHeight); }")
-
-
-def _position(game: MazeGame, follow: Follow):
-    state = game.new_initial_state()
-    for e in follow.events:
-        if e["event"] == "accepted":
-            state = state.apply_action(state.string_to_action(e["action"]))
-    return state
-
-
-def _asked(follow: Follow, accepted: int) -> str:
-    """The computer's move asked after the ``accepted``-th action, as notation."""
-    def found():
-        seen = 0
-        for e in follow.events:
-            seen += e["event"] == "accepted"
-            if e["event"] == "asked" and seen == accepted:
-                return e["action"]
-        return None
-    return follow.until(found, 60, "the computer's move asked")
-
 
 def _taken(follow: Follow, before: int, what: str) -> None:
     follow.until(lambda: follow.accepted() > before or follow.over, 60, what)
@@ -154,7 +136,7 @@ def _turns(finger: Finger, follow: Follow, solo: bool, pictures: Pictures) -> No
     game = MazeGame(MazeOptions(turns=15))
     walled = first = False
     while follow.over is None:
-        pos = _position(game, follow)
+        pos = position(game, follow)
         if pos.is_terminal():
             break
         if pos.phase.value == "wall":
@@ -166,7 +148,7 @@ def _turns(finger: Finger, follow: Follow, solo: bool, pictures: Pictures) -> No
                 _wall(finger, follow)
                 walled = True
             continue
-        to = pos.string_to_action(_asked(follow, follow.accepted())).to if solo \
+        to = pos.string_to_action(asked_after(follow, follow.accepted())).to if solo \
             else plan(pos).route[0]
         if solo:  # the ask drawn, and said above the board: the board moved down for it
             finger.page.wait_for_selector(
@@ -182,18 +164,11 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
     play = Play("maze", state_dir, "--turns", "15", *flags).start()
     follow = None
     try:
-        page = browser.new_context(viewport=viewport).new_page()
-        page.goto(play.url)
-        finger = Finger(page, viewport)
-        finger.tap("#pin")  # the PIN's form, in the bar for a guest
-        page.keyboard.type(read_pin(state_dir) or "")
-        finger.tap("#pin-enter")
-        page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
+        page, finger = signed_in(browser, play.url, read_pin(state_dir) or "", viewport)
         follow = Follow(state_dir)
         _start(finger, follow)
         _set_out(finger, follow)
-        lines = page.evaluate(TURN_LINES)
-        assert lines <= 2.05, f"the turn line takes {lines:.1f} lines in the bar"
+        two_lines_at_most(page)
         _turns(finger, follow, "--solo" in flags, Pictures("maze", viewport, state_dir.parent))
         follow.until(lambda: follow.over, 30, "the end")
         page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
@@ -204,7 +179,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
         play.stop()
 
 
-@pytest.mark.parametrize("viewport", [PHONE, SMALL, LAPTOP], ids=["390x844", "360x640", "laptop"])
+@pytest.mark.parametrize("viewport", SCREENS.values(), ids=SCREENS.keys())
 @pytest.mark.parametrize("flags", [("--solo", "A"), ()], ids=["alone", "two-handed"])
 def test_a_whole_maze_game_is_played_by_tapping_only_what_is_on_the_screen(
         browser, tmp_path, viewport, flags):

@@ -22,8 +22,7 @@ import pytest
 from engine.towers.tower import LEVELS, drop, heights_of
 from firmware.service.pin import read_pin
 from firmware.towers.sets import load_block_set
-from tests.support.browser import LAPTOP, PHONE, SMALL
-from tests.support.finger import Finger
+from tests.support.finger import SCREENS, Finger, signed_in, two_lines_at_most
 from tests.support.person import Follow, Person
 from tests.support.pictures import Pictures
 from tests.support.play import Play
@@ -202,12 +201,6 @@ def _start(walk: Walk) -> None:
     raise AssertionError(f"the game did not start: {follow.problem!r}")
 
 
-def _two_lines(page) -> None:
-    lines = page.evaluate("() => { const t = document.getElementById('turn'); return"
-                          " t.clientHeight / parseFloat(getComputedStyle(t).lineHeight); }")
-    assert lines <= 2.05, f"the turn line takes {lines:.1f} lines in the bar"
-
-
 def _step(walk: Walk, solo: bool) -> None:
     follow = walk.follow
     obs = follow.obs
@@ -235,19 +228,13 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
     play = Play("towers", state_dir, *flags).start()
     follow = None
     try:
-        page = browser.new_context(viewport=viewport).new_page()
-        page.goto(play.url)
-        finger = Finger(page, viewport)
-        finger.tap("#pin")  # the PIN's form, in the bar for a guest
-        page.keyboard.type(read_pin(state_dir) or "")
-        finger.tap("#pin-enter")
-        page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
+        page, finger = signed_in(browser, play.url, read_pin(state_dir) or "", viewport)
         follow = Follow(state_dir)
         walk = Walk(finger, follow, Person(page, state_dir),
                     Pictures("towers", viewport, state_dir.parent))
         _start(walk)
         page.wait_for_selector("#players .card[data-ring]", timeout=30_000)  # a ring around it
-        _two_lines(page)
+        two_lines_at_most(page)
         lit = False
         while follow.over is None:
             if follow.obs["phase"] == "over":
@@ -266,7 +253,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
         play.stop()
 
 
-@pytest.mark.parametrize("viewport", [PHONE, SMALL, LAPTOP], ids=["390x844", "360x640", "laptop"])
+@pytest.mark.parametrize("viewport", SCREENS.values(), ids=SCREENS.keys())
 @pytest.mark.parametrize("flags", [("--solo", "B"), ()], ids=["alone", "two-handed"])
 def test_a_whole_towers_game_is_played_by_tapping_only_what_is_on_the_screen(
         browser, tmp_path, viewport, flags):

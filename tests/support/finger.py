@@ -6,6 +6,8 @@ lies below the fold, under the bar or under another element fails the walk, nami
 
 from __future__ import annotations
 
+from tests.support.browser import LAPTOP, PHONE, SMALL
+
 WHERE = """(selector) => {
   // the element's box now, and whether a finger at its middle touches it (nothing over it);
   // asked in one go: the drawing is drawn again as the table's events come
@@ -46,3 +48,65 @@ class Finger:
         self.page.wait_for_function(
             f"() => Number(document.getElementById('hands').dataset.acts || 0) > {acts}",
             timeout=30_000)
+
+
+SCREENS = {"390x844": PHONE, "360x640": SMALL, "laptop": LAPTOP}
+"""The screens every one-board walk plays at, by their tests' ids: two phones and a laptop."""
+
+
+def signed_in(browser, url: str, pin: str, viewport: dict) -> tuple:
+    """A new page at ``viewport`` on the table at ``url``, its PIN typed into the bar's form
+    by tapping only what is on the screen, the hands come: (the page, its finger)."""
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(url)
+    finger = Finger(page, viewport)
+    finger.tap("#pin")  # the PIN's form, in the bar for a guest
+    page.keyboard.type(pin)
+    finger.tap("#pin-enter")
+    page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
+    return page, finger
+
+
+def two_lines_at_most(page) -> None:
+    """The turn line in the bar takes two lines at most (the rest on a tap)."""
+    lines = page.evaluate("() => { const t = document.getElementById('turn'); return"
+                          " t.clientHeight / parseFloat(getComputedStyle(t).lineHeight); }")
+    assert lines <= 2.05, f"the turn line takes {lines:.1f} lines in the bar"
+
+
+def asked_after(follow, accepted: int) -> str:
+    """The computer's move asked after the ``accepted``-th action, as notation."""
+    def found():
+        seen = 0
+        for e in follow.events:
+            seen += e["event"] == "accepted"
+            if e["event"] == "asked" and seen == accepted:
+                return e["action"]
+        return None
+    return follow.until(found, 60, "the computer's move asked")
+
+
+def position(game, follow):
+    """The game's state after every action the table's events accepted so far."""
+    state = game.new_initial_state()
+    for e in follow.events:
+        if e["event"] == "accepted":
+            state = state.apply_action(state.string_to_action(e["action"]))
+    return state
+
+
+def started_from_the_bar(finger: Finger, follow) -> None:
+    """Set the pieces out from the bar, then press A there until the game starts (the table
+    first settles on the pieces set out); before it, the lights are drawn on the board only."""
+    follow.until(lambda: follow.state == "setup", 30, "the table in setup")
+    finger.page.wait_for_selector("#drawing [data-lit]", timeout=30_000)  # lit on the board
+    assert finger.page.is_hidden("#lights"), "the lights drawn twice"
+    finger.act('[data-reach="setup"]')
+    for _ in range(30):
+        finger.act('[data-reach="press-A"]')
+        try:
+            follow.until(lambda: follow.state == "play", 1.0, "the game to start")
+            return
+        except AssertionError:
+            continue
+    raise AssertionError(f"the game did not start: {follow.problem!r}")
