@@ -5,20 +5,49 @@
 # - watch_run: a step's command under a time limit and a stall limit (its log not growing);
 #   a command stopped by either fails, whatever status it ends with after SIGTERM;
 # - step_verdict: PASS only for status 0 within the step's time limit (60.3 s is over 60);
-# - unit_environment: the Environment= settings of a systemd unit, as systemd applies them.
+# - unit_environment: the Environment= settings of a systemd unit, as systemd applies them;
+# - refused_32_bit: setup.sh on a 32-bit system said in words that it needs a 64-bit one,
+#   failed, and made no .venv.
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# The process group watch_run is watching now, if any: a run stopped by Ctrl-C or SIGTERM
+# stops it too (stop_watched), or the command would run on in its own group, in a root
+# being unmounted.
+watched_group=""
+
+# stop_group PID: SIGTERM to the process group PID leads, SIGKILL 10 s later if it is still
+# there; the status it ended with is left in stopped_status.
+stop_group() {
+    local pid="$1" waited=0
+    stopped_status=0
+    kill -TERM -- "-$pid" 2>/dev/null || true
+    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 50 ]; do
+        sleep 0.2; waited=$((waited + 1))
+    done
+    kill -KILL -- "-$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || stopped_status=$?
+}
+
+# stop_watched: stop what watch_run is watching (for the clean-up of a run that was stopped).
+stop_watched() {
+    if [ -n "$watched_group" ]; then
+        stop_group "$watched_group"
+        watched_group=""
+    fi
+}
 
 # watch_run LIMIT STALL LOG COMMAND...: COMMAND, its output added to LOG, in a process group
 # of its own. Stopped (SIGTERM to the group, SIGKILL 10 s later) once it runs over LIMIT
 # seconds or LOG has not grown for STALL seconds. Status 0 only if it ended by itself with 0;
 # else a FAIL line on stdout says why.
 watch_run() {
-    local limit="$1" stall="$2" log="$3" pid start now grown size last=-1 rc=0 why="" waited=0
+    local limit="$1" stall="$2" log="$3" pid start now grown size last=-1 rc=0 why=""
     shift 3
     : >>"$log"
     setsid "$@" >>"$log" 2>&1 </dev/null &
     pid=$!
+    watched_group="$pid"
     start="$(now_ms)" grown="$start"
     while kill -0 "$pid" 2>/dev/null; do
         now="$(now_ms)"
@@ -33,16 +62,12 @@ watch_run() {
         sleep 0.2
     done
     if [ -n "$why" ]; then
-        kill -TERM -- "-$pid" 2>/dev/null || true
-        while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 50 ]; do
-            sleep 0.2; waited=$((waited + 1))
-        done
-        kill -KILL -- "-$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || rc=$?
-        echo "FAIL: $why; stopped with SIGTERM (it then ended with status $rc, which does not count)"
+        stop_watched
+        echo "FAIL: $why; stopped with SIGTERM (it then ended with status $stopped_status, which does not count)"
         return 1
     fi
     wait "$pid" || rc=$?
+    watched_group=""
     if [ "$rc" -gt 128 ]; then
         echo "FAIL: killed by signal $((rc - 128)) (status $rc)"; return 1
     elif [ "$rc" -ne 0 ]; then
@@ -72,4 +97,21 @@ for line in open(sys.argv[1], encoding="utf-8"):
             if "=" in word:
                 print(word)
 PY
+}
+
+# refused_32_bit STATUS LOG VENV: status 0 only if setup.sh (which ended with STATUS, its
+# output in LOG) failed, said the table needs a 64-bit Raspberry Pi OS and that nothing was
+# installed, started installing nothing and left no VENV folder; else a FAIL line says why.
+refused_32_bit() {
+    local status="$1" log="$2" venv="$3" want
+    if [ "$status" = 0 ]; then echo "FAIL: setup.sh ended with 0 on a 32-bit system"; return 1; fi
+    for want in "the table needs a 64-bit Raspberry Pi OS" "Nothing was installed."; do
+        grep -qF "$want" "$log" || { echo "FAIL: setup.sh never said '$want'"; return 1; }
+    done
+    if grep -qE '^setup: (installing|creating|building)|Traceback' "$log"; then
+        echo "FAIL: setup.sh started on it: $(grep -m1 -E '^setup: (installing|creating|building)|Traceback' "$log")"
+        return 1
+    fi
+    if [ -e "$venv" ]; then echo "FAIL: setup.sh made $venv"; return 1; fi
+    echo "setup.sh refused the 32-bit system in words (status $status) and installed nothing"
 }

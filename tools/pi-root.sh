@@ -47,9 +47,11 @@ a Raspberry Pi (qemu-user emulation, no hardware), and reports per step.
                      "Raspberry Pi 3 Model B Rev 1.2"
                      "Raspberry Pi Zero 2 W Rev 1.0"
   --all            bookworm and trixie, each as a Pi 4 and as a Pi 5 (four runs)
+  --arch armhf     a 32-bit root (as a 32-bit Raspberry Pi OS): only checks that setup.sh
+                   refuses it in words before installing anything (qemu-arm-static)
   --checkout DIR   the git checkout to install (default: the one holding this script)
   --cache DIR      where the roots are kept (default: $OBELISK_PI_ROOTS, or
-                   /var/cache/obelisk-pi-roots); the root is DIR/RELEASE
+                   /var/cache/obelisk-pi-roots); the root is DIR/RELEASE (DIR/RELEASE-armhf)
   --mirror URL     the Debian mirror (default: the first one in this machine's
                    apt sources, else http://deb.debian.org/debian)
   --logs DIR       where the step logs go (default: /var/tmp/obelisk-pi-logs/DATE)
@@ -70,10 +72,12 @@ cache="${OBELISK_PI_ROOTS:-/var/cache/obelisk-pi-roots}"
 mirror=""
 logs="/var/tmp/obelisk-pi-logs/$(date +%Y%m%d-%H%M%S)"
 build_only=0 rebuild=0 keep=0
+arch=arm64
 while [ $# -gt 0 ]; do
     case "$1" in
         --release) [ $# -ge 2 ] || die "--release needs a value"; releases=("$2"); shift 2 ;;
         --model) [ $# -ge 2 ] || die "--model needs a value"; models=("$2"); shift 2 ;;
+        --arch) [ $# -ge 2 ] || die "--arch needs a value"; arch="$2"; shift 2 ;;
         --all) releases=(bookworm trixie)
                models=("Raspberry Pi 4 Model B Rev 1.4" "Raspberry Pi 5 Model B Rev 1.0"); shift ;;
         --checkout) [ $# -ge 2 ] || die "--checkout needs a value"; checkout="$2"; shift 2 ;;
@@ -88,6 +92,11 @@ while [ $# -gt 0 ]; do
     esac
 done
 
+case "$arch" in
+    arm64) qemu=aarch64 ;;
+    armhf) qemu=arm ;;
+    *) die "--arch $arch: only arm64 (the default) and armhf (32-bit) are known here" ;;
+esac
 for release in "${releases[@]}"; do
     case "$release" in
         bookworm|trixie) ;;
@@ -99,8 +108,8 @@ done
 for tool in debootstrap git chroot mount flock; do
     command -v "$tool" >/dev/null || die "$tool not found. Install it: sudo apt-get install debootstrap git util-linux"
 done
-[ -x /usr/bin/qemu-aarch64-static ] \
-    || die "qemu-aarch64-static not found. Install it: sudo apt-get install qemu-user-static binfmt-support"
+[ -x "/usr/bin/qemu-$qemu-static" ] \
+    || die "qemu-$qemu-static not found. Install it: sudo apt-get install qemu-user-static binfmt-support"
 # The notify listener runs on this machine (fast), not under qemu.
 host_python="$(command -v /usr/bin/python3 || command -v python3 || true)"
 [ -n "$host_python" ] || die "python3 not found on this machine. Install it: sudo apt-get install python3"
@@ -146,6 +155,7 @@ unmount_all() {
 
 cleanup() {
     local pid dir
+    stop_watched    # the demo or the tests, in a process group of their own
     for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     unmount_all
     for dir in "${work_dirs[@]}"; do
@@ -169,13 +179,13 @@ mount_system() {
         || cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 }
 
-# binfmt_misc: arm64 programs run through qemu -----------------------------------------
+# binfmt_misc: arm64 (or armhf) programs run through qemu ------------------------------
 # Flags: F opens the interpreter now, so it need not be inside the root; C runs
 # it with the program's credentials (set-uid sudo works); O (implied by C) and
 # P (argv[0] kept, as Debian's -binfmt-P wrapper expects).
-binfmt_ready() {
-    local dir=/proc/sys/fs/binfmt_misc entry flags interpreter magic mask
-    entry="$dir/qemu-aarch64"
+binfmt_ready() {  # binfmt_ready QEMU (aarch64 or arm)
+    local name="qemu-$1" dir=/proc/sys/fs/binfmt_misc entry flags interpreter magic mask
+    entry="$dir/$name"
     if [ ! -e "$dir/register" ]; then
         say "mounting binfmt_misc"
         mount -t binfmt_misc binfmt_misc "$dir" || die "could not mount binfmt_misc on $dir"
@@ -185,20 +195,20 @@ binfmt_ready() {
         if grep -qx enabled "$entry" && [[ $flags == *F* && $flags == *C* ]]; then
             return 0
         fi
-        say "qemu-aarch64 is registered without the F and C flags ($flags): registering it again"
+        say "$name is registered without the F and C flags ($flags): registering it again"
         echo -1 > "$entry"
     fi
-    magic="$(sed -n 's/^magic //p' /usr/share/binfmts/qemu-aarch64)"
-    mask="$(sed -n 's/^mask //p' /usr/share/binfmts/qemu-aarch64)"
-    if [ -z "$magic" ] || [ -z "$mask" ]; then die "no magic/mask in /usr/share/binfmts/qemu-aarch64 (is qemu-user-static installed?)"; fi
-    if [ -x /usr/libexec/qemu-binfmt/aarch64-binfmt-P ]; then
-        interpreter=/usr/libexec/qemu-binfmt/aarch64-binfmt-P flags=POCF
+    magic="$(sed -n 's/^magic //p' "/usr/share/binfmts/$name")"
+    mask="$(sed -n 's/^mask //p' "/usr/share/binfmts/$name")"
+    if [ -z "$magic" ] || [ -z "$mask" ]; then die "no magic/mask in /usr/share/binfmts/$name (is qemu-user-static installed?)"; fi
+    if [ -x "/usr/libexec/qemu-binfmt/$1-binfmt-P" ]; then
+        interpreter="/usr/libexec/qemu-binfmt/$1-binfmt-P" flags=POCF
     else
-        interpreter=/usr/bin/qemu-aarch64-static flags=OCF
+        interpreter="/usr/bin/qemu-$1-static" flags=OCF
     fi
-    say "registering qemu-aarch64 ($interpreter, flags $flags)"
-    printf ':qemu-aarch64:M:0:%s:%s:%s:%s' "$magic" "$mask" "$interpreter" "$flags" \
-        > "$dir/register" || die "could not register qemu-aarch64 with binfmt_misc"
+    say "registering $name ($interpreter, flags $flags)"
+    printf ':%s:M:0:%s:%s:%s:%s' "$name" "$magic" "$mask" "$interpreter" "$flags" \
+        > "$dir/register" || die "could not register $name with binfmt_misc"
 }
 
 # The Debian mirror this machine uses (its apt sources), not the security one.
@@ -221,10 +231,16 @@ host_mirror() {
 packages="sudo,python3,python3-venv,python3-pip,ca-certificates,git,systemd,iproute2,procps,adduser,passwd"
 marker=.obelisk-pi-root
 
+# root_name RELEASE: the cached root's folder under CACHE (bookworm, or bookworm-armhf).
+root_name() {
+    if [ "$arch" = arm64 ]; then echo "$1"; else echo "$1-$arch"; fi
+}
+
 build_root() {
-    local release="$1" root="$cache/$1" lock
+    local release="$1" name root lock
+    name="$(root_name "$release")" root="$cache/$name"
     mkdir -p "$cache"
-    exec {lock}>"$cache/$release.lock"
+    exec {lock}>"$cache/$name.lock"
     flock "$lock"    # two runs must not build the same root at once
     if [ "$rebuild" = 1 ] && [ -e "$root" ]; then
         say "$release: --rebuild: removing the cached root"
@@ -247,11 +263,11 @@ build_root() {
         rm -rf --one-file-system "$root"
     fi
     if [ ! -e "$root" ]; then
-        say "$release: debootstrap arm64 from $mirror into $root (several minutes under qemu; log: $cache/$release.debootstrap.log)"
-        if ! debootstrap --arch=arm64 --variant=minbase --include="$packages" \
-                "$release" "$root" "$mirror" >"$cache/$release.debootstrap.log" 2>&1; then
-            tail -n 20 "$cache/$release.debootstrap.log" >&2
-            die "debootstrap of $release failed (log: $cache/$release.debootstrap.log)"
+        say "$release: debootstrap $arch from $mirror into $root (several minutes under qemu; log: $cache/$name.debootstrap.log)"
+        if ! debootstrap --arch="$arch" --variant=minbase --include="$packages" \
+                "$release" "$root" "$mirror" >"$cache/$name.debootstrap.log" 2>&1; then
+            tail -n 20 "$cache/$name.debootstrap.log" >&2
+            die "debootstrap of $release failed (log: $cache/$name.debootstrap.log)"
         fi
     fi
 
@@ -276,9 +292,9 @@ build_root() {
             > /boot/firmware/cmdline.txt
         echo raspberrypi > /etc/hostname
         apt-get update -qq
-    ' >>"$cache/$release.debootstrap.log" 2>&1 || { unmount_all; die "could not set up the $release root (log: $cache/$release.debootstrap.log)"; }
+    ' >>"$cache/$name.debootstrap.log" 2>&1 || { unmount_all; die "could not set up the $release root (log: $cache/$name.debootstrap.log)"; }
     unmount_all
-    printf 'release=%s\nmirror=%s\nbuilt=%s\n' "$release" "$mirror" "$(date -Is)" > "$root/$marker"
+    printf 'release=%s\narch=%s\nmirror=%s\nbuilt=%s\n' "$release" "$arch" "$mirror" "$(date -Is)" > "$root/$marker"
     exec {lock}>&-
     say "$release: root ready ($(du -sh --one-file-system "$root" | cut -f1))"
 }
@@ -379,6 +395,21 @@ step_setup_first() {
 snapshot() {
     ( cd "$run_root" && find home/pi/obelisk etc/group etc/gshadow etc/systemd/system boot/firmware etc/sudoers.d \
         -printf '%p %s %T@ %m %u:%g %l\n' 2>/dev/null | sort )
+}
+
+# A 32-bit Raspberry Pi OS: setup.sh must say in words that the table needs a 64-bit one,
+# fail, and install nothing (no .venv, no Debian package).
+step_setup_32_bit() {
+    local before after rc=0
+    before="$(in_root dpkg-query -W -f='${Package}\n' | sort)"
+    as_pi 'timeout 300 ./setup.sh' >"$step_log.setup" 2>&1 || rc=$?
+    after="$(in_root dpkg-query -W -f='${Package}\n' | sort)"
+    cat "$step_log.setup"
+    if [ "$before" != "$after" ]; then
+        echo "FAIL: Debian packages changed:"; diff <(echo "$before") <(echo "$after") | head -n 20
+        return 1
+    fi
+    refused_32_bit "$rc" "$step_log.setup" "$run_root/home/pi/obelisk/.venv"
 }
 
 step_setup_second() {  # its 60 s limit: run_step's
@@ -568,17 +599,21 @@ run_one() {
     model="$2"
     model_facts "$model"
     slug="$(tr 'A-Z ' 'a-z-' <<<"$model" | tr -cd 'a-z0-9.-')"
-    run_name="$release/$slug"
-    run_logs="$logs/$release-$slug"
+    run_name="$(root_name "$release")/$slug"
+    run_logs="$logs/$(root_name "$release")-$slug"
     mkdir -p "$run_logs"
-    say "run $run_name: $model on Debian $release (logs: $run_logs)"
+    say "run $run_name: $model on Debian $release, $arch (logs: $run_logs)"
+    # The machine's load beside the figures: every step runs emulated, so a busy host slows it.
+    local load_before
+    load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+    say "  load average (1, 5, 15 min) before the run: $load_before ($(nproc) cores)"
 
     # A fresh overlay of the cached root: the cache stays clean.
     work="$(mktemp -d /var/tmp/obelisk-pi-run.XXXXXX)"
     work_dirs+=("$work")
     mkdir -p "$work/upper" "$work/work" "$work/root"
     mount_at "$work/root" -t overlay overlay \
-        -o "lowerdir=$cache/$release,upperdir=$work/upper,workdir=$work/work"
+        -o "lowerdir=$cache/$(root_name "$release"),upperdir=$work/upper,workdir=$work/work"
     run_root="$work/root"
     mount_system "$run_root"
     host="$(hostname)"
@@ -630,6 +665,12 @@ run_one() {
     # Each step's limit: its own timeouts (setup.sh's 3600 s, the service's 600 s wait for
     # READY) with room to report; the second setup.sh may take 60 s, even under qemu.
     run_step model step_model 120
+    if [ "$arch" = armhf ]; then
+        run_step setup-32-bit step_setup_32_bit 300
+        notes+=("$run_name: load average (1, 5, 15 min) before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg)")
+        unmount_all
+        return 0
+    fi
     run_step platformdetect step_platformdetect 900
     run_step apt-policy step_apt_policy 300
     run_step setup-first step_setup_first 3700
@@ -642,6 +683,7 @@ run_one() {
     notes+=("$run_name: PlatformDetect: ${detected:-?}")
     notes+=("$run_name: diag: ${diag_said:-?}")
     notes+=("$run_name: apt candidates: ${apt_summary:-?}")
+    notes+=("$run_name: load average (1, 5, 15 min) before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg)")
 
     unmount_all
 }
@@ -650,7 +692,7 @@ run_one() {
 mkdir -p "$cache"
 exec {binfmt_lock}>"$cache/.binfmt.lock"
 flock "$binfmt_lock"    # runs side by side must not register qemu twice
-binfmt_ready
+binfmt_ready "$qemu"
 exec {binfmt_lock}>&-
 for release in "${releases[@]}"; do build_root "$release"; done
 if [ "$build_only" = 1 ]; then say "roots ready in $cache"; exit 0; fi
@@ -662,10 +704,10 @@ done
 
 # Summary ------------------------------------------------------------------------------------
 failed=0
-printf '\n%-40s %-14s %-5s %8s\n' "run" "step" "" "seconds"
+printf '\n%-46s %-14s %-5s %8s\n' "run" "step" "" "seconds"
 for line in "${results[@]}"; do
     IFS='|' read -r run step verdict secs log <<<"$line"
-    printf '%-40s %-14s %-5s %8s\n' "$run" "$step" "$verdict" "$secs"
+    printf '%-46s %-14s %-5s %8s\n' "$run" "$step" "$verdict" "$secs"
     if [ "$verdict" = FAIL ]; then
         failed=1
         tail -n 8 "$log" | sed 's/^/        | /'

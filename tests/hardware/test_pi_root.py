@@ -9,6 +9,8 @@ stops, so none is left behind.
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import ROOT
+from tests.support.processes import stop, until
 
 pytestmark = pytest.mark.processes
 
@@ -63,6 +66,35 @@ def test_a_step_that_ends_by_itself_passes_only_with_0(tmp_path, command, status
     assert (got, words) == (status, said)
 
 
+def test_a_run_stopped_mid_step_stops_the_steps_command_too(tmp_path):
+    """Ctrl-C or SIGTERM to pi-root.sh while the tests ran left them running in their own
+    process group, in a root being unmounted: its clean-up stops what watch_run watches."""
+    pid_file = tmp_path / "pid"
+    runner = subprocess.Popen(
+        ["bash", "-c", f'. "{CHECKS}"; trap "stop_watched; exit 143" TERM; '
+         'watch_run 120 120 "$1" bash -c "echo \\$\\$ > $2; exec sleep 120"',
+         "checks", str(tmp_path / "log"), str(pid_file)])
+    step = 0
+    try:
+        until(lambda: pid_file.exists() and pid_file.read_text().strip(), 30, "the step")
+        step = int(pid_file.read_text())
+        runner.send_signal(signal.SIGTERM)
+        assert runner.wait(30) == 143
+        assert not _running(step), "the step's command outlived the run"
+    finally:
+        stop(runner)
+        if step and _running(step):
+            os.kill(step, signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    """Whether PID is a live process (not one ended and waiting to be reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
 @pytest.mark.parametrize(("status", "secs", "limit", "verdict"), [
     ("0", "60.3", "60", "FAIL"),  # setup-second's 60.3 s once passed its 60 s
     ("0", "60.0", "60", "PASS"),
@@ -85,3 +117,30 @@ def test_the_service_gets_the_units_environment_as_systemd_applies_it(tmp_path):
     assert "LG_WD=/tmp" in run.stdout.splitlines()
     script = (ROOT / "tools" / "pi-root.sh").read_text("utf-8")
     assert '"${unit_env[@]}"' in script and "watch_run 1800 180" in script
+
+
+REFUSAL = ("setup: FAILED: this Raspberry Pi runs a 32-bit system (dpkg --print-architecture: "
+           "armhf; uname -m: armv7l), and the table needs a 64-bit Raspberry Pi OS (Bookworm or "
+           "newer): its libraries have no 32-bit builds. Nothing was installed. Write the card "
+           "again with Raspberry Pi Imager.\n")
+
+
+@pytest.mark.parametrize(("status", "said", "venv", "verdict"), [
+    (1, REFUSAL, False, "setup.sh refused the 32-bit system in words (status 1) and installed "
+                        "nothing\n"),
+    (0, REFUSAL, False, "FAIL: setup.sh ended with 0 on a 32-bit system\n"),
+    (1, "setup: FAILED: gpiod failed to build\n", False,
+     "FAIL: setup.sh never said 'the table needs a 64-bit Raspberry Pi OS'\n"),
+    (1, "setup: creating .venv\n" + REFUSAL, False,
+     "FAIL: setup.sh started on it: setup: creating .venv\n"),
+    (1, REFUSAL, True, "FAIL: setup.sh made {venv}\n"),
+])
+def test_a_32_bit_root_passes_only_when_setup_refused_it_before_installing(
+        tmp_path, status, said, venv, verdict):
+    log, folder = tmp_path / "setup.log", tmp_path / ".venv"
+    log.write_text(said, "utf-8")
+    if venv:
+        folder.mkdir()
+    run = _bash('refused_32_bit "$1" "$2" "$3"', str(status), str(log), str(folder))
+    assert run.stdout == verdict.format(venv=folder), run.stderr
+    assert run.returncode == (0 if verdict.startswith("setup.sh refused") else 1)
