@@ -126,6 +126,15 @@ IN_VIEW = """(selector) => {
 }"""
 
 
+BAR_MEASURED = """() => {
+  // the page has measured the bar at the screen's new size: its room below and what is
+  // scrolled into view keep clear of the bar as it now stands (its buttons wrap anew)
+  const bar = document.getElementById("reach");
+  const room = getComputedStyle(document.documentElement).getPropertyValue("--reach-h");
+  return bar.hidden || room.trim() === `${bar.offsetHeight}px`;
+}"""
+
+
 def test_the_hands_show_as_soon_as_the_pin_is_accepted(plays):
     """Not at the hands' next look (every 2 s, held here): the PIN's answer shows them."""
     for game, shown in plays.shown.items():
@@ -150,6 +159,7 @@ def test_the_board_is_in_view_with_each_control_of_the_hands(plays, viewport):
         for game, played in plays.items():
             page = played.page
             page.set_viewport_size(viewport)
+            page.wait_for_function(BAR_MEASURED)
             wide = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
             if wide[0] > wide[1]:
                 wrong.append(f"{game} scrolls sideways: {wide}")
@@ -162,7 +172,7 @@ def test_the_board_is_in_view_with_each_control_of_the_hands(plays, viewport):
         for played in plays.values():
             played.page.set_viewport_size(PHONE)
         towers.person.click('#hands [data-act="back"]')
-    assert not wrong, f"at {viewport}: {len(wrong)} out of view, first {wrong[:6]}"
+    assert not wrong, f"at {viewport}: {len(wrong)} out of view, first {wrong[:30]}"
 
 
 def test_after_an_act_what_the_hands_hold_comes_into_view_below_the_board(plays):

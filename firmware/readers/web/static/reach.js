@@ -145,3 +145,6 @@ for (const id of ["controls", "hands"]) {
     attributeFilter: ["hidden", "aria-pressed", "disabled"] });
 }
 addEventListener("resize", () => { if (!bar.hidden) room(); });
+// the bar taller or shorter (a button more, the turn line wrapping, shown whole): the page's
+// room below and what is scrolled into view keep clear of it, measured again each time
+new ResizeObserver(() => { if (!bar.hidden) room(); }).observe(bar);
