@@ -155,14 +155,18 @@ class FarSeat:
         return self._unmade(self.asked, table, n)
 
     def _unmade(self, asked: tuple[Any, ...], table: CoreTable[V, S], n: int) -> tuple[Any, ...]:
-        """What of ``asked``, worked out after ``n`` actions, the actions since have not made."""
+        """What of ``asked``, worked out after ``n`` actions, the actions since have not made.
+
+        An action made exactly as asked strikes off that one first: two asked alike (the
+        towers' two green blocks) leave the one whose block is still to fetch, not the one
+        just played, which would no longer be legal and make the computer think again."""
         left = list(asked)
         for k in range(n, len(table.actions)):
             made, before = table.actions[k], table.history[k]
-            for i, wanted in enumerate(left):
-                if self.rules.same(before, wanted, made):
-                    del left[i]
-                    break
+            exact = [i for i, wanted in enumerate(left) if wanted == made]
+            alike = [i for i, wanted in enumerate(left) if self.rules.same(before, wanted, made)]
+            if exact or alike:
+                del left[(exact or alike)[0]]
         return tuple(left)
 
     def _still_legal(self, pos: State, left: tuple[Any, ...]) -> tuple[Any, ...]:

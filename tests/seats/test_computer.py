@@ -525,3 +525,39 @@ def test_the_computers_move_is_logged_once_by_its_turn(tmp_path):
     assert sum(asked in line for line in lines) == 1, [ln for ln in lines if asked in ln]
     assert any(line.startswith("player B's turn: make the computer's move") and asked in line
                for line in lines), lines
+
+
+def test_the_computers_two_blocks_of_one_colour_stay_asked_whichever_the_person_fetches(
+        block_set, tmp_path, monkeypatch):
+    """The computer asked for two green blocks; the block the table took for the first one
+    fetched was the second it named. The other green stayed asked: before, the first named
+    was struck off instead, the one left named a block already on its pad, no longer
+    legal, and a new search asked for a red block the person had not been shown."""
+    t = TowersHarness(block_set, tmp_path)
+    seat = t.pos.active
+    greens = sorted((a for a in t.pos.legal_actions() if isinstance(a, Choose)
+                     and t.pos.block(a.block).colour.label == "green"), key=lambda a: a.block)
+    assert len(greens) >= 2, "the set has two green blocks"
+    searched = []
+
+    def two_greens_then_red(self, table, seat):
+        # the first ask: two greens, the later-numbered first; any search after it: a red
+        searched.append(len(table.actions))
+        if not table.actions:
+            return (greens[-1], greens[0])
+        return (next(a for a in table.position.legal_actions() if isinstance(a, Choose)
+                     and table.position.block(a.block).colour.label == "red"),)
+
+    monkeypatch.setattr(Computer, "_search_move", two_greens_then_red)
+    t.table.solo = Computer(Solo(seat, 1), "towers")
+    t.start_play()
+    t.wait(2.5)
+    assert [a.block for a in t.table.solo.asked] == [greens[-1].block, greens[0].block]
+    green = t.pos.block(greens[0].block).colour
+    t.see(pads=(green, None))  # a green fetched: the table names the block it takes
+    assert len(t.table.actions) == 1
+    (left,) = t.of("asked")[-1]["where"]
+    assert left["zone"] == "green", t.of("asked")[-1]["text"]
+    assert searched == [0], "the computer searched again after half its move was made"
+    t.see(pads=(green, green))  # the second green: the computer's choosing is done
+    assert len(t.table.actions) == 2 and not t.of("refused")
