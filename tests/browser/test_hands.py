@@ -508,6 +508,42 @@ def test_the_stones_panel_has_the_games_size_from_its_first_frame(browser, tmp_p
             person.page.reload()
 
 
+def test_a_look_answered_after_an_act_does_not_undo_it_on_the_page(browser, tmp_path):
+    """Under load, a tap on the drawing was lost now and then: the panel's look at the table
+    (every 2 s, and after each event) was asked just before a stone was taken, and answered
+    after the take's own answer, with the hand still empty; the tap on the square then put
+    nothing down. Here a look is held until the stone is taken, then let through with the
+    table as it stood before, and the next looks held: the tap still puts the stone down."""
+    with _playing(browser, tmp_path, "stones", "--size", "4x4", ends=False) as (person, _):
+        page = person.page
+        person.enter_pin()
+        held: list = []
+
+        def hold_looks(route) -> None:
+            if route.request.method == "GET":  # a look: its answer as the table is now
+                held.append((route, route.fetch()))
+            else:
+                route.continue_()
+
+        page.route("**/hands", hold_looks)
+        with page.expect_request(lambda r: r.url.endswith("/hands") and r.method == "GET",
+                                 timeout=30_000):
+            pass  # the panel's next look, held
+        looks = int(page.get_attribute("#hands", "data-looks") or 0)
+        person.click('[data-piece="A corner"]')  # the stone taken into A's hand
+        assert person.look()["held"]["A"], "the take did not reach the table"
+        route, before = held[0]
+        route.fulfill(response=before)  # the look asked before the take answers now
+        page.wait_for_function(
+            f"() => Number(document.getElementById('hands').dataset.looks || 0) > {looks}",
+            timeout=30_000)
+        person.click(TAPPED.format("a1"))  # the stone put down where it was tapped
+        assert person.look()["squares"].get("a1"), "the tap on a1 put nothing down"
+        page.unroute("**/hands")
+        for route, answer in held[1:]:
+            route.fulfill(response=answer)
+
+
 @pytest.mark.processes
 def test_a_person_plays_a_whole_towers_game_with_the_pages_hands(towers_played):
     played = towers_played

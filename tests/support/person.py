@@ -130,8 +130,16 @@ class Person:
         self.page.click("#pin-enter")
 
     def pin_taken(self) -> None:
-        """Until the controls hold the session and the hands show (as the PIN is accepted)."""
-        self.page.wait_for_selector('#controls[data-session="yes"]', timeout=30_000)
+        """Until the controls hold the session and the hands show (as the PIN is accepted);
+        if not, what the page said of the PIN, and where it is."""
+        try:
+            self.page.wait_for_selector('#controls[data-session="yes"]', timeout=30_000)
+        except Exception as exc:
+            said = self.page.evaluate(
+                "() => [location.href, document.getElementById('controls-said')?.textContent,"
+                " document.getElementById('pin')?.value]")
+            raise AssertionError(f"the PIN was not taken in 30 s: the page at {said[0]} said "
+                                 f"{said[1]!r}, the PIN's field holds {said[2]!r}") from exc
         self.page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
 
     def control(self, name: str) -> None:

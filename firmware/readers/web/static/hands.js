@@ -107,12 +107,13 @@ async function send(request) {
 export async function act(request, still = false) {
   if (hands.busy) return;
   hands.busy = true;
+  sent += 1;
   panel.dataset.busy = "1";
   try {
     const answer = await send(request);
     hands.said = answer.ok ? "" : answer.error;
     if (answer.table) keep(answer.table);
-    if (request.press) await look();
+    if (request.press) await look(true);
   } catch {
     hands.said = "the page lost the table: is `obelisk play` still running?";
   } finally {
@@ -161,17 +162,30 @@ function keep(table) {
   window.dispatchEvent(new CustomEvent("obelisk:hands", { detail: table }));
 }
 
-async function look() {
+/** How many acts were sent: a look sent before the last of them, or while one was on its
+ * way, may answer with the table as it stood before it (the server takes them in turn). */
+let sent = 0;
+
+/** Look at the table (``own``: the act on its way asks it, after a button's press). */
+async function look(own = false) {
+  const before = sent;
+  const stale = () => (hands.busy && !own) || sent !== before;
+  const ahead = stale();
   try {
     const { status, answer } = await call("GET");
     if (status === 404) return false;
     hands.guest = status === 403;
     if (hands.guest) forget(); // a guest's page (no PIN's session, or no longer): no hands
-    if (answer.table) keep(answer.table);
+    // an act's own answer is newer than a look asked before it: kept, the look's not (a
+    // stone taken, then the look's older answer: the hand empty again, the tap on the
+    // square that followed would put nothing down)
+    if (answer.table && !ahead && !stale()) keep(answer.table);
     if (answer.observation && !hands.obs) hands.obs = answer.observation; // the events' is newer
     return true;
   } catch {
     return false;
+  } finally {
+    panel.dataset.looks = String(Number(panel.dataset.looks || 0) + 1); // (for the tests)
   }
 }
 
