@@ -19,19 +19,18 @@ import pytest
 
 from engine.core import square_name
 from engine.stones.game import StonesGame, StonesOptions
-from firmware.service.pin import read_pin
 from tests.support.finger import (
     SCREENS,
     Finger,
     asked_after,
+    ended,
     position,
-    signed_in,
     started_from_the_bar,
     two_lines_at_most,
+    walking,
 )
 from tests.support.person import Follow
 from tests.support.pictures import Pictures
-from tests.support.play import Play
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
 
@@ -53,11 +52,8 @@ def _move(finger: Finger, follow: Follow, frm: str, to: str, first: bool) -> Non
 def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, list[dict]]:
     """A whole stones game at ``viewport``, every move tapped: its end, the moves accepted."""
     game = StonesGame(StonesOptions(rows=4, cols=4, ply_limit=PLIES))
-    play = Play("stones", state_dir, "--size", "4x4", "--ply-limit", str(PLIES), *flags).start()
-    follow = None
-    try:
-        page, finger = signed_in(browser, play.url, read_pin(state_dir) or "", viewport)
-        follow = Follow(state_dir)
+    with walking(browser, "stones", state_dir, viewport, "--size", "4x4", "--ply-limit",
+                 str(PLIES), *flags) as (page, finger, follow):
         started_from_the_bar(finger, follow)
         page.wait_for_selector("#players .card[data-ring]", timeout=30_000)  # a ring around it
         two_lines_at_most(page)
@@ -77,13 +73,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
                             and all(s.owner is pos.to_play for s in pos.board[m.frm]))
             _move(finger, follow, square_name(move.frm), square_name(move.to), first)
             first = False
-        follow.until(lambda: follow.over, 30, "the end")
-        page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
-        return follow.over, [e for e in follow.events if e["event"] == "accepted"]
-    finally:
-        if follow is not None:
-            follow.close()
-        play.stop()
+        return ended(page, follow), [e for e in follow.events if e["event"] == "accepted"]
 
 
 @pytest.mark.parametrize("viewport", SCREENS.values(), ids=SCREENS.keys())

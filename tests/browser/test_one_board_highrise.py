@@ -20,17 +20,16 @@ from pathlib import Path
 import pytest
 
 from engine.highrise.game import HighriseOptions
-from firmware.service.pin import read_pin
 from tests.support.finger import (
     SCREENS,
     Finger,
-    signed_in,
+    ended,
     started_from_the_bar,
     two_lines_at_most,
+    walking,
 )
 from tests.support.person import Follow
 from tests.support.pictures import Pictures
-from tests.support.play import Play
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
 
@@ -151,25 +150,16 @@ def _nothing_told_early(events: list[dict]) -> None:
 
 def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, list[dict]]:
     """A whole High Rise game at ``viewport``, every act tapped: its end, the placements."""
-    play = Play("highrise", state_dir, *flags).start()
-    follow = None
-    try:
-        page, finger = signed_in(browser, play.url, read_pin(state_dir) or "", viewport)
-        follow = Follow(state_dir)
+    with walking(browser, "highrise", state_dir, viewport, *flags) as (page, finger, follow):
         started_from_the_bar(finger, follow)
         page.wait_for_selector("#players .card[data-ring]", timeout=30_000)  # a ring around it
         two_lines_at_most(page)
         _covered(page)
         _lean_asked(finger, follow)
         _play(finger, follow, "--solo" in flags, Pictures("highrise", viewport, state_dir.parent))
-        follow.until(lambda: follow.over, 60, "the end")
-        page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
+        over = ended(page, follow, 60)
         _nothing_told_early(follow.events)
-        return follow.over, [e for e in follow.events if e["event"] == "accepted"]
-    finally:
-        if follow is not None:
-            follow.close()
-        play.stop()
+        return over, [e for e in follow.events if e["event"] == "accepted"]
 
 
 @pytest.mark.parametrize("viewport", SCREENS.values(), ids=SCREENS.keys())

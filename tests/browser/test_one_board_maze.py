@@ -21,18 +21,17 @@ import pytest
 from engine.core import square_name
 from engine.maze.game import MazeGame, MazeOptions
 from engine.maze.plan import plan
-from firmware.service.pin import read_pin
 from tests.support.finger import (
     SCREENS,
     Finger,
     asked_after,
+    ended,
     position,
-    signed_in,
     two_lines_at_most,
+    walking,
 )
 from tests.support.person import Follow
 from tests.support.pictures import Pictures
-from tests.support.play import Play
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
 
@@ -161,22 +160,13 @@ def _turns(finger: Finger, follow: Follow, solo: bool, pictures: Pictures) -> No
 
 def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
     """A whole maze game at ``viewport``, every act tapped on the screen: its end."""
-    play = Play("maze", state_dir, "--turns", "15", *flags).start()
-    follow = None
-    try:
-        page, finger = signed_in(browser, play.url, read_pin(state_dir) or "", viewport)
-        follow = Follow(state_dir)
+    with walking(browser, "maze", state_dir, viewport, "--turns", "15",
+                 *flags) as (page, finger, follow):
         _start(finger, follow)
         _set_out(finger, follow)
         two_lines_at_most(page)
         _turns(finger, follow, "--solo" in flags, Pictures("maze", viewport, state_dir.parent))
-        follow.until(lambda: follow.over, 30, "the end")
-        page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
-        return follow.over
-    finally:
-        if follow is not None:
-            follow.close()
-        play.stop()
+        return ended(page, follow)
 
 
 @pytest.mark.parametrize("viewport", SCREENS.values(), ids=SCREENS.keys())

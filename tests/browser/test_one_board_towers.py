@@ -20,12 +20,10 @@ from pathlib import Path
 import pytest
 
 from engine.towers.tower import LEVELS, drop, heights_of
-from firmware.service.pin import read_pin
 from firmware.towers.sets import load_block_set
-from tests.support.finger import SCREENS, Finger, signed_in, two_lines_at_most
+from tests.support.finger import SCREENS, Finger, ended, two_lines_at_most, walking
 from tests.support.person import Follow, Person
 from tests.support.pictures import Pictures
-from tests.support.play import Play
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
 
@@ -225,11 +223,7 @@ def _step(walk: Walk, solo: bool) -> None:
 
 def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
     """A whole towers game at ``viewport``, every act tapped: its end."""
-    play = Play("towers", state_dir, *flags).start()
-    follow = None
-    try:
-        page, finger = signed_in(browser, play.url, read_pin(state_dir) or "", viewport)
-        follow = Follow(state_dir)
+    with walking(browser, "towers", state_dir, viewport, *flags) as (page, finger, follow):
         walk = Walk(finger, follow, Person(page, state_dir),
                     Pictures("towers", viewport, state_dir.parent))
         _start(walk)
@@ -241,16 +235,11 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
                 break
             lit = lit or page.locator("#drawing [data-lit]").count() > 0
             _step(walk, "--solo" in flags)
-        follow.until(lambda: follow.over, 30, "the end")
-        page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
+        over = ended(page, follow)
         assert lit, "no lit place drawn on the drawing"
         assert page.is_hidden("#lights"), "the lights drawn twice"
         assert walk.seen_corner or "--solo" not in flags, "the asked block's corner not drawn"
-        return {**follow.over, "moves": [e for e in follow.events if e["event"] == "accepted"]}
-    finally:
-        if follow is not None:
-            follow.close()
-        play.stop()
+        return {**over, "moves": [e for e in follow.events if e["event"] == "accepted"]}
 
 
 @pytest.mark.parametrize("viewport", SCREENS.values(), ids=SCREENS.keys())

@@ -6,7 +6,14 @@ lies below the fold, under the bar or under another element fails the walk, nami
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from firmware.service.pin import read_pin
 from tests.support.browser import LAPTOP, PHONE, SMALL
+from tests.support.person import Follow
+from tests.support.play import Play
 
 WHERE = """(selector) => {
   // the element's box now, and whether a finger at its middle touches it (nothing over it);
@@ -65,6 +72,30 @@ def signed_in(browser, url: str, pin: str, viewport: dict) -> tuple:
     finger.tap("#pin-enter")
     page.wait_for_selector("#hands:not([hidden]) [data-press]", timeout=30_000)
     return page, finger
+
+
+@contextlib.contextmanager
+def walking(browser, game: str, state_dir: Path, viewport: dict,
+            *args: str) -> Iterator[tuple]:
+    """``obelisk play GAME ARGS`` with a phone's page signed in on it: (the page, its finger,
+    the table's events followed); the command stopped after, however the walk ended."""
+    play = Play(game, state_dir, *args).start()
+    follow = None
+    try:
+        page, finger = signed_in(browser, play.url, read_pin(state_dir) or "", viewport)
+        follow = Follow(state_dir)
+        yield page, finger, follow
+    finally:
+        if follow is not None:
+            follow.close()
+        play.stop()
+
+
+def ended(page, follow: Follow, within: float = 30) -> dict:
+    """Until the game is over and the page shows its end: the end's event."""
+    follow.until(lambda: follow.over, within, "the end")
+    page.wait_for_selector("#ending:not([hidden])", timeout=30_000)
+    return follow.over
 
 
 def two_lines_at_most(page) -> None:
