@@ -8,42 +8,18 @@ browser: no second table or broker is needed to say what the page then shows).
 
 from __future__ import annotations
 
-import json
-
 from tests.support.browser import PHONE
-from tests.support.web import Web
+from tests.support.fed_page import OBSERVATION, TABLE, seen
 
-OBSERVATION = {"game": "stones", "rows": 4, "cols": 4, "stacks": {}, "to_play": "B",
-               "plies": 1, "symmetry": {}, "pillar": {"A": None, "B": None},
-               "names": {"corner": "cornerstone", "key": "keystone", "cap": "capstone"}}
-TABLE = {"event": "table", "game": "stones", "options": {"rows": 4, "cols": 4},
-         "players": {"A": "player A", "B": "player B"}, "state": "repair", "turn": "B",
-         "doing": "", "problem": "", "actions": 1, "observation": OBSERVATION, "moves": [],
-         "words": "the stones table", "page": "stones", "table_key": "0123456789abcdef"}
 OFFER = {"event": "offer", "kind": "takeback", "players": ["A"], "afar": True,
          "candidates": ["take back the last action"]}
 ASK = {"game": 1, "seat": "A", "number": 1, "kind": "takeback", "takebacks": 0,
        "actions": 1, "to": 0}
 
 
-def _stream(*events: dict) -> str:
-    return "retry: 600000\n\n" + "".join(
-        f"event: {e['event']}\ndata: {json.dumps({**e, 'words': ''})}\n\n" for e in events)
-
-
 def _seen(browser, tmp_path, *events: dict, where: str = "#offer") -> str | None:
-    """The words at ``where`` once the page drew ``events`` (None: not shown)."""
-    web = Web(tmp_path / "table").start()
-    try:
-        page = browser.new_context(viewport=PHONE).new_page()
-        page.route("**/events", lambda route: route.fulfill(
-            status=200, content_type="text/event-stream", body=_stream(TABLE, *events)))
-        page.goto(web.url)
-        page.wait_for_function("() => /player B/.test(document.getElementById('turn')"
-                               ".textContent)", timeout=30_000)
-        return None if page.is_hidden(where) else page.text_content(where)
-    finally:
-        web.stop()
+    """The words at ``where`` once the page drew the match's table and ``events``."""
+    return seen(browser, tmp_path / "table", TABLE, *events, where=where, shown="player B")
 
 
 def test_a_takeback_on_offer_at_a_match_says_the_press_asks_the_other_table(browser, tmp_path):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from engine.core import square_name
 from engine.players import Player
+from tests.support.fed_page import TABLE, seen
 from tests.support.page import PlayPage, pressed_until_started
 from tests.support.play import Play
 from tests.support.processes import until
@@ -148,3 +149,17 @@ def test_a_stones_game_alone_shows_no_line_that_stopped_being_true(browser, tmp_
     finally:
         table.stop()
 
+
+
+def test_the_computers_ask_is_not_said_again_once_part_of_it_is_made(browser, tmp_path):
+    """A newcomer's towers game: "the computer (player B) asks: take the blue block from the
+    zone; place it ..." stayed above the board once the block was in the hand, while the
+    turn line said only the placing still to do. The turn line says the computer's move,
+    all of it or what is left of it: no line says the ask again."""
+    asked = {"event": "asked", "player": "B", "by": "the computer", "action": "c1-c2",
+             "text": "lift the capstone on c1; put it on c2", "where": []}
+    turn = {"event": "turn", "player": "B",
+            "doing": "make the computer's move: put it on c2"}  # the lift made already
+    shown = seen(browser, tmp_path / "table", TABLE, asked, turn, where="#notice",
+                 shown="put it on c2")
+    assert shown is None, shown

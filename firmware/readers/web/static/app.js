@@ -211,7 +211,8 @@ const handlers = {
   },
   asked(e) { // the computer's move, or the other table's, for the person to make
     page.notice = `${e.by} (${bare(nameOf(e.player))}) asks: ${e.text}`; // where: drawn
-    page.asked = { kind: "ask", where: e.where, text: e.text, said: page.notice };
+    page.asked = { kind: "ask", where: e.where, text: e.text, said: page.notice,
+      player: e.player };
   },
   remote(e) { // a match with another table: the link's state stays said until it changes
     page.link = e;
@@ -392,7 +393,10 @@ function pausedWords() {
  * @param {string} turn the turn line shown */
 function noticeWords(turn) {
   const ask = page.asked;
-  const repeats = ask?.said === page.notice && Boolean(ask?.text) && turn.includes(ask?.text || "");
+  // the asking seat's turn says the move, all of it or what is left of it once part is made
+  // (the block already in the hand): the ask's own line would say it again, or stale
+  const repeats = ask?.said === page.notice && Boolean(ask?.text)
+    && (turn.includes(ask?.text || "") || (Boolean(ask?.player) && page.turn === ask?.player));
   // paused, the move asked waits with the turn (the turn line says so)
   return repeats || (page.paused && ask?.said === page.notice) ? "" : page.notice;
 }

@@ -18,8 +18,10 @@ import * as towers from "./towers.js";
  * Playing alone: the computer's move for the person to make ("ask"), or a hint; `where`
  * names the places as its event does.
  * The computer's asked move (kind "ask") or a hint, drawn where it goes; `text`: the move in
- * words, `said`: the line that says it ("the computer (player B) asks: ...").
- * @typedef {{kind: string, where: import("./service.js").Place[], text?: string, said?: string}} Asked
+ * words, `said`: the line that says it ("the computer (player B) asks: ..."), `player`: the
+ * seat it is asked for.
+ * @typedef {{kind: string, where: import("./service.js").Place[], text?: string, said?: string,
+ *   player?: string}} Asked
  */
 
 /**
