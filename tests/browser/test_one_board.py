@@ -19,6 +19,8 @@ import pytest
 
 from engine.core import square_name
 from engine.stones.game import StonesGame, StonesOptions
+from tests.support.browser import PHONE, SMALL
+from tests.support.fed_page import TABLE, fed
 from tests.support.finger import (
     SCREENS,
     Finger,
@@ -83,3 +85,26 @@ def test_a_whole_stones_game_is_played_by_tapping_only_what_is_on_the_screen(
     over, moves = _walk(browser, tmp_path / "table", viewport, *flags)
     assert over["outcome"]["words"]
     assert len(moves) >= 2 and {m["player"] for m in moves} == {"A", "B"}, moves
+
+
+REFUSED = "no legal move of player B empties c1 and fills c2: put the stones back as they were"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL], ids=["390x844", "360x640"])
+def test_a_refusal_stands_in_the_bar_and_the_board_keeps_its_size(browser, tmp_path, viewport):
+    """A newcomer's trial: a refusal's box above the board took half the drawing (stone
+    squares of 69 px became 36, and 20 on a small phone) just when a piece had to be put
+    right on it. The refusal stands in the bar now, above the turn line it holds up, in view
+    and whole on a tap; the drawing keeps most of its height."""
+    heights, in_bar = {}, False
+    for problem in ("", REFUSED):
+        with fed(browser, tmp_path / f"table{len(heights)}", {**TABLE, "problem": problem},
+                 shown="player B", viewport=viewport) as page:
+            heights[problem] = page.evaluate(
+                "() => document.querySelector('#drawing svg').getBoundingClientRect().height")
+            if problem:
+                Finger(page, viewport).tap("#problem")  # in view, on top: a tap shows it whole
+                assert REFUSED in page.text_content("#problem")
+                in_bar = page.is_visible("#reach #problem")
+    assert heights[REFUSED] >= 0.8 * heights[""], heights
+    assert in_bar, "the refusal is not in the bar, above the turn line it holds up"

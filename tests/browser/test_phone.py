@@ -217,8 +217,11 @@ BAND = """() => {
   const c = control.getBoundingClientRect();
   const hit = document.elementFromPoint(c.left + c.width / 2, c.top + c.height / 2);
   const inside = (r) => r.height > 0 && r.top >= band.top - 1 && r.bottom <= band.bottom + 1;
+  // (a one-board game's refusal stands in the bar at the bottom, in view there)
+  const barred = document.querySelector("#reach:not([hidden]) #problem") !== null
+    && problem.height > 0 && problem.top >= -1 && problem.bottom <= innerHeight + 1;
   return { band: Math.round(band.height), screen: innerHeight, board: Math.round(board.height),
-    problem: inside(problem), drawing: inside(board),
+    problem: inside(problem) || barred, drawing: inside(board),
     control: c.top >= band.bottom - 1 && c.bottom <= innerHeight + 1 && control.contains(hit) };
 }"""
 """The band and the hands' first control as a person sees them once scrolled to the hands."""
@@ -246,7 +249,8 @@ def _refused_highrise(played: PlayPage) -> str:
 def test_on_a_small_phone_the_band_with_a_refusal_leaves_the_hands_most_of_the_screen(plays):
     """At 360 x 640, the hands panel shown and a refusal on the page: the band kept at the
     top (turn line, refusal, board drawing) takes at most 40 % of the screen's height, with
-    the refusal and the whole drawing in it, and the hands' first control, brought into
+    the whole drawing in it and the refusal in it or, on a game whose drawing is its one
+    board, in view in the bar at the bottom; and the hands' first control, brought into
     view, is there to touch below it. The refusal's full words stay on the page: in the
     band (a tap shows them all where they are cut short) and in what happened."""
     played = plays["highrise"]

@@ -6,7 +6,9 @@ No table, hands or broker: the page's server serves the page, and the browser an
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 
 from tests.support.browser import PHONE
 from tests.support.web import Web
@@ -28,17 +30,25 @@ def stream(*events: dict) -> str:
         f"event: {e['event']}\ndata: {json.dumps({**e, 'words': ''})}\n\n" for e in events)
 
 
-def seen(browser, state_dir, *events: dict, where: str, shown: str) -> str | None:
-    """The words at ``where`` once the page drew ``events`` and its turn line matches the
-    regular expression ``shown`` (None: ``where`` is not shown)."""
+@contextlib.contextmanager
+def fed(browser, state_dir, *events: dict, shown: str, viewport: dict = PHONE) -> Iterator:
+    """A page at ``viewport`` fed ``events``, once its turn line matches the regular
+    expression ``shown``; its server stopped after."""
     web = Web(state_dir).start()
     try:
-        page = browser.new_context(viewport=PHONE).new_page()
+        page = browser.new_context(viewport=viewport).new_page()
         page.route("**/events", lambda route: route.fulfill(
             status=200, content_type="text/event-stream", body=stream(*events)))
         page.goto(web.url)
         page.wait_for_function("(shown) => new RegExp(shown).test(document.getElementById("
                                "'turn').textContent)", arg=shown, timeout=30_000)
-        return None if page.is_hidden(where) else page.text_content(where)
+        yield page
     finally:
         web.stop()
+
+
+def seen(browser, state_dir, *events: dict, where: str, shown: str) -> str | None:
+    """The words at ``where`` once the page drew ``events`` and its turn line matches the
+    regular expression ``shown`` (None: ``where`` is not shown)."""
+    with fed(browser, state_dir, *events, shown=shown) as page:
+        return None if page.is_hidden(where) else page.text_content(where)

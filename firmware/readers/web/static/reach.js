@@ -1,6 +1,7 @@
 // @ts-check
 // In reach: on a game whose drawing is its one board (table.js `oneBoard`), a bar fixed at the
-// bottom of the screen holds the turn line (two lines; a tap shows it whole) and whatever the
+// bottom of the screen holds the turn line (two lines; a tap shows it whole), a refusal
+// standing (what to put right, its first lines; a tap shows it whole) and whatever the
 // turn asks a person to press: the table's buttons (press and hold A or B, the menu), the
 // hands' setting out, and the controls' Start, Resume, Agree and Decline, or, for a guest,
 // the PIN's form. Each of its buttons presses the one of the panel it stands for, so a press
@@ -106,21 +107,26 @@ function into(node, box) {
   if (node.parentElement !== box) box.prepend(node);
 }
 
-/** The bar on or off (the page calls it after drawing): the turn line and a guest's PIN
- * form move into it, and back; the drawing gets the room above it.
+/** The bar on or off (the page calls it after drawing): the turn line, a refusal (what to
+ * put right, beside the turn it holds up: the drawing keeps its size, where a box above it
+ * would take half of it) and a guest's PIN form move into it, and back; the drawing gets the
+ * room above it.
  * @param {boolean} on */
 export function placeReach(on) {
   bar.hidden = !on;
   const turn = $("turn");
   const pin = $("pin-form");
+  const problem = $("problem");
   if (on) {
     into(turn, line);
+    into(problem, bar);
     if (pin.parentElement !== bar) bar.append(pin);
     fill();
     room();
     return;
   }
   into(turn, $("turn-row"));
+  if (problem.parentElement === bar) $("link").after(problem);
   if (pin.parentElement === bar) $("controls-guest").after(pin);
 }
 
