@@ -293,7 +293,7 @@ def test_playing_towers_alone_the_page_draws_the_computers_blocks(browser, tmp_p
             page.wait_for_function("(n) => document.getElementById('turn').textContent !== n",
                                    arg=got["turn"], timeout=90_000)
         # the words once: where the block goes is drawn, not said again in brackets
-        said = {f"player A (computer, level 1): make the computer's move: {e['text']}"
+        said = {f"player A: make the computer's move: {e['text']}"
                 for e in asked}
         assert seen["cubes"]["turn"] in said, (seen["cubes"]["turn"], said)
     finally:

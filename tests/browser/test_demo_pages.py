@@ -405,7 +405,7 @@ def test_playing_alone_the_page_outlines_the_computers_asked_move(browser, tmp_p
         assert set(shown["squares"]) <= {m["square"] for e in asked for m in e["where"]}
         # the turn line says the move asked, not "lift one of your stones" (any move), and
         # no notice says it again (issue 32: each thing said once)
-        assert any(shown["turn"] == f"player B (computer, level 1): make the computer's move: "
+        assert any(shown["turn"] == f"player B: make the computer's move: "
                    f"{e['text']}" for e in asked), shown
         assert "asks" not in shown["notice"], shown
     finally:

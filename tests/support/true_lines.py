@@ -166,6 +166,11 @@ class Truth:
     def name(self, seat: str) -> str:
         return self.names.get(seat, f"player {seat}")
 
+    def bare(self, seat: str) -> str:
+        """The seat's name as the turn line says it: without the computer's mark, which
+        its card carries ("player B (computer, level 1)" is "player B" there)."""
+        return re.sub(r" \([^)]*\)$", "", self.name(seat))
+
 
 def _clauses(words: str) -> list[str]:
     """The parts of a line a person reads as one thing each (long enough to be telling)."""
@@ -195,7 +200,7 @@ def _playing(truth: Truth, shown: dict) -> list[str]:
                 for what in ("turn", "notice") if ASKS_A_MOVE.search(shown[what])]
         return out
     out = []
-    if truth.turn and not shown["turn"].startswith(f"{truth.name(truth.turn)}: "):
+    if truth.turn and not shown["turn"].startswith(f"{truth.bare(truth.turn)}: "):
         out.append(f"{truth.name(truth.turn)}'s turn, yet the turn line says {shown['turn']!r}")
     for said in ("problem", "notice"):
         repeated = [c for c in _clauses(shown["turn"]) if c in shown[said]]

@@ -401,9 +401,12 @@ function noticeWords(turn) {
   return repeats || (page.paused && ask?.said === page.notice) ? "" : page.notice;
 }
 
+/** Whose turn and what it asks; the seat named bare (the computer's seat's mark is on its
+ * card, and its moves say "make the computer's move"): the words a phone's bar keeps to two
+ * lines are the move's, not the seat's mark. */
 function turnWords() {
   if (!page.turn) return page.doing || "";
-  return `${nameOf(page.turn)}: ${page.doing}`;
+  return `${bare(nameOf(page.turn))}: ${page.doing}`;
 }
 
 /** A seat as the game names it ("player A"; the maze's roles: "the Architect").
