@@ -72,7 +72,12 @@ def differs(pos: HighriseState, asked: tuple, made: Place, by: str = "the comput
     every reader (the log, a club's broker). The asking seat's ring keeps showing the size
     while it stands (``firmware.seats.far_seat``), and the page says it beside the ring
     (``ring_words``, for the page alone); this says how to read the ring."""
-    return (f"this is not the pyramid {by} asked for on {square_name(asked[0].square)}: "
+    want = square_name(asked[0].square)
+    if isinstance(made, Place) and made.square != asked[0].square:  # the wrong square: say
+        put = square_name(made.square)  # which, where the ask's square is all it named
+        return (f"{by} asked for a pyramid on {want}, not on {put}: take it off {put} and put "
+                f"on {want} the size {pos.to_play}'s ring shows ({RING_SIZES})")
+    return (f"this is not the pyramid {by} asked for on {want}: "
             f"take it off and put there the size {pos.to_play}'s ring shows ({RING_SIZES})")
 
 

@@ -57,6 +57,23 @@ def test_high_rise_alone_a_wrong_size_is_refused_and_the_asked_size_stays_said(t
                                 f"({counted(size.value, 'pip')})")
 
 
+def test_high_rise_alone_a_pyramid_on_another_square_is_refused_naming_both(tmp_path):
+    """A newcomer set a pyramid on c3 while the computer asked for b2, and read "this is not
+    the pyramid the computer asked for on b2: take it off": off b2, where nothing stood.
+    The refusal names the square it was put on and the one asked for."""
+    from engine.core import square_name
+
+    t = _high_rise_alone(tmp_path)
+    wanted = t.table.solo.asked[0]
+    other = next(a for a in t.table.position.legal_actions() if a.square != wanted.square)
+    t.put(t.table.position.index(other.square), other.size)
+    assert t.table.state == "repair"
+    message = t.events[-1]["message"]
+    put, asked = square_name(other.square), square_name(wanted.square)
+    assert f"asked for a pyramid on {asked}, not on {put}: take it off {put}" in message, \
+        message
+
+
 def _high_rise_alone(tmp_path):
     """High Rise against the computer (it plays B), the computer's first pyramid asked."""
     from engine.players import Player
