@@ -22,7 +22,6 @@ from engine.stones.game import StonesGame, StonesOptions
 from tests.support.browser import PHONE, SMALL
 from tests.support.fed_page import TABLE, fed
 from tests.support.finger import (
-    SCREENS,
     Finger,
     asked_after,
     ended,
@@ -30,6 +29,7 @@ from tests.support.finger import (
     started_from_the_bar,
     two_lines_at_most,
     walking,
+    walks,
 )
 from tests.support.person import Follow
 from tests.support.pictures import Pictures
@@ -78,8 +78,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
         return ended(page, follow), [e for e in follow.events if e["event"] == "accepted"]
 
 
-@pytest.mark.parametrize("viewport", SCREENS.values(), ids=SCREENS.keys())
-@pytest.mark.parametrize("flags", [("--solo", "B"), ()], ids=["alone", "two-handed"])
+@pytest.mark.parametrize(("flags", "viewport"), walks("B"))
 def test_a_whole_stones_game_is_played_by_tapping_only_what_is_on_the_screen(
         browser, tmp_path, viewport, flags):
     over, moves = _walk(browser, tmp_path / "table", viewport, *flags)

@@ -21,12 +21,12 @@ import pytest
 
 from engine.highrise.game import HighriseOptions
 from tests.support.finger import (
-    SCREENS,
     Finger,
     ended,
     started_from_the_bar,
     two_lines_at_most,
     walking,
+    walks,
 )
 from tests.support.person import Follow
 from tests.support.pictures import Pictures
@@ -162,8 +162,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> tuple[dict, 
         return over, [e for e in follow.events if e["event"] == "accepted"]
 
 
-@pytest.mark.parametrize("viewport", SCREENS.values(), ids=SCREENS.keys())
-@pytest.mark.parametrize("flags", [("--solo", "B"), ()], ids=["alone", "two-handed"])
+@pytest.mark.parametrize(("flags", "viewport"), walks("B"))
 def test_a_whole_high_rise_game_is_played_by_tapping_only_what_is_on_the_screen(
         browser, tmp_path, viewport, flags):
     over, placed = _walk(browser, tmp_path / "table", viewport, *flags)

@@ -22,13 +22,13 @@ from engine.core import square_name
 from engine.maze.game import MazeGame, MazeOptions
 from engine.maze.plan import plan
 from tests.support.finger import (
-    SCREENS,
     Finger,
     asked_after,
     ended,
     position,
     two_lines_at_most,
     walking,
+    walks,
 )
 from tests.support.person import Follow
 from tests.support.pictures import Pictures
@@ -169,8 +169,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
         return ended(page, follow)
 
 
-@pytest.mark.parametrize("viewport", SCREENS.values(), ids=SCREENS.keys())
-@pytest.mark.parametrize("flags", [("--solo", "A"), ()], ids=["alone", "two-handed"])
+@pytest.mark.parametrize(("flags", "viewport"), walks("A"))
 def test_a_whole_maze_game_is_played_by_tapping_only_what_is_on_the_screen(
         browser, tmp_path, viewport, flags):
     over = _walk(browser, tmp_path / "table", viewport, *flags)

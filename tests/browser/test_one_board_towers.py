@@ -21,7 +21,7 @@ import pytest
 
 from engine.towers.tower import LEVELS, drop, heights_of
 from firmware.towers.sets import load_block_set
-from tests.support.finger import SCREENS, Finger, ended, two_lines_at_most, walking
+from tests.support.finger import Finger, ended, two_lines_at_most, walking, walks
 from tests.support.person import Follow, Person
 from tests.support.pictures import Pictures
 
@@ -242,8 +242,7 @@ def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
         return {**over, "moves": [e for e in follow.events if e["event"] == "accepted"]}
 
 
-@pytest.mark.parametrize("viewport", SCREENS.values(), ids=SCREENS.keys())
-@pytest.mark.parametrize("flags", [("--solo", "B"), ()], ids=["alone", "two-handed"])
+@pytest.mark.parametrize(("flags", "viewport"), walks("B"))
 def test_a_whole_towers_game_is_played_by_tapping_only_what_is_on_the_screen(
         browser, tmp_path, viewport, flags):
     over = _walk(browser, tmp_path / "table", viewport, *flags)

@@ -10,6 +10,8 @@ import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from firmware.service.pin import read_pin
 from tests.support.browser import LAPTOP, PHONE, SMALL
 from tests.support.person import Follow
@@ -58,7 +60,17 @@ class Finger:
 
 
 SCREENS = {"390x844": PHONE, "360x640": SMALL, "laptop": LAPTOP}
-"""The screens every one-board walk plays at, by their tests' ids: two phones and a laptop."""
+"""The screens the one-board walks play at, by their tests' ids: two phones and a laptop."""
+
+
+def walks(seat: str) -> list:
+    """The walks of a game, as ``(flags, viewport)`` parameters: alone against the computer
+    in ``seat`` on each screen (the laptop's draws its picture), and two-handed on both
+    phones (issue 48's two sizes; the laptop adds nothing a two-handed game would show)."""
+    alone = [pytest.param(("--solo", seat), viewport, id=f"alone-{name}")
+             for name, viewport in SCREENS.items()]
+    return alone + [pytest.param((), viewport, id=f"two-handed-{name}")
+                    for name, viewport in SCREENS.items() if viewport is not LAPTOP]
 
 
 def signed_in(browser, url: str, pin: str, viewport: dict) -> tuple:
