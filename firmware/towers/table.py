@@ -35,6 +35,7 @@ from engine.towers import record
 from engine.towers.actions import Action, Decline, Place, Take, Timeout
 from engine.towers.blocks import WIDTH, Cell, block_set_to_dict
 from engine.towers.game import TowersGame, TowersOptions, TowersState
+from engine.towers.placement import over_the_top_placements
 from engine.towers.sensing import (
     LOST_TURN,
     TowersView,
@@ -80,6 +81,8 @@ def over_the_top_hint(state: TowersState, player: Player | None) -> str:
 
 CHOOSE_PLACEMENT = ("more than one placement fits what the rods see; press your button "
                     "to light the next, hold it on the right one")
+CHOOSE_BONUS = ("the black block set where it rests above the rods, or the bonus declined? "
+                "press your button to light the next, hold it on the right one")
 
 
 class TowersTable(Table[TowersView, TowersState]):
@@ -416,9 +419,24 @@ class TowersTable(Table[TowersView, TowersState]):
         if kind != "press":
             return
         if player in self.decliners():
-            self._accept([Decline(player)])
+            self._bonus_press(player)
         elif pos.phase in (Phase.TAKE, Phase.PLACE):
             self._over_the_top(player)
+
+    def _bonus_press(self, player: Player) -> None:
+        """A press of a flat bonus's earner: the bonus declined, or the black block set on
+        the other tower where it rests wholly above the rods (no switch sees it, and the same
+        press tells it). Where it could rest so, the player picks which it was: the block up
+        there first, the decline last."""
+        try:
+            above = over_the_top_placements(self.position, player.other)
+        except ObeliskError:  # nowhere on that tower is above the rods
+            above = ()
+        if not above:
+            self._accept([Decline(player)])
+            return
+        self.choosing.ask(player, (*((place,) for place in above), (Decline(player),)),
+                          CHOOSE_BONUS)
 
     def _over_the_top(self, player: Player) -> None:
         """The player says their block landed wholly above the rods (no switch saw it)."""

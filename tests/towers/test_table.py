@@ -565,3 +565,28 @@ def test_the_hourglass_runs_out_while_something_is_wrong_and_the_turn_is_lost(t)
     assert not t.table.hourglass.started  # the next waits for an empty zone
     t.see(t.towers(), (None, None))
     assert t.table.state == "play" and t.table.hourglass.running
+
+
+def test_a_bonus_black_block_resting_above_the_rods_is_told_with_the_button(t):
+    """A flat tower's black block set on the other tower where it rests wholly above the
+    rods: no switch sees it, and the button that tells such a block is also the one that
+    declines the bonus. A press declined it (a walk of the computer's move found it: the
+    computer asked for the black block up there, and the press telling it was refused as a
+    decline). A press now offers both, the block above the rods first and the decline last,
+    and a hold plays the one lit."""
+    from engine.towers.actions import Decline, Place
+
+    tower_a = column(t.block_set, [*COLUMN_A, ("Y03", "a1:9 a2:9")])
+    start = TowersGame(t.block_set).new_initial_state(first=A)
+    t.put_position(replace(position(start, tower_a=tower_a), phase=Phase.BONUS, bonus=(B,)))
+    t.see(t.towers())
+    played = len(t.table.actions)
+    t.press(B)
+    assert len(t.table.actions) == played, f"the press played {t.table.actions[-1]}"
+    offer = t.of("offer")[-1]
+    assert offer["kind"] == "choose" and offer["players"] == ["B"], offer
+    assert "declines" in offer["candidates"][-1] and len(offer["candidates"]) >= 2, offer
+    t.press(B, "hold")  # the one lit first: the black block above the rods
+    made = t.table.actions[-1]
+    assert isinstance(made, Place) and made.block.startswith("K"), made
+    assert min(z for *_, z in made.cells) >= 9 and not isinstance(made, Decline)
