@@ -144,8 +144,9 @@ step_room() {
             sudo install -D -m 0644 tools/pi-boot/room-$unit.conf \
                 /etc/systemd/system/$unit.service.d/pi-boot-room.conf || exit 1
         done; sudo systemctl daemon-reload' || return 1
-    vm 'systemctl show -p Id -p TimeoutStartUSec -p WatchdogUSec obelisk.service obelisk-mqtt.service' \
-        | sed 's/^/in this machine: /'
+    # (a running unit keeps the watchdog it was started with: these hold from the reboot on)
+    vm 'systemctl cat obelisk.service obelisk-mqtt.service' \
+        | grep -E '^# /etc/systemd/system/[^ ]*$|^(TimeoutStartSec|WatchdogSec)=' | sed 's/^/from the reboot on: /'
 }
 
 boot_id() { vm 'cat /proc/sys/kernel/random/boot_id'; }
