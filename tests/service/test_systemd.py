@@ -26,6 +26,15 @@ def test_the_unit_is_a_watched_notify_service_without_root():
     assert "User=root" not in text
 
 
+def test_the_scanner_boards_serial_driver_is_loaded_before_the_table_starts():
+    """DeviceAllow=char-ttyACM holds only if /proc/devices lists ttyACM as the unit starts
+    (systemd.resource-control): else the board is refused until the table starts again."""
+    unit = UNIT.read_text("utf-8").split("[Service]")[0]
+    assert "Wants=modprobe@cdc_acm.service\n" in unit
+    after = [line for line in unit.splitlines() if line.startswith("After=")]
+    assert any("modprobe@cdc_acm.service" in line.split("=", 1)[1].split() for line in after)
+
+
 @pytest.mark.processes
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None,
                     reason="systemd-analyze is not installed on this machine")

@@ -26,3 +26,16 @@ for channel in console data; do   # interfaces 0-1, then 2-3: the data channel i
 done
 ls /sys/class/udc | head -n 1 > "$gadget/UDC"
 echo "plugged in: $(cat "$gadget/UDC"); the board's data channel is /dev/ttyGS$(cat "$gadget/functions/acm.data/port_num")"
+# Done only once the host side has the port, as a Pi has it when the Pico was on its USB at
+# power-on: the kernel has found the device and udev has loaded cdc_acm (so /proc/devices
+# lists ttyACM) and made the by-id link. The table's unit allows "char-ttyACM" as
+# /proc/devices reads when it starts; started before cdc_acm is loaded, it is refused the
+# port ("no permission") until it is started again.
+port=/dev/serial/by-id/usb-Raspberry_Pi_Pico_obelisk-if02
+tries=0
+until [ -e "$port" ] && grep -q ' ttyACM$' /proc/devices; do
+    tries=$((tries + 1))
+    if [ "$tries" -gt 600 ]; then echo "the host side has no $port after 300 s" >&2; exit 1; fi
+    sleep 0.5
+done
+echo "the host side's port: $port -> $(readlink -f "$port")"
