@@ -30,6 +30,20 @@ WHERE = """(selector) => {
 }"""
 """Where an element is on the screen, and whether a tap at its middle reaches it."""
 
+STILL = """async (selector) => {
+  // until the element stands still: the same box two frames apart (at most about a second)
+  let last = "";
+  for (let i = 0; i < 30; i += 1) {
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const r = document.querySelector(selector)?.getBoundingClientRect();
+    const now = r ? [r.x, r.y, r.width, r.height].join() : "";
+    if (now === last) return;
+    last = now;
+  }
+}"""
+"""Waits until an element's box is the same two frames apart, as a finger lands on a still
+screen (Playwright's own stillness check, kept here without its scrolling)."""
+
 
 class Finger:
     """Taps what is on the screen, and only that: fails naming the element out of view."""
@@ -40,7 +54,8 @@ class Finger:
     def tap(self, selector: str) -> None:
         """Tap the middle of the element once it is drawn, if it is in view."""
         self.page.wait_for_selector(selector, state="visible", timeout=30_000)
-        box = self.page.evaluate(WHERE, selector)
+        self.page.evaluate(STILL, selector)  # (a drawing resized as the bar changes height
+        box = self.page.evaluate(WHERE, selector)  # moves it from under a tap at its old place)
         width, height = self.view["width"], self.view["height"]
         assert box is not None, f"{selector} is gone at {width}x{height}"
         assert box["scrolled"] == 0, f"the page scrolled ({selector}): {box}"
