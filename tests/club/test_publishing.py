@@ -92,6 +92,10 @@ def test_a_game_is_published_end_to_end_and_a_late_subscriber_sees_the_retained_
         assert result["outcome"]["words"] == told[-1]["outcome"]["words"]
         assert result["text"].startswith('[Game "stones"]')
 
+        # The state goes out at most every STATE_EVERY_S, after the event that changed it:
+        # once the live subscriber has heard the last one, the broker keeps it retained.
+        until(lambda: [json.loads(s)["phase"] for s in heard.on("obelisk/t1/state")][-1:]
+              == ["over"], 30, "the final state")
         late = Heard(broker, "obelisk/t1/state,obelisk/t1/results/+", client_id="late")
         until(lambda: late.on("obelisk/t1/state"), 20, "the retained state")
         final = json.loads(late.on("obelisk/t1/state")[-1])
