@@ -47,6 +47,10 @@ bounds how long a silent board goes unwatched; ``stop()`` cancels a read at once
 RESYNC_EVERY_S = 0.05
 """The link asks the board for its whole state (a SYNC) at most this often after frames out
 of sequence: a flood of them asked once per frame, and the board spent itself answering."""
+ASK_AGAIN_S = 1.0
+"""A SYNC still unanswered this long is sent again. The first one, written as the port
+opened, can be lost while the board's USB settles; the heartbeat alone cannot resync a link
+that never heard the board's hello, so without asking again it waited for good."""
 CHECK_BOARD = "check the USB cable and that the scanner board is powered, and run `obelisk diag`"
 
 
@@ -123,6 +127,7 @@ class ScannerLink(LinkTelling):
         self._asked = False  # a SYNC of ours is waiting for its answer
         self._sync_owed = False  # a resync's SYNC held back (``RESYNC_EVERY_S``)
         self._next_sync = 0.0  # when the next resync's SYNC may go
+        self._sync_sent = 0.0  # when our last SYNC went out
         self._last_seq: int | None = None
         self._tx_seq = 0
         self._stop = threading.Event()
@@ -377,9 +382,12 @@ class ScannerLink(LinkTelling):
         self._ask_owed(time.monotonic())
 
     def _ask_owed(self, now: float) -> None:
+        if not self._synced and now >= self._sync_sent + ASK_AGAIN_S:
+            self._sync_owed = True  # our last SYNC went unanswered: it may have been lost
         if self._sync_owed and now >= self._next_sync:
             self._sync_owed = False
             self._next_sync = now + RESYNC_EVERY_S
+            self._sync_sent = now
             self.send(proto.SYNC)
 
     # ------------------------------------------------------------------ state

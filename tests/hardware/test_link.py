@@ -611,3 +611,54 @@ def test_a_port_another_link_holds_is_refused_in_words_and_the_first_reads_on(ta
         assert link.wait_for(lambda s: _truth(table, s) and s.tower_cells(0), 30.0) is not None
         assert not second.health.connected and second.snapshot() is None
     assert link.health.gaps == 0 and link.health.bad_total == 0
+
+
+class _DeafAtFirst:
+    """A board that misses the first SYNC (written while its USB settled) and then answers
+    each one with its hello and a snapshot; meanwhile its heartbeat beats."""
+
+    in_waiting = 0
+
+    def __init__(self) -> None:
+        self.syncs = 0
+        self._out = bytearray()
+        self._seq = 0
+        self._wrote = threading.Event()
+
+    def _frame(self, kind: int, body: bytes) -> bytes:
+        self._seq = (self._seq + 1) & 0xFF
+        return proto.encode_frame(kind, self._seq, body)
+
+    def read(self, n: int) -> bytes:
+        if not self._out:
+            self._wrote.wait(0.05)  # no answer waiting: the next heartbeat comes
+            self._wrote.clear()
+            if not self._out:
+                return self._frame(proto.SNAPSHOT, proto.pack_snapshot([3], 2 * 81, []))
+        data, self._out[:] = bytes(self._out), b""
+        return data
+
+    def write(self, data: bytes) -> int:
+        for kind, _, _ in proto.FrameReader().feed(data):
+            if kind == proto.SYNC:
+                self.syncs += 1
+                if self.syncs > 1:
+                    self._out += self._frame(proto.HELLO, proto.pack_hello(
+                        "deaf board", 2, 9, 9, 0, 0, 0, 0))
+                    self._out += self._frame(proto.SNAPSHOT,
+                                             proto.pack_snapshot([3], 2 * 81, []))
+                    self._wrote.set()
+        return len(data)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_first_sync_the_board_never_heard_is_asked_again():
+    """A booted Pi's table waited for good, 'connected, waiting for a snapshot': its one SYNC
+    was lost as the port opened, and the heartbeat cannot sync a link without a hello."""
+    board = _DeafAtFirst()
+    with ScannerLink("/dev/ttyDEAF", serial_factory=lambda *a, **k: board) as link:
+        seen = link.wait_for(lambda s: True, 10.0)
+        assert seen is not None, f"never synced; the board heard {board.syncs} SYNC"
+        assert seen.tower_cells(0) and board.syncs >= 2
