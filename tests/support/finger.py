@@ -45,14 +45,32 @@ STILL = """async (selector) => {
 screen (Playwright's own stillness check, kept here without its scrolling)."""
 
 
+SEEN = """() => {
+  const panel = document.getElementById('hands');
+  const text = (id) => document.getElementById(id)?.textContent.trim().slice(0, 200);
+  return { hands: { ...panel.dataset, hidden: panel.hidden }, status: text('status'),
+    turn: text('turn'), problem: text('problem'),
+    held: [...document.querySelectorAll('#drawing [data-held]')].map((e) => e.dataset.held) };
+}"""
+"""What the page showed when a tap made no act: the hands' counts, the lines, the hand."""
+
+
+STARTED = """(acts) => { const panel = document.getElementById('hands');
+  return Boolean(panel.dataset.busy) || Number(panel.dataset.acts || 0) > acts; }"""
+"""Whether the hands' act a tap makes is on its way or answered."""
+
+
 class Finger:
     """Taps what is on the screen, and only that: fails naming the element out of view."""
 
     def __init__(self, page, viewport: dict) -> None:
         self.page, self.view = page, viewport
+        self.errors: list[str] = []  # what the page's scripts threw, to name when an act fails
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
 
-    def tap(self, selector: str) -> None:
-        """Tap the middle of the element once it is drawn, if it is in view."""
+    def tap(self, selector: str) -> dict:
+        """Tap the middle of the element once it is drawn, if it is in view: its box, as
+        tapped."""
         self.page.wait_for_selector(selector, state="visible", timeout=30_000)
         self.page.evaluate(STILL, selector)  # (a drawing resized as the bar changes height
         box = self.page.evaluate(WHERE, selector)  # moves it from under a tap at its old place)
@@ -64,14 +82,31 @@ class Finger:
         assert inside, f"{selector} is out of view at {width}x{height}: {box}"
         assert box["touched"], f"{selector} is covered at {width}x{height}: {box}"
         self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        return box
 
     def act(self, selector: str) -> None:
         """Tap, then wait for the hands' act it makes to be answered."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout  # (none on a Pi)
+
         acts = int(self.page.get_attribute("#hands", "data-acts") or 0)
-        self.tap(selector)
-        self.page.wait_for_function(
-            f"() => Number(document.getElementById('hands').dataset.acts || 0) > {acts}",
-            timeout=30_000)
+        for _ in range(3):
+            box = self.tap(selector)
+            with contextlib.suppress(PlaywrightTimeout):  # (setting out asks the status first)
+                self.page.wait_for_function(STARTED, arg=acts, timeout=3_000)
+                break
+            now = self.page.evaluate(WHERE, selector)
+            if now is not None and all(abs(now[k] - box[k]) <= 1 for k in ("x", "y", "width",
+                                                                          "height")):
+                break  # tapped where it still is: its act is awaited, or named below
+            # the page moved it as the finger came down: the tap landed elsewhere, so again
+        try:
+            self.page.wait_for_function(
+                f"() => Number(document.getElementById('hands').dataset.acts || 0) > {acts}",
+                timeout=30_000)
+        except PlaywrightTimeout:
+            raise AssertionError(f"the tap on {selector} made no act in 30 s; the page then: "
+                                 f"{self.page.evaluate(SEEN)}; its errors: {self.errors}"
+                                 ) from None
 
 
 SCREENS = {"390x844": PHONE, "360x640": SMALL, "laptop": LAPTOP}
