@@ -871,7 +871,7 @@ class Table(Generic[V, S]):
         notation unless the game says more."""
         return (self.position if pos is None else pos).action_to_string(action)
 
-    def _still_to_do(self, asked: tuple[Any, ...]) -> tuple[Any, ...]:
+    def still_to_do(self, asked: tuple[Any, ...]) -> tuple[Any, ...]:
         """Of the far seat's asked actions, what the person has still to do with the pieces
         (a game whose sensors see the first one done before it counts says so: the towers'
         block taken off its pad is in the hand, to place)."""

@@ -143,7 +143,7 @@ class FarSeat:
                         "you to make with the pieces")
             return words
         also = "; and your own move too" if self.person in movers(pos) else ""
-        left = table._still_to_do(self.asked)  # (its first done with the pieces already)
+        left = table.still_to_do(self.asked)  # (its first done with the pieces already)
         return f"make {self.called}'s move: {self.rules.words(pos, left)}{also}"
 
     def _left(self, table: CoreTable[V, S]) -> tuple[Any, ...]:

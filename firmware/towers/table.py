@@ -379,7 +379,7 @@ class TowersTable(Table[TowersView, TowersState]):
         fix = next_fix(self.position, view)
         return (fix,) if fix else ()
 
-    def _still_to_do(self, asked: tuple[Any, ...]) -> tuple[Any, ...]:
+    def still_to_do(self, asked: tuple[Any, ...]) -> tuple[Any, ...]:
         """An asked take whose block is off its pad, the towers as the game has them: in the
         person's hand, only its placement is left to say."""
         view = self.view
