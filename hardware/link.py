@@ -51,6 +51,11 @@ ASK_AGAIN_S = 1.0
 """A SYNC still unanswered this long is sent again. The first one, written as the port
 opened, can be lost while the board's USB settles; the heartbeat alone cannot resync a link
 that never heard the board's hello, so without asking again it waited for good."""
+ANSWERS_KEPT = 2
+"""How many of our SYNCs the link counts as awaiting an answer: a SYNC asked again, when the
+first was only slow, brings two hellos, and the second is an answer, not a board that
+restarted (the link would drop its state until the next snapshot); a lost one is forgotten
+after two more."""
 CHECK_BOARD = "check the USB cable and that the scanner board is powered, and run `obelisk diag`"
 
 
@@ -124,7 +129,7 @@ class ScannerLink(LinkTelling):
         self._loads: tuple[int, ...] = ()
         self._synced = False
         self._snapshots = 0  # full snapshots applied so far
-        self._asked = False  # a SYNC of ours is waiting for its answer
+        self._answers_due = 0  # SYNCs of ours not answered yet (at most ANSWERS_KEPT)
         self._sync_owed = False  # a resync's SYNC held back (``RESYNC_EVERY_S``)
         self._next_sync = 0.0  # when the next resync's SYNC may go
         self._sync_sent = 0.0  # when our last SYNC went out
@@ -192,8 +197,7 @@ class ScannerLink(LinkTelling):
         service asks a little before a settle window closes, so the answer is back by then."""
         with self._changed:
             seen = self._snapshots
-            self._asked = True
-        return seen if self.send(proto.SYNC) else None
+        return seen if self._ask() else None
 
     def fresh_snapshot(self, timeout: float = 0.5, after: int | None = None) -> Snapshot | None:
         """A full snapshot read after this call (or after ``ask_fresh`` gave ``after``):
@@ -302,6 +306,7 @@ class ScannerLink(LinkTelling):
             self._synced = False
             self._last_seq = None
             self._hello_seen = False  # this board's layout is not known until its hello
+            self._answers_due = 0
             self._next_sync = 0.0  # a board just opened is asked at once
         self.health.board_status = None  # until this board says (it answers our SYNC)
         self.reader.reset()
@@ -388,7 +393,13 @@ class ScannerLink(LinkTelling):
             self._sync_owed = False
             self._next_sync = now + RESYNC_EVERY_S
             self._sync_sent = now
-            self.send(proto.SYNC)
+            self._ask()
+
+    def _ask(self) -> bool:
+        """Send a SYNC: its answer's hello is no news (the board did not restart)."""
+        with self._lock:
+            self._answers_due = min(self._answers_due + 1, ANSWERS_KEPT)
+        return self.send(proto.SYNC)
 
     # ------------------------------------------------------------------ state
 
@@ -455,7 +466,10 @@ class ScannerLink(LinkTelling):
         self._layout = layout
         self._hello_seen = True
         self._check_layout(self._layout)
-        if not self._synced or self._asked:
+        answer = self._answers_due > 0
+        if answer:
+            self._answers_due -= 1
+        if not self._synced or answer:
             return  # part of an answer to our SYNC
         self._synced = False  # the board restarted: wait for its snapshot
         self.health.resyncs += 1
@@ -478,7 +492,6 @@ class ScannerLink(LinkTelling):
         self._closed = set(closed)
         self._synced = True
         self._snapshots += 1
-        self._asked = False
         self._sync_owed = False  # whole again: a held-back ask is no longer needed
 
     def _counted(self, loads: list[int]) -> tuple[int, ...]:

@@ -614,13 +614,15 @@ def test_a_port_another_link_holds_is_refused_in_words_and_the_first_reads_on(ta
 
 
 class _DeafAtFirst:
-    """A board that misses the first SYNC (written while its USB settled) and then answers
-    each one with its hello and a snapshot; meanwhile its heartbeat beats."""
+    """A board that does not answer the first SYNC at once (written while its USB settled):
+    ``lost``, it never does; else its answer comes with the next one's. Each SYNC after is
+    answered with the board's hello and a snapshot; meanwhile its heartbeat beats."""
 
     in_waiting = 0
 
-    def __init__(self) -> None:
+    def __init__(self, lost: bool = True) -> None:
         self.syncs = 0
+        self.lost = lost
         self._out = bytearray()
         self._seq = 0
         self._wrote = threading.Event()
@@ -640,14 +642,16 @@ class _DeafAtFirst:
 
     def write(self, data: bytes) -> int:
         for kind, _, _ in proto.FrameReader().feed(data):
-            if kind == proto.SYNC:
-                self.syncs += 1
-                if self.syncs > 1:
-                    self._out += self._frame(proto.HELLO, proto.pack_hello(
-                        "deaf board", 2, 9, 9, 0, 0, 0, 0))
-                    self._out += self._frame(proto.SNAPSHOT,
-                                             proto.pack_snapshot([3], 2 * 81, []))
-                    self._wrote.set()
+            if kind != proto.SYNC:
+                continue
+            self.syncs += 1
+            if self.syncs == 1:
+                continue  # not heard, or its answer held back
+            for _ in range(1 if self.lost or self.syncs > 2 else 2):
+                self._out += self._frame(proto.HELLO, proto.pack_hello(
+                    "deaf board", 2, 9, 9, 0, 0, 0, 0))
+                self._out += self._frame(proto.SNAPSHOT, proto.pack_snapshot([3], 2 * 81, []))
+            self._wrote.set()
         return len(data)
 
     def close(self) -> None:
@@ -662,3 +666,15 @@ def test_a_first_sync_the_board_never_heard_is_asked_again():
         seen = link.wait_for(lambda s: True, 10.0)
         assert seen is not None, f"never synced; the board heard {board.syncs} SYNC"
         assert seen.tower_cells(0) and board.syncs >= 2
+
+
+def test_a_slow_answer_and_the_answer_to_asking_again_are_both_answers():
+    """Two hellos for two SYNCs: the second is no board restarting (no state dropped)."""
+    board = _DeafAtFirst(lost=False)
+    lost = []
+    with ScannerLink("/dev/ttySLOW", serial_factory=lambda *a, **k: board,
+                     on_unsynced=lambda: lost.append(board.syncs)) as link:
+        assert link.wait_for(lambda s: True, 10.0) is not None
+        ticket = link.ask_fresh()  # answered once all the answers before it are in
+        assert link.fresh_snapshot(timeout=10.0, after=ticket) is not None
+        assert not lost and link.health.resyncs == 1, (lost, link.health)
