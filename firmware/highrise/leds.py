@@ -11,30 +11,25 @@ controller's colour (orange: a tie), and the rings say who won.
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from engine.core import Outcome
-from engine.highrise.game import Size
+from engine.highrise.game import HighriseState, Size
 from engine.players import PLAYERS, Player
 from firmware.core import palette
+from firmware.core.lit import Lit
+from firmware.core.palette import Frame
 from firmware.core.table_state import TableState
 
 if TYPE_CHECKING:
-    from engine.highrise.game import HighriseState, Square
+    from engine.highrise.game import Square
     from engine.highrise.sensing import Calibration
 
-Frame = dict[tuple[str, str, int], palette.RGB]
 
-
-class LitTable(Protocol):
+class LitTable(Lit[HighriseState], Protocol):
     """What the LEDs read of a High Rise table: its ``HighriseTable``, which imports this module
     (so it is not named here); mypy checks that the table answers this."""
 
-    @property
-    def state(self) -> StrEnum: ...
-    @property
-    def position(self) -> HighriseState: ...
     @property
     def view(self) -> tuple[int, ...] | None: ...
     @property

@@ -11,44 +11,31 @@ their colour; at the end the winner's ring is green, the loser's red.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from engine.maze.actions import Move, PlaceWall
 from engine.maze.board import SIZE, queen_moves
-from engine.maze.game import Role
+from engine.maze.game import MazeState, Role
 from firmware.core import palette
+from firmware.core.lit import LitChoosing
+from firmware.core.palette import Frame
 from firmware.core.table_state import TableState
 
 if TYPE_CHECKING:
-    from engine.core import Outcome
     from engine.maze.actions import Square
-    from engine.maze.game import MazeState
     from engine.maze.plan import Plan
-    from firmware.core.choosing import Actions
-
-Frame = dict[tuple[str, str, int], palette.RGB]
 
 
-class LitTable(Protocol):
+class LitTable(LitChoosing[MazeState], Protocol):
     """What the LEDs read of a maze table: its ``MazeTable``, which imports this module
     (so it is not named here); mypy checks that the table answers this."""
 
     @property
-    def state(self) -> StrEnum: ...
-    @property
-    def position(self) -> MazeState: ...
-    @property
     def plan(self) -> Plan: ...
-    @property
-    def candidates(self) -> tuple[Actions, ...]: ...
-    @property
-    def pick(self) -> int: ...
     @property
     def lifted(self) -> Square | None: ...
     @property
     def wrong(self) -> tuple[Square, ...]: ...
-    def final_outcome(self) -> Outcome: ...
 
 
 def _at(square: tuple[int, int]) -> tuple[str, str, int]:

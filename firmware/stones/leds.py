@@ -10,31 +10,25 @@ at the end, who won.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from engine.players import PLAYERS, Player
+from engine.stones.game import StonesState
 from engine.stones.sensing import destinations
 from firmware.core import palette
+from firmware.core.lit import LitChoosing
+from firmware.core.palette import Frame
 from firmware.core.table_state import TableState
 
 if TYPE_CHECKING:
-    from engine.core import Outcome
-    from engine.stones.game import Move, Square, StonesState
+    from engine.stones.game import Move, Square
     from engine.stones.sensing import BoardView
-    from firmware.core.choosing import Actions
-
-Frame = dict[tuple[str, str, int], palette.RGB]
 
 
-class LitTable(Protocol):
+class LitTable(LitChoosing[StonesState], Protocol):
     """What the LEDs read of a stones table: its ``StonesTable``, which imports this module
     (so it is not named here); mypy checks that the table answers this."""
 
-    @property
-    def state(self) -> StrEnum: ...
-    @property
-    def position(self) -> StonesState: ...
     @property
     def view(self) -> BoardView | None: ...
     @property
@@ -42,14 +36,9 @@ class LitTable(Protocol):
     @property
     def board_cols(self) -> int: ...
     @property
-    def candidates(self) -> tuple[Actions, ...]: ...
-    @property
-    def pick(self) -> int: ...
-    @property
     def lifted(self) -> Square | None: ...
     def differences(self, view: BoardView) -> tuple[Square, ...]: ...
     def sight(self, state: StonesState) -> BoardView: ...
-    def final_outcome(self) -> Outcome: ...
 
 
 def frame(table: LitTable, now: float, ring_pixels: int) -> Frame:

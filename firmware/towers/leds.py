@@ -12,46 +12,36 @@ while they choose, whose move it is, and at the end who won.
 from __future__ import annotations
 
 import math
-from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from engine.players import PLAYERS, Player
 from engine.towers.blocks import WIDTH
+from engine.towers.game import TowersState
 from engine.towers.sensing import UNKNOWN, zone_fits
 from engine.towers.tower import RODS
 from engine.towers.turns import Phase
 from firmware.core import palette
+from firmware.core.lit import LitChoosing
+from firmware.core.palette import Frame
 from firmware.core.table_state import TableState
 from firmware.towers.table_state import TowersTableState
 
 if TYPE_CHECKING:
-    from engine.core import Outcome
     from engine.towers.actions import Place
     from engine.towers.blocks import Cell
-    from engine.towers.game import TowersGame, TowersState
+    from engine.towers.game import TowersGame
     from engine.towers.sensing import TowersView
-    from firmware.core.choosing import Actions
     from firmware.core.hourglass import Hourglass
 
-Frame = dict[tuple[str, str, int], palette.RGB]
 
-
-class LitTable(Protocol):
+class LitTable(LitChoosing[TowersState], Protocol):
     """What the LEDs read of a towers table: its ``TowersTable``, which imports this module
     (so it is not named here); mypy checks that the table answers this."""
 
     @property
-    def state(self) -> StrEnum: ...
-    @property
-    def position(self) -> TowersState: ...
-    @property
     def game(self) -> TowersGame: ...
     @property
     def decided(self) -> TowersView | None: ...
-    @property
-    def candidates(self) -> tuple[Actions, ...]: ...
-    @property
-    def pick(self) -> int: ...
     @property
     def last_place(self) -> Place | None: ...
     @property
@@ -59,7 +49,6 @@ class LitTable(Protocol):
     @property
     def clear_zone(self) -> bool: ...
     def next_fix(self) -> tuple[Player, Cell, bool] | None: ...
-    def final_outcome(self) -> Outcome: ...
 
 OPTION_STEP_S = 15.0
 """Before a game, a ring pixel for every 15 s of the hourglass."""
