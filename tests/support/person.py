@@ -17,6 +17,7 @@ from engine.towers.tower import LEVELS, drop, heights_of
 from firmware.service.pin import read_pin
 from firmware.service.stream import StreamError, read_events
 from hardware.sim.line_socket import ask
+from tests.support.patience import longer
 
 
 class Follow:
@@ -70,6 +71,7 @@ class Follow:
         return sum(1 for e in self.events if e["event"] == "accepted")
 
     def until(self, check, timeout: float, what: str):
+        timeout = longer(timeout)
         deadline = time.monotonic() + timeout
         with self._changed:
             while not (got := check()):

@@ -12,7 +12,7 @@ import contextlib
 
 import pytest
 
-from tests.support import reaper, tiers, workers
+from tests.support import patience, reaper, tiers, workers
 from tests.support.seal import Seal, seal, unseal
 
 _GUARD = tiers.Guard()
@@ -21,6 +21,10 @@ _RUN: dict = {}
 
 def pytest_configure(config: pytest.Config) -> None:
     tiers.add_markers(config)
+    try:
+        patience.install()  # (a slow machine's waits: OBELISK_TEST_PATIENCE)
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
     if "seal" in _RUN:  # loaded twice (conftest and -p): once is enough
         return
     _RUN["seal"] = seal()

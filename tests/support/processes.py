@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.pi_models import read_model
+from tests.support.patience import longer
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
 PROC = Path("/proc")
@@ -32,7 +33,9 @@ def on_a_pi() -> bool:
 
 def until(check: Callable[[], Any], timeout: float = 60.0, what: str = "the condition",
           every: float = 0.05) -> Any:
-    """Poll ``check`` until it gives something true; fail naming ``what`` at the deadline."""
+    """Poll ``check`` until it gives something true; fail naming ``what`` at the deadline
+    (``timeout`` as long as the suite's patience makes it)."""
+    timeout = longer(timeout)
     deadline = time.monotonic() + timeout
     while True:
         got = check()
