@@ -31,6 +31,7 @@ from tests.support.finger import (
     walking,
     walks,
 )
+from tests.support.page import PlayPage
 from tests.support.person import Follow
 from tests.support.pictures import Pictures
 
@@ -107,3 +108,25 @@ def test_a_refusal_stands_in_the_bar_and_the_board_keeps_its_size(browser, tmp_p
                 in_bar = page.is_visible("#reach #problem")
     assert heights[REFUSED] >= 0.8 * heights[""], heights
     assert in_bar, "the refusal is not in the bar, above the turn line it holds up"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL], ids=["390x844", "360x640"])
+def test_what_the_hands_could_not_do_is_said_in_the_bar(browser, tmp_path, viewport):
+    """A newcomer's trial: a tap the hands could not make was said only in the panel, below
+    the bar and out of view, so the tap seemed to do nothing. It is said in the bar, and
+    goes once the hands do something else."""
+    played = PlayPage(browser, "stones", tmp_path / "table", viewport=viewport)
+    page = played.page
+    try:
+        played.person.click('#hands [data-act="clear"]')  # every stone beside the board
+        played.person.click('#hands [data-mode="knock"]')  # a tap knocks the square's stack
+        page.evaluate("() => scrollTo(0, 0)")  # (the panel's buttons are below the fold)
+        finger = Finger(page, viewport)
+        finger.act('#drawing [data-tap="c3"]')  # nothing stands there to knock
+        said = page.text_content("#reach-say") or ""
+        assert "nothing stands on c3 to knock" in said, said
+        finger.tap("#reach-say")  # in view, on top
+        played.person.click('#hands [data-mode="move"]')  # the hands do something else
+        page.wait_for_selector("#reach-say", state="hidden", timeout=30_000)
+    finally:
+        played.stop()

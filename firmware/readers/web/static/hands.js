@@ -324,7 +324,9 @@ async function draw() {
     hands.holding = module.holding || null;
     hands.onPlace = module.onPlace || null;
   }
-  const said = html("p", { id: "hands-said", role: "status" }, hands.said);
+  // what the hands could not do, said in the bar too, where a person looks (reach.js)
+  const said = html("p", { id: "hands-said", role: "status",
+    "data-reach-say": hands.said ? "" : null }, hands.said);
   const [head, warning] = whose(); // the warning under the board the wrong hands act on
   const seat = seatNow();
   panel.replaceChildren(head, seats(), said, ...otherHands(table, seat),

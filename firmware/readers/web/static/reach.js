@@ -7,7 +7,8 @@
 // the PIN's form. Each of its buttons presses the one of the panel it stands for, so a press
 // here is the same act as there. A game's hands may put more of the panel's buttons in the bar
 // (`data-reach-as`: its name there, `data-reach-words`: its words there, the panel's pressed
-// and greyed out shown alike) and a line of their own under the turn line (`data-reach-say`).
+// and greyed out shown alike) and lines of their own under the turn line (`data-reach-say`:
+// what the hands could not do, the second square a lean asks for).
 // The drawing above it is sized to leave it room.
 import { html } from "./svg.js";
 
@@ -59,7 +60,8 @@ let drawn = "";
  * only their words and state brought up to date (a count of pieces left, the one chosen). */
 function fill() {
   const found = standIns();
-  const said = document.querySelector("#hands:not([hidden]) [data-reach-say]")?.textContent || "";
+  const said = [...document.querySelectorAll("#hands:not([hidden]) [data-reach-say]")]
+    .map((node) => node.textContent || "").filter(Boolean).join(" · ");
   if (said !== say.textContent) { // a line more or less: the drawing's room again
     say.textContent = said;
     say.hidden = !said;
