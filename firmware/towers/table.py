@@ -193,12 +193,21 @@ class TowersTable(Table[TowersView, TowersState]):
         also = f"; {pos.active} got {_handed(pos, action, left)}" if left else ""
         return pos.done_words(action) + also
 
+    def _lost_before(self, state: TowersState) -> str:
+        """Words for the turn after a lost one: the turn line moved to the other player
+        without a word, and a person at the page missed that their time had run out."""
+        if state is not self.position or not self.actions \
+                or not isinstance(self.actions[-1], Timeout):
+            return ""
+        return f" ({state.active.other} ran out of time: the turn passed)"
+
     def _phase_words(self, state: TowersState | None = None) -> str:
         """What the player to act is to do (the turn event names them)."""
         state = self.position if state is None else state
         if state.phase is Phase.CHOOSE:
             return ("put one more block from the pile in the building zone" if state.zone
-                    else "put two blocks from the pile in the building zone")
+                    else "put two blocks from the pile in the building zone"
+                    ) + self._lost_before(state)
         mover = state.current_player()
         # a block lifted off its pad, the towers as the game has them: it is in the passive
         # player's hand, and the line follows it (placed wrong, the refusal says so)

@@ -50,6 +50,24 @@ def test_a_lost_turn_is_said_once(block_set, tmp_path):
     assert "ran out of time" in screen.show(lost)
 
 
+def test_the_turn_after_a_lost_one_says_so_until_the_next_block(block_set, tmp_path):
+    """A newcomer's trial: the hourglass ran out with the zone empty, and the bar moved to
+    the other player without a word. The next turn's line says whose time ran out, until
+    that player's first block is in the zone."""
+    from tests.support.tables import TowersHarness
+
+    t = TowersHarness(block_set, tmp_path).start_play()
+    first = t.pos.active
+    t.wait(60.0)  # the hourglass runs out, the zone empty
+    turn = t.of("turn")[-1]
+    assert turn["player"] == first.other.value
+    assert turn["doing"] == ("put two blocks from the pile in the building zone "
+                             f"({first} ran out of time: the turn passed)")
+    t.see(t.towers(), t.zone_of("G01"))
+    assert t.pos.zone == ("G01",)
+    assert t.of("turn")[-1]["doing"] == "put one more block from the pile in the building zone"
+
+
 def test_a_block_on_a_tower_while_choosing_says_who_chooses_and_what_to_take_off(block_set,
                                                                                  tmp_path):
     """'wait: the passive player takes a block from the zone before anyone places', while
