@@ -29,9 +29,10 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=tools/pi-root-checks.sh
 . "$here/pi-root-checks.sh"
 
-say() { printf 'pi-root: %s\n' "$*"; }
-die() { printf '\npi-root: FAILED: %s\n' "$*" >&2; exit 1; }
-trap 'die "the step \"$BASH_COMMAND\" (pi-root.sh line $LINENO) failed; see the messages above"' ERR
+TOOL=pi-root
+# say, die, the options both tools take
+# shellcheck source=tools/pi-options.sh
+. "$here/pi-options.sh"
 
 usage() {
     cat <<'USAGE'
@@ -74,20 +75,13 @@ logs="/var/tmp/obelisk-pi-logs/$(date +%Y%m%d-%H%M%S)"
 build_only=0 rebuild=0 keep=0
 arch=arm64
 while [ $# -gt 0 ]; do
+    shared_option "$@"
+    if [ "$taken" -gt 0 ]; then shift "$taken"; continue; fi
     case "$1" in
-        --release) [ $# -ge 2 ] || die "--release needs a value"; releases=("$2"); shift 2 ;;
-        --model) [ $# -ge 2 ] || die "--model needs a value"; models=("$2"); shift 2 ;;
         --arch) [ $# -ge 2 ] || die "--arch needs a value"; arch="$2"; shift 2 ;;
         --all) releases=(bookworm trixie)
                models=("Raspberry Pi 4 Model B Rev 1.4" "Raspberry Pi 5 Model B Rev 1.0"); shift ;;
-        --checkout) [ $# -ge 2 ] || die "--checkout needs a value"; checkout="$2"; shift 2 ;;
-        --cache) [ $# -ge 2 ] || die "--cache needs a value"; cache="$2"; shift 2 ;;
         --mirror) [ $# -ge 2 ] || die "--mirror needs a value"; mirror="$2"; shift 2 ;;
-        --logs) [ $# -ge 2 ] || die "--logs needs a value"; logs="$2"; shift 2 ;;
-        --build-only) build_only=1; shift ;;
-        --rebuild) rebuild=1; shift ;;
-        --keep) keep=1; shift ;;
-        -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown option: $1" ;;
     esac
 done
@@ -97,12 +91,7 @@ case "$arch" in
     armhf) qemu=arm ;;
     *) die "--arch $arch: only arm64 (the default) and armhf (32-bit) are known here" ;;
 esac
-for release in "${releases[@]}"; do
-    case "$release" in
-        bookworm|trixie) ;;
-        *) die "release $release: only bookworm and trixie are known here" ;;
-    esac
-done
+known_releases
 
 [ "$(id -u)" = 0 ] || die "run it as root (debootstrap, chroot and mounts need it): sudo $0 $*"
 for tool in debootstrap git chroot mount flock; do

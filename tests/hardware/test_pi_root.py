@@ -144,3 +144,19 @@ def test_a_32_bit_root_passes_only_when_setup_refused_it_before_installing(
     run = _bash('refused_32_bit "$1" "$2" "$3"', str(status), str(log), str(folder))
     assert run.stdout == verdict.format(venv=folder), run.stderr
     assert run.returncode == (0 if verdict.startswith("setup.sh refused") else 1)
+
+
+@pytest.mark.parametrize("tool", ["pi-root", "pi-boot"])
+@pytest.mark.parametrize(("args", "status", "said"), [
+    (["--help"], 0, "Usage: sudo tools/{tool}.sh"),
+    (["--release", "sid"], 1, "{tool}: FAILED: release sid: only bookworm and trixie are known"),
+    (["--model"], 1, "{tool}: FAILED: --model needs a value"),
+    (["--keep", "--colour", "red"], 1, "{tool}: FAILED: unknown option: --colour"),
+])
+def test_both_tools_read_their_shared_options_alike(tool, args, status, said):
+    """pi-root.sh and pi-boot.sh read the options they share in one place
+    (tools/pi-options.sh): each answers a bad one in the same words, before it needs root."""
+    run = subprocess.run(["bash", str(ROOT / "tools" / f"{tool}.sh"), *args],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == status, run.stderr
+    assert said.format(tool=tool) in run.stdout + run.stderr
