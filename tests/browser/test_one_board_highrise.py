@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from engine.highrise.game import HighriseOptions
+from tests.support.browser import PHONE
 from tests.support.finger import (
     Finger,
     ended,
@@ -28,6 +29,7 @@ from tests.support.finger import (
     walking,
     walks,
 )
+from tests.support.page import PlayPage
 from tests.support.person import Follow
 from tests.support.pictures import Pictures
 
@@ -169,3 +171,19 @@ def test_a_whole_high_rise_game_is_played_by_tapping_only_what_is_on_the_screen(
     assert over["outcome"]["words"]
     assert len(placed) == 2 * OPTIONS.pieces_each, len(placed)
     assert {p["player"] for p in placed} == {"A", "B"}, placed[:4]
+
+
+def test_the_size_chosen_is_kept_over_a_reload(browser, tmp_path):
+    """A newcomer's trial: after a reload the bar chose small again, and the next tap set a
+    small pyramid where the person had chosen a large one. This tab keeps its choice."""
+    played = PlayPage(browser, "highrise", tmp_path / "table", viewport=PHONE)
+    page = played.page
+    try:
+        Finger(page, PHONE).act('[data-reach="size-large"]')
+        assert page.get_attribute('[data-reach="size-large"]', "aria-pressed") == "true"
+        page.reload()
+        page.wait_for_selector('[data-reach="size-large"][aria-pressed="true"]',
+                               timeout=30_000)
+        assert page.get_attribute('[data-reach="size-small"]', "aria-pressed") == "false"
+    finally:
+        played.stop()

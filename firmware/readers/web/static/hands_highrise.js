@@ -27,8 +27,13 @@ const mode = { value: "set" };
  * @param {string} pyramid */
 const shortPyramid = (pyramid) => pyramid.replace(/^(\S+) (\S)\S*$/, (_, seat, size) =>
   `${seat}${size.toUpperCase()}`);
+/** The pyramid size chosen, kept for this tab: a reload mid-game keeps it (where it went
+ * back to small, and the next tap set the wrong size). */
+const SIZE_KEPT = "obelisk-highrise-size";
+const SIZES = ["small", "medium", "large"];
 /** @type {{size: string, lean: string | null}} */
-const chosen = { size: "small", lean: null };
+const chosen = { size: SIZES.find((s) => s === sessionStorage.getItem(SIZE_KEPT)) || "small",
+  lean: null };
 
 /** The square a lean's first tap picked, while the second is to pick (null: none): the
  * drawing marks where it may lean onto. */
@@ -107,10 +112,14 @@ function leanWords() {
 export function drawHands(table, seat, act, _obs, who, drawn = false) {
   const left = table.supply[seat];
   const sizes = html("div", { class: "hands-sizes" }, `${capital(who)}'s pyramids: `,
-    ...["small", "medium", "large"].map((size) => button(`${size} (${left[size]} left)`,
+    ...SIZES.map((size) => button(`${size} (${left[size]} left)`,
       { "data-size": size, "aria-pressed": String(chosen.size === size),
         "data-reach-as": `size-${size}`, "data-reach-words": `${size} (${left[size]})` },
-      () => { chosen.size = size; act({ act: "look" }); }, left[size] > 0,
+      () => {
+        chosen.size = size;
+        sessionStorage.setItem(SIZE_KEPT, size);
+        act({ act: "look" });
+      }, left[size] > 0,
       `${who} has no ${size} pyramid left`)));
   const ways = modes(mode, { set: "sets the chosen pyramid there", lift: "lifts the top pyramid off",
     cover: "puts its cover on or off", lean: "leans the pyramid across two squares" },
