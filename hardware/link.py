@@ -54,8 +54,8 @@ that never heard the board's hello, so without asking again it waited for good."
 ANSWERS_KEPT = 2
 """How many of our SYNCs the link counts as awaiting an answer: a SYNC asked again, when the
 first was only slow, brings two hellos, and the second is an answer, not a board that
-restarted (the link would drop its state until the next snapshot); a lost one is forgotten
-after two more."""
+restarted (the link would drop its state until the next snapshot). A lost one stays counted
+until the next hello, whose snapshot follows it at once."""
 CHECK_BOARD = "check the USB cable and that the scanner board is powered, and run `obelisk diag`"
 
 
