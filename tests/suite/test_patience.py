@@ -78,12 +78,13 @@ def test_without_patience_nothing_is_stretched():
 @pytest.mark.processes
 def test_a_run_asked_for_patience_stretches_its_subprocesses_and_a_bad_one_is_told(tmp_path):
     probe = tmp_path / "test_probe.py"
-    probe.write_text("import subprocess\n\n\ndef test_stretched():\n"
+    probe.write_text("import subprocess\n\n\ndef test_stretched(request):\n"
                      "    assert subprocess.Popen.wait.__wrapped__\n"
-                     "    assert subprocess.run.__wrapped__\n")
+                     "    assert subprocess.run.__wrapped__\n"
+                     "    assert request.config.getoption('timeout') == 900\n")
     env = {**os.environ, patience.ENV: "3"}
     command = [sys.executable, "-m", "pytest", "-q", "-n0", "-p", "no:cacheprovider",
-               "-p", "tests.support.plugin", str(probe)]
+               "-o", "timeout=300", "-p", "tests.support.plugin", str(probe)]
     ran = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=120)
     assert ran.returncode == 0, ran.stdout + ran.stderr

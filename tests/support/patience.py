@@ -5,8 +5,8 @@ through qemu-user) every program runs 20 to 50 times slower than on the machine 
 emulates on, and a wait sized for a laptop runs out though nothing is wrong.
 ``OBELISK_TEST_PATIENCE=N`` multiplies those waits by N: the waits on conditions
 (``processes.until``, ``person.Follow.until``), a command's start and end (``play.Play``),
-and every timeout a test gives a subprocess. Unset, it is 1 and nothing changes; what a
-check asserts never changes.
+every timeout a test gives a subprocess, and pytest-timeout's limit on a whole test. Unset,
+it is 1 and nothing changes; what a check asserts never changes.
 """
 
 from __future__ import annotations
@@ -72,3 +72,15 @@ def install() -> None:
     subprocess.Popen.wait = _stretched(subprocess.Popen.wait, at=1)  # type: ignore[method-assign]
     subprocess.Popen.communicate = _stretched(  # type: ignore[method-assign]
         subprocess.Popen.communicate, at=2)
+
+
+def stretch_test_limit(config: Any) -> None:
+    """pytest-timeout's limit on a whole test (``--timeout``, or the ini's), as much longer
+    as the waits inside it: an emulated run's tests were stopped at 300 s while their own
+    waits, stretched, still ran."""
+    if factor() == 1:
+        return
+    given = config.getoption("timeout", None)
+    base = given if given is not None else config.getini("timeout")
+    if base:
+        config.option.timeout = float(base) * factor()

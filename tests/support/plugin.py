@@ -19,12 +19,14 @@ _GUARD = tiers.Guard()
 _RUN: dict = {}
 
 
+@pytest.hookimpl(tryfirst=True)  # (before pytest-timeout reads its limit)
 def pytest_configure(config: pytest.Config) -> None:
     tiers.add_markers(config)
     try:
         patience.install()  # (a slow machine's waits: OBELISK_TEST_PATIENCE)
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
+    patience.stretch_test_limit(config)
     if "seal" in _RUN:  # loaded twice (conftest and -p): once is enough
         return
     _RUN["seal"] = seal()
