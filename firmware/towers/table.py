@@ -141,7 +141,7 @@ class TowersTable(Table[TowersView, TowersState]):
         self.hourglass = Hourglass(self.game.options.hourglass_s)
         # The lost turn's blocks may still be on the pads: they go back to the pile,
         # never count as the next player's choice.
-        self.clear_zone = bool(self.actions) and isinstance(self.actions[-1], Timeout)
+        self.clear_zone = self._turn_lost()
         self._sand_kept = self._sand_of(kept)
 
     def standing(self, now: float) -> dict:
@@ -193,11 +193,14 @@ class TowersTable(Table[TowersView, TowersState]):
         also = f"; {pos.active} got {_handed(pos, action, left)}" if left else ""
         return pos.done_words(action) + also
 
+    def _turn_lost(self) -> bool:
+        """Whether the last action was a turn lost to the hourglass."""
+        return bool(self.actions) and isinstance(self.actions[-1], Timeout)
+
     def _lost_before(self, state: TowersState) -> str:
         """Words for the turn after a lost one: the turn line moved to the other player
         without a word, and a person at the page missed that their time had run out."""
-        if state is not self.position or not self.actions \
-                or not isinstance(self.actions[-1], Timeout):
+        if state is not self.position or not self._turn_lost():
             return ""
         return f" ({state.active.other} ran out of time: the turn passed)"
 

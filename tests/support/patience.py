@@ -44,16 +44,16 @@ def longer(seconds: float) -> float:
 _inside = threading.local()  # a wait inside a stretched one (run -> communicate -> wait)
 
 
-def _stretched(method: Callable[..., Any], at: int) -> Callable[..., Any]:
-    """``method`` with its ``timeout`` (keyword, or positional argument ``at``) stretched,
-    once however the calls nest."""
+def _stretched(method: Callable[..., Any], at: int | None = None) -> Callable[..., Any]:
+    """``method`` with its ``timeout`` (a keyword, or positional argument ``at`` where it
+    may be given so) stretched, once however the calls nest."""
 
     @functools.wraps(method)
     def call(*args: Any, **kwargs: Any) -> Any:
         if getattr(_inside, "depth", 0) == 0:
             if kwargs.get("timeout") is not None:
                 kwargs["timeout"] = longer(kwargs["timeout"])
-            elif len(args) > at and args[at] is not None:
+            elif at is not None and len(args) > at and args[at] is not None:
                 args = (*args[:at], longer(args[at]), *args[at + 1:])
         _inside.depth = getattr(_inside, "depth", 0) + 1
         try:
@@ -68,7 +68,7 @@ def install() -> None:
     """Stretch every subprocess timeout of this run, when patience is asked for."""
     if factor() == 1 or getattr(subprocess.Popen.wait, "__wrapped__", None):
         return
-    subprocess.run = _stretched(subprocess.run, at=99)  # (its timeout is a keyword only)
+    subprocess.run = _stretched(subprocess.run)  # (its timeout is a keyword only)
     subprocess.Popen.wait = _stretched(subprocess.Popen.wait, at=1)  # type: ignore[method-assign]
     subprocess.Popen.communicate = _stretched(  # type: ignore[method-assign]
         subprocess.Popen.communicate, at=2)
