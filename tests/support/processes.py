@@ -23,6 +23,11 @@ from tests.support.patience import longer
 
 OBELISK = str(Path(sys.executable).parent / "obelisk")
 PROC = Path("/proc")
+PROC_LISTED = PROC / "self" / ".."
+"""/proc again, to list its processes by a way emulation cannot hide: qemu-user, as
+``tools/pi-root.sh`` runs the suite on a pretend Pi, looks each path up under
+QEMU_LD_PREFIX first, and the pretend Pi's own proc/ there holds only its model. No
+path through this process's own entry is kept there, so this one reaches the kernel's."""
 
 
 def on_a_pi() -> bool:
@@ -95,7 +100,7 @@ def process(pid: int) -> Process | None:
 
 def processes() -> Iterator[Process]:
     """Every process of this machine that /proc shows this user."""
-    for entry in os.scandir(PROC):
+    for entry in os.scandir(PROC_LISTED):
         if entry.name.isdigit() and (found := process(int(entry.name))) is not None:
             yield found
 

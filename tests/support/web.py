@@ -1,11 +1,16 @@
-"""``obelisk web`` for a state directory, on a port of its own."""
+"""The page's server for a state directory: ``obelisk web`` on a port of its own, or its
+controls served in this process on a clock the test moves."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
+from tests.support.patience import longer
 from tests.support.processes import OBELISK, free_port, stop
 
 
@@ -41,3 +46,43 @@ class Web:
 
     def stop(self) -> None:
         stop(self.process)
+
+
+class PageInProcess:
+    """The controls' routes (PIN and commands) served in a thread of this process, on a
+    clock the test moves: a wrong PIN's wait is then what the test says, however slowly
+    the machine answers (an emulated Pi takes seconds between two requests)."""
+
+    def __init__(self, state: Path, clock: Callable[[], float]) -> None:
+        import tornado.netutil
+
+        self.state, self.clock = state, clock
+        self.sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
+        self.port = self.sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=lambda: asyncio.run(self._main()), daemon=True)
+
+    async def _main(self) -> None:
+        import tornado.httpserver
+        import tornado.web
+
+        from firmware.readers.web import controls
+
+        server = tornado.httpserver.HTTPServer(
+            tornado.web.Application(controls.routes(
+                self.state, controls.Sessions(self.state, self.clock, steady=self.clock))))
+        server.add_sockets(self.sockets)
+        self.loop, self.done = asyncio.get_running_loop(), asyncio.Event()
+        self.ready.set()
+        await self.done.wait()
+        server.stop()
+
+    def __enter__(self) -> PageInProcess:
+        self.thread.start()
+        assert self.ready.wait(longer(20)), "the page in this process did not start"
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.loop.call_soon_threadsafe(self.done.set)
+        self.thread.join(longer(20))
