@@ -108,15 +108,16 @@ checkout="$(cd "$checkout" && pwd)"
 
 # The Pi models -----------------------------------------------------------------------
 # Sets: compatible (device tree, NUL-separated), revision (the board code in
-# /proc/cpuinfo) and cpu_part (the Arm core: A72, A76 or A53).
+# /proc/cpuinfo), cpu_part (the Arm core: A72, A76 or A53) and cpu (that core, as qemu names
+# it).
 model_facts() {
     case "$1" in
-        "Raspberry Pi 5"*)      compatible='raspberrypi,5-model-b\0brcm,bcm2712\0';      revision=d04170; cpu_part=0xd0b ;;
-        "Raspberry Pi 4"*)      compatible='raspberrypi,4-model-b\0brcm,bcm2711\0';      revision=c03114; cpu_part=0xd08 ;;
+        "Raspberry Pi 5"*)      compatible='raspberrypi,5-model-b\0brcm,bcm2712\0';      revision=d04170; cpu_part=0xd0b; cpu=cortex-a76 ;;
+        "Raspberry Pi 4"*)      compatible='raspberrypi,4-model-b\0brcm,bcm2711\0';      revision=c03114; cpu_part=0xd08; cpu=cortex-a72 ;;
         "Raspberry Pi 3 Model B Rev"*)
-                                compatible='raspberrypi,3-model-b\0brcm,bcm2837\0';      revision=a02082; cpu_part=0xd03 ;;
+                                compatible='raspberrypi,3-model-b\0brcm,bcm2837\0';      revision=a02082; cpu_part=0xd03; cpu=cortex-a53 ;;
         "Raspberry Pi Zero 2 W"*)
-                                compatible='raspberrypi,model-zero-2-w\0brcm,bcm2837\0'; revision=902120; cpu_part=0xd03 ;;
+                                compatible='raspberrypi,model-zero-2-w\0brcm,bcm2837\0'; revision=902120; cpu_part=0xd03; cpu=cortex-a53 ;;
         *) die "model \"$1\": not one this script knows (see --help)" ;;
     esac
 }
@@ -294,27 +295,42 @@ build_root() {
 # every command themselves.
 pi_model_dir=/.pi-model
 
+# What qemu reads in every process of the root: the Pi's files first (QEMU_LD_PREFIX), and
+# the Pi's own core (QEMU_CPU, set per run; arm64 only). qemu's default core, "max", has
+# pointer authentication, which a Pi's A76, A72 or A53 lacks and Trixie's programs use: qemu
+# works it out the slow way, and the same Python ran 10 times slower on "max" than on a
+# Pi 5's core (29.0 s against 3.8 s; "max,pauth=off" 1.2 s).
+qemu_env=(QEMU_LD_PREFIX="$pi_model_dir")
+set_qemu_env() {
+    qemu_env=(QEMU_LD_PREFIX="$pi_model_dir")
+    if [ "$arch" = arm64 ]; then qemu_env+=(QEMU_CPU="$cpu"); fi
+}
+
 # in_root COMMAND...: as root inside the run's root, with the Pi model in place.
 in_root() {
-    QEMU_LD_PREFIX="$pi_model_dir" chroot "$run_root" /usr/bin/env -i \
+    env "${qemu_env[@]}" chroot "$run_root" /usr/bin/env -i \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-        QEMU_LD_PREFIX="$pi_model_dir" "$@"
+        "${qemu_env[@]}" "$@"
 }
 
 # as_pi 'SHELL COMMANDS': as pi, in /home/pi/obelisk, as after pi logged in.
 # sudo gets us there, but its SUDO_* variables would say root ran it: a login
 # has none (setup.sh takes SUDO_USER for the user to set up).
-pi_env=(/usr/bin/env -u SUDO_USER -u SUDO_UID -u SUDO_GID -u SUDO_COMMAND
-        QEMU_LD_PREFIX="$pi_model_dir" LANG=C.UTF-8 TERM=dumb)
+set_pi_env() {  # pi_env: what sudo runs, up to the program it is given
+    pi_env=(/usr/bin/env -u SUDO_USER -u SUDO_UID -u SUDO_GID -u SUDO_COMMAND
+            "${qemu_env[@]}" LANG=C.UTF-8 TERM=dumb)
+}
 as_pi() {
+    set_pi_env
     in_root /usr/bin/sudo -u pi -H "${pi_env[@]}" /bin/bash -c "cd /home/pi/obelisk && $1"
 }
 # pi_argv 'SHELL COMMANDS': what as_pi runs, as words in the array argv (for watch_run, which
 # runs a program, not a function of ours).
 pi_argv() {
-    argv=(env QEMU_LD_PREFIX="$pi_model_dir" chroot "$run_root" /usr/bin/env -i
+    set_pi_env
+    argv=(env "${qemu_env[@]}" chroot "$run_root" /usr/bin/env -i
           PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8
-          QEMU_LD_PREFIX="$pi_model_dir" /usr/bin/sudo -u pi -H "${pi_env[@]}"
+          "${qemu_env[@]}" /usr/bin/sudo -u pi -H "${pi_env[@]}"
           /bin/bash -c "cd /home/pi/obelisk && $1")
 }
 
@@ -478,8 +494,9 @@ PY
     [ -f "$unit" ] || unit="$run_root/home/pi/obelisk/systemd/obelisk.service"
     mapfile -t unit_env < <(unit_environment "$host_python" "$unit")
     echo "== the environment of ${unit#"$run_root"}, applied as systemd would: ${unit_env[*]:-(none)}"
-    QEMU_LD_PREFIX="$pi_model_dir" chroot "$run_root" /usr/bin/env -i PATH=/usr/bin:/bin \
-        QEMU_LD_PREFIX="$pi_model_dir" /usr/bin/sudo -u pi -H "${pi_env[@]}" "${unit_env[@]}" \
+    set_pi_env
+    env "${qemu_env[@]}" chroot "$run_root" /usr/bin/env -i PATH=/usr/bin:/bin \
+        "${qemu_env[@]}" /usr/bin/sudo -u pi -H "${pi_env[@]}" "${unit_env[@]}" \
         NOTIFY_SOCKET="$sock" \
         /home/pi/obelisk/.venv/bin/obelisk run --profile reference --state-dir /tmp/obelisk-state \
         >"$step_log.service" 2>&1 &
@@ -590,6 +607,7 @@ run_one() {
     local release="$1" slug work uid gid host
     model="$2"
     model_facts "$model"
+    set_qemu_env
     slug="$(tr 'A-Z ' 'a-z-' <<<"$model" | tr -cd 'a-z0-9.-')"
     run_name="$(root_name "$release")/$slug"
     run_logs="$logs/$(root_name "$release")-$slug"
