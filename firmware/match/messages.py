@@ -16,9 +16,8 @@ How each is sealed, and what a link takes of it, is ``firmware.match.guard``'s.
 
 from __future__ import annotations
 
-import json
-
 from firmware.readers.club.config import PREFIX
+from firmware.sent_json import read_sent
 
 MESSAGE_MAX = 64 * 1024
 """The largest message a match carries (an action is some hundred bytes)."""
@@ -48,7 +47,7 @@ def status_topic(table: str) -> str:
 def json_object(payload: bytes) -> dict | None:
     """A message's JSON object (None: empty, not JSON, or not an object)."""
     try:
-        data = json.loads(payload) if payload else None
+        data = read_sent(payload) if payload else None
     except ValueError:
         return None
     return data if isinstance(data, dict) else None

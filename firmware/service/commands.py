@@ -39,12 +39,12 @@ queue. The socket that takes the lines is ``firmware.service.command_socket``.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from typing import TypeGuard
 
 from firmware.games import GAMES
+from firmware.sent_json import read_sent
 
 COMMANDS = ("status", "pause", "resume", "decline", "takeback", "choose", "start", "end", "new",
             "hint", "answer", "claim")
@@ -208,8 +208,8 @@ def _peer(data: dict) -> tuple[str, int, dict, int] | None:
 def _command_object(line: bytes | str) -> dict:
     """The line's JSON object, once it names a known command and has no stray fields."""
     try:
-        data = json.loads(line)
-    except (ValueError, RecursionError):
+        data = read_sent(line)
+    except ValueError:
         raise CommandRefused("a command is one JSON object a line, like "
                              '{"command": "pause"}') from None
     if not isinstance(data, dict) or not isinstance(data.get("command"), str):

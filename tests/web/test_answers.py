@@ -102,7 +102,9 @@ def _words(answer, status: int, what: str) -> str:
 
 
 NESTED = b"[" * 2000 + b"]" * 2000
-"""Deeper than Python's recursion limit, yet shorter than any endpoint's longest body."""
+"""Deeper than Python 3.11's recursion limit, yet shorter than any endpoint's longest body."""
+DEEP = b"[" * 200 + b"]" * 200
+"""Deeper than any message, yet within what every Python reads (3.13 reads NESTED too)."""
 
 
 @pytest.mark.processes
@@ -115,6 +117,7 @@ def test_bad_input_to_every_handler_is_answered_in_words(web):
     session = {"Cookie": cookie, "X-Obelisk-Token": phone.token}
     bad = {
         ("/hands", "nested"): b'{"act": "take", "seat": ' + NESTED + b"}",
+        ("/hands", "deep"): b'{"act": "take", "seat": ' + DEEP + b"}",
         ("/hands", "an act that is a list"): b'{"act": ["take"], "seat": "A"}',
         ("/hands", "an act that is a number"): b'{"act": 7}',
         ("/hands", "a press that is a list"): b'{"press": ["A"]}',
@@ -125,6 +128,7 @@ def test_bad_input_to_every_handler_is_answered_in_words(web):
         ("/control/status", "nested"): b'{"x": ' + NESTED + b"}",
         ("/control/status", "not an object"): b"[1, 2]",
         ("/session", "nested"): b'{"pin": ' + NESTED + b"}",
+        ("/session", "deep"): b'{"pin": ' + DEEP + b"}",
         ("/session", "not an object"): b'"1234"',
     }
     for (path, what), body in bad.items():

@@ -50,6 +50,7 @@ from firmware.readers.club.trouble import os_words, refused_words, text_words
 from firmware.readers.web.follow import Page, message
 from firmware.readers.web.safe import Safe
 from firmware.readers.web.server import KEEPALIVE_S, RETRY_MS, NoIcon, NotFound, Static
+from firmware.sent_json import read_sent
 
 log = logging.getLogger("obelisk.club")
 STATIC = Path(__file__).parent / "static"
@@ -89,7 +90,7 @@ class Club:
         table, kind = parts[1], parts[2]
         try:
             text = payload.decode()
-            data = json.loads(text) if kind != "status" else text
+            data = read_sent(text) if kind != "status" else text
         except (UnicodeDecodeError, ValueError):
             return  # not one of ours
         if kind == "status" and len(parts) == 3:

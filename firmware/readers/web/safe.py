@@ -18,6 +18,7 @@ import traceback
 import tornado.web
 
 from firmware.readers.web.origin import foreign
+from firmware.sent_json import read_sent
 
 __all__ = ["HEADERS", "MAX_BODY", "JsonHandler", "OneLine", "Safe", "quiet_logs"]
 
@@ -137,8 +138,8 @@ class JsonHandler(Safe, tornado.web.RequestHandler):
         if not self._got:
             return {}
         try:
-            data = json.loads(bytes(self._got))
-        except (ValueError, RecursionError):
+            data = read_sent(bytes(self._got))
+        except ValueError:
             data = None
         if not isinstance(data, dict):
             self.refuse(400, "send one JSON object, like {\"pin\": \"1234\"}")
