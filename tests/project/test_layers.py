@@ -218,7 +218,8 @@ INSIDE = {
     "hardware": (("hardware",), ("hardware.sim",), ("hardware.devices", "hardware.readout")),
     "firmware": (
         ("firmware.contract", "firmware.games",  # what a game declares, and the registry
-         "firmware.typed"),  # (how the person typed the command, for hints)
+         "firmware.typed",  # (how the person typed the command, for hints)
+         "firmware.sent_json"),  # (JSON sent from outside, read alike on every Python)
         ("firmware.store",),  # journal, sealed facts, finished games, the state directory
         ("firmware.core",),  # the table core: its machine, settling, events, lights
         ("firmware.seats",  # the far seats: the computer, the other table of a match
