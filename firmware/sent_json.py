@@ -4,8 +4,9 @@ read the same on every Python.
 Nothing the table is sent goes more than a few levels deep. Python 3.11's reader gives up
 near a thousand levels with a RecursionError, which is no ValueError; 3.13's reads far
 deeper. So one request was refused on a Pi with Bookworm and went on to the handler on one
-with Trixie, and a deep message from a broker stopped its reader with a traceback. Here
-anything nested past ``MAX_DEPTH`` is refused alike, as the ValueError callers catch.
+with Trixie, and a deep message from another table or a club's broker raised a traceback
+where its reader looked for a ValueError. Here anything nested past ``MAX_DEPTH`` is
+refused alike, as the ValueError callers catch.
 """
 
 from __future__ import annotations

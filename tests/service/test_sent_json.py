@@ -51,7 +51,7 @@ def test_another_tables_message_nested_too_deep_is_no_message(levels):
 @pytest.mark.parametrize("levels", DEPTHS)
 def test_a_club_message_nested_too_deep_is_passed_over(levels):
     club = Club()
-    club.take("obelisk/t1/state", nested(levels))  # no RecursionError out of the broker's loop
+    club.take("obelisk/t1/state", nested(levels))  # no RecursionError out of the message
     assert "t1" not in club.tables
     club.take("obelisk/t1/state", b'{"game": "towers"}')
     assert "t1" in club.tables
