@@ -472,12 +472,16 @@ def test_a_tap_on_the_hands_lands_though_the_table_moved_on_meanwhile(plays):
     finger and the tap did nothing. The panel waits for the finger to lift."""
     page = plays["stones"].page
     page.set_viewport_size(PHONE)
-    seat = page.locator('#hands [data-seat="B"]')
-    seat.wait_for()  # (the panel may be drawn again meanwhile: the page scrolls to the button
-    page.evaluate("""() => document.querySelector('#hands [data-seat="B"]')
-        .scrollIntoView({ block: "center" })""")  # as it is then, not to one taken away)
-    box = seat.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.locator('#hands [data-seat="B"]').wait_for()
+    middle = page.evaluate("""() => {
+      // scrolled to and measured in one go: the panel may be drawn again between two asks,
+      // and a box asked of a button taken away is none
+      const seat = document.querySelector('#hands [data-seat="B"]');
+      seat.scrollIntoView({ block: "center" });
+      const r = seat.getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    }""")
+    page.mouse.move(middle["x"], middle["y"])
     page.mouse.down()
     with page.expect_response(lambda r: r.url.endswith("/hands") and r.request.method == "GET"):
         page.evaluate("""() => window.dispatchEvent(new CustomEvent("obelisk:event",
