@@ -6,6 +6,8 @@
 #   a command stopped by either fails, whatever status it ends with after SIGTERM;
 # - step_verdict: PASS only for status 0 within the step's time limit (60.3 s is over 60);
 # - unit_environment: the Environment= settings of a systemd unit, as systemd applies them;
+# - step_ranges: each step's range of seconds over several runs, beside how many passed, so
+#   a range never hides a failed run;
 # - refused_32_bit: setup.sh on a 32-bit system said in words that it needs a 64-bit one,
 #   failed, and made no .venv.
 
@@ -73,6 +75,21 @@ watch_run() {
     elif [ "$rc" -ne 0 ]; then
         echo "FAIL: it ended with status $rc"; return 1
     fi
+}
+
+# step_ranges: reads result lines "RUN#K|STEP|VERDICT|SECONDS|LOG" and prints, for each run
+# name (without its #K) and step, how many runs passed and the seconds' range, in the order
+# first seen.
+step_ranges() {
+    awk -F'|' '
+        { key = $1; sub(/#[0-9]+$/, "", key); key = key "|" $2
+          if (!(key in n)) { order[++keys] = key; lo[key] = $4; hi[key] = $4 }
+          n[key]++; if ($3 == "PASS") ok[key]++
+          if ($4 + 0 < lo[key] + 0) lo[key] = $4
+          if ($4 + 0 > hi[key] + 0) hi[key] = $4 }
+        END { for (i = 1; i <= keys; i++) { k = order[i]; split(k, part, "|")
+                printf "%-40s %-14s %d of %-2d %s-%s\n", part[1], part[2], ok[k] + 0, n[k],
+                       lo[k], hi[k] } }'
 }
 
 # step_verdict STATUS SECONDS LIMIT: PASS, or FAIL for a status other than 0 or a step that

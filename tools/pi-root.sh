@@ -47,7 +47,11 @@ a Raspberry Pi (qemu-user emulation, no hardware), and reports per step.
                      "Raspberry Pi 5 Model B Rev 1.0"
                      "Raspberry Pi 3 Model B Rev 1.2"
                      "Raspberry Pi Zero 2 W Rev 1.0"
-  --all            bookworm and trixie, each as a Pi 4 and as a Pi 5 (four runs)
+  --all            bookworm and trixie, each as a Pi 5, a Pi 4 and a Zero 2 W (six runs)
+  --runs N         each release and model N times over, each from a clean root; the
+                   summary then gives each step's range of seconds (for docs/benchmarks.md)
+  --skip-tests     every step but the last, the README's test command (tens of minutes
+                   emulated): the install's own figures, quicker
   --arch armhf     a 32-bit root (as a 32-bit Raspberry Pi OS): only checks that setup.sh
                    refuses it in words before installing anything (qemu-arm-static)
   --checkout DIR   the git checkout to install (default: the one holding this script)
@@ -73,6 +77,7 @@ cache="${OBELISK_PI_ROOTS:-/var/cache/obelisk-pi-roots}"
 mirror=""
 logs="/var/tmp/obelisk-pi-logs/$(date +%Y%m%d-%H%M%S)"
 build_only=0 rebuild=0 keep=0
+runs=1 skip_tests=0
 arch=arm64
 while [ $# -gt 0 ]; do
     shared_option "$@"
@@ -80,7 +85,12 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --arch) [ $# -ge 2 ] || die "--arch needs a value"; arch="$2"; shift 2 ;;
         --all) releases=(bookworm trixie)
-               models=("Raspberry Pi 4 Model B Rev 1.4" "Raspberry Pi 5 Model B Rev 1.0"); shift ;;
+               models=("Raspberry Pi 5 Model B Rev 1.0" "Raspberry Pi 4 Model B Rev 1.4"
+                       "Raspberry Pi Zero 2 W Rev 1.0"); shift ;;
+        --runs) [ $# -ge 2 ] || die "--runs needs a number"
+                [[ "$2" =~ ^[1-9][0-9]?$ ]] || die "--runs $2: give a whole number from 1 to 99"
+                runs="$2"; shift 2 ;;
+        --skip-tests) skip_tests=1; shift ;;
         --mirror) [ $# -ge 2 ] || die "--mirror needs a value"; mirror="$2"; shift 2 ;;
         *) usage >&2; die "unknown option: $1" ;;
     esac
@@ -252,9 +262,13 @@ build_root() {
         say "$release: removing an unfinished root ($root)"
         rm -rf --one-file-system "$root"
     fi
+    # Built on a Pi's core too (see set_qemu_env): on qemu's default one, Trixie's own
+    # programs in debootstrap's second stage run several times slower.
+    local build_env=()
+    if [ "$arch" = arm64 ]; then build_env=(QEMU_CPU=cortex-a72); fi
     if [ ! -e "$root" ]; then
         say "$release: debootstrap $arch from $mirror into $root (several minutes under qemu; log: $cache/$name.debootstrap.log)"
-        if ! debootstrap --arch="$arch" --variant=minbase --include="$packages" \
+        if ! env "${build_env[@]}" debootstrap --arch="$arch" --variant=minbase --include="$packages" \
                 "$release" "$root" "$mirror" >"$cache/$name.debootstrap.log" 2>&1; then
             tail -n 20 "$cache/$name.debootstrap.log" >&2
             die "debootstrap of $release failed (log: $cache/$name.debootstrap.log)"
@@ -264,7 +278,7 @@ build_root() {
     say "$release: making it look like Raspberry Pi OS"
     mount_system "$root"
     # shellcheck disable=SC2016  # the $s are for the root's shell
-    chroot "$root" /bin/sh -eu -c '
+    env "${build_env[@]}" chroot "$root" /bin/sh -eu -c '
         for group in gpio spi i2c dialout; do
             getent group "$group" >/dev/null || groupadd --system "$group"
         done
@@ -604,13 +618,14 @@ run_step() {  # run_step NAME FUNCTION LIMIT (seconds: a step over it fails)
 }
 
 run_one() {
-    local release="$1" slug work uid gid host
+    local release="$1" slug work uid gid host round="$3"
     model="$2"
     model_facts "$model"
     set_qemu_env
     slug="$(tr 'A-Z ' 'a-z-' <<<"$model" | tr -cd 'a-z0-9.-')"
     run_name="$(root_name "$release")/$slug"
     run_logs="$logs/$(root_name "$release")-$slug"
+    if [ "$runs" -gt 1 ]; then run_name+="#$round"; run_logs+="-$round"; fi
     mkdir -p "$run_logs"
     say "run $run_name: $model on Debian $release, $arch (logs: $run_logs)"
     # The machine's load beside the figures: every step runs emulated, so a busy host slows it.
@@ -689,7 +704,7 @@ run_one() {
     run_step diag step_diag 400
     run_step service step_service 1100
     run_step units step_units 300
-    run_step tests step_tests 14500
+    if [ "$skip_tests" = 0 ]; then run_step tests step_tests 14500; fi
     notes+=("$run_name: PlatformDetect: ${detected:-?}")
     notes+=("$run_name: diag: ${diag_said:-?}")
     notes+=("$run_name: apt candidates: ${apt_summary:-?}")
@@ -709,7 +724,9 @@ if [ "$build_only" = 1 ]; then say "roots ready in $cache"; exit 0; fi
 
 mkdir -p "$logs"
 for release in "${releases[@]}"; do
-    for model in "${models[@]}"; do run_one "$release" "$model"; done
+    for model in "${models[@]}"; do
+        for ((round = 1; round <= runs; round++)); do run_one "$release" "$model" "$round"; done
+    done
 done
 
 # Summary ------------------------------------------------------------------------------------
@@ -724,6 +741,12 @@ for line in "${results[@]}"; do
     fi
 done
 echo
+if [ "$runs" -gt 1 ]; then
+    # Each step's range over the runs of one release and model, and how many of them passed.
+    printf '%-40s %-14s %-7s %s\n' "release/model" "step" "passed" "seconds (min-max)"
+    for line in "${results[@]}"; do printf '%s\n' "$line"; done | step_ranges
+    echo
+fi
 for note in "${notes[@]}"; do printf '%s\n' "$note"; done
 echo
 say "logs: $logs"

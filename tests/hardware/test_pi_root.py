@@ -160,3 +160,27 @@ def test_both_tools_read_their_shared_options_alike(tool, args, status, said):
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == status, run.stderr
     assert said.format(tool=tool) in run.stdout + run.stderr
+
+
+def test_the_ranges_over_runs_say_how_many_passed(tmp_path):
+    """`--runs 3`'s summary gives each step's range of seconds beside how many runs passed it:
+    a run that failed fast (9.3 s) is in the range and counted out, not hidden by it."""
+    lines = ["bookworm/raspberry-pi-5#1|setup-first|PASS|85.4|log",
+             "bookworm/raspberry-pi-5#2|setup-first|PASS|101.2|log",
+             "bookworm/raspberry-pi-5#3|setup-first|FAIL|9.3|log",
+             "bookworm/raspberry-pi-5#1|demo|PASS|9.6|log",
+             "trixie/raspberry-pi-5#1|demo|FAIL|12.0|log"]
+    run = subprocess.run(["bash", "-c", f'. "{CHECKS}"; step_ranges'], input="\n".join(lines),
+                         capture_output=True, text=True, timeout=60)
+    rows = [line.split() for line in run.stdout.splitlines()]
+    assert rows == [["bookworm/raspberry-pi-5", "setup-first", "2", "of", "3", "9.3-101.2"],
+                    ["bookworm/raspberry-pi-5", "demo", "1", "of", "1", "9.6-9.6"],
+                    ["trixie/raspberry-pi-5", "demo", "0", "of", "1", "12.0-12.0"]], run.stderr
+
+
+@pytest.mark.parametrize("runs", ["0", "three", "100"])
+def test_runs_must_be_a_count(runs):
+    run = subprocess.run(["bash", str(ROOT / "tools" / "pi-root.sh"), "--runs", runs],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert f"--runs {runs}: give a whole number from 1 to 99" in run.stderr, run.stderr
