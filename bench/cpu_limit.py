@@ -22,6 +22,7 @@ own: a bench hands its process to ``exempt()``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -61,6 +62,7 @@ class CpuLimit:
         self.core = min(os.sched_getaffinity(0)) if core is None else core
         self.how, self.group, self._owner = how, group, owner
         self._stopped: list[int] = []  # the throttle's processes
+        self._signalling = threading.Lock()  # the throttle's signals and exempt() take turns
         self._throttle: threading.Thread | None = None
         self._closing = threading.Event()
         if not how:
@@ -156,8 +158,11 @@ class CpuLimit:
         os.sched_setaffinity(pid, range(os.cpu_count() or 1))
         if self.group:
             Path(self.group).parent.joinpath("cgroup.procs").write_text(str(pid))
-        elif pid in self._stopped:
-            self._stopped.remove(pid)
+        else:
+            with self._signalling:  # not stopped again once out
+                if pid in self._stopped:
+                    self._stopped.remove(pid)
+                    self._continue(pid)  # it may be in the stopped part of its period
 
     def _throttled(self, pid: int) -> None:
         self._stopped.append(pid)
@@ -179,11 +184,17 @@ class CpuLimit:
         self._signal(signal.SIGCONT)
 
     def _signal(self, sig: int) -> None:
-        for pid in list(self._stopped):
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                self._stopped.remove(pid)
+        with self._signalling:
+            for pid in list(self._stopped):
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    self._stopped.remove(pid)
+
+    @staticmethod
+    def _continue(pid: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
 
     # ------------------------------------------------------------------ ending it
 
@@ -192,6 +203,9 @@ class CpuLimit:
         self._closing.set()
         if self._throttle is not None:
             self._throttle.join(timeout=2)
+            with self._signalling:  # none left stopped, however the thread ended
+                for pid in self._stopped:
+                    self._continue(pid)
         if not (self.group and self._owner):
             return
         group = Path(self.group)
