@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.towers.tower import LEVELS, drop, heights_of
+from engine.towers.tower import LEVELS, cells_text, drop, heights_of
 from firmware.towers.sets import load_block_set
 from tests.support.finger import Finger, ended, two_lines_at_most, walking, walks
 from tests.support.person import Follow, Person
@@ -154,8 +154,11 @@ def _computer(walk: Walk, obs: dict) -> None:
         if obs["phase"] == "bonus":
             walk.take_colour("black")
         else:  # the pad whose block rests there as asked (two reds may differ in shape)
-            walk.take_pad(next(i for i, b in enumerate(look["pads"])
-                               if b and _spot_of(look, b["id"], tower, mark["cells"])))
+            fits = [i for i, b in enumerate(look["pads"])
+                    if b and _spot_of(look, b["id"], tower, mark["cells"])]
+            assert fits, (f"no block on the pads rests on {mark['cells']} as the computer "
+                          f"asks: the pads hold {look['pads']}")
+            walk.take_pad(fits[0])
     walk.finger.page.wait_for_selector("#drawing [data-corner]", timeout=30_000)
     walk.seen_corner = True
     if walk.follow.accepted() >= 6:  # mid-game: the asked block's place lit, its corner drawn
@@ -199,11 +202,52 @@ def _start(walk: Walk) -> None:
     raise AssertionError(f"the game did not start: {follow.problem!r}")
 
 
+def _made(look: dict) -> list[str]:
+    """The placements last made on each tower, as the table's words end with them."""
+    return [f"on tower {SEATS[t]} at {cells_text(frozenset(tuple(c) for c in p['at']))}"
+            for t in (0, 1) for p in look["towers"][t][-1:]]
+
+
+def _pick(walk: Walk) -> None:
+    """The table cannot tell which placement it saw: the chooser presses until the one the
+    hand made is lit, and holds it there (as a person who sees the block would)."""
+    follow, offer = walk.follow, walk.follow.offer
+    assert offer is not None
+    names, seat = offer["candidates"], offer["players"][0]
+    made = _made(walk.look())
+    target = next((i for i, words in enumerate(names)
+                   if any(f"{words};".count(f"{m};") for m in made)), None)
+    assert target is not None, f"the table offers {names}; the hand made {made}"
+    while follow.offer is not None and follow.offer["pick"] != target:
+        pick = follow.offer["pick"]
+        walk.finger.act(f'[data-reach="press-{seat}"]')
+        follow.until(lambda p=pick: follow.offer is None or follow.offer["pick"] != p,
+                     STEP_S, "the next placement lit")
+    walk.finger.act(f'[data-reach="hold-{seat}"]')
+
+
+def _agree(walk: Walk) -> None:
+    """Each tower as the table took it is the tower the hands built, cube for cube and
+    block for block: a wrong placement taken would later ask for a block that is not there."""
+    follow = walk.follow
+    if follow.offer is not None or follow.over is not None or follow.obs["phase"] == "over":
+        return
+    look = walk.look()
+    for t, seat in enumerate(SEATS):
+        took = sorted(sorted(map(tuple, b["cells"])) for b in follow.obs["towers"][seat])
+        built = sorted(sorted(map(tuple, p["at"])) for p in look["towers"][t])
+        assert took == built, f"tower {seat}: the table took {took}, the hands built {built}"
+
+
 def _step(walk: Walk, solo: bool) -> None:
     follow = walk.follow
     obs = follow.obs
     if follow.offer is not None and follow.offer["kind"] == "choose":
-        walk.finger.act(f'[data-reach="hold-{follow.offer["players"][0]}"]')
+        before = follow.accepted()
+        _pick(walk)
+        follow.until(lambda: follow.accepted() > before or follow.over, STEP_S,
+                     "the placement held")
+        _agree(walk)
         return
     computer = solo and (
         (obs["phase"] == "choose" and obs["active"] == "B")
@@ -219,6 +263,7 @@ def _step(walk: Walk, solo: bool) -> None:
         _person(walk, obs)
     follow.until(lambda: follow.accepted() > before or follow.over or follow.offer, STEP_S,
                  "the table taking the move")
+    _agree(walk)
 
 
 def _walk(browser, state_dir: Path, viewport: dict, *flags: str) -> dict:
