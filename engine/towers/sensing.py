@@ -145,8 +145,10 @@ def zone_actions(state: TowersState, zone: Counter[Colour | str]) -> tuple[Actio
         actions += [PutBack(b) for b in ids[zone.get(colour, 0):]]
     for colour, n in zone.items():
         for _ in range(n - len(want.get(colour, []))):
-            spare = [b for b in state.pile if state.block(b).colour is colour
-                     and all(getattr(a, "block", None) != b for a in actions)]
+            # which block of the colour it is the pads cannot tell: the set's first in the
+            # pile (not the order blocks went back in), as the simulated hands fetch
+            spare = [b.id for b in state.game.block_set.of_colour(colour) if b.id in state.pile
+                     and all(getattr(a, "block", None) != b.id for a in actions)]
             if not spare and colour is Colour.BLACK:
                 raise BlockNotAvailableError(
                     "a black block is never chosen: a flat tower earns the other player "

@@ -17,7 +17,7 @@ from engine.errors import (
 )
 from engine.players import Player
 from engine.reading import Reading, Takeback
-from engine.towers.actions import Choose, Place, Take
+from engine.towers.actions import Choose, Place, PutBack, Take, Timeout
 from engine.towers.blocks import Colour
 from engine.towers.placement import (
     find_placement,
@@ -207,3 +207,20 @@ def test_a_settled_view_reads_as_actions_a_takeback_or_what_is_wrong(game):
         read_view(history, actions, TowersView((frozenset(), bar - cells("a1:1")), pads))
     assert next_fix(history[-1], TowersView((frozenset(), bar - cells("a1:1")), pads)) == \
         (B, (0, 0, 0), False)
+
+
+def test_a_colour_on_a_pad_reads_as_the_sets_first_block_of_it_whatever_went_back(game):
+    """The pads weigh colours only, so the table guesses which block of a colour came: the
+    set's first in the pile, however blocks went back to it (a block put back, a lost
+    turn's). The simulated hands fetch so too; were the guess to follow the order blocks
+    went back in, the table's red would be another shape than the hands' one, and the
+    computer would ask for a shape that is not on the pads."""
+    empty = (frozenset(), frozenset())
+    s = game.new_initial_state(first=A)
+    back = s.apply_action(Choose("R01")).apply_action(PutBack("R01"))
+    assert back.pile[-1] == "R01"  # the pile keeps the order blocks went back in
+    red = TowersView(empty, (Colour.RED, None))
+    assert read_view([back], [], red) == Reading(actions=(Choose("R01"),))
+    lost = s.apply_action(Choose("R01")).apply_action(Timeout())  # (roles swap)
+    assert lost.pile[-1] == "R01"
+    assert read_view([lost], [], red) == Reading(actions=(Choose("R01"),))
