@@ -417,6 +417,24 @@ def test_a_refusal_of_the_computers_towers_move_does_not_say_the_turn_line_again
             assert part not in said, (part, said)
 
 
+def test_a_block_of_the_asked_colour_but_another_shape_is_told_as_such(block_set):
+    """The pads weigh colours only: the red a person set there may be another shape than
+    the one the computer planned for. Told "asked for this block elsewhere: place it on the
+    lit rods", they were sent to rods that block cannot cover; the shape is what differs,
+    and another red of the lit shape from the pile will do (the record follows the shape)."""
+    from engine.towers.actions import Place
+    from engine.towers.game import TowersGame
+    from firmware.towers.solo import differs
+
+    pos = TowersGame(block_set).new_initial_state(first=Player.A)
+    line = frozenset({(0, 0, 0), (0, 1, 0), (0, 2, 0)})  # R01: three in a row
+    bend = frozenset({(0, 0, 0), (1, 0, 0), (1, 1, 0)})  # R02: a bend
+    said = differs(pos, (Take("R01"), Place(Player.B, "R01", line)),
+                   Place(Player.B, "R02", bend))
+    assert "another shape" in said and "elsewhere" not in said, said
+    assert "pile" in said, said
+
+
 def test_the_computers_asked_move_outlives_a_restart(tmp_path, monkeypatch):
     """Its search is capped in time, so after a restart it might choose another move: the
     one it asked is kept and asked again (a newcomer saw the maze's asked wall turn into a
