@@ -435,6 +435,33 @@ def test_a_block_of_the_asked_colour_but_another_shape_is_told_as_such(block_set
     assert "pile" in said, said
 
 
+@pytest.mark.processes
+def test_the_lit_shape_from_the_pile_makes_the_computers_move_when_the_zones_red_is_another(
+        block_set, tmp_path, monkeypatch):
+    """On the table: the person sets a red on a pad (another red than the table's guess),
+    the computer plans for the guessed one. That red on the lit rods' tower is refused in
+    words that name the shape; a red of the lit shape, fetched from the pile, is its move."""
+    from engine.towers.actions import Place
+
+    t = TowersHarness(block_set, tmp_path)
+    computer = t.pos.active.other  # the person chooses; the computer takes first
+    line = frozenset({(0, 0, 0), (0, 1, 0), (0, 2, 0)})  # R01's shape
+    monkeypatch.setattr(Computer, "_search_move", lambda self, table, seat: (
+        Take("R01"), Place(seat, "R01", line)))
+    t.table.solo = Computer(Solo(computer, 1), "towers")
+    t.start_play()
+    pads = t.deal("R01", "G01")  # the pads weigh a red and a green
+    assert [a.block for a in t.table.solo.asked if isinstance(a, Take)] == ["R01"]
+    towers = list(t.towers())
+    towers[computer.index] = frozenset({(0, 0, 0), (1, 0, 0), (1, 1, 0)})  # a bent red
+    t.see(towers, (None, pads[1]))
+    assert t.table.state == "repair" and "another shape" in t.table.problem, t.table.problem
+    towers[computer.index] = line  # the bent one back to the pile, the straight one fetched
+    t.see(towers, (None, pads[1]))
+    placed = [pb.block.id for pb in t.pos.tower(computer).blocks]
+    assert t.table.state == "play" and placed == ["R01"], (t.table.problem, placed)
+
+
 def test_the_computers_asked_move_outlives_a_restart(tmp_path, monkeypatch):
     """Its search is capped in time, so after a restart it might choose another move: the
     one it asked is kept and asked again (a newcomer saw the maze's asked wall turn into a
