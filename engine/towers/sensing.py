@@ -147,7 +147,8 @@ def zone_actions(state: TowersState, zone: Counter[Colour | str]) -> tuple[Actio
         for _ in range(n - len(want.get(colour, []))):
             # which block of the colour it is the pads cannot tell: the set's first in the
             # pile (not the order blocks went back in), as the simulated hands fetch
-            spare = [b.id for b in state.game.block_set.of_colour(colour) if b.id in state.pile
+            ordered = state.game.block_set.of_colour(colour) if isinstance(colour, Colour) else ()
+            spare = [b.id for b in ordered if b.id in state.pile
                      and all(getattr(a, "block", None) != b.id for a in actions)]
             if not spare and colour is Colour.BLACK:
                 raise BlockNotAvailableError(

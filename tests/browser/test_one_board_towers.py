@@ -227,16 +227,28 @@ def _pick(walk: Walk) -> None:
 
 
 def _agree(walk: Walk) -> None:
-    """Each tower as the table took it is the tower the hands built, cube for cube and
-    block for block: a wrong placement taken would later ask for a block that is not there."""
+    """Each tower as the table took it comes to be the tower the hands built, cube for cube
+    and block for block: a wrong placement taken would later ask for a block that is not
+    there. (A take and its placement are two events: the second may still be on its way.)"""
     follow = walk.follow
-    if follow.offer is not None or follow.over is not None or follow.obs["phase"] == "over":
-        return
-    look = walk.look()
-    for t, seat in enumerate(SEATS):
-        took = sorted(sorted(map(tuple, b["cells"])) for b in follow.obs["towers"][seat])
-        built = sorted(sorted(map(tuple, p["at"])) for p in look["towers"][t])
-        assert took == built, f"tower {seat}: the table took {took}, the hands built {built}"
+    seen: list[str] = []
+
+    def agree() -> bool:
+        if follow.offer is not None or follow.over is not None or follow.obs["phase"] == "over":
+            return True
+        look = walk.look()
+        seen.clear()
+        for t, seat in enumerate(SEATS):
+            took = sorted(sorted(map(tuple, b["cells"])) for b in follow.obs["towers"][seat])
+            built = sorted(sorted(map(tuple, p["at"])) for p in look["towers"][t])
+            if took != built:
+                seen.append(f"tower {seat}: the table took {took}, the hands built {built}")
+        return not seen
+
+    try:
+        follow.until(agree, STEP_S, "the table's towers to be the hands' ones")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; {'; '.join(seen)}") from None
 
 
 def _step(walk: Walk, solo: bool) -> None:
