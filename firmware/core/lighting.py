@@ -50,14 +50,12 @@ class Lighting(Generic[V, S]):
             places = table.light_places(strip["strip"], len(strip["colours"]))
             if places is not None:
                 strip["places"] = places
-            says = self._ring_words(strip["owner"]) if strip["strip"] == "ring" else ""
-            if says:
-                strip["says"] = says
+            if strip["strip"] == "ring" and table.solo is not None:
+                says = table.solo.ring_words(table, strip["owner"])
+                piece = table.solo.ring_piece(table, strip["owner"])
+                if says:
+                    strip["says"] = says
+                if piece:
+                    strip["piece"] = piece
         self.told = table.event("lights", strips=strips)
         table.emit(self.told)
-
-    def _ring_words(self, owner: str) -> str:
-        """What seat ``owner``'s ring tells of the far seat's asked move (or of the person's
-        hint), in words (``FarSeat.ring_words``); "" with no far seat."""
-        table = self._table
-        return "" if table.solo is None else table.solo.ring_words(table, owner)

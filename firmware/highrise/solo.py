@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from firmware.highrise.table import HighriseTable
 
 __all__ = ["asks", "differs", "hand", "hands_free", "lights", "notation", "read",
-           "ring_words", "same", "searched", "shown", "together", "where", "words"]
+           "ring_piece", "ring_words", "same", "searched", "shown", "together", "where", "words"]
 
 
 def words(pos: HighriseState, actions: tuple) -> str:
@@ -56,6 +56,12 @@ def ring_words(pos: HighriseState, actions: tuple, *, by: str) -> str:
     hint's line already says the square and who asks."""
     size = actions[0].size
     return f"the ring shows a {size.label} pyramid ({counted(size.value, 'pip')})"
+
+
+def ring_piece(pos: HighriseState, actions: tuple) -> str:
+    """The size the ring asks for, as a value: the page's hands choose it for the tap."""
+    size: Size = actions[0].size
+    return size.label
 
 
 def notation(pos: HighriseState, actions: tuple) -> str:

@@ -233,16 +233,29 @@ class FarSeat:
     def ring_words(self, table: CoreTable[V, S], owner: str) -> str:
         """What seat ``owner``'s ring tells of the asked move (or of the person's hint), in
         words, for a game whose solo module has ``ring_words`` (High Rise's pyramid size);
-        "" for any other ring. Lit as ``overlay`` lights them: the asked move, else a hint."""
+        "" for any other ring."""
         say: Callable[..., str] | None = getattr(self.rules, "ring_words", None)
-        if say is None or not self.showing(table):
-            return ""
+        lit = self._ring_lit(table, owner)
+        return "" if say is None or lit is None else say(table.position, lit[0], by=lit[1])
+
+    def ring_piece(self, table: CoreTable[V, S], owner: str) -> str:
+        """Which piece seat ``owner``'s ring asks for, as a value (High Rise: "medium"),
+        for the page's hands to take up; "" for any other ring. The page alone hears it
+        (the ``lights`` event), as the size stays hidden from everyone else."""
+        piece: Callable[..., str] | None = getattr(self.rules, "ring_piece", None)
+        lit = self._ring_lit(table, owner)
+        return "" if piece is None or lit is None else piece(table.position, lit[0])
+
+    def _ring_lit(self, table: CoreTable[V, S], owner: str) -> tuple[tuple[Any, ...], str] | None:
+        """The actions seat ``owner``'s ring shows and who asks them ("" for a hint), as
+        ``overlay`` lights them: the asked move, else a hint; None: nothing of ours."""
+        if not self.showing(table):
+            return None
         if self.asked:
-            return say(table.position, self.asked, by=self.called) \
-                if owner == self.seat.value else ""
+            return (self.asked, self.called) if owner == self.seat.value else None
         if self.hinted and owner == self.person.value:
-            return say(table.position, self.hinted, by="")
-        return ""
+            return self.hinted, ""
+        return None
 
     def chosen(self, pos: State, reading: Reading) -> tuple[Any, ...]:
         """Of the moves a reading may be (a block resting above the rods), the one the far

@@ -105,15 +105,26 @@ def _covered(page) -> None:
     assert page.query_selector("#drawing [data-value]") is None, "a hidden value drawn"
 
 
-def _place(finger: Finger, follow: Follow, seat: str, size: str, square: str) -> None:
-    """The size tapped in the bar unless it is the one chosen already, then the square."""
+def _place(finger: Finger, follow: Follow, seat: str, size: str, square: str,
+           asked: bool = False) -> None:
+    """The size tapped in the bar unless it is the one chosen already, then the square.
+    ``asked``: the computer's pyramid, whose size the bar has chosen already as the ring
+    asks it (where it kept the last one, a tap on the square put the wrong size)."""
     before = follow.accepted()
     # the bar's sizes are the mover's once the hands follow the turn (the other's may have
     # none of that size left: greyed out, a tap on it does nothing)
     finger.page.wait_for_selector(f'#hands [data-hands-of="{seat}"]', timeout=30_000)
     chosen = f'[data-reach="size-{size}"]'
     finger.page.wait_for_selector(f"{chosen}:not([disabled])", timeout=30_000)
-    if finger.page.get_attribute(chosen, "aria-pressed") != "true":
+    if asked:
+        try:
+            finger.page.wait_for_selector(f'{chosen}[aria-pressed="true"]', timeout=30_000)
+        except Exception:
+            pressed = finger.page.get_attribute('[data-reach^="size-"][aria-pressed="true"]',
+                                                "data-reach")
+            raise AssertionError(f"the computer asks for a {size} pyramid; the bar has "
+                                 f"{pressed} chosen") from None
+    elif finger.page.get_attribute(chosen, "aria-pressed") != "true":
         finger.act(chosen)
     finger.act(f'#drawing [data-tap="{square}"]')
     follow.until(lambda: follow.accepted() > before or follow.over, 60, f"{size} {square} taken")
@@ -139,7 +150,7 @@ def _play(finger: Finger, follow: Follow, solo: bool, pictures: Pictures) -> Non
             square = SQUARES[turn % len(SQUARES)]
             turn += 1
         left[seat][size] -= 1
-        _place(finger, follow, seat, size, square)
+        _place(finger, follow, seat, size, square, asked=solo and seat == "B")
 
 
 def _nothing_told_early(events: list[dict]) -> None:

@@ -55,6 +55,9 @@ def test_high_rise_alone_a_wrong_size_is_refused_and_the_asked_size_stays_said(t
     size = wanted.size
     assert ring.get("says") == (f"the ring shows a {size.label} pyramid "
                                 f"({counted(size.value, 'pip')})")
+    assert ring.get("piece") == size.label  # as a value too, for the page's hands to choose
+    person = next(s for s in t.events[-1]["strips"] if s["strip"] == "ring" and s["owner"] == "A")
+    assert "piece" not in person and "says" not in person
 
 
 def test_high_rise_alone_a_pyramid_on_another_square_is_refused_naming_both(tmp_path):

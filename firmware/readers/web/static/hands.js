@@ -28,8 +28,10 @@ import { html } from "./svg.js";
  * to say it of the other hand. Where the game's drawing is its one board (table.js `oneBoard`:
  * `drawn`), the module says what a tap on one of the drawing's places does (`onPlace`) and
  * draws no board of its own; elsewhere (a game drawn in words only, the tests' toy) it does.
+ * `asks`: the piece each seat's ring asks for now, by seat (High Rise: the size the computer
+ * asks for, or a hint's), for hands that choose what a tap puts to take it up.
  * @typedef {{drawHands(table: HandsTable, seat: string, act: Act, obs: Observation | null,
- *   name: string, drawn?: boolean): Element, holding?(table: HandsTable, seat: string,
+ *   name: string, drawn?: boolean, asks?: Record<string, string>): Element, holding?(table: HandsTable, seat: string,
  *   obs: Observation | null): string, onPlace?(table: HandsTable, seat: string, act: Act,
  *   place: string): void}} HandsModule
  */
@@ -54,7 +56,8 @@ const panel = /** @type {HTMLElement} */ (document.getElementById("hands"));
  *   draw: HandsModule["drawHands"] | null, holding: HandsModule["holding"] | null,
  *   onPlace: HandsModule["onPlace"] | null, token: string,
  *   obs: Observation | null, names: Record<string, string>, moved: string | null,
- *   guest: boolean, drawing: string, next: string | null, mine: string | null}}
+ *   guest: boolean, drawing: string, next: string | null, mine: string | null,
+ *   asks: Record<string, string>}}
  * ``guest``: the hands' view was refused this page (no PIN's session): it asks no more
  * until a session begins. ``drawing``: the game's page module (the events' ``page``), which
  * says whether the drawing is the board a person taps. ``next``: a place tapped while an act
@@ -63,7 +66,7 @@ const panel = /** @type {HTMLElement} */ (document.getElementById("hands"));
  */
 const hands = { table: null, seat: "A", follow: true, turn: null, acts: 0, busy: false, said: "",
   page: null, draw: null, holding: null, onPlace: null, token: "", obs: null, names: {},
-  moved: null, guest: false, drawing: "", next: null, mine: null };
+  moved: null, guest: false, drawing: "", next: null, mine: null, asks: {} };
 
 /** A seat as the game names it ("player A"; the maze's roles: "the Architect").
  * @param {string} seat */
@@ -330,7 +333,8 @@ async function draw() {
   const [head, warning] = whose(); // the warning under the board the wrong hands act on
   const seat = seatNow();
   panel.replaceChildren(head, seats(), said, ...otherHands(table, seat),
-    hands.draw(table, seat, act, observed(table), nameOf(seat), oneBoard(hands.drawing)),
+    hands.draw(table, seat, act, observed(table), nameOf(seat), oneBoard(hands.drawing),
+      hands.asks),
     ...(warning ? [warning] : []),
     buttons(), sweeps());
   panel.hidden = false;
@@ -361,6 +365,18 @@ function lookAgain() {
   });
 }
 
+/** The piece each seat's ring asks for, by seat, from a ``lights`` event's strips (a value
+ * beside the ring's words: firmware/core/lighting.py).
+ * @param {unknown} strips @returns {Record<string, string>} */
+function piecesAsked(strips) {
+  /** @type {Record<string, string>} */
+  const asks = {};
+  for (const strip of Array.isArray(strips) ? strips : []) {
+    if (strip?.strip === "ring" && typeof strip.piece === "string") asks[strip.owner] = strip.piece;
+  }
+  return asks;
+}
+
 // Listening from the start: the table's first events (its whole state) may come before the
 // look's answer does.
 window.addEventListener("obelisk:event", (e) => { // the game's board size, whose turn
@@ -380,9 +396,12 @@ window.addEventListener("obelisk:event", (e) => { // the game's board size, whos
   if (e.detail.event === "accepted") hands.moved = e.detail.player;
   else if (["takeback", "start", "game_over"].includes(e.detail.event)) hands.moved = null;
   if (e.detail.observation) hands.obs = e.detail.observation;
+  const asks = e.detail.event === "lights" ? piecesAsked(e.detail.strips) : null;
+  const asked = asks !== null && JSON.stringify(asks) !== JSON.stringify(hands.asks);
+  if (asked) hands.asks = asks;
   if (hands.busy) return;
   if (hands.table && MOVED_ON.has(e.detail.event)) lookAgain(); // the set too, as it stands
-  else if (turn !== undefined || e.detail.observation) draw();
+  else if (turn !== undefined || e.detail.observation || asked) draw();
 });
 
 // The controls tell when this phone's PIN session begins or ends: the panel comes at once

@@ -31,9 +31,23 @@ const shortPyramid = (pyramid) => pyramid.replace(/^(\S+) (\S)\S*$/, (_, seat, s
  * back to small, and the next tap set the wrong size). */
 const SIZE_KEPT = "obelisk-highrise-size";
 const SIZES = ["small", "medium", "large"];
-/** @type {{size: string, lean: string | null}} */
+/** @type {{size: string, lean: string | null, asked: string}} */
 const chosen = { size: SIZES.find((s) => s === sessionStorage.getItem(SIZE_KEPT)) || "small",
-  lean: null };
+  lean: null, asked: "" };
+
+/** The size a ring asks for (the computer's pyramid, or a hint's) becomes the size chosen
+ * when the ask comes, as a person reads it off the ring and picks that pyramid up; the
+ * person may choose another after. (It stayed where it was, and a tap put the wrong size.)
+ * @param {string} seat @param {Record<string, string>} asks */
+function takeUpAsked(seat, asks) {
+  const size = asks[seat] || "";
+  if (size === chosen.asked) return;
+  chosen.asked = size;
+  if (SIZES.includes(size)) {
+    chosen.size = size;
+    sessionStorage.setItem(SIZE_KEPT, size);
+  }
+}
 
 /** The square a lean's first tap picked, while the second is to pick (null: none): the
  * drawing marks where it may lean onto. */
@@ -108,8 +122,10 @@ function leanWords() {
  * @param {import("./hands.js").Act} act
  * @param {unknown} _obs  (the board is the hands' own)
  * @param {string} who  the seat's name ("player A")
- * @param {boolean} [drawn]  the drawing is the board a person taps */
-export function drawHands(table, seat, act, _obs, who, drawn = false) {
+ * @param {boolean} [drawn]  the drawing is the board a person taps
+ * @param {Record<string, string>} [asks]  the size each seat's ring asks for now */
+export function drawHands(table, seat, act, _obs, who, drawn = false, asks = {}) {
+  takeUpAsked(seat, asks);
   const left = table.supply[seat];
   const sizes = html("div", { class: "hands-sizes" }, `${capital(who)}'s pyramids: `,
     ...SIZES.map((size) => button(`${size} (${left[size]} left)`,
