@@ -94,6 +94,11 @@ def _wall(finger: Finger, follow: Follow) -> None:
     follow.until(lambda: follow.offer and follow.offer["kind"] == "choose", 60,
                  "the wall's facing offered")
     page = finger.page
+    # the buttons the offer waits for stand out in the bar, and only those
+    page.wait_for_selector('#reach-buttons [data-reach="hold-B"].asked', timeout=30_000)
+    standing = page.eval_on_selector_all("#reach-buttons button.asked",
+                                         "(bs) => bs.map((b) => b.dataset.reach)")
+    assert sorted(standing) == ["hold-B", "press-B"], standing
     page.wait_for_selector(f'#drawing .wall.wood[data-square="{WALL}"][data-orientation]',
                            timeout=30_000)
     first = page.get_attribute(f'#drawing .wall.wood[data-square="{WALL}"]', "data-orientation")

@@ -15,11 +15,12 @@ on a tower with the rod of its corner marked.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from engine.towers.tower import LEVELS, cells_text, drop, heights_of
+from engine.towers.tower import LEVELS, drop, heights_of
 from firmware.towers.sets import load_block_set
 from tests.support.finger import Finger, ended, two_lines_at_most, walking, walks
 from tests.support.person import Follow, Person
@@ -202,22 +203,46 @@ def _start(walk: Walk) -> None:
     raise AssertionError(f"the game did not start: {follow.problem!r}")
 
 
-def _made(look: dict) -> list[str]:
-    """The placements last made on each tower, as the table's words end with them."""
-    return [f"on tower {SEATS[t]} at {cells_text(frozenset(tuple(c) for c in p['at']))}"
-            for t in (0, 1) for p in look["towers"][t][-1:]]
+def _kind(cubes) -> frozenset:
+    """The shape of a placement's cubes, moved to the tower's corner and its lowest level
+    (as a block's ``orientations`` are)."""
+    low = [min(c[i] for c in cubes) for i in range(3)]
+    return frozenset(tuple(c[i] - low[i] for i in range(3)) for c in cubes)
+
+
+def _offered(words: str) -> tuple[str, frozenset]:
+    """The tower and cubes of a placement the table offers, read off its words ("place a
+    green block on tower B at b1 level 10, a2 level 10; player A gets the other ...")."""
+    tower, at = re.search(r"on tower ([AB]) at ([^;]*)", words).groups()
+    return tower, frozenset(("abc".index(col), int(row) - 1, int(level) - 1)
+                            for col, row, level in re.findall(r"([abc])(\d) level (\d+)", at))
 
 
 def _pick(walk: Walk) -> None:
     """The table cannot tell which placement it saw: the chooser presses until the one the
-    hand made is lit, and holds it there (as a person who sees the block would)."""
+    hand made is lit (that very one, else the one of its shape and height: above the rods
+    the table offers one of each outcome), and holds it there, as a person who sees the
+    block would."""
     follow, offer = walk.follow, walk.follow.offer
     assert offer is not None
     names, seat = offer["candidates"], offer["players"][0]
-    made = _made(walk.look())
-    target = next((i for i, words in enumerate(names)
-                   if any(f"{words};".count(f"{m};") for m in made)), None)
+    look = walk.look()
+    last = [(SEATS[t], p) for t in (0, 1) for p in look["towers"][t][-1:]]
+    made = [(seat, frozenset(tuple(c) for c in p["at"])) for seat, p in last]
+    offered = [_offered(words) for words in names]
+    target = next((i for i, o in enumerate(offered) if o in made), None)
+    if target is None:  # its block, turned and set elsewhere as high: the same outcome
+        target = next((i for i, (tower, cubes) in enumerate(offered) for seat, p in last
+                       if tower == seat and min(c[2] for c in cubes) == min(c[2] for c in p["at"])
+                       and _kind(cubes) in load_block_set()[p["id"]].orientations), None)
     assert target is not None, f"the table offers {names}; the hand made {made}"
+    # the buttons the offer waits for stand out in the bar, and only those
+    page = walk.finger.page
+    page.wait_for_selector(f'#reach-buttons [data-reach="hold-{seat}"].asked', timeout=30_000)
+    standing = page.eval_on_selector_all("#reach-buttons button.asked",
+                                         "(bs) => bs.map((b) => b.dataset.reach)")
+    wanted = [f"hold-{seat}"] if len(names) == 1 else [f"press-{seat}", f"hold-{seat}"]
+    assert sorted(standing) == sorted(wanted), standing
     while follow.offer is not None and follow.offer["pick"] != target:
         pick = follow.offer["pick"]
         walk.finger.act(f'[data-reach="press-{seat}"]')
@@ -226,10 +251,19 @@ def _pick(walk: Walk) -> None:
     walk.finger.act(f'[data-reach="hold-{seat}"]')
 
 
+def _seen(tower: list[dict], cells: str) -> list:
+    """A tower's blocks as the rods tell them: each block's shape and its cubes on the rods
+    (none for a block wholly above them), in a set order."""
+    blocks = load_block_set()
+    return sorted((blocks[b["id"]].kind[1],
+                   sorted(tuple(c) for c in b[cells] if c[2] < LEVELS)) for b in tower)
+
+
 def _agree(walk: Walk) -> None:
-    """Each tower as the table took it comes to be the tower the hands built, cube for cube
-    and block for block: a wrong placement taken would later ask for a block that is not
-    there. (A take and its placement are two events: the second may still be on its way.)"""
+    """Each tower as the table took it comes to be the tower the hands built, block for
+    block and cube for cube on the rods: a wrong placement taken would later ask for a block
+    that is not there. (A take and its placement are two events: the second may still be on
+    its way.)"""
     follow = walk.follow
     seen: list[str] = []
 
@@ -239,8 +273,8 @@ def _agree(walk: Walk) -> None:
         look = walk.look()
         seen.clear()
         for t, seat in enumerate(SEATS):
-            took = sorted(sorted(map(tuple, b["cells"])) for b in follow.obs["towers"][seat])
-            built = sorted(sorted(map(tuple, p["at"])) for p in look["towers"][t])
+            took = _seen(follow.obs["towers"][seat], "cells")
+            built = _seen(look["towers"][t], "at")
             if took != built:
                 seen.append(f"tower {seat}: the table took {took}, the hands built {built}")
         return not seen

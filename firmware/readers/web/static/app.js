@@ -484,13 +484,20 @@ function askedAfar() {
 function renderOffer() {
   const offer = page.offer && !(page.offer.afar && askedAfar()) ? page.offer : null;
   $("offer").hidden = !offer;
-  if (!offer) return;
+  if (!offer) {
+    delete $("offer").dataset.presses;
+    return;
+  }
   const who = offer.players.map(nameOf).join(" and ");
   /** @type {Record<string, string>} */
   const words = { choose: "press to show the next, hold to pick", takeback: offer.afar
     ? "a press of your button asks the other table to take it back" : "press your button to take it back",
     bonus: "place a black block, or press your button to decline" };
   const only = offer.kind === "choose" && offer.candidates.length === 1;
+  // the buttons the offer waits for, by the bar's names (reach.js makes them stand out)
+  const presses = offer.kind !== "choose" ? ["press"] : only ? ["hold"] : ["press", "hold"];
+  $("offer").dataset.presses = offer.players.flatMap((p) => presses.map((k) => `${k}-${p}`))
+    .join(" ");
   const what = only ? "hold your button if it was this" : words[offer.kind] || offer.kind;
   // the computer presses no button: the person presses its seat's for it
   const mine = offer.players.length > 1 ? "your button and " : "";

@@ -67,14 +67,17 @@ function fill() {
     say.hidden = !said;
     room();
   }
+  const asked = awaited();
   const now = JSON.stringify(found.map(([original, words, name]) => [words, name,
-    original.getAttribute("aria-pressed"), original.hasAttribute("disabled")]));
+    original.getAttribute("aria-pressed"), original.hasAttribute("disabled"), asked.has(name)]));
   if (now === drawn && row.childElementCount === found.length) return;
   drawn = now;
   const names = found.map(([, , name]) => name);
   const kept = [...row.children].map((b) => /** @type {HTMLElement} */ (b));
   if (kept.length === names.length && kept.every((b, i) => b.dataset.reach === names[i])) {
-    found.forEach(([original, words], i) => standFor(kept[i], original, words));
+    found.forEach(([original, words, name], i) => {
+      standFor(kept[i], original, words).classList.toggle("asked", asked.has(name));
+    });
     return;
   }
   row.replaceChildren(...found.map(([original, words, name]) => {
@@ -87,8 +90,17 @@ function fill() {
         : standIns().find(([, , n]) => n === name)?.[0];
       now?.click();
     });
+    button.classList.toggle("asked", asked.has(name));
     return standFor(button, original, words);
   }));
+}
+
+/** The table's buttons an offer waits for ("press-A", "hold-A"), as app.js names them on the
+ * offer: they stand out in the bar, where alike they were read past. */
+function awaited() {
+  const offer = document.querySelector("#offer:not([hidden])");
+  const names = offer instanceof HTMLElement ? offer.dataset.presses || "" : "";
+  return new Set(names.split(" ").filter(Boolean));
 }
 
 /** A stand-in's words and state as its original's now: pressed, greyed out (and why).
@@ -146,11 +158,11 @@ $("turn").addEventListener("click", () => {
   if ($("turn").parentElement === line) $("turn").classList.toggle("whole");
 });
 // the panels the bar stands in for change between the table's events (a PIN taken, the
-// controls' status asked again, the hands drawn after an act)
+// controls' status asked again, the hands drawn after an act), and an offer comes or goes
 const watch = new MutationObserver(() => { if (!bar.hidden) fill(); });
-for (const id of ["controls", "hands"]) {
+for (const id of ["controls", "hands", "offer"]) {
   watch.observe($(id), { childList: true, subtree: true, attributes: true,
-    attributeFilter: ["hidden", "aria-pressed", "disabled"] });
+    attributeFilter: ["hidden", "aria-pressed", "disabled", "data-presses"] });
 }
 addEventListener("resize", () => { if (!bar.hidden) room(); });
 // the bar taller or shorter (a button more, the turn line wrapping, shown whole): the page's
