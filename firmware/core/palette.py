@@ -25,6 +25,7 @@ MISSING: RGB = (0, 0, 255)  # must be put back
 PICK: RGB = (255, 255, 255)  # the candidate a hold would choose
 CANDIDATE: RGB = (0, 0, 200)  # another candidate, or where a lifted piece may go
 WARN: RGB = (255, 120, 0)  # a draw; a warning (a capstone that must come off)
+FACED: RGB = (255, 200, 0)  # the squares a maze wall shuts off, while its facing is chosen
 DIM: RGB = (20, 20, 20)  # paused
 OPTION: RGB = (60, 60, 60)  # an option shown before a game
 SAND: RGB = (255, 170, 40)  # the hourglass running

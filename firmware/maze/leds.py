@@ -84,7 +84,8 @@ def frame(table: LitTable, now: float, ring_pixels: int) -> Frame:
 
 def _light_candidates(table: LitTable, leds: Frame) -> None:
     """The candidates to pick from: a claim white (picked) or blue, and only the picked
-    wall, its square white and the squares it shuts off red."""
+    wall, its square white and the squares it shuts off yellow (red would say they must
+    be cleared)."""
     for i, (action,) in enumerate(table.candidates):
         picked = i == table.pick
         if isinstance(action, PlaceWall):
@@ -102,4 +103,4 @@ def _light_wall(wall: PlaceWall, leds: Frame) -> None:
     for side in wall.orientation.sides:
         n = (r + side.value[0], c + side.value[1])
         if 0 <= n[0] < SIZE and 0 <= n[1] < SIZE:
-            leds[_at(n)] = palette.EXTRA
+            leds[_at(n)] = palette.FACED

@@ -73,8 +73,8 @@ def test_a_wall_is_turned_with_the_button_and_confirmed_by_holding(t):
     (first,) = t.table.candidates[0]
     assert frame[("board", "", 5 * 8 + 3)] == (255, 255, 255)          # the wall's square
     for side in first.orientation.sides:                               # and what it shuts
-        r, c = 5 + side.value[0], 3 + side.value[1]
-        assert frame[("board", "", r * 8 + c)] == (255, 0, 0)
+        r, c = 5 + side.value[0], 3 + side.value[1]  # off: not in the red of a piece that
+        assert frame[("board", "", r * 8 + c)] == (255, 200, 0)       # must come off
     t.press("A")                                   # not the Maze Master's button
     assert t.table.pick == 0
     t.pick("B", PlaceWall(sq("d6"), Orientation.SW))
