@@ -130,3 +130,18 @@ def test_what_the_hands_could_not_do_is_said_in_the_bar(browser, tmp_path, viewp
         page.wait_for_selector("#reach-say", state="hidden", timeout=30_000)
     finally:
         played.stop()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL], ids=["390x844", "360x640"])
+def test_the_key_to_the_stones_shapes_is_in_view_above_the_bar(browser, tmp_path, viewport):
+    """Which shape is which stone (a flat cornerstone, a keystone, a capstone) stood in a
+    legend under the drawing: on a small phone it lay under the bar, out of sight while a
+    person played. It is drawn in the drawing now, under the board, clear of the bar."""
+    with fed(browser, tmp_path / "table", TABLE, shown="player B", viewport=viewport) as page:
+        boxes = page.evaluate("""() => [...document.querySelectorAll('#drawing .key-item')]
+            .map((k) => { const r = k.getBoundingClientRect();
+                          return { name: k.textContent, bottom: r.bottom, top: r.top }; })""")
+        bar = page.evaluate("() => document.getElementById('reach').getBoundingClientRect().top")
+    names = TABLE["observation"]["names"].values()
+    assert sorted(b["name"].strip() for b in boxes) == sorted(names), boxes
+    assert all(b["top"] >= 0 and b["bottom"] <= bar for b in boxes), (boxes, bar)

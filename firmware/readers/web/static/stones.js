@@ -76,8 +76,34 @@ export function draw(view) {
   outlineView(b, view);
   glowOn(b, view.lights || []);
   drawSet(b, view, shapes);
+  drawKey(b, seen, shapes);
   tapTargets(b.root, squaresOf(b, view), view.tap);
   return b.root;
+}
+
+const KEY = 22; // the key's row under the board's letters
+
+/** Which shape is which stone, each in both players' colours, in a row under the board: in
+ * the drawing, it stays in view with the board (under it, it lay beneath the bar).
+ * @param {import("./svg.js").Board} b @param {StonesObservation} seen
+ * @param {Record<string, string>} shapes */
+function drawKey(b, seen, shapes) {
+  const names = Object.entries(seen.names || {});
+  if (!names.length) return;
+  const [, , width, top] = (b.root.getAttribute("viewBox") || "").split(" ").map(Number);
+  b.root.setAttribute("viewBox", `0 0 ${width} ${top + KEY}`);
+  // each item as wide as its name (about 5.6 units a letter at the key's size), the room
+  // left shared out between them
+  const wide = names.map(([, name]) => 25 + name.length * 5.6);
+  const gap = Math.max(0, width - b.at(0, 0).x - wide.reduce((a, w) => a + w, 0)) / names.length;
+  let x = b.at(0, 0).x + gap / 2;
+  names.forEach(([kind, name], i) => {
+    const y = top + KEY / 2 - 2;
+    b.root.append(svg("g", { class: "key-item", "data-kind": kind },
+      stone(shapes[kind], "A", x + 6, y, 5, ""), stone(shapes[kind], "B", x + 17, y, 5, ""),
+      svg("text", { x: x + 25, y, class: "key-name" }, name)));
+    x += wide[i] + gap;
+  });
 }
 
 /** The drawing is the board a person acts on: its lights and its squares to tap. */
@@ -135,17 +161,9 @@ function drawSet(b, view, shapes) {
 /** @param {StonesView} view */
 export function info(view) {
   const seen = view.obs;
-  const shapes = kinds(seen);
-  const legend = Object.entries(seen.names || {}).map(([kind, name]) => html("span", { class: "legend-item" },
-    ...["A", "B"].map((p) => {
-      const icon = svg("svg", { viewBox: "0 0 24 24", class: "legend-icon", "aria-hidden": "true" },
-        stone(shapes[kind], p, 12, 12, 8, ""));
-      return icon;
-    }), ` ${name}`));
   const pillars = ["A", "B"].filter((p) => seen.pillar?.[p])
     .map((p) => html("p", { class: "notice" }, `${view.players?.[p] || `player ${p}`}'s capstone stands on ${seen.pillar[p]}: it must come off`));
-  return html("div", { class: "stones-info" },
-    html("div", { class: "legend" }, ...legend),
+  return html("div", { class: "stones-info" }, // (the key to the shapes: in the drawing)
     html("p", { class: "plies" }, `${counted(seen.plies, "move")} played`),
     pillars);
 }
