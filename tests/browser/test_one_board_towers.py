@@ -22,6 +22,7 @@ import pytest
 
 from engine.towers.tower import LEVELS, drop, heights_of
 from firmware.towers.sets import load_block_set
+from tests.support.browser import SMALL
 from tests.support.finger import Finger, ended, two_lines_at_most, walking, walks
 from tests.support.person import Follow, Person
 from tests.support.pictures import Pictures
@@ -340,3 +341,25 @@ def test_a_whole_towers_game_is_played_by_tapping_only_what_is_on_the_screen(
     assert over["outcome"]["words"]
     moves = over["moves"]
     assert len(moves) >= 6 and {m["player"] for m in moves} == {"A", "B"}, moves
+
+
+def test_on_a_small_phone_the_towers_drawing_has_room_and_its_places_a_finger(browser, tmp_path):
+    """At 360x640 the towers' drawing got 190 px of the 640 between the header, the cards
+    and the bar, and a rod was tapped on 17 x 10 px. A short screen keeps the header and
+    the cards small, as the maze's does: the drawing has two fifths of the screen, and every place
+    on it is at least 24 px across."""
+    with walking(browser, "towers", tmp_path / "table", SMALL, "--solo", "B") as (
+            page, finger, follow):
+        walk = Walk(finger, follow, Person(page, tmp_path / "table"),
+                    Pictures("towers", SMALL, tmp_path))
+        _start(walk)
+        walk.take_colour("red")  # a block in the hand: the rods are places to tap
+        page.wait_for_selector('#drawing [data-tap="rod-A-b2"]', timeout=30_000)
+        height = page.evaluate(
+            "() => document.querySelector('#drawing svg').getBoundingClientRect().height")
+        places = page.evaluate("""() => [...document.querySelectorAll('#drawing [data-tap]')]
+            .map((e) => { const r = e.getBoundingClientRect();
+                          return [e.dataset.tap, Math.round(r.width), Math.round(r.height)]; })""")
+    assert height >= 0.4 * SMALL["height"], f"the drawing has {height:.0f} px of 640"
+    small = [p for p in places if max(p[1], p[2]) < 24]
+    assert not small and len(places) > 18, places
