@@ -47,9 +47,18 @@ watch_run() {
     local limit="$1" stall="$2" log="$3" pid start now grown size last=-1 rc=0 why=""
     shift 3
     : >>"$log"
+    # Ctrl-C or SIGTERM between the start and its note here would find nothing to stop, and
+    # the command would run on: they wait until the group is noted, then come as sent.
+    local saved_int saved_term pending=""
+    saved_int="$(trap -p INT)" saved_term="$(trap -p TERM)"
+    trap 'pending=INT' INT
+    trap 'pending=TERM' TERM
     setsid "$@" >>"$log" 2>&1 </dev/null &
     pid=$!
     watched_group="$pid"
+    eval "${saved_int:-trap - INT}"
+    eval "${saved_term:-trap - TERM}"
+    if [ -n "$pending" ]; then kill -s "$pending" "$BASHPID"; fi
     start="$(now_ms)" grown="$start"
     while kill -0 "$pid" 2>/dev/null; do
         now="$(now_ms)"
