@@ -129,18 +129,18 @@ def differs(pos: TowersState, asked: tuple, made: Action, by: str = "the compute
         return (f"{by} asked for another colour, not a {_colour(pos, made.block)} block: put "
                 "it back in the pile and fetch the lit colour")
     if isinstance(made, Place):
-        kind = next((a for a in asked if isinstance(a, Place)), None)
-        if kind is not None and kind.tower is made.tower and \
-                pos.block(kind.block).colour is not pos.block(made.block).colour:
-            return (f"{by} asked for another block, not the {_colour(pos, made.block)} "
-                    "block: lift it off and place the lit one")
-        if kind is not None and kind.tower is made.tower and \
-                pos.block(kind.block).kind != pos.block(made.block).kind:
-            # the pads weigh colours only: the zone's block may not be the shape planned for
+        wanted = next((a for a in asked if isinstance(a, Place)), None)
+        if wanted is not None and wanted.tower is made.tower:
+            want, got = pos.block(wanted.block), pos.block(made.block)
             colour = _colour(pos, made.block)
-            return (f"{by} asked for a {colour} block of another shape, the one the lit rods "
-                    f"show: lift this one off and place a {colour} block of that shape there "
-                    "(one from the pile will do)")
+            if want.colour is not got.colour:
+                return (f"{by} asked for another block, not the {colour} block: lift it off "
+                        "and place the lit one")
+            if want.kind != got.kind:  # the pads weigh colours only: the zone's block may
+                # not be the shape planned for
+                return (f"{by} asked for a {colour} block of another shape, the one the lit "
+                        f"rods show: lift this one off and place a {colour} block of that "
+                        "shape there (one from the pile will do)")
         return (f"{by} asked for this block elsewhere; it is at {cells_text(made.cells)}: "
                 "lift it off and place it on the lit rods")
     return (f"{by} asked for another move, not to {pos.action_words(made)}: put it back as "
